@@ -1,0 +1,36 @@
+# Every target sets up .venv itself, so a fresh machine needs only Python 3.11+.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: all venv test test-all report bench clean
+
+all: test
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+## make test: the quick suite (slow statistical checks excluded), on every core
+test: $(STAMP)
+	$(BIN)/python -m pytest -m "not slow" -n auto -q
+
+## make test-all: everything, the large Monte Carlo runs included
+test-all: $(STAMP)
+	$(BIN)/python -m pytest -n auto -q
+
+## make report: write the default designer's report into reports/
+report: $(STAMP)
+	$(BIN)/explodice report --out reports
+
+## make bench: the side-by-side benchmarks of benchmarks/README.md
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_engine.py
+
+clean:
+	rm -rf $(VENV) build src/*.egg-info .pytest_cache
