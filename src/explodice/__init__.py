@@ -13,10 +13,24 @@ from .distribution import Distribution, wilson_interval
 from .exact import exact
 from .simulate import simulate
 from .rules import Best, ExplodiceError, Roll, Rules, RulesError, net_advantage
+from .character import (
+    SKILLS,
+    Character,
+    CharacterFileError,
+    ability_modifier,
+    load_characters,
+    proficiency_bonus,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "SKILLS",
+    "Character",
+    "CharacterFileError",
+    "ability_modifier",
+    "load_characters",
+    "proficiency_bonus",
     "Best",
     "Distribution",
     "ExplodiceError",
