@@ -22,9 +22,27 @@ from .character import (
     proficiency_bonus,
 )
 
+from .drain import drain_frame, drain_summary
+from .frontier import breakpoints, frontier, implied_lambda
+from .scenario import DayRoll, Scenario, ScenarioFileError, load_scenario
+from .day import DayResult, EmptyTime, rolls_to_empty, simulate_day
+
 __version__ = "0.1.0"
 
 __all__ = [
+    "DayResult",
+    "DayRoll",
+    "EmptyTime",
+    "Scenario",
+    "ScenarioFileError",
+    "breakpoints",
+    "drain_frame",
+    "drain_summary",
+    "frontier",
+    "implied_lambda",
+    "load_scenario",
+    "rolls_to_empty",
+    "simulate_day",
     "SKILLS",
     "Character",
     "CharacterFileError",
