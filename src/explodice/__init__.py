@@ -21,6 +21,25 @@ from .character import (
     load_characters,
     proficiency_bonus,
 )
+from .d20 import D20Distribution, d20
+from .tables import DC_TABLE, dc_table, pivot_success, roll_distribution, success_table, unpivot_success
+from .resolutions import (
+    HAGGLE_DCS,
+    group_success,
+    haggle,
+    haggle_table,
+    opposed,
+    passive,
+    passive_table,
+    working_together,
+)
+from .compare import (
+    dc_for_probability,
+    divergence,
+    equivalent_dc,
+    equivalent_dc_table,
+    suggest_dcs,
+)
 
 from .drain import drain_frame, drain_summary
 from .frontier import breakpoints, frontier, implied_lambda
@@ -49,6 +68,27 @@ __all__ = [
     "ability_modifier",
     "load_characters",
     "proficiency_bonus",
+    "D20Distribution",
+    "d20",
+    "DC_TABLE",
+    "dc_table",
+    "pivot_success",
+    "roll_distribution",
+    "success_table",
+    "unpivot_success",
+    "HAGGLE_DCS",
+    "group_success",
+    "haggle",
+    "haggle_table",
+    "opposed",
+    "passive",
+    "passive_table",
+    "working_together",
+    "dc_for_probability",
+    "divergence",
+    "equivalent_dc",
+    "equivalent_dc_table",
+    "suggest_dcs",
     "Best",
     "Distribution",
     "ExplodiceError",
