@@ -1,0 +1,381 @@
+"""The ``explodice`` command line: quick answers from a terminal, and the designer's report.
+
+Subcommands: ``odds`` (one roll), ``table`` (the DC table), ``opposed``, ``compare`` (the d20
+and the equivalent DC table), ``frontier`` (the cancel frontier), ``day`` (gauges over a
+day), ``report``. Options follow the rules' words; output is an aligned text table, or
+``--format csv|json`` for scripts. Bad input prints one line and exits with status 2;
+Ctrl-C stops with status 130.
+
+    $ explodice odds --modifier 4 --dc 16 --advantage advantage
+    $ explodice table --modifiers 0 2 4 --format csv
+    $ explodice report --out reports
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from typing import Any, Sequence
+
+__all__ = ["main", "build_parser"]
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+PROGRESS_ROLLS = 50_000_000  # about a second of simulation on these machines
+PROGRESS_DAYS = 200_000
+ADVANTAGE_STATES = ("normal", "advantage", "disadvantage")
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line (and exit 2, as argparse does)."""
+
+    def error(self, message: str) -> Any:  # noqa: D102 - argparse's hook
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+# -- option values --------------------------------------------------------------------------
+def _policy(text: str) -> Any:
+    """'keep', 'cancel', 'best:λ' or 'best:λ@dc' (the DC defaults to the roll's --dc)."""
+    text = text.strip().lower()
+    if text in ("keep", "cancel"):
+        return text
+    if text.startswith("best"):
+        rest = text[4:].lstrip(":=(")
+        rest = rest.rstrip(")")
+        weight, _, dc = rest.partition("@")
+        try:
+            w = float(weight) if weight else 0.0
+            d = int(dc) if dc else None
+        except ValueError:
+            pass
+        else:
+            if math.isfinite(w) and w >= 0:
+                return ("best", w, d)
+    raise argparse.ArgumentTypeError(
+        f"`--policy` must be keep, cancel or best:λ (λ >= 0, e.g. best:0.05, or best:0.05@16 "
+        f"for a DC), but {text!r} was passed")
+
+
+def _resolve_policy(policy: Any, dc: int | None) -> Any:
+    from .rules import Best, ExplodiceError
+
+    if isinstance(policy, tuple):
+        _, weight, pdc = policy
+        pdc = dc if pdc is None else pdc
+        if pdc is None:
+            raise ExplodiceError("`--policy best:λ` needs a DC: give --dc, or best:λ@DC.")
+        return Best(pdc, weight)
+    return policy
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(float(text)) if "e" in text.lower() else int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, but {text!r} was passed")
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, but {text!r} was passed")
+    return value
+
+
+# -- shared option groups -------------------------------------------------------------------
+def _rules_options() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(add_help=False)
+    g = p.add_argument_group("rules switches (RULES.md)")
+    g.add_argument("--disadvantage", choices=("subtract", "drop"), default="subtract",
+                   help="reading of disadvantage: subtract an exploding malus die (default), "
+                        "or drop a die from the pool")
+    g.add_argument("--rule-of-one", nargs="+", choices=("check", "save", "attack"),
+                   default=["check", "save"], metavar="KIND",
+                   help="kinds of roll the rule of 1 applies to (default: check save)")
+    g.add_argument("--ones-on-explosions", action="store_true",
+                   help="a 1 shown by an explosion die drains as well")
+    g.add_argument("--overflow", choices=("fullest", "lost"), default="fullest",
+                   help="where drain beyond an empty gauge goes (default: fullest)")
+    g.add_argument("--lucky", action="store_true", help="reroll one initial 1 (Chanceux)")
+    return p
+
+
+def _roll_options() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(add_help=False)
+    g = p.add_argument_group("the roll")
+    g.add_argument("--advantage", choices=ADVANTAGE_STATES, default="normal",
+                   help="net advantage state (default: normal)")
+    g.add_argument("--kind", choices=("check", "save", "attack"), default="check")
+    g.add_argument("--actor", choices=("pc", "npc"), default="pc",
+                   help="an NPC always cancels and drains nothing")
+    g.add_argument("--policy", type=_policy, default="keep",
+                   help="rule-of-1 policy: keep, cancel, or best:λ (e.g. best:0.05)")
+    return p
+
+
+def _sampling_options() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(add_help=False)
+    g = p.add_argument_group("exact or simulated")
+    m = g.add_mutually_exclusive_group()
+    m.add_argument("--exact", dest="method", action="store_const", const="exact",
+                   help="use the exact engine (default)")
+    m.add_argument("--simulate", dest="method", action="store_const", const="simulate",
+                   help="use the Monte Carlo engine (with --n, --seed, --threads)")
+    g.add_argument("--n", type=_positive, default=1_000_000, help="rolls to simulate")
+    g.add_argument("--seed", type=int, default=None,
+                   help="seed of the simulation (default: fresh, printed with the results)")
+    g.add_argument("--threads", type=_positive, default=None, help="threads (default: all)")
+    g.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    p.set_defaults(method="exact")
+    return p
+
+
+def _output_options() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--format", choices=("text", "csv", "json"), default="text",
+                   help="aligned text (default), csv or json (tidy rows) for scripts")
+    return p
+
+
+def _rules(args: argparse.Namespace) -> Any:
+    from .rules import Rules
+
+    return Rules(disadvantage=args.disadvantage, rule_of_one_kinds=frozenset(args.rule_of_one),
+                 ones_on_explosions=args.ones_on_explosions, overflow=args.overflow,
+                 lucky=args.lucky)
+
+
+def _progress(args: argparse.Namespace, size: int, threshold: int = PROGRESS_ROLLS) -> bool:
+    return not args.no_progress and size >= threshold
+
+
+# -- output ---------------------------------------------------------------------------------
+def _emit(frame: Any, fmt: str, *, text: Any = None, header: str | None = None) -> None:
+    """Print ``frame`` as csv or json records, or ``text`` (default: the frame) aligned."""
+    out = sys.stdout
+    if fmt == "csv":
+        frame.to_csv(out, index=False)
+    elif fmt == "json":
+        out.write(frame.to_json(orient="records", double_precision=15) + "\n")
+    else:
+        if header:
+            out.write(header + "\n")
+        shown = frame if text is None else text
+        out.write(shown.to_string(index=False, float_format=_fmt_float) + "\n")
+
+
+def _fmt_float(x: float) -> str:
+    if x != x:
+        return "—"
+    if x == 0 or 1e-4 <= abs(x) < 1e6:
+        return f"{x:.6f}".rstrip("0").rstrip(".") if abs(x) >= 1 else f"{x:.6f}"
+    return f"{x:.3e}"
+
+
+def _percent_grid(wide: Any) -> Any:
+    """Format a wide pivot of probabilities as percentages for the terminal."""
+    return wide.map(lambda v: "—" if v != v else f"{100 * v:5.1f}%")
+
+
+# -- subcommands ----------------------------------------------------------------------------
+def cmd_odds(args: argparse.Namespace) -> int:
+    """The odds of one roll against one or more DCs."""
+    import pandas as pd
+
+    from .rules import Roll
+
+    rules = _rules(args)
+    dcs = args.dc or _default_dcs(args.system)
+    roll = Roll(args.modifier, advantage=args.advantage, kind=args.kind, actor=args.actor,
+                policy=_resolve_policy(args.policy, dcs[0]))
+    dist = _distribution(roll, rules, args)
+    frame = dist.success_frame(dcs)
+    frame.insert(0, "system", dist.system)
+    frame.insert(1, "roll", roll.describe() if dist.system == "3d6x" else
+                 f"d20{roll.modifier:+d}, {roll.advantage}, {roll.kind}")
+    frame["mean"] = dist.mean
+    frame["median"] = dist.median
+    frame["drain_mean"] = dist.drain_mean
+    frame["rules"] = rules.describe() if dist.system == "3d6x" else "d20"
+    if args.pmf:
+        frame = dist.to_frame("total")
+        frame.insert(0, "system", dist.system)
+        frame["method"], frame["n"], frame["seed"] = dist.method, dist.n, dist.seed
+    text = frame[[c for c in frame.columns if c not in ("system", "roll", "rules", "method",
+                                                         "n", "seed", "mean", "median",
+                                                         "drain_mean")]]
+    if not args.pmf:
+        text = text.assign(p=[f"{100 * p:.3f}%" for p in frame.p])
+        if dist.simulated:
+            text = text.assign(ci_low=[f"{100 * p:.3f}%" for p in frame.ci_low],
+                               ci_high=[f"{100 * p:.3f}%" for p in frame.ci_high])
+        else:
+            text = text.drop(columns=["ci_low", "ci_high"])
+    _emit(pd.DataFrame(frame), args.format, text=text, header=_header(dist))
+    return 0
+
+
+def _default_dcs(system: str) -> list[int]:
+    from .plots import DC_BANDS_3D6X, DC_BANDS_D20
+
+    return [dc for _, dc in (DC_BANDS_D20 if system == "d20" else DC_BANDS_3D6X)]
+
+
+def _distribution(roll: Any, rules: Any, args: argparse.Namespace) -> Any:
+    if args.system == "d20":
+        from .d20 import d20
+
+        if args.method == "simulate":
+            return d20(roll, method="simulate", n=args.n, seed=args.seed)
+        return d20(roll)
+    if args.method == "simulate":
+        from .simulate import simulate
+
+        return simulate(roll, rules, n=args.n, seed=args.seed, threads=args.threads,
+                        progress=_progress(args, args.n))
+    from .exact import exact
+
+    return exact(roll, rules)
+
+
+def _header(dist: Any) -> str:
+    from .plots import provenance
+
+    head = (f"# {provenance(dist)}\n# mean {dist.mean:.4f}, median {dist.median}, "
+            f"std {dist.std:.4f}")
+    if dist.system == "3d6x":
+        head += f", E[drain] {dist.drain_mean:.4f}, E[kept 1s] {dist.ones_mean:.4f}"
+    return head
+
+
+def cmd_table(args: argparse.Namespace) -> int:
+    """The DC table: P(success) for each modifier, DC and advantage state."""
+    from .tables import pivot_success, success_table
+
+    rules = _rules(args)
+    readings = ("subtract", "drop") if args.disadvantage_readings == "both" else (
+        args.disadvantage_readings or args.disadvantage,)
+    table = success_table(args.modifiers, args.dc, system=args.system, advantages=args.states,
+                          readings=readings, rules=rules, kind=args.kind, actor=args.actor,
+                          policy=_resolve_policy(args.policy, 0),  # best: each row's own DC
+                          method=args.method, n=args.n, seed=args.seed, threads=args.threads)
+    wide = pivot_success(table, index=["modifier", "advantage"], columns="dc")
+    header = f"# P(success), {args.system}, {table['method'].iloc[0]}; " + (
+        rules.describe() if args.system == "3d6x" else "d20")
+    _emit(table, args.format, text=_percent_grid(wide).reset_index(), header=header)
+    return 0
+
+
+def cmd_frontier(args: argparse.Namespace) -> int:
+    """The success/drain frontier of the cancel policy for one roll and DC."""
+    from .frontier import frontier
+
+    rules = _rules(args)
+    frame = frontier(args.modifier, args.dc, advantage=args.advantage, kind=args.kind,
+                     rules=rules)
+    lam = frame.attrs.get("implied_lambda")
+    header = (f"# cancel frontier: 3d6x{args.modifier:+d}, {args.advantage}, DC {args.dc}; "
+              f"exact; {rules.describe()}\n# implied λ (chord slope) = {lam:.4f}")
+    text = frame[["policy", "lambda_lo", "lambda_hi", "p_success", "drain_mean", "ones_mean",
+                  "price", "knee"]]
+    _emit(frame, args.format, text=text, header=header)
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """Write the designer's report (PDF, PNGs, CSVs)."""
+    from .report import load_config, write_default_config, write_report
+
+    if args.write_default_config:
+        path = write_default_config(args.write_default_config)
+        print(f"wrote {path}; edit it, then: explodice report {path}")
+        return 0
+    config = load_config(args.config)
+    paths = write_report(config, args.out, progress=not args.no_progress)
+    print(f"wrote {len(paths)} files into {args.out}/ (the PDF: {paths[0]})")
+    return 0
+
+
+# -- the parser -----------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    """The ``explodice`` argument parser with its subcommands."""
+    from . import __version__
+
+    parser = _Parser(prog="explodice",
+                     description="Probabilities of exploding 3d6 (3d6x) with the rule of 1, "
+                                 "against the d20.")
+    parser.add_argument("--version", action="version", version=f"explodice {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                parser_class=_Parser)
+    rules, roll, sampling, output = (_rules_options(), _roll_options(), _sampling_options(),
+                                     _output_options())
+
+    p = sub.add_parser("odds", parents=[roll, rules, sampling, output],
+                       help="the odds of one roll against DCs",
+                       description="The odds of one roll: P(total >= DC) for each --dc, its "
+                                   "mean, median and expected drain.")
+    p.add_argument("--modifier", "-m", type=int, default=0, help="the roll's modifier")
+    p.add_argument("--dc", type=int, nargs="+", help="DCs (default: the system's DC table)")
+    p.add_argument("--system", choices=("3d6x", "d20"), default="3d6x")
+    p.add_argument("--pmf", action="store_true", help="print the distribution of the total")
+    p.set_defaults(func=cmd_odds)
+
+    p = sub.add_parser("table", parents=[roll, rules, sampling, output],
+                       help="the DC table: modifiers x DCs x advantage states",
+                       description="P(success) for each modifier, DC and advantage state. "
+                                   "Text shows the wide grid; csv/json the tidy rows.")
+    p.add_argument("--modifiers", type=int, nargs="+", default=None,
+                   help="modifiers (default -5..+10)")
+    p.add_argument("--dc", type=int, nargs="+", help="DCs (default: the system's DC table)")
+    p.add_argument("--system", choices=("3d6x", "d20"), default="3d6x")
+    p.add_argument("--states", nargs="+", choices=ADVANTAGE_STATES, default=list(
+        ADVANTAGE_STATES), help="advantage states (default: all three)")
+    p.add_argument("--disadvantage-readings", choices=("both", "subtract", "drop"),
+                   default="both", help="disadvantage readings shown (default: both)")
+    p.set_defaults(func=cmd_table)
+
+    p = sub.add_parser("frontier", parents=[rules, output],
+                       help="the success/drain frontier of cancelling 1s against 6s",
+                       description="Sweep best(λ) from keep to cancel: P(success) and E[drain] "
+                                   "of each policy, and the λ a sensible player implies.")
+    p.add_argument("--modifier", "-m", type=int, default=0)
+    p.add_argument("--dc", type=int, default=16)
+    p.add_argument("--advantage", choices=ADVANTAGE_STATES, default="normal")
+    p.add_argument("--kind", choices=("check", "save"), default="check")
+    p.set_defaults(func=cmd_frontier)
+
+    p = sub.add_parser("report", help="write the designer's report (PDF, PNG, CSV)",
+                       description="Write the report into --out: one PDF, one PNG per figure, "
+                                   "one CSV per table, replacing a previous report only once "
+                                   "the new one is complete.")
+    p.add_argument("config", nargs="?", default=None,
+                   help="a configuration TOML file (default: the embedded one)")
+    p.add_argument("--out", default="reports", help="output folder (default: reports)")
+    p.add_argument("--write-default-config", metavar="PATH",
+                   help="write a copy of the default configuration to PATH, and stop")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_report)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0, 2 for bad input, 130 on Ctrl-C)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        sys.stderr.write("explodice: interrupted\n")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # pragma: no cover - e.g. `explodice table | head`
+        return 0
+    except (ValueError, OSError) as err:  # ExplodiceError is a ValueError
+        sys.stderr.write(f"explodice: error: {_one_line(err)}\n")
+        return EXIT_USAGE
+
+
+def _one_line(err: BaseException) -> str:
+    text = str(err) or type(err).__name__
+    return " ".join(text.split())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

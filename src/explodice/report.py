@@ -1,0 +1,539 @@
+"""The designer's report: one multi-page PDF, one PNG per figure and one CSV per table.
+
+:func:`write_report` builds every page from a configuration (the embedded default,
+``explodice/data/default.toml``, or a copy a designer edited) and writes the files whole or
+not at all: everything goes to a temporary folder beside the target first, and the files
+already there are only replaced once the whole new report is complete.
+
+>>> from explodice.report import load_config
+>>> load_config().seed
+2026
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import shutil
+import tempfile
+import textwrap
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .rules import ExplodiceError, Roll, Rules, check_int
+
+__all__ = [
+    "ConfigError",
+    "Page",
+    "ReportConfig",
+    "PAGES",
+    "default_config_text",
+    "load_config",
+    "write_default_config",
+    "build_pages",
+    "write_report",
+]
+
+PDF_NAME = "explodice-report.pdf"
+MANIFEST = "MANIFEST.txt"
+PAGE_SIZE = (11.69, 8.27)  # A4 landscape, inches
+PNG_DPI = 110
+_CONFIG_KEYS = ("title", "seed", "rules", "table", "simulation", "character", "day")
+
+
+class ConfigError(ExplodiceError):
+    """A report configuration file is unreadable, not TOML, or holds a value not allowed."""
+
+
+# -- configuration --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ReportConfig:
+    """What a report shows: rules switches, seed, table rows, sample sizes, party and day."""
+
+    title: str = "explodice — the designer's report"
+    seed: int = 2026
+    rules: Rules = field(default_factory=Rules)
+    modifiers: tuple[int, ...] = (-1, 0, 2, 4, 6, 8, 10)
+    profiles: Mapping[str, int] = field(default_factory=lambda: {"untrained": 0, "trained": 4,
+                                                                 "expert": 8})
+    n: int = 200_000
+    days: int = 2_000
+    party: tuple[Any, ...] = ()
+    day: Mapping[str, Any] = field(default_factory=dict)
+    source: str = "embedded default"
+
+
+def default_config_text() -> str:
+    """The text of the embedded default configuration (a TOML file a designer can copy)."""
+    return resources.files("explodice").joinpath("data/default.toml").read_text("utf-8")
+
+
+def write_default_config(path: str | os.PathLike[str]) -> Path:
+    """Write a copy of the default configuration to ``path`` (refusing to overwrite a file)."""
+    path = Path(path)
+    if path.exists():
+        raise ConfigError(f"{path}: already exists; choose another name or remove it first.")
+    _atomic_write_text(path, default_config_text())
+    return path
+
+
+def load_config(path: str | os.PathLike[str] | None = None) -> ReportConfig:
+    """Read a report configuration; ``None`` reads the embedded default.
+
+    Errors name the file, the key and what is allowed (a :class:`ConfigError`, or the
+    character module's error for a bad ``[[character]]`` table).
+    """
+    if path is None:
+        text, source = default_config_text(), "embedded default"
+    else:
+        source = str(path)
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as err:
+            raise ConfigError(f"{source}: cannot be read ({err.strerror}).") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{source}: not valid TOML: {err}") from None
+    return _config_from_data(data, source)
+
+
+def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
+    def fail(key: str, value: Any, allowed: str) -> ConfigError:
+        return ConfigError(f"{source}: `{key}` must be {allowed}, but {value!r} was passed.")
+
+    unknown = [k for k in data if k not in _CONFIG_KEYS]
+    if unknown:
+        raise fail(unknown[0], data[unknown[0]], f"absent: it is not a known key {_CONFIG_KEYS}")
+
+    def section(name: str, keys: tuple[str, ...]) -> dict[str, Any]:
+        value = data.get(name, {})
+        if not isinstance(value, dict):
+            raise fail(name, value, "a table")
+        extra = [k for k in value if k not in keys]
+        if extra:
+            raise fail(f"{name}.{extra[0]}", value[extra[0]], f"one of the keys {list(keys)}")
+        return value
+
+    def integer(key: str, value: Any, lo: int, hi: int) -> int:
+        try:
+            return check_int(key, value, lo=lo, hi=hi)
+        except ExplodiceError as err:
+            raise ConfigError(f"{source}: {err}") from None
+
+    defaults = ReportConfig()
+    title = data.get("title", defaults.title)
+    if not isinstance(title, str):
+        raise fail("title", title, "a string")
+    seed = integer("seed", data.get("seed", defaults.seed), 0, 2**63 - 1)
+
+    rules_table = section("rules", ("disadvantage", "rule_of_one_kinds", "ones_on_explosions",
+                                    "overflow", "lucky"))
+    try:
+        rules = Rules(**rules_table)
+    except ExplodiceError as err:
+        raise ConfigError(f"{source}: [rules] {err}") from None
+
+    table = section("table", ("modifiers", "profiles"))
+    mods = table.get("modifiers", list(defaults.modifiers))
+    if not isinstance(mods, list) or not mods:
+        raise fail("table.modifiers", mods, "a non-empty list of integers")
+    modifiers = tuple(integer("table.modifiers", m, -20, 30) for m in mods)
+    profiles = table.get("profiles", dict(defaults.profiles))
+    if not isinstance(profiles, dict) or not profiles:
+        raise fail("table.profiles", profiles, "a table of names to modifiers")
+    profiles = {str(k): integer(f"table.profiles.{k}", v, -20, 30) for k, v in profiles.items()}
+
+    sim = section("simulation", ("n", "days"))
+    n = integer("simulation.n", sim.get("n", defaults.n), 1_000, 10**9)
+    days = integer("simulation.days", sim.get("days", defaults.days), 10, 10**7)
+
+    party = tuple(_party_from_tables(data.get("character", []), source))
+    day = data.get("day", {})
+    if not isinstance(day, dict):
+        raise fail("day", day, "a table")
+    return ReportConfig(title=title, seed=seed, rules=rules, modifiers=modifiers,
+                        profiles=profiles, n=n, days=days, party=party, day=day, source=source)
+
+
+def _party_from_tables(tables: Any, source: str) -> list[Any]:
+    """Characters from the ``[[character]]`` tables, through the character module's loader."""
+    from .character import characters_from_toml
+
+    if not tables:
+        return []
+    if not isinstance(tables, list):
+        raise ConfigError(f"{source}: `character` must be [[character]] tables, "
+                          f"but {tables!r} was passed.")
+    return characters_from_toml(_toml_tables("character", tables), source=source)
+
+
+def _toml_tables(name: str, tables: list[Any]) -> str:
+    """Write parsed ``[[name]]`` tables back as TOML text (strings, numbers, lists, tables)."""
+    def value(v: Any) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, str):
+            return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        if isinstance(v, (int, float)):
+            return repr(v)
+        if isinstance(v, list):
+            return "[" + ", ".join(value(x) for x in v) + "]"
+        if isinstance(v, dict):
+            return "{" + ", ".join(f"{value(str(k))} = {value(x)}" for k, x in v.items()) + "}"
+        raise ConfigError(f"`{name}`: a value of type {type(v).__name__} is not supported.")
+
+    out = []
+    for table in tables:
+        if not isinstance(table, dict):
+            raise ConfigError(f"`{name}` must be [[{name}]] tables, but {table!r} was passed.")
+        out.append(f"[[{name}]]")
+        out += [f"{value(str(k))} = {value(v)}" for k, v in table.items()]
+    return "\n".join(out) + "\n"
+
+
+# -- pages ----------------------------------------------------------------------------------
+@dataclass
+class Page:
+    """One report page: a figure, the tidy tables behind it, and a sentence on what it shows.
+
+    ``slug`` names its PNG (``<slug>.png``) and CSVs (``<slug>-<table>.csv``).
+    """
+
+    slug: str
+    title: str
+    caption: str
+    figure: Any
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+
+
+@dataclass
+class _Context:
+    config: ReportConfig
+    version: str
+    date: str
+    cache: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def rules(self) -> Rules:
+        return self.config.rules
+
+    def footer(self) -> str:
+        c = self.config
+        return (f"explodice {self.version} · {self.date} · config: {c.source} · seed {c.seed} · "
+                f"{c.rules.describe()}")
+
+
+def _page_figure(ctx: _Context, title: str, caption: str, *, nrows: int = 1, ncols: int = 1,
+                 table: pd.DataFrame | None = None, table_height: float = 0.22,
+                 width_ratios: Sequence[float] | None = None,
+                 **grid: Any) -> tuple[Any, list[Any]]:
+    """A landscape page: title, caption sentence, a grid of Axes, an optional table, a footer."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=PAGE_SIZE)
+    fig.text(0.04, 0.965, title, fontsize=15, weight="bold", va="top")
+    fig.text(0.04, 0.925, textwrap.fill(caption, 170), fontsize=9, va="top", color="0.15")
+    fig.text(0.04, 0.012, ctx.footer(), fontsize=6.5, color="0.4", va="bottom")
+    bottom = 0.08 + (table_height if table is not None else 0.0)
+    spec = fig.add_gridspec(nrows, ncols, left=0.07, right=0.96, top=0.80, bottom=bottom,
+                            width_ratios=width_ratios, **({"wspace": 0.3, "hspace": 0.55} | grid))
+    axes = [fig.add_subplot(spec[i, j]) for i in range(nrows) for j in range(ncols)]
+    if table is not None:
+        _draw_table(fig, table, (0.07, 0.045, 0.89, table_height - 0.01))
+    return fig, axes
+
+
+def _draw_table(fig: Any, table: pd.DataFrame, rect: tuple[float, float, float, float]) -> None:
+    """Draw a (small, already formatted) DataFrame as a table in ``rect`` of the figure."""
+    ax = fig.add_axes(rect)
+    ax.axis("off")
+    cells = [[str(v) for v in row] for row in table.itertuples(index=False)]
+    t = ax.table(cellText=cells, colLabels=[str(c) for c in table.columns], loc="center",
+                 cellLoc="center")
+    t.auto_set_font_size(False)
+    t.set_fontsize(7 if len(table.columns) <= 12 else 6)
+    t.auto_set_column_width(list(range(len(table.columns))))
+    t.scale(1, 1.1)
+    for (r, _), cell in t.get_celld().items():
+        cell.set_linewidth(0.3)
+        if r == 0:
+            cell.set_facecolor("0.9")
+
+
+def _pct(x: Any, digits: int = 1) -> str:
+    return "—" if pd.isna(x) else f"{100 * float(x):.{digits}f} %"
+
+
+def title_page(ctx: _Context) -> Page:
+    """Date, version, rules switches, seed, sample sizes, the party and the contents."""
+    from matplotlib.figure import Figure
+
+    c = ctx.config
+    fig = Figure(figsize=PAGE_SIZE)
+    fig.text(0.06, 0.88, c.title, fontsize=24, weight="bold")
+    lines = [
+        f"Date: {ctx.date}        explodice version {ctx.version}        configuration: {c.source}",
+        f"Seed: {c.seed}        Monte Carlo checks: n = {c.n:,} rolls        "
+        f"days simulated: {c.days:,}",
+        "",
+        "Rules switches (RULES.md):",
+        f"    disadvantage = {c.rules.disadvantage!r}   (subtract: 3 dice minus an exploding malus "
+        "die; drop: 2 dice)",
+        f"    rule of 1 applies to: {', '.join(sorted(c.rules.rule_of_one_kinds)) or 'nothing'}",
+        f"    ones_on_explosions = {c.rules.ones_on_explosions}    overflow = {c.rules.overflow!r}"
+        f"    lucky = {c.rules.lucky}",
+        "",
+        "Exact numbers come from the exact engine (every cut of the infinite explosion leaves out",
+        "less than 1e-12); simulated numbers state n and seed and carry 95 % Wilson intervals.",
+    ]
+    fig.text(0.06, 0.80, "\n".join(lines), fontsize=10.5, va="top", family="monospace")
+    contents = [f"{i + 2:>2}. {p.__doc__.splitlines()[0].rstrip('.')}"
+                for i, p in enumerate(PAGES[1:])]
+    fig.text(0.06, 0.44, "Contents\n" + "\n".join(contents), fontsize=9, va="top")
+    tables: dict[str, pd.DataFrame] = {}
+    if c.party:
+        party = _party_frame(c.party)
+        tables["party"] = party
+        shown = party[["name", "level", "actor", "policy", "STR", "DEX", "CON", "INT", "WIS",
+                       "CHA", "PA", "PM", "PF", "PH"]]
+        _draw_table(fig, shown, (0.52, 0.08, 0.44, 0.04 + 0.035 * len(shown)))
+        fig.text(0.52, 0.10 + 0.04 + 0.035 * len(shown), "The party (scores and gauge maxima)",
+                 fontsize=10, weight="bold")
+    fig.text(0.06, 0.02, ctx.footer(), fontsize=6.5, color="0.4")
+    return Page("01-title", c.title, "Title page: date, version, rules switches and seed.",
+                fig, tables)
+
+
+def _party_frame(party: Sequence[Any]) -> pd.DataFrame:
+    from .character import ABILITIES
+
+    rows = []
+    for ch in party:
+        row: dict[str, Any] = {"name": ch.name, "level": ch.level, "actor": ch.actor,
+                               "policy": str(ch.policy), "proficiency_bonus": ch.proficiency_bonus}
+        row |= {a: ch.scores[a] for a in ABILITIES}
+        row |= ch.gauges()
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def distribution_page(ctx: _Context) -> Page:
+    """The total's distribution: 3d6x against d20, "at least" curves and the tail."""
+    from . import plots
+    from .d20 import d20
+    from .exact import exact
+
+    rules = ctx.rules
+    mod = 4
+    dists = {
+        f"3d6x+{mod}": exact(Roll(mod), rules),
+        f"3d6x+{mod}, advantage": exact(Roll(mod, advantage="advantage"), rules),
+        f"3d6x+{mod}, disadvantage": exact(Roll(mod, advantage="disadvantage"), rules),
+        f"d20+{mod}": d20(Roll(mod)),
+    }
+    caption = (f"For a modifier of +{mod}: the probability of each total, and of reaching at "
+               "least k, for 3d6x (normal, advantage, disadvantage) and for the d20. 3d6x "
+               "concentrates around its mean (12.6 + modifier) where the d20 is flat, and its "
+               "explosions leave a long tail that the log scale shows: very high DCs stay "
+               "possible.")
+    fig, (a, b, c) = _page_figure(ctx, "The total: 3d6x against d20", caption, ncols=3)
+    plots.plot_pmf(dists, ax=a, xlim=(0, 45))
+    plots.plot_at_least(dists, ax=b, xlim=(0, 45))
+    plots.plot_at_least(dists, ax=c, log=True, xlim=(0, 80))
+    frames = []
+    for label, d in dists.items():
+        f = d.to_frame("total")
+        f.insert(0, "roll", label)
+        f["p_at_least"] = d.sf(f["total"].to_numpy())
+        f["system"], f["method"] = d.system, d.method
+        frames.append(f)
+    return Page("02-distribution", "The total: 3d6x against d20", caption, fig,
+                {"pmf": pd.concat(frames, ignore_index=True)})
+
+
+def rule_of_one_page(ctx: _Context) -> Page:
+    """The rule of 1: the drain of one roll and the success/drain frontier of cancelling."""
+    from . import plots
+    from .drain import drain_frame, drain_summary
+    from .exact import exact
+    from .frontier import frontier
+
+    rules = ctx.rules
+    rolls = {"keep": Roll(4), "cancel": Roll(4, policy="cancel"),
+             "advantage, keep": Roll(4, advantage="advantage")}
+    drains = drain_frame(rolls, rules, upto=40)
+    summary = drain_summary(rolls, rules)
+    cases = [(2, 12), (4, 16), (6, 22), (4, 22)]
+    fronts = []
+    for mod, dc in cases:
+        f = frontier(mod, dc, rules=rules)
+        f.insert(0, "case", f"{mod:+d} vs DC {dc}")
+        f["implied_lambda"] = f.attrs["implied_lambda"]
+        fronts.append(f)
+    front = pd.concat(fronts, ignore_index=True)
+    rows = []
+    for case, g in front.groupby("case", sort=False):
+        keep, cancel = g[g.policy == "keep"].iloc[0], g[g.policy == "cancel"].iloc[0]
+        rows.append({"case": case, "keep: P(success)": _pct(keep.p_success),
+                     "keep: E[drain]": f"{keep.drain_mean:.2f}",
+                     "cancel: P(success)": _pct(cancel.p_success),
+                     "cancel: E[drain]": f"{cancel.drain_mean:.2f}",
+                     "implied λ": f"{g.implied_lambda.iloc[0]:.3f}"})
+    caption = ("Left: the gauge points one roll drains (each kept 1 drains an exploding d6), on a "
+               "log scale, never cancelling, always cancelling, and with advantage (a 4th die, "
+               "more 1s). Right: what cancelling a 1 against a 6 buys: each point is a policy "
+               "from keep (top right) to cancel (bottom left); λ is the success a player gives "
+               "up per point of drain saved. The table gives the ends and the implied λ of a "
+               "sensible player (the frontier's average price, the star).")
+    fig, (a, b) = _page_figure(ctx, "The rule of 1: drain and the cancel frontier", caption,
+                               ncols=2, table=pd.DataFrame(rows), table_height=0.2)
+    plots.plot_drain({label: exact(roll, rules) for label, roll in rolls.items()}, ax=a,
+                     max_drain=40)
+    plots.plot_frontier(front, ax=b, hue="case")
+    return Page("05-rule-of-one", "The rule of 1: drain and the cancel frontier", caption, fig,
+                {"drain": drains, "drain-summary": summary, "frontier": front})
+
+
+def monte_carlo_page(ctx: _Context) -> Page:
+    """The Monte Carlo engine checked against the exact one: bands and convergence."""
+    from . import plots
+    from .exact import exact
+    from .simulate import simulate
+
+    c = ctx.config
+    roll, dc = Roll(4, advantage="advantage"), 22
+    ex = exact(roll, ctx.rules)
+    sim = simulate(roll, ctx.rules, n=c.n, seed=c.seed)
+    ns = np.unique(np.geomspace(1_000, c.n, 8).astype(int))
+    rows = []
+    for n in ns:
+        s = simulate(roll, ctx.rules, n=int(n), seed=c.seed)
+        lo, hi = s.ci(dc)
+        rows.append({"n": int(n), "dc": dc, "p": s.p_success(dc), "ci_low": lo, "ci_high": hi,
+                     "exact": ex.p_success(dc), "method": "simulate", "seed": c.seed})
+    conv = pd.DataFrame(rows)
+    bands = sim.success_frame(range(3, 61))
+    bands["exact"] = ex.p_success(bands["dc"].to_numpy())
+    bands["roll"] = roll.describe()
+    caption = (f"The Monte Carlo engine against the exact one, for {roll.describe()}: left, "
+               f"n = {c.n:,} simulated rolls with their 95 % Wilson band over the exact curve; "
+               f"right, the estimate of P(total ≥ {dc}) as n grows (seed {c.seed}), converging "
+               "on the exact value. Simulated numbers elsewhere in this report carry such "
+               "intervals.")
+    fig, (a, b) = _page_figure(ctx, "Monte Carlo against exact", caption, ncols=2)
+    plots.plot_mc_bands(sim, exact=ex, ax=a, dcs=range(3, 51))
+    plots.plot_convergence(conv, exact=ex.p_success(dc), ax=b,
+                           title=f"Convergence of P(total ≥ {dc})")
+    return Page("12-monte-carlo", "Monte Carlo against exact", caption, fig,
+                {"bands": bands, "convergence": conv})
+
+
+#: The page builders, in report order; each takes the context and returns a :class:`Page`.
+PAGES: list[Callable[[_Context], Page]] = [
+    title_page,
+    distribution_page,
+    rule_of_one_page,
+    monte_carlo_page,
+]
+
+
+def build_pages(config: ReportConfig | None = None, *, date: str | None = None
+                ) -> Iterator[Page]:
+    """Build the report's pages one at a time (a generator: each figure can be written and
+    released before the next is drawn)."""
+    from . import __version__
+
+    config = load_config() if config is None else config
+    ctx = _Context(config, __version__, date or _dt.date.today().isoformat())
+    for builder in PAGES:
+        yield builder(ctx)
+
+
+# -- writing --------------------------------------------------------------------------------
+def write_report(config: ReportConfig | str | os.PathLike[str] | None = None,
+                 out: str | os.PathLike[str] = "reports", *, progress: bool = False,
+                 date: str | None = None) -> list[Path]:
+    """Write the report into ``out`` and return the paths written.
+
+    The PDF, PNGs and CSVs are built in a temporary folder inside ``out``; only when every page
+    is done do they replace the files of the previous report (and files the previous report
+    listed in its manifest that the new one does not have are removed). If anything fails
+    the previous report is left untouched and the temporary folder is removed.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    from matplotlib.backends.backend_pdf import PdfPages
+
+    if not isinstance(config, ReportConfig):
+        config = load_config(config)
+    out = Path(out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=".explodice-report-", dir=out))
+    except OSError as err:
+        raise OSError(f"cannot write the report into {out}: {err.strerror}") from None
+    names: list[str] = [PDF_NAME]
+    try:
+        pages = build_pages(config, date=date)
+        bar = _bar(len(PAGES), progress)
+        meta = {"Title": config.title, "Creator": "explodice", "Subject": config.rules.describe()}
+        with PdfPages(tmp / PDF_NAME, metadata=meta) as pdf:
+            for page in pages:
+                pdf.savefig(page.figure)
+                png = f"{page.slug}.png"
+                page.figure.savefig(tmp / png, dpi=PNG_DPI)
+                names.append(png)
+                for name, frame in page.tables.items():
+                    csv = f"{page.slug}-{name}.csv"
+                    frame.to_csv(tmp / csv, index=False)
+                    names.append(csv)
+                page.figure.clear()
+                if bar is not None:
+                    bar.update(1)
+        if bar is not None:
+            bar.close()
+        (tmp / MANIFEST).write_text("\n".join(names) + "\n", encoding="utf-8")
+        names.append(MANIFEST)
+        previous = _read_manifest(out / MANIFEST)
+        for name in names:
+            os.replace(tmp / name, out / name)
+        for stale in previous - set(names):
+            (out / stale).unlink(missing_ok=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return [out / n for n in names]
+
+
+def _read_manifest(path: Path) -> set[str]:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return set()
+    return {n for n in lines if n and "/" not in n and not n.startswith(".")}
+
+
+def _atomic_write_text(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _bar(total: int, progress: bool) -> Any:
+    if not progress:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, unit="page", desc="report", leave=False)
