@@ -96,7 +96,10 @@ def simulate(
 
     ``seed`` fixes every number: the same seed (and ``chunk_size``) gives the same counts
     whatever ``threads`` is. ``progress`` shows a bar moving per batch of chunks (by default
-    only for runs of 2e8 rolls or more). ``backend`` is ``"cpu"`` (numba threads).
+    only for runs of 2e8 rolls or more). ``backend`` is ``"cpu"`` (numba threads), ``"cuda"``
+    (an NVIDIA GPU through numba-cuda, :mod:`explodice.cuda_backend`; ``threads`` and
+    ``chunk_size`` do not apply, and its numbers differ from the CPU's for the same seed) or
+    ``"auto"`` (the GPU when there is one and ``n`` >= 5e7, else the CPU).
 
     >>> from explodice import Roll, simulate
     >>> a = simulate(Roll(2, advantage="advantage"), n=10_000, seed=7, threads=1)
@@ -111,8 +114,14 @@ def simulate(
         raise TypeError(f"`rules` must be a Rules, but {type(rules).__name__} was passed.")
     n = check_int("n", n, lo=1, hi=10**13)
     chunk_size = check_int("chunk_size", chunk_size, lo=1, hi=1 << 40)
+    if backend not in ("cpu", "cuda", "auto"):
+        raise ExplodiceError(
+            f"`backend` must be one of ['cpu', 'cuda', 'auto'], but {backend!r} was passed.")
     if backend != "cpu":
-        raise ExplodiceError(f"`backend` must be one of ['cpu'], but {backend!r} was passed.")
+        from . import cuda_backend
+
+        if backend == "cuda" or n >= cuda_backend.AUTO_CUDA_ROLLS and cuda_backend.cuda_available():
+            return cuda_backend.simulate_cuda(roll, rules, n=n, seed=seed, progress=progress)
     ss = resolve_seed(seed)
     n_threads = resolve_threads(threads)
 
