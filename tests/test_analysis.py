@@ -1,0 +1,362 @@
+"""The analysis layer against values derived independently of the engine.
+
+The 3d6x PMFs here come from RULES.md directly (one exploding die is 6k + r with probability
+(1/6)**(k+1), convolved by hand), not from explodice's dice module.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import explodice as ex
+from explodice import Best, Character, ExplodiceError, Roll, Rules
+
+DEPTH = 25  # explosions kept per die: leaves out (1/6)**25 ~ 1e-20
+
+
+def die() -> np.ndarray:
+    """PMF of one exploding d6 over values 0..6*DEPTH+5 (RULES.md's formula)."""
+    p = np.zeros(6 * DEPTH + 6)
+    for k in range(DEPTH):
+        for r in range(1, 6):
+            p[6 * k + r] = (1 / 6) ** (k + 1)
+    return p
+
+
+def pool(n: int, minus: bool = False) -> tuple[np.ndarray, int]:
+    """(PMF, lowest total) of n exploding dice, minus one more when ``minus``."""
+    p, lo = np.array([1.0]), 0
+    for _ in range(n):
+        p = np.convolve(p, die())
+    if minus:
+        d = die()[::-1]
+        p, lo = np.convolve(p, d), -(d.size - 1)
+    return p, lo
+
+
+def sf(pmf_lo: tuple[np.ndarray, int], need: int) -> float:
+    p, lo = pmf_lo
+    return float(p[max(need - lo, 0):].sum())
+
+
+HAND = {"normal": pool(3), "advantage": pool(4), "disadvantage (subtract)": pool(3, True),
+        "disadvantage (drop)": pool(2)}
+
+
+# -- success tables -------------------------------------------------------------------------
+def test_success_table_default_shape_and_columns():
+    t = ex.success_table()
+    assert list(t.columns[:8]) == ["system", "modifier", "dc", "difficulty", "advantage",
+                                   "policy", "method", "p"]
+    assert len(t) == 16 * 6 * 4
+    assert sorted(t.modifier.unique()) == list(range(-5, 11))
+    assert t.drop_duplicates("dc").set_index("dc").difficulty.to_dict() == {
+        8: "very easy", 12: "easy", 16: "moderate", 22: "hard", 28: "very hard",
+        35: "nearly impossible"}
+    assert set(t.advantage) == set(HAND)
+
+
+def test_success_table_against_hand_convolution():
+    t = ex.success_table()
+    for row in t.itertuples():
+        assert row.p == pytest.approx(sf(HAND[row.advantage], row.dc - row.modifier), abs=1e-10)
+    # rule of 1 under keep: at least one kept 1 among the initial dice
+    comp = t.drop_duplicates("advantage").set_index("advantage").p_complication
+    assert comp["normal"] == pytest.approx(1 - (5 / 6) ** 3)
+    assert comp["advantage"] == pytest.approx(1 - (5 / 6) ** 4)
+    assert comp["disadvantage (drop)"] == pytest.approx(1 - (5 / 6) ** 2)
+
+
+def test_success_table_is_fast():
+    ex.success_table()
+    best = min(_timed(ex.success_table) for _ in range(3))
+    assert best < 0.25  # a few ms on an idle core; loose for a shared machine
+
+
+def _timed(f) -> float:
+    t0 = time.perf_counter()
+    f()
+    return time.perf_counter() - t0
+
+
+def test_simulated_table_within_error_and_reproducible():
+    kw = dict(modifiers=[0, 4], method="simulate", n=20_000, seed=5)
+    a, b = ex.success_table(**kw), ex.success_table(**kw)
+    assert {"ci_low", "ci_high", "n", "seed"} <= set(a.columns)
+    assert (a.n == 20_000).all() and (a.seed == 5).all() and (a.method == "simulate").all()
+    pd.testing.assert_frame_equal(a, b)
+    for row in a.itertuples():
+        truth = sf(HAND[row.advantage], row.dc - row.modifier)
+        assert abs(row.p - truth) <= 4.5 * math.sqrt(truth * (1 - truth) / 20_000) + 1e-4
+        assert row.ci_low - 1e-12 <= row.p <= row.ci_high + 1e-12
+
+
+def test_best_policy_reads_each_rows_dc():
+    t = ex.success_table(modifiers=[0, 3], dcs=[12, 16], advantages=["normal"],
+                         policy=Best(0, 0.1))
+    for row in t.itertuples():
+        direct = ex.exact(Roll(row.modifier, policy=Best(row.dc, 0.1))).p_success(row.dc)
+        assert row.p == pytest.approx(direct, abs=1e-12)
+    assert set(t.policy) == {"best(λ=0.1)"}
+
+
+def test_pivot_round_trips():
+    t = ex.success_table(dcs=[8, 16, 28])
+    wide = ex.pivot_success(t)
+    assert wide.shape == (16, 4 * 3)
+    assert wide.loc[2, ("advantage", 16)] == pytest.approx(sf(HAND["advantage"], 14))
+    back = ex.unpivot_success(wide)
+    merged = t.merge(back, on=["modifier", "advantage", "dc"], suffixes=("", "_back"))
+    assert len(merged) == len(t) and (merged.p == merged.p_back).all()
+    twice = pd.concat([t, t.assign(policy="cancel")])
+    with pytest.raises(ExplodiceError, match="filter"):
+        ex.pivot_success(twice)
+
+
+def test_character_table():
+    c = Character("Aelis", {"STR": 8, "DEX": 16, "CON": 12, "INT": 10, "WIS": 14, "CHA": 12},
+                  level=5, skills={"Stealth": 2, "Perception": 1}, saves={"DEX": 1})
+    t = ex.success_table(characters=[c], advantages=["normal"])
+    assert list(t.columns[:3]) == ["character", "test", "kind"]
+    assert set(t.test) == {f"save {a}" for a in ex.character.ABILITIES} | {"Stealth", "Perception"}
+    stealth = t[t.test == "Stealth"]
+    assert (stealth.modifier == 3 + 2 * 3).all()
+    assert stealth.set_index("dc").p[16] == pytest.approx(sf(HAND["normal"], 16 - 9))
+    assert (t[t.test == "save DEX"].kind == "save").all()
+    t2 = ex.success_table(characters=[c], tests=["Discrétion", "WIS", ("save", "CON")],
+                          advantages=["normal"])
+    assert t2.drop_duplicates("test").modifier.tolist() == [9, 2, 1]
+    with pytest.raises(ExplodiceError):
+        ex.success_table(characters=[c], tests=["Jonglage"])
+
+
+def test_bad_table_arguments():
+    with pytest.raises(ExplodiceError, match="system"):
+        ex.success_table(system="d100")
+    with pytest.raises(ExplodiceError, match="advantages"):
+        ex.success_table(advantages=["lucky"])
+    with pytest.raises(ExplodiceError, match="method"):
+        ex.success_table(method="guess")
+
+
+# -- opposed --------------------------------------------------------------------------------
+def _enumerate_opposed(da, db) -> tuple[float, float, float]:
+    """Double sum over both supports (a second method to the cross-correlation)."""
+    win = tie = loss = 0.0
+    for i, pa in enumerate(da.total_pmf):
+        for j, pb in enumerate(db.total_pmf):
+            ta, tb = da.lo + i, db.lo + j
+            if ta > tb:
+                win += pa * pb
+            elif ta == tb:
+                tie += pa * pb
+            else:
+                loss += pa * pb
+    return win, tie, loss
+
+
+def test_opposed_d20_by_hand():
+    o = ex.opposed(Roll(0), Roll(0), system="d20")
+    assert (o.win, o.tie, o.loss) == pytest.approx((0.475, 0.05, 0.475))
+    o = ex.opposed(Roll(1), Roll(0), system="d20")
+    assert o.tie == pytest.approx(19 / 400) and o.win == pytest.approx(210 / 400)
+
+
+def test_opposed_3d6x_by_enumeration():
+    a = Roll(2, advantage="advantage")
+    b = Roll(0, advantage="disadvantage", policy="cancel")
+    o = ex.opposed(a, b)
+    expected = _enumerate_opposed(ex.exact(a), ex.exact(b))
+    assert (o.win, o.tie, o.loss) == pytest.approx(expected, abs=1e-12)
+    assert o.win + o.tie + o.loss == pytest.approx(1.0)
+    assert "<table>" in o._repr_html_()
+    mixed = ex.opposed(ex.d20(Roll(0)), ex.exact(Roll(0)))
+    assert mixed.system == "d20/3d6x"
+    assert (mixed.win, mixed.tie, mixed.loss) == pytest.approx(
+        _enumerate_opposed(ex.d20(Roll(0)), ex.exact(Roll(0))), abs=1e-12)
+
+
+def test_opposed_against_an_independent_simulation():
+    rng = np.random.default_rng(3)
+    n = 40_000
+
+    def throw(k: int) -> np.ndarray:
+        total = np.zeros(n, dtype=int)
+        live = np.full((n, k), True)
+        while live.any():
+            faces = rng.integers(1, 7, size=(n, k))
+            total += np.where(live, faces, 0).sum(axis=1)
+            live &= faces == 6
+        return total
+
+    a, b = throw(3) + 1, throw(3)  # 3d6x+1 against 3d6x, both keeping their 1s
+    o = ex.opposed(Roll(1), Roll(0))
+    for p, hits in ((o.win, a > b), (o.tie, a == b)):
+        assert abs(hits.mean() - p) < 4.5 * math.sqrt(p * (1 - p) / n)
+
+
+# -- group tests ----------------------------------------------------------------------------
+@pytest.mark.parametrize("mods", [[4], [4, -1], [5, 0, -1], [3, 3, 0, -2], [6, 2, 1, 0, -3]])
+def test_group_by_brute_force(mods):
+    rolls = [Roll(m) for m in mods]
+    g = ex.group_success(rolls, dc=16)
+    p = [sf(HAND["normal"], 16 - m) for m in mods]
+    need = math.ceil(len(mods) / 2)
+    brute = 0.0
+    for outcome in itertools.product([0, 1], repeat=len(mods)):
+        if sum(outcome) >= need:
+            brute += math.prod(pi if o else 1 - pi for pi, o in zip(p, outcome))
+    assert g.need == need and g.p == pytest.approx(brute, abs=1e-12)
+    assert g.p_each == pytest.approx(p, abs=1e-12)
+    assert g.to_frame().p.sum() == pytest.approx(1.0)
+
+
+def test_group_by_hand_and_per_member_dcs():
+    # d20+0 vs DC 11 is 1/2 each: 2 members need 1 -> 3/4; 4 need 2 -> 11/16
+    assert ex.group_success([Roll(0)] * 2, dc=11, system="d20").p == pytest.approx(0.75)
+    assert ex.group_success([Roll(0)] * 4, dc=11, system="d20").p == pytest.approx(11 / 16)
+    g = ex.group_success([Roll(0), Roll(0)], dc=[11, 21], system="d20")
+    assert g.p == pytest.approx(1 - 0.5 * 1.0)  # the second always fails
+    with pytest.raises(ExplodiceError, match="dc"):
+        ex.group_success([Roll(0)] * 2, dc=[11])
+
+
+# -- working together -----------------------------------------------------------------------
+def test_working_together():
+    t = ex.working_together([Roll(1), Roll(4), Roll(2)], dc=16)
+    assert t.leader == 1 and t.roll == Roll(4, advantage="advantage")
+    assert t.p == pytest.approx(sf(HAND["advantage"], 12), abs=1e-12)
+    assert t.p_alone == pytest.approx(sf(HAND["normal"], 12), abs=1e-12)
+    hindered = ex.working_together([Roll(3, advantage="disadvantage")], dc=16)
+    assert hindered.roll.advantage == "normal"  # one advantage source nets a disadvantage
+    assert ex.working_together([Roll(3), Roll(0)], leader=1).roll.modifier == 0
+
+
+# -- passive --------------------------------------------------------------------------------
+def test_passive():
+    p = ex.passive(Roll(0))
+    hand = HAND["normal"]
+    cdf = np.cumsum(hand[0])
+    median = int(np.searchsorted(cdf, 0.5))
+    assert p.value == 10 and p.median == median and p.mean == pytest.approx(12.6)
+    assert p.gap_mean == pytest.approx(2.6) and p.base_for_median == median
+    assert p.p_roll_at_least == pytest.approx(sf(hand, 10))
+    assert ex.passive(Roll(3, advantage="advantage")).value == 18
+    assert ex.passive(Roll(3, advantage="disadvantage")).value == 8
+    d = ex.passive(Roll(0), system="d20")
+    assert (d.median, d.mean, d.base_for_median) == (10, pytest.approx(10.5), 10)
+    t = ex.passive_table([0, 2])
+    assert len(t) == 2 * 4 and set(t.advantage) == set(HAND)
+
+
+# -- haggling -------------------------------------------------------------------------------
+def _hand_change(margin: int) -> int:
+    if margin > 0:
+        return min(10 * margin, 25)
+    if margin < 0:
+        return max(10 * margin, -25)
+    return 0
+
+
+def test_haggle_d20_by_hand():
+    h = ex.haggle(Roll(0), dc=10, system="d20")
+    # faces 1-7: -25; 8: -20; 9: -10; 10: 0; 11: +10; 12: +20; 13-20: +25
+    assert h.pmf.to_dict() == pytest.approx({-25: 7 / 20, -20: 0.05, -10: 0.05, 0: 0.05,
+                                             10: 0.05, 20: 0.05, 25: 8 / 20})
+    assert h.mean == pytest.approx(1.25)
+
+
+def test_haggle_3d6x_against_engine_pmf():
+    for roll, dc in ((Roll(0), 16), (Roll(4, advantage="advantage"), 22)):
+        h = ex.haggle(roll, dc=dc)
+        d = ex.exact(roll)
+        mean = sum(p * _hand_change(t - dc) for t, p in zip(d.totals, d.total_pmf))
+        assert h.mean == pytest.approx(mean, abs=1e-10)
+        assert h.p_better == pytest.approx(d.p_success(dc + 1))
+
+
+def test_haggle_items_of_the_seed():
+    assert ex.HAGGLE_DCS == {"weapons": 16, "armour": 16, "magic components": 16,
+                             "common items": 16, "magic items": 22, "legendary magic items": 35,
+                             "sacred magic items": 28, "works of art": 22, "gems": 22}
+    assert ex.haggle(Roll(0), item="Oeuvre d'art").dc == 22
+    assert ex.haggle(Roll(0), item="objets magiques légendaires").dc == 35
+    assert ex.haggle(Roll(0)).dc == 16
+    with pytest.raises(ExplodiceError, match="item"):
+        ex.haggle(Roll(0), item="chaussettes")
+    t = ex.haggle_table([0, 4])
+    assert len(t) == 2 * 9 and t.groupby("item")["mean"].apply(lambda s: s.is_monotonic_increasing).all()
+
+
+def test_haggle_simulated_within_error():
+    h = ex.haggle(Roll(0), dc=16, method="simulate", n=40_000, seed=2)
+    exact = ex.haggle(Roll(0), dc=16)
+    assert h.method == "simulate" and h.n == 40_000
+    assert abs(h.mean - exact.mean) < 4.5 * 21 / math.sqrt(40_000)  # sd of the change <= 25
+
+
+# -- comparing the systems ------------------------------------------------------------------
+def test_equivalent_dc_is_the_closest():
+    for roll in (Roll(0), Roll(4), Roll(8, advantage="advantage")):
+        t = ex.equivalent_dc(roll)
+        hand = HAND["advantage" if roll.advantage == "advantage" else "normal"]
+        for row in t.itertuples():
+            assert row.p_3d6x == pytest.approx(sf(hand, row.dc_3d6x - roll.modifier), abs=1e-12)
+            if not row.note:
+                gaps = [abs(sf(hand, dc - roll.modifier) - row.p_d20) for dc in range(-5, 80)]
+                assert abs(row.gap) <= min(gaps) + 1e-12
+    t = ex.equivalent_dc(4)
+    assert t.set_index("d20_dc").p_d20[15] == pytest.approx(0.5)
+    assert t.set_index("d20_dc").note[25] == "impossible in d20"
+
+
+def test_equivalent_dc_table_and_divergence():
+    t = ex.equivalent_dc_table()
+    assert len(t) == 6 * 3
+    trained = t[t.profile == "trained"].set_index("d20_dc")
+    mapping = ex.equivalent_dc(4).set_index("d20_dc").dc_3d6x
+    assert (trained.dc_3d6x == mapping).all()
+    d = ex.divergence()
+    assert d.abs_gap.is_monotonic_decreasing
+    assert set(d.advantage) == set(HAND)
+    top = d.iloc[0]
+    assert top.p_3d6x == pytest.approx(
+        sf(HAND[top.advantage], top.dc_3d6x - top.modifier), abs=1e-12)
+
+
+def test_dc_for_probability():
+    assert ex.dc_for_probability(Roll(3), 0.45, system="d20") == 15
+    assert ex.dc_for_probability(Roll(0), 0.5, system="d20", mode="at_least") == 11
+    hand = HAND["normal"]
+    for target in (0.9, 0.5, 0.1):
+        dc = ex.dc_for_probability(Roll(2), target, mode="at_least")
+        assert sf(hand, dc - 2) >= target > sf(hand, dc + 1 - 2)
+        dc = ex.dc_for_probability(Roll(2), target, mode="at_most")
+        assert sf(hand, dc - 2) <= target < sf(hand, dc - 1 - 2)
+    with pytest.raises(ExplodiceError, match="target"):
+        ex.dc_for_probability(Roll(0), 1.5)
+
+
+def test_suggest_dcs():
+    s = ex.suggest_dcs()
+    assert len(s) == 6 * 3
+    ref = s[s.profile == "trained"]
+    for row in ref.itertuples():
+        gaps = [abs(sf(HAND["normal"], dc - 4) - row.target) for dc in range(0, 80)]
+        assert abs(row.p - row.target) <= min(gaps) + 1e-12
+    easy = s[(s.difficulty == "easy")].set_index("profile")
+    assert easy.p["untrained"] < easy.p["trained"] < easy.p["expert"]
+    assert (s.table_dc == s.difficulty.map(ex.DC_TABLE)).all()
+
+
+def test_public_names():
+    for name in ("Character", "success_table", "opposed", "group_success", "haggle", "passive",
+                 "equivalent_dc"):
+        assert name in ex.__all__ and hasattr(ex, name)
+    assert isinstance(Rules(), Rules)
