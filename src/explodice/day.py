@@ -434,7 +434,7 @@ def rolls_to_empty(
         raise ExplodiceError(f"`method` must be one of ['exact', 'simulate'], "
                              f"but {method!r} was passed.")
     q = exact(roll, rules).drain_pmf
-    if q[0] >= 1.0:
+    if not roll.drains(rules):
         raise ExplodiceError(f"`kind` {kind!r} drains nothing under these rules "
                              f"({rules.describe()}): the gauge never empties.")
     pmf, beyond = _first_passage(q, gauge, 1e-12)
