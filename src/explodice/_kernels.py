@@ -66,14 +66,82 @@ def uniform(n, st):
 
 
 @njit(inline="always", cache=True)
+def uniform2(n1, n2, st):
+    """Two independent uniform integers below ``n1`` and ``n2`` from one 64-bit output.
+
+    The upper and lower 32-bit halves each go through Lemire's method; a half that falls in
+    its (tiny) rejection zone is replaced by a fresh draw, so both stay exactly uniform.
+    """
+    u1, u2 = uint64(n1), uint64(n2)
+    r, st = next_u64(st)
+    m1 = (r >> uint64(32)) * u1
+    m2 = (r & MASK32) * u2
+    if (m1 & MASK32) < u1:
+        if (m1 & MASK32) < (uint64(0x100000000) - u1) % u1:
+            x, st = uniform(n1, st)
+            m1 = uint64(x) << uint64(32)
+    if (m2 & MASK32) < u2:
+        if (m2 & MASK32) < (uint64(0x100000000) - u2) % u2:
+            x, st = uniform(n2, st)
+            m2 = uint64(x) << uint64(32)
+    return int64(m1 >> uint64(32)), int64(m2 >> uint64(32)), st
+
+
+def _exploding_table(depth: int) -> np.ndarray:
+    """For each sequence of ``depth`` faces: the exploding die it spells (value | last << 8),
+    or, when every face is a 6, ``6 * depth | 1 << 12``: the die goes on."""
+    u = np.arange(6**depth)
+    faces = np.stack([(u // 6**j) % 6 + 1 for j in range(depth)], axis=1)
+    going = np.ones(u.size, dtype=bool)
+    value = np.zeros(u.size, dtype=np.int64)
+    last = np.zeros(u.size, dtype=np.int64)
+    for j in range(depth):
+        value += np.where(going, faces[:, j], 0)
+        last = np.where(going, faces[:, j], last)
+        going &= faces[:, j] == 6
+    return (value | np.where(going, 1 << 12, last << 8)).astype(np.int16)
+
+
+EXPLODE_DEPTH = 5
+EXPLODE_TABLE = _exploding_table(EXPLODE_DEPTH)  # 7776 int16: stays in the L1 cache
+
+
+def _drain_table(depth: int, max_ones: int = 4) -> np.ndarray:
+    """``t[c, u]``: the first faces of c drain dice read from u's ``depth`` base-6 digits.
+
+    Packs the sum so far and the exploding dice still to roll: ``sum | remaining << 8``.
+    """
+    u = np.arange(6**depth)
+    faces = np.stack([(u // 6**j) % 6 + 1 for j in range(depth)], axis=1)
+    out = np.zeros((max_ones + 1, u.size), dtype=np.int16)
+    for c in range(max_ones + 1):
+        remaining = np.full(u.size, c)
+        total = np.zeros(u.size, dtype=np.int64)
+        for j in range(depth):
+            rolling = remaining > 0
+            total += np.where(rolling, faces[:, j], 0)
+            remaining -= rolling & (faces[:, j] != 6)
+        out[c] = total | remaining << 8
+    return out
+
+
+DRAIN_TABLE = _drain_table(EXPLODE_DEPTH)  # 5 x 7776 int16
+
+
+@njit(inline="always", cache=True)
 def exploding(st):
-    """One exploding d6: ``(value, last face, st)``."""
+    """One exploding d6: ``(value, last face, st)``.
+
+    Five faces are read from one draw below 6**5 through :data:`EXPLODE_TABLE`; only a run of
+    five 6s (one time in 7776) needs another draw.
+    """
     total = 0
     while True:
-        f, st = uniform(6, st)
-        total += f + 1
-        if f != 5:
-            return total, f + 1, st
+        u, st = uniform(EXPLODE_TABLE.size, st)
+        e = int64(EXPLODE_TABLE[u])
+        total += e & 0xFF
+        if e < 4096:
+            return total, e >> 8, st
 
 
 @njit(inline="always", cache=True)
@@ -112,6 +180,59 @@ def one_roll(st, n_faces, face_n1, face_n6, face_s, k_table, malus, lucky, rule_
 
 
 @njit(inline="always", cache=True)
+def table_roll(st, throw_table, malus, explosion_ones):
+    """One roll read from a throw table (see :func:`explodice.simulate.throw_table`).
+
+    One draw below ``throw_table.size`` gives the initial throw and the first faces of its
+    explosions, with the policy's choice already made: ``total | kept 1s << 8 | dice still to
+    roll << 11``. Equivalent to :func:`one_roll` without the lucky reroll, and faster.
+    """
+    u, st = uniform(throw_table.size, st)
+    e = int64(throw_table[u])
+    total = e & 0xFF
+    ones = (e >> 8) & 0x7
+    for _ in range(e >> 11):
+        v, last, st = exploding(st)
+        total += v
+        if explosion_ones and last == 1:
+            ones += 1
+    if malus:
+        v, last, st = exploding(st)
+        total -= v
+    return total, ones, st
+
+
+@njit(inline="always", cache=True)
+def table_roll_drain(st, throw_table, malus, explosion_ones):
+    """:func:`table_roll` and its drain, from one 64-bit output in the common case.
+
+    The drain draw is made whatever the kept 1s (none drain 0): a draw costs less than the
+    branch it saves. Returns ``(total, kept 1s, drain, st)``.
+    """
+    u, w, st = uniform2(throw_table.size, DRAIN_TABLE.shape[1], st)
+    e = int64(throw_table[u])
+    total = e & 0xFF
+    ones = (e >> 8) & 0x7
+    for _ in range(e >> 11):
+        v, last, st = exploding(st)
+        total += v
+        if explosion_ones and last == 1:
+            ones += 1
+    if malus:
+        v, last, st = exploding(st)
+        total -= v
+    if ones <= 4:
+        d = int64(DRAIN_TABLE[ones, w])
+        drain = d & 0xFF
+        for _ in range(d >> 8):
+            v, last, st = exploding(st)
+            drain += v
+    else:  # more kept 1s than the table holds (explosion 1s): roll them one by one
+        drain, st = drain_of(ones, st)
+    return total, ones, drain, st
+
+
+@njit(inline="always", cache=True)
 def drain_of(ones, st):
     """The drain of ``ones`` kept 1s: one exploding d6 each."""
     drain = 0
@@ -122,21 +243,28 @@ def drain_of(ones, st):
 
 
 @njit(cache=True)
-def roll_chunk(h, st, size, face_n1, face_n6, face_s, k_table, malus, lucky, rule_applies,
-               drain_active, explosion_ones, t_lo):
+def roll_chunk(h, st, size, throw_table, face_n1, face_n6, face_s, k_table, malus, lucky,
+               rule_applies, drain_active, explosion_ones, t_lo):
     """Add ``size`` rolls from state ``st`` to ``h[kept 1s, drain, total - t_lo]``.
 
-    Totals and drains beyond the histogram are clamped into its edge bins; returns how many.
+    Rolls come from the throw table, or from :func:`one_roll` when a lucky reroll must be
+    drawn between the throw and the choice. Totals and drains beyond the histogram are clamped
+    into its edge bins; returns how many.
     """
     n_d, n_t = h.shape[1], h.shape[2]
     n_faces = face_n1.size
     clamped = 0
     for _ in range(size):
-        total, ones, st = one_roll(st, n_faces, face_n1, face_n6, face_s, k_table, malus, lucky,
-                                   rule_applies, explosion_ones)
         drain = 0
-        if drain_active:
-            drain, st = drain_of(ones, st)
+        if lucky:
+            total, ones, st = one_roll(st, n_faces, face_n1, face_n6, face_s, k_table, malus,
+                                       lucky, rule_applies, explosion_ones)
+            if drain_active:
+                drain, st = drain_of(ones, st)
+        elif drain_active:
+            total, ones, drain, st = table_roll_drain(st, throw_table, malus, explosion_ones)
+        else:
+            total, ones, st = table_roll(st, throw_table, malus, explosion_ones)
         t = total - t_lo
         if t < 0 or t >= n_t or drain >= n_d:
             clamped += 1
@@ -147,8 +275,8 @@ def roll_chunk(h, st, size, face_n1, face_n6, face_s, k_table, malus, lucky, rul
 
 
 @njit(parallel=True, cache=True)
-def roll_histogram(seeds, sizes, n_threads, face_n1, face_n6, face_s, k_table, malus, lucky,
-                   rule_applies, drain_active, explosion_ones, t_lo, n_t, n_d):
+def roll_histogram(seeds, sizes, n_threads, throw_table, face_n1, face_n6, face_s, k_table, malus,
+                   lucky, rule_applies, drain_active, explosion_ones, t_lo, n_t, n_d):
     """Histogram ``h[kept 1s, drain, total - t_lo]`` of ``sizes.sum()`` rolls, and the clamped.
 
     Chunk ``c`` draws ``sizes[c]`` rolls from its own stream ``seeds[c]`` (uint64[4]); the
@@ -160,9 +288,9 @@ def roll_histogram(seeds, sizes, n_threads, face_n1, face_n6, face_s, k_table, m
     clamped = np.zeros(n_threads, dtype=np.int64)
     for th in prange(n_threads):
         for c in range(th, n_chunks, n_threads):
-            clamped[th] += roll_chunk(hist[th], seed_state(seeds[c]), sizes[c], face_n1, face_n6,
-                                      face_s, k_table, malus, lucky, rule_applies, drain_active,
-                                      explosion_ones, t_lo)
+            clamped[th] += roll_chunk(hist[th], seed_state(seeds[c]), sizes[c], throw_table,
+                                      face_n1, face_n6, face_s, k_table, malus, lucky,
+                                      rule_applies, drain_active, explosion_ones, t_lo)
     out = np.zeros((N_ONES, n_d, n_t), dtype=np.int64)
     for th in range(n_threads):
         out += hist[th]

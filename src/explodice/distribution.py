@@ -48,7 +48,9 @@ def wilson_interval(successes: np.ndarray | int, n: int, level: float = 0.95) ->
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    lo, hi = np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+    # the interval always holds the observed proportion (rounding could push p = 1 out)
+    lo = np.where(k <= 0, 0.0, np.clip(np.minimum(centre - half, p), 0, 1))
+    hi = np.where(k >= n, 1.0, np.clip(np.maximum(centre + half, p), 0, 1))
     if np.ndim(lo) == 0:
         return float(lo), float(hi)
     return lo, hi

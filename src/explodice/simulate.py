@@ -43,6 +43,48 @@ def face_tables(pool: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return n1, n6, s
 
 
+THROW_DEPTH = {2: 5, 3: 6, 4: 6}  # faces read per draw, by pool size
+
+
+@lru_cache(maxsize=256)
+def throw_table(roll: Roll, rules: Rules) -> np.ndarray:
+    """The initial throw and the first faces of its explosions, one entry per face sequence.
+
+    Entry ``u`` of the 6**L entries (L = :data:`THROW_DEPTH`) reads u's base-6 digits as faces:
+    the first ``pool`` are the initial throw, the policy table sets its pairs aside, and the
+    rest feed the kept 6s' explosions in order. It packs the dice total so far, the kept 1s
+    (with the explosion 1s when they count) and the exploding dice still to roll:
+    ``total | ones << 8 | remaining << 11`` (int16). The lucky reroll is not in the table.
+    """
+    pool = roll.pool_size(rules)
+    depth = THROW_DEPTH[pool]
+    u = np.arange(6**depth)
+    faces = np.stack([(u // 6**j) % 6 + 1 for j in range(depth)], axis=1)
+    init = faces[:, :pool]
+    n1 = (init == 1).sum(axis=1)
+    n6 = (init == 6).sum(axis=1)
+    s = np.where((init > 1) & (init < 6), init, 0).sum(axis=1)
+    k = policy_table(roll, rules)[n1, n6, s].astype(np.int64)
+    ones = n1 - k
+    total = s + ones + 6 * (n6 - k)
+    remaining = n6 - k  # exploding dice still to roll: each 6 read below adds one more
+    count_explosion_ones = roll.rule_of_one_applies(rules) and rules.ones_on_explosions
+    for j in range(pool, depth):
+        f = faces[:, j]
+        rolling = remaining > 0
+        total += np.where(rolling, f, 0)
+        ends = rolling & (f != 6)
+        remaining -= ends
+        if count_explosion_ones:
+            ones += ends & (f == 1)
+    if not roll.rule_of_one_applies(rules):
+        ones[:] = 0
+    assert total.max() < 256 and ones.max() < 8 and remaining.max() < 16
+    table = (total | ones << 8 | remaining << 11).astype(np.int16)
+    table.setflags(write=False)
+    return table
+
+
 def resolve_seed(seed: Any) -> np.random.SeedSequence:
     """An ``int`` >= 0, a ``SeedSequence`` or ``None`` (fresh entropy, recorded on results)."""
     if seed is None:
@@ -128,6 +170,7 @@ def simulate(
     sizes = chunk_sizes(n, chunk_size)
     seeds = stream_seeds(ss, sizes.size)
     args = kernel_args(roll, rules)
+    table = throw_table(roll, rules)
     counts = np.zeros((_kernels.N_ONES, N_D, N_T), dtype=np.int64)
     clamped = 0
     batch = 2 * n_threads
@@ -137,7 +180,7 @@ def simulate(
     try:
         for start in range(0, sizes.size, batch):
             part = slice(start, start + batch)
-            h, c = _kernels.roll_histogram(seeds[part], sizes[part], n_threads, *args,
+            h, c = _kernels.roll_histogram(seeds[part], sizes[part], n_threads, table, *args,
                                            T_LO, N_T, N_D)
             counts += h
             clamped += int(c)
