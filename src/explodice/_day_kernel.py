@@ -145,12 +145,18 @@ def day_histograms(seeds, sizes, n_threads,
     sums_h = np.zeros((n_threads, n_g, 2), dtype=np.int64)
     lost_sum_h = np.zeros((n_threads, n_c), dtype=np.int64)
     for th in prange(n_threads):
-        out = (first_h[th], succ_h[th], drain_h[th], type_h[th], caused_h[th], end_h[th],
-               lost_h[th], sums_h[th], lost_sum_h[th])
+        # private arrays, allocated by their thread (no false sharing of cache lines)
+        out = (np.zeros_like(first_h[th]), np.zeros_like(succ_h[th]), np.zeros_like(drain_h[th]),
+               np.zeros_like(type_h[th]), np.zeros_like(caused_h[th]), np.zeros_like(end_h[th]),
+               np.zeros_like(lost_h[th]), np.zeros_like(sums_h[th]),
+               np.zeros_like(lost_sum_h[th]))
         for c in range(th, n_chunks, n_threads):
             day_chunk(seed_state(seeds[c]), sizes[c], out, n_faces, face_n1, face_n6, face_s,
                       v_pool, k_tables, v_malus, v_rule, v_expl, lucky, t_gauge, t_drains,
                       t_need, sequence, mix_cum, gauge_start, overflow_fullest)
+        first_h[th], succ_h[th], drain_h[th] = out[0], out[1], out[2]
+        type_h[th], caused_h[th], end_h[th] = out[3], out[4], out[5]
+        lost_h[th], sums_h[th], lost_sum_h[th] = out[6], out[7], out[8]
     return (first_h.sum(axis=0), succ_h.sum(axis=0), drain_h.sum(axis=0), type_h.sum(axis=0),
             caused_h.sum(axis=0), end_h.sum(axis=0), lost_h.sum(axis=0), sums_h.sum(axis=0),
             lost_sum_h.sum(axis=0))
