@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
-import time
+import timeit
 
 import numba
 
@@ -45,13 +45,8 @@ def scenarios() -> dict[str, ex.Scenario]:
     }
 
 
-def best_time(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
+def best_of(fn, repeat: int) -> float:
+    return min(timeit.repeat(fn, number=1, repeat=repeat))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -67,14 +62,14 @@ def main(argv: list[str] | None = None) -> int:
     for name, s in scenarios().items():
         ex.simulate_day(s, n_days=100, seed=0, threads=1)  # compile
         for th in threads:
-            sec = best_time(lambda: ex.simulate_day(s, n_days=args.days, seed=1, threads=th),
+            sec = best_of(lambda: ex.simulate_day(s, n_days=args.days, seed=1, threads=th),
                             args.repeat)
             rolls = args.days * s.n_rolls
             print(f"| {name} | {th} | {args.days:,} | {rolls:,} | {sec:.3f} | {rolls / sec:,.0f} |")
     n = args.days * 40
     ex.simulate(ex.Roll(2), n=1000, seed=0, threads=1)
     for th in threads:
-        sec = best_time(lambda: ex.simulate(ex.Roll(2), n=n, seed=1, threads=th), args.repeat)
+        sec = best_of(lambda: ex.simulate(ex.Roll(2), n=n, seed=1, threads=th), args.repeat)
         print(f"| single-roll kernel `simulate(Roll(2))` (reference) | {th} | – | {n:,} | "
               f"{sec:.3f} | {n / sec:,.0f} |")
     return 0
