@@ -224,3 +224,38 @@ def test_gpu_agrees_with_exact() -> None:
     if done.stdout.strip() == "no GPU":
         pytest.skip("no CUDA GPU on this machine")
     assert done.stdout.split() == ["100000000", "cuda", "True", "True"]
+
+
+PTX_SCRIPT = textwrap.dedent("""
+    import types
+    from numba import cuda
+    from numba.cuda import dispatcher
+    # no GPU here: the device functions ask the current device for its compute capability
+    dispatcher.get_current_device = lambda: types.SimpleNamespace(compute_capability=(9, 0))
+    from explodice import cuda_backend
+    cuda_backend._load()  # the numpy patch numba-cuda needs
+    from explodice import _cuda_kernels as k
+    from numba import types as t
+    sig = (t.int64[:, :, ::1], t.int64[::1], t.uint64, t.uint64, t.int64, t.int64, t.int64,
+           t.int8[::1], t.boolean, t.boolean, t.boolean, t.boolean, t.boolean, t.int64, t.int64)
+    try:
+        ptx, _ = cuda.compile_ptx(k.roll_histogram.py_func, sig, cc=(9, 0))
+    except Exception as err:
+        if "NotFound" in type(err).__name__ or "nvvm" in str(err).lower():
+            print("no NVVM", err)
+            raise SystemExit(0)
+        raise
+    print("ok", ".local" in ptx, "call" in ptx)
+""")
+
+
+def test_kernel_compiles_to_ptx_for_sm90() -> None:
+    """Where NVVM and NVRTC are installed, the real compiler types and builds the kernel."""
+    if importlib.util.find_spec("numba_cuda") is None:
+        pytest.skip("numba-cuda is not installed")
+    done = _run(PTX_SCRIPT, simulator=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    if done.stdout.startswith("no NVVM"):
+        pytest.skip("NVVM/NVRTC libraries are not installed (pip install nvidia-nvvm "
+                    "nvidia-cuda-nvrtc, and put their lib/ on LD_LIBRARY_PATH)")
+    assert done.stdout.split() == ["ok", "False", "False"]  # registers only, all inlined

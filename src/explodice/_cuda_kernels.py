@@ -40,6 +40,7 @@ _U1 = np.uint64(1)
 _U6 = np.uint64(6)
 _RES = np.uint64(6**DIGITS)
 _RES_THRESHOLD = np.uint64((1 << 32) % 6**DIGITS)  # Lemire's rejection bound
+_DIV6 = np.uint64(43691)  # ceil(2**18 / 6)
 _MASK32 = np.uint64(0xFFFFFFFF)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -49,12 +50,20 @@ S0, S1, SPARE, HAS_SPARE, RES, RES_LEFT = 0, 1, 2, 3, 4, 5
 RNG_SLOTS = 6
 
 
-@cuda.jit(device=True)
+def _device(fn):
+    """A device function, inlined at the NVVM level where numba-cuda allows it."""
+    try:
+        return cuda.jit(device=True, forceinline=True)(fn)
+    except TypeError:  # the CUDA simulator (and numba's old numba.cuda) have no forceinline
+        return cuda.jit(device=True)(fn)
+
+
+@_device
 def _rotl(x, k):
     return (x << uint64(k)) | (x >> uint64(64 - k))
 
 
-@cuda.jit(device=True)
+@_device
 def splitmix64(x):
     """SplitMix64's output function (a bijection of uint64)."""
     z = x + _GOLDEN
@@ -63,7 +72,7 @@ def splitmix64(x):
     return z ^ (z >> uint64(31))
 
 
-@cuda.jit(device=True)
+@_device
 def seed_rng(rng, key0, key1, thread):
     """Seed thread ``thread``'s xoroshiro128** state from the chunk key; empty the reservoir."""
     base = splitmix64(key1 ^ uint64(thread))
@@ -75,7 +84,7 @@ def seed_rng(rng, key0, key1, thread):
     rng[RES_LEFT] = 0
 
 
-@cuda.jit(device=True)
+@_device
 def next64(rng):
     """One xoroshiro128** output, advancing the state."""
     s0 = rng[S0]
@@ -87,7 +96,7 @@ def next64(rng):
     return out
 
 
-@cuda.jit(device=True)
+@_device
 def word32(rng):
     """A uniform 32-bit word (as uint64): the two halves of each output in turn."""
     if rng[HAS_SPARE] != 0:
@@ -99,7 +108,7 @@ def word32(rng):
     return r & _MASK32
 
 
-@cuda.jit(device=True)
+@_device
 def refill_reservoir(rng):
     """Draw a uniform integer below 6**6 (exact Lemire) into the reservoir: six d6 faces."""
     m = word32(rng) * _RES
@@ -109,19 +118,19 @@ def refill_reservoir(rng):
     rng[RES_LEFT] = DIGITS
 
 
-@cuda.jit(device=True)
+@_device
 def face(rng):
     """One d6 face, 0..5 (a die showing ``face + 1``)."""
     if rng[RES_LEFT] == 0:
         refill_reservoir(rng)
     r = rng[RES]
-    q = r // _U6
+    q = (r * _DIV6) >> uint64(18)  # r // 6, exact for r < 6**6
     rng[RES] = q
     rng[RES_LEFT] -= _U1
     return int64(r - q * _U6)
 
 
-@cuda.jit(device=True)
+@_device
 def exploding(rng):
     """One exploding d6: ``(value, last face shown 1..6)``."""
     total = 0
@@ -133,29 +142,26 @@ def exploding(rng):
     return total, f + 1
 
 
-@cuda.jit(device=True)
+@_device
+def tally(f, n1, n6, s):
+    """Add face ``f`` (0..5) of the initial throw to its 1s, 6s and sum of the other faces."""
+    if f == 0:
+        return n1 + 1, n6, s
+    if f == 5:
+        return n1, n6 + 1, s
+    return n1, n6, s + f + 1
+
+
+@_device
 def one_roll(rng, pool, k_table, malus, lucky, rule_applies, drain_active, explosion_ones):
     """One 3d6x roll and its drain: ``(dice total, kept 1s, drain)``, as the CPU kernel."""
     n1 = 0
     n6 = 0
     s = 0
     for _ in range(pool):
-        f = face(rng)
-        if f == 0:
-            n1 += 1
-        elif f == 5:
-            n6 += 1
-        else:
-            s += f + 1
-    if lucky and n1 > 0:
-        f = face(rng)
-        n1 -= 1
-        if f == 0:
-            n1 += 1
-        elif f == 5:
-            n6 += 1
-        else:
-            s += f + 1
+        n1, n6, s = tally(face(rng), n1, n6, s)
+    if lucky and n1 > 0:  # one 1 is rerolled, and the new face replaces it
+        n1, n6, s = tally(face(rng), n1 - 1, n6, s)
     k = int64(k_table[(n1 * 5 + n6) * 21 + s])
     a = n1 - k
     b = n6 - k
