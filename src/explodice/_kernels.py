@@ -180,15 +180,12 @@ def one_roll(st, n_faces, face_n1, face_n6, face_s, k_table, malus, lucky, rule_
 
 
 @njit(inline="always", cache=True)
-def table_roll(st, throw_table, malus, explosion_ones):
-    """One roll read from a throw table (see :func:`explodice.simulate.throw_table`).
+def finish_throw(e, st, malus, explosion_ones):
+    """Complete a throw-table entry ``e``: its remaining explosions and the malus die.
 
-    One draw below ``throw_table.size`` gives the initial throw and the first faces of its
-    explosions, with the policy's choice already made: ``total | kept 1s << 8 | dice still to
-    roll << 11``. Equivalent to :func:`one_roll` without the lucky reroll, and faster.
+    An entry packs ``total | kept 1s << 8 | dice still to roll << 11`` (see
+    :func:`explodice.simulate.throw_table`). Returns ``(total, kept 1s, st)``.
     """
-    u, st = uniform(throw_table.size, st)
-    e = int64(throw_table[u])
     total = e & 0xFF
     ones = (e >> 8) & 0x7
     for _ in range(e >> 11):
@@ -203,6 +200,14 @@ def table_roll(st, throw_table, malus, explosion_ones):
 
 
 @njit(inline="always", cache=True)
+def table_roll(st, throw_table, malus, explosion_ones):
+    """One roll read from a throw table: the same law as :func:`one_roll` without the lucky
+    reroll, from one draw in the common case. Returns ``(total, kept 1s, st)``."""
+    u, st = uniform(throw_table.size, st)
+    return finish_throw(int64(throw_table[u]), st, malus, explosion_ones)
+
+
+@njit(inline="always", cache=True)
 def table_roll_drain(st, throw_table, malus, explosion_ones):
     """:func:`table_roll` and its drain, from one 64-bit output in the common case.
 
@@ -210,24 +215,14 @@ def table_roll_drain(st, throw_table, malus, explosion_ones):
     branch it saves. Returns ``(total, kept 1s, drain, st)``.
     """
     u, w, st = uniform2(throw_table.size, DRAIN_TABLE.shape[1], st)
-    e = int64(throw_table[u])
-    total = e & 0xFF
-    ones = (e >> 8) & 0x7
-    for _ in range(e >> 11):
-        v, last, st = exploding(st)
-        total += v
-        if explosion_ones and last == 1:
-            ones += 1
-    if malus:
-        v, last, st = exploding(st)
-        total -= v
-    if ones <= 4:
+    total, ones, st = finish_throw(int64(throw_table[u]), st, malus, explosion_ones)
+    if ones < DRAIN_TABLE.shape[0]:
         d = int64(DRAIN_TABLE[ones, w])
         drain = d & 0xFF
         for _ in range(d >> 8):
             v, last, st = exploding(st)
             drain += v
-    else:  # more kept 1s than the table holds (explosion 1s): roll them one by one
+    else:  # never with pools of at most 4 dice; kept for safety
         drain, st = drain_of(ones, st)
     return total, ones, drain, st
 
@@ -242,35 +237,52 @@ def drain_of(ones, st):
     return drain, st
 
 
+@njit(inline="always", cache=True)
+def record(h, total, ones, drain, t_lo):
+    """Count one roll in ``h[kept 1s, drain, total - t_lo]``; returns 1 if it was clamped."""
+    n_d, n_t = h.shape[1], h.shape[2]
+    t = total - t_lo
+    if t < 0 or t >= n_t or drain >= n_d:
+        h[ones, min(drain, n_d - 1), min(max(t, 0), n_t - 1)] += 1
+        return 1
+    h[ones, drain, t] += 1
+    return 0
+
+
 @njit(cache=True)
 def roll_chunk(h, st, size, throw_table, face_n1, face_n6, face_s, k_table, malus, lucky,
                rule_applies, drain_active, explosion_ones, t_lo):
     """Add ``size`` rolls from state ``st`` to ``h[kept 1s, drain, total - t_lo]``.
 
-    Rolls come from the throw table, or from :func:`one_roll` when a lucky reroll must be
-    drawn between the throw and the choice. Totals and drains beyond the histogram are clamped
-    into its edge bins; returns how many.
+    Three loops, one per case: the face-by-face :func:`one_roll` when a lucky reroll must be
+    drawn between the throw and the choice; the throw table with its drain; and the throw
+    table alone, two rolls per 64-bit output. Rolls beyond the histogram are clamped into its
+    edge bins; returns how many.
     """
-    n_d, n_t = h.shape[1], h.shape[2]
-    n_faces = face_n1.size
     clamped = 0
-    for _ in range(size):
-        drain = 0
-        if lucky:
-            total, ones, st = one_roll(st, n_faces, face_n1, face_n6, face_s, k_table, malus,
-                                       lucky, rule_applies, explosion_ones)
+    if lucky:
+        for _ in range(size):
+            total, ones, st = one_roll(st, face_n1.size, face_n1, face_n6, face_s, k_table,
+                                       malus, lucky, rule_applies, explosion_ones)
+            drain = 0
             if drain_active:
                 drain, st = drain_of(ones, st)
-        elif drain_active:
+            clamped += record(h, total, ones, drain, t_lo)
+    elif drain_active:
+        for _ in range(size):
             total, ones, drain, st = table_roll_drain(st, throw_table, malus, explosion_ones)
-        else:
+            clamped += record(h, total, ones, drain, t_lo)
+    else:
+        n = throw_table.size
+        for _ in range(size // 2):
+            u1, u2, st = uniform2(n, n, st)
+            total, ones, st = finish_throw(int64(throw_table[u1]), st, malus, explosion_ones)
+            clamped += record(h, total, ones, 0, t_lo)
+            total, ones, st = finish_throw(int64(throw_table[u2]), st, malus, explosion_ones)
+            clamped += record(h, total, ones, 0, t_lo)
+        if size % 2:
             total, ones, st = table_roll(st, throw_table, malus, explosion_ones)
-        t = total - t_lo
-        if t < 0 or t >= n_t or drain >= n_d:
-            clamped += 1
-            t = min(max(t, 0), n_t - 1)
-            drain = min(drain, n_d - 1)
-        h[ones, drain, t] += 1
+            clamped += record(h, total, ones, 0, t_lo)
     return clamped
 
 
