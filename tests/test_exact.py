@@ -144,7 +144,7 @@ def test_quantiles_and_frames():
 @pytest.fixture
 def shallow_cut(monkeypatch):
     """Cut every die after one explosion, in the engine as in the enumerator."""
-    caches = [dice.exploding_die, dice.exploding_sum, dice.chains, policy_mod._chain_survival,
+    caches = [dice.exploding_die, dice.exploding_sum, dice.chains, policy_mod.chain_survival,
               policy_mod.policy_table, exact_mod._joint]
 
     def clear():

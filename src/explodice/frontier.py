@@ -31,7 +31,7 @@ import pandas as pd
 
 from .dice import initial_states, sf_at
 from .exact import exact
-from .policy import _chain_survival, expected_drain
+from .policy import chain_survival, expected_drain
 from .rules import ADVANTAGE_STATES, Best, ExplodiceError, Roll, Rules, check_int
 
 __all__ = ["frontier", "breakpoints", "implied_lambda"]
@@ -54,7 +54,7 @@ def _state_lines(roll: Roll, dc: int, rules: Rules):
         if m == 0:
             continue
         ks = range(m + 1)
-        p = np.array([sf_at(_chain_survival(n6 - k, malus), need - s - (n1 - k)) for k in ks])
+        p = np.array([sf_at(chain_survival(n6 - k, malus), need - s - (n1 - k)) for k in ks])
         d = np.array([expected_drain(n1 - k, n6 - k, rules) for k in ks])
         yield p, d
 

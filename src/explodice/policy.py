@@ -28,7 +28,7 @@ from .dice import (
 )
 from .rules import Best, Roll, Rules
 
-__all__ = ["STATE_SHAPE", "policy_table", "expected_drain"]
+__all__ = ["STATE_SHAPE", "chain_survival", "expected_drain", "policy_table"]
 
 STATE_SHAPE = (5, 5, 21)  # n1 in 0..4, n6 in 0..4, s in 0..20
 _TIE = 1e-12
@@ -41,8 +41,10 @@ def expected_drain(kept_ones: int, kept_sixes: int, rules: Rules) -> float:
 
 
 @lru_cache(maxsize=64)
-def _chain_survival(b: int, malus: bool) -> tuple[np.ndarray, int]:
-    """Survival function of (b chains) - (malus die if any)."""
+def chain_survival(b: int, malus: bool) -> tuple[np.ndarray, int]:
+    """Survival ``(sf, lo)`` of what ``b`` kept 6s add (6 + an exploding die each), minus
+    the malus die if any: ``sf[i] = P(value >= lo + i)``. Shared by the best(λ) tables and
+    :mod:`explodice.frontier`, so both read the same numbers."""
     pmf = (chains(b, False)[0], 0)
     if malus:
         pmf = convolve(pmf, negate(exploding_die()))
@@ -81,7 +83,7 @@ def _best_table(roll: Roll, rules: Rules) -> np.ndarray:
                 best_k, best_value = 0, -np.inf
                 for kk in range(min(n1, n6) + 1):
                     a, b = n1 - kk, n6 - kk
-                    p = sf_at(_chain_survival(b, malus), need_base - s - a)
+                    p = sf_at(chain_survival(b, malus), need_base - s - a)
                     value = p - policy.weight * expected_drain(a, b, rules)
                     if value >= best_value - _TIE:
                         best_k, best_value = kk, max(value, best_value)
