@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: all venv test test-all report bench clean
+.PHONY: all venv test test-all report bench clean clean-cache
 
 all: test
 
@@ -32,5 +32,10 @@ report: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py
 
-clean:
+## make clean-cache: drop numba's compiled kernels. Numba checks only each kernel's own file,
+## so after editing the dice code in _kernels.py the kernels that inline it must be rebuilt.
+clean-cache:
+	find src -name '*.nbi' -delete -o -name '*.nbc' -delete
+
+clean: clean-cache
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache
