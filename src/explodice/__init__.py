@@ -45,6 +45,7 @@ from .drain import drain_frame, drain_summary
 from .frontier import breakpoints, frontier, implied_lambda
 from .scenario import DayRoll, Scenario, ScenarioFileError, load_scenario
 from .day import DayResult, EmptyTime, rolls_to_empty, simulate_day
+from .sweep import SweepError, SweepWarning, sweep
 
 __version__ = "0.1.0"
 
@@ -62,6 +63,9 @@ __all__ = [
     "load_scenario",
     "rolls_to_empty",
     "simulate_day",
+    "SweepError",
+    "SweepWarning",
+    "sweep",
     "SKILLS",
     "Character",
     "CharacterFileError",
