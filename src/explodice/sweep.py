@@ -493,7 +493,8 @@ def sweep(grid: Mapping[str, Any] | pd.DataFrame, task: str | Callable[..., Any]
     frame.attrs.update({"task": spec.name, "seed": _seed_label(root),
                         "n_cases": len(cases), "n_failed": int(failed.sum()),
                         "batches": runner.n_batches, "workers": pool.slots,
-                        "seconds": time.perf_counter() - began})
+                        "seconds": time.perf_counter() - began,
+                        "compute_seconds": runner.busy})
     if failed.any():
         first = int(frame.case[frame.error.notna()].iloc[0])
         warnings.warn(f"{int(failed.sum())} of {len(cases)} cases failed; their rows carry "
@@ -523,6 +524,7 @@ class _Runner:
         self.ratios: list[float] = []  # measured / prior seconds of finished batches
         self.results: dict[int, tuple[Any, str | None]] = {}
         self.n_batches = 0
+        self.busy = 0.0  # seconds the workers spent in the cases
 
     def _next_batch(self) -> list[int]:
         """Cases from the queue worth about ``batch_seconds`` (a quarter before any timing)."""
@@ -563,6 +565,7 @@ class _Runner:
             self.results[index] = (rows, error)
         prior = sum(self.priors[i] for i in batch)
         self.ratios.append(max(seconds, 1e-6) / prior)
+        self.busy += seconds
 
     def run(self, show: bool, desc: str) -> dict[int, tuple[Any, str | None]]:
         from tqdm.auto import tqdm
