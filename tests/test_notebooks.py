@@ -11,11 +11,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import nbclient
+import nbclient.exceptions
+import nbformat
 import pytest
-
-nbformat = pytest.importorskip("nbformat")
-nbclient = pytest.importorskip("nbclient")
-pytest.importorskip("ipykernel")
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))
