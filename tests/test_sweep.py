@@ -205,3 +205,34 @@ def test_cli_bad_grid_is_one_line_exit_2(tmp_path, capsys):
     assert main(["sweep", str(grid), "--no-progress"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "bad.toml" in err and "`modifer`" in err
+
+
+# -- the other tasks ------------------------------------------------------------------------
+def test_empty_task_gives_the_hand_derived_mean():
+    # one point of gauge, 3d6x+2 against DC 16: 216/91 rolls on average (day.py's docstring
+    # derives it from the rule of 1 by hand)
+    df = sweep({"modifier": 2, "gauge": 1, "dc": 16}, "empty", executor=serial(),
+               progress=False)
+    assert df["mean"].iloc[0] == pytest.approx(216 / 91, rel=1e-9)
+    assert df.method.iloc[0] == "exact" and pd.isna(df.n.iloc[0])
+
+
+def test_day_task_overrides_every_pcs_gauges(capsys):
+    df = sweep({"gauge_max": [7, 30], "n": 200}, "day", seed=4, executor=serial(),
+               progress=True)
+    assert set(df.groupby("case").start.unique().map(tuple)) == {(7,), (30,)}
+    assert (df.method == "simulate").all() and (df.n == 200).all()
+    small, big = (df[df.case == c].p_empty.mean() for c in (0, 1))
+    assert small > big  # a 7-point gauge empties more often than a 30-point one
+    assert "sweep day" in capsys.readouterr().err  # the progress bar
+
+
+def test_grid_file_cases_and_relative_scenario(tmp_path):
+    grid = tmp_path / "g.toml"
+    grid.write_text('task = "day"\n[[case]]\nscenario = "sub/s.toml"\nlevel = 3\n'
+                    '[[case]]\nscenario = "default"\n')
+    spec = load_grid(grid)
+    assert spec.grid.scenario.tolist() == [str(tmp_path / "sub" / "s.toml"), "default"]
+    grid.write_text('task = "day"\nsed = 1\n[grid]\nlevel = [1]\n')
+    with pytest.raises(SweepError, match=r"g.toml: `sed`: unknown key"):
+        load_grid(grid)

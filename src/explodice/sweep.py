@@ -10,7 +10,8 @@ parameters, ``method``, ``n``, ``seed`` and ``case``, the task's columns, and ``
 - **Tasks** (:data:`TASKS`): ``"success"`` (the odds of one roll against a DC), ``"frontier"``
   (the cancel frontier of one roll, exact), ``"day"`` (days of a scenario with gauges),
   ``"empty"`` (rolls until one gauge empties), or any picklable callable
-  ``task(case: dict, seed: SeedSequence) -> dict | DataFrame``. Every named task also takes
+  ``task(case: dict, seed: SeedSequence) -> dict | DataFrame`` (a result key named like a
+  parameter gives way to the parameter's column). Every named task also takes
   the switches of :class:`~explodice.Rules` (``disadvantage``, ``overflow``, ...) as
   parameters. ``sweep_parameters(task)`` lists a task's parameters and defaults.
 - **Seeds**: case ``i`` gets ``SeedSequence(seed, spawn_key=(i,))``, which is
@@ -30,8 +31,9 @@ parameters, ``method``, ``n``, ``seed`` and ``case``, the task's columns, and ``
   in flight, and the last batches shrink so every worker gets a share of the tail.
 - **Failures**: a case that raises gets one row with its parameters and ``error``
   (``"ExplodiceError: ..."``); the other cases are returned and a :class:`SweepWarning` names
-  the first failure. Ctrl-C cancels the pending batches, shuts down an executor that
-  :func:`sweep` made, and re-raises :class:`KeyboardInterrupt`.
+  the first failure. Ctrl-C cancels the pending batches (a running one, seconds long, ends
+  unread), shuts down an executor that :func:`sweep` made, and re-raises
+  :class:`KeyboardInterrupt`.
 
 >>> from concurrent.futures import ThreadPoolExecutor
 >>> df = sweep({"modifier": [0, 4], "dc": 16}, "success", executor=ThreadPoolExecutor(1))
@@ -401,10 +403,8 @@ class _Pool:
         if not self.owned:
             return
         if isinstance(self.executor, concurrent.futures.ProcessPoolExecutor) and cancel:
-            processes = list((getattr(self.executor, "_processes", None) or {}).values())
+            # queued batches are dropped; a running one (seconds) ends on its own, unread
             self.executor.shutdown(wait=False, cancel_futures=True)
-            for p in processes:  # the running batches are abandoned: stop our own workers now
-                p.terminate()
         else:
             self.executor.shutdown(wait=not cancel)
         if self.client is not None:
@@ -458,6 +458,8 @@ def sweep(grid: Mapping[str, Any] | pd.DataFrame, task: str | Callable[..., Any]
     a ``concurrent.futures.Executor`` (left open), a ``dask.distributed.Client`` or a
     scheduler address. ``seed``: the root seed (int or SeedSequence). ``progress``: a
     tqdm bar per finished batch (default: when the sweep should take over 5 seconds).
+    ``df.attrs`` holds ``task``, ``seed``, ``n_cases``, ``n_failed``, ``batches``,
+    ``workers``, ``seconds`` (wall) and ``compute_seconds`` (spent inside the cases).
 
     >>> from concurrent.futures import ThreadPoolExecutor
     >>> df = sweep({"modifier": 2, "dc": [12, 16], "method": "simulate", "n": 1000}, "success",
