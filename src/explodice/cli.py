@@ -280,6 +280,109 @@ def cmd_frontier(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_opposed(args: argparse.Namespace) -> int:
+    """An opposed test: P(win), P(tie: the status quo holds), P(loss) for side A."""
+    import pandas as pd
+
+    from .resolutions import opposed
+    from .rules import Roll
+
+    from .rules import ExplodiceError
+
+    if isinstance(args.policy, tuple):
+        raise ExplodiceError("`--policy` must be keep or cancel for an opposed test (best:λ "
+                             "needs a DC, and an opposed test has none).")
+    rules = _rules(args)
+    a = Roll(args.modifier, advantage=args.advantage, kind=args.kind, actor=args.actor,
+             policy=args.policy)
+    b = Roll(args.vs, advantage=args.vs_advantage, kind=args.kind)
+    result = opposed(a, b, system=args.system, rules=rules, method=args.method, n=args.n,
+                     seed=args.seed, threads=args.threads)
+    frame = pd.DataFrame([result.summary()])
+    header = f"# opposed test, {args.system}, {result.method}: A = {result.a}; B = {result.b}"
+    text = frame[["win", "tie", "loss", "mean margin"]].assign(
+        win=lambda f: f.win.map("{:.4%}".format), tie=lambda f: f.tie.map("{:.4%}".format),
+        loss=lambda f: f.loss.map("{:.4%}".format))
+    _emit(frame, args.format, text=text, header=header)
+    return 0
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """The d20 comparison: each d20 DC's equivalent 3d6x DC for a modifier, or the table."""
+    from .compare import equivalent_dc, equivalent_dc_table
+    from .rules import Roll
+
+    rules = _rules(args)
+    if args.modifier is not None:
+        frame = equivalent_dc(Roll(args.modifier, advantage=args.advantage), rules=rules)
+        header = (f"# equivalent DCs, d20 -> 3d6x, modifier {args.modifier:+d}, "
+                  f"{args.advantage}; exact; {rules.describe()}")
+        text = frame.assign(p_d20=frame.p_d20.map("{:.1%}".format),
+                            p_3d6x=frame.p_3d6x.map("{:.1%}".format),
+                            gap=frame.gap.map("{:+.1%}".format))
+    else:
+        profiles = dict(_profile(p) for p in args.profiles)
+        reference = args.reference or next(iter(profiles))
+        frame = equivalent_dc_table(profiles, reference=reference, rules=rules)
+        header = (f"# the d20 DC table mapped onto 3d6x for {reference}; exact; "
+                  f"{rules.describe()}")
+        text = frame.assign(p_d20=frame.p_d20.map("{:.1%}".format),
+                            p_3d6x=frame.p_3d6x.map("{:.1%}".format),
+                            gap=frame.gap.map("{:+.1%}".format))
+    _emit(frame, args.format, text=text, header=header)
+    return 0
+
+
+def _profile(text: str) -> tuple[str, int]:
+    from .rules import ExplodiceError
+
+    name, sep, value = text.partition("=")
+    try:
+        if not sep or not name:
+            raise ValueError
+        return name, int(value)
+    except ValueError:
+        raise ExplodiceError(f"`--profiles` must be NAME=MODIFIER items (e.g. trained=4), but "
+                             f"{text!r} was passed.") from None
+
+
+def cmd_day(args: argparse.Namespace) -> int:
+    """Gauges over a day: a scenario file simulated, or rolls until one gauge is empty."""
+    if args.scenario is None:
+        return _rolls_to_empty(args)
+    from .day import simulate_day
+    from .scenario import load_scenario
+
+    scenario = load_scenario(args.scenario)
+    rules = _rules(args)
+    result = simulate_day(scenario, rules, n_days=args.days, seed=args.seed,
+                          threads=args.threads)
+    frame = result.to_frame(args.table)
+    header = f"# {scenario.describe()}; {args.days:,} days, seed {result.seed}; {rules.describe()}"
+    hidden = ("n_days", "seed", "method", "rules", "scenario")
+    _emit(frame, args.format, text=frame.drop(columns=[c for c in hidden if c in frame]),
+          header=header)
+    return 0
+
+
+def _rolls_to_empty(args: argparse.Namespace) -> int:
+    from .day import rolls_to_empty
+
+    rules = _rules(args)
+    policy = _resolve_policy(args.policy, args.dc)
+    result = rolls_to_empty(args.modifier, args.gauge, args.dc, policy=policy,
+                            advantage=args.advantage, kind=args.kind, rules=rules,
+                            method=args.method, n_days=args.days, seed=args.seed,
+                            threads=args.threads)
+    frame = result.to_frame()
+    header = (f"# rolls until a gauge of {args.gauge} points is empty: {result.roll.describe()}, "
+              f"DC {args.dc}; {result.method}\n# mean {result.mean:.3f}, median {result.median}, "
+              f"90 % by roll {result.quantile(0.9)}")
+    cols = [c for c in ("rolls", "p", "cdf", "ci_low", "ci_high") if c in frame]
+    _emit(frame, args.format, text=frame[cols], header=header)
+    return 0
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     """Write the designer's report (PDF, PNGs, CSVs)."""
     from .report import load_config, write_default_config, write_report
@@ -369,6 +472,46 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--kind", choices=("check", "save"), default="check")
     p.set_defaults(func=cmd_frontier)
 
+    p = sub.add_parser("opposed", parents=[roll, rules, sampling, output],
+                       help="an opposed test: win, tie (status quo), loss",
+                       description="Both sides roll; the higher total wins, a tie keeps the "
+                                   "status quo. --modifier/--advantage/--policy are side A's.")
+    p.add_argument("--modifier", "-m", type=int, default=0, help="side A's modifier")
+    p.add_argument("--vs", type=int, default=0, help="side B's modifier")
+    p.add_argument("--vs-advantage", choices=ADVANTAGE_STATES, default="normal",
+                   help="side B's advantage state")
+    p.add_argument("--system", choices=("3d6x", "d20"), default="3d6x")
+    p.set_defaults(func=cmd_opposed)
+
+    p = sub.add_parser("compare", parents=[rules, output],
+                       help="3d6x against d20: equivalent DCs",
+                       description="With --modifier: for each d20 DC, the 3d6x DC with the "
+                                   "closest odds. Otherwise the d20 DC table mapped onto 3d6x "
+                                   "for a reference profile, with every profile's odds.")
+    p.add_argument("--modifier", "-m", type=int, default=None)
+    p.add_argument("--advantage", choices=ADVANTAGE_STATES, default="normal")
+    p.add_argument("--profiles", nargs="+", default=["untrained=0", "trained=4", "expert=8"],
+                   metavar="NAME=MOD", help="reference profiles (default: untrained=0 "
+                                            "trained=4 expert=8)")
+    p.add_argument("--reference", default="trained",
+                   help="the profile whose odds set the mapping (default: trained)")
+    p.set_defaults(func=cmd_compare)
+
+    p = sub.add_parser("day", parents=[roll, rules, sampling, output],
+                       help="gauges over an adventuring day",
+                       description="With SCENARIO.toml: simulate --days days of it. Without: "
+                                   "after how many rolls does one gauge of --gauge points "
+                                   "first reach 0, repeating one roll (--modifier, --dc)?")
+    p.add_argument("scenario", nargs="?", default=None, help="a scenario TOML file")
+    p.add_argument("--modifier", "-m", type=int, default=0)
+    p.add_argument("--dc", type=int, default=16)
+    p.add_argument("--gauge", type=_positive, default=20, help="gauge points (default 20)")
+    p.add_argument("--days", type=_positive, default=100_000, help="days to simulate")
+    p.add_argument("--table", default="gauges",
+                   choices=("gauges", "first_empty", "empty", "success", "roll_types", "drain",
+                            "lost"), help="which table of a scenario's results to print")
+    p.set_defaults(func=cmd_day)
+
     p = sub.add_parser("report", help="write the designer's report (PDF, PNG, CSV)",
                        description="Write the report into --out: one PDF, one PNG per figure, "
                                    "one CSV per table, replacing a previous report only once "
@@ -415,6 +558,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, OSError) as err:  # ExplodiceError is a ValueError
         sys.stderr.write(f"explodice: error: {_one_line(err)}\n")
         return EXIT_USAGE
+    except SystemError as err:
+        # Ctrl-C landing inside numba's dispatcher surfaces as a SystemError chained to it.
+        if not _caused_by_interrupt(err):
+            raise
+        sys.stderr.write("explodice: interrupted\n")
+        return EXIT_INTERRUPTED
+
+
+def _caused_by_interrupt(err: BaseException | None) -> bool:
+    seen = 0
+    while err is not None and seen < 20:
+        if isinstance(err, KeyboardInterrupt):
+            return True
+        err, seen = err.__cause__ or err.__context__, seen + 1
+    return False
 
 
 def _one_line(err: BaseException) -> str:

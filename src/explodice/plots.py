@@ -53,7 +53,9 @@ DC_BANDS_D20: tuple[tuple[str, int], ...] = (
     ("nearly impossible", 30),
 )
 
-_ADVANTAGE_STYLE = {"advantage": "-", "normal": "--", "disadvantage": ":"}
+_ADVANTAGE_STYLE = {"advantage": "-", "normal": "--", "disadvantage": ":",
+                    "disadvantage (subtract)": ":", "disadvantage (drop)": "-.",
+                    "3d6x": "-", "d20": "--"}
 _NOTE_SIZE = 7
 _NOTE_WIDTH = 95
 
@@ -90,13 +92,13 @@ def frame_provenance(frame: pd.DataFrame) -> str:
     ``disadvantage`` column; absent columns are skipped.
     """
     parts: list[str] = []
-    for col in ("system", "method", "n", "seed"):
+    for col in ("system", "method", "n", "n_days", "seed"):
         if col in frame.columns:
             vals = [v for v in pd.unique(frame[col]) if v is not None and not _isnan(v)]
             if vals:
                 shown = ", ".join(f"{v:,}" if isinstance(v, (int, np.integer)) else str(v)
                                   for v in vals[:3])
-                parts.append(f"{col}={shown}" if col in ("n", "seed") else shown)
+                parts.append(f"{col}={shown}" if col in ("n", "n_days", "seed") else shown)
     rules = frame.attrs.get("rules")
     if rules is not None and hasattr(rules, "describe"):
         parts.append(rules.describe())
@@ -284,7 +286,7 @@ def plot_success_curves(table: pd.DataFrame, *, ax: Any = None,
     colours = _colour_map(pd.unique(table[hue]))
     for (h, s), g in table.groupby([hue, style], sort=False):
         g = g.sort_values("dc")
-        ax.plot(g["dc"], g["p"], _ADVANTAGE_STYLE.get(str(s), "-"), color=colours[h],
+        ax.plot(g["dc"], g["p"], _advantage_style(s), color=colours[h],
                 label=f"{hue} {_signed(h)}, {s}")
         if {"ci_low", "ci_high"} <= set(g.columns) and (g["ci_high"] > g["ci_low"]).any():
             ax.fill_between(g["dc"], g["ci_low"], g["ci_high"], color=colours[h], alpha=0.2)
@@ -302,24 +304,36 @@ def plot_success_curves(table: pd.DataFrame, *, ax: Any = None,
 
 def plot_heatmap(table: pd.DataFrame, *, ax: Any = None, row: str = "modifier",
                  col: str = "dc", value: str = "p", cmap: str = "RdYlGn",
-                 fmt: str = "{:.0%}", title: str | None = None) -> Any:
-    """A ``row`` × ``col`` heatmap of ``value`` (P(success) by default), each cell annotated."""
+                 fmt: str = "{:.0%}", title: str | None = None,
+                 label: str | None = None) -> Any:
+    """A ``row`` × ``col`` heatmap of ``value`` (P(success) by default), each cell annotated.
+
+    ``label`` names the colour bar (default: P(success), or the ``value`` column).
+    """
     ax = _axes(ax)
     grid = table.pivot_table(index=row, columns=col, values=value, aggfunc="first")
     grid = grid.sort_index(ascending=False)
     data = grid.to_numpy(dtype=float)
-    image = ax.imshow(data, cmap=cmap, vmin=0, vmax=1 if value == "p" else None, aspect="auto")
-    ax.set_xticks(range(grid.shape[1]), [str(c) for c in grid.columns])
-    ax.set_yticks(range(grid.shape[0]), [_signed(r) for r in grid.index])
+    if value == "p":
+        vmin, vmax = 0.0, 1.0
+    else:  # a signed quantity: centre the colour map on 0
+        vmax = float(np.nanmax(np.abs(data))) or 1.0
+        vmin = -vmax
+    image = ax.imshow(data, cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto")
+    ax.set_xticks(range(grid.shape[1]),
+                  [_signed(c) if col == "modifier" else str(c) for c in grid.columns])
+    ax.set_yticks(range(grid.shape[0]),
+                  [_signed(r) if row == "modifier" else str(r) for r in grid.index])
+    light = (0.2, 0.85) if value == "p" else (-0.6 * vmax, 0.6 * vmax)
     ax.set_xlabel(col if col != "dc" else "DC")
     ax.set_ylabel(row)
     size = 7 if data.size <= 120 else 5
     for (i, j), v in np.ndenumerate(data):
         if not np.isnan(v):
             ax.text(j, i, fmt.format(v), ha="center", va="center", fontsize=size,
-                    color="black" if 0.2 < v < 0.85 or value != "p" else "white")
+                    color="black" if light[0] < v < light[1] else "white")
     ax.figure.colorbar(image, ax=ax, fraction=0.04, pad=0.02,
-                       label="P(success)" if value == "p" else value)
+                       label=label or ("P(success)" if value == "p" else value))
     ax.set_xlim(-0.5, grid.shape[1] - 0.5)
     ax.set_ylim(grid.shape[0] - 0.5, -0.5)
     _titled(ax, title or f"{'P(success)' if value == 'p' else value} by {row} and {col}",
@@ -376,8 +390,8 @@ def plot_convergence(frame: pd.DataFrame, *, exact: float | None = None, ax: Any
 
 
 # -- comparisons and the rule of 1 ----------------------------------------------------------
-def plot_equivalent_dc(table: pd.DataFrame, *, ax: Any = None, x: str = "dc_d20",
-                       y: str = "dc_3d6x", hue: str = "modifier",
+def plot_equivalent_dc(table: pd.DataFrame, *, ax: Any = None, x: str = "d20_dc",
+                       y: str = "dc_3d6x", hue: str = "profile",
                        gap: str | None = "gap") -> Any:
     """The d20 DC on x, the 3d6x DC with the closest odds on y, one line per ``hue``.
 
@@ -387,11 +401,14 @@ def plot_equivalent_dc(table: pd.DataFrame, *, ax: Any = None, x: str = "dc_d20"
     colours = _colour_map(pd.unique(table[hue]))
     for h, g in table.groupby(hue, sort=False):
         g = g.sort_values(x)
-        ax.plot(g[x], g[y], "o-", color=colours[h], label=f"{hue} {_signed(h)}")
+        ax.plot(g[x], g[y], "o-", color=colours[h], label=f"{h}" if isinstance(h, str)
+                else f"{hue} {_signed(h)}")
         if gap is not None and gap in g.columns:
             for xv, yv, gv in zip(g[x], g[y], g[gap]):
                 ax.annotate(f"{gv:+.0%}", (xv, yv), textcoords="offset points", xytext=(4, -8),
                             fontsize=6, color=colours[h])
+    ax.plot([0, 35], [0, 35], color="0.6", lw=0.8, ls="--", label="same DC")
+    ax.set_xlim(table[x].min() - 2, table[x].max() + 2)
     ax.set_xlabel("d20 DC")
     ax.set_ylabel("3d6x DC with the closest P(success)")
     shade_dc_bands(ax, DC_BANDS_3D6X, vertical=False)
@@ -433,12 +450,15 @@ def plot_frontier(frame: pd.DataFrame, *, ax: Any = None, x: str = "drain_mean",
     return ax
 
 
-def plot_depletion(frame: pd.DataFrame, *, ax: Any = None, x: str = "roll",
-                   y: str = "p_empty", hue: str = "gauge", style: str | None = None) -> Any:
+def plot_depletion(frame: pd.DataFrame, *, ax: Any = None, x: str = "roll", y: str = "p",
+                   hue: str = "character", style: str | None = "gauge",
+                   ylabel: str = "P(gauge empty after roll t)",
+                   title: str = "Gauges over an adventuring day") -> Any:
     """Gauge depletion over a day: P(gauge empty after roll t), one line per gauge.
 
-    ``frame`` is tidy with the columns ``x``, ``y`` and ``hue`` (and ``style``, e.g. the
-    character); ``ci_low``/``ci_high`` draw bands when present.
+    ``frame`` is tidy (the ``"empty"`` table of a day simulation) with the columns ``x``,
+    ``y``, ``hue`` and ``style``; ``ci_low``/``ci_high`` draw bands when present. Any per-roll
+    curve of a day (the success rate, say) draws the same way with ``y`` and ``ylabel``.
     """
     ax = _axes(ax)
     keys = [hue] + ([style] if style else [])
@@ -454,13 +474,13 @@ def plot_depletion(frame: pd.DataFrame, *, ax: Any = None, x: str = "roll",
         if {"ci_low", "ci_high"} <= set(g.columns):
             ax.fill_between(g[x], g["ci_low"], g["ci_high"], color=colours[h], alpha=0.15)
     ax.set_xlabel("roll of the day, t")
-    ax.set_ylabel("P(gauge empty after roll t)" if y == "p_empty" else y)
+    ax.set_ylabel(ylabel)
     if y.startswith("p"):
         ax.set_ylim(0, 1.02)
         ax.yaxis.set_major_formatter(_percent())
     ax.legend(fontsize="x-small", ncol=2, loc="upper left")
     ax.grid(alpha=0.3)
-    _titled(ax, "Gauges over an adventuring day", frame_provenance(frame))
+    _titled(ax, title, frame_provenance(frame))
     return ax
 
 
@@ -485,7 +505,8 @@ def plot_outcomes(frame: pd.DataFrame, *, x: str, ax: Any = None,
     ax.set_ylabel("probability")
     ax.set_ylim(0, 1.0)
     ax.yaxis.set_major_formatter(_percent())
-    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax.legend(fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.1),
+              ncol=min(len(parts), 4), frameon=False)
     _titled(ax, title or "Outcomes", frame_provenance(frame))
     return ax
 
@@ -508,7 +529,7 @@ def plot_bars(frame: pd.DataFrame, *, x: str, y: str, ax: Any = None, hue: str |
             if not np.isnan(v):
                 ax.text(p_, v, f"{v:.0%}" if percent else f"{v:.3g}", ha="center",
                         va="bottom", fontsize=6)
-    ax.set_xticks(range(len(xs)), [str(v) for v in xs])
+    ax.set_xticks(range(len(xs)), [_signed(v) for v in xs])
     ax.set_xlabel(xlabel or x)
     ax.set_ylabel(ylabel or y)
     if percent:
@@ -532,6 +553,10 @@ def _frontier_labels(frame: pd.DataFrame, label_col: str) -> list[str]:
 
 
 # -- small helpers --------------------------------------------------------------------------
+def _advantage_style(state: Any) -> str:
+    return _ADVANTAGE_STYLE.get(str(state), "-")
+
+
 def _signed(v: Any) -> str:
     if isinstance(v, (int, np.integer)):
         return f"{int(v):+d}"

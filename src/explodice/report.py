@@ -65,7 +65,7 @@ class ReportConfig:
     n: int = 200_000
     days: int = 2_000
     party: tuple[Any, ...] = ()
-    day: Mapping[str, Any] = field(default_factory=dict)
+    day: Any = None  # a Scenario
     source: str = "embedded default"
 
 
@@ -155,9 +155,10 @@ def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
     days = integer("simulation.days", sim.get("days", defaults.days), 10, 10**7)
 
     party = tuple(_party_from_tables(data.get("character", []), source))
-    day = data.get("day", {})
-    if not isinstance(day, dict):
-        raise fail("day", day, "a table")
+    if not party:
+        raise fail("character", [], "one or more [[character]] tables (the party)")
+    day = _scenario_from_table(section("day", ("name", "rolls_per_day", "start", "roll")),
+                               party, source)
     return ReportConfig(title=title, seed=seed, rules=rules, modifiers=modifiers,
                         profiles=profiles, n=n, days=days, party=party, day=day, source=source)
 
@@ -172,6 +173,32 @@ def _party_from_tables(tables: Any, source: str) -> list[Any]:
         raise ConfigError(f"{source}: `character` must be [[character]] tables, "
                           f"but {tables!r} was passed.")
     return characters_from_toml(_toml_tables("character", tables), source=source)
+
+
+def _scenario_from_table(table: dict[str, Any], party: Sequence[Any], source: str) -> Any:
+    """The day's :class:`~explodice.Scenario` from the ``[day]`` table and its ``[[day.roll]]``."""
+    from .scenario import DayRoll, Scenario
+
+    rolls = table.get("roll")
+    if not isinstance(rolls, list) or not rolls:
+        raise ConfigError(f"{source}: `day.roll` must be one or more [[day.roll]] tables, "
+                          f"but {rolls!r} was passed.")
+    keys = tuple(DayRoll.__dataclass_fields__)
+    built = []
+    for i, r in enumerate(rolls):
+        unknown = [k for k in r if k not in keys] if isinstance(r, dict) else ["?"]
+        if unknown:
+            raise ConfigError(f"{source}: `day.roll[{i}].{unknown[0]}` is not a key of a roll; "
+                              f"allowed: {', '.join(keys)}.")
+        try:
+            built.append(DayRoll(**r))
+        except (ExplodiceError, TypeError) as err:
+            raise ConfigError(f"{source}: `day.roll[{i}]`: {err}") from None
+    try:
+        return Scenario(party, built, rolls_per_day=table.get("rolls_per_day"),
+                        start=table.get("start", {}), name=table.get("name", "a day"))
+    except ExplodiceError as err:
+        raise ConfigError(f"{source}: [day] {err}") from None
 
 
 def _toml_tables(name: str, tables: list[Any]) -> str:
@@ -242,8 +269,9 @@ def _page_figure(ctx: _Context, title: str, caption: str, *, nrows: int = 1, nco
     fig.text(0.04, 0.925, textwrap.fill(caption, 170), fontsize=9, va="top", color="0.15")
     fig.text(0.04, 0.012, ctx.footer(), fontsize=6.5, color="0.4", va="bottom")
     bottom = 0.08 + (table_height if table is not None else 0.0)
-    spec = fig.add_gridspec(nrows, ncols, left=0.07, right=0.96, top=0.80, bottom=bottom,
-                            width_ratios=width_ratios, **({"wspace": 0.3, "hspace": 0.55} | grid))
+    layout = {"left": 0.07, "right": 0.96, "top": 0.80, "bottom": bottom, "wspace": 0.3,
+              "hspace": 0.55} | grid
+    spec = fig.add_gridspec(nrows, ncols, width_ratios=width_ratios, **layout)
     axes = [fig.add_subplot(spec[i, j]) for i in range(nrows) for j in range(ncols)]
     if table is not None:
         _draw_table(fig, table, (0.07, 0.045, 0.89, table_height - 0.01))
@@ -294,7 +322,7 @@ def title_page(ctx: _Context) -> Page:
         "less than 1e-12); simulated numbers state n and seed and carry 95 % Wilson intervals.",
     ]
     fig.text(0.06, 0.80, "\n".join(lines), fontsize=10.5, va="top", family="monospace")
-    contents = [f"{i + 2:>2}. {p.__doc__.splitlines()[0].rstrip('.')}"
+    contents = [f"{i + 2:>2}. {(p.__doc__ or p.__name__).splitlines()[0].rstrip('.')}"
                 for i, p in enumerate(PAGES[1:])]
     fig.text(0.06, 0.44, "Contents\n" + "\n".join(contents), fontsize=9, va="top")
     tables: dict[str, pd.DataFrame] = {}
@@ -354,7 +382,7 @@ def distribution_page(ctx: _Context) -> Page:
         f["p_at_least"] = d.sf(f["total"].to_numpy())
         f["system"], f["method"] = d.system, d.method
         frames.append(f)
-    return Page("02-distribution", "The total: 3d6x against d20", caption, fig,
+    return Page("04-distribution", "The total: 3d6x against d20", caption, fig,
                 {"pmf": pd.concat(frames, ignore_index=True)})
 
 
@@ -397,7 +425,7 @@ def rule_of_one_page(ctx: _Context) -> Page:
     plots.plot_drain({label: exact(roll, rules) for label, roll in rolls.items()}, ax=a,
                      max_drain=40)
     plots.plot_frontier(front, ax=b, hue="case")
-    return Page("05-rule-of-one", "The rule of 1: drain and the cancel frontier", caption, fig,
+    return Page("06-rule-of-one", "The rule of 1: drain and the cancel frontier", caption, fig,
                 {"drain": drains, "drain-summary": summary, "frontier": front})
 
 
@@ -435,11 +463,279 @@ def monte_carlo_page(ctx: _Context) -> Page:
                 {"bands": bands, "convergence": conv})
 
 
+def dc_table_page(ctx: _Context) -> Page:
+    """The DC table: P(success) for each modifier, DC and advantage state, both readings."""
+    from . import plots
+    from .tables import success_table
+
+    c = ctx.config
+    table = success_table(list(c.modifiers), rules=ctx.rules)
+    table.attrs["rules"] = ctx.rules
+    caption = ("P(success) on the typical DC table (very easy 8 to nearly impossible 35) for "
+               "each modifier: normal, with advantage (a 4th die) and with disadvantage under "
+               "both readings of the seed: subtract (3 dice minus an exploding malus die) and "
+               "drop (2 dice). Exact. The two readings differ most on easy DCs.")
+    fig, axes = _page_figure(ctx, "The DC table", caption, nrows=2, ncols=2, hspace=0.6)
+    for ax, state in zip(axes, ("normal", "advantage", "disadvantage (subtract)",
+                                "disadvantage (drop)")):
+        part = table[table.advantage == state]
+        plots.plot_heatmap(part, ax=ax, title=f"P(success), {state}")
+    return Page("02-dc-table", "The DC table", caption, fig, {"success": table})
+
+
+def success_curves_page(ctx: _Context) -> Page:
+    """Success against DC for several modifiers, one line per advantage state."""
+    from . import plots
+    from .tables import success_table
+
+    mods = _spread(ctx.config.modifiers, 3)
+    table = success_table(mods, range(3, 41), rules=ctx.rules)
+    caption = ("P(success) against the DC, for modifiers " + ", ".join(f"{m:+d}" for m in mods)
+               + ": the line style gives the advantage state (solid advantage, dashed normal, "
+               "dotted disadvantage). Left the subtract reading of disadvantage, right the drop "
+               "reading. The shaded bands are the typical DC table; exact.")
+    fig, (a, b) = _page_figure(ctx, "Success against DC", caption, ncols=2)
+    for ax, reading in ((a, "subtract"), (b, "drop")):
+        part = table[table.advantage.isin(["advantage", "normal", f"disadvantage ({reading})"])]
+        part = part.assign(advantage=part.advantage.str.replace(f" ({reading})", ""))
+        part.attrs["rules"] = Rules(**{**_rules_kwargs(ctx.rules), "disadvantage": reading})
+        plots.plot_success_curves(part, ax=ax)
+    return Page("03-success-curves", "Success against DC", caption, fig, {"success": table})
+
+
+def _spread(values: Sequence[int], k: int) -> list[int]:
+    """``k`` values spread across a sorted sequence (all of them if there are few)."""
+    values = sorted(set(values))
+    if len(values) <= k:
+        return values
+    idx = np.round(np.linspace(0, len(values) - 1, k)).astype(int)
+    return [values[i] for i in idx]
+
+
+def _rules_kwargs(rules: Rules) -> dict[str, Any]:
+    return {"disadvantage": rules.disadvantage, "rule_of_one_kinds": rules.rule_of_one_kinds,
+            "ones_on_explosions": rules.ones_on_explosions, "overflow": rules.overflow,
+            "lucky": rules.lucky}
+
+
+def compare_page(ctx: _Context) -> Page:
+    """The d20 comparison: equivalent DCs and the equivalent DC table."""
+    from . import plots
+    from .compare import equivalent_dc, equivalent_dc_table
+    from .tables import success_table
+
+    c = ctx.config
+    profiles = dict(c.profiles)
+    reference = "trained" if "trained" in profiles else next(iter(profiles))
+    eq = []
+    for name, mod in profiles.items():
+        f = equivalent_dc(Roll(mod), rules=ctx.rules)
+        f.insert(0, "profile", name)
+        f.insert(1, "modifier", mod)
+        eq.append(f)
+    eq_frame = pd.concat(eq, ignore_index=True)
+    eq_frame["method"] = "exact"
+    table = equivalent_dc_table(profiles, reference=reference, rules=ctx.rules)
+    curves = pd.concat([success_table(list(profiles.values()), range(1, 41), system=system,
+                                      advantages=["normal"], rules=ctx.rules)
+                        for system in ("3d6x", "d20")], ignore_index=True)
+    shown = (table.assign(cell=[f"{p3:.0%} (d20 {pd20:.0%})" for p3, pd20 in
+                                zip(table.p_3d6x, table.p_d20)])
+             .pivot(index=["difficulty", "d20_dc", "dc_3d6x"], columns="profile", values="cell")
+             .reindex(columns=list(profiles)).reset_index())
+    shown = shown.sort_values("d20_dc")
+    shown.columns = ["difficulty", "d20 DC", f"3d6x DC ({reference})"] + [
+        f"{p} {profiles[p]:+d}: 3d6x (d20)" for p in profiles]
+    caption = ("For each profile's modifier, the 3d6x DC whose odds are closest to each d20 DC "
+               "(left, the gap 3d6x - d20 beside each point), and the success curves of both "
+               f"systems (right). The table maps the d20 DC table onto 3d6x for the {reference} "
+               "profile and gives every profile's odds there, in 3d6x and (in brackets) d20.")
+    fig, (a, b) = _page_figure(ctx, "3d6x against d20: equivalent DCs", caption, ncols=2,
+                               table=shown, table_height=0.24)
+    plots.plot_equivalent_dc(eq_frame, ax=a)
+    plots.plot_success_curves(curves, ax=b, style="system", bands=None)
+    b.set_title(b.get_title().replace("line style: advantage state",
+                                      "solid 3d6x, dashed d20"))
+    return Page("05-d20-comparison", "3d6x against d20: equivalent DCs", caption, fig,
+                {"equivalent-dc": eq_frame, "equivalent-dc-table": table, "curves": curves})
+
+
+def day_page(ctx: _Context) -> Page:
+    """The party's gauges over an adventuring day, simulated."""
+    from . import plots
+    from .day import simulate_day
+
+    c = ctx.config
+    result = simulate_day(c.day, ctx.rules, n_days=c.days, seed=c.seed)
+    gauges = result.to_frame("gauges")
+    empty = result.to_frame("empty")
+    drained = gauges[gauges.caused_mean > 0][["character", "gauge"]]
+    empty = empty.merge(drained, on=["character", "gauge"])
+    success = result.to_frame("success")
+    shown = gauges[gauges.caused_mean > 0].assign(
+        **{"P(empty by end of day)": lambda f: f.p_empty.map(_pct),
+           "first empty: mean roll": lambda f: f.first_empty_mean.map(
+               lambda v: "—" if pd.isna(v) else f"{v:.1f}"),
+           "drain per day": lambda f: f.caused_mean.map("{:.1f}".format),
+           "points lost": lambda f: f.lost_mean.map("{:.2f}".format)})
+    shown = shown[["character", "gauge", "start", "policy", "P(empty by end of day)",
+                   "first empty: mean roll", "drain per day", "points lost"]]
+    types = result.to_frame("roll_types")
+    types["roll type"] = (types["type"].str.replace(" check", "").str.replace(": ", ":\n")
+                          .str.replace(" DC", "\nDC"))
+    caption = (f"{c.day.describe()}. {c.days:,} days simulated (seed {c.seed}). Left: the "
+               "probability that each gauge the day drains is empty after roll t. Right: each "
+               "roll type's success rate while its gauge is full and once it is empty (then at "
+               "disadvantage). The table gives the gauges' fate at the end of the day.")
+    fig, (a, b) = _page_figure(ctx, "The rule of 1 over a day: the party's gauges", caption,
+                               ncols=2, table=shown, table_height=0.03 + 0.028 * (len(shown) + 1))
+    plots.plot_depletion(empty, ax=a)
+    plots.plot_bars(types, x="roll type", y="p", hue="state", ax=b, percent=True,
+                    ylabel="P(success)", title="Success by roll type, gauge full or empty")
+    b.tick_params(axis="x", labelsize=6)
+    return Page("07-day", "The rule of 1 over a day", caption, fig,
+                {"gauges": gauges, "empty": empty, "success": success, "roll-types": types})
+
+
+def opposed_page(ctx: _Context) -> Page:
+    """Opposed tests: win, tie (status quo) and loss by the difference of modifiers."""
+    from . import plots
+    from .resolutions import opposed
+
+    rows = []
+    for system in ("3d6x", "d20"):
+        for diff in range(-4, 9):
+            o = opposed(Roll(diff), Roll(0), system=system, rules=ctx.rules)
+            rows.append({"system": system, "modifier_a": diff, "modifier_b": 0, "win": o.win,
+                         "tie": o.tie, "loss": o.loss, "method": o.method})
+    frame = pd.DataFrame(rows)
+    caption = ("Both sides roll; the higher total wins and a tie keeps the status quo. Against "
+               "an opponent at +0, by the roller's modifier: 3d6x (left) ties more often than "
+               "d20 (right) and rewards a modifier edge more steeply, since its totals cluster. "
+               "Exact.")
+    fig, (a, b) = _page_figure(ctx, "Opposed tests", caption, ncols=2, wspace=0.35)
+    for ax, system in ((a, "3d6x"), (b, "d20")):
+        plots.plot_outcomes(frame[frame.system == system], x="modifier_a", ax=ax,
+                            xlabel="modifier of A (B rolls at +0)",
+                            title=f"Opposed test, {system}: A against B")
+    return Page("08-opposed", "Opposed tests", caption, fig, {"opposed": frame})
+
+
+def passive_page(ctx: _Context) -> Page:
+    """Passive values against the roll they stand for: median, mean and the matching base."""
+    from . import plots
+    from .resolutions import passive_table
+
+    mods = list(ctx.config.modifiers)
+    frame = pd.concat([passive_table(mods, system=system, advantages=["normal"], rules=ctx.rules)
+                       for system in ("3d6x", "d20")], ignore_index=True)
+    frame["method"] = "exact"
+    long = frame.melt(id_vars=["system", "modifier"], value_vars=["gap_median", "gap_mean"],
+                      var_name="measure", value_name="points")
+    long["series"] = long.system + ", " + long.measure.str.replace("gap_", "roll ")
+    base = frame[frame.system == "3d6x"].base_for_median
+    caption = ("A passive value is 10 + modifier (±5 with advantage or disadvantage). The bars "
+               "show how far the active roll's median and mean sit above it, by modifier: in "
+               "d20 the passive value is the roll's median, but 3d6x rolls higher (mean 12.6 + "
+               f"modifier), so a passive base of {int(base.median())} instead of 10 would match "
+               "its median. Exact.")
+    shown = frame[frame.system == "3d6x"][["modifier", "passive", "median", "mean", "gap_median",
+                                           "base_for_median", "p_roll_at_least"]].copy()
+    shown["mean"] = shown["mean"].map("{:.1f}".format)
+    shown["p_roll_at_least"] = shown["p_roll_at_least"].map(_pct)
+    shown.columns = ["modifier", "passive", "3d6x median", "3d6x mean", "median - passive",
+                     "base matching the median", "P(roll ≥ passive)"]
+    fig, (a,) = _page_figure(ctx, "Passive values", caption, table=shown,
+                             table_height=0.03 + 0.028 * (len(shown) + 1))
+    plots.plot_bars(long, x="modifier", y="points", hue="series", ax=a,
+                    ylabel="points above the passive value", title="Active roll − passive value")
+    return Page("09-passive", "Passive values", caption, fig, {"passive": frame})
+
+
+def group_page(ctx: _Context) -> Page:
+    """Group tests and working together, for the party."""
+    from . import plots
+    from .resolutions import group_success, working_together
+
+    party = [ch for ch in ctx.config.party]
+    skill = "Stealth"
+    rolls = [ch.roll(skill) for ch in party]
+    rows = []
+    for dc in range(4, 37):
+        g = group_success(rolls, dc=dc, rules=ctx.rules)
+        t = working_together(rolls, dc, rules=ctx.rules)
+        rows.append({"dc": dc, "series": f"group (≥{g.need} of {len(rolls)})", "p": g.p})
+        rows.append({"dc": dc, "series": f"working together ({party[t.leader].name} leads)",
+                     "p": t.p})
+        rows += [{"dc": dc, "series": f"{ch.name} alone ({r.modifier:+d})", "p": p}
+                 for ch, r, p in zip(party, rolls, g.p_each)]
+    frame = pd.DataFrame(rows)
+    frame["skill"], frame["method"] = skill, "exact"
+    caption = (f"A {skill} test for the whole party: the group succeeds when at least half of "
+               "its members succeed; working together, the best member rolls with advantage "
+               "for everyone. Each member's own odds for comparison; exact.")
+    fig, (a,) = _page_figure(ctx, "Group tests and working together", caption)
+    plots.plot_success_curves(frame.assign(advantage="normal"), ax=a, hue="series")
+    a.set_title(a.get_title().replace(" (line style: advantage state)", f": {skill}"))
+    return Page("10-group", "Group tests and working together", caption, fig, {"group": frame})
+
+
+def haggle_page(ctx: _Context) -> Page:
+    """Haggling: the price change for each modifier and item type of the seed's table."""
+    from . import plots
+    from .resolutions import haggle, haggle_table
+
+    mods = list(ctx.config.modifiers)
+    table = haggle_table(mods, rules=ctx.rules)
+    table["method"] = "exact"
+    rows = []
+    for m in mods:
+        h = haggle(Roll(m), dc=16, rules=ctx.rules)
+        for change, p in h.pmf.items():
+            rows.append({"modifier": m, "dc": 16, "change_pct": int(change), "p": float(p)})
+    dist = pd.DataFrame(rows)
+    dist["method"] = "exact"
+    caption = ("Persuasion against the seller: 10 % of the price per point of margin, capped "
+               "at 25 % either way. Left: the mean price change (in the buyer's favour) by "
+               "modifier and item type (the seed's minimum DCs). Right: the distribution of "
+               "the change at DC 16 for each modifier. Exact.")
+    fig, (a, b) = _page_figure(ctx, "Haggling", caption, ncols=2, wspace=0.4, left=0.2,
+                               bottom=0.14)
+    heat = table.assign(item=table["item"] + " (DC " + table["dc"].astype(str) + ")")
+    plots.plot_heatmap(heat, ax=a, row="item", col="modifier", value="mean", cmap="RdYlGn",
+                       fmt="{:+.0f}%", title="Mean price change (%) by item type",
+                       label="mean price change (%)")
+    a.tick_params(axis="y", labelsize=7)
+    wide = dist.pivot(index="modifier", columns="change_pct", values="p").fillna(0.0)
+    frame = wide.reset_index()
+    frame.columns = ["modifier"] + [f"{c:+d} %" for c in wide.columns]
+    greens = [f"{c:+d} %" for c in wide.columns]
+    colours = [_change_colour(c) for c in wide.columns]
+    plots.plot_outcomes(frame.assign(method="exact"), x="modifier", parts=greens,
+                        colours=colours, ax=b, xlabel="modifier (DC 16)",
+                        title="Price change at DC 16")
+    return Page("11-haggling", "Haggling", caption, fig, {"items": table, "dc16": dist})
+
+
+def _change_colour(change: int) -> Any:
+    from matplotlib import colormaps
+
+    return colormaps["RdYlGn"](0.5 + change / 60)
+
+
 #: The page builders, in report order; each takes the context and returns a :class:`Page`.
 PAGES: list[Callable[[_Context], Page]] = [
     title_page,
+    dc_table_page,
+    success_curves_page,
     distribution_page,
+    compare_page,
     rule_of_one_page,
+    day_page,
+    opposed_page,
+    passive_page,
+    group_page,
+    haggle_page,
     monte_carlo_page,
 ]
 

@@ -1,0 +1,151 @@
+"""The command line run as a subprocess: exit codes, one-line errors, numbers equal to the API."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pandas as pd
+import pytest
+
+from explodice import Best, Roll, Rules, d20, exact, frontier, opposed, simulate, success_table
+
+CLI = [sys.executable, "-m", "explodice.cli"]
+
+
+def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    env = os.environ | {"MPLBACKEND": "Agg"}
+    return subprocess.run(CLI + list(args), capture_output=True, text=True, timeout=timeout,
+                          env=env)
+
+
+def records(*args: str) -> list[dict]:
+    out = run(*args, "--format", "json")
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def test_odds_json_matches_the_exact_engine():
+    rows = records("odds", "--modifier", "4", "--dc", "12", "16", "22", "--advantage",
+                   "advantage", "--disadvantage", "drop")
+    d = exact(Roll(4, advantage="advantage"), Rules(disadvantage="drop"))
+    assert [r["dc"] for r in rows] == [12, 16, 22]
+    for r in rows:
+        assert r["p"] == pytest.approx(d.p_success(r["dc"]), abs=1e-12)
+        assert r["method"] == "exact"
+    assert rows[0]["drain_mean"] == pytest.approx(d.drain_mean)
+
+
+def test_odds_simulated_matches_simulate_with_the_same_seed():
+    rows = records("odds", "-m", "2", "--dc", "16", "--simulate", "--n", "20000", "--seed",
+                   "7", "--threads", "1")
+    d = simulate(Roll(2), n=20_000, seed=7, threads=1)
+    assert rows[0]["p"] * 20_000 == pytest.approx(d.p_success(16) * 20_000, abs=1e-6)
+    assert rows[0]["n"] == 20_000 and rows[0]["seed"] == 7
+    assert rows[0]["ci_low"] < rows[0]["p"] < rows[0]["ci_high"]
+
+
+def test_odds_d20_and_best_policy():
+    rows = records("odds", "--system", "d20", "-m", "3", "--dc", "15")
+    assert rows[0]["p"] == pytest.approx(0.45)  # by hand: faces 12..20 of 20
+    rows = records("odds", "-m", "2", "--dc", "16", "--policy", "best:0.1")
+    assert rows[0]["p"] == pytest.approx(exact(Roll(2, policy=Best(16, 0.1))).p_success(16))
+
+
+def test_odds_text_is_an_aligned_table_with_provenance():
+    out = run("odds", "-m", "0", "--dc", "8")
+    assert out.returncode == 0
+    assert out.stdout.startswith("# 3d6x exact")
+    assert "83.796%" in out.stdout  # 181/216
+
+
+def test_table_csv_is_the_tidy_success_table():
+    out = run("table", "--modifiers", "0", "4", "--dc", "12", "16", "--format", "csv")
+    assert out.returncode == 0, out.stderr
+    got = pd.read_csv(io.StringIO(out.stdout))
+    want = success_table([0, 4], [12, 16])
+    assert len(got) == len(want)
+    merged = got.merge(want, on=["modifier", "dc", "advantage"], suffixes=("", "_api"))
+    assert (merged.p - merged.p_api).abs().max() < 1e-12
+    text = run("table", "--modifiers", "0", "--dc", "8")
+    assert "83.8%" in text.stdout and "disadvantage (drop)" in text.stdout
+
+
+def test_opposed_compare_frontier_day():
+    o = records("opposed", "-m", "2", "--vs", "0")[0]
+    api = opposed(Roll(2), Roll(0))
+    assert (o["win"], o["tie"], o["loss"]) == pytest.approx((api.win, api.tie, api.loss))
+    o = records("opposed", "--system", "d20")[0]
+    assert o["tie"] == pytest.approx(0.05)  # 20 equal pairs of 400
+    eq = records("compare", "-m", "4")
+    assert {r["d20_dc"] for r in eq} == {5, 10, 15, 20, 25, 30}
+    assert all(r["p_d20"] == pytest.approx(d20(Roll(4)).p_success(r["d20_dc"])) for r in eq)
+    front = records("frontier", "-m", "2", "--dc", "16")
+    api_front = frontier(2, 16)
+    assert [r["p_success"] for r in front] == pytest.approx(api_front.p_success.tolist())
+    day = records("day", "--gauge", "10", "-m", "0", "--dc", "12")
+    assert sum(r["p"] for r in day) == pytest.approx(1.0, abs=1e-9)
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["odds", "--advantage", "sideways"], "--advantage"),
+    (["odds", "--policy", "sometimes"], "--policy"),
+    (["odds", "--disadvantage", "halve"], "--disadvantage"),
+    (["odds", "--n", "0", "--simulate"], "--n"),
+    (["frobnicate"], "frobnicate"),
+    (["opposed", "--policy", "best:0.1"], "policy"),
+    (["compare", "--profiles", "trained"], "profiles"),
+])
+def test_bad_options_exit_2_with_one_line(args, needle):
+    out = run(*args)
+    assert out.returncode == 2
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_bad_files_exit_2_with_one_line(tmp_path):
+    bad_toml = tmp_path / "bad.toml"
+    bad_toml.write_text("title = [unclosed\n")
+    zero = tmp_path / "zero.toml"
+    zero.write_text('[[character]]\nname = "Zed"\n'
+                    'scores = { STR = 0, DEX = 10, CON = 10, INT = 10, WIS = 10, CHA = 10 }\n')
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    for args, needle in ([("report", str(bad_toml)), "not valid TOML"],
+                         [("report", str(zero)), "STR"],
+                         [("report", str(tmp_path / "missing.toml")), "cannot be read"],
+                         [("report", "--out", str(blocker / "sub")), str(blocker)],
+                         [("day", str(bad_toml)), "not valid TOML"]):
+        out = run(*args)
+        assert out.returncode == 2, (args, out.stderr)
+        lines = out.stderr.strip().splitlines()
+        assert len(lines) == 1 and needle in lines[0], (args, out.stderr)
+        assert "Traceback" not in out.stderr
+
+
+def test_write_default_config_then_refuse_to_overwrite(tmp_path):
+    target = tmp_path / "mine.toml"
+    out = run("report", "--write-default-config", str(target))
+    assert out.returncode == 0 and target.read_text().startswith("# explodice")
+    again = run("report", "--write-default-config", str(target))
+    assert again.returncode == 2 and "already exists" in again.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_stops_cleanly_with_status_130():
+    env = os.environ | {"MPLBACKEND": "Agg"}
+    proc = subprocess.Popen(CLI + ["odds", "--simulate", "--n", "100000000000", "--seed", "1",
+                                   "--no-progress"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    time.sleep(4)  # imports, then into the simulation loop
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert err.strip().splitlines()[-1] == "explodice: interrupted"
+    assert "Traceback" not in err

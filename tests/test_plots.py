@@ -1,0 +1,125 @@
+"""Plot functions draw onto the Axes they are given (Agg backend), label it and return it."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.figure import Figure
+
+from explodice import Roll, d20, exact, frontier, plots, simulate, success_table
+
+
+@pytest.fixture
+def ax():
+    fig = Figure(figsize=(6, 4))
+    yield fig.add_subplot()
+    fig.clear()
+
+
+def _check(ax, returned):
+    assert returned is ax
+    assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
+    assert ax.has_data() or ax.images
+    ax.figure.canvas.draw()  # renders without error
+
+
+def _texts(ax) -> str:
+    return " ".join(t.get_text() for t in ax.texts)
+
+
+def test_pmf_and_at_least_share_a_scale_and_name_their_provenance(ax):
+    dists = {"3d6x+4": exact(Roll(4)), "d20+4": d20(Roll(4))}
+    _check(ax, plots.plot_pmf(dists, ax=ax))
+    assert "d20 exact" in _texts(ax) and "disadvantage=subtract" in _texts(ax)
+    assert len(ax.get_lines()) == 2
+
+
+@pytest.mark.parametrize("log", [False, True])
+def test_at_least_curve_with_bands_and_tail(ax, log):
+    out = plots.plot_at_least([exact(Roll(0)), d20(Roll(0))], ax=ax, log=log,
+                              bands=plots.DC_BANDS_3D6X)
+    _check(ax, out)
+    assert (ax.get_yscale() == "log") is log
+    # the step curve drawn is P(total >= k) read from the distribution
+    line = ax.get_lines()[0]
+    k, y = line.get_data()
+    assert y[list(k).index(8)] == pytest.approx(181 / 216)
+
+
+def test_success_curves_one_line_per_modifier_and_state_with_named_bands(ax):
+    table = success_table([0, 4], range(3, 30), readings=["subtract"])
+    _check(ax, plots.plot_success_curves(table, ax=ax))
+    assert len(ax.get_lines()) == 2 * 3
+    assert "moderate" in _texts(ax)
+    styles = {line.get_linestyle() for line in ax.get_lines()}
+    assert len(styles) == 3
+
+
+def test_heatmap_annotates_every_cell_with_a_percentage(ax):
+    table = success_table([0, 2, 4], advantages=["normal"])
+    _check(ax, plots.plot_heatmap(table, ax=ax))
+    cells = [t.get_text() for t in ax.texts if t.get_text().endswith("%")]
+    assert len(cells) == 3 * 6
+    p = table.query("modifier == 0 and dc == 8").p.iloc[0]
+    assert f"{p:.0%}" in cells
+
+
+def test_drain_and_frontier(ax):
+    _check(ax, plots.plot_drain({"keep": exact(Roll(0)),
+                                 "cancel": exact(Roll(0, policy="cancel"))}, ax=ax))
+    fig = Figure()
+    other = fig.add_subplot()
+    front = frontier(2, 16)
+    _check(other, plots.plot_frontier(front, ax=other))
+    labels = [t.get_text() for t in other.texts]
+    assert "keep" in labels and "cancel" in labels
+
+
+def test_monte_carlo_band_and_convergence_state_n_and_seed(ax):
+    sim = simulate(Roll(2), n=20_000, seed=5, threads=1)
+    _check(ax, plots.plot_mc_bands(sim, exact=exact(Roll(2)), ax=ax, dcs=range(5, 30)))
+    assert "n=20,000" in _texts(ax) and "seed=5" in _texts(ax)
+    fig = Figure()
+    other = fig.add_subplot()
+    rows = []
+    for n in (1_000, 10_000):
+        s = simulate(Roll(2), n=n, seed=5, threads=1)
+        lo, hi = s.ci(16)
+        rows.append({"n": n, "p": s.p_success(16), "ci_low": lo, "ci_high": hi, "seed": 5,
+                     "method": "simulate"})
+    _check(other, plots.plot_convergence(pd.DataFrame(rows), exact=exact(Roll(2)).p_success(16),
+                                         ax=other))
+    assert other.get_xscale() == "log"
+
+
+def test_equivalent_dc_depletion_outcomes_and_bars(ax):
+    eq = pd.DataFrame({"profile": ["a"] * 3, "d20_dc": [5, 10, 15], "dc_3d6x": [8, 13, 16],
+                       "gap": [0.01, -0.02, 0.0]})
+    _check(ax, plots.plot_equivalent_dc(eq, ax=ax))
+    fig = Figure()
+    axes = fig.subplots(1, 3)
+    empty = pd.DataFrame({"character": "A", "gauge": ["PA"] * 4, "roll": np.arange(4),
+                          "p": [0, 0.1, 0.3, 0.5], "ci_low": [0, 0.05, 0.2, 0.4],
+                          "ci_high": [0, 0.15, 0.4, 0.6], "n_days": 100, "seed": "1"})
+    _check(axes[0], plots.plot_depletion(empty, ax=axes[0]))
+    assert "n_days=100" in _texts(axes[0])
+    outcomes = pd.DataFrame({"modifier": [0, 2], "win": [0.4, 0.6], "tie": [0.2, 0.1],
+                             "loss": [0.4, 0.3]})
+    _check(axes[1], plots.plot_outcomes(outcomes, x="modifier", ax=axes[1]))
+    _check(axes[2], plots.plot_bars(outcomes, x="modifier", y="win", ax=axes[2], percent=True))
+
+
+def test_current_axes_used_when_none_given():
+    import matplotlib.pyplot as plt
+
+    fig = plt.figure()
+    try:
+        ax = plots.plot_pmf(exact(Roll(0)))
+        assert ax is fig.gca()
+    finally:
+        plt.close(fig)

@@ -1,0 +1,183 @@
+"""The report: generated into a temporary folder from a tiny configuration, checked file by
+file against the API, and written whole or not at all."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pandas as pd
+import pytest
+from pypdf import PdfReader
+
+from explodice import Roll, Rules, frontier, opposed, success_table
+from explodice import report
+from explodice.report import ConfigError, load_config, write_report
+
+TINY = """
+title = "A tiny test report"
+seed = 11
+
+[rules]
+disadvantage = "drop"
+
+[table]
+modifiers = [0, 4]
+profiles = { novice = 0, trained = 4 }
+
+[simulation]
+n = 2000
+days = 50
+
+[[character]]
+name = "Ana"
+level = 1
+scores = { STR = 14, DEX = 14, CON = 12, INT = 10, WIS = 10, CHA = 8 }
+skills = { Stealth = 1 }
+gauge_per_level = { PA = 1 }
+
+[[character]]
+name = "Bo"
+level = 10
+scores = { FOR = 10, DEX = 12, CON = 10, INT = 16, SAG = 12, CHA = 14 }
+skills = { "Discrétion" = 2 }
+policy = "cancel"
+
+[day]
+name = "tiny day"
+rolls_per_day = 6
+
+[[day.roll]]
+character = "Ana"
+skill = "Stealth"
+dc = 16
+
+[[day.roll]]
+character = "Bo"
+ability = "INT"
+dc = 12
+"""
+
+
+@pytest.fixture(scope="module")
+def tiny_config(tmp_path_factory):
+    path = tmp_path_factory.mktemp("config") / "tiny.toml"
+    path.write_text(TINY, encoding="utf-8")
+    return load_config(path)
+
+
+@pytest.fixture(scope="module")
+def written(tiny_config, tmp_path_factory):
+    out = tmp_path_factory.mktemp("report")
+    (out / ".gitkeep").write_text("")
+    # leftovers of an older report (listed in its manifest) and a file of the designer's own
+    (out / "99-old-page.png").write_bytes(b"old")
+    (out / report.MANIFEST).write_text("explodice-report.pdf\n99-old-page.png\n")
+    (out / "notes.txt").write_text("the designer's own file")
+    paths = write_report(tiny_config, out, date="2026-01-02")
+    return out, paths
+
+
+def test_the_pdf_opens_with_one_page_per_builder(written):
+    out, paths = written
+    reader = PdfReader(out / report.PDF_NAME)
+    assert len(reader.pages) == len(report.PAGES) == 12
+    first = reader.pages[0].extract_text()
+    assert "A tiny test report" in first and "2026-01-02" in first and "drop" in first
+    assert "Seed: 11" in first
+
+
+def test_one_png_per_page_and_the_csvs_beside_them(written):
+    out, paths = written
+    pngs = sorted(p.name for p in out.glob("*.png"))
+    assert len(pngs) == len(report.PAGES)
+    assert all((out / n).stat().st_size > 10_000 for n in pngs)
+    csvs = {p.name for p in out.glob("*.csv")}
+    for name in ("02-dc-table-success.csv", "06-rule-of-one-frontier.csv",
+                 "07-day-gauges.csv", "08-opposed-opposed.csv", "05-d20-comparison-"
+                 "equivalent-dc-table.csv", "11-haggling-items.csv", "10-group-group.csv",
+                 "09-passive-passive.csv", "12-monte-carlo-convergence.csv"):
+        assert name in csvs
+    manifest = (out / report.MANIFEST).read_text().split()
+    assert set(manifest) | {report.MANIFEST} == {p.name for p in paths}
+    assert (out / ".gitkeep").exists()
+    assert not list(out.glob(".explodice-report-*"))
+
+
+def test_csv_numbers_match_the_api(written):
+    out, _ = written
+    rules = Rules(disadvantage="drop")
+    table = pd.read_csv(out / "02-dc-table-success.csv")
+    api = success_table([0, 4], rules=rules)
+    merged = table.merge(api, on=["modifier", "dc", "advantage"], suffixes=("", "_api"))
+    assert len(merged) == len(api) and (merged.p - merged.p_api).abs().max() < 1e-12
+
+    front = pd.read_csv(out / "06-rule-of-one-frontier.csv")
+    case = front[front.case == "+4 vs DC 16"]
+    assert case.p_success.tolist() == pytest.approx(frontier(4, 16, rules=rules).p_success.tolist())
+
+    opp = pd.read_csv(out / "08-opposed-opposed.csv")
+    row = opp[(opp.system == "3d6x") & (opp.modifier_a == 3)].iloc[0]
+    api_o = opposed(Roll(3), Roll(0), rules=rules)
+    assert (row.win, row.tie, row.loss) == pytest.approx((api_o.win, api_o.tie, api_o.loss))
+
+    conv = pd.read_csv(out / "12-monte-carlo-convergence.csv")
+    assert conv.n.max() == 2000 and set(conv.seed) == {11}
+    gauges = pd.read_csv(out / "07-day-gauges.csv")
+    assert set(gauges.n_days) == {50}
+
+
+def test_a_failed_page_leaves_the_previous_report_intact(written, tiny_config, monkeypatch):
+    out, paths = written
+    before = {p.name: p.read_bytes() for p in paths}
+
+    def broken(ctx):
+        raise RuntimeError("page builder failed")
+
+    pages = list(report.PAGES)
+    pages[4] = broken  # fails after some pages (and their files) are written
+    monkeypatch.setattr(report, "PAGES", pages)
+    with pytest.raises(RuntimeError, match="page builder failed"):
+        write_report(tiny_config, out, date="2030-12-31")
+    after = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    mine = {".gitkeep", "notes.txt"}
+    assert {k: v for k, v in after.items() if k not in mine} == before
+    assert not [p for p in out.iterdir() if p.name.startswith(".explodice-report-")]
+
+
+def test_a_new_report_removes_files_the_old_one_listed_and_nothing_else(written):
+    out, _ = written
+    assert not (out / "99-old-page.png").exists()
+    assert (out / "notes.txt").read_text() == "the designer's own file"
+    assert (out / ".gitkeep").exists()
+
+
+def test_the_embedded_default_is_a_party_of_levels_1_5_10_with_a_day():
+    config = load_config()
+    assert sorted(c.level for c in config.party) == [1, 5, 10]
+    assert len({str(c.policy) for c in config.party}) == 3
+    assert config.day.n_rolls > 0 and config.source == "embedded default"
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("colour = 'red'\n", "`colour`"),
+    ("[rules]\ndisadvantage = 'halve'\n", "disadvantage"),
+    ("[simulation]\nn = 0\n", "simulation.n"),
+    ("[table]\nmodifiers = []\n", "table.modifiers"),
+    ("seed = -1\n", "seed"),
+    ("title = [\n", "not valid TOML"),
+])
+def test_config_errors_name_the_file_and_the_key(tmp_path, text, needle):
+    path = tmp_path / "c.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert str(path) in str(err.value) and needle in str(err.value)
+
+
+def test_write_default_config_round_trips(tmp_path):
+    path = report.write_default_config(tmp_path / "mine.toml")
+    assert load_config(path).party == load_config().party
+    with pytest.raises(ConfigError, match="already exists"):
+        report.write_default_config(path)
