@@ -566,6 +566,7 @@ def day_page(ctx: _Context) -> Page:
     from .day import simulate_day
 
     c = ctx.config
+    _wait_for(ctx)
     result = simulate_day(c.day, ctx.rules, n_days=c.days, seed=c.seed)
     gauges = result.to_frame("gauges")
     empty = result.to_frame("empty")
@@ -626,28 +627,27 @@ def passive_page(ctx: _Context) -> Page:
     from . import plots
     from .resolutions import passive_table
 
-    mods = list(ctx.config.modifiers)
-    frame = pd.concat([passive_table(mods, system=system, advantages=["normal"], rules=ctx.rules)
+    frame = pd.concat([passive_table([0], system=system, rules=ctx.rules)
                        for system in ("3d6x", "d20")], ignore_index=True)
     frame["method"] = "exact"
-    long = frame.melt(id_vars=["system", "modifier"], value_vars=["gap_median", "gap_mean"],
+    long = frame.melt(id_vars=["system", "advantage"], value_vars=["gap_median", "gap_mean"],
                       var_name="measure", value_name="points")
     long["series"] = long.system + ", " + long.measure.str.replace("gap_", "roll ")
-    base = frame[frame.system == "3d6x"].base_for_median
-    caption = ("A passive value is 10 + modifier (±5 with advantage or disadvantage). The bars "
-               "show how far the active roll's median and mean sit above it, by modifier: in "
-               "d20 the passive value is the roll's median, but 3d6x rolls higher (mean 12.6 + "
-               f"modifier), so a passive base of {int(base.median())} instead of 10 would match "
-               "its median. Exact.")
-    shown = frame[frame.system == "3d6x"][["modifier", "passive", "median", "mean", "gap_median",
-                                           "base_for_median", "p_roll_at_least"]].copy()
-    shown["mean"] = shown["mean"].map("{:.1f}".format)
+    normal = frame[(frame.system == "3d6x") & (frame.advantage == "normal")].iloc[0]
+    caption = ("A passive value is 10 + modifier, +5 with advantage, -5 with disadvantage. The "
+               "bars show how far the active roll's median and mean sit above it (the same for "
+               "every modifier), for each advantage state. In d20 the passive value sits at the "
+               f"roll's median; 3d6x rolls higher (mean 12.6 + modifier), so a base of "
+               f"{int(normal.base_for_median)} instead of 10 would match its median. Exact.")
+    shown = frame[["system", "advantage", "passive", "median", "mean", "gap_median",
+                   "base_for_median", "p_roll_at_least"]].copy()
+    shown["mean"] = shown["mean"].map("{:.2f}".format)
     shown["p_roll_at_least"] = shown["p_roll_at_least"].map(_pct)
-    shown.columns = ["modifier", "passive", "3d6x median", "3d6x mean", "median - passive",
-                     "base matching the median", "P(roll ≥ passive)"]
+    shown.columns = ["system", "advantage (modifier +0)", "passive", "median", "mean",
+                     "median - passive", "base matching the median", "P(roll ≥ passive)"]
     fig, (a,) = _page_figure(ctx, "Passive values", caption, table=shown,
                              table_height=0.03 + 0.028 * (len(shown) + 1))
-    plots.plot_bars(long, x="modifier", y="points", hue="series", ax=a,
+    plots.plot_bars(long, x="advantage", y="points", hue="series", ax=a,
                     ylabel="points above the passive value", title="Active roll − passive value")
     return Page("09-passive", "Passive values", caption, fig, {"passive": frame})
 
@@ -748,8 +748,71 @@ def build_pages(config: ReportConfig | None = None, *, date: str | None = None
 
     config = load_config() if config is None else config
     ctx = _Context(config, __version__, date or _dt.date.today().isoformat())
-    for builder in PAGES:
-        yield builder(ctx)
+    ctx.cache["warm-up"] = _start_day_warm_up()
+    try:
+        _warm_roll_kernel()  # compiles here while the day kernel compiles in the other process
+        for builder in PAGES:
+            yield builder(ctx)
+    finally:
+        _stop(ctx.cache.pop("warm-up", None))
+
+
+# -- first-run compile time -----------------------------------------------------------------
+# On a fresh checkout numba compiles the Monte Carlo and day kernels once (then caches them).
+# The day kernel is the slower one: it compiles in a second process while this one compiles
+# the roll kernel and draws the exact pages, so the two compilations overlap on two cores.
+def _start_day_warm_up() -> Any:
+    import multiprocessing
+
+    if (os.cpu_count() or 1) < 2:
+        return None
+    try:
+        proc = multiprocessing.get_context("spawn").Process(target=_warm_day_kernel, daemon=True)
+        proc.start()
+    except OSError:  # pragma: no cover - no processes allowed: compile in-line instead
+        return None
+    return proc
+
+
+def _warm_day_kernel() -> None:
+    """Run the day kernel once on a tiny scenario (compiling it, or loading it from cache).
+
+    Only a warm-up: it ignores Ctrl-C (the parent stops it) and any failure (the parent then
+    compiles the kernel itself).
+    """
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        from .character import Character
+        from .day import simulate_day
+        from .scenario import DayRoll, Scenario
+
+        hero = Character("warm-up", dict(STR=10, DEX=10, CON=10, INT=10, WIS=10, CHA=10))
+        simulate_day(Scenario([hero], [DayRoll("warm-up", ability="STR")]), n_days=1, seed=0,
+                     threads=1)
+    except Exception:  # noqa: BLE001 - a warm-up that fails costs only time
+        pass
+
+
+def _warm_roll_kernel() -> None:
+    from .simulate import simulate
+
+    simulate(Roll(0), n=1, seed=0, threads=1)
+
+
+def _wait_for(ctx: _Context) -> None:
+    """Wait until the warm-up process has the day kernel compiled and cached."""
+    proc = ctx.cache.pop("warm-up", None)
+    if proc is not None:
+        proc.join(timeout=300)
+        _stop(proc)
+
+
+def _stop(proc: Any) -> None:
+    if proc is not None and proc.is_alive():
+        proc.terminate()
+        proc.join(timeout=10)
 
 
 # -- writing --------------------------------------------------------------------------------
