@@ -83,7 +83,12 @@ def test_first_empty_matches_markov_chain(policy, advantage):
 
 
 # -- with gauges too large to empty, each roll is the single roll ------------------------------
-def test_large_gauges_reproduce_exact_single_rolls():
+@pytest.mark.parametrize("rules", [
+    ex.Rules(),
+    ex.Rules(lucky=True),  # the face-by-face path of the kernel
+    ex.Rules(disadvantage="drop", ones_on_explosions=True, rule_of_one_kinds=frozenset({"check"})),
+], ids=["default", "lucky", "drop-explosion-ones"])
+def test_large_gauges_reproduce_exact_single_rolls(rules):
     big = {"PA": 10_000, "PM": 10_000, "PF": 10_000, "PH": 10_000}
     party = [hero(gauges=big), hero("Mage", gauges=big, policy=ex.Best(0, 0.1)),
              ex.Character("Orc", SCORES, actor="npc")]
@@ -94,7 +99,7 @@ def test_large_gauges_reproduce_exact_single_rolls():
              ex.DayRoll("Orc", ability="STR", dc=14)]
     s = ex.Scenario(party, rolls, rolls_per_day=40)
     n_days = 4000
-    res = ex.simulate_day(s, n_days=n_days, seed=3, threads=2)
+    res = ex.simulate_day(s, rules, n_days=n_days, seed=3, threads=2)
     types = res.to_frame("roll_types")
     full = types[types.state == "gauge full"].reset_index(drop=True)
     assert (types[types.state == "gauge empty"].rolls == 0).all()
@@ -104,13 +109,15 @@ def test_large_gauges_reproduce_exact_single_rolls():
         row = full.iloc[i]
         w = weights[i]
         assert close(row.rolls / total, w, np.sqrt(w * (1 - w) / total))
-        d = ex.exact(s.roll_of(i))
+        d = ex.exact(s.roll_of(i), rules)
         p = d.p_success(day_roll.dc)
         assert close(row.p, p, np.sqrt(p * (1 - p) / row.rolls)), day_roll.label
         x = np.arange(d.drain_pmf.size)
         sd = np.sqrt((d.drain_pmf * (x - d.drain_mean) ** 2).sum())
         assert close(row.drain_mean, d.drain_mean, sd / np.sqrt(row.rolls)), day_roll.label
     assert full.drain_mean.iloc[4] == 0 and full.drain_mean.iloc[2] == 0  # NPC, attack
+    if "save" not in rules.rule_of_one_kinds:
+        assert full.drain_mean.iloc[1] == 0  # a save outside the rule of 1
     g = res.to_frame("gauges")
     assert (g.p_empty == 0).all() and (g.lost_mean == 0).all()
     assert list(g.character.unique()) == ["Hero", "Mage"]  # NPCs have no gauges
@@ -153,12 +160,16 @@ def test_own_advantage_nets_with_the_empty_gauge():
 # -- overflow ------------------------------------------------------------------------------------
 def test_overflow_pours_into_the_fullest_gauges_in_order():
     level = np.array([0, 5, 9, 9, 7, 7, 7, 7], dtype=np.int64)  # two characters
-    first = np.full(8, -1, dtype=np.int64)
-    left = _day_kernel._overflow(level, 0, 12, first, 3)
+    pts = np.array([23, 28], dtype=np.int64)
+    first = np.full(8, _day_kernel.NEVER, dtype=np.int64)
+    first[0] = 0
+    left = _day_kernel._overflow(level, pts, 0, 12, first, 3)
     # PF and PH tie at 9: PF (the first) takes 9, then PH (now the fullest) takes 3
     assert left == 0 and list(level[:4]) == [0, 5, 0, 6] and first[2] == 3
-    left = _day_kernel._overflow(level, 1, 100, first, 4)
+    assert list(pts) == [11, 28] and first[3] == _day_kernel.NEVER
+    left = _day_kernel._overflow(level, pts, 1, 100, first, 4)
     assert left == 100 - 11 and list(level[:4]) == [0, 0, 0, 0]
+    assert list(first[:4]) == [0, 4, 3, 4] and list(pts) == [0, 28]
     assert list(level[4:]) == [7, 7, 7, 7]  # never into another character's gauges
 
 

@@ -1,7 +1,8 @@
 """The adventuring day: many simulated days of a Scenario, and the time a gauge takes to empty.
 
 :func:`simulate_day` compiles a :class:`~explodice.Scenario` into plain arrays (through
-:func:`explodice.simulate.kernel_args`, the translation the single-roll kernel uses) and runs
+:func:`explodice.simulate.throw_table` and :func:`~explodice.simulate.kernel_args`, the
+translation the single-roll kernel uses) and runs
 :func:`explodice._day_kernel.day_histograms`. The rules of RULES.md it plays:
 
 - each drain goes to the gauge of the roll's ability; past 0 the excess overflows
@@ -39,12 +40,14 @@ from .distribution import wilson_interval
 from .exact import exact
 from .rules import Best, ExplodiceError, Policy, Roll, Rules, check_int
 from .scenario import DayRoll, Scenario
-from .simulate import chunk_sizes, kernel_args, resolve_seed, resolve_threads, stream_seeds
+from .simulate import (chunk_sizes, kernel_args, resolve_seed, resolve_threads, stream_seeds,
+                       throw_table)
 
 __all__ = ["DayResult", "EmptyTime", "rolls_to_empty", "simulate_day", "DEFAULT_CHUNK_DAYS"]
 
 DEFAULT_CHUNK_DAYS = 4096
 _MAX_FACES = 6**4
+_THROW_ROW = 6**6  # entries of the largest throw table (pools of 3 and 4)
 _WEIGHT_TOTAL = 1 << 30  # non-integer mix weights are rounded to this resolution
 
 
@@ -63,6 +66,23 @@ def _mix_cum(scenario: Scenario) -> np.ndarray:
     return np.cumsum(np.asarray(ints, dtype=np.int64))
 
 
+def _mix_lut(mix_cum: np.ndarray) -> np.ndarray:
+    """The roll type of each integer weight unit, when they are few enough (else empty)."""
+    if mix_cum[-1] > _day_kernel.MAX_LUT:
+        return np.zeros(0, dtype=np.int16)
+    return np.repeat(np.arange(mix_cum.size), np.diff(mix_cum, prepend=0)).astype(np.int16)
+
+
+def _throw_rows(tables: dict[bytes, int]) -> np.ndarray:
+    """The distinct throw tables as rows of 6**6 entries; a pool of 2's 6**5 repeats 6 times
+    (a uniform index below 6**6 read modulo 6**5 is uniform below 6**5)."""
+    rows = np.empty((len(tables), _THROW_ROW), dtype=np.int16)
+    for raw, i in tables.items():
+        t = np.frombuffer(raw, dtype=np.int16)
+        rows[i] = np.tile(t, _THROW_ROW // t.size)
+    return rows
+
+
 def _compile(scenario: Scenario, rules: Rules) -> dict[str, Any]:
     """The kernel's arrays for ``scenario`` under ``rules``."""
     n_types = len(scenario.rolls)
@@ -71,9 +91,12 @@ def _compile(scenario: Scenario, rules: Rules) -> dict[str, Any]:
     v_pool = np.zeros(2 * n_types, dtype=np.int64)
     k_tables = np.zeros((2 * n_types, 5, 5, 21), dtype=np.int8)
     v_flags = np.zeros((3, 2 * n_types), dtype=np.bool_)  # malus, rule applies, explosion 1s
-    t_gauge = np.full(n_types, -1, dtype=np.int64)
+    n_gauges = 4 * len(scenario.characters)
+    t_gauge = np.full(n_types, n_gauges, dtype=np.int64)  # NPCs: the kernel's scratch gauge
     t_drains = np.zeros(n_types, dtype=np.bool_)
     t_need = np.zeros(n_types, dtype=np.int64)
+    throws: dict[bytes, int] = {}  # equal tables stored once
+    v_tab = np.zeros(2 * n_types, dtype=np.int64)
     names = [c.name for c in scenario.characters]
     for r, day_roll in enumerate(scenario.rolls):
         for empty in (0, 1):
@@ -83,6 +106,7 @@ def _compile(scenario: Scenario, rules: Rules) -> dict[str, Any]:
             faces[:, p, : n1.size] = (n1, n6, s)
             v = 2 * r + empty
             v_pool[v], k_tables[v] = p, k
+            v_tab[v] = throws.setdefault(throw_table(roll, rules).tobytes(), len(throws))
             v_flags[:, v] = (malus, rule, expl)
             if not empty:
                 t_drains[r] = drains
@@ -93,11 +117,13 @@ def _compile(scenario: Scenario, rules: Rules) -> dict[str, Any]:
     sequence = np.asarray(seq if seq is not None else [-1] * scenario.n_rolls, dtype=np.int64)
     start = scenario.gauge_start()
     gauge_start = np.array([start[c][g] for c in names for g in GAUGES], dtype=np.int64)
-    return dict(n_faces=n_faces, face_n1=faces[0], face_n6=faces[1], face_s=faces[2],
-                v_pool=v_pool, k_tables=k_tables, v_malus=v_flags[0], v_rule=v_flags[1],
-                v_expl=v_flags[2], lucky=rules.lucky, t_gauge=t_gauge, t_drains=t_drains,
-                t_need=t_need, sequence=sequence, mix_cum=_mix_cum(scenario),
-                gauge_start=gauge_start, overflow_fullest=rules.overflow == "fullest")
+    mix_cum = _mix_cum(scenario)
+    return dict(throws=_throw_rows(throws), v_tab=v_tab, n_faces=n_faces, face_n1=faces[0], face_n6=faces[1],
+                face_s=faces[2], v_pool=v_pool, k_tables=k_tables, v_malus=v_flags[0],
+                v_rule=v_flags[1], v_expl=v_flags[2], lucky=rules.lucky, t_gauge=t_gauge,
+                t_drains=t_drains, t_need=t_need, sequence=sequence, mix_cum=mix_cum,
+                mix_lut=_mix_lut(mix_cum), gauge_start=gauge_start,
+                overflow_fullest=rules.overflow == "fullest")
 
 
 def _n_bins(scenario: Scenario) -> int:
@@ -154,10 +180,13 @@ def simulate_day(
     seconds = time.perf_counter() - began
     assert totals is not None
     entropy = ss.entropy if not ss.spawn_key else (ss.entropy, ss.spawn_key)
-    keys = ("first", "succ_t", "drain_t", "by_type", "caused", "end", "lost", "sums", "lost_sum")
+    first, per_roll, *rest = totals
+    keys = ("by_type", "caused", "end", "lost", "sums", "lost_sum")
     return DayResult(scenario=scenario, rules=rules, n_days=n_days, seed=entropy,
                      chunk_days=chunk_days, seconds=seconds, sequence=arrays["sequence"],
-                     gauge_start=arrays["gauge_start"], **dict(zip(keys, totals)))
+                     gauge_start=arrays["gauge_start"], first=first,
+                     succ_t=np.ascontiguousarray(per_roll[:, 0]),
+                     drain_t=np.ascontiguousarray(per_roll[:, 1]), **dict(zip(keys, rest)))
 
 
 @dataclass(frozen=True, eq=False, repr=False)
