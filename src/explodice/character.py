@@ -34,6 +34,7 @@ __all__ = [
     "CharacterError",
     "CharacterFileError",
     "ability_modifier",
+    "characters_from_tables",
     "characters_from_toml",
     "load_characters",
     "proficiency_bonus",
@@ -367,16 +368,29 @@ def characters_from_toml(text: str, *, source: str = "<string>") -> list[Charact
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise CharacterFileError(f"{source}: not valid TOML: {err}") from None
-    tables = data.get("character")
     extra = [k for k in data if k != "character"]
     if extra:
         raise CharacterFileError(f"{source}: `{extra[0]}`: unknown top-level key; "
                                  "the file holds [[character]] tables.")
+    return characters_from_tables(data.get("character"), source=source)
+
+
+def characters_from_tables(tables: Any, *, source: str = "<tables>") -> list[Character]:
+    """Characters from parsed ``[[character]]`` tables (a list of dicts, as ``tomllib`` reads
+    them), for a file that holds other things too; errors name ``source``, key and problem.
+
+    >>> [c.name for c in characters_from_tables([{"name": "Bo", "scores": dict(
+    ...     STR=10, DEX=10, CON=10, INT=10, WIS=10, CHA=10)}])]
+    ['Bo']
+    """
     if not isinstance(tables, list) or not tables:
         raise CharacterFileError(f"{source}: `character`: no [[character]] table was found.")
     out = []
     for i, table in enumerate(tables):
         where = f"character[{i}]"
+        if not isinstance(table, Mapping):
+            raise CharacterFileError(f"{source}: `{where}`: a [[character]] table was expected, "
+                                     f"but {table!r} was passed.")
         try:
             unknown = [k for k in table if k not in _TOML_KEYS]
             if unknown:

@@ -3,7 +3,8 @@
 A :class:`Scenario` holds characters and roll types (:class:`DayRoll`). Either the roll types
 are the day's sequence, in order (``repeat`` copies each), or, with ``rolls_per_day``, each of
 that many rolls is drawn from them by ``weight``. Both are frozen and validated when built;
-:func:`load_scenario` reads one from TOML and names the file, the key and the problem.
+:func:`load_scenario` reads one from TOML (the party in the same file or another) and names
+the file, the key and the problem.
 
 >>> from explodice import Character
 >>> hero = Character("Hero", dict(STR=14, DEX=12, CON=14, INT=10, WIS=10, CHA=8))
@@ -25,13 +26,16 @@ from .character import (
     ABILITY_GAUGE,
     GAUGES,
     Character,
+    CharacterFileError,
+    characters_from_tables,
     load_characters,
     resolve_ability,
     resolve_skill,
 )
 from .rules import KINDS, Best, ExplodiceError, Roll, RulesError, check_int, net_advantage
 
-__all__ = ["DayRoll", "Scenario", "ScenarioError", "ScenarioFileError", "load_scenario"]
+__all__ = ["DayRoll", "Scenario", "ScenarioError", "ScenarioFileError", "load_scenario",
+           "scenario_from_tables"]
 
 
 class ScenarioError(ExplodiceError):
@@ -234,7 +238,8 @@ class Scenario:
         return f"{self.name}: {party}; {how}"
 
 
-_TOP_KEYS = ("name", "characters", "rolls_per_day", "start", "roll")
+_DAY_KEYS = ("name", "rolls_per_day", "start", "roll")
+_TOP_KEYS = ("character", "characters", "day", *_DAY_KEYS)
 _ROLL_KEYS = tuple(DayRoll.__dataclass_fields__)
 
 
@@ -242,9 +247,12 @@ def load_scenario(path: str | Path, *, characters: Sequence[Character] | None = 
     """Read a scenario from TOML. Errors name the file, the key and the problem::
 
         name = "A day in the mines"
-        characters = "party.toml"   # [[character]] tables, path relative to this file
         rolls_per_day = 30          # optional: draw 30 rolls from the types by weight
         start = { Gudulf = { PA = 12 } }   # optional starting levels
+
+        [[character]]               # the party in this file (see load_characters) ...
+        name = "Gudulf"
+        scores = { FOR = 16, DEX = 12, CON = 14, INT = 8, SAG = 10, CHA = 10 }
 
         [[roll]]
         character = "Gudulf"
@@ -252,7 +260,11 @@ def load_scenario(path: str | Path, *, characters: Sequence[Character] | None = 
         dc = 16
         advantages = 0              # disadvantages, bonus, weight, repeat, label
 
-    ``characters=`` gives the party in Python instead of the ``characters`` key.
+    ... or in another: ``characters = "party.toml"`` (relative to this file). The day's keys
+    may also sit in a ``[day]`` table with ``[[day.roll]]`` tables, as in the report's
+    configuration (``explodice report --write-default-config``); the shipped example
+    ``explodice/data/day_example.toml`` is written so. ``characters=`` gives the party in
+    Python instead.
     """
     path = Path(path)
     try:
@@ -261,35 +273,81 @@ def load_scenario(path: str | Path, *, characters: Sequence[Character] | None = 
         raise ScenarioFileError(f"{path}: cannot be read ({err.strerror}).") from None
     except tomllib.TOMLDecodeError as err:
         raise ScenarioFileError(f"{path}: not valid TOML: {err}") from None
-
-    def bad(key: str, problem: str) -> ScenarioFileError:
-        return ScenarioFileError(f"{path}: `{key}`: {problem}")
-
     for key in data:
         if key not in _TOP_KEYS:
-            raise bad(key, f"unknown key; allowed: {', '.join(_TOP_KEYS)}.")
+            raise ScenarioFileError(f"{path}: `{key}`: unknown key; allowed: "
+                                    f"{', '.join(_TOP_KEYS)}.")
+    return scenario_from_tables(data, characters=characters, source=str(path),
+                                base=path.parent, default_name=path.stem)
+
+
+def scenario_from_tables(data: Mapping[str, Any], *, characters: Sequence[Character] | None = None,
+                         source: str = "<tables>", base: str | Path | None = None,
+                         default_name: str = "scenario") -> Scenario:
+    """A Scenario from parsed TOML tables (the layout of :func:`load_scenario`): the party as
+    ``character`` tables or a ``characters`` path (relative to ``base``), the day as top-level
+    keys or a ``day`` table. Keys other than those are not looked at.
+
+    >>> hero = dict(name="Bo", scores=dict(STR=12, DEX=10, CON=10, INT=10, WIS=10, CHA=10))
+    >>> s = scenario_from_tables({"character": [hero],
+    ...                           "day": {"roll": [dict(character="Bo", ability="STR")]}})
+    >>> s.describe()
+    'scenario: Bo; a sequence of 1 rolls'
+    """
+    def bad(key: str, problem: str) -> ScenarioFileError:
+        return ScenarioFileError(f"{source}: `{key}`: {problem}")
+
+    if "day" in data:
+        day, prefix = data["day"], "day."
+        if not isinstance(day, Mapping):
+            raise bad("day", f"must be a table of the day's keys, but {day!r} was passed.")
+        here = [k for k in _DAY_KEYS if k in data]
+        if here:
+            raise bad(here[0], "give the day's keys either at the top or in [day], not both.")
+        unknown = [k for k in day if k not in _DAY_KEYS]
+        if unknown:
+            raise bad(f"day.{unknown[0]}", f"unknown key; allowed: {', '.join(_DAY_KEYS)}.")
+    else:
+        day, prefix = data, ""
     if characters is None:
-        ref = data.get("characters")
-        if not isinstance(ref, str):
-            raise bad("characters", "missing or not a string: give the path of a TOML file "
-                                    "of [[character]] tables (relative to this file).")
-        characters = load_characters(path.parent / ref)
-    tables = data.get("roll")
+        characters = _party(data, bad, source, base)
+    tables = day.get("roll")
     if not isinstance(tables, list) or not tables:
-        raise bad("roll", "no [[roll]] table was found.")
+        raise bad(f"{prefix}roll", f"no [[{prefix}roll]] table was found.")
     rolls = []
     for i, table in enumerate(tables):
+        where = f"{prefix}roll[{i}]"
+        if not isinstance(table, Mapping):
+            raise bad(where, f"a [[{prefix}roll]] table was expected, but {table!r} was passed.")
         unknown = [k for k in table if k not in _ROLL_KEYS]
         if unknown:
-            raise bad(f"roll[{i}].{unknown[0]}", f"unknown key; allowed: {', '.join(_ROLL_KEYS)}.")
+            raise bad(f"{where}.{unknown[0]}", f"unknown key; allowed: {', '.join(_ROLL_KEYS)}.")
         if "character" not in table:
-            raise bad(f"roll[{i}].character", "missing.")
+            raise bad(f"{where}.character", "missing.")
         try:
             rolls.append(DayRoll(**table))
         except ExplodiceError as err:
-            raise bad(f"roll[{i}]", str(err)) from None
+            raise bad(where, str(err)) from None
     try:
-        return Scenario(characters, rolls, rolls_per_day=data.get("rolls_per_day"),
-                        start=data.get("start", {}), name=data.get("name", path.stem))
+        return Scenario(characters, rolls, rolls_per_day=day.get("rolls_per_day"),
+                        start=day.get("start", {}), name=day.get("name", default_name))
     except ExplodiceError as err:
-        raise ScenarioFileError(f"{path}: {err}") from None
+        raise ScenarioFileError(f"{source}: {err}") from None
+
+
+def _party(data: Mapping[str, Any], bad: Any, source: str,
+           base: str | Path | None) -> list[Character]:
+    """The ``[[character]]`` tables of the file, or the file its ``characters`` key names."""
+    inline, ref = data.get("character"), data.get("characters")
+    if inline is not None and ref is not None:
+        raise bad("characters", "give the party either as [[character]] tables in this file "
+                                "or as the path of another file, not both.")
+    if inline is not None:
+        try:
+            return characters_from_tables(inline, source=source)
+        except CharacterFileError as err:
+            raise ScenarioFileError(str(err)) from None
+    if not isinstance(ref, str):
+        raise bad("characters", "missing: give [[character]] tables in this file, or the path "
+                                "of a TOML file of them (relative to this file).")
+    return load_characters(Path(base or ".") / ref)
