@@ -364,3 +364,62 @@ def test_default_report_config_party_and_day_read_as_a_scenario():
     assert [c.name for c in s.characters] == [t["name"] for t in data["character"]]
     assert s.rolls_per_day == data["day"]["rolls_per_day"]
     assert len(s.rolls) == len(data["day"]["roll"])
+
+
+# -- progress bar and Ctrl-C ----------------------------------------------------------------------
+class Bar:
+    def __init__(self, total, progress):
+        self.total, self.progress, self.done, self.closed = total, progress, 0, False
+
+    def update(self, n):
+        self.done += n
+
+    def close(self):
+        self.closed = True
+
+
+def recording_bar(monkeypatch):
+    from explodice import day
+
+    bars = []
+
+    def fake(total, progress):
+        bars.append(Bar(total, progress))
+        return bars[-1] if progress else None
+
+    monkeypatch.setattr(day, "_progress_bar", fake)
+    return bars
+
+
+def test_progress_bar_counts_every_roll(monkeypatch):
+    bars = recording_bar(monkeypatch)
+    s = ex.Scenario([hero()], [ex.DayRoll("Hero", ability="STR", dc=14, repeat=7)])
+    ex.simulate_day(s, n_days=1000, seed=1, threads=1, chunk_days=100, progress=True)
+    (bar,) = bars
+    assert bar.total == bar.done == 7000 and bar.closed
+    ex.simulate_day(s, n_days=1000, seed=1, threads=1)
+    assert bars[1].progress is None  # auto: left to simulate's threshold
+
+
+def test_ctrl_c_stops_between_batches_and_restores_threads(monkeypatch):
+    import numba
+
+    from explodice import day
+
+    bars = recording_bar(monkeypatch)
+    kernel = day._day_kernel.day_histograms
+    calls = []
+
+    def interrupted(*args, **kw):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return kernel(*args, **kw)
+
+    monkeypatch.setattr(day._day_kernel, "day_histograms", interrupted)
+    s = ex.Scenario([hero()], [ex.DayRoll("Hero", ability="STR", dc=14, repeat=5)])
+    before = numba.get_num_threads()
+    with pytest.raises(KeyboardInterrupt):
+        ex.simulate_day(s, n_days=10_000, seed=1, threads=1, chunk_days=100, progress=True)
+    assert len(calls) == 2 and numba.get_num_threads() == before
+    assert bars[0].closed and bars[0].done == 2 * 100 * 5  # one batch of 2 chunks counted

@@ -40,8 +40,8 @@ from .distribution import wilson_interval
 from .exact import exact
 from .rules import Best, ExplodiceError, Policy, Roll, Rules, check_int
 from .scenario import DayRoll, Scenario
-from .simulate import (chunk_sizes, kernel_args, resolve_seed, resolve_threads, stream_seeds,
-                       throw_table)
+from .simulate import (_progress_bar, chunk_sizes, kernel_args, resolve_seed, resolve_threads,
+                       stream_seeds, throw_table)
 
 __all__ = ["DayResult", "EmptyTime", "rolls_to_empty", "simulate_day", "DEFAULT_CHUNK_DAYS"]
 
@@ -139,10 +139,15 @@ def simulate_day(
     seed: int | np.random.SeedSequence | None = None,
     threads: int | None = None,
     chunk_days: int = DEFAULT_CHUNK_DAYS,
+    progress: bool | None = None,
 ) -> "DayResult":
     """Simulate ``n_days`` days of ``scenario`` and return their histograms as a DayResult.
 
     The same ``seed`` and ``chunk_days`` give the same numbers for any ``threads``.
+    ``progress`` shows a bar (tqdm) counting rolls, moving per batch of chunks (by default only
+    for runs of 2e8 rolls or more, as :func:`explodice.simulate`). Ctrl-C stops the run
+    between two batches (within a fraction of a second for ordinary days) and raises
+    ``KeyboardInterrupt`` with the threads and the bar put back in order.
 
     >>> from explodice import Character
     >>> hero = Character("Hero", dict(STR=12, DEX=10, CON=10, INT=10, WIS=10, CHA=10))
@@ -165,18 +170,24 @@ def simulate_day(
     arrays = _compile(scenario, rules)
     n_bins = _n_bins(scenario)
     totals: list[np.ndarray] | None = None
+    bar = _progress_bar(n_days * scenario.n_rolls, progress)
     previous = numba.get_num_threads()
     numba.set_num_threads(n_threads)
     began = time.perf_counter()
     try:
+        # the kernel holds the GIL: Ctrl-C is raised here, when a batch returns
         batch = 2 * n_threads
         for lo in range(0, sizes.size, batch):
             part = slice(lo, lo + batch)
             out = _day_kernel.day_histograms(seeds[part], sizes[part], n_threads, **arrays,
                                              n_bins=n_bins)
             totals = list(out) if totals is None else [a + b for a, b in zip(totals, out)]
+            if bar is not None:
+                bar.update(int(sizes[part].sum()) * scenario.n_rolls)
     finally:
         numba.set_num_threads(previous)
+        if bar is not None:
+            bar.close()
     seconds = time.perf_counter() - began
     assert totals is not None
     entropy = ss.entropy if not ss.spawn_key else (ss.entropy, ss.spawn_key)
@@ -441,13 +452,15 @@ def rolls_to_empty(
     n_days: int = 100_000,
     seed: int | np.random.SeedSequence | None = None,
     threads: int | None = None,
+    progress: bool | None = None,
 ) -> EmptyTime:
     """After how many rolls does one gauge of ``gauge`` points first reach 0?
 
     One PC repeats one roll (``modifier``, ``dc``, ``advantage``, ``kind``) under ``policy``
     (``"keep"``, ``"cancel"``, a weight λ for ``Best(dc, λ)``, or a ``Best``).
     ``method="exact"`` sums the exact drain PMF (an absorbing chain: disadvantage at 0 cannot
-    matter before the first passage); ``"simulate"`` runs :func:`simulate_day`.
+    matter before the first passage); ``"simulate"`` runs :func:`simulate_day` (with
+    ``progress``).
 
     >>> r = rolls_to_empty(modifier=2, gauge=20, dc=16)
     >>> round(r.mean, 2), r.median
@@ -477,7 +490,8 @@ def rolls_to_empty(
                                          advantages=int(advantage == "advantage"),
                                          disadvantages=int(advantage == "disadvantage"),
                                          repeat=horizon)], name="rolls_to_empty")
-    res = simulate_day(scenario, rules, n_days=n_days, seed=seed, threads=threads)
+    res = simulate_day(scenario, rules, n_days=n_days, seed=seed, threads=threads,
+                       progress=progress)
     counts = res.first[0, : horizon + 1]
     return EmptyTime(counts / n_days, float(res.first[0, -1]) / n_days, roll, gauge, dc, rules,
                      "simulate", n_days=n_days, seed=res.seed, counts=counts)
