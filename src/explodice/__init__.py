@@ -45,6 +45,7 @@ from .drain import drain_frame, drain_summary
 from .frontier import breakpoints, frontier, implied_lambda
 from .scenario import DayRoll, Scenario, ScenarioFileError, load_scenario
 from .day import DayResult, EmptyTime, rolls_to_empty, simulate_day
+from .report import write_report
 from .sweep import SweepError, SweepWarning, sweep
 
 __version__ = "0.1.0"
@@ -103,4 +104,5 @@ __all__ = [
     "simulate",
     "net_advantage",
     "wilson_interval",
+    "write_report",
 ]
