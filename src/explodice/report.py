@@ -154,75 +154,14 @@ def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
     n = integer("simulation.n", sim.get("n", defaults.n), 1_000, 10**9)
     days = integer("simulation.days", sim.get("days", defaults.days), 10, 10**7)
 
-    party = tuple(_party_from_tables(data.get("character", []), source))
-    if not party:
-        raise fail("character", [], "one or more [[character]] tables (the party)")
-    day = _scenario_from_table(section("day", ("name", "rolls_per_day", "start", "roll")),
-                               party, source)
+    from .character import characters_from_tables
+    from .scenario import scenario_from_tables
+
+    party = tuple(characters_from_tables(data.get("character"), source=source))
+    day = scenario_from_tables({"day": data.get("day", {})}, characters=party, source=source,
+                               default_name="a day")
     return ReportConfig(title=title, seed=seed, rules=rules, modifiers=modifiers,
                         profiles=profiles, n=n, days=days, party=party, day=day, source=source)
-
-
-def _party_from_tables(tables: Any, source: str) -> list[Any]:
-    """Characters from the ``[[character]]`` tables, through the character module's loader."""
-    from .character import characters_from_toml
-
-    if not tables:
-        return []
-    if not isinstance(tables, list):
-        raise ConfigError(f"{source}: `character` must be [[character]] tables, "
-                          f"but {tables!r} was passed.")
-    return characters_from_toml(_toml_tables("character", tables), source=source)
-
-
-def _scenario_from_table(table: dict[str, Any], party: Sequence[Any], source: str) -> Any:
-    """The day's :class:`~explodice.Scenario` from the ``[day]`` table and its ``[[day.roll]]``."""
-    from .scenario import DayRoll, Scenario
-
-    rolls = table.get("roll")
-    if not isinstance(rolls, list) or not rolls:
-        raise ConfigError(f"{source}: `day.roll` must be one or more [[day.roll]] tables, "
-                          f"but {rolls!r} was passed.")
-    keys = tuple(DayRoll.__dataclass_fields__)
-    built = []
-    for i, r in enumerate(rolls):
-        unknown = [k for k in r if k not in keys] if isinstance(r, dict) else ["?"]
-        if unknown:
-            raise ConfigError(f"{source}: `day.roll[{i}].{unknown[0]}` is not a key of a roll; "
-                              f"allowed: {', '.join(keys)}.")
-        try:
-            built.append(DayRoll(**r))
-        except (ExplodiceError, TypeError) as err:
-            raise ConfigError(f"{source}: `day.roll[{i}]`: {err}") from None
-    try:
-        return Scenario(party, built, rolls_per_day=table.get("rolls_per_day"),
-                        start=table.get("start", {}), name=table.get("name", "a day"))
-    except ExplodiceError as err:
-        raise ConfigError(f"{source}: [day] {err}") from None
-
-
-def _toml_tables(name: str, tables: list[Any]) -> str:
-    """Write parsed ``[[name]]`` tables back as TOML text (strings, numbers, lists, tables)."""
-    def value(v: Any) -> str:
-        if isinstance(v, bool):
-            return "true" if v else "false"
-        if isinstance(v, str):
-            return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
-        if isinstance(v, (int, float)):
-            return repr(v)
-        if isinstance(v, list):
-            return "[" + ", ".join(value(x) for x in v) + "]"
-        if isinstance(v, dict):
-            return "{" + ", ".join(f"{value(str(k))} = {value(x)}" for k, x in v.items()) + "}"
-        raise ConfigError(f"`{name}`: a value of type {type(v).__name__} is not supported.")
-
-    out = []
-    for table in tables:
-        if not isinstance(table, dict):
-            raise ConfigError(f"`{name}` must be [[{name}]] tables, but {table!r} was passed.")
-        out.append(f"[[{name}]]")
-        out += [f"{value(str(k))} = {value(v)}" for k, v in table.items()]
-    return "\n".join(out) + "\n"
 
 
 # -- pages ----------------------------------------------------------------------------------
