@@ -20,7 +20,7 @@ through ``mix_lut`` (type of each integer weight unit) when the weights total at
 from __future__ import annotations
 
 import numpy as np
-from numba import int64, njit, prange
+from numba import int64, njit
 
 from ._kernels import drain_of, one_roll, seed_state, table_roll_drain, uniform2
 
@@ -81,11 +81,13 @@ def _table_roll(st, v, drains, throws, v_tab, v_malus, v_expl):
     return total, drain if drains else 0, st
 
 
-@njit(cache=True)
-def day_chunk(st, size, out, throws, v_tab, n_faces, face_n1, face_n6, face_s, v_pool,
+@njit(cache=True, nogil=True)
+def day_chunk(seed_row, size, out, throws, v_tab, n_faces, face_n1, face_n6, face_s, v_pool,
               k_tables, v_malus, v_rule, v_expl, lucky, t_gauge, t_drains, t_need, sequence,
               mix_cum, mix_lut, gauge_start, overflow_fullest):
-    """Run ``size`` days from state ``st``, adding into ``out`` (one thread's arrays)."""
+    """Run ``size`` days on the stream ``seed_row`` (uint64[4]), adding into ``out`` (one lane's
+    accumulators, see :func:`accumulators`). Releases the GIL: lanes run on Python threads."""
+    st = seed_state(seed_row)
     first_h, roll_h, type_h, caused_h, end_h, lost_h, sums_h, lost_sum_h = out
     n_rolls = sequence.size
     n_g = gauge_start.size
@@ -161,15 +163,8 @@ def day_chunk(st, size, out, throws, v_tab, n_faces, face_n1, face_n6, face_s, v
             lost_sum_h[c] += lost[c]
 
 
-@njit(parallel=True, cache=True)
-def day_histograms(seeds, sizes, n_threads,
-                   throws, v_tab, n_faces, face_n1, face_n6, face_s,
-                   v_pool, k_tables, v_malus, v_rule, v_expl, lucky,
-                   t_gauge, t_drains, t_need,
-                   sequence, mix_cum, mix_lut, gauge_start, overflow_fullest, n_bins):
-    """Histograms of ``sizes.sum()`` days; chunk ``c`` runs ``sizes[c]`` days on stream ``seeds[c]``.
-
-    Returns, summed over the private per-thread arrays (so independent of ``n_threads``):
+def accumulators(n_g: int, n_rolls: int, n_types: int, n_bins: int, top: int) -> tuple:
+    """One lane's zeroed accumulators for :func:`day_chunk`; lanes are added at the end.
 
     - ``first[g, i]``: days where gauge ``g`` first reached 0 after roll ``i`` (0: at the start;
       ``T + 1``: never);
@@ -177,38 +172,12 @@ def day_histograms(seeds, sizes, n_threads,
     - ``by_type[r, e, 0..3]``: rolls, successes, summed drain, summed squared drain of roll
       type ``r`` with its gauge non-empty (``e = 0``) or empty (``e = 1``);
     - ``caused[g, b]``: days by drain caused on gauge ``g`` (clamped to ``n_bins - 1``);
-    - ``end[g, level]``: days by the gauge's level at the end of the day;
+    - ``end[g, level]``: days by the gauge's level at the end of the day (``top`` its maximum);
     - ``lost[c, b]``: days by points lost by character ``c`` (clamped);
     - ``sums[g, 0..1]``: exact totals of points caused and absorbed by gauge ``g``;
       ``lost_sum[c]``: exact total of points character ``c`` lost.
     """
-    n_chunks = sizes.size
-    n_rolls = sequence.size
-    n_g = gauge_start.size
     n_c = n_g // N_GAUGES
-    n_types = t_gauge.size
-    top = 0
-    for g in range(n_g):
-        top = max(top, gauge_start[g])
-    first_h = np.zeros((n_threads, n_g, n_rolls + 2), dtype=np.int64)
-    roll_h = np.zeros((n_threads, n_rolls, 2), dtype=np.int64)
-    type_h = np.zeros((n_threads, n_types, 2, 4), dtype=np.int64)
-    caused_h = np.zeros((n_threads, n_g, n_bins), dtype=np.int64)
-    end_h = np.zeros((n_threads, n_g, top + 1), dtype=np.int64)
-    lost_h = np.zeros((n_threads, n_c, n_bins), dtype=np.int64)
-    sums_h = np.zeros((n_threads, n_g, 2), dtype=np.int64)
-    lost_sum_h = np.zeros((n_threads, n_c), dtype=np.int64)
-    for th in prange(n_threads):
-        # private arrays, allocated by their thread (no false sharing of cache lines)
-        out = (np.zeros_like(first_h[th]), np.zeros_like(roll_h[th]), np.zeros_like(type_h[th]),
-               np.zeros_like(caused_h[th]), np.zeros_like(end_h[th]), np.zeros_like(lost_h[th]),
-               np.zeros_like(sums_h[th]), np.zeros_like(lost_sum_h[th]))
-        for c in range(th, n_chunks, n_threads):
-            day_chunk(seed_state(seeds[c]), sizes[c], out, throws, v_tab, n_faces,
-                      face_n1, face_n6, face_s, v_pool, k_tables, v_malus, v_rule, v_expl, lucky,
-                      t_gauge, t_drains, t_need, sequence, mix_cum, mix_lut, gauge_start,
-                      overflow_fullest)
-        first_h[th], roll_h[th], type_h[th], caused_h[th] = out[0], out[1], out[2], out[3]
-        end_h[th], lost_h[th], sums_h[th], lost_sum_h[th] = out[4], out[5], out[6], out[7]
-    return (first_h.sum(axis=0), roll_h.sum(axis=0), type_h.sum(axis=0), caused_h.sum(axis=0),
-            end_h.sum(axis=0), lost_h.sum(axis=0), sums_h.sum(axis=0), lost_sum_h.sum(axis=0))
+    shapes = [(n_g, n_rolls + 2), (n_rolls, 2), (n_types, 2, 4), (n_g, n_bins), (n_g, top + 1),
+              (n_c, n_bins), (n_g, 2), (n_c,)]
+    return tuple(np.zeros(shape, dtype=np.int64) for shape in shapes)

@@ -17,7 +17,7 @@ Every draw follows the pattern ``x, st = uniform(6, st)``.
 from __future__ import annotations
 
 import numpy as np
-from numba import int64, njit, prange, uint64
+from numba import int64, njit, uint64
 
 MASK32 = uint64(0xFFFFFFFF)
 N_ONES = 5  # kept 1s 0..4
@@ -249,61 +249,56 @@ def record(h, total, ones, drain, t_lo):
     return 0
 
 
-@njit(cache=True)
-def roll_chunk(h, st, size, throw_table, face_n1, face_n6, face_s, k_table, malus, lucky,
-               rule_applies, drain_active, explosion_ones, t_lo):
-    """Add ``size`` rolls from state ``st`` to ``h[kept 1s, drain, total - t_lo]``.
+# -- the chunk kernels: one per case, each compiled only when first used --------------------
+# They release the GIL: explodice.simulate runs chunks on Python threads, one private
+# histogram per thread, and adds the histograms at the end.
 
-    Three loops, one per case: the face-by-face :func:`one_roll` when a lucky reroll must be
-    drawn between the throw and the choice; the throw table with its drain; and the throw
-    table alone, two rolls per 64-bit output. Rolls beyond the histogram are clamped into its
+
+@njit(cache=True, nogil=True)
+def chunk_table(h, seed_row, size, throw_table, malus, explosion_ones, t_lo):
+    """Add ``size`` rolls that drain nothing to ``h[kept 1s, 0, total - t_lo]``.
+
+    Two throw-table rolls per 64-bit output. Rolls beyond the histogram are clamped into its
     edge bins; returns how many.
     """
+    st = seed_state(seed_row)
+    n = throw_table.size
     clamped = 0
-    if lucky:
-        for _ in range(size):
-            total, ones, st = one_roll(st, face_n1.size, face_n1, face_n6, face_s, k_table,
-                                       malus, lucky, rule_applies, explosion_ones)
-            drain = 0
-            if drain_active:
-                drain, st = drain_of(ones, st)
-            clamped += record(h, total, ones, drain, t_lo)
-    elif drain_active:
-        for _ in range(size):
-            total, ones, drain, st = table_roll_drain(st, throw_table, malus, explosion_ones)
-            clamped += record(h, total, ones, drain, t_lo)
-    else:
-        n = throw_table.size
-        for _ in range(size // 2):
-            u1, u2, st = uniform2(n, n, st)
-            total, ones, st = finish_throw(int64(throw_table[u1]), st, malus, explosion_ones)
-            clamped += record(h, total, ones, 0, t_lo)
-            total, ones, st = finish_throw(int64(throw_table[u2]), st, malus, explosion_ones)
-            clamped += record(h, total, ones, 0, t_lo)
-        if size % 2:
-            total, ones, st = table_roll(st, throw_table, malus, explosion_ones)
-            clamped += record(h, total, ones, 0, t_lo)
+    for _ in range(size // 2):
+        u1, u2, st = uniform2(n, n, st)
+        total, ones, st = finish_throw(int64(throw_table[u1]), st, malus, explosion_ones)
+        clamped += record(h, total, ones, 0, t_lo)
+        total, ones, st = finish_throw(int64(throw_table[u2]), st, malus, explosion_ones)
+        clamped += record(h, total, ones, 0, t_lo)
+    if size % 2:
+        total, ones, st = table_roll(st, throw_table, malus, explosion_ones)
+        clamped += record(h, total, ones, 0, t_lo)
     return clamped
 
 
-@njit(parallel=True, cache=True)
-def roll_histogram(seeds, sizes, n_threads, throw_table, face_n1, face_n6, face_s, k_table, malus,
-                   lucky, rule_applies, drain_active, explosion_ones, t_lo, n_t, n_d):
-    """Histogram ``h[kept 1s, drain, total - t_lo]`` of ``sizes.sum()`` rolls, and the clamped.
+@njit(cache=True, nogil=True)
+def chunk_table_drain(h, seed_row, size, throw_table, malus, explosion_ones, t_lo):
+    """Add ``size`` throw-table rolls and their drain to ``h[kept 1s, drain, total - t_lo]``."""
+    st = seed_state(seed_row)
+    clamped = 0
+    for _ in range(size):
+        total, ones, drain, st = table_roll_drain(st, throw_table, malus, explosion_ones)
+        clamped += record(h, total, ones, drain, t_lo)
+    return clamped
 
-    Chunk ``c`` draws ``sizes[c]`` rolls from its own stream ``seeds[c]`` (uint64[4]); the
-    chunks are shared among ``n_threads`` private histograms and then added, so the counts do
-    not depend on the number of threads.
-    """
-    n_chunks = sizes.size
-    hist = np.zeros((n_threads, N_ONES, n_d, n_t), dtype=np.int64)
-    clamped = np.zeros(n_threads, dtype=np.int64)
-    for th in prange(n_threads):
-        for c in range(th, n_chunks, n_threads):
-            clamped[th] += roll_chunk(hist[th], seed_state(seeds[c]), sizes[c], throw_table,
-                                      face_n1, face_n6, face_s, k_table, malus, lucky,
-                                      rule_applies, drain_active, explosion_ones, t_lo)
-    out = np.zeros((N_ONES, n_d, n_t), dtype=np.int64)
-    for th in range(n_threads):
-        out += hist[th]
-    return out, clamped.sum()
+
+@njit(cache=True, nogil=True)
+def chunk_face_by_face(h, seed_row, size, face_n1, face_n6, face_s, k_table, malus, lucky,
+                       rule_applies, drain_active, explosion_ones, t_lo):
+    """Add ``size`` rolls made by :func:`one_roll` (needed for the lucky reroll, drawn between
+    the throw and the choice) and their drain to ``h[kept 1s, drain, total - t_lo]``."""
+    st = seed_state(seed_row)
+    clamped = 0
+    for _ in range(size):
+        total, ones, st = one_roll(st, face_n1.size, face_n1, face_n6, face_s, k_table, malus,
+                                   lucky, rule_applies, explosion_ones)
+        drain = 0
+        if drain_active:
+            drain, st = drain_of(ones, st)
+        clamped += record(h, total, ones, drain, t_lo)
+    return clamped

@@ -28,11 +28,11 @@ import numpy as np
 
 from .distribution import Distribution
 from .rules import ExplodiceError, Roll, Rules
+from .chunks import progress_bar
 from .simulate import (
     N_D,
     N_T,
     T_LO,
-    _progress_bar,
     histogram_distribution,
     kernel_args,
     resolve_seed,
@@ -150,7 +150,7 @@ def simulate_cuda(roll: Roll, rules: Rules, *, n: int, seed: Any = None,
     d_hist = cuda.to_device(np.zeros((N_ONES, N_D, N_T), dtype=np.int64))
     d_clamped = cuda.to_device(np.zeros(1, dtype=np.int64))
     lo = hot_lo(roll, rules)
-    bar = _progress_bar(n, progress)
+    bar = progress_bar(n, progress)
     with warnings.catch_warnings():
         if _simulator():  # numpy scalars stand for the GPU's wrapping uint64 arithmetic
             warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning)

@@ -3,7 +3,7 @@
 :func:`simulate_day` compiles a :class:`~explodice.Scenario` into plain arrays (through
 :func:`explodice.simulate.throw_table` and :func:`~explodice.simulate.kernel_args`, the
 translation the single-roll kernel uses) and runs
-:func:`explodice._day_kernel.day_histograms`. The rules of RULES.md it plays:
+:func:`explodice._day_kernel.day_chunk` on threads (:func:`explodice.chunks.run_chunks`). The rules of RULES.md it plays:
 
 - each drain goes to the gauge of the roll's ability; past 0 the excess overflows
   (``rules.overflow``): ``"fullest"`` pours it into the same character's non-empty gauge with
@@ -30,7 +30,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-import numba
 import numpy as np
 import pandas as pd
 
@@ -40,8 +39,8 @@ from .distribution import wilson_interval
 from .exact import exact
 from .rules import Best, ExplodiceError, Policy, Roll, Rules, check_int
 from .scenario import DayRoll, Scenario
-from .simulate import (_progress_bar, chunk_sizes, kernel_args, resolve_seed, resolve_threads,
-                       stream_seeds, throw_table)
+from .chunks import lanes, progress_bar, resolve_threads, run_chunks
+from .simulate import chunk_sizes, kernel_args, resolve_seed, stream_seeds, throw_table
 
 __all__ = ["DayResult", "EmptyTime", "rolls_to_empty", "simulate_day", "DEFAULT_CHUNK_DAYS"]
 
@@ -144,10 +143,10 @@ def simulate_day(
     """Simulate ``n_days`` days of ``scenario`` and return their histograms as a DayResult.
 
     The same ``seed`` and ``chunk_days`` give the same numbers for any ``threads``.
-    ``progress`` shows a bar (tqdm) counting rolls, moving per batch of chunks (by default only
-    for runs of 2e8 rolls or more, as :func:`explodice.simulate`). Ctrl-C stops the run
-    between two batches (within a fraction of a second for ordinary days) and raises
-    ``KeyboardInterrupt`` with the threads and the bar put back in order.
+    ``progress`` shows a bar (tqdm) counting rolls, moving per chunk (by default only for runs
+    of 2e8 rolls or more, as :func:`explodice.simulate`). Ctrl-C stops the run between two
+    chunks (within a fraction of a second for ordinary days), closes the bar and raises
+    ``KeyboardInterrupt``.
 
     >>> from explodice import Character
     >>> hero = Character("Hero", dict(STR=12, DEX=10, CON=10, INT=10, WIS=10, CHA=10))
@@ -168,28 +167,20 @@ def simulate_day(
     sizes = chunk_sizes(n_days, chunk_days)
     seeds = stream_seeds(ss, sizes.size)
     arrays = _compile(scenario, rules)
-    n_bins = _n_bins(scenario)
-    totals: list[np.ndarray] | None = None
-    bar = _progress_bar(n_days * scenario.n_rolls, progress)
-    previous = numba.get_num_threads()
-    numba.set_num_threads(n_threads)
+    n_lanes = lanes(sizes.size, n_threads)
+    outs = [_day_kernel.accumulators(arrays["gauge_start"].size, arrays["sequence"].size,
+                                     arrays["t_gauge"].size, _n_bins(scenario),
+                                     int(arrays["gauge_start"].max(initial=0)))
+            for _ in range(n_lanes)]
+
+    def work(c: int, t: int) -> None:
+        _day_kernel.day_chunk(seeds[c], sizes[c], outs[t], **arrays)
+
     began = time.perf_counter()
-    try:
-        # the kernel holds the GIL: Ctrl-C is raised here, when a batch returns
-        batch = 2 * n_threads
-        for lo in range(0, sizes.size, batch):
-            part = slice(lo, lo + batch)
-            out = _day_kernel.day_histograms(seeds[part], sizes[part], n_threads, **arrays,
-                                             n_bins=n_bins)
-            totals = list(out) if totals is None else [a + b for a, b in zip(totals, out)]
-            if bar is not None:
-                bar.update(int(sizes[part].sum()) * scenario.n_rolls)
-    finally:
-        numba.set_num_threads(previous)
-        if bar is not None:
-            bar.close()
+    run_chunks(work, sizes * scenario.n_rolls, threads=n_threads,
+               bar=progress_bar(n_days * scenario.n_rolls, progress))
+    totals = [sum(out[i] for out in outs) for i in range(len(outs[0]))]
     seconds = time.perf_counter() - began
-    assert totals is not None
     entropy = ss.entropy if not ss.spawn_key else (ss.entropy, ss.spawn_key)
     first, per_roll, *rest = totals
     keys = ("by_type", "caused", "end", "lost", "sums", "lost_sum")

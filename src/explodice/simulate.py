@@ -18,10 +18,10 @@ import numbers
 from functools import lru_cache
 from typing import Any
 
-import numba
 import numpy as np
 
 from . import _kernels
+from .chunks import lanes, progress_bar, resolve_threads, run_chunks
 from .distribution import Distribution
 from .policy import policy_table
 from .rules import ExplodiceError, Roll, Rules, check_int
@@ -30,7 +30,6 @@ __all__ = ["simulate", "stream_seeds", "resolve_seed", "resolve_threads", "DEFAU
 
 DEFAULT_CHUNK = 1 << 22
 T_LO, N_T, N_D = -160, 480, 256  # histogram: dice totals -160..319, drains 0..255
-AUTO_PROGRESS_ROLLS = 200_000_000  # about a second of the kernel on these machines
 
 
 @lru_cache(maxsize=None)
@@ -108,14 +107,6 @@ def stream_seeds(ss: np.random.SeedSequence, n_chunks: int) -> np.ndarray:
     return out
 
 
-def resolve_threads(threads: int | None) -> int:
-    """A thread count in 1..numba's maximum; ``None`` means all of them."""
-    limit = numba.config.NUMBA_NUM_THREADS
-    if threads is None:
-        return limit
-    return check_int("threads", threads, lo=1, hi=limit)
-
-
 def chunk_sizes(n: int, chunk_size: int) -> np.ndarray:
     """Rolls per chunk: full chunks of ``chunk_size`` and one last partial chunk."""
     full, rest = divmod(n, chunk_size)
@@ -137,11 +128,13 @@ def simulate(
     """Simulate ``n`` rolls and return their histogram as a :class:`Distribution`.
 
     ``seed`` fixes every number: the same seed (and ``chunk_size``) gives the same counts
-    whatever ``threads`` is. ``progress`` shows a bar moving per batch of chunks (by default
-    only for runs of 2e8 rolls or more). ``backend`` is ``"cpu"`` (numba threads), ``"cuda"``
-    (an NVIDIA GPU through numba-cuda, :mod:`explodice.cuda_backend`; ``threads`` and
-    ``chunk_size`` do not apply, and its numbers differ from the CPU's for the same seed) or
-    ``"auto"`` (the GPU when there is one and ``n`` >= 5e7, else the CPU).
+    whatever ``threads`` is. ``progress`` shows a bar moving per chunk (by default only for
+    runs of 2e8 rolls or more); Ctrl-C stops the run between chunks.
+
+    ``backend`` is ``"cpu"`` (the numba kernels on ``threads`` threads, one per core by
+    default), ``"cuda"`` (an NVIDIA GPU through numba-cuda, :mod:`explodice.cuda_backend`;
+    ``threads`` and ``chunk_size`` do not apply, and its numbers differ from the CPU's for the
+    same seed) or ``"auto"`` (the GPU when there is one and ``n`` >= 5e7, else the CPU).
 
     >>> from explodice import Roll, simulate
     >>> a = simulate(Roll(2, advantage="advantage"), n=10_000, seed=7, threads=1)
@@ -169,29 +162,33 @@ def simulate(
 
     sizes = chunk_sizes(n, chunk_size)
     seeds = stream_seeds(ss, sizes.size)
+    work, hists, clamped = _chunk_work(roll, rules, seeds, sizes, lanes(sizes.size, n_threads))
+    run_chunks(work, sizes, threads=n_threads, bar=progress_bar(n, progress))
+    return histogram_distribution(hists.sum(axis=0), T_LO, n=n, seed=ss, clamped=int(clamped.sum()),
+                                  roll=roll, rules=rules)
+
+
+def _chunk_work(roll: Roll, rules: Rules, seeds: np.ndarray, sizes: np.ndarray,
+                n_lanes: int) -> tuple[Any, np.ndarray, np.ndarray]:
+    """The work of one chunk for :func:`run_chunks`, and the lanes' histograms it fills.
+
+    Picks the kernel for the case (the throw table alone, with its drain, or face by face
+    for the lucky reroll), so each is compiled only when first used.
+    """
+    hists = np.zeros((n_lanes, _kernels.N_ONES, N_D, N_T), dtype=np.int64)
+    clamped = np.zeros(n_lanes, dtype=np.int64)
     args = kernel_args(roll, rules)
-    table = throw_table(roll, rules)
-    counts = np.zeros((_kernels.N_ONES, N_D, N_T), dtype=np.int64)
-    clamped = 0
-    batch = 2 * n_threads
-    bar = _progress_bar(n, progress)
-    previous = numba.get_num_threads()
-    numba.set_num_threads(n_threads)
-    try:
-        for start in range(0, sizes.size, batch):
-            part = slice(start, start + batch)
-            h, c = _kernels.roll_histogram(seeds[part], sizes[part], n_threads, table, *args,
-                                           T_LO, N_T, N_D)
-            counts += h
-            clamped += int(c)
-            if bar is not None:
-                bar.update(int(sizes[part].sum()))
-    finally:
-        numba.set_num_threads(previous)
-        if bar is not None:
-            bar.close()
-    return histogram_distribution(counts, T_LO, n=n, seed=ss, clamped=clamped, roll=roll,
-                                  rules=rules)
+    malus, lucky, drain_active, explosion_ones = args[4], args[5], args[7], args[8]
+    if lucky:
+        def work(c: int, t: int) -> None:
+            clamped[t] += _kernels.chunk_face_by_face(hists[t], seeds[c], sizes[c], *args, T_LO)
+    else:
+        table = throw_table(roll, rules)
+        kernel = _kernels.chunk_table_drain if drain_active else _kernels.chunk_table
+
+        def work(c: int, t: int) -> None:
+            clamped[t] += kernel(hists[t], seeds[c], sizes[c], table, malus, explosion_ones, T_LO)
+    return work, hists, clamped
 
 
 def kernel_args(roll: Roll, rules: Rules) -> tuple[Any, ...]:
@@ -222,13 +219,3 @@ def histogram_distribution(counts: np.ndarray, t_lo: int, *, n: int, seed: np.ra
     return Distribution(counts / n, t_lo + int(t_any[0]) + roll.modifier, method=method, n=n,
                         seed=entropy, omitted=clamped / n, roll=roll, rules=rules,
                         counts=counts)
-
-
-def _progress_bar(n: int, progress: bool | None) -> Any:
-    if progress is None:
-        progress = n >= AUTO_PROGRESS_ROLLS
-    if not progress:
-        return None
-    from tqdm.auto import tqdm
-
-    return tqdm(total=n, unit="roll", unit_scale=True, desc="simulate", leave=False)
