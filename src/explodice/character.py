@@ -14,7 +14,6 @@ the key and the problem.
 
 from __future__ import annotations
 
-import tomllib
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +21,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from .rules import Best, ExplodiceError, Policy, Roll, RulesError, check_int
+from .tomlfile import parse_toml, read_text
 
 __all__ = [
     "ABILITIES",
@@ -364,10 +364,7 @@ def _proficiencies(value: Any) -> Any:
 
 def characters_from_toml(text: str, *, source: str = "<string>") -> list[Character]:
     """Characters from TOML text with ``[[character]]`` tables (see :func:`load_characters`)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise CharacterFileError(f"{source}: not valid TOML: {err}") from None
+    data = parse_toml(text, source=source, error=CharacterFileError)
     extra = [k for k in data if k != "character"]
     if extra:
         raise CharacterFileError(f"{source}: `{extra[0]}`: unknown top-level key; "
@@ -434,9 +431,5 @@ def load_characters(path: str | Path) -> list[Character]:
         saves = ["STR", "CON"]
         gauge_per_level = { PA = 3 }
     """
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise CharacterFileError(f"{path}: cannot be read ({err.strerror}).") from None
+    text = read_text(path, error=CharacterFileError)
     return characters_from_toml(text, source=str(path))

@@ -14,7 +14,6 @@ Ctrl-C stops with status 130.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from typing import Any, Sequence

@@ -17,7 +17,6 @@ import os
 import shutil
 import tempfile
 import textwrap
-import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -27,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from .rules import ExplodiceError, Roll, Rules, check_int
+from .tomlfile import parse_toml, read_text
 
 __all__ = [
     "ConfigError",
@@ -93,15 +93,8 @@ def load_config(path: str | os.PathLike[str] | None = None) -> ReportConfig:
         text, source = default_config_text(), "embedded default"
     else:
         source = str(path)
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as err:
-            raise ConfigError(f"{source}: cannot be read ({err.strerror}).") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"{source}: not valid TOML: {err}") from None
-    return _config_from_data(data, source)
+        text = read_text(path, error=ConfigError)
+    return _config_from_data(parse_toml(text, source=source, error=ConfigError), source)
 
 
 def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:

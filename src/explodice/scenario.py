@@ -16,7 +16,6 @@ the file, the key and the problem.
 from __future__ import annotations
 
 import numbers
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -33,6 +32,7 @@ from .character import (
     resolve_skill,
 )
 from .rules import KINDS, Best, ExplodiceError, Roll, RulesError, check_int, net_advantage
+from .tomlfile import read_toml
 
 __all__ = ["DayRoll", "Scenario", "ScenarioError", "ScenarioFileError", "load_scenario",
            "scenario_from_tables"]
@@ -267,12 +267,7 @@ def load_scenario(path: str | Path, *, characters: Sequence[Character] | None = 
     Python instead.
     """
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise ScenarioFileError(f"{path}: cannot be read ({err.strerror}).") from None
-    except tomllib.TOMLDecodeError as err:
-        raise ScenarioFileError(f"{path}: not valid TOML: {err}") from None
+    data = read_toml(path, error=ScenarioFileError)
     for key in data:
         if key not in _TOP_KEYS:
             raise ScenarioFileError(f"{path}: `{key}`: unknown key; allowed: "

@@ -53,7 +53,6 @@ import os
 import pickle
 import statistics
 import time
-import tomllib
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
@@ -65,6 +64,7 @@ import numpy as np
 import pandas as pd
 
 from .rules import Best, ExplodiceError, Roll, Rules
+from .tomlfile import read_toml
 
 __all__ = ["TASKS", "SweepError", "SweepFileError", "SweepWarning", "load_grid",
            "sweep", "sweep_parameters", "write_results"]
@@ -648,12 +648,7 @@ def load_grid(path: str | os.PathLike[str]) -> GridFile:
     the key and the problem.
     """
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise SweepFileError(f"{path}: cannot be read ({err.strerror}).") from None
-    except tomllib.TOMLDecodeError as err:
-        raise SweepFileError(f"{path}: not valid TOML: {err}") from None
+    data = read_toml(path, error=SweepFileError)
 
     def bad(key: str, problem: str) -> SweepFileError:
         return SweepFileError(f"{path}: `{key}`: {problem}")
