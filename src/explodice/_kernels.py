@@ -145,6 +145,22 @@ def exploding(st):
 
 
 @njit(inline="always", cache=True)
+def explode_then_malus(total, ones, dice, st, malus, explosion_ones):
+    """Add ``dice`` exploding dice to ``total`` (the chains of kept 6s), counting the chains
+    that end on a 1 as kept 1s when ``explosion_ones``; then subtract the malus die if any.
+    Returns ``(total, kept 1s, st)``."""
+    for _ in range(dice):
+        v, last, st = exploding(st)
+        total += v
+        if explosion_ones and last == 1:
+            ones += 1
+    if malus:
+        v, last, st = exploding(st)
+        total -= v
+    return total, ones, st
+
+
+@njit(inline="always", cache=True)
 def one_roll(st, n_faces, face_n1, face_n6, face_s, k_table, malus, lucky, rule_applies,
              explosion_ones):
     """One 3d6x roll: ``(dice total, kept 1s, st)``; the drain is rolled by the caller."""
@@ -164,16 +180,7 @@ def one_roll(st, n_faces, face_n1, face_n6, face_s, k_table, malus, lucky, rule_
     k = int64(k_table[n1, n6, s])
     a = n1 - k
     b = n6 - k
-    total = s + a + 6 * b
-    ones = a
-    for _ in range(b):
-        v, last, st = exploding(st)
-        total += v
-        if explosion_ones and last == 1:
-            ones += 1
-    if malus:
-        v, last, st = exploding(st)
-        total -= v
+    total, ones, st = explode_then_malus(s + a + 6 * b, a, b, st, malus, explosion_ones)
     if not rule_applies:
         ones = 0
     return total, ones, st
@@ -186,17 +193,7 @@ def finish_throw(e, st, malus, explosion_ones):
     An entry packs ``total | kept 1s << 8 | dice still to roll << 11`` (see
     :func:`explodice.simulate.throw_table`). Returns ``(total, kept 1s, st)``.
     """
-    total = e & 0xFF
-    ones = (e >> 8) & 0x7
-    for _ in range(e >> 11):
-        v, last, st = exploding(st)
-        total += v
-        if explosion_ones and last == 1:
-            ones += 1
-    if malus:
-        v, last, st = exploding(st)
-        total -= v
-    return total, ones, st
+    return explode_then_malus(e & 0xFF, (e >> 8) & 0x7, e >> 11, st, malus, explosion_ones)
 
 
 @njit(inline="always", cache=True)
