@@ -2,34 +2,41 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+CORE   := $(VENV)/.installed-core
+DEV    := $(VENV)/.installed-dev
 
 .PHONY: all venv test test-all report bench clean clean-cache
 
 all: test
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
+# The report needs only the package; the tests add the dev extra (pytest, scipy, dask,
+# numba-cuda's simulator, nbclient, pypdf). Each stamp is rebuilt when pyproject.toml changes.
+$(CORE): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(CORE)
 
-venv: $(STAMP)
+$(DEV): $(CORE)
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(DEV)
+
+venv: $(DEV)
 
 ## make test: the quick suite (slow statistical checks excluded), on every core
-test: $(STAMP)
+test: $(DEV)
 	$(BIN)/python -m pytest -m "not slow" -n auto -q
 
 ## make test-all: everything, the large Monte Carlo runs included
-test-all: $(STAMP)
+test-all: $(DEV)
 	$(BIN)/python -m pytest -n auto -q
 
 ## make report: write the default designer's report into reports/
-report: $(STAMP)
+report: $(CORE)
 	$(BIN)/explodice report --out reports
 
 ## make bench: the side-by-side benchmarks of benchmarks/README.md
-bench: $(STAMP)
+bench: $(DEV)
 	$(BIN)/python benchmarks/bench_engine.py
 
 ## make clean-cache: drop numba's compiled kernels. Numba checks only each kernel's own file,
