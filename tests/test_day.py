@@ -422,3 +422,23 @@ def test_ctrl_c_stops_between_chunks_and_closes_the_bar(monkeypatch, threads):
     # the run stopped after the chunk in hand: far fewer than the 100 chunks were started
     assert 2 <= len(calls) <= 2 + threads
     assert bars[0].closed and bars[0].done == (len(calls) - 1) * 100 * 5
+
+
+def test_an_error_in_one_lane_stops_the_others_promptly(monkeypatch):
+    """With tiny chunks and a cold compile the failing lane must stop the run itself."""
+    from explodice import day
+
+    kernel = day._day_kernel.day_chunk
+    calls = []
+
+    def failing(*args, **kw):
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("boom")
+        return kernel(*args, **kw)
+
+    monkeypatch.setattr(day._day_kernel, "day_chunk", failing)
+    s = ex.Scenario([hero()], [ex.DayRoll("Hero", ability="STR", dc=14, repeat=5)])
+    with pytest.raises(RuntimeError, match="boom"):
+        ex.simulate_day(s, n_days=100_000, seed=1, threads=2, chunk_days=10)
+    assert len(calls) <= 2  # the other lane finished at most the chunk it had taken

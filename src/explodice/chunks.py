@@ -81,7 +81,11 @@ def run_chunks(work: Callable[[int, int], None], units: np.ndarray, *, threads: 
                 c = next(queue, None)
             if c is None:
                 return
-            work(c, t)
+            try:
+                work(c, t)
+            except BaseException:
+                stop.set()  # the other lanes stop after their chunk in hand
+                raise
             if bar is not None:
                 with lock:
                     bar.update(int(units[c]))
