@@ -378,7 +378,15 @@ def _rolls_to_empty(args: argparse.Namespace) -> int:
               f"DC {args.dc}; {result.method}\n# mean {result.mean:.3f}, median {result.median}, "
               f"90 % by roll {result.quantile(0.9)}")
     cols = [c for c in ("rolls", "p", "cdf", "ci_low", "ci_high") if c in frame]
-    _emit(frame, args.format, text=frame[cols], header=header)
+    # on a terminal, stop at the roll by which 99.9 % of the gauges are empty
+    shown = frame[cols]
+    if "cdf" in shown and (shown["cdf"] >= 0.999).any():
+        last = int((shown["cdf"] >= 0.999).to_numpy().argmax())
+        if last + 1 < len(shown):
+            header += (f"\n# rows after roll {shown['rolls'].iloc[last]} (99.9 % empty) left out; "
+                       "--format csv gives them all")
+            shown = shown.iloc[: last + 1]
+    _emit(frame, args.format, text=shown, header=header)
     return 0
 
 
