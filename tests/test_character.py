@@ -94,6 +94,17 @@ def test_proficiency_multipliers_and_expertise():
         Character("R", SCORES, skills={"Stealth": 3})
 
 
+def test_d20_adds_a_save_proficiency_once():
+    # 3d6x: a save chosen twice adds PB twice; d20: PB at most once (Expertise is for checks).
+    c = Character("S", dict(SCORES, DEX=16), level=5, saves={"DEX": 2}, skills={"Stealth": 2})
+    assert c.save_modifier("DEX") == 3 + 2 * 3
+    assert c.save_modifier("DEX", system="d20") == 3 + 3
+    assert c.roll(ability="DEX", kind="save", system="d20").modifier == 6
+    assert c.roll("Stealth", system="d20").modifier == 3 + 2 * 3  # Expertise doubles once
+    with pytest.raises(ExplodiceError, match="system"):
+        c.roll(ability="DEX", system="d100")
+
+
 def test_saves_attacks_and_rolls():
     c = Character("W", SCORES, level=5, saves={"CON": 1}, actor="npc", policy="cancel")
     save = c.roll(ability="CON", kind="save", advantage="advantage")

@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from explodice import D20Distribution, ExplodiceError, Roll, d20, success_table
+from explodice import Character, D20Distribution, ExplodiceError, Roll, d20, success_table
 
 
 def test_check_odds_by_hand():
@@ -72,3 +72,12 @@ def test_d20_success_table():
     assert row["disadvantage"] == pytest.approx(0.45**2)
     comp = t[(t.modifier == 0) & (t.dc == 5)].set_index("advantage").p_complication
     assert comp["disadvantage"] == pytest.approx(0.0975)
+
+
+def test_d20_character_table_adds_save_proficiency_once():
+    c = Character("S", {"STR": 10, "DEX": 16, "CON": 10, "INT": 10, "WIS": 10, "CHA": 10},
+                  level=5, saves={"DEX": 2})
+    t = success_table(characters=[c], tests=["save DEX"], dcs=[15], system="d20",
+                      advantages=["normal"])
+    # DEX +3, PB +3 once: d20 + 6 >= 15 on faces 9..20
+    assert t.modifier.tolist() == [6] and t.p.tolist() == pytest.approx([12 / 20])

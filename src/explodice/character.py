@@ -278,10 +278,15 @@ class Character:
         return self.modifier(ab) + self.skills.get(skill, 0) * self.proficiency_bonus
 
     def save_modifier(self, ability: str, *, system: str = "3d6x") -> int:
-        """Ability modifier + save multiplier x PB."""
+        """Ability modifier + save multiplier x PB (3d6x: 0-2 times; d20: at most once, since
+        Expertise doubles ability checks only, seed 004).
+        """
         _check_system(system)
         ab = resolve_ability(ability)
-        return self.modifier(ab) + self.saves.get(ab, 0) * self.proficiency_bonus
+        times = self.saves.get(ab, 0)
+        if system == "d20":
+            times = min(times, 1)
+        return self.modifier(ab) + times * self.proficiency_bonus
 
     def gauges(self) -> dict[str, int]:
         """Maxima of PA, PM, PF, PH: score + per-level points x level, or the stated maxima."""
@@ -291,8 +296,10 @@ class Character:
         return out
 
     def roll(self, skill: str | None = None, *, ability: str | None = None, kind: str = "check",
-             advantage: str = "normal", bonus: int = 0, policy: Policy | None = None) -> Roll:
-        """The :class:`Roll` of a skill check, an ability check, a save or an attack.
+             advantage: str = "normal", bonus: int = 0, policy: Policy | None = None,
+             system: str = "3d6x") -> Roll:
+        """The :class:`Roll` of a skill check, an ability check, a save or an attack; its
+        modifier is the ``system``'s (they differ only for a save proficient twice).
 
         - ``roll("Perception")``: a skill check (ability from the skill, or ``ability=``);
         - ``roll(ability="STR")``: a raw ability check;
@@ -307,12 +314,13 @@ class Character:
         if kind == "save":
             if ability is None or skill is not None:
                 raise _fail("ability", ability, "an ability (and no skill) for a save")
-            mod = self.save_modifier(ability)
+            mod = self.save_modifier(ability, system=system)
         elif skill is not None:
             if kind != "check":
                 raise _fail("kind", kind, "'check' when a skill is given")
-            mod = self.skill_modifier(skill, ability=ability)
+            mod = self.skill_modifier(skill, ability=ability, system=system)
         elif ability is not None:
+            _check_system(system)
             mod = self.modifier(ability)
         else:
             raise _fail("skill", skill, "a skill, or an ability given as `ability=`")

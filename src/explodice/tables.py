@@ -223,7 +223,8 @@ class _Spec:
     labels: tuple[tuple[str, Any], ...] = ()
 
 
-def _character_specs(characters: Sequence[Character], tests: Iterable[Any] | None) -> list[_Spec]:
+def _character_specs(characters: Sequence[Character], tests: Iterable[Any] | None,
+                     system: str) -> list[_Spec]:
     specs = []
     for c in characters:
         if not isinstance(c, Character):
@@ -233,13 +234,13 @@ def _character_specs(characters: Sequence[Character], tests: Iterable[Any] | Non
             [f"save {a}" for a in ABILITIES] + list(dict.fromkeys(
                 s for s, m in c.skills.items() if m)))
         for test in wanted:
-            roll, label = _character_roll(c, test)
+            roll, label = _character_roll(c, test, system)
             specs.append(_Spec(roll.modifier, roll.kind, roll.actor, roll.policy,
                                (("character", c.name), ("test", label), ("kind", roll.kind))))
     return specs
 
 
-def _character_roll(c: Character, test: Any) -> tuple[Roll, str]:
+def _character_roll(c: Character, test: Any, system: str) -> tuple[Roll, str]:
     """'Perception' (skill check), 'DEX' (ability check), 'save DEX' or ('save', 'DEX')."""
     if isinstance(test, tuple) and len(test) == 2 and test[0] == "save":
         test = f"save {test[1]}"
@@ -250,13 +251,13 @@ def _character_roll(c: Character, test: Any) -> tuple[Roll, str]:
     if len(words) == 2 and "save" in (words[0].lower(), words[1].lower()):
         ability = resolve_ability(words[1] if words[0].lower() == "save" else words[0],
                                   field_name="tests")
-        return c.roll(ability=ability, kind="save"), f"save {ability}"
+        return c.roll(ability=ability, kind="save", system=system), f"save {ability}"
     try:
         ability = resolve_ability(test, field_name="tests")
     except ExplodiceError:
         skill = resolve_skill(test, field_name="tests")
-        return c.roll(skill), skill
-    return c.roll(ability=ability), ability
+        return c.roll(skill, system=system), skill
+    return c.roll(ability=ability, system=system), ability
 
 
 def success_table(modifiers: Iterable[int] | None = None, dcs: Iterable[int] | None = None, *,
@@ -295,7 +296,7 @@ def success_table(modifiers: Iterable[int] | None = None, dcs: Iterable[int] | N
         if modifiers is not None:
             raise ExplodiceError("`modifiers` must be None when `characters` is given, but "
                                  f"{modifiers!r} was passed.")
-        specs = _character_specs(characters, tests)
+        specs = _character_specs(characters, tests, system)
     else:
         mods = MODIFIERS if modifiers is None else modifiers
         Roll(kind=kind, actor=actor, policy=policy)  # validates kind, actor, policy
