@@ -66,3 +66,10 @@ def test_rules_and_rolls_are_frozen_and_hashable():
         r.modifier = 4  # type: ignore[misc]
     assert hash(r) == hash(Roll(3, policy=Best(16, 0.1)))
     assert hash(Rules(rule_of_one_kinds=["check"])) == hash(Rules(rule_of_one_kinds={"check"}))
+
+
+def test_one_sided_bounds_are_stated_plainly():
+    with pytest.raises(RulesError, match=r"`advantages` must be an integer >= 0, but -1 was passed"):
+        net_advantage(-1, 0)
+    with pytest.raises(RulesError, match=r"`modifier` must be an integer in -100\.\.100, but 2\.5"):
+        Roll(modifier=2.5)

@@ -59,12 +59,19 @@ def check_int(field_name: str, value: Any, *, lo: int | None = None, hi: int | N
 
     Booleans and non-integral numbers are refused; ``lo``/``hi`` are inclusive bounds.
     """
+    if lo is None and hi is None:
+        allowed = "an integer"
+    elif hi is None:
+        allowed = f"an integer >= {lo}"
+    elif lo is None:
+        allowed = f"an integer <= {hi}"
+    else:
+        allowed = f"an integer in {lo}..{hi}"
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        bounds = "" if lo is None and hi is None else f" in {lo if lo is not None else '...'}..{hi if hi is not None else '...'}"
-        raise _fail(field_name, value, f"an integer{bounds}")
+        raise _fail(field_name, value, allowed)
     value = int(value)
     if (lo is not None and value < lo) or (hi is not None and value > hi):
-        raise _fail(field_name, value, f"an integer in {lo}..{hi}")
+        raise _fail(field_name, value, allowed)
     return value
 
 
