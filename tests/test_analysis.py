@@ -316,6 +316,27 @@ def test_equivalent_dc_is_the_closest():
     assert t.set_index("d20_dc").note[25] == "impossible in d20"
 
 
+def test_equivalent_dc_for_any_modifier_and_the_notes():
+    # A modifier far outside +-20: every d20 DC is impossible, the 3d6x DC is the easiest one
+    # within the tolerance of 0 (by hand: the first DC whose P(success) <= 0.005).
+    hand = HAND["normal"]
+    for mod in (-100, 0, 4):
+        t = ex.equivalent_dc(mod)
+        for row in t[t.note == "impossible in d20"].itertuples():
+            first = next(dc for dc in range(mod - 10, mod + 200) if sf(hand, dc - mod) <= 0.005)
+            assert row.dc_3d6x == first
+        for row in t[t.note == "certain in d20"].itertuples():
+            last = max(dc for dc in range(mod - 10, mod + 200) if sf(hand, dc - mod) >= 0.995)
+            assert row.dc_3d6x == last
+    assert (ex.equivalent_dc(-100).note == "impossible in d20").all()
+    # a d20 attack always keeps 5 % (natural 20): the closest 3d6x DC, however low the modifier
+    t = ex.equivalent_dc(Roll(-100, kind="attack"))
+    gaps = {dc: abs(sf(hand, dc + 100) - 0.05) for dc in range(-110, 0)}
+    assert set(t.dc_3d6x) == {min(gaps, key=lambda dc: (gaps[dc], -dc))}
+    with pytest.raises(ExplodiceError, match="tolerance"):
+        ex.equivalent_dc(0, tolerance=-0.1)
+
+
 def test_equivalent_dc_table_and_divergence():
     t = ex.equivalent_dc_table()
     assert len(t) == 6 * 3
@@ -341,6 +362,10 @@ def test_dc_for_probability():
         assert sf(hand, dc - 2) <= target < sf(hand, dc - 1 - 2)
     with pytest.raises(ExplodiceError, match="target"):
         ex.dc_for_probability(Roll(0), 1.5)
+    # a d20 attack spans 5 %..95 % (natural 1 and 20): 99 % is out of reach, clearly
+    with pytest.raises(ExplodiceError, match=r"reachable.*0\.05, 0\.95"):
+        ex.dc_for_probability(Roll(0, kind="attack"), 0.99, system="d20", mode="at_least")
+    assert ex.dc_for_probability(Roll(0, kind="attack"), 0.99, system="d20") == 2
 
 
 def test_suggest_dcs():

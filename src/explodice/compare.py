@@ -41,7 +41,6 @@ PROFILES: dict[str, int | Roll] = {"untrained": 0, "trained": 4, "expert": 8}
 #: Target P(success) of the reference profile per difficulty band, for :func:`suggest_dcs`.
 DEFAULT_TARGETS = {"very easy": 0.95, "easy": 0.75, "moderate": 0.5, "hard": 0.25,
                    "very hard": 0.1, "nearly impossible": 0.01}
-_CANDIDATES = np.arange(-20, 121)  # 3d6x DCs searched (every total a roll with |mod| <= 20 reaches)
 _TIE = 1e-12
 
 
@@ -49,6 +48,12 @@ def _as_roll(value: int | Roll, field_name: str = "roll") -> Roll:
     if isinstance(value, Roll):
         return value
     return Roll(check_int(field_name, value, lo=-100, hi=100))
+
+
+def _candidates(dist: Distribution) -> np.ndarray:
+    """Every DC that matters for ``dist``: from one below its lowest total (P = 1) to one above
+    its highest (P = 0)."""
+    return np.arange(dist.lo - 1, dist.lo + dist.pmf.shape[0] + 1)
 
 
 def _closest(p: np.ndarray, target: float, candidates: np.ndarray) -> tuple[int, float]:
@@ -72,9 +77,14 @@ def equivalent_dc(roll: int | Roll, *, d20_dcs: Mapping[str, int] | Iterable[int
     [8, 11, 15, 24, 34, 34]
     """
     roll = _as_roll(roll)
+    if not isinstance(tolerance, (int, float)) or not 0 <= tolerance < 0.5:
+        raise ExplodiceError(f"`tolerance` must be a probability in [0, 0.5), but "
+                             f"{tolerance!r} was passed.")
     table = _dc_map(d20_dcs)
     dist_d20 = d20(roll)
-    p3 = exact(roll, rules).p_success(_CANDIDATES)
+    dist_3 = exact(roll, rules)
+    candidates = _candidates(dist_3)
+    p3 = dist_3.p_success(candidates)
     rows = []
     for name, dc in table.items():
         p = float(dist_d20.p_success(dc))
@@ -86,9 +96,9 @@ def equivalent_dc(roll: int | Roll, *, d20_dcs: Mapping[str, int] | Iterable[int
             note = "impossible in d20"
             best = np.nonzero(p3 <= tolerance)[0][0]
         if note:
-            dc3, q = int(_CANDIDATES[best]), float(p3[best])
+            dc3, q = int(candidates[best]), float(p3[best])
         else:
-            dc3, q = _closest(p3, p, _CANDIDATES)
+            dc3, q = _closest(p3, p, candidates)
         rows.append({"difficulty": name, "d20_dc": dc, "p_d20": p, "dc_3d6x": dc3, "p_3d6x": q,
                      "gap": q - p, "difficulty_3d6x": difficulty_of(dc3, "3d6x"), "note": note})
     out = pd.DataFrame(rows)
@@ -201,16 +211,19 @@ def dc_for_probability(roll: int | Roll | Distribution, target: float | Iterable
     else:
         roll = _as_roll(roll)
         dist = d20(roll) if check_system(system) == "d20" else exact(roll, rules)
-    candidates = np.arange(dist.lo - 1, dist.lo + dist.pmf.shape[0] + 2)
+    candidates = _candidates(dist)
     p = np.asarray(dist.p_success(candidates), dtype=float)
     out = []
     for t in targets.ravel():
         if mode == "closest":
             out.append(_closest(p, t, candidates)[0])
-        elif mode == "at_least":
-            out.append(int(candidates[np.nonzero(p >= t - _TIE)[0][-1]]))
-        else:
-            out.append(int(candidates[np.nonzero(p <= t + _TIE)[0][0]]))
+            continue
+        hits = np.nonzero(p >= t - _TIE)[0] if mode == "at_least" else np.nonzero(p <= t + _TIE)[0]
+        if hits.size == 0:  # a d20 attack never goes below 5 % nor above 95 %
+            raise ExplodiceError(f"`target` must be reachable in mode {mode!r}: P(success) of this "
+                                 f"roll spans [{p.min():.4g}, {p.max():.4g}], but {float(t)!r} was "
+                                 "passed.")
+        out.append(int(candidates[hits[-1] if mode == "at_least" else hits[0]]))
     result = np.array(out).reshape(targets.shape)
     return int(result) if result.ndim == 0 else result
 
