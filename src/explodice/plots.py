@@ -95,9 +95,9 @@ def frame_provenance(frame: pd.DataFrame) -> str:
     for col in ("system", "method", "n", "n_days", "seed"):
         if col in frame.columns:
             vals = [v for v in pd.unique(frame[col]) if v is not None and not _isnan(v)]
-            if vals:
-                shown = ", ".join(f"{v:,}" if isinstance(v, (int, np.integer)) else str(v)
-                                  for v in vals[:3])
+            if vals:  # thousands separators for sizes, never for seeds
+                shown = ", ".join(f"{v:,}" if col != "seed" and isinstance(v, (int, np.integer))
+                                  else str(v) for v in vals[:3])
                 parts.append(f"{col}={shown}" if col in ("n", "n_days", "seed") else shown)
     rules = frame.attrs.get("rules")
     if rules is not None and hasattr(rules, "describe"):
