@@ -225,6 +225,9 @@ def test_group_by_hand_and_per_member_dcs():
     assert g.p == pytest.approx(1 - 0.5 * 1.0)  # the second always fails
     with pytest.raises(ExplodiceError, match="dc"):
         ex.group_success([Roll(0)] * 2, dc=[11])
+    with pytest.raises(ExplodiceError, match=r"`dc` must be an integer.*16\.5"):
+        ex.group_success([Roll(0)] * 2, dc=16.5)
+    assert ex.group_success([Roll(0)] * 2, dc=np.int64(11), system="d20").p == pytest.approx(0.75)
 
 
 # -- working together -----------------------------------------------------------------------
@@ -290,6 +293,10 @@ def test_haggle_items_of_the_seed():
     assert ex.haggle(Roll(0)).dc == 16
     with pytest.raises(ExplodiceError, match="item"):
         ex.haggle(Roll(0), item="chaussettes")
+    # the seed's DCs are minima ("DD 22 ou plus"): higher is fine, lower is refused
+    assert ex.haggle(Roll(0), item="gems", dc=25).dc == 25
+    with pytest.raises(ExplodiceError, match=r"`dc` must be at least 22 for gems.*16"):
+        ex.haggle(Roll(0), item="gems", dc=16)
     t = ex.haggle_table([0, 4])
     assert len(t) == 2 * 9 and t.groupby("item")["mean"].apply(lambda s: s.is_monotonic_increasing).all()
 

@@ -17,9 +17,9 @@ objects, exact or simulated) and returns a small result that displays itself in 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -334,7 +334,7 @@ def group_success(rolls: Sequence[Roll | Distribution], *, dc: int | Sequence[in
     rolls = list(rolls)
     if not rolls:
         raise ExplodiceError("`rolls` must hold at least one roll, but [] was passed.")
-    dcs = [dc] * len(rolls) if isinstance(dc, (int, np.integer)) else list(dc)
+    dcs = list(dc) if isinstance(dc, Iterable) and not isinstance(dc, str) else [dc] * len(rolls)
     if len(dcs) != len(rolls):
         raise ExplodiceError(f"`dc` must be one DC or one per member ({len(rolls)}), but "
                              f"{dc!r} was passed.")
@@ -404,7 +404,8 @@ def haggle(roll: Roll | Distribution, *, dc: int | None = None, item: str | None
            method: str = "exact", n: int = DEFAULT_N, seed: Any = None,
            threads: int | None = None) -> Haggle:
     """The price change of a haggling test against ``dc`` (default: the ``item``'s minimum DC
-    from the seed, else 16). ``cap=50`` models the optional Deception extension's ceiling.
+    from the seed, else 16; a ``dc`` below the item's minimum is refused). ``cap=50`` models
+    the optional Deception extension's ceiling.
 
     >>> h = haggle(Roll(4), item="Objets magiques")
     >>> h.dc, sorted(h.pmf.index.tolist())
@@ -414,6 +415,9 @@ def haggle(roll: Roll | Distribution, *, dc: int | None = None, item: str | None
     if dc is None:
         dc = HAGGLE_DCS[item_name] if item_name is not None else 16
     dc = check_int("dc", dc)
+    if item_name is not None and dc < HAGGLE_DCS[item_name]:
+        raise ExplodiceError(f"`dc` must be at least {HAGGLE_DCS[item_name]} for {item_name} "
+                             f"(the seed's minimum), but {dc!r} was passed.")
     step = check_int("step", step, lo=1, hi=100)
     cap = check_int("cap", cap, lo=0, hi=100)
     (d,) = _prepare([roll], system, rules, method, n, seed, threads)
