@@ -71,6 +71,10 @@ def test_success_table_against_hand_convolution():
     assert comp["normal"] == pytest.approx(1 - (5 / 6) ** 3)
     assert comp["advantage"] == pytest.approx(1 - (5 / 6) ** 4)
     assert comp["disadvantage (drop)"] == pytest.approx(1 - (5 / 6) ** 2)
+    assert comp["disadvantage (subtract)"] == pytest.approx(1 - (5 / 6) ** 3)  # malus die: no 1s
+    drain = t.drop_duplicates("advantage").set_index("advantage").drain_mean
+    assert drain["normal"] == pytest.approx(3 / 6 * 4.2)  # E[kept 1s] x E[exploding d6]
+    assert drain["disadvantage (drop)"] == pytest.approx(2 / 6 * 4.2)
 
 
 def test_success_table_is_fast():
@@ -252,6 +256,9 @@ def test_passive():
     assert p.p_roll_at_least == pytest.approx(sf(hand, 10))
     assert ex.passive(Roll(3, advantage="advantage")).value == 18
     assert ex.passive(Roll(3, advantage="disadvantage")).value == 8
+    # the base that puts 10 + 3 + 5 at the median of 4 dice + 3
+    adv_median = int(np.searchsorted(np.cumsum(HAND["advantage"][0]), 0.5))
+    assert ex.passive(Roll(3, advantage="advantage")).base_for_median == adv_median + 3 - 3 - 5
     d = ex.passive(Roll(0), system="d20")
     assert (d.median, d.mean, d.base_for_median) == (10, pytest.approx(10.5), 10)
     t = ex.passive_table([0, 2])
@@ -303,9 +310,12 @@ def test_haggle_items_of_the_seed():
 
 def test_haggle_simulated_within_error():
     h = ex.haggle(Roll(0), dc=16, method="simulate", n=40_000, seed=2)
-    exact = ex.haggle(Roll(0), dc=16)
+    hand, lo = HAND["normal"]
+    change = np.array([_hand_change(lo + i - 16) for i in range(hand.size)])
+    mean = float(change @ hand)
+    sd = math.sqrt(float(change**2 @ hand) - mean**2)
     assert h.method == "simulate" and h.n == 40_000
-    assert abs(h.mean - exact.mean) < 4.5 * 21 / math.sqrt(40_000)  # sd of the change <= 25
+    assert abs(h.mean - mean) < 4.5 * sd / math.sqrt(40_000)
 
 
 # -- comparing the systems ------------------------------------------------------------------
@@ -344,18 +354,43 @@ def test_equivalent_dc_for_any_modifier_and_the_notes():
         ex.equivalent_dc(0, tolerance=-0.1)
 
 
+def d20_hand(mod: int, dc: int, advantage: str = "normal") -> float:
+    """P(d20 + mod >= dc) by counting faces; 2d20 keep high/low as 1 - q**2 / p**2."""
+    p = sum(1 for face in range(1, 21) if face + mod >= dc) / 20
+    return {"normal": p, "advantage": 1 - (1 - p) ** 2}.get(advantage, p**2)
+
+
+def _hand_equivalent(mod: int, d20_dc: int) -> int:
+    """The 3d6x DC of RULES.md's hand PMF closest to d20's odds (ties: the higher DC), or
+    within 0.005 of 1 (of 0) when the d20 DC is certain (impossible)."""
+    hand, p = HAND["normal"], d20_hand(mod, d20_dc)
+    dcs = range(mod - 5, mod + 200)
+    if p == 1.0:
+        return max(dc for dc in dcs if sf(hand, dc - mod) >= 0.995)
+    if p == 0.0:
+        return min(dc for dc in dcs if sf(hand, dc - mod) <= 0.005)
+    return min(dcs, key=lambda dc: (abs(sf(hand, dc - mod) - p), -dc))
+
+
 def test_equivalent_dc_table_and_divergence():
     t = ex.equivalent_dc_table()
     assert len(t) == 6 * 3
-    trained = t[t.profile == "trained"].set_index("d20_dc")
-    mapping = ex.equivalent_dc(4).set_index("d20_dc").dc_3d6x
-    assert (trained.dc_3d6x == mapping).all()
+    mods = {"untrained": 0, "trained": 4, "expert": 8}
+    for row in t.itertuples():
+        assert row.dc_3d6x == _hand_equivalent(4, row.d20_dc)  # the reference: trained +4
+        assert row.modifier == mods[row.profile]
+        assert row.p_d20 == pytest.approx(d20_hand(row.modifier, row.d20_dc), abs=1e-12)
+        assert row.p_3d6x == pytest.approx(sf(HAND["normal"], row.dc_3d6x - row.modifier),
+                                           abs=1e-12)
     d = ex.divergence()
-    assert d.abs_gap.is_monotonic_decreasing
+    assert d.abs_gap.is_monotonic_decreasing and len(d) == 3 * 4 * 6
     assert set(d.advantage) == set(HAND)
-    top = d.iloc[0]
-    assert top.p_3d6x == pytest.approx(
-        sf(HAND[top.advantage], top.dc_3d6x - top.modifier), abs=1e-12)
+    for row in d.itertuples():  # each profile maps the d20 table with its own modifier
+        assert row.dc_3d6x == _hand_equivalent(row.modifier, row.d20_dc)
+        adv = row.advantage.split(" ")[0]
+        assert row.p_d20 == pytest.approx(d20_hand(row.modifier, row.d20_dc, adv), abs=1e-12)
+        assert row.p_3d6x == pytest.approx(sf(HAND[row.advantage], row.dc_3d6x - row.modifier),
+                                           abs=1e-12)
 
 
 def test_dc_for_probability():

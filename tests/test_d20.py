@@ -63,7 +63,9 @@ def test_simulated_d20_within_its_interval_and_reproducible():
 
 def test_d20_success_table():
     t = success_table(system="d20")
-    assert sorted(t.dc.unique()) == [5, 10, 15, 20, 25, 30]
+    assert t.drop_duplicates("dc").set_index("dc").difficulty.to_dict() == {
+        5: "very easy", 10: "easy", 15: "moderate", 20: "hard", 25: "very hard",
+        30: "nearly impossible"}
     assert set(t.advantage) == {"normal", "advantage", "disadvantage"}
     assert len(t) == 16 * 6 * 3 and set(t.policy) == {"none"}
     row = t[(t.modifier == 3) & (t.dc == 15)].set_index("advantage").p
