@@ -39,6 +39,8 @@ def test_naturals_on_attacks():
     assert adv.p_success(99) == pytest.approx(1 - (19 / 20) ** 2)
     assert d20(Roll(0), naturals=True).p_success(99) == pytest.approx(0.05)
     assert attack.cdf(29) == pytest.approx(0.95)  # the totals are untouched
+    assert attack.sf(30) == pytest.approx(0.05) and attack.sf(35) == 0.0  # face 20 only
+    assert attack.sf(11) == pytest.approx(1.0)
 
 
 def test_natural_one_complication():

@@ -84,9 +84,14 @@ class D20Distribution(Distribution):
         need = np.clip(np.asarray(dc) - self.modifier, 2, 20) + self.modifier
         return super().p_success(need)
 
+    def sf(self, x: int | Iterable[int]) -> Any:
+        """P(total >= x), on the totals (natural 1/20 do not change totals; see
+        :meth:`p_success` for the odds of an attack)."""
+        return Distribution.p_success(self, x)
+
     def cdf(self, x: int | Iterable[int]) -> Any:
         """P(total <= x), on the totals (natural 1/20 do not change totals)."""
-        return 1.0 - Distribution.p_success(self, np.asarray(x) + 1)
+        return 1.0 - self.sf(np.asarray(x) + 1)
 
     def __repr__(self) -> str:
         what = _describe(self.roll) if self.roll is not None else f"d20{self.modifier:+d}"
