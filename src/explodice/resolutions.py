@@ -169,7 +169,7 @@ def opposed(roll_a: Roll | Distribution, roll_b: Roll | Distribution, *, system:
 class Passive(_Shown):
     """A passive value (10 + modifier, +5 with advantage, -5 with disadvantage) against the
     roll it stands for: its median and mean, the gaps, and the base that would match the
-    median (``median - modifier``, in place of the 10 of the rules)."""
+    median (``median - modifier - (±5)``, in place of the 10 of the rules)."""
 
     value: int
     modifier: int

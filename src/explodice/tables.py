@@ -16,6 +16,7 @@ engine by default, by simulation on request (then with ``ci_low``, ``ci_high``, 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -94,7 +95,7 @@ class Sampling:
     n: int = DEFAULT_N
     seed: Any = None
     threads: int | None = None
-    _ss: np.random.SeedSequence | None = field(default=None, repr=False)
+    _ss: np.random.SeedSequence | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.method not in ("exact", "simulate"):
@@ -166,14 +167,10 @@ def states(system: str, advantages: Iterable[str], readings: Iterable[str],
         if adv == "disadvantage" and system == "3d6x":
             for reading in readings:
                 out.append((f"disadvantage ({reading})", adv,
-                            Rules(**{**_rules_kwargs(rules), "disadvantage": reading})))
+                            dataclasses.replace(rules, disadvantage=reading)))
         else:
             out.append((adv, adv, rules))
     return out
-
-
-def _rules_kwargs(rules: Rules) -> dict[str, Any]:
-    return {f: getattr(rules, f) for f in rules.__dataclass_fields__}
 
 
 def policy_label(policy: Policy, actor: str = "pc", system: str = "3d6x") -> str:
