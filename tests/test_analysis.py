@@ -243,6 +243,8 @@ def test_working_together():
     hindered = ex.working_together([Roll(3, advantage="disadvantage")], dc=16)
     assert hindered.roll.advantage == "normal"  # one advantage source nets a disadvantage
     assert ex.working_together([Roll(3), Roll(0)], leader=1).roll.modifier == 0
+    sim = ex.working_together([Roll(4)], dc=16, method="simulate", n=20_000, seed=4).summary()
+    assert (sim["method"], sim["n"]) == ("simulate", 20_000) and sim["seed"] is not None
 
 
 # -- passive --------------------------------------------------------------------------------

@@ -256,7 +256,7 @@ class Together(_Shown):
 
     def summary(self) -> dict[str, Any]:
         return {"leader": self.leader, "roll": _label(self.distribution), "dc": self.dc,
-                "p": self.p, "p_alone": self.p_alone, "method": self.distribution.method}
+                "p": self.p, "p_alone": self.p_alone, **_provenance([self.distribution])}
 
 
 def working_together(rolls: Sequence[Roll], dc: int | None = None, *, leader: int | None = None,
