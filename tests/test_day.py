@@ -442,3 +442,25 @@ def test_an_error_in_one_lane_stops_the_others_promptly(monkeypatch):
     with pytest.raises(RuntimeError, match="boom"):
         ex.simulate_day(s, n_days=100_000, seed=1, threads=2, chunk_days=10)
     assert len(calls) <= 2  # the other lane finished at most the chunk it had taken
+
+
+@pytest.mark.slow
+def test_day_kernel_stays_inside_its_arrays(tmp_path):
+    """With numba's bounds checks on (a fresh compile in a child process), a party with an NPC
+    (whose rolls go to the scratch gauge) and an overflowing PC runs without an IndexError."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import explodice as ex\n"
+        "s = dict(STR=14, DEX=12, CON=14, INT=16, WIS=10, CHA=8)\n"
+        "party = [ex.Character('Hero', s, gauge_max={'PA': 2, 'PM': 3, 'PF': 0, 'PH': 1}),\n"
+        "         ex.Character('Orc', s, actor='npc')]\n"
+        "rolls = [ex.DayRoll('Orc', ability='STR', dc=14), ex.DayRoll('Hero', ability='STR')]\n"
+        "ex.simulate_day(ex.Scenario(party, rolls, rolls_per_day=30), n_days=200, seed=1,\n"
+        "                threads=1)\n"
+    )
+    env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]

@@ -58,6 +58,17 @@ def test_success_curves_one_line_per_modifier_and_state_with_named_bands(ax):
     assert "moderate" in _texts(ax)
     styles = {line.get_linestyle() for line in ax.get_lines()}
     assert len(styles) == 3
+    assert "modifier +4, advantage" in [line.get_label() for line in ax.get_lines()]
+
+
+def test_success_curves_named_series_and_own_title(ax):
+    table = pd.DataFrame({"series": ["group"] * 3 + ["alone"] * 3, "dc": [8, 12, 16] * 2,
+                          "p": [0.9, 0.5, 0.2, 0.8, 0.4, 0.1], "advantage": "normal",
+                          "method": "exact"})
+    _check(ax, plots.plot_success_curves(table, ax=ax, hue="series", title="Stealth"))
+    # a text hue is not prefixed with its column's name, and one style is not repeated
+    assert [line.get_label() for line in ax.get_lines()] == ["group", "alone"]
+    assert ax.get_title() == "Stealth"
 
 
 def test_heatmap_annotates_every_cell_with_a_percentage(ax):

@@ -9,9 +9,9 @@ the choice, goes face by face through ``one_roll`` and ``drain_of``.
 
 Roll types ``r`` have two *variants* ``2 r`` (its gauge has points) and ``2 r + 1`` (its gauge
 is at 0: one more disadvantage source, netted in Python when the tables were built). Each
-variant carries its throw table (a slice ``throws[v_off[v] : v_off[v] + v_size[v]]`` of one
-flat array; variants with equal tables share one), its pool (index into the face tables) and
-policy table for the lucky path, and its flags. Gauges are numbered ``4 c + j`` for character
+variant carries its throw table (row ``throws[v_tab[v]]`` of 6**6 entries; variants with equal
+tables share a row), its pool (index into the face tables) and policy table for the lucky
+path, and its flags. Gauges are numbered ``4 c + j`` for character
 ``c`` and gauge ``j`` in PA, PM, PF, PH. A mix draws two roll types per 64-bit output, read
 through ``mix_lut`` (type of each integer weight unit) when the weights total at most
 :data:`MAX_LUT`, else by a search of the cumulative weights ``mix_cum``.
@@ -98,9 +98,10 @@ def day_chunk(seed_row, size, out, throws, v_tab, n_faces, face_n1, face_n6, fac
     level = np.empty(n_g + 1, dtype=np.int64)
     first = np.empty(n_g + 1, dtype=np.int64)
     caused = np.empty(n_g + 1, dtype=np.int64)
-    lost = np.empty(n_c, dtype=np.int64)
+    lost = np.empty(n_c + 1, dtype=np.int64)  # by character (and the scratch's, always 0)
     pts = np.empty(n_c + 1, dtype=np.int64)  # points left to each character (and the scratch)
     level[n_g] = 1 << 62
+    first[n_g] = NEVER
     pts[n_c] = 1 << 62
     for _ in range(size):
         for g in range(n_g):

@@ -177,8 +177,9 @@ def shade_dc_bands(ax: Any, bands: Sequence[tuple[str, int]] = DC_BANDS_3D6X, *,
     span = ax.axvspan if vertical else ax.axhspan
     for i, ((name, start), end) in enumerate(zip(bands, ends)):
         span(start, end, color="0.5", alpha=0.10 if i % 2 == 0 else 0.04, lw=0, zorder=0)
-        if vertical:
-            ax.text(start + 0.3, 0.99, f"{name}\nDC {start}", transform=ax.get_xaxis_transform(),
+        if vertical:  # every other name a line lower, so narrow bands do not overlap
+            ax.text(start + 0.3, 0.99 - 0.06 * (i % 2), f"{name}\nDC {start}",
+                    transform=ax.get_xaxis_transform(),
                     ha="left", va="top", fontsize=_NOTE_SIZE, color="0.3")
         else:
             ax.text(0.005, start + 0.3, f"{name} (DC {start})",
@@ -275,19 +276,23 @@ def plot_drain(dists: Mapping[str, Distribution] | Sequence[Distribution] | Dist
 # -- tables of odds -------------------------------------------------------------------------
 def plot_success_curves(table: pd.DataFrame, *, ax: Any = None,
                         bands: Sequence[tuple[str, int]] | None = DC_BANDS_3D6X,
-                        hue: str = "modifier", style: str = "advantage") -> Any:
+                        hue: str = "modifier", style: str = "advantage",
+                        title: str = "Success against DC (line style: advantage state)") -> Any:
     """P(success) against DC: one colour per ``hue`` value, one line style per advantage state.
 
     ``table`` is tidy, with columns ``dc``, ``p`` and the ``hue`` and ``style`` columns
     (``ci_low``/``ci_high`` draw confidence bands when present); ``bands`` shades and names the
-    DC table.
+    DC table. A numeric ``hue`` is named in the legend ("modifier +4"), a text one is not; the
+    ``style`` value is left out of the legend when the table holds only one.
     """
     ax = _axes(ax)
     colours = _colour_map(pd.unique(table[hue]))
+    one_style = table[style].nunique() == 1
     for (h, s), g in table.groupby([hue, style], sort=False):
         g = g.sort_values("dc")
+        label = f"{h}" if isinstance(h, str) else f"{hue} {_signed(h)}"
         ax.plot(g["dc"], g["p"], _advantage_style(s), color=colours[h],
-                label=f"{hue} {_signed(h)}, {s}")
+                label=label if one_style else f"{label}, {s}")
         if {"ci_low", "ci_high"} <= set(g.columns) and (g["ci_high"] > g["ci_low"]).any():
             ax.fill_between(g["dc"], g["ci_low"], g["ci_high"], color=colours[h], alpha=0.2)
     ax.set_xlabel("DC (success when total ≥ DC)")
@@ -298,7 +303,7 @@ def plot_success_curves(table: pd.DataFrame, *, ax: Any = None,
         shade_dc_bands(ax, bands)
     ax.legend(fontsize="x-small", ncol=2, loc="lower left")
     ax.grid(alpha=0.3)
-    _titled(ax, "Success against DC (line style: advantage state)", frame_provenance(table))
+    _titled(ax, title, frame_provenance(table))
     return ax
 
 

@@ -485,9 +485,8 @@ def compare_page(ctx: _Context) -> Page:
     fig, (a, b) = _page_figure(ctx, "3d6x against d20: equivalent DCs", caption, ncols=2,
                                table=shown, table_height=0.24)
     plots.plot_equivalent_dc(eq_frame, ax=a)
-    plots.plot_success_curves(curves, ax=b, style="system", bands=None)
-    b.set_title(b.get_title().replace("line style: advantage state",
-                                      "solid 3d6x, dashed d20"))
+    plots.plot_success_curves(curves, ax=b, style="system", bands=None,
+                              title="Success against DC (solid 3d6x, dashed d20)")
     return Page("05-d20-comparison", "3d6x against d20: equivalent DCs", caption, fig,
                 {"equivalent-dc": eq_frame, "equivalent-dc-table": table, "curves": curves})
 
@@ -607,8 +606,8 @@ def group_page(ctx: _Context) -> Page:
                "its members succeed; working together, the best member rolls with advantage "
                "for everyone. Each member's own odds for comparison; exact.")
     fig, (a,) = _page_figure(ctx, "Group tests and working together", caption)
-    plots.plot_success_curves(frame.assign(advantage="normal"), ax=a, hue="series")
-    a.set_title(a.get_title().replace(" (line style: advantage state)", f": {skill}"))
+    plots.plot_success_curves(frame.assign(advantage="normal"), ax=a, hue="series",
+                              title=f"Success against DC: {skill}")
     return Page("10-group", "Group tests and working together", caption, fig, {"group": frame})
 
 
