@@ -67,9 +67,10 @@ def _mix_cum(scenario: Scenario) -> np.ndarray:
 
 def _mix_lut(mix_cum: np.ndarray) -> np.ndarray:
     """The roll type of each integer weight unit, when they are few enough (else empty)."""
+    dtype = np.int16 if mix_cum.size <= np.iinfo(np.int16).max else np.int32
     if mix_cum[-1] > _day_kernel.MAX_LUT:
-        return np.zeros(0, dtype=np.int16)
-    return np.repeat(np.arange(mix_cum.size), np.diff(mix_cum, prepend=0)).astype(np.int16)
+        return np.zeros(0, dtype=dtype)
+    return np.repeat(np.arange(mix_cum.size), np.diff(mix_cum, prepend=0)).astype(dtype)
 
 
 def _throw_rows(tables: dict[bytes, int]) -> np.ndarray:
