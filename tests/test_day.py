@@ -139,7 +139,10 @@ def test_empty_gauge_puts_its_abilities_at_disadvantage():
     p = dis.p_success(14)
     assert close(str_row.p, p, np.sqrt(p * (1 - p) / str_row.rolls))
     assert str_row.p < normal.p_success(14) - 0.05  # fails if the rule is skipped
-    assert close(str_row.drain_mean, 2 / 6 * 4.2, 0.02)  # 2 dice: E[ones] = 1/3
+    x = np.arange(dis.drain_pmf.size)
+    drain_sd = np.sqrt(dis.drain_pmf @ (x - 2 / 6 * 4.2) ** 2)
+    # 2 dice: E[ones] = 1/3, E[drain] = 1/3 x 4.2 (3 dice would give 2.1)
+    assert close(str_row.drain_mean, 2 / 6 * 4.2, drain_sd / np.sqrt(str_row.rolls))
     wis_row = types.loc[(s.rolls[1].label, "gauge full")]
     assert wis_row.rolls == 2 * n  # PF is full: WIS is not at disadvantage
     assert res.to_frame("gauges").set_index("gauge").loc["PA", "p_empty"] == 1.0

@@ -50,6 +50,15 @@ def test_frontier_ends_and_prices():
     assert df.knee.sum() == 1
     lam = df.attrs["implied_lambda"]
     assert 0 <= lam <= df.lambda_lo.iloc[-1]
+    # λ* is the chord slope from best(0) to cancel, read from the exact engine directly
+    best0 = ex.exact(ex.Roll(2, policy=ex.Best(16, 0.0)))
+    chord = (best0.p_success(16) - cancel.p_success(16)) / (best0.drain_mean - cancel.drain_mean)
+    assert lam == pytest.approx(chord, rel=1e-12)
+    # the knee is the vertex farthest above that chord, both axes scaled to [0, 1] (Kneedle)
+    pts = df[df.policy != "keep"]
+    x = (pts.drain_mean - cancel.drain_mean) / (best0.drain_mean - cancel.drain_mean)
+    y = (pts.p_success - cancel.p_success(16)) / (best0.p_success(16) - cancel.p_success(16))
+    assert pts.knee.to_numpy()[int(np.argmax((y - x).to_numpy()))]
 
 
 def test_cancel_end_matches_hand_enumeration():
