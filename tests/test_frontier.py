@@ -99,3 +99,9 @@ def test_drain_by_gauge_of_a_character():
     s = ex.drain_summary(hero)
     assert list(s.gauge) == ["PA", "PA", "PA", "PM", "PF", "PH"]
     np.testing.assert_allclose(s.drain_mean, 2.1, atol=1e-10)
+
+
+@pytest.mark.parametrize("upto", [-1, 2.5, "3"])
+def test_drain_frame_refuses_a_bad_upto(upto):
+    with pytest.raises(ex.ExplodiceError, match=r"`upto` must be an integer >= 0"):
+        ex.drain_frame(ex.Roll(0), upto=upto)

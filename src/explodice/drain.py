@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from .exact import exact
-from .rules import ExplodiceError, Roll, Rules
+from .rules import ExplodiceError, Roll, Rules, check_int
 
 __all__ = ["drain_frame", "drain_summary"]
 
@@ -59,14 +59,17 @@ def drain_frame(rolls: Any, rules: Rules | None = None, *, upto: int | None = No
     ['label', 'gauge', 'drain', 'p']
     """
     rules = Rules() if rules is None else rules
+    if upto is not None:
+        upto = check_int("upto", upto, lo=0)
     frames = []
     for labels, roll in _labelled_rolls(rolls):
         d = exact(roll, rules)
         pmf = d.drain_pmf
         at_least = np.cumsum(pmf[::-1])[::-1]
-        stop = pmf.size if upto is None else min(pmf.size, upto + 1)
         if upto is None:
             stop = int(np.searchsorted(-at_least, -1e-9, side="right"))
+        else:
+            stop = min(pmf.size, upto + 1)
         frames.append(pd.DataFrame({
             **labels, "drain": np.arange(stop), "p": pmf[:stop], "p_at_least": at_least[:stop],
             "drain_mean": d.drain_mean, "method": "exact", "rules": rules.describe()}))
