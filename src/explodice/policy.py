@@ -54,20 +54,20 @@ def chain_survival(b: int, malus: bool) -> tuple[np.ndarray, int]:
 @lru_cache(maxsize=1024)
 def policy_table(roll: Roll, rules: Rules) -> np.ndarray:
     """The table ``k[n1, n6, s]`` of pairs cancelled, for this roll under these rules."""
-    n1, n6 = np.indices(STATE_SHAPE)[:2]
-    k = np.zeros(STATE_SHAPE, dtype=np.int8)
-    if not roll.rule_of_one_applies(rules) or roll.policy == "keep" and roll.actor == "pc":
-        pass
-    elif roll.actor == "npc" or roll.policy == "cancel":
-        k[...] = np.minimum(n1, n6)
-    else:
-        assert isinstance(roll.policy, Best)
+    applies = roll.rule_of_one_applies(rules)
+    if applies and (roll.actor == "npc" or roll.policy == "cancel"):  # an NPC has no choice
+        n1, n6 = np.indices(STATE_SHAPE)[:2]
+        k = np.minimum(n1, n6).astype(np.int8)
+    elif applies and isinstance(roll.policy, Best):
         k = _best_table(roll, rules)
+    else:  # keep, or a kind outside the rule of 1
+        k = np.zeros(STATE_SHAPE, dtype=np.int8)
     k.setflags(write=False)
     return k
 
 
 def _best_table(roll: Roll, rules: Rules) -> np.ndarray:
+    """k per state: the largest k within _TIE of the best P(success) - λ E[drain]."""
     policy = roll.policy
     assert isinstance(policy, Best)
     malus = roll.has_malus_die(rules)
