@@ -7,9 +7,12 @@ The generator is xoshiro256** (Blackman & Vigna), one stream per chunk, seeded f
 ``numpy.random.SeedSequence``. Its state travels as a tuple of four uint64 *values* (``st``)
 through small inlined functions: keeping it out of arrays lets LLVM hold it in registers,
 which is several times faster than a state array. Each output's upper 32 bits become a uniform
-integer below ``n`` by Lemire's multiply-shift with rejection (exact, no modulo bias). The
-initial throw of ``pool`` dice is one uniform draw below 6**pool, read through tables of its
-1s, 6s and the sum of its other faces.
+integer below ``n`` by Lemire's multiply-shift with rejection (exact, no modulo bias). A roll
+is one draw below 6**L read through its throw table (:func:`explodice.simulate.throw_table`:
+the initial throw, the policy's choice and the first explosion faces), then the explosions
+still going (:data:`EXPLODE_TABLE`, five faces a draw) and the malus die; the lucky reroll
+comes between the throw and the choice, so that path (:func:`one_roll`) draws the throw below
+6**pool and reads its 1s, 6s and other faces' sum from face tables.
 
 Every draw follows the pattern ``x, st = uniform(6, st)``.
 """

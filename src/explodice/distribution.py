@@ -62,8 +62,9 @@ class Distribution:
 
     ``pmf[i, d, c]`` is the probability that the total is ``lo + i``, the drain ``d`` and the
     kept 1s ``c``. For a simulated result ``counts`` holds the integer histogram (``pmf`` is
-    ``counts / n``). ``omitted`` is the mass outside the arrays: the cut of the infinite
-    explosion for an exact result (below 1e-12), rolls beyond the histogram for a simulated one.
+    ``counts / n``). ``omitted`` is, for an exact result, the mass outside the arrays (the cut
+    of the infinite explosion, below 1e-12); for a simulated one, the share of rolls whose total
+    or drain fell beyond the kernel's histogram and were counted in its edge bins.
     """
 
     pmf: np.ndarray

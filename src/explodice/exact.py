@@ -106,7 +106,6 @@ def _trim_rows(joint: np.ndarray, lo: int) -> tuple[np.ndarray, int]:
     tail = np.cumsum(marg[::-1])
     start = int(np.searchsorted(head, _TRIM, side="right"))
     stop = marg.size - int(np.searchsorted(tail, _TRIM, side="right"))
-    # never cut into the support's start when it carries mass (totals 2..4 are never tiny)
     return joint[start:stop], lo + start
 
 
