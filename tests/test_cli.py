@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -16,6 +17,7 @@ import pytest
 from explodice import Best, Roll, Rules, d20, exact, frontier, opposed, simulate, success_table
 
 CLI = [sys.executable, "-m", "explodice.cli"]
+GRID = str(Path(__file__).resolve().parent.parent / "src/explodice/data/sweep_example.toml")
 
 
 def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
@@ -60,7 +62,7 @@ def test_odds_d20_and_best_policy():
 def test_odds_text_is_an_aligned_table_with_provenance():
     out = run("odds", "-m", "0", "--dc", "8")
     assert out.returncode == 0
-    assert out.stdout.startswith("# 3d6x exact")
+    assert out.stdout.startswith("# 3d6x+0, normal, check, pc, keep\n# 3d6x exact")
     assert "83.796%" in out.stdout  # 181/216
 
 
@@ -92,6 +94,37 @@ def test_opposed_compare_frontier_day():
     assert sum(r["p"] for r in day) == pytest.approx(1.0, abs=1e-9)
 
 
+def test_compare_reference_defaults_to_a_given_profile():
+    # without --reference: "trained" when there is one, else the first profile given
+    out = run("compare", "--profiles", "novice=0", "veteran=6")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("# the d20 DC table mapped onto 3d6x for novice;")
+    out = run("compare", "--profiles", "novice=0", "trained=4")
+    assert out.stdout.startswith("# the d20 DC table mapped onto 3d6x for trained;")
+
+
+def test_odds_text_names_the_roll():
+    out = run("odds", "-m", "2", "--dc", "16", "--policy", "best:0.1")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[0] == "# 3d6x+2, normal, check, pc, best(dc=16, λ=0.1)"
+
+
+def test_no_progress_reaches_the_day_engine(monkeypatch):
+    import explodice.day
+    from explodice import cli
+
+    seen = []
+
+    def fake(*args, **kwargs):
+        seen.append(kwargs["progress"])
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(explodice.day, "rolls_to_empty", fake)
+    assert cli.main(["day", "--no-progress"]) == 130
+    assert cli.main(["day"]) == 130
+    assert seen == [False, None]  # None: the engine's own rule (a bar on long runs)
+
+
 @pytest.mark.parametrize("args, needle", [
     (["odds", "--advantage", "sideways"], "--advantage"),
     (["odds", "--policy", "sometimes"], "--policy"),
@@ -121,7 +154,9 @@ def test_bad_files_exit_2_with_one_line(tmp_path):
                          [("report", str(zero)), "STR"],
                          [("report", str(tmp_path / "missing.toml")), "cannot be read"],
                          [("report", "--out", str(blocker / "sub")), str(blocker)],
-                         [("day", str(bad_toml)), "not valid TOML"]):
+                         [("day", str(bad_toml)), "not valid TOML"],
+                         [("sweep", str(bad_toml)), "not valid TOML"],
+                         [("sweep", GRID, "--out", str(blocker / "x.csv")), "--out"]):
         out = run(*args)
         assert out.returncode == 2, (args, out.stderr)
         lines = out.stderr.strip().splitlines()

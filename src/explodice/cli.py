@@ -22,8 +22,6 @@ __all__ = ["main", "build_parser"]
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
-PROGRESS_ROLLS = 50_000_000  # about a second of simulation on these machines
-PROGRESS_DAYS = 200_000
 ADVANTAGE_STATES = ("normal", "advantage", "disadvantage")
 
 
@@ -142,8 +140,9 @@ def _rules(args: argparse.Namespace) -> Any:
                  lucky=args.lucky)
 
 
-def _progress(args: argparse.Namespace, size: int, threshold: int = PROGRESS_ROLLS) -> bool:
-    return not args.no_progress and size >= threshold
+def _progress(args: argparse.Namespace) -> bool | None:
+    """False with --no-progress; else None: the engine shows a bar on long runs."""
+    return False if args.no_progress else None
 
 
 # -- output ---------------------------------------------------------------------------------
@@ -186,10 +185,11 @@ def cmd_odds(args: argparse.Namespace) -> int:
     roll = Roll(args.modifier, advantage=args.advantage, kind=args.kind, actor=args.actor,
                 policy=_resolve_policy(args.policy, dcs[0]))
     dist = _distribution(roll, rules, args)
+    label = (roll.describe() if dist.system == "3d6x" else
+             f"d20{roll.modifier:+d}, {roll.advantage}, {roll.kind}")
     frame = dist.success_frame(dcs)
     frame.insert(0, "system", dist.system)
-    frame.insert(1, "roll", roll.describe() if dist.system == "3d6x" else
-                 f"d20{roll.modifier:+d}, {roll.advantage}, {roll.kind}")
+    frame.insert(1, "roll", label)
     frame["mean"] = dist.mean
     frame["median"] = dist.median
     frame["drain_mean"] = dist.drain_mean
@@ -208,7 +208,8 @@ def cmd_odds(args: argparse.Namespace) -> int:
                                ci_high=[f"{100 * p:.3f}%" for p in frame.ci_high])
         else:
             text = text.drop(columns=["ci_low", "ci_high"])
-    _emit(pd.DataFrame(frame), args.format, text=text, header=_header(dist))
+    _emit(pd.DataFrame(frame), args.format, text=text,
+          header=f"# {label}\n{_header(dist)}")
     return 0
 
 
@@ -229,7 +230,7 @@ def _distribution(roll: Any, rules: Any, args: argparse.Namespace) -> Any:
         from .simulate import simulate
 
         return simulate(roll, rules, n=args.n, seed=args.seed, threads=args.threads,
-                        progress=_progress(args, args.n))
+                        progress=_progress(args))
     from .exact import exact
 
     return exact(roll, rules)
@@ -284,9 +285,7 @@ def cmd_opposed(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from .resolutions import opposed
-    from .rules import Roll
-
-    from .rules import ExplodiceError
+    from .rules import ExplodiceError, Roll
 
     if isinstance(args.policy, tuple):
         raise ExplodiceError("`--policy` must be keep or cancel for an opposed test (best:λ "
@@ -316,18 +315,16 @@ def cmd_compare(args: argparse.Namespace) -> int:
         frame = equivalent_dc(Roll(args.modifier, advantage=args.advantage), rules=rules)
         header = (f"# equivalent DCs, d20 -> 3d6x, modifier {args.modifier:+d}, "
                   f"{args.advantage}; exact; {rules.describe()}")
-        text = frame.assign(p_d20=frame.p_d20.map("{:.1%}".format),
-                            p_3d6x=frame.p_3d6x.map("{:.1%}".format),
-                            gap=frame.gap.map("{:+.1%}".format))
     else:
         profiles = dict(_profile(p) for p in args.profiles)
-        reference = args.reference or next(iter(profiles))
+        reference = args.reference or ("trained" if "trained" in profiles
+                                       else next(iter(profiles)))
         frame = equivalent_dc_table(profiles, reference=reference, rules=rules)
         header = (f"# the d20 DC table mapped onto 3d6x for {reference}; exact; "
                   f"{rules.describe()}")
-        text = frame.assign(p_d20=frame.p_d20.map("{:.1%}".format),
-                            p_3d6x=frame.p_3d6x.map("{:.1%}".format),
-                            gap=frame.gap.map("{:+.1%}".format))
+    text = frame.assign(p_d20=frame.p_d20.map("{:.1%}".format),
+                        p_3d6x=frame.p_3d6x.map("{:.1%}".format),
+                        gap=frame.gap.map("{:+.1%}".format))
     _emit(frame, args.format, text=text, header=header)
     return 0
 
@@ -355,7 +352,7 @@ def cmd_day(args: argparse.Namespace) -> int:
     scenario = load_scenario(args.scenario)
     rules = _rules(args)
     result = simulate_day(scenario, rules, n_days=args.days, seed=args.seed,
-                          threads=args.threads)
+                          threads=args.threads, progress=_progress(args))
     frame = result.to_frame(args.table)
     header = f"# {scenario.describe()}; {args.days:,} days, seed {result.seed}; {rules.describe()}"
     hidden = ("n_days", "seed", "method", "rules", "scenario")
@@ -372,7 +369,7 @@ def _rolls_to_empty(args: argparse.Namespace) -> int:
     result = rolls_to_empty(args.modifier, args.gauge, args.dc, policy=policy,
                             advantage=args.advantage, kind=args.kind, rules=rules,
                             method=args.method, n_days=args.days, seed=args.seed,
-                            threads=args.threads)
+                            threads=args.threads, progress=_progress(args))
     frame = result.to_frame()
     header = (f"# rolls until a gauge of {args.gauge} points is empty: {result.roll.describe()}, "
               f"DC {args.dc}; {result.method}\n# mean {result.mean:.3f}, median {result.median}, "
@@ -406,24 +403,31 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_sweep(args: argparse.Namespace) -> int:
     """Run a grid of cases (GRID.toml) on local processes or a Dask cluster; write CSV."""
+    import os
     import warnings
     from pathlib import Path
 
+    from .rules import ExplodiceError
     from .sweep import SweepWarning, load_grid, sweep, write_results
 
     spec = load_grid(args.grid)
+    out = Path(args.out or Path(args.grid).with_suffix(".csv").name)
+    # checked before the sweep runs, not after its minutes of work
+    if out.is_dir() or not out.parent.is_dir() or not os.access(out.parent, os.W_OK):
+        raise ExplodiceError(f"`--out` must be a file in a writable folder, but {str(out)!r} "
+                             "was passed.")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", SweepWarning)
         frame = sweep(spec.grid, spec.task, executor=args.scheduler, workers=args.workers,
                       seed=spec.seed if args.seed is None else args.seed,
                       batch_seconds=spec.batch_seconds,
-                      progress=False if args.no_progress else None)
+                      progress=_progress(args))
     for w in caught:
         if issubclass(w.category, SweepWarning):
             sys.stderr.write(f"explodice: warning: {_one_line(w.message)}\n")
         else:
             warnings.showwarning(w.message, w.category, w.filename, w.lineno)
-    paths = write_results(frame, args.out or Path(args.grid).with_suffix(".csv").name)
+    paths = write_results(frame, out)
     a = frame.attrs
     print(f"wrote {' and '.join(map(str, paths))}: {len(frame)} rows, {a['n_cases']} cases "
           f"({a['n_failed']} failed), {a['seconds']:.1f} s on {a['workers']} workers, "
@@ -500,8 +504,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--profiles", nargs="+", default=["untrained=0", "trained=4", "expert=8"],
                    metavar="NAME=MOD", help="reference profiles (default: untrained=0 "
                                             "trained=4 expert=8)")
-    p.add_argument("--reference", default="trained",
-                   help="the profile whose odds set the mapping (default: trained)")
+    p.add_argument("--reference", default=None,
+                   help="the profile whose odds set the mapping (default: trained if there is "
+                        "one, else the first)")
     p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("day", parents=[roll, rules, sampling, output],
