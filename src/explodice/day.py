@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -40,7 +40,8 @@ from .exact import exact
 from .rules import Best, ExplodiceError, Policy, Roll, Rules, check_int
 from .scenario import DayRoll, Scenario
 from .chunks import lanes, progress_bar, resolve_threads, run_chunks
-from .simulate import chunk_sizes, kernel_args, resolve_seed, stream_seeds, throw_table
+from .simulate import (chunk_sizes, kernel_args, resolve_seed, seed_record, stream_seeds,
+                       throw_table)
 
 __all__ = ["DayResult", "EmptyTime", "rolls_to_empty", "simulate_day", "DEFAULT_CHUNK_DAYS"]
 
@@ -182,10 +183,9 @@ def simulate_day(
                bar=progress_bar(n_days * scenario.n_rolls, progress))
     totals = [sum(out[i] for out in outs) for i in range(len(outs[0]))]
     seconds = time.perf_counter() - began
-    entropy = ss.entropy if not ss.spawn_key else (ss.entropy, ss.spawn_key)
     first, per_roll, *rest = totals
     keys = ("by_type", "caused", "end", "lost", "sums", "lost_sum")
-    return DayResult(scenario=scenario, rules=rules, n_days=n_days, seed=entropy,
+    return DayResult(scenario=scenario, rules=rules, n_days=n_days, seed=seed_record(ss),
                      chunk_days=chunk_days, seconds=seconds, sequence=arrays["sequence"],
                      gauge_start=arrays["gauge_start"], first=first,
                      succ_t=np.ascontiguousarray(per_roll[:, 0]),
@@ -222,7 +222,6 @@ class DayResult:
     lost: np.ndarray
     sums: np.ndarray
     lost_sum: np.ndarray
-    meta: dict[str, Any] = field(default_factory=dict)
 
     @property
     def n_rolls(self) -> int:

@@ -26,7 +26,8 @@ from .distribution import Distribution
 from .policy import policy_table
 from .rules import ExplodiceError, Roll, Rules, check_int
 
-__all__ = ["simulate", "stream_seeds", "resolve_seed", "resolve_threads", "DEFAULT_CHUNK"]
+__all__ = ["simulate", "stream_seeds", "resolve_seed", "resolve_threads", "seed_record",
+           "DEFAULT_CHUNK"]
 
 DEFAULT_CHUNK = 1 << 22
 T_LO, N_T, N_D = -160, 480, 256  # histogram: dice totals -160..319, drains 0..255
@@ -95,6 +96,15 @@ def resolve_seed(seed: Any) -> np.random.SeedSequence:
             f"`seed` must be an integer >= 0, a numpy SeedSequence or None, but {seed!r} was passed."
         )
     return np.random.SeedSequence(int(seed))
+
+
+def seed_record(ss: np.random.SeedSequence) -> Any:
+    """What results record as their seed: the entropy, with the spawn key when there is one.
+
+    >>> seed_record(np.random.SeedSequence(7)), seed_record(np.random.SeedSequence(7, spawn_key=(2,)))
+    (7, (7, (2,)))
+    """
+    return ss.entropy if not ss.spawn_key else (ss.entropy, ss.spawn_key)
 
 
 def stream_seeds(ss: np.random.SeedSequence, n_chunks: int) -> np.ndarray:
@@ -215,7 +225,6 @@ def histogram_distribution(counts: np.ndarray, t_lo: int, *, n: int, seed: np.ra
     c_any = np.nonzero(counts.any(axis=(0, 1)))[0]
     counts = counts[t_any[0] : t_any[-1] + 1, : d_any[-1] + 1, : c_any[-1] + 1].copy()
     counts.setflags(write=False)
-    entropy = seed.entropy if not seed.spawn_key else (seed.entropy, seed.spawn_key)
     return Distribution(counts / n, t_lo + int(t_any[0]) + roll.modifier, method=method, n=n,
-                        seed=entropy, omitted=clamped / n, roll=roll, rules=rules,
+                        seed=seed_record(seed), omitted=clamped / n, roll=roll, rules=rules,
                         counts=counts)
