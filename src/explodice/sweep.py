@@ -23,7 +23,8 @@ parameters, ``method``, ``n``, ``seed`` and ``case``, the task's columns, and ``
   threads is unsafe; kernels load from numba's cache in each worker), any
   ``concurrent.futures.Executor``, a ``dask.distributed.Client`` (its executor; the
   ``explodice[dask]`` extra), or a scheduler address such as ``"tcp://host:8786"``.
-  Simulations run on one numba thread per case: the executor supplies the parallelism.
+  Simulations run on one thread per case (``threads=1``): the executor supplies the
+  parallelism.
 - **Batches**: cases travel in batches of about ``batch_seconds`` of work each. Each task
   type has a prior cost per case (``n`` rolls or days at a measured single-thread rate); the
   first wave of batches is sized for a quarter of ``batch_seconds``, then the sizes follow the
@@ -365,16 +366,10 @@ def _run_batch(task: Any, defaults: Mapping[str, Any], items: list[tuple[int, di
 
 
 def _worker_init() -> None:
-    """Local pool workers: Ctrl-C is the parent's to handle; one numba thread each."""
+    """Local pool workers: Ctrl-C is the parent's to handle (the tasks pass ``threads=1``)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        import numba
-
-        numba.set_num_threads(1)
-    except Exception:  # noqa: BLE001 - a missing or odd numba only costs speed
-        pass
 
 
 # -- executors ------------------------------------------------------------------------------
