@@ -12,6 +12,7 @@ already there are only replaced once the whole new report is complete.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import os
 import shutil
@@ -374,7 +375,7 @@ def monte_carlo_page(ctx: _Context) -> Page:
     ns = np.unique(np.geomspace(1_000, c.n, 8).astype(int))
     rows = []
     for n in ns:
-        s = simulate(roll, ctx.rules, n=int(n), seed=c.seed)
+        s = sim if n == c.n else simulate(roll, ctx.rules, n=int(n), seed=c.seed)
         lo, hi = s.ci(dc)
         rows.append({"n": int(n), "dc": dc, "p": s.p_success(dc), "ci_low": lo, "ci_high": hi,
                      "exact": ex.p_success(dc), "method": "simulate", "seed": c.seed})
@@ -430,7 +431,7 @@ def success_curves_page(ctx: _Context) -> Page:
     for ax, reading in ((a, "subtract"), (b, "drop")):
         part = table[table.advantage.isin(["advantage", "normal", f"disadvantage ({reading})"])]
         part = part.assign(advantage=part.advantage.str.replace(f" ({reading})", ""))
-        part.attrs["rules"] = Rules(**{**_rules_kwargs(ctx.rules), "disadvantage": reading})
+        part.attrs["rules"] = dataclasses.replace(ctx.rules, disadvantage=reading)
         plots.plot_success_curves(part, ax=ax)
     return Page("03-success-curves", "Success against DC", caption, fig, {"success": table})
 
@@ -442,12 +443,6 @@ def _spread(values: Sequence[int], k: int) -> list[int]:
         return values
     idx = np.round(np.linspace(0, len(values) - 1, k)).astype(int)
     return [values[i] for i in idx]
-
-
-def _rules_kwargs(rules: Rules) -> dict[str, Any]:
-    return {"disadvantage": rules.disadvantage, "rule_of_one_kinds": rules.rule_of_one_kinds,
-            "ones_on_explosions": rules.ones_on_explosions, "overflow": rules.overflow,
-            "lucky": rules.lucky}
 
 
 def compare_page(ctx: _Context) -> Page:
@@ -588,7 +583,7 @@ def group_page(ctx: _Context) -> Page:
     from . import plots
     from .resolutions import group_success, working_together
 
-    party = [ch for ch in ctx.config.party]
+    party = list(ctx.config.party)
     skill = "Stealth"
     rolls = [ch.roll(skill) for ch in party]
     rows = []
