@@ -477,3 +477,11 @@ def test_mix_lookup_table_holds_every_roll_type():
     assert lut.size == 40_000 and int(lut[-1]) == 39_999 and int(lut.min()) == 0
     small = _mix_lut(np.array([3, 4, 6], dtype=np.int64))  # weights 3, 1, 2
     assert small.tolist() == [0, 0, 0, 1, 2, 2]
+
+
+def test_empty_time_quantile_refuses_bad_q():
+    r = ex.rolls_to_empty(modifier=2, gauge=3, dc=16)
+    assert r.quantile(1e-9) >= 1 and r.quantile(0.5) == r.median
+    for bad in (-0.1, 1.5, "half"):
+        with pytest.raises(ex.ExplodiceError, match="`q`"):
+            r.quantile(bad)

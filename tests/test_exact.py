@@ -9,7 +9,7 @@ import pytest
 import explodice.dice as dice
 import importlib
 
-from explodice import Best, Roll, Rules, exact
+from explodice import Best, Distribution, Roll, Rules, exact
 from tests import brute
 
 exact_mod = importlib.import_module("explodice.exact")
@@ -185,3 +185,11 @@ def test_engine_equals_brute_force(shallow_cut, roll, rules):
     worst = max(abs(got.get(k, 0.0) - ref.get(k, 0.0)) for k in keys)
     assert worst < 1e-15
     assert sum(ref.values()) == pytest.approx(d.pmf.sum(), abs=1e-14)
+
+
+def test_a_distribution_does_not_freeze_the_callers_array():
+    p = np.array([0.25, 0.5, 0.25])
+    d = Distribution.from_total_pmf(p, 2)
+    p[0] = 0.0  # still the caller's to change
+    with pytest.raises(ValueError):
+        d.pmf[0, 0, 0] = 1.0  # but the result is read-only

@@ -23,7 +23,7 @@ import numpy as np
 
 from .distribution import Distribution
 from .rules import ExplodiceError, Roll, check_int
-from .simulate import chunk_sizes, resolve_seed
+from .simulate import chunk_sizes, resolve_seed, seed_record
 
 __all__ = ["D20_DCS", "D20Distribution", "d20", "kept_face_pmf"]
 
@@ -143,6 +143,6 @@ def d20(roll: Roll, *, method: str = "exact", n: int = 1_000_000,
     counts[1:, 0, 0] = hist[1:]
     counts[0, 0, 1] = hist[0]
     counts.setflags(write=False)
-    entropy = ss.entropy if not ss.spawn_key else (ss.entropy, ss.spawn_key)
+    entropy = seed_record(ss)
     return D20Distribution(counts / n, 1 + roll.modifier, method="simulate", n=n, seed=entropy,
                            counts=counts, **common)

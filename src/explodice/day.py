@@ -387,7 +387,14 @@ class EmptyTime:
 
     def quantile(self, q: float) -> int:
         """The smallest t with P(empty by roll t) >= q."""
-        return int(np.searchsorted(np.cumsum(self.pmf), q - 1e-12))
+        if isinstance(q, bool) or not isinstance(q, (int, float, np.floating)) or not 0 <= q <= 1:
+            raise ExplodiceError(f"`q` must be a probability in [0, 1], but {q!r} was passed.")
+        cdf = np.cumsum(self.pmf)
+        if cdf[-1] < q - 1e-12:
+            raise ExplodiceError(
+                f"`q` = {q!r} lies beyond the rolls computed: the gauge is empty by roll "
+                f"{cdf.size - 1} with probability {cdf[-1]:.6g} (P(later) = {self.p_beyond:.3g}).")
+        return int(np.searchsorted(cdf, q - 1e-12))
 
     @property
     def median(self) -> int:

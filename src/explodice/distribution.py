@@ -82,7 +82,13 @@ class Distribution:
     def __post_init__(self) -> None:
         if self.pmf.ndim != 3:
             raise ValueError("pmf must be a 3-d array (total, drain, kept_ones)")
-        self.pmf.setflags(write=False)
+        # read-only views: the result cannot change, and the caller's arrays stay writable
+        for name in ("pmf", "counts"):
+            arr = getattr(self, name)
+            if arr is not None:
+                view = np.asarray(arr).view()
+                view.setflags(write=False)
+                object.__setattr__(self, name, view)
 
     # -- construction helpers ---------------------------------------------------------------
     @classmethod

@@ -29,7 +29,7 @@ from .d20 import D20_DCS, d20
 from .distribution import Distribution
 from .exact import exact
 from .rules import ADVANTAGE_STATES, Best, ExplodiceError, Policy, Roll, Rules, check_int
-from .simulate import resolve_seed, simulate
+from .simulate import resolve_seed, seed_record, simulate
 
 __all__ = [
     "DC_TABLE",
@@ -115,7 +115,7 @@ class Sampling:
         if self._ss is None:
             return None
         ss = self._ss
-        return ss.entropy if not ss.spawn_key else (ss.entropy, ss.spawn_key)
+        return seed_record(ss)
 
     def child(self) -> np.random.SeedSequence:
         assert self._ss is not None
