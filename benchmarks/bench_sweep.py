@@ -59,7 +59,7 @@ def main() -> None:
 
     rows = []
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None) as cluster, Client(cluster) as client:
+                      dashboard_address=":0") as cluster, Client(cluster) as client:
         for name, (grid, task) in grids(args.quick).items():
             ref, r = run("in-process (1 thread)", grid, task, ThreadPoolExecutor(1), None)
             rows.append({"grid": name, **r})

@@ -153,9 +153,10 @@ def test_ctrl_c_cancels_pending_batches_and_reraises():
 # shutdown; should one appear, filter it on these tests by its message, never globally.
 @pytest.fixture(scope="module")
 def cluster():
+    # every test process gets its own ports (":0"): xdist runs several clusters at once
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as cl:
+                                  host="127.0.0.1", dashboard_address=":0") as cl:
         with distributed.Client(cl) as client:
             yield client
 
