@@ -22,6 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import int64, njit, uint64
 
+from .dice import face_sequences
+
 MASK32 = uint64(0xFFFFFFFF)
 N_ONES = 5  # kept 1s 0..4
 
@@ -93,11 +95,10 @@ def uniform2(n1, n2, st):
 def _exploding_table(depth: int) -> np.ndarray:
     """For each sequence of ``depth`` faces: the exploding die it spells (value | last << 8),
     or, when every face is a 6, ``6 * depth | 1 << 12``: the die goes on."""
-    u = np.arange(6**depth)
-    faces = np.stack([(u // 6**j) % 6 + 1 for j in range(depth)], axis=1)
-    going = np.ones(u.size, dtype=bool)
-    value = np.zeros(u.size, dtype=np.int64)
-    last = np.zeros(u.size, dtype=np.int64)
+    faces = face_sequences(depth)
+    going = np.ones(len(faces), dtype=bool)
+    value = np.zeros(len(faces), dtype=np.int64)
+    last = np.zeros(len(faces), dtype=np.int64)
     for j in range(depth):
         value += np.where(going, faces[:, j], 0)
         last = np.where(going, faces[:, j], last)
@@ -114,12 +115,11 @@ def _drain_table(depth: int, max_ones: int = 4) -> np.ndarray:
 
     Packs the sum so far and the exploding dice still to roll: ``sum | remaining << 8``.
     """
-    u = np.arange(6**depth)
-    faces = np.stack([(u // 6**j) % 6 + 1 for j in range(depth)], axis=1)
-    out = np.zeros((max_ones + 1, u.size), dtype=np.int16)
+    faces = face_sequences(depth)
+    out = np.zeros((max_ones + 1, len(faces)), dtype=np.int16)
     for c in range(max_ones + 1):
-        remaining = np.full(u.size, c)
-        total = np.zeros(u.size, dtype=np.int64)
+        remaining = np.full(len(faces), c)
+        total = np.zeros(len(faces), dtype=np.int64)
         for j in range(depth):
             rolling = remaining > 0
             total += np.where(rolling, faces[:, j], 0)

@@ -25,7 +25,9 @@ __all__ = [
     "chains",
     "exploding_die",
     "exploding_sum",
+    "face_sequences",
     "initial_states",
+    "throw_counts",
 ]
 
 MAX_EXPLOSIONS = 16
@@ -120,6 +122,25 @@ def initial_states(pool: int, lucky: bool) -> dict[tuple[int, int, int], float]:
         else:
             add(faces, base)
     return states
+
+
+def face_sequences(depth: int) -> np.ndarray:
+    """Every sequence of ``depth`` d6 faces: row ``u`` spells u's base-6 digits, least
+    significant first, as faces 1..6. The kernels' tables map one draw below 6**depth to a row.
+
+    >>> face_sequences(2)[[0, 1, 6, 35]].tolist()
+    [[1, 1], [2, 1], [1, 2], [6, 6]]
+    """
+    u = np.arange(6**depth)
+    return np.stack([(u // 6**j) % 6 + 1 for j in range(depth)], axis=1)
+
+
+def throw_counts(faces: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For rows of faces: the 1s, the 6s and the sum of the other faces (the throw's state)."""
+    n1 = (faces == 1).sum(axis=1)
+    n6 = (faces == 6).sum(axis=1)
+    s = np.where((faces > 1) & (faces < 6), faces, 0).sum(axis=1)
+    return n1, n6, s
 
 
 def convolve(a: Pmf, b: Pmf) -> Pmf:

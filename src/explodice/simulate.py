@@ -13,7 +13,6 @@ per thread) however large ``n`` is.
 
 from __future__ import annotations
 
-import itertools
 import numbers
 from functools import lru_cache
 from typing import Any
@@ -22,6 +21,7 @@ import numpy as np
 
 from . import _kernels
 from .chunks import lanes, progress_bar, resolve_threads, run_chunks
+from .dice import face_sequences, throw_counts
 from .distribution import Distribution
 from .policy import policy_table
 from .rules import ExplodiceError, Roll, Rules, check_int
@@ -36,11 +36,8 @@ T_LO, N_T, N_D = -160, 480, 256  # histogram: dice totals -160..319, drains 0..2
 @lru_cache(maxsize=None)
 def face_tables(pool: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For each of the 6**pool initial throws: its 1s, its 6s and the sum of its other faces."""
-    faces = np.array(list(itertools.product(range(1, 7), repeat=pool)), dtype=np.int64)
-    n1 = (faces == 1).sum(axis=1).astype(np.int8)
-    n6 = (faces == 6).sum(axis=1).astype(np.int8)
-    s = np.where((faces > 1) & (faces < 6), faces, 0).sum(axis=1).astype(np.int8)
-    return n1, n6, s
+    n1, n6, s = throw_counts(face_sequences(pool))
+    return n1.astype(np.int8), n6.astype(np.int8), s.astype(np.int8)
 
 
 THROW_DEPTH = {2: 5, 3: 6, 4: 6}  # faces read per draw, by pool size
@@ -58,12 +55,8 @@ def throw_table(roll: Roll, rules: Rules) -> np.ndarray:
     """
     pool = roll.pool_size(rules)
     depth = THROW_DEPTH[pool]
-    u = np.arange(6**depth)
-    faces = np.stack([(u // 6**j) % 6 + 1 for j in range(depth)], axis=1)
-    init = faces[:, :pool]
-    n1 = (init == 1).sum(axis=1)
-    n6 = (init == 6).sum(axis=1)
-    s = np.where((init > 1) & (init < 6), init, 0).sum(axis=1)
+    faces = face_sequences(depth)
+    n1, n6, s = throw_counts(faces[:, :pool])
     k = policy_table(roll, rules)[n1, n6, s].astype(np.int64)
     ones = n1 - k
     total = s + ones + 6 * (n6 - k)
