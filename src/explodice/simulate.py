@@ -30,7 +30,7 @@ __all__ = ["simulate", "stream_seeds", "resolve_seed", "resolve_threads", "seed_
            "DEFAULT_CHUNK"]
 
 DEFAULT_CHUNK = 1 << 22
-T_LO, N_T, N_D = -160, 480, 256  # histogram: dice totals -160..319, drains 0..255
+T_LO, N_T, N_D = _kernels.HIST_T_LO, _kernels.HIST_T, _kernels.HIST_D  # totals -160..319, drains 0..255
 
 
 @lru_cache(maxsize=None)
