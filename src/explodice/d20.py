@@ -23,7 +23,7 @@ import numpy as np
 
 from .distribution import Distribution
 from .rules import ExplodiceError, Roll, check_int
-from .simulate import chunk_sizes, resolve_seed, seed_record
+from .simulate import DEFAULT_CHUNK, chunk_sizes, resolve_seed, seed_record
 
 __all__ = ["D20_DCS", "D20Distribution", "d20", "kept_face_pmf"]
 
@@ -31,7 +31,6 @@ __all__ = ["D20_DCS", "D20Distribution", "d20", "kept_face_pmf"]
 D20_DCS = {"very easy": 5, "easy": 10, "moderate": 15, "hard": 20, "very hard": 25,
            "nearly impossible": 30}
 _FACES = np.arange(1, 21)
-_CHUNK = 1 << 22
 
 
 def kept_face_pmf(advantage: str) -> np.ndarray:
@@ -132,7 +131,7 @@ def d20(roll: Roll, *, method: str = "exact", n: int = 1_000_000,
                              "was passed.")
     n = check_int("n", n, lo=1, hi=10**12)
     ss = resolve_seed(seed)
-    sizes = chunk_sizes(n, _CHUNK)
+    sizes = chunk_sizes(n, DEFAULT_CHUNK)
     hist = np.zeros(20, dtype=np.int64)
     for size, child in zip(sizes, ss.spawn(sizes.size)):
         rng = np.random.Generator(np.random.PCG64(child))

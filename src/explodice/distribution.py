@@ -124,7 +124,8 @@ class Distribution:
 
     @cached_property
     def _total_sf(self) -> np.ndarray:
-        return np.cumsum(self.total_pmf[::-1])[::-1]
+        """P(total >= lo + i), with a trailing 0 for totals past the array."""
+        return np.append(np.cumsum(self.total_pmf[::-1])[::-1], 0.0)
 
     @cached_property
     def _mass(self) -> float:
@@ -159,8 +160,8 @@ class Distribution:
         """P(total >= dc); a float, or an array for an array of DCs."""
         dcs = np.asarray(dc)
         idx = dcs - self.lo
-        sf = np.concatenate([self._total_sf, [0.0]])
-        out = np.where(idx <= 0, self._total_sf[0], sf[np.clip(idx, 0, sf.size - 1)])
+        sf = self._total_sf
+        out = sf[np.clip(idx, 0, sf.size - 1)]
         return float(out) if out.ndim == 0 else out
 
     def sf(self, x: int | Iterable[int]) -> Any:
@@ -199,8 +200,10 @@ class Distribution:
         p = self.p_success(dc)
         if not self.simulated:
             return p, p
-        assert self.n is not None
-        return wilson_interval(np.rint(np.asarray(p) * self.n), self.n, level)
+        assert self.n is not None and self.counts is not None
+        at_least = np.append(np.cumsum(self.counts.sum(axis=(1, 2))[::-1])[::-1], 0)
+        idx = np.clip(np.asarray(dc) - self.lo, 0, at_least.size - 1)
+        return wilson_interval(at_least[idx], self.n, level)
 
     def std_error(self, dc: int | Iterable[int]) -> Any:
         """Standard error of P(total >= dc) (0 for an exact result)."""
