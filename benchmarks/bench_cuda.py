@@ -25,7 +25,7 @@ if "--tiny" in sys.argv:  # must be set before numba is first imported
     os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
 
 from explodice import Roll, Rules, exact, simulate  # noqa: E402
-from explodice.cuda_backend import chi_square, cuda_status  # noqa: E402
+from explodice.engine.cuda import chi_square, cuda_status  # noqa: E402
 
 CASES = {  # name -> (roll, target in G rolls/s)
     "plain 3d6x (attack, no rule of 1)": (Roll(0, kind="attack"), 150),

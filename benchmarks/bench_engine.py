@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from numpy_reference import numpy_rolls  # noqa: E402
 
 import explodice as ex  # noqa: E402
-from explodice.exact import _joint  # noqa: E402
+from explodice.engine.exact import _joint  # noqa: E402
 
 CASES = {
     "plain 3d6x": (ex.Roll(0, kind="attack"), dict(pool=3, drain=False)),
@@ -78,7 +78,7 @@ def exact_times(repeats: int) -> dict:
 
     def best_one_dc():
         _joint.cache_clear()
-        from explodice.policy import policy_table
+        from explodice.engine.rule_of_one import policy_table
         policy_table.cache_clear()
         return ex.exact(ex.Roll(4, policy=ex.Best(16, 0.05))).p_success(16)
 

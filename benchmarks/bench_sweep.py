@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pandas as pd
 
-from explodice.sweep import sweep
+from explodice.sweeps import sweep
 
 
 def grids(quick: bool) -> dict[str, tuple[dict, str]]:

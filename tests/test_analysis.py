@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 
 import explodice as ex
+from explodice.game.character import ABILITIES
 from explodice import Best, Character, ExplodiceError, Roll, Rules
 
 DEPTH = 25  # explosions kept per die: leaves out (1/6)**25 ~ 1e-20
@@ -51,18 +52,29 @@ HAND = {"normal": pool(3), "advantage": pool(4), "disadvantage (subtract)": pool
 # -- success tables -------------------------------------------------------------------------
 def test_success_table_default_shape_and_columns():
     t = ex.success_table()
-    assert list(t.columns[:8]) == ["system", "modifier", "dc", "difficulty", "advantage",
-                                   "policy", "method", "p"]
-    assert len(t) == 16 * 6 * 4
+    assert list(t.columns[:9]) == ["system", "modifier", "dc", "difficulty", "advantage",
+                                   "disadvantage", "policy", "method", "p"]
+    assert len(t) == 16 * 6 * 3  # the rules' own reading of disadvantage only
+    assert len(ex.success_table(readings="both")) == 16 * 6 * 4
     assert sorted(t.modifier.unique()) == list(range(-5, 11))
     assert t.drop_duplicates("dc").set_index("dc").difficulty.to_dict() == {
         8: "very easy", 12: "easy", 16: "moderate", 22: "hard", 28: "very hard",
         35: "nearly impossible"}
-    assert set(t.advantage) == set(HAND)
+    assert set(t.advantage) == set(HAND) - {"disadvantage (drop)"}
+
+
+def test_the_reading_of_disadvantage_comes_from_the_rules():
+    # one source for the reading: Rules(disadvantage="drop") is 2d6x (hand PMF), not subtract
+    t = ex.success_table([0], [8, 16], advantages=["disadvantage"],
+                         rules=ex.Rules(disadvantage="drop"))
+    assert t.advantage.tolist() == ["disadvantage (drop)"] * 2
+    assert t.disadvantage.tolist() == ["drop"] * 2
+    assert t.p.tolist() == pytest.approx([sf(HAND["disadvantage (drop)"], d) for d in (8, 16)],
+                                         abs=1e-12)
 
 
 def test_success_table_against_hand_convolution():
-    t = ex.success_table()
+    t = ex.success_table(readings="both")
     for row in t.itertuples():
         assert row.p == pytest.approx(sf(HAND[row.advantage], row.dc - row.modifier), abs=1e-10)
     # rule of 1 under keep: at least one kept 1 among the initial dice
@@ -98,7 +110,7 @@ def test_best_policy_reads_each_rows_dc():
 
 
 def test_pivot_round_trips():
-    t = ex.success_table(dcs=[8, 16, 28])
+    t = ex.success_table(dcs=[8, 16, 28], readings="both")
     wide = ex.pivot_success(t)
     assert wide.shape == (16, 4 * 3)
     assert wide.loc[2, ("advantage", 16)] == pytest.approx(sf(HAND["advantage"], 14))
@@ -115,7 +127,7 @@ def test_character_table():
                   level=5, skills={"Stealth": 2, "Perception": 1}, saves={"DEX": 1})
     t = ex.success_table(characters=[c], advantages=["normal"])
     assert list(t.columns[:3]) == ["character", "test", "kind"]
-    assert set(t.test) == {f"save {a}" for a in ex.character.ABILITIES} | {"Stealth", "Perception"}
+    assert set(t.test) == {f"save {a}" for a in ABILITIES} | {"Stealth", "Perception"}
     stealth = t[t.test == "Stealth"]
     assert (stealth.modifier == 3 + 2 * 3).all()
     assert stealth.set_index("dc").p[16] == pytest.approx(sf(HAND["normal"], 16 - 9))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from explodice import Best, Character, CharacterFileError, ExplodiceError, Roll, load_characters
-from explodice.character import (
+from explodice.game.character import (
     ABILITIES,
     SKILLS,
     ability_modifier,

@@ -16,7 +16,7 @@ import pytest
 
 from explodice import Best, Roll, Rules, d20, exact, frontier, opposed, simulate, success_table
 
-CLI = [sys.executable, "-m", "explodice.cli"]
+CLI = [sys.executable, "-m", "explodice.present.cli"]
 GRID = str(Path(__file__).resolve().parent.parent / "src/explodice/data/sweep_example.toml")
 
 
@@ -74,8 +74,18 @@ def test_table_csv_is_the_tidy_success_table():
     assert len(got) == len(want)
     merged = got.merge(want, on=["modifier", "dc", "advantage"], suffixes=("", "_api"))
     assert (merged.p - merged.p_api).abs().max() < 1e-12
-    text = run("table", "--modifiers", "0", "--dc", "8")
+    text = run("table", "--modifiers", "0", "--dc", "8", "--disadvantage-readings", "both")
     assert "83.8%" in text.stdout and "disadvantage (drop)" in text.stdout
+
+
+def test_table_disadvantage_drop_is_used():
+    # `--disadvantage drop` sets the one reading the table shows: 2d6x. By hand: a total below 8
+    # needs no 6 (a 6 explodes to 7 or more, plus the other die) and two faces of 1..5 summing
+    # to 7 at most: 5 + 5 + 4 + 3 + 2 = 19 of the 36 throws.
+    out = records("table", "--modifiers", "0", "--dc", "8", "--states", "disadvantage",
+                  "--disadvantage", "drop")
+    assert [r["advantage"] for r in out] == ["disadvantage (drop)"]
+    assert out[0]["p"] == pytest.approx(1 - 19 / 36, abs=1e-12)
 
 
 def test_opposed_compare_frontier_day():
@@ -110,16 +120,14 @@ def test_odds_text_names_the_roll():
 
 
 def test_no_progress_reaches_the_day_engine(monkeypatch):
-    import explodice.day
-    from explodice import cli
-
+    from explodice.present import cli
     seen = []
 
     def fake(*args, **kwargs):
         seen.append(kwargs["progress"])
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(explodice.day, "rolls_to_empty", fake)
+    monkeypatch.setattr(cli, "rolls_to_empty", fake)
     assert cli.main(["day", "--no-progress"]) == 130
     assert cli.main(["day"]) == 130
     assert seen == [False, None]  # None: the engine's own rule (a bar on long runs)

@@ -20,8 +20,8 @@ import pytest
 from scipy import stats
 
 from explodice import Best, ExplodiceError, Roll, Rules, exact, simulate
-from explodice import cuda_backend
-from explodice.cuda_backend import CHUNK, chi_square, chunk_layouts
+from explodice.engine import cuda as cuda_backend
+from explodice.engine.cuda import CHUNK, chi_square, chunk_layouts
 
 SIM_N = 3_000
 
@@ -45,8 +45,7 @@ SIM_SCRIPT = textwrap.dedent("""
     import json, sys
     import numpy as np
     from explodice import Best, Roll, Rules, simulate
-    from explodice import cuda_backend
-
+    from explodice.engine import cuda as cuda_backend
     spec = json.loads(sys.argv[1])
     out = {}
     for name, (roll_kw, rules_kw, extra) in spec["cases"].items():
@@ -62,7 +61,7 @@ SIM_SCRIPT = textwrap.dedent("""
             d = simulate(Roll(**roll_kw), Rules(**rules_kw), n=spec["n"], seed=seed,
                          backend="cuda")
             out[f"{name}/{seed}"] = {"counts": d.counts.tolist(), "lo": d.lo, "n": d.n,
-                                     "omitted": d.omitted, "backend": d.meta["backend"]}
+                                     "omitted": d.omitted, "backend": d.backend}
     json.dump(out, sys.stdout)
 """)
 
@@ -174,7 +173,7 @@ def test_auto_without_gpu_is_the_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cuda_backend, "AUTO_CUDA_ROLLS", 100)
     auto = simulate(Roll(0), n=5_000, seed=3, threads=1, backend="auto")
     cpu = simulate(Roll(0), n=5_000, seed=3, threads=1, backend="cpu")
-    assert np.array_equal(auto.counts, cpu.counts) and "backend" not in auto.meta
+    assert np.array_equal(auto.counts, cpu.counts) and auto.backend == "cpu"
 
 
 def test_chi_square_matches_scipy() -> None:
@@ -210,13 +209,13 @@ def test_gpu_agrees_with_exact() -> None:
     code = textwrap.dedent("""
         import numpy as np
         from explodice import Roll, exact, simulate
-        from explodice.cuda_backend import chi_square, cuda_available
+        from explodice.engine.cuda import chi_square, cuda_available
         if not cuda_available():
             print("no GPU")
         else:
             d = simulate(Roll(0), n=10**8, seed=1, backend="cuda")
             again = simulate(Roll(0), n=10**8, seed=1, backend="cuda")
-            print(d.n, d.meta["backend"], chi_square(d, exact(Roll(0)))[2] < 5,
+            print(d.n, d.backend, chi_square(d, exact(Roll(0)))[2] < 5,
                   np.array_equal(d.counts, again.counts))
     """)
     done = _run(code, simulator=False)
@@ -232,9 +231,9 @@ PTX_SCRIPT = textwrap.dedent("""
     from numba.cuda import dispatcher
     # no GPU here: the device functions ask the current device for its compute capability
     dispatcher.get_current_device = lambda: types.SimpleNamespace(compute_capability=(9, 0))
-    from explodice import cuda_backend
+    from explodice.engine import cuda as cuda_backend
     cuda_backend._load()  # the numpy patch numba-cuda needs
-    from explodice import _cuda_kernels as k
+    from explodice.engine import _cuda_kernels as k
     from numba import types as t
     sig = (t.int64[:, :, ::1], t.int64[::1], t.uint64, t.uint64, t.int64, t.int64, t.int64,
            t.int8[::1], t.boolean, t.boolean, t.boolean, t.boolean, t.boolean, t.int64, t.int64)

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 import explodice as ex
-from explodice import _day_kernel
-from explodice.scenario import ScenarioError
+from explodice.day import _kernel as _day_kernel
+from explodice.day.scenario import ScenarioError
 
 Z = 4.5  # |z| bound per compared number: a false alarm below 1e-5 each
 SCORES = dict(STR=14, DEX=12, CON=14, INT=16, WIS=10, CHA=8)
@@ -358,7 +358,7 @@ def test_default_report_config_party_and_day_read_as_a_scenario():
     import tomllib
     from importlib import resources
 
-    from explodice.scenario import scenario_from_tables
+    from explodice.day.scenario import scenario_from_tables
 
     data = tomllib.loads(resources.files("explodice").joinpath("data/default.toml")
                          .read_text("utf-8"))
@@ -382,8 +382,7 @@ class Bar:
 
 
 def recording_bar(monkeypatch):
-    from explodice import day
-
+    from explodice.day import simulate as day
     bars = []
 
     def fake(total, progress):
@@ -406,8 +405,7 @@ def test_progress_bar_counts_every_roll(monkeypatch):
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_ctrl_c_stops_between_chunks_and_closes_the_bar(monkeypatch, threads):
-    from explodice import day
-
+    from explodice.day import simulate as day
     bars = recording_bar(monkeypatch)
     kernel = day._day_kernel.day_chunk
     calls = []
@@ -429,8 +427,7 @@ def test_ctrl_c_stops_between_chunks_and_closes_the_bar(monkeypatch, threads):
 
 def test_an_error_in_one_lane_stops_the_others_promptly(monkeypatch):
     """With tiny chunks and a cold compile the failing lane must stop the run itself."""
-    from explodice import day
-
+    from explodice.day import simulate as day
     kernel = day._day_kernel.day_chunk
     calls = []
 
@@ -470,7 +467,7 @@ def test_day_kernel_stays_inside_its_arrays(tmp_path):
 
 
 def test_mix_lookup_table_holds_every_roll_type():
-    from explodice.day import _mix_lut
+    from explodice.day.simulate import _mix_lut
 
     # 40000 roll types of weight 1: type 39999 must not wrap to a negative int16
     lut = _mix_lut(np.arange(1, 40_001, dtype=np.int64))

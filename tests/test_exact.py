@@ -6,14 +6,14 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-import explodice.dice as dice
+import explodice.engine.dice as dice
 import importlib
 
 from explodice import Best, Distribution, Roll, Rules, exact
 from tests import brute
 
-exact_mod = importlib.import_module("explodice.exact")
-policy_mod = importlib.import_module("explodice.policy")
+exact_mod = importlib.import_module("explodice.engine.exact")
+policy_mod = importlib.import_module("explodice.engine.rule_of_one")
 
 DCS = [8, 12, 16, 22, 28, 35]
 

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import explodice as ex
-from explodice.dice import initial_states
-from explodice.policy import policy_table
+from explodice.engine.dice import initial_states
+from explodice.engine.rule_of_one import policy_table
 
 
 def _reachable_table(modifier, dc, weight, advantage="normal"):

@@ -11,7 +11,8 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from explodice import Roll, d20, exact, frontier, plots, simulate, success_table
+from explodice import Roll, d20, exact, frontier, simulate, success_table
+from explodice.present import plots
 
 
 @pytest.fixture

@@ -3,6 +3,10 @@ file against the API, and written whole or not at all."""
 
 from __future__ import annotations
 
+import fcntl
+import os
+import signal
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -12,8 +16,9 @@ import pytest
 from pypdf import PdfReader
 
 from explodice import Roll, Rules, frontier, opposed, success_table
-from explodice import report
-from explodice.report import ConfigError, load_config, write_report
+from explodice.present import report
+from explodice.present.report import pages as pages_module
+from explodice.present.report import ConfigError, load_config, write_report
 
 TINY = """
 title = "A tiny test report"
@@ -71,11 +76,13 @@ def tiny_config(tmp_path_factory):
 def written(tiny_config, tmp_path_factory):
     out = tmp_path_factory.mktemp("report")
     (out / ".gitkeep").write_text("")
-    # leftovers of an older report (listed in its manifest) and a file of the designer's own
+    # a foreign MANIFEST.txt (an older version's, or the designer's) naming a file of theirs,
+    # and files of the designer's own: the report may not delete any of them
     (out / "99-old-page.png").write_bytes(b"old")
-    (out / report.MANIFEST).write_text("explodice-report.pdf\n99-old-page.png\n")
+    (out / report.MANIFEST).write_text("explodice-report.pdf\n99-old-page.png\nnotes.txt\n")
     (out / "notes.txt").write_text("the designer's own file")
-    paths = write_report(tiny_config, out, date="2026-01-02")
+    with pytest.warns(report.ReportWarning, match="nothing was deleted"):
+        paths = write_report(tiny_config, out, date="2026-01-02")
     return out, paths
 
 
@@ -90,7 +97,7 @@ def test_the_pdf_opens_with_one_page_per_builder(written):
 
 def test_one_png_per_page_and_the_csvs_beside_them(written):
     out, paths = written
-    pngs = sorted(p.name for p in out.glob("*.png"))
+    pngs = sorted(p.name for p in out.glob("*.png") if p.is_symlink())
     assert len(pngs) == len(report.PAGES)
     assert all((out / n).stat().st_size > 10_000 for n in pngs)
     csvs = {p.name for p in out.glob("*.csv")}
@@ -102,7 +109,10 @@ def test_one_png_per_page_and_the_csvs_beside_them(written):
     manifest = (out / report.MANIFEST).read_text().split()
     assert set(manifest) | {report.MANIFEST} == {p.name for p in paths}
     assert (out / ".gitkeep").exists()
-    assert not list(out.glob(".explodice-report-*"))
+    # one complete report in the report's own area, shown through links
+    area = out / ".explodice-report"
+    assert [p.name for p in area.glob("run-*")] == [os.readlink(area / "current")]
+    assert all(os.readlink(p).startswith(".explodice-report/current/") for p in paths)
 
 
 def test_csv_numbers_match_the_api(written):
@@ -131,26 +141,76 @@ def test_csv_numbers_match_the_api(written):
 def test_a_failed_page_leaves_the_previous_report_intact(written, tiny_config, monkeypatch):
     out, paths = written
     before = {p.name: p.read_bytes() for p in paths}
+    area = out / ".explodice-report"
+    shown = os.readlink(area / "current")
 
     def broken(ctx):
         raise RuntimeError("page builder failed")
 
-    pages = list(report.PAGES)
-    pages[4] = broken  # fails after some pages (and their files) are written
-    monkeypatch.setattr(report, "PAGES", pages)
+    built = list(pages_module.PAGES)
+    built[4] = broken  # fails after some pages (and their files) are written
+    monkeypatch.setattr(pages_module, "PAGES", built)
     with pytest.raises(RuntimeError, match="page builder failed"):
         write_report(tiny_config, out, date="2030-12-31")
-    after = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
-    mine = {".gitkeep", "notes.txt"}
-    assert {k: v for k, v in after.items() if k not in mine} == before
-    assert not [p for p in out.iterdir() if p.name.startswith(".explodice-report-")]
+    assert {p.name: p.read_bytes() for p in paths} == before
+    assert os.readlink(area / "current") == shown
+    assert [p.name for p in area.glob("run-*")] == [shown]  # the half-built run is gone
 
 
-def test_a_new_report_removes_files_the_old_one_listed_and_nothing_else(written):
+def test_an_interrupted_report_replaces_nothing(written, tiny_config, monkeypatch):
+    # Ctrl-C swallowed by a library (a matplotlib callback) must still stop the switch
+    out, paths = written
+    before = {p.name: p.read_bytes() for p in paths}
+    first = pages_module.PAGES[0]
+
+    def swallowed(ctx):
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+        except KeyboardInterrupt:
+            pass  # what a callback that catches everything does
+        return first(ctx)
+
+    monkeypatch.setattr(pages_module, "PAGES", [swallowed, *pages_module.PAGES[1:3]])
+    with pytest.raises(KeyboardInterrupt):
+        write_report(tiny_config, out, date="2030-12-31")
+    assert {p.name: p.read_bytes() for p in paths} == before
+
+
+def test_two_writers_cannot_interleave(written, tiny_config):
     out, _ = written
-    assert not (out / "99-old-page.png").exists()
+    fd = os.open(out / ".explodice-report" / "lock", os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # another writer holds the folder
+        with pytest.raises(report.ReportBusyError, match="another report"):
+            write_report(tiny_config, out, date="2030-12-31")
+    finally:
+        os.close(fd)
+
+
+def test_leftovers_of_a_crashed_run_are_cleaned_on_the_next_start(tmp_path, tiny_config,
+                                                                  monkeypatch):
+    crashed = tmp_path / ".explodice-report" / "run-19990101-000000-1"
+    crashed.mkdir(parents=True)
+    (crashed / "explodice-report.pdf").write_bytes(b"half")
+    monkeypatch.setattr(pages_module, "PAGES", list(pages_module.PAGES[:2]))
+    write_report(tiny_config, tmp_path, date="2030-12-31")
+    assert not crashed.exists()
+    assert (tmp_path / "02-dc-table.png").is_symlink()
+    # a page the new report no longer has loses its link; the user's files are untouched
+    (tmp_path / "keep.md").write_text("mine")
+    monkeypatch.setattr(pages_module, "PAGES", list(pages_module.PAGES[:1]))
+    write_report(tiny_config, tmp_path, date="2030-12-31")
+    assert not (tmp_path / "02-dc-table.png").is_symlink()
+    assert (tmp_path / "keep.md").read_text() == "mine"
+
+
+def test_a_foreign_manifest_costs_the_user_nothing(written):
+    out, _ = written
+    assert (out / "99-old-page.png").read_bytes() == b"old"
     assert (out / "notes.txt").read_text() == "the designer's own file"
     assert (out / ".gitkeep").exists()
+    moved = list((out / ".explodice-report" / "displaced").glob("*/MANIFEST.txt"))
+    assert [m.read_text() for m in moved] == ["explodice-report.pdf\n99-old-page.png\nnotes.txt\n"]
 
 
 def test_the_embedded_default_is_a_party_of_levels_1_5_10_with_a_day():

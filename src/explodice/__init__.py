@@ -9,14 +9,11 @@ Carlo engine reports its sample size, seed and confidence intervals.
 12.6
 """
 
-# the rules and the two engines
-from .rules import Best, ExplodiceError, Roll, Rules, RulesError, net_advantage
-from .distribution import Distribution, wilson_interval
-from .exact import exact
-from .simulate import simulate
-
-# characters and the d20 reference
-from .character import (
+# the game: rules, characters, the seeds' tables
+from explodice.core.errors import ExplodiceError, ExplodiceTypeError, RulesError
+from explodice.core.version import __version__ as __version__
+from explodice.game.rules import Best, Roll, Rules, net_advantage, parse_policy
+from explodice.game.character import (
     SKILLS,
     Character,
     CharacterFileError,
@@ -24,12 +21,23 @@ from .character import (
     load_characters,
     proficiency_bonus,
 )
-from .d20 import D20Distribution, d20
+from explodice.game.tables import DC_TABLE, HAGGLE_DCS
+
+# the two engines and their one result type; the d20 reference
+from explodice.engine.distribution import Distribution, wilson_interval
+from explodice.engine.exact import exact
+from explodice.engine.simulate import simulate
+from explodice.engine.d20 import D20Distribution, d20
 
 # the analysis layer
-from .tables import DC_TABLE, dc_table, pivot_success, roll_distribution, success_table, unpivot_success
-from .resolutions import (
-    HAGGLE_DCS,
+from explodice.analysis.success import (
+    dc_table,
+    pivot_success,
+    roll_distribution,
+    success_table,
+    unpivot_success,
+)
+from explodice.analysis.resolutions import (
     group_success,
     haggle,
     haggle_table,
@@ -38,24 +46,26 @@ from .resolutions import (
     passive_table,
     working_together,
 )
-from .compare import dc_for_probability, divergence, equivalent_dc, equivalent_dc_table, suggest_dcs
+from explodice.analysis.compare import (
+    dc_for_probability,
+    divergence,
+    equivalent_dc,
+    equivalent_dc_table,
+    suggest_dcs,
+)
 
 # the rule of 1 in play
-from .drain import drain_frame, drain_summary
-from .frontier import breakpoints, frontier, implied_lambda
-from .scenario import DayRoll, Scenario, ScenarioFileError, load_scenario
-from .day import DayResult, EmptyTime, rolls_to_empty, simulate_day
+from explodice.analysis.drain import drain_frame, drain_summary
+from explodice.analysis.frontier import breakpoints, frontier, implied_lambda
+from explodice.day.scenario import DayRoll, Scenario, ScenarioFileError, load_scenario
+from explodice.day.simulate import DayResult, EmptyTime, rolls_to_empty, simulate_day
 
 # grids, reports
-from .sweep import SweepError, SweepWarning, sweep
-from .report import write_report
-
-__version__ = "0.1.0"
-
+from explodice.sweeps import SweepError, SweepWarning, sweep
 __all__ = [
     # rules and engines
-    "Best", "Distribution", "ExplodiceError", "Roll", "Rules", "RulesError", "exact",
-    "net_advantage", "simulate", "wilson_interval",
+    "Best", "Distribution", "ExplodiceError", "ExplodiceTypeError", "Roll", "Rules", "RulesError",
+    "exact", "net_advantage", "parse_policy", "simulate", "wilson_interval",
     # characters and d20
     "SKILLS", "Character", "CharacterFileError", "D20Distribution", "ability_modifier", "d20",
     "load_characters", "proficiency_bonus",
@@ -71,3 +81,13 @@ __all__ = [
     # grids and reports
     "SweepError", "SweepWarning", "sweep", "write_report",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """The report loads matplotlib: it is imported on first use, so ``import explodice`` stays
+    light."""
+    if name == "write_report":
+        from explodice.present.report import write_report
+
+        return write_report
+    raise AttributeError(f"module 'explodice' has no attribute {name!r}")

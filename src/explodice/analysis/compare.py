@@ -1,0 +1,264 @@
+"""Comparing the systems: equivalent DCs, where 3d6x and d20 diverge, and DCs from targets.
+
+A designer who knows the d20 table asks: for my character, which 3d6x DC gives the odds
+that DC 15 gave in d20? :func:`equivalent_dc` answers for one roll, :func:`equivalent_dc_table`
+maps the whole d20 table for a reference profile and shows what it gives the others,
+:func:`divergence` adds advantage and disadvantage, and :func:`dc_for_probability` and
+:func:`suggest_dcs` answer the inverse question (the DC for a target probability).
+
+>>> from explodice import Roll, equivalent_dc
+>>> t = equivalent_dc(Roll(4))
+>>> t.loc[t.d20_dc == 15, "dc_3d6x"].tolist()
+[16]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from explodice.engine.d20 import d20
+from explodice.game.tables import D20_DCS, DC_TABLES, DEFAULT_TARGETS, PROFILES, check_system, difficulty_of
+from explodice.engine.distribution import Distribution
+from explodice.engine.exact import exact
+from explodice.game.rules import ExplodiceError, Roll, Rules, check_int
+from explodice.analysis.success import states
+
+__all__ = [
+    "DEFAULT_TARGETS",
+    "PROFILES",
+    "dc_for_probability",
+    "divergence",
+    "equivalent_dc",
+    "equivalent_dc_table",
+    "suggest_dcs",
+]
+
+_TIE = 1e-12
+
+
+def _as_roll(value: int | Roll, field_name: str = "roll") -> Roll:
+    if isinstance(value, Roll):
+        return value
+    return Roll(check_int(field_name, value, lo=-100, hi=100))
+
+
+def _candidates(dist: Distribution) -> np.ndarray:
+    """Every DC that matters for ``dist``: from one below its lowest total (P = 1) to one above
+    its highest (P = 0)."""
+    return np.arange(dist.lo - 1, dist.lo + dist.pmf.shape[0] + 1)
+
+
+def _closest(p: np.ndarray, target: float, candidates: np.ndarray) -> tuple[int, float]:
+    """The candidate whose p is closest to ``target`` (ties: the highest DC)."""
+    gap = np.abs(p - target)
+    best = np.nonzero(gap <= gap.min() + _TIE)[0][-1]
+    return int(candidates[best]), float(p[best])
+
+
+def equivalent_dc(roll: int | Roll, *, d20_dcs: Mapping[str, int] | Iterable[int] | None = None,
+                  rules: Rules | None = None, tolerance: float = 0.005) -> pd.DataFrame:
+    """For each d20 DC, the 3d6x DC whose success probability is closest, and how close.
+
+    ``roll`` (or a modifier) is read in both systems: same modifier, advantage and kind.
+    Columns: ``difficulty, d20_dc, p_d20, dc_3d6x, p_3d6x, gap`` (``gap = p_3d6x - p_d20``),
+    ``difficulty_3d6x`` and ``note``. A d20 DC that is certain (impossible) has no closest
+    3d6x DC, since 3d6x is never certain nor impossible above its minimum: it maps to the
+    hardest (easiest) 3d6x DC within ``tolerance`` of 1 (of 0), and ``note`` says so.
+
+    >>> equivalent_dc(0).dc_3d6x.tolist()
+    [8, 11, 15, 24, 34, 34]
+    """
+    roll = _as_roll(roll)
+    if not isinstance(tolerance, (int, float)) or not 0 <= tolerance < 0.5:
+        raise ExplodiceError(f"`tolerance` must be a probability in [0, 0.5), but "
+                             f"{tolerance!r} was passed.")
+    table = _dc_map(d20_dcs)
+    dist_d20 = d20(roll)
+    dist_3 = exact(roll, rules)
+    candidates = _candidates(dist_3)
+    p3 = dist_3.p_success(candidates)
+    rows = []
+    for name, dc in table.items():
+        p = float(dist_d20.p_success(dc))
+        note = ""
+        if p >= 1 - _TIE:  # certain in d20: the hardest 3d6x DC still within `tolerance`
+            note = "certain in d20"
+            best = np.nonzero(p3 >= 1 - tolerance)[0][-1]
+        elif p <= _TIE:  # impossible in d20: the easiest 3d6x DC within `tolerance` of 0
+            note = "impossible in d20"
+            best = np.nonzero(p3 <= tolerance)[0][0]
+        if note:
+            dc3, q = int(candidates[best]), float(p3[best])
+        else:
+            dc3, q = _closest(p3, p, candidates)
+        rows.append({"difficulty": name, "d20_dc": dc, "p_d20": p, "dc_3d6x": dc3, "p_3d6x": q,
+                     "gap": q - p, "difficulty_3d6x": difficulty_of(dc3, "3d6x"), "note": note})
+    out = pd.DataFrame(rows)
+    out.attrs.update({"roll": roll.describe(), "rules": (rules or Rules()).describe()})
+    return out
+
+
+def _dc_map(dcs: Mapping[str, int] | Iterable[int] | None) -> dict[str, int]:
+    if dcs is None:
+        return dict(D20_DCS)
+    if isinstance(dcs, Mapping):
+        return {str(k): check_int("d20_dcs", v) for k, v in dcs.items()}
+    return {difficulty_of(int(d), "d20") or f"DC {d}": check_int("d20_dcs", d) for d in dcs}
+
+
+def equivalent_dc_table(profiles: Mapping[str, int | Roll] | None = None, *,
+                        reference: str = "trained", rules: Rules | None = None,
+                        d20_dcs: Mapping[str, int] | None = None) -> pd.DataFrame:
+    """The d20 DC table mapped onto 3d6x for a reference profile, with what it gives others.
+
+    For each difficulty, ``dc_3d6x`` is the reference profile's equivalent DC; each profile's
+    rows show its d20 odds at the d20 DC and its 3d6x odds at ``dc_3d6x`` (tidy: one row per
+    difficulty and profile).
+
+    >>> t = equivalent_dc_table()
+    >>> t[t.profile == "trained"].dc_3d6x.tolist()
+    [8, 13, 16, 20, 38, 38]
+    """
+    profiles = dict(PROFILES if profiles is None else profiles)
+    if reference not in profiles:
+        raise ExplodiceError(f"`reference` must name one of the profiles {list(profiles)}, but "
+                             f"{reference!r} was passed.")
+    mapping = equivalent_dc(_as_roll(profiles[reference], "profiles"), d20_dcs=d20_dcs,
+                            rules=rules)
+    rows = []
+    for row in mapping.itertuples():
+        for name, value in profiles.items():
+            roll = _as_roll(value, "profiles")
+            p_d20 = float(d20(roll).p_success(row.d20_dc))
+            p_3 = float(exact(roll, rules).p_success(row.dc_3d6x))
+            rows.append({"difficulty": row.difficulty, "d20_dc": row.d20_dc,
+                         "dc_3d6x": row.dc_3d6x, "profile": name, "modifier": roll.modifier,
+                         "p_d20": p_d20, "p_3d6x": p_3, "gap": p_3 - p_d20})
+    out = pd.DataFrame(rows)
+    out.attrs.update({"reference": reference, "rules": (rules or Rules()).describe()})
+    return out
+
+
+def divergence(profiles: Mapping[str, int | Roll] | None = None, *,
+               reference: str | None = None,
+               advantages: Iterable[str] = ("normal", "advantage", "disadvantage"),
+               readings: Iterable[str] = ("subtract", "drop"),
+               rules: Rules | None = None,
+               d20_dcs: Mapping[str, int] | None = None) -> pd.DataFrame:
+    """Where the systems diverge: map each d20 DC to its 3d6x equivalent without advantage
+    (for each profile itself, or for ``reference``), then compare the odds with advantage and
+    disadvantage (3d6x: each reading). Sorted by ``abs_gap``, largest first.
+
+    >>> d = divergence({"trained": 4})
+    >>> d.iloc[0].advantage
+    'disadvantage (subtract)'
+    """
+    profiles = dict(PROFILES if profiles is None else profiles)
+    if reference is not None and reference not in profiles:
+        raise ExplodiceError(f"`reference` must be None or name one of the profiles "
+                             f"{list(profiles)}, but {reference!r} was passed.")
+    rules = rules or Rules()
+    advantages = list(advantages)
+    rows = []
+    for name, value in profiles.items():
+        base = _as_roll(value, "profiles")
+        mapper = base if reference is None else _as_roll(profiles[reference], "profiles")
+        mapping = equivalent_dc(mapper.replace(advantage="normal"), d20_dcs=d20_dcs, rules=rules)
+        for label, adv, state_rules in states("3d6x", advantages, readings, rules):
+            roll = base.replace(advantage=adv)
+            dist_d20, dist_3 = d20(roll), exact(roll, state_rules)
+            for row in mapping.itertuples():
+                p_d20 = float(dist_d20.p_success(row.d20_dc))
+                p_3 = float(dist_3.p_success(row.dc_3d6x))
+                rows.append({"profile": name, "modifier": roll.modifier,
+                             "difficulty": row.difficulty, "d20_dc": row.d20_dc,
+                             "dc_3d6x": row.dc_3d6x, "advantage": label, "p_d20": p_d20,
+                             "p_3d6x": p_3, "gap": p_3 - p_d20, "abs_gap": abs(p_3 - p_d20)})
+    out = pd.DataFrame(rows).sort_values("abs_gap", ascending=False, kind="stable")
+    out = out.reset_index(drop=True)
+    out.attrs.update({"rules": rules.describe(), "reference": reference})
+    return out
+
+
+def dc_for_probability(roll: int | Roll | Distribution, target: float | Iterable[float], *,
+                       system: str = "3d6x", rules: Rules | None = None,
+                       mode: str = "closest") -> Any:
+    """The DC that gives ``roll`` a target probability of success.
+
+    ``mode``: ``"closest"`` (the DC whose P(success) is nearest the target; ties: the higher
+    DC), ``"at_least"`` (the highest DC with P(success) >= target) or ``"at_most"`` (the
+    lowest DC with P(success) <= target). An int, or an array for several targets.
+
+    >>> dc_for_probability(Roll(3), 0.45, system="d20"), dc_for_probability(Roll(0), [0.5, 0.25])
+    (15, array([12, 16]))
+    """
+    if mode not in ("closest", "at_least", "at_most"):
+        raise ExplodiceError(f"`mode` must be one of ['closest', 'at_least', 'at_most'], but "
+                             f"{mode!r} was passed.")
+    targets = np.asarray(target, dtype=float)
+    if np.any((targets < 0) | (targets > 1)) or np.any(np.isnan(targets)):
+        raise ExplodiceError(f"`target` must be in [0, 1], but {target!r} was passed.")
+    if isinstance(roll, Distribution):
+        dist = roll
+    else:
+        roll = _as_roll(roll)
+        dist = d20(roll) if check_system(system) == "d20" else exact(roll, rules)
+    candidates = _candidates(dist)
+    p = np.asarray(dist.p_success(candidates), dtype=float)
+    out = []
+    for t in targets.ravel():
+        if mode == "closest":
+            out.append(_closest(p, t, candidates)[0])
+            continue
+        hits = np.nonzero(p >= t - _TIE)[0] if mode == "at_least" else np.nonzero(p <= t + _TIE)[0]
+        if hits.size == 0:  # a d20 attack never goes below 5 % nor above 95 %
+            raise ExplodiceError(f"`target` must be reachable in mode {mode!r}: P(success) of this "
+                                 f"roll spans [{p.min():.4g}, {p.max():.4g}], but {float(t)!r} was "
+                                 "passed.")
+        out.append(int(candidates[hits[-1] if mode == "at_least" else hits[0]]))
+    result = np.array(out).reshape(targets.shape)
+    return int(result) if result.ndim == 0 else result
+
+
+def suggest_dcs(targets: Mapping[str, float] | None = None, *, reference: str = "trained",
+                profiles: Mapping[str, int | Roll] | None = None, system: str = "3d6x",
+                rules: Rules | None = None, mode: str = "closest") -> pd.DataFrame:
+    """A DC table from target probabilities per difficulty band for a reference profile,
+    with the odds it gives every profile (tidy: one row per difficulty and profile).
+
+    Columns: ``difficulty, target, dc, table_dc`` (the system's typical DC), ``profile,
+    modifier, p`` and ``p_table`` (the profile's odds at the typical DC).
+
+    >>> s = suggest_dcs({"easy": 0.75})
+    >>> s.loc[s.profile == "trained", ["dc", "p"]].round(3).values.tolist()
+    [[13.0, 0.755]]
+    """
+    system = check_system(system)
+    targets = dict(DEFAULT_TARGETS if targets is None else targets)
+    profiles = dict(PROFILES if profiles is None else profiles)
+    if reference not in profiles:
+        raise ExplodiceError(f"`reference` must name one of the profiles {list(profiles)}, but "
+                             f"{reference!r} was passed.")
+    dist_of = {name: (d20(r) if system == "d20" else exact(r, rules))
+               for name, r in ((n, _as_roll(v, "profiles")) for n, v in profiles.items())}
+    typical = DC_TABLES[system]
+    rows = []
+    for band, target in targets.items():
+        dc = dc_for_probability(dist_of[reference], target, mode=mode)
+        for name, dist in dist_of.items():
+            table_dc = typical.get(band)
+            rows.append({"difficulty": band, "target": float(target), "dc": dc,
+                         "table_dc": table_dc, "profile": name, "modifier": _modifier(dist),
+                         "p": float(dist.p_success(dc)),
+                         "p_table": float(dist.p_success(table_dc)) if table_dc else np.nan})
+    out = pd.DataFrame(rows)
+    out.attrs.update({"system": system, "reference": reference, "mode": mode})
+    return out
+
+
+def _modifier(dist: Distribution) -> int:
+    return dist.roll.modifier if dist.roll is not None else 0

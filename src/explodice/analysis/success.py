@@ -1,0 +1,409 @@
+"""Odds against the DC table, for modifiers or characters, in both systems.
+
+:func:`success_table` gives one tidy row per (modifier, DC, advantage state): by the exact
+engine by default, by simulation on request (then with ``ci_low``, ``ci_high``, ``n``,
+``seed``). Every modifier reads the same distribution at ``dc - modifier``, so the whole
+3d6x table costs one exact distribution per advantage state (milliseconds).
+:func:`pivot_success` turns it into the wide grid a designer pastes into a rulebook.
+
+>>> from explodice import success_table, pivot_success
+>>> t = success_table(modifiers=[0, 4], dcs=[16])
+>>> list(t.columns[:9])
+['system', 'modifier', 'dc', 'difficulty', 'advantage', 'disadvantage', 'policy', 'method', 'p']
+>>> round(float(t.query("modifier == 0 and advantage == 'normal'").p.iloc[0]), 4)
+0.2539
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from explodice.game.tables import (
+    DC_TABLE,
+    DC_TABLES,
+    DIFFICULTY_FR,
+    MODIFIERS,
+    SYSTEMS,
+    check_system,
+    difficulty_of,
+)
+from explodice.game.character import ABILITIES, Character, resolve_ability, resolve_skill
+from explodice.engine.d20 import d20
+from explodice.engine.distribution import Distribution
+from explodice.engine.exact import exact
+from explodice.core.errors import ExplodiceTypeError, check_choice, shown
+from explodice.game.rules import DISADVANTAGE_READINGS, ADVANTAGE_STATES, Best, ExplodiceError, Policy, Roll, Rules, check_int
+from explodice.engine.seeding import resolve_seed, seed_record
+from explodice.engine.simulate import simulate
+
+__all__ = [
+    "DC_TABLE",
+    "DC_TABLES",
+    "DIFFICULTY_FR",
+    "MODIFIERS",
+    "SYSTEMS",
+    "Sampling",
+    "dc_table",
+    "pivot_success",
+    "roll_distribution",
+    "success_table",
+    "unpivot_success",
+]
+
+DEFAULT_N = 200_000
+_STATE_ORDER = ("normal", "advantage", "disadvantage")
+
+
+def dc_table(system: str = "3d6x") -> pd.DataFrame:
+    """The typical DC table of a system: ``difficulty``, ``difficulty_fr``, ``dc``.
+
+    >>> dc_table().dc.tolist()
+    [8, 12, 16, 22, 28, 35]
+    """
+    table = DC_TABLES[check_system(system)]
+    return pd.DataFrame({"difficulty": list(table), "difficulty_fr": [DIFFICULTY_FR[d] for d in table],
+                         "dc": list(table.values())})
+
+
+@dataclass
+class Sampling:
+    """How distributions are computed: ``method`` ``"exact"`` or ``"simulate"`` (``n`` rolls,
+    ``seed``, ``threads``). Each simulated distribution gets its own stream spawned from the
+    seed, in a fixed order, so a table is reproducible from its ``seed`` column.
+    """
+
+    method: str = "exact"
+    n: int = DEFAULT_N
+    seed: Any = None
+    threads: int | None = None
+    _ss: np.random.SeedSequence | None = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.method not in ("exact", "simulate"):
+            raise ExplodiceError(f"`method` must be one of ['exact', 'simulate'], but "
+                                 f"{self.method!r} was passed.")
+        if self.method == "simulate":
+            self.n = check_int("n", self.n, lo=1, hi=10**13)
+            self._ss = resolve_seed(self.seed)
+
+    @property
+    def simulated(self) -> bool:
+        return self.method == "simulate"
+
+    @property
+    def seed_label(self) -> Any:
+        """The root seed as recorded on tables (an int when an int was given)."""
+        if self._ss is None:
+            return None
+        ss = self._ss
+        return seed_record(ss)
+
+    def child(self) -> np.random.SeedSequence:
+        assert self._ss is not None
+        return self._ss.spawn(1)[0]
+
+
+def roll_distribution(roll: Roll, *, system: str = "3d6x", rules: Rules | None = None,
+                      method: str = "exact", n: int = DEFAULT_N, seed: Any = None,
+                      threads: int | None = None, progress: bool | None = None) -> Distribution:
+    """The distribution of ``roll`` in either system, exact or simulated (with ``seed`` as
+    given: the same numbers as :func:`~explodice.simulate` or :func:`~explodice.d20`).
+
+    >>> round(roll_distribution(Roll(3), system="d20").p_success(15), 6)
+    0.45
+    """
+    system, rules = check_system(system), check_rules(rules)
+    sampling = Sampling(method, n, seed, threads)
+    if not sampling.simulated:
+        return d20(roll) if system == "d20" else exact(roll, rules)
+    if system == "d20":
+        return d20(roll, method="simulate", n=sampling.n, seed=seed)
+    return simulate(roll, rules, n=sampling.n, seed=seed, threads=threads, progress=progress)
+
+
+def _distribution(roll: Roll, system: str, rules: Rules, sampling: Sampling) -> Distribution:
+    """One distribution of a table: simulated ones each take the next spawned stream."""
+    if not sampling.simulated:
+        return d20(roll) if system == "d20" else exact(roll, rules)
+    if system == "d20":
+        return d20(roll, method="simulate", n=sampling.n, seed=sampling.child())
+    return simulate(roll, rules, n=sampling.n, seed=sampling.child(), threads=sampling.threads)
+
+
+def as_distribution(item: Roll | Distribution, system: str, rules: Rules,
+                    sampling: Sampling) -> Distribution:
+    """A Distribution passes through; a Roll is computed."""
+    if isinstance(item, Distribution):
+        return item
+    if isinstance(item, Roll):
+        return _distribution(item, system, rules, sampling)
+    raise TypeError(f"expected a Roll or a Distribution, but {type(item).__name__} was passed.")
+
+
+def check_rules(rules: Any) -> Rules:
+    """``rules`` itself, or the default :class:`Rules` for ``None``; anything else is refused."""
+    if rules is None:
+        return Rules()
+    if not isinstance(rules, Rules):
+        raise ExplodiceTypeError(f"`rules` must be a Rules or None, but {shown(rules)} was passed.")
+    return rules
+
+
+def resolve_readings(readings: Iterable[str] | str | None, rules: Rules) -> tuple[str, ...]:
+    """The readings of disadvantage to show: the rules' own by default, ``"both"``, or a list.
+
+    >>> resolve_readings(None, Rules(disadvantage="drop")), resolve_readings("both", Rules())
+    (('drop',), ('subtract', 'drop'))
+    """
+    if readings is None:
+        return (rules.disadvantage,)
+    if readings == "both":
+        return DISADVANTAGE_READINGS
+    if isinstance(readings, str):
+        readings = [readings]
+    out = tuple(check_choice("readings", r, DISADVANTAGE_READINGS) for r in readings)
+    if not out:
+        raise ExplodiceError("`readings` must name at least one reading, but [] was passed.")
+    return out
+
+
+def states(system: str, advantages: Iterable[str], readings: Iterable[str],
+           rules: Rules) -> list[tuple[str, str, Rules]]:
+    """``(label, advantage, rules)`` per advantage state; 3d6x disadvantage once per reading."""
+    out = []
+    advantages = list(advantages)
+    for adv in advantages:
+        if adv not in ADVANTAGE_STATES:
+            raise ExplodiceError(f"`advantages` must hold states from {list(ADVANTAGE_STATES)}, "
+                                 f"but {adv!r} was passed.")
+    for adv in sorted(advantages, key=_STATE_ORDER.index):
+        if adv == "disadvantage" and system == "3d6x":
+            for reading in readings:
+                out.append((f"disadvantage ({reading})", adv,
+                            dataclasses.replace(rules, disadvantage=reading)))
+        else:
+            out.append((adv, adv, rules))
+    return out
+
+
+def policy_label(policy: Policy, actor: str = "pc", system: str = "3d6x") -> str:
+    """The policy as a table label: 'keep', 'cancel', 'best(λ=0.1)', 'npc', or 'none' (d20)."""
+    if system == "d20":
+        return "none"
+    if actor == "npc":
+        return "npc"
+    if isinstance(policy, Best):
+        return f"best(λ={policy.weight:g})"
+    return str(policy)
+
+
+def _grid(base: Roll, mods: np.ndarray, dcs: np.ndarray, system: str, rules: Rules,
+          sampling: Sampling) -> dict[str, np.ndarray]:
+    """p, ci_low, ci_high, p_complication, drain_mean over (modifier, dc), from base (mod 0)."""
+    need = dcs[None, :] - mods[:, None]
+    if not isinstance(base.policy, Best) or system == "d20":
+        dist = _distribution(base, system, rules, sampling)
+        lo, hi = dist.ci(need)
+        comp = 1.0 - dist.ones_pmf[0] / dist.ones_pmf.sum()
+        return {"p": dist.p_success(need), "ci_low": lo, "ci_high": hi,
+                "p_complication": np.full(need.shape, comp),
+                "drain_mean": np.full(need.shape, dist.drain_mean)}
+    # best(λ) knows the DC: its table depends on dc - modifier only.
+    out = {k: np.empty(need.shape) for k in ("p", "ci_low", "ci_high", "p_complication",
+                                             "drain_mean")}
+    for value in np.unique(need):
+        roll = base.replace(policy=Best(int(value), base.policy.weight))
+        dist = _distribution(roll, system, rules, sampling)
+        cells = need == value
+        out["p"][cells] = dist.p_success(int(value))
+        out["ci_low"][cells], out["ci_high"][cells] = dist.ci(int(value))
+        out["p_complication"][cells] = 1.0 - dist.ones_pmf[0] / dist.ones_pmf.sum()
+        out["drain_mean"][cells] = dist.drain_mean
+    return out
+
+
+@dataclass(frozen=True)
+class _Spec:
+    """One test to tabulate: its modifier, kind, actor, policy and label columns."""
+
+    modifier: int
+    kind: str
+    actor: str
+    policy: Policy
+    labels: tuple[tuple[str, Any], ...] = ()
+
+
+def _character_specs(characters: Sequence[Character], tests: Iterable[Any] | None,
+                     system: str) -> list[_Spec]:
+    specs = []
+    for c in characters:
+        if not isinstance(c, Character):
+            raise TypeError(f"`characters` must hold Character objects, but "
+                            f"{type(c).__name__} was passed.")
+        wanted = list(tests) if tests is not None else (
+            [f"save {a}" for a in ABILITIES] + list(dict.fromkeys(
+                s for s, m in c.skills.items() if m)))
+        for test in wanted:
+            roll, label = _character_roll(c, test, system)
+            specs.append(_Spec(roll.modifier, roll.kind, roll.actor, roll.policy,
+                               (("character", c.name), ("test", label), ("kind", roll.kind))))
+    return specs
+
+
+def _character_roll(c: Character, test: Any, system: str) -> tuple[Roll, str]:
+    """'Perception' (skill check), 'DEX' (ability check), 'save DEX' or ('save', 'DEX')."""
+    if isinstance(test, tuple) and len(test) == 2 and test[0] == "save":
+        test = f"save {test[1]}"
+    if not isinstance(test, str):
+        raise ExplodiceError(f"`tests` must hold skill or ability names or 'save <ability>', "
+                             f"but {test!r} was passed.")
+    words = test.split()
+    if len(words) == 2 and "save" in (words[0].lower(), words[1].lower()):
+        ability = resolve_ability(words[1] if words[0].lower() == "save" else words[0],
+                                  field_name="tests")
+        return c.roll(ability=ability, kind="save", system=system), f"save {ability}"
+    try:
+        ability = resolve_ability(test, field_name="tests")
+    except ExplodiceError:
+        skill = resolve_skill(test, field_name="tests")
+        return c.roll(skill, system=system), skill
+    return c.roll(ability=ability, system=system), ability
+
+
+def success_table(modifiers: Iterable[int] | None = None, dcs: Iterable[int] | None = None, *,
+                  system: str = "3d6x", characters: Sequence[Character] | None = None,
+                  tests: Iterable[Any] | None = None,
+                  advantages: Iterable[str] = _STATE_ORDER,
+                  readings: Iterable[str] | str | None = None,
+                  rules: Rules | None = None, kind: str = "check", actor: str = "pc",
+                  policy: Policy = "keep", method: str = "exact", n: int = DEFAULT_N,
+                  seed: Any = None, threads: int | None = None) -> pd.DataFrame:
+    """P(success) for each modifier (or each character's test), DC and advantage state.
+
+    Defaults: modifiers -5..+10, the system's DC table (3d6x 8..35, d20 5..30) and every
+    advantage state. The reading of disadvantage is the one of ``rules``; ``readings``
+    (``"both"`` or a list such as ``["subtract", "drop"]``) shows others side by side
+    instead. In 3d6x, disadvantage rows are labelled with their reading
+    (``"disadvantage (subtract)"``) and the ``disadvantage`` column holds it. ``policy`` may be
+    ``Best(dc, weight)``: each row then uses its own DC with that weight. With ``characters``,
+    rows get ``character``, ``test`` and ``kind`` columns (``tests``: skill or ability
+    names or ``"save DEX"``; by default each save and each proficient skill).
+
+    Columns: ``system, modifier, dc, difficulty, advantage, policy, method, p``, then
+    ``p_complication`` (P(at least one kept 1) in 3d6x, P(natural 1) in d20) and
+    ``drain_mean``; simulated tables add ``ci_low, ci_high, n, seed``.
+
+    >>> t = success_table(modifiers=[3], dcs=[15], system="d20", advantages=["advantage"])
+    >>> round(float(t.p.iloc[0]), 4)
+    0.6975
+    """
+    system = check_system(system)
+    rules = check_rules(rules)
+    readings = resolve_readings(readings, rules)
+    sampling = Sampling(method, n, seed, threads)
+    dc_list = list(DC_TABLES[system].values()) if dcs is None else [
+        check_int("dcs", d, lo=-1000, hi=1000) for d in dcs]
+    if characters is not None:
+        if modifiers is not None:
+            raise ExplodiceError("`modifiers` must be None when `characters` is given, but "
+                                 f"{modifiers!r} was passed.")
+        specs = _character_specs(characters, tests, system)
+    else:
+        mods = MODIFIERS if modifiers is None else modifiers
+        Roll(kind=kind, actor=actor, policy=policy)  # validates kind, actor, policy
+        specs = [_Spec(check_int("modifiers", m, lo=-100, hi=100), kind, actor, policy)
+                 for m in mods]
+    dc_arr = np.asarray(dc_list, dtype=int)
+    difficulties = np.array([difficulty_of(int(d), system) for d in dc_arr], dtype=object)
+    groups: dict[tuple[str, str, Policy], list[int]] = {}
+    for i, spec in enumerate(specs):
+        groups.setdefault((spec.kind, spec.actor, spec.policy), []).append(i)
+    parts: dict[str, list[Any]] = {}
+    for s_i, (label, adv, state_rules) in enumerate(states(system, advantages, readings, rules)):
+        for (g_kind, g_actor, g_policy), idx in groups.items():
+            base = Roll(0, advantage=adv, kind=g_kind, actor=g_actor, policy=g_policy)
+            mods_arr = np.array([specs[i].modifier for i in idx])
+            grid = _grid(base, mods_arr, dc_arr, system, state_rules, sampling)
+            size = grid["p"].size
+            cols = {"_order": np.repeat(idx, dc_arr.size), "_state": np.full(size, s_i),
+                    "modifier": np.repeat(mods_arr, dc_arr.size), "dc": np.tile(dc_arr, len(idx)),
+                    "difficulty": np.tile(difficulties, len(idx)),
+                    "advantage": np.full(size, label, dtype=object),
+                    "disadvantage": np.full(size, state_rules.disadvantage if adv ==
+                                            "disadvantage" else None, dtype=object),
+                    "policy": np.full(size, policy_label(g_policy, g_actor, system), dtype=object)}
+            cols |= {k: v.ravel() for k, v in grid.items()}
+            for name in dict(specs[idx[0]].labels):
+                cols[name] = np.repeat(np.array([dict(specs[i].labels)[name] for i in idx],
+                                                dtype=object), dc_arr.size)
+            for k, v in cols.items():
+                parts.setdefault(k, []).append(v)
+    data = {k: np.concatenate(v) for k, v in parts.items()}
+    # rows ordered by test (as given), then advantage state, then DC (as given)
+    order = np.lexsort((np.tile(np.arange(dc_arr.size), data["dc"].size // dc_arr.size),
+                        data["_state"], data["_order"]))
+    data = {k: v[order] for k, v in data.items()}
+    columns = [c for c in ("character", "test", "kind") if c in data]
+    columns += ["system", "modifier", "dc", "difficulty", "advantage"]
+    columns += ["disadvantage"] if system == "3d6x" else []
+    columns += ["policy", "method", "p"]
+    data |= {"system": system, "method": sampling.method}
+    if sampling.simulated:
+        columns += ["ci_low", "ci_high", "n", "seed"]
+        data |= {"n": sampling.n, "seed": sampling.seed_label}
+    columns += ["p_complication", "drain_mean"]
+    table = pd.DataFrame({c: data[c] for c in columns}, index=pd.RangeIndex(order.size))
+    table.attrs.update({"system": system, "method": sampling.method,
+                        "rules": rules if system == "3d6x" else None,
+                        "kind": kind if characters is None else None,
+                        "n": sampling.n if sampling.simulated else None,
+                        "seed": sampling.seed_label})
+    return table
+
+
+def pivot_success(table: pd.DataFrame, *, index: str | Sequence[str] = "modifier",
+                  columns: str | Sequence[str] = ("advantage", "dc"),
+                  values: str = "p") -> pd.DataFrame:
+    """The wide grid of a tidy success table (rows: modifiers; columns: advantage x DC).
+
+    Each cell must be unique: filter the table first if it holds several policies or
+    characters (an error says so otherwise). :func:`unpivot_success` goes back.
+
+    >>> wide = pivot_success(success_table(modifiers=[0, 1], dcs=[8, 16], advantages=["normal"]))
+    >>> wide.shape
+    (2, 2)
+    """
+    index = [index] if isinstance(index, str) else list(index)
+    columns = [columns] if isinstance(columns, str) else list(columns)
+    missing = [c for c in index + columns + [values] if c not in table.columns]
+    if missing:
+        raise ExplodiceError(f"`table` must have the columns {missing}, but its columns are "
+                             f"{list(table.columns)}.")
+    dup = table.duplicated(subset=index + columns)
+    if dup.any():
+        row = table.loc[dup, index + columns].iloc[0].to_dict()
+        raise ExplodiceError(f"`table` must have one row per {index + columns} to pivot, but "
+                             f"{row} repeats; filter it (by policy, character, ...) first.")
+    wide = table.pivot(index=index, columns=columns, values=values)
+    order = table[columns].drop_duplicates()
+    if len(columns) == 1:
+        wide = wide.reindex(columns=order[columns[0]].tolist())
+    else:
+        wide = wide.reindex(columns=pd.MultiIndex.from_frame(order))
+    wide = wide.reindex(index=table[index].drop_duplicates().set_index(index).index)
+    wide.attrs.update(table.attrs)
+    return wide
+
+
+def unpivot_success(wide: pd.DataFrame, *, values: str = "p") -> pd.DataFrame:
+    """The tidy rows of a wide grid made by :func:`pivot_success` (index and column levels
+    become columns, the cells the ``values`` column).
+    """
+    long = wide.melt(ignore_index=False, value_name=values).reset_index()
+    return long.dropna(subset=[values]).reset_index(drop=True)

@@ -1,0 +1,1 @@
+"""The floor under every layer: errors and checks, file reading and atomic writing, version."""

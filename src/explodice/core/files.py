@@ -1,0 +1,177 @@
+"""Files in and out: reading the TOML a designer writes, and writing output that is never half
+done.
+
+Every reader reports a problem the same way: the file, then what is wrong, as the error type
+of the module that asked. Every writer writes to a temporary sibling, flushes it to disk and
+renames it over the target in one step, so a reader sees the old file or the new one, never a
+mix; a failure (a full disk, a kill) leaves the old file as it was.
+
+>>> from explodice.core.errors import ExplodiceError
+>>> parse_toml("level = 3", source="party.toml", error=ExplodiceError)
+{'level': 3}
+>>> parse_toml("level = ", source="party.toml", error=ExplodiceError)
+Traceback (most recent call last):
+...
+explodice.core.errors.ExplodiceError: party.toml: not valid TOML: Invalid value (at end of document)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+import tomllib
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from explodice.core.errors import ExplodiceError
+
+__all__ = [
+    "MAX_TEXT_BYTES",
+    "MAX_TOML_DEPTH",
+    "atomic_write",
+    "atomic_write_text",
+    "check_writable",
+    "parse_toml",
+    "read_text",
+    "read_toml",
+    "write_with",
+]
+
+#: The largest file a designer's TOML may be: far above any real party or grid.
+MAX_TEXT_BYTES = 16 * 1024 * 1024
+#: The deepest nesting of tables and arrays accepted in TOML (a real file uses 3 or 4).
+MAX_TOML_DEPTH = 32
+
+
+def read_text(path: str | os.PathLike[str], *, error: type[ExplodiceError]) -> str:
+    """The file's UTF-8 text, or ``error("<path>: ...")`` saying why it cannot be read.
+
+    Only regular files of at most :data:`MAX_TEXT_BYTES` are read (not ``/dev/zero``).
+    """
+    try:
+        with open(path, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise error(f"{path}: cannot be read (not a regular file).")
+            data = f.read(MAX_TEXT_BYTES + 1)
+    except OSError as err:
+        raise error(f"{path}: cannot be read ({err.strerror}).") from None
+    if len(data) > MAX_TEXT_BYTES:
+        raise error(f"{path}: cannot be read (larger than {MAX_TEXT_BYTES // 2**20} MiB).")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise error(f"{path}: not valid UTF-8 (byte {err.start}).") from None
+
+
+def _depth(value: Any) -> int:
+    """The nesting depth of parsed TOML (iteratively: no recursion limit to hit)."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        deepest = max(deepest, level)
+        if isinstance(item, dict):
+            stack.extend((v, level + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, level + 1) for v in item)
+    return deepest
+
+
+def parse_toml(text: str, *, source: str, error: type[ExplodiceError]) -> dict[str, Any]:
+    """Parsed TOML, or ``error("<source>: not valid TOML: <where>")``."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise error(f"{source}: not valid TOML: {err}") from None
+    except RecursionError:
+        raise error(f"{source}: not valid TOML: nested deeper than {MAX_TOML_DEPTH}") from None
+    if _depth(data) > MAX_TOML_DEPTH:
+        raise error(f"{source}: tables and arrays nested deeper than {MAX_TOML_DEPTH}.")
+    return data
+
+
+def read_toml(path: str | os.PathLike[str], *, error: type[ExplodiceError]) -> dict[str, Any]:
+    """Read and parse a TOML file; both failures raise ``error`` naming the file."""
+    return parse_toml(read_text(path, error=error), source=str(path), error=error)
+
+
+def check_writable(path: str | os.PathLike[str], *, error: type[ExplodiceError],
+                   what: str = "--out") -> Path:
+    """``path`` as a Path when a file can be written there, checked before any work starts.
+
+    Its folder must exist and accept new files, and ``path`` must not be a folder.
+    """
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise error(f"`{what}` {str(path)!r} is a folder; give a file name.")
+    if not folder.is_dir():
+        raise error(f"`{what}` {str(path)!r}: the folder {str(folder)!r} does not exist.")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=folder)
+    except OSError as err:
+        raise error(f"`{what}` {str(path)!r} cannot be written ({err.strerror}).") from None
+    os.close(fd)
+    os.unlink(probe)
+    return path
+
+
+@contextlib.contextmanager
+def atomic_write(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """Yield a temporary sibling of ``path`` to write; on success it replaces ``path`` at once.
+
+    The temporary file is flushed to disk before the rename; on any failure (an exception,
+    Ctrl-C) it is removed and ``path`` is left as it was.
+
+    >>> import tempfile, pathlib
+    >>> target = pathlib.Path(tempfile.mkdtemp()) / "odds.csv"
+    >>> with atomic_write(target) as tmp:
+    ...     _ = tmp.write_text("dc,p\\n16,0.5\\n")
+    >>> target.read_text()
+    'dc,p\\n16,0.5\\n'
+    """
+    path = Path(path)
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
+        _fsync(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    _fsync_folder(path.parent)
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
+    """Write ``text`` (UTF-8) to ``path`` through :func:`atomic_write`."""
+    with atomic_write(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+    return Path(path)
+
+
+def write_with(path: str | os.PathLike[str], writer: Callable[[Path], Any]) -> Path:
+    """Call ``writer(tmp_path)`` and move the result over ``path`` atomically."""
+    with atomic_write(path) as tmp:
+        writer(tmp)
+    return Path(path)
+
+
+def _fsync(path: Path) -> None:
+    with open(path, "rb+") as f:
+        os.fsync(f.fileno())
+
+
+def _fsync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder or ".", os.O_RDONLY)
+    except OSError:  # pragma: no cover - some systems cannot open folders
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(fd)

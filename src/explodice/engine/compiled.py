@@ -1,0 +1,117 @@
+"""One compiled description of a roll, read by every engine.
+
+:func:`compile_roll` turns a :class:`~explodice.Roll` under :class:`~explodice.Rules` into a
+:class:`CompiledRoll`: plain arrays and flags, built once (cached) and read by the exact
+engine's policy, the CPU kernels, the CUDA kernels and the day kernel, so they cannot read
+the rules differently.
+
+>>> from explodice import Roll, Rules
+>>> c = compile_roll(Roll(2, advantage="advantage"), Rules())
+>>> c.pool, c.malus, c.drains, c.throw_table.size == 6**6
+(4, False, True, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from explodice.engine.dice import face_sequences, throw_counts
+from explodice.engine.rule_of_one import policy_table
+from explodice.game.rules import Roll, Rules
+
+__all__ = ["THROW_DEPTH", "CompiledRoll", "compile_roll", "face_tables", "throw_table"]
+
+
+@dataclass(frozen=True, eq=False)
+class CompiledRoll:
+    """What the kernels need to know of one roll, by name.
+
+    - ``pool``: dice in the initial throw (2, 3 or 4);
+    - ``face_n1``, ``face_n6``, ``face_s``: for each of the 6**pool initial throws, its 1s,
+      its 6s and the sum of its other faces (int8);
+    - ``k_table``: the rule-of-1 policy, pairs cancelled by state (1s, 6s, sum of the rest);
+    - ``throw_table``: the initial throw with the policy applied and its first explosions, one
+      int16 entry per face sequence (see :func:`throw_table`);
+    - ``malus``: an exploding die is subtracted (disadvantage under ``subtract``);
+    - ``lucky``: one initial 1 is rerolled before the choice (the face-by-face kernel);
+    - ``rule_applies``: the roll's kind is under the rule of 1 (kept 1s are counted);
+    - ``drains``: kept 1s drain a gauge (a PC's roll under the rule);
+    - ``explosion_ones``: 1s shown by explosion dice count too.
+    """
+
+    pool: int
+    face_n1: np.ndarray
+    face_n6: np.ndarray
+    face_s: np.ndarray
+    k_table: np.ndarray
+    throw_table: np.ndarray
+    malus: bool
+    lucky: bool
+    rule_applies: bool
+    drains: bool
+    explosion_ones: bool
+
+
+@lru_cache(maxsize=256)
+def compile_roll(roll: Roll, rules: Rules) -> CompiledRoll:
+    """The :class:`CompiledRoll` of ``roll`` under ``rules`` (cached: built once per pair)."""
+    pool = roll.pool_size(rules)
+    n1, n6, s = face_tables(pool)
+    k = np.ascontiguousarray(policy_table(roll, rules))
+    applies = roll.rule_of_one_applies(rules)
+    return CompiledRoll(
+        pool=pool, face_n1=n1, face_n6=n6, face_s=s, k_table=k,
+        throw_table=throw_table(roll, rules), malus=roll.has_malus_die(rules),
+        lucky=rules.lucky, rule_applies=applies, drains=roll.drains(rules),
+        explosion_ones=applies and rules.ones_on_explosions,
+    )
+
+
+@lru_cache(maxsize=None)
+def face_tables(pool: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each of the 6**pool initial throws: its 1s, its 6s and the sum of its other faces."""
+    n1, n6, s = throw_counts(face_sequences(pool))
+    return n1.astype(np.int8), n6.astype(np.int8), s.astype(np.int8)
+
+
+THROW_DEPTH = {2: 5, 3: 6, 4: 6}  # faces read per draw, by pool size
+
+
+@lru_cache(maxsize=256)
+def throw_table(roll: Roll, rules: Rules) -> np.ndarray:
+    """The initial throw and the first faces of its explosions, one entry per face sequence.
+
+    Entry ``u`` of the 6**L entries (L = :data:`THROW_DEPTH`) reads u's base-6 digits as faces:
+    the first ``pool`` are the initial throw, the policy table sets its pairs aside, and the
+    rest feed the kept 6s' explosions in order. It packs the dice total so far, the kept 1s
+    (with the explosion 1s when they count) and the exploding dice still to roll:
+    ``total | ones << 8 | remaining << 11`` (int16). The lucky reroll is not in the table.
+    """
+    pool = roll.pool_size(rules)
+    depth = THROW_DEPTH[pool]
+    faces = face_sequences(depth)
+    n1, n6, s = throw_counts(faces[:, :pool])
+    k = policy_table(roll, rules)[n1, n6, s].astype(np.int64)
+    ones = n1 - k
+    total = s + ones + 6 * (n6 - k)
+    remaining = n6 - k  # exploding dice still to roll: each 6 read below adds one more
+    count_explosion_ones = roll.rule_of_one_applies(rules) and rules.ones_on_explosions
+    for j in range(pool, depth):
+        f = faces[:, j]
+        rolling = remaining > 0
+        total += np.where(rolling, f, 0)
+        ends = rolling & (f != 6)
+        remaining -= ends
+        if count_explosion_ones:
+            ones += ends & (f == 1)
+    if not roll.rule_of_one_applies(rules):
+        ones[:] = 0
+    assert total.max() < 256 and ones.max() < 8 and remaining.max() < 16
+    table = (total | ones << 8 | remaining << 11).astype(np.int16)
+    table.setflags(write=False)
+    return table
+
+

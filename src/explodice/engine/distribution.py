@@ -1,0 +1,334 @@
+"""The one result type: a joint distribution of total x drain x kept 1s.
+
+Both engines return a :class:`Distribution`; so does the d20 system (no drain). Every
+analysis reads it the same way, and a simulated one carries its sample size, seed and
+confidence intervals.
+
+>>> from explodice import Roll, exact
+>>> d = exact(Roll(0))
+>>> round(d.mean, 6), round(d.drain_mean, 6)
+(12.6, 2.1)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Iterable
+
+import numpy as np
+import pandas as pd
+
+from explodice.core.errors import ExplodiceError, ExplodiceTypeError, shown
+from explodice.engine.seeding import seed_record
+from explodice.game.tables import DC_TABLES
+
+if TYPE_CHECKING:
+    from explodice.game.rules import Roll, Rules
+
+__all__ = ["Distribution", "as_dcs", "histogram_distribution", "wilson_interval"]
+
+#: DCs and totals beyond this are clamped: every total of a roll lies far inside it.
+DC_LIMIT = 10**9
+
+
+def as_dcs(dc: Any, field_name: str = "dc") -> np.ndarray:
+    """``dc`` (an integer or integers) as an int64 array, clamped to ±:data:`DC_LIMIT`.
+
+    >>> as_dcs(16).item(), as_dcs([8, -2**70]).tolist()
+    (16, [8, -1000000000])
+    """
+    if isinstance(dc, np.ndarray) and dc.dtype.kind in "iu" and dc.size:
+        return np.clip(dc, -DC_LIMIT, DC_LIMIT).astype(np.int64)
+    items = np.asarray(dc, dtype=object)
+    if items.size == 0:
+        raise ExplodiceError(f"`{field_name}` must hold at least one integer, but {shown(dc)} was passed.")
+    flat = items.reshape(-1)
+    for v in flat:
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+            raise ExplodiceTypeError(
+                f"`{field_name}` must be an integer or integers, but {shown(dc)} was passed.")
+    clamped = [max(-DC_LIMIT, min(DC_LIMIT, int(v))) for v in flat]
+    return np.asarray(clamped, dtype=np.int64).reshape(items.shape)
+
+
+_AXES = ("total", "drain", "kept_ones")
+_Z95 = 1.959963984540054
+
+
+def wilson_interval(successes: np.ndarray | int, n: int, level: float = 0.95) -> tuple[Any, Any]:
+    """Wilson score interval for a binomial proportion (vectorised over ``successes``).
+
+    >>> lo, hi = wilson_interval(50, 100)
+    >>> round(lo, 4), round(hi, 4)
+    (0.4038, 0.5962)
+    """
+    if not 0 < level < 1:
+        raise ExplodiceError(f"`level` must be in (0, 1), but {level!r} was passed.")
+    from statistics import NormalDist
+
+    z = _Z95 if level == 0.95 else NormalDist().inv_cdf(0.5 + level / 2)
+    k = np.asarray(successes, dtype=float)
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    # the interval always holds the observed proportion (rounding could push p = 1 out)
+    lo = np.where(k <= 0, 0.0, np.clip(np.minimum(centre - half, p), 0, 1))
+    hi = np.where(k >= n, 1.0, np.clip(np.maximum(centre + half, p), 0, 1))
+    if np.ndim(lo) == 0:
+        return float(lo), float(hi)
+    return lo, hi
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Distribution:
+    """Joint distribution of one roll's total, drain and kept 1s.
+
+    ``pmf[i, d, c]`` is the probability that the total is ``lo + i``, the drain ``d`` and the
+    kept 1s ``c``. For a simulated result ``counts`` holds the integer histogram (``pmf`` is
+    ``counts / n``). ``omitted`` is, for an exact result, the mass outside the arrays (the cut
+    of the infinite explosion, below 1e-12); for a simulated one, the share of rolls whose total
+    or drain fell beyond the kernel's histogram and were counted in its edge bins.
+    ``backend`` names the machine that simulated it (``"cpu"`` or ``"cuda"``; ``None`` when
+    exact).
+    """
+
+    pmf: np.ndarray
+    lo: int
+    method: str = "exact"
+    n: int | None = None
+    seed: int | None = None
+    omitted: float = 0.0
+    roll: "Roll | None" = None
+    rules: "Rules | None" = None
+    system: str = "3d6x"
+    counts: np.ndarray | None = None
+    backend: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.pmf.ndim != 3:
+            raise ValueError("pmf must be a 3-d array (total, drain, kept_ones)")
+        # read-only views: the result cannot change, and the caller's arrays stay writable
+        for name in ("pmf", "counts"):
+            arr = getattr(self, name)
+            if arr is not None:
+                view = np.asarray(arr).view()
+                view.setflags(write=False)
+                object.__setattr__(self, name, view)
+
+    # -- construction helpers ---------------------------------------------------------------
+    @classmethod
+    def from_total_pmf(cls, p: np.ndarray, lo: int, **kwargs: Any) -> "Distribution":
+        """A distribution with no drain and no kept 1s (the d20 system, say)."""
+        return cls(np.asarray(p, dtype=float).reshape(-1, 1, 1), lo, **kwargs)
+
+    @property
+    def simulated(self) -> bool:
+        """True for a Monte Carlo result (it has counts and confidence intervals)."""
+        return self.counts is not None
+
+    # -- marginals --------------------------------------------------------------------------
+    @cached_property
+    def totals(self) -> np.ndarray:
+        """The totals that index the first axis."""
+        return np.arange(self.lo, self.lo + self.pmf.shape[0])
+
+    @cached_property
+    def total_pmf(self) -> np.ndarray:
+        """P(total = t) for t in :attr:`totals`."""
+        return self.pmf.sum(axis=(1, 2))
+
+    @cached_property
+    def drain_pmf(self) -> np.ndarray:
+        """P(drain = d) for d = 0, 1, ..."""
+        return self.pmf.sum(axis=(0, 2))
+
+    @cached_property
+    def ones_pmf(self) -> np.ndarray:
+        """P(kept 1s = c) for c = 0, 1, ..."""
+        return self.pmf.sum(axis=(0, 1))
+
+    @cached_property
+    def _total_sf(self) -> np.ndarray:
+        """P(total >= lo + i), with a trailing 0 for totals past the array."""
+        return np.append(np.cumsum(self.total_pmf[::-1])[::-1], 0.0)
+
+    @cached_property
+    def _mass(self) -> float:
+        return float(self.pmf.sum())
+
+    def _expect(self, values: np.ndarray, pmf: np.ndarray) -> float:
+        return float(values @ pmf) / self._mass
+
+    # -- summaries --------------------------------------------------------------------------
+    @cached_property
+    def mean(self) -> float:
+        """E[total]."""
+        return self._expect(self.totals, self.total_pmf)
+
+    @cached_property
+    def std(self) -> float:
+        """Standard deviation of the total."""
+        return math.sqrt(max(self._expect(self.totals.astype(float) ** 2, self.total_pmf)
+                             - self.mean**2, 0.0))
+
+    @cached_property
+    def drain_mean(self) -> float:
+        """E[drain] (0 for NPCs, for kinds outside the rule of 1 and for d20)."""
+        return self._expect(np.arange(self.pmf.shape[1]), self.drain_pmf)
+
+    @cached_property
+    def ones_mean(self) -> float:
+        """E[kept 1s]."""
+        return self._expect(np.arange(self.pmf.shape[2]), self.ones_pmf)
+
+    def success_threshold(self, dc: int | Iterable[int]) -> np.ndarray:
+        """The total from which a roll succeeds against ``dc``: ``dc`` itself here; the d20's
+        attacks move it for their natural 1 and 20. :meth:`p_success` and :meth:`ci` both
+        read it, so a probability and its interval always describe the same event."""
+        return as_dcs(dc)
+
+    def _at_least(self, x: np.ndarray) -> Any:
+        sf = self._total_sf
+        out = sf[np.clip(x - self.lo, 0, sf.size - 1)]
+        return float(out) if out.ndim == 0 else out
+
+    def p_success(self, dc: int | Iterable[int]) -> Any:
+        """P(success against ``dc``); a float, or an array for an array of DCs."""
+        return self._at_least(self.success_threshold(dc))
+
+    def sf(self, x: int | Iterable[int]) -> Any:
+        """P(total >= x), on the totals."""
+        return self._at_least(as_dcs(x, "x"))
+
+    def cdf(self, x: int | Iterable[int]) -> Any:
+        """P(total <= x), on the totals."""
+        return 1.0 - self.sf(as_dcs(x, "x") + 1)
+
+    def quantile(self, q: float | Iterable[float]) -> Any:
+        """The smallest total t with P(total <= t) >= q."""
+        try:
+            qs = np.asarray(q, dtype=float)
+        except (TypeError, ValueError):
+            raise ExplodiceTypeError(f"`q` must be a number in [0, 1], but {shown(q)} was passed.") from None
+        if not np.all((qs >= 0) & (qs <= 1)):  # NaN fails too
+            raise ExplodiceError(f"`q` must be in [0, 1], but {q!r} was passed.")
+        cdf = np.cumsum(self.total_pmf) / self._mass
+        idx = np.searchsorted(cdf, qs - 1e-12, side="left")
+        out = self.totals[np.clip(idx, 0, cdf.size - 1)]
+        return int(out) if out.ndim == 0 else out
+
+    @property
+    def median(self) -> int:
+        """The 50 % quantile of the total."""
+        return self.quantile(0.5)
+
+    def p_drain_at_least(self, x: int | Iterable[int]) -> Any:
+        """P(drain >= x)."""
+        sf = np.concatenate([np.cumsum(self.drain_pmf[::-1])[::-1], [0.0]])
+        xs = np.clip(np.asarray(x), 0, sf.size - 1)
+        out = sf[xs]
+        return float(out) if out.ndim == 0 else out
+
+    # -- uncertainty ------------------------------------------------------------------------
+    def ci(self, dc: int | Iterable[int], level: float = 0.95) -> tuple[Any, Any]:
+        """Wilson interval on P(success against ``dc``); zero-width for an exact result."""
+        p = self.p_success(dc)
+        if not self.simulated:
+            return p, p
+        assert self.n is not None and self.counts is not None
+        at_least = np.append(np.cumsum(self.counts.sum(axis=(1, 2))[::-1])[::-1], 0)
+        idx = np.clip(self.success_threshold(dc) - self.lo, 0, at_least.size - 1)
+        return wilson_interval(at_least[idx], self.n, level)
+
+    def std_error(self, dc: int | Iterable[int]) -> Any:
+        """Standard error of P(total >= dc) (0 for an exact result)."""
+        if not self.simulated:
+            return 0.0 * np.asarray(self.p_success(dc))
+        p = np.asarray(self.p_success(dc))
+        out = np.sqrt(p * (1 - p) / self.n)
+        return float(out) if out.ndim == 0 else out
+
+    # -- tables -----------------------------------------------------------------------------
+    def to_frame(self, by: str | tuple[str, ...] = "total", *, level: float = 0.95) -> pd.DataFrame:
+        """Tidy PMF: one row per value of ``by`` (any of total, drain, kept_ones), column ``p``.
+
+        Simulated results also get ``count``, ``ci_low`` and ``ci_high``. Rows of zero
+        probability are left out.
+        """
+        keys = (by,) if isinstance(by, str) else tuple(by)
+        bad = [k for k in keys if k not in _AXES]
+        if bad or not keys:
+            raise ExplodiceError(f"`by` must name axes from {list(_AXES)}, but {by!r} was passed.")
+        drop = tuple(i for i, a in enumerate(_AXES) if a not in keys)
+        arr = self.counts if self.simulated else self.pmf
+        marg = arr.sum(axis=drop) if drop else arr
+        order = [a for a in _AXES if a in keys]
+        marg = np.moveaxis(marg, [order.index(k) for k in keys], range(len(keys)))
+        nz = np.nonzero(marg)
+        cols: dict[str, Any] = {}
+        for k, ix in zip(keys, nz):
+            cols[k] = ix + (self.lo if k == "total" else 0)
+        vals = marg[nz]
+        if self.simulated:
+            cols["count"] = vals
+            cols["p"] = vals / self.n
+            cols["ci_low"], cols["ci_high"] = wilson_interval(vals, self.n, level)
+        else:
+            cols["p"] = vals
+        return pd.DataFrame(cols)
+
+    def success_frame(self, dcs: Iterable[int], *, level: float = 0.95) -> pd.DataFrame:
+        """Tidy table of P(total >= dc) for each DC, with its interval."""
+        dcs = np.asarray(list(dcs), dtype=int)
+        lo, hi = self.ci(dcs, level)
+        return pd.DataFrame({"dc": dcs, "p": self.p_success(dcs), "ci_low": lo, "ci_high": hi,
+                             "method": self.method, "n": self.n, "seed": self.seed})
+
+    def summary(self) -> dict[str, Any]:
+        """The headline numbers and the provenance of this result."""
+        return {
+            "system": self.system,
+            "roll": self.roll.describe() if self.roll is not None else None,
+            "rules": self.rules.describe() if self.rules is not None else None,
+            "method": self.method,
+            "n": self.n,
+            "seed": self.seed,
+            "mean": self.mean,
+            "std": self.std,
+            "median": self.median,
+            "drain_mean": self.drain_mean,
+            "ones_mean": self.ones_mean,
+            "omitted": self.omitted,
+            "backend": self.backend,
+        }
+
+    def __repr__(self) -> str:
+        what = self.roll.describe() if self.roll is not None else self.system
+        how = self.method if not self.simulated else (
+            f"{self.method} on {self.backend or 'cpu'}, n={self.n:,}, seed={self.seed}")
+        return (f"Distribution({what}; {how}; mean={self.mean:.4f}, "
+                f"drain_mean={self.drain_mean:.4f}, omitted={self.omitted:.1e})")
+
+    def _repr_html_(self) -> str:
+        head = pd.Series(self.summary()).to_frame("value").to_html()
+        dcs = list(DC_TABLES[self.system].values())
+        table = self.success_frame(dcs).drop(columns=["method", "n", "seed"])
+        return f"<div><b>{self!r}</b>{head}{table.to_html(index=False, float_format='%.4f')}</div>"
+
+
+def histogram_distribution(counts: np.ndarray, t_lo: int, *, n: int, seed: np.random.SeedSequence,
+                           clamped: int, roll: Roll, rules: Rules,
+                           method: str = "simulate", backend: str = "cpu") -> Distribution:
+    """Trim a kernel histogram ``[ones, drain, total]`` into a simulated Distribution."""
+    counts = np.ascontiguousarray(counts.transpose(2, 1, 0))  # -> [total, drain, ones]
+    t_any = np.nonzero(counts.any(axis=(1, 2)))[0]
+    d_any = np.nonzero(counts.any(axis=(0, 2)))[0]
+    c_any = np.nonzero(counts.any(axis=(0, 1)))[0]
+    counts = counts[t_any[0] : t_any[-1] + 1, : d_any[-1] + 1, : c_any[-1] + 1].copy()
+    counts.setflags(write=False)
+    return Distribution(counts / n, t_lo + int(t_any[0]) + roll.modifier, method=method, n=n,
+                        seed=seed_record(seed), omitted=clamped / n, roll=roll, rules=rules,
+                        counts=counts, backend=backend)

@@ -1,0 +1,91 @@
+"""The rule of 1's choice as a table, shared by the exact engine and the kernels.
+
+For every state of the initial throw, ``(n1, n6, s)`` (the 1s, the 6s, and the sum of the
+other faces), the table gives ``k``: the pairs of one 1 and one 6 set aside. ``keep``,
+``cancel``, ``best(λ)``, the NPC's forced cancel and the kinds outside the rule are all just
+different tables.
+
+>>> from explodice import Roll, Rules
+>>> int(policy_table(Roll(policy="cancel"), Rules())[1, 2, 0])  # one 1, two 6s: one pair
+1
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from explodice.engine.dice import (
+    EXPLODING_DIE_MEAN,
+    P_CHAIN_ENDS_IN_ONE,
+    chains,
+    convolve,
+    exploding_die,
+    negate,
+    sf_at,
+    survival,
+)
+from explodice.game.rules import Best, Roll, Rules
+
+__all__ = ["STATE_SHAPE", "chain_survival", "expected_drain", "policy_table"]
+
+STATE_SHAPE = (5, 5, 21)  # n1 in 0..4, n6 in 0..4, s in 0..20
+_TIE = 1e-12
+
+
+def expected_drain(kept_ones: int, kept_sixes: int, rules: Rules) -> float:
+    """E[drain] once the choice is made: 4.2 per kept 1 (and per chain ending on a 1)."""
+    ones = kept_ones + (P_CHAIN_ENDS_IN_ONE * kept_sixes if rules.ones_on_explosions else 0.0)
+    return EXPLODING_DIE_MEAN * ones
+
+
+@lru_cache(maxsize=64)
+def chain_survival(b: int, malus: bool) -> tuple[np.ndarray, int]:
+    """Survival ``(sf, lo)`` of what ``b`` kept 6s add (6 + an exploding die each), minus
+    the malus die if any: ``sf[i] = P(value >= lo + i)``. Shared by the best(λ) tables and
+    :mod:`explodice.frontier`, so both read the same numbers."""
+    pmf = (chains(b, False)[0], 0)
+    if malus:
+        pmf = convolve(pmf, negate(exploding_die()))
+    return survival(pmf)
+
+
+@lru_cache(maxsize=1024)
+def policy_table(roll: Roll, rules: Rules) -> np.ndarray:
+    """The table ``k[n1, n6, s]`` of pairs cancelled, for this roll under these rules."""
+    applies = roll.rule_of_one_applies(rules)
+    if applies and (roll.actor == "npc" or roll.policy == "cancel"):  # an NPC has no choice
+        n1, n6 = np.indices(STATE_SHAPE)[:2]
+        k = np.minimum(n1, n6).astype(np.int8)
+    elif applies and isinstance(roll.policy, Best):
+        k = _best_table(roll, rules)
+    else:  # keep, or a kind outside the rule of 1
+        k = np.zeros(STATE_SHAPE, dtype=np.int8)
+    k.setflags(write=False)
+    return k
+
+
+def _best_table(roll: Roll, rules: Rules) -> np.ndarray:
+    """k per state: the largest k within _TIE of the best P(success) - λ E[drain]."""
+    policy = roll.policy
+    assert isinstance(policy, Best)
+    malus = roll.has_malus_die(rules)
+    need_base = policy.dc - roll.modifier
+    pool = roll.pool_size(rules)
+    k = np.zeros(STATE_SHAPE, dtype=np.int8)
+    for n1 in range(pool + 1):
+        for n6 in range(pool + 1 - n1):
+            if min(n1, n6) == 0:
+                continue
+            others = pool - n1 - n6
+            for s in range(2 * others, 5 * others + 1):
+                best_k, best_value = 0, -np.inf
+                for kk in range(min(n1, n6) + 1):
+                    a, b = n1 - kk, n6 - kk
+                    p = sf_at(chain_survival(b, malus), need_base - s - a)
+                    value = p - policy.weight * expected_drain(a, b, rules)
+                    if value >= best_value - _TIE:
+                        best_k, best_value = kk, max(value, best_value)
+                k[n1, n6, s] = best_k
+    return k

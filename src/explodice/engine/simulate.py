@@ -1,0 +1,112 @@
+"""The Monte Carlo engine: the numba kernel behind the same result type as :func:`exact`.
+
+The ``n`` rolls are cut into fixed-size chunks (``chunk_size``, 2**22 by default), each with
+its own stream spawned from the seed, and the integer histograms of the chunks are added.
+So the same seed gives the same counts on 1 thread or 16, and memory stays bounded (a few MiB
+per thread) however large ``n`` is.
+
+>>> from explodice import Roll, simulate
+>>> d = simulate(Roll(0), n=100_000, seed=1)
+>>> d.n, d.seed, abs(d.mean - 12.6) < 0.1
+(100000, 1, True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from explodice.engine import _kernels
+from explodice.engine.chunks import lanes, progress_bar, resolve_threads, run_chunks
+from explodice.engine.compiled import compile_roll
+from explodice.engine.distribution import Distribution, histogram_distribution
+from explodice.engine.seeding import (
+    DEFAULT_CHUNK,
+    chunk_sizes,
+    resolve_seed,
+    stream_seeds,
+)
+from explodice.core.errors import ExplodiceError, check_int
+from explodice.game.rules import Roll, Rules
+
+__all__ = ["histogram_distribution", "simulate"]
+
+T_LO, N_T, N_D = _kernels.HIST_T_LO, _kernels.HIST_T, _kernels.HIST_D  # totals -160..319, drains 0..255
+
+
+def simulate(
+    roll: Roll,
+    rules: Rules | None = None,
+    *,
+    n: int = 1_000_000,
+    seed: int | np.random.SeedSequence | None = None,
+    threads: int | None = None,
+    chunk_size: int = DEFAULT_CHUNK,
+    progress: bool | None = None,
+    backend: str = "cpu",
+) -> Distribution:
+    """Simulate ``n`` rolls and return their histogram as a :class:`Distribution`.
+
+    ``seed`` fixes every number: the same seed (and ``chunk_size``) gives the same counts
+    whatever ``threads`` is. ``progress`` shows a bar moving per chunk (by default only for
+    runs of 2e8 rolls or more); Ctrl-C stops the run between chunks.
+
+    ``backend`` is ``"cpu"`` (the numba kernels on ``threads`` threads, one per core by
+    default), ``"cuda"`` (an NVIDIA GPU through numba-cuda, :mod:`explodice.cuda_backend`;
+    ``threads`` and ``chunk_size`` do not apply, and its numbers differ from the CPU's for the
+    same seed) or ``"auto"`` (the GPU when there is one and ``n`` >= 5e7, else the CPU).
+
+    >>> from explodice import Roll, simulate
+    >>> a = simulate(Roll(2, advantage="advantage"), n=10_000, seed=7, threads=1)
+    >>> b = simulate(Roll(2, advantage="advantage"), n=10_000, seed=7, threads=2)
+    >>> bool((a.counts == b.counts).all())
+    True
+    """
+    rules = Rules() if rules is None else rules
+    if not isinstance(roll, Roll):
+        raise TypeError(f"`roll` must be a Roll, but {type(roll).__name__} was passed.")
+    if not isinstance(rules, Rules):
+        raise TypeError(f"`rules` must be a Rules, but {type(rules).__name__} was passed.")
+    n = check_int("n", n, lo=1, hi=10**13)
+    chunk_size = check_int("chunk_size", chunk_size, lo=1, hi=1 << 40)
+    if backend not in ("cpu", "cuda", "auto"):
+        raise ExplodiceError(
+            f"`backend` must be one of ['cpu', 'cuda', 'auto'], but {backend!r} was passed.")
+    if backend != "cpu":
+        from explodice.engine import cuda as cuda_backend
+        if backend == "cuda" or n >= cuda_backend.AUTO_CUDA_ROLLS and cuda_backend.cuda_available():
+            return cuda_backend.simulate_cuda(roll, rules, n=n, seed=seed, progress=progress)
+    ss = resolve_seed(seed)
+    n_threads = resolve_threads(threads)
+
+    sizes = chunk_sizes(n, chunk_size)
+    seeds = stream_seeds(ss, sizes.size)
+    work, hists, clamped = _chunk_work(roll, rules, seeds, sizes, lanes(sizes.size, n_threads))
+    run_chunks(work, sizes, threads=n_threads, bar=progress_bar(n, progress))
+    return histogram_distribution(hists.sum(axis=0), T_LO, n=n, seed=ss, clamped=int(clamped.sum()),
+                                  roll=roll, rules=rules)
+
+
+def _chunk_work(roll: Roll, rules: Rules, seeds: np.ndarray, sizes: np.ndarray,
+                n_lanes: int) -> tuple[Any, np.ndarray, np.ndarray]:
+    """The work of one chunk for :func:`run_chunks`, and the lanes' histograms it fills.
+
+    Picks the kernel for the case (the throw table alone, with its drain, or face by face
+    for the lucky reroll), so each is compiled only when first used.
+    """
+    hists = np.zeros((n_lanes, _kernels.N_ONES, N_D, N_T), dtype=np.int64)
+    clamped = np.zeros(n_lanes, dtype=np.int64)
+    r = compile_roll(roll, rules)
+    if r.lucky:
+        def work(c: int, t: int) -> None:
+            clamped[t] += _kernels.chunk_face_by_face(
+                hists[t], seeds[c], sizes[c], r.face_n1, r.face_n6, r.face_s, r.k_table,
+                r.malus, r.lucky, r.rule_applies, r.drains, r.explosion_ones, T_LO)
+    else:
+        kernel = _kernels.chunk_table_drain if r.drains else _kernels.chunk_table
+
+        def work(c: int, t: int) -> None:
+            clamped[t] += kernel(hists[t], seeds[c], sizes[c], r.throw_table, r.malus,
+                                 r.explosion_ones, T_LO)
+    return work, hists, clamped

@@ -1,0 +1,443 @@
+"""Characters: scores, level, proficiencies and gauges, read from the seeds' rules.
+
+A :class:`Character` is frozen and validated once; it turns a skill, a save or an attack into
+a :class:`~explodice.Roll` for either system. Parties load from TOML with
+:func:`load_characters`; a bad file raises one :class:`CharacterFileError` naming the file,
+the key and the problem.
+
+>>> from explodice import Character
+>>> gudulf = Character("Gudulf", {"FOR": 14, "DEX": 12, "CON": 14, "INT": 8, "SAG": 10, "CHA": 10},
+...                    skills={"Athlétisme": 1})
+>>> gudulf.skill_modifier("athletics"), gudulf.roll("Athlétisme").modifier
+(4, 4)
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from explodice.game.rules import Best, ExplodiceError, Policy, Roll, RulesError, check_int
+from explodice.core.files import parse_toml, read_text
+
+__all__ = [
+    "ABILITIES",
+    "ABILITY_GAUGE",
+    "GAUGES",
+    "GAUGE_ABILITY",
+    "SKILLS",
+    "SKILLS_FR",
+    "Character",
+    "CharacterError",
+    "CharacterFileError",
+    "ability_modifier",
+    "characters_from_tables",
+    "characters_from_toml",
+    "load_characters",
+    "proficiency_bonus",
+    "resolve_ability",
+    "resolve_skill",
+]
+
+ABILITIES = ("STR", "DEX", "CON", "INT", "WIS", "CHA")
+GAUGES = ("PA", "PM", "PF", "PH")
+ABILITY_GAUGE = {"STR": "PA", "DEX": "PA", "CON": "PA", "INT": "PM", "WIS": "PF", "CHA": "PH"}
+GAUGE_ABILITY = {"PA": "CON", "PM": "INT", "PF": "WIS", "PH": "CHA"}  # score that sets the max
+
+#: canonical English skill -> (ability, French name of seed 000); CON has no skill.
+_SKILL_TABLE: dict[str, tuple[str, str]] = {
+    "Athletics": ("STR", "Athlétisme"),
+    "Acrobatics": ("DEX", "Acrobaties"),
+    "Sleight of Hand": ("DEX", "Escamotage"),
+    "Stealth": ("DEX", "Discrétion"),
+    "Arcana": ("INT", "Arcanes"),
+    "History": ("INT", "Histoire"),
+    "Investigation": ("INT", "Investigation"),
+    "Nature": ("INT", "Nature"),
+    "Religion": ("INT", "Religion"),
+    "Animal Handling": ("WIS", "Dressage"),
+    "Insight": ("WIS", "Perspicacité"),
+    "Medicine": ("WIS", "Médecine"),
+    "Perception": ("WIS", "Perception"),
+    "Survival": ("WIS", "Survie"),
+    "Deception": ("CHA", "Supercherie"),
+    "Intimidation": ("CHA", "Intimidation"),
+    "Performance": ("CHA", "Représentation"),
+    "Persuasion": ("CHA", "Persuasion"),
+}
+SKILLS: dict[str, str] = {name: ability for name, (ability, _) in _SKILL_TABLE.items()}
+SKILLS_FR: dict[str, str] = {name: fr for name, (_, fr) in _SKILL_TABLE.items()}
+# other spellings met in the seeds (004 says Tromperie, 001 Arcane)
+_SKILL_ALIASES = {"Tromperie": "Deception", "Arcane": "Arcana", "Acrobatie": "Acrobatics",
+                  "Athletisme": "Athletics", "Animal handling": "Animal Handling"}
+
+_ABILITY_NAMES: dict[str, tuple[str, ...]] = {
+    "STR": ("FOR", "Force", "Strength"),
+    "DEX": ("Dextérité", "Dexterity"),
+    "CON": ("Constitution",),
+    "INT": ("Intelligence",),
+    "WIS": ("SAG", "Sagesse", "Wisdom"),
+    "CHA": ("Charisme", "Charisma"),
+}
+
+
+def _key(text: str) -> str:
+    """Fold case, accents, hyphens and spaces: 'Discrétion' -> 'discretion'."""
+    plain = unicodedata.normalize("NFKD", text)
+    plain = "".join(c for c in plain if not unicodedata.combining(c))
+    return " ".join(plain.replace("-", " ").replace("_", " ").casefold().split())
+
+
+_SKILL_LOOKUP = {_key(n): n for n in SKILLS} | {_key(fr): n for n, fr in SKILLS_FR.items()} | {
+    _key(a): n for a, n in _SKILL_ALIASES.items()}
+_ABILITY_LOOKUP = {_key(a): a for a in ABILITIES} | {
+    _key(alias): a for a, names in _ABILITY_NAMES.items() for alias in names}
+
+
+class CharacterError(ExplodiceError):
+    """A character was given a value the rules do not allow; ``field`` names the key."""
+
+    def __init__(self, field_name: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field_name
+
+
+class CharacterFileError(ExplodiceError):
+    """A TOML file of characters is malformed: the message names the file, key and problem."""
+
+
+def _fail(field_name: str, value: Any, allowed: str) -> CharacterError:
+    return CharacterError(field_name, f"`{field_name}` must be {allowed}, but {value!r} was passed.")
+
+
+def _int(field_name: str, value: Any, lo: int, hi: int | None = None) -> int:
+    try:
+        return check_int(field_name, value, lo=lo, hi=hi)
+    except RulesError as err:
+        raise CharacterError(field_name, str(err)) from None
+
+
+def resolve_skill(name: str, *, field_name: str = "skill") -> str:
+    """The canonical English name of a skill given in French or English (any case/accents).
+
+    >>> resolve_skill("discrétion"), resolve_skill("SLEIGHT OF HAND"), resolve_skill("Survie")
+    ('Stealth', 'Sleight of Hand', 'Survival')
+    """
+    found = _SKILL_LOOKUP.get(_key(name)) if isinstance(name, str) else None
+    if found is None:
+        names = ", ".join(f"{n} ({SKILLS_FR[n]})" for n in SKILLS)
+        raise _fail(field_name, name, f"a skill of the seeds, in English or French: {names}")
+    return found
+
+
+def resolve_ability(name: str, *, field_name: str = "ability") -> str:
+    """The ability code of a name or abbreviation, in English or French.
+
+    >>> resolve_ability("FOR"), resolve_ability("sagesse"), resolve_ability("Dexterity")
+    ('STR', 'WIS', 'DEX')
+    """
+    found = _ABILITY_LOOKUP.get(_key(name)) if isinstance(name, str) else None
+    if found is None:
+        raise _fail(field_name, name, f"an ability: one of {list(ABILITIES)} "
+                                      "(or FOR, SAG, or a full English/French name)")
+    return found
+
+
+def ability_modifier(score: int) -> int:
+    """floor((score - 10) / 2), for a score in 1..30.
+
+    >>> ability_modifier(1), ability_modifier(11), ability_modifier(30)
+    (-5, 0, 10)
+    """
+    return (_int("score", score, 1, 30) - 10) // 2
+
+
+def proficiency_bonus(level: int) -> int:
+    """2 + (level - 1) // 4, for a level in 1..20 (+2 .. +6).
+
+    >>> proficiency_bonus(1), proficiency_bonus(5), proficiency_bonus(20)
+    (2, 3, 6)
+    """
+    return 2 + (_int("level", level, 1, 20) - 1) // 4
+
+
+def _check_system(system: str) -> str:
+    if system not in ("3d6x", "d20"):
+        raise _fail("system", system, "one of ['3d6x', 'd20']")
+    return system
+
+
+def _check_policy(field_name: str, policy: Any) -> Policy:
+    try:
+        Roll(policy=policy)
+    except RulesError:
+        raise _fail(field_name, policy, "'keep', 'cancel' or Best(dc=..., weight=λ)") from None
+    return policy
+
+
+@dataclass(frozen=True, repr=False)
+class Character:
+    """A character or creature: six scores, a level, proficiencies and gauges.
+
+    ``skills`` and ``saves`` map a skill (French or English) or an ability to a proficiency
+    multiplier 0, 1 or 2 (3d6x adds the proficiency bonus that many times; in d20 a 2 is
+    Expertise: the bonus doubled once). Gauge maxima are ``score + per_level * level``
+    unless ``gauge_max`` states them.
+
+    >>> c = Character("Aelis", {"STR": 8, "DEX": 16, "CON": 12, "INT": 10, "WIS": 14, "CHA": 12},
+    ...               level=5, skills={"Stealth": 2, "Perception": 1}, saves={"DEX": 1},
+    ...               gauge_per_level={"PA": 2})
+    >>> c.skill_modifier("Discrétion"), c.save_modifier("DEX"), c.gauges()["PA"]
+    (9, 6, 22)
+    """
+
+    name: str
+    scores: Mapping[str, int]
+    level: int = 1
+    skills: Mapping[str, int] = field(default_factory=dict)
+    saves: Mapping[str, int] = field(default_factory=dict)
+    gauge_per_level: Mapping[str, int] = field(default_factory=dict)
+    gauge_max: Mapping[str, int] | None = None
+    actor: str = "pc"
+    policy: Policy = "keep"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise _fail("name", self.name, "a non-empty string")
+        set_ = object.__setattr__
+        set_(self, "scores", self._mapping("scores", self.scores, resolve_ability, 1, 30))
+        missing = [a for a in ABILITIES if a not in self.scores]
+        if missing:
+            raise _fail("scores", dict(self.scores), f"a score for each of {list(ABILITIES)} "
+                                                     f"(missing {missing})")
+        set_(self, "level", _int("level", self.level, 1, 20))
+        set_(self, "skills", self._mapping("skills", self.skills, resolve_skill, 0, 2))
+        set_(self, "saves", self._mapping("saves", self.saves, resolve_ability, 0, 2))
+        set_(self, "gauge_per_level",
+             self._mapping("gauge_per_level", self.gauge_per_level, self._gauge, 0, None))
+        if self.gauge_max is not None:
+            set_(self, "gauge_max", self._mapping("gauge_max", self.gauge_max, self._gauge, 0, None))
+        if self.actor not in ("pc", "npc"):
+            raise _fail("actor", self.actor, "one of ['pc', 'npc']")
+        _check_policy("policy", self.policy)
+
+    @staticmethod
+    def _gauge(name: str, *, field_name: str) -> str:
+        if not isinstance(name, str) or name.upper() not in GAUGES:
+            raise _fail(field_name, name, f"a gauge: one of {list(GAUGES)}")
+        return name.upper()
+
+    @staticmethod
+    def _mapping(field_name: str, value: Any, resolve: Any, lo: int,
+                 hi: int | None) -> Mapping[str, int]:
+        if not isinstance(value, Mapping):
+            raise _fail(field_name, value, "a table of names to integers")
+        out: dict[str, int] = {}
+        for key, number in value.items():
+            where = f"{field_name}.{key}"
+            name = resolve(key, field_name=where)
+            if name in out:
+                raise _fail(where, key, f"given once (it repeats {name})")
+            out[name] = _int(where, number, lo, hi)
+        return MappingProxyType(out)
+
+    def __hash__(self) -> int:
+        maps = (self.scores, self.skills, self.saves, self.gauge_per_level, self.gauge_max or {})
+        return hash((self.name, self.level, self.actor, self.policy,
+                     *(tuple(sorted(m.items())) for m in maps)))
+
+    def __repr__(self) -> str:
+        scores = " ".join(f"{a} {self.scores[a]}" for a in ABILITIES)
+        skills = dict(self.skills)
+        return (f"Character({self.name!r}, level {self.level}, {self.actor}, {scores}, "
+                f"skills={skills}, saves={dict(self.saves)}, policy={self.policy})")
+
+    # -- derived numbers --------------------------------------------------------------------
+    def modifier(self, ability: str) -> int:
+        """The ability modifier: floor((score - 10) / 2)."""
+        return ability_modifier(self.scores[resolve_ability(ability)])
+
+    @property
+    def proficiency_bonus(self) -> int:
+        """The proficiency bonus of the character's level."""
+        return proficiency_bonus(self.level)
+
+    def skill_modifier(self, skill: str, *, system: str = "3d6x",
+                       ability: str | None = None) -> int:
+        """Ability modifier + multiplier x PB (3d6x: PB added 0-2 times; d20: 2 = Expertise).
+
+        ``ability`` overrides the skill's usual ability (e.g. CON (Athletics), seed 000).
+        """
+        _check_system(system)
+        skill = resolve_skill(skill)
+        ab = SKILLS[skill] if ability is None else resolve_ability(ability)
+        # 3d6x adds PB up to twice; d20 Expertise doubles it once: the same number either way.
+        return self.modifier(ab) + self.skills.get(skill, 0) * self.proficiency_bonus
+
+    def save_modifier(self, ability: str, *, system: str = "3d6x") -> int:
+        """Ability modifier + save multiplier x PB (3d6x: 0-2 times; d20: at most once, since
+        Expertise doubles ability checks only, seed 004).
+        """
+        _check_system(system)
+        ab = resolve_ability(ability)
+        times = self.saves.get(ab, 0)
+        if system == "d20":
+            times = min(times, 1)
+        return self.modifier(ab) + times * self.proficiency_bonus
+
+    def gauges(self) -> dict[str, int]:
+        """Maxima of PA, PM, PF, PH: score + per-level points x level, or the stated maxima."""
+        out = {g: self.scores[GAUGE_ABILITY[g]] + self.gauge_per_level.get(g, 0) * self.level
+               for g in GAUGES}
+        out.update(self.gauge_max or {})
+        return out
+
+    def roll(self, skill: str | None = None, *, ability: str | None = None, kind: str = "check",
+             advantage: str = "normal", bonus: int = 0, policy: Policy | None = None,
+             system: str = "3d6x") -> Roll:
+        """The :class:`Roll` of a skill check, an ability check, a save or an attack; its
+        modifier is the ``system``'s (they differ only for a save proficient twice).
+
+        - ``roll("Perception")``: a skill check (ability from the skill, or ``ability=``);
+        - ``roll(ability="STR")``: a raw ability check;
+        - ``roll(ability="DEX", kind="save")``: a save;
+        - ``roll(ability="STR", kind="attack", bonus=pb)``: an attack (``bonus`` for the rest).
+
+        >>> c = Character("Bob", dict(STR=16, DEX=10, CON=10, INT=10, WIS=10, CHA=10))
+        >>> c.roll(ability="STR", kind="attack", bonus=c.proficiency_bonus).modifier
+        5
+        """
+        bonus = _int("bonus", bonus, -100, 100)
+        if kind == "save":
+            if ability is None or skill is not None:
+                raise _fail("ability", ability, "an ability (and no skill) for a save")
+            mod = self.save_modifier(ability, system=system)
+        elif skill is not None:
+            if kind != "check":
+                raise _fail("kind", kind, "'check' when a skill is given")
+            mod = self.skill_modifier(skill, ability=ability, system=system)
+        elif ability is not None:
+            _check_system(system)
+            mod = self.modifier(ability)
+        else:
+            raise _fail("skill", skill, "a skill, or an ability given as `ability=`")
+        pol = self.policy if policy is None else _check_policy("policy", policy)
+        return Roll(mod + bonus, advantage=advantage, kind=kind, actor=self.actor, policy=pol)
+
+    def ability_of(self, skill: str) -> str:
+        """The ability a skill is rolled with (from the seeds)."""
+        return SKILLS[resolve_skill(skill)]
+
+    def _repr_html_(self) -> str:
+        rows = "".join(
+            f"<tr><td>{a}</td><td>{self.scores[a]}</td><td>{self.modifier(a):+d}</td>"
+            f"<td>{self.save_modifier(a):+d}</td></tr>" for a in ABILITIES)
+        skills = ", ".join(f"{s} {self.skill_modifier(s):+d}" + (" (×2)" if m == 2 else "")
+                           for s, m in self.skills.items() if m)
+        gauges = ", ".join(f"{g} {v}" for g, v in self.gauges().items())
+        return (f"<div><b>{self.name}</b> — level {self.level} ({self.actor}), "
+                f"PB +{self.proficiency_bonus}, policy {self.policy}<table><tr><th>ability</th>"
+                f"<th>score</th><th>mod</th><th>save</th></tr>{rows}</table>"
+                f"skills: {skills or '—'}<br>gauges: {gauges}</div>")
+
+
+# -- TOML ---------------------------------------------------------------------------------
+_TOML_KEYS = ("name", "scores", "level", "skills", "saves", "gauge_per_level", "gauge_max",
+              "actor", "policy")
+
+
+def _policy_from_toml(value: Any) -> Any:
+    """'keep', 'cancel', or a table {dc = 16, weight = 0.1} for Best."""
+    if isinstance(value, dict):
+        extra = set(value) - {"dc", "weight"}
+        if extra or "dc" not in value:
+            raise _fail("policy", value, "'keep', 'cancel' or a table {dc = ..., weight = ...}")
+        try:
+            return Best(value["dc"], value.get("weight", 0.0))
+        except RulesError as err:
+            sub = "weight" if "Best.weight" in str(err) else "dc"
+            raise CharacterError(f"policy.{sub}", str(err).replace(f"Best.{sub}", f"policy.{sub}")) from None
+    return value
+
+
+def _proficiencies(value: Any) -> Any:
+    """A list of names means multiplier 1 for each."""
+    if isinstance(value, list):
+        return {name: 1 for name in value}
+    return value
+
+
+def characters_from_toml(text: str, *, source: str = "<string>") -> list[Character]:
+    """Characters from TOML text with ``[[character]]`` tables (see :func:`load_characters`)."""
+    data = parse_toml(text, source=source, error=CharacterFileError)
+    extra = [k for k in data if k != "character"]
+    if extra:
+        raise CharacterFileError(f"{source}: `{extra[0]}`: unknown top-level key; "
+                                 "the file holds [[character]] tables.")
+    return characters_from_tables(data.get("character"), source=source)
+
+
+def characters_from_tables(tables: Any, *, source: str = "<tables>") -> list[Character]:
+    """Characters from parsed ``[[character]]`` tables (a list of dicts, as ``tomllib`` reads
+    them), for a file that holds other things too; errors name ``source``, key and problem.
+
+    >>> [c.name for c in characters_from_tables([{"name": "Bo", "scores": dict(
+    ...     STR=10, DEX=10, CON=10, INT=10, WIS=10, CHA=10)}])]
+    ['Bo']
+    """
+    if not isinstance(tables, list) or not tables:
+        raise CharacterFileError(f"{source}: `character`: no [[character]] table was found.")
+    out = []
+    for i, table in enumerate(tables):
+        where = f"character[{i}]"
+        if not isinstance(table, Mapping):
+            raise CharacterFileError(f"{source}: `{where}`: a [[character]] table was expected, "
+                                     f"but {table!r} was passed.")
+        try:
+            unknown = [k for k in table if k not in _TOML_KEYS]
+            if unknown:
+                raise _fail(unknown[0], table[unknown[0]],
+                            f"absent: it is not a known key ({', '.join(_TOML_KEYS)})")
+            for required in ("name", "scores"):
+                if required not in table:
+                    raise CharacterError(required, f"`{required}` is missing.")
+            kwargs = dict(table)
+            for key in ("skills", "saves"):
+                if key in kwargs:
+                    kwargs[key] = _proficiencies(kwargs[key])
+            if "policy" in kwargs:
+                kwargs["policy"] = _policy_from_toml(kwargs["policy"])
+            out.append(Character(**kwargs))
+        except CharacterError as err:
+            who = f" ({table['name']!r})" if isinstance(table.get("name"), str) else ""
+            msg = str(err).replace(f"`{err.field}`", f"`{where}.{err.field}`{who}", 1)
+            raise CharacterFileError(f"{source}: {msg}") from None
+    names = [c.name for c in out]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise CharacterFileError(f"{source}: `character.name`: {dupes[0]!r} is used twice; "
+                                 "names must be unique.")
+    return out
+
+
+def load_characters(path: str | Path) -> list[Character]:
+    """Read a party from a TOML file of ``[[character]]`` tables.
+
+    Each table has ``name``, ``scores`` (six abilities, English or French keys), and
+    optionally ``level``, ``skills`` and ``saves`` (a table name -> multiplier, or a list of
+    names for multiplier 1), ``gauge_per_level``, ``gauge_max``, ``actor`` and ``policy``
+    (``"keep"``, ``"cancel"`` or ``{dc = 16, weight = 0.1}``). Errors name file, key, problem::
+
+        [[character]]
+        name = "Gudulf"
+        level = 3
+        scores = { FOR = 14, DEX = 12, CON = 14, INT = 8, SAG = 10, CHA = 10 }
+        skills = { "Athlétisme" = 1, Intimidation = 1 }
+        saves = ["STR", "CON"]
+        gauge_per_level = { PA = 3 }
+    """
+    text = read_text(path, error=CharacterFileError)
+    return characters_from_toml(text, source=str(path))

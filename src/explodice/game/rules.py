@@ -1,0 +1,249 @@
+"""The rules model: the switches of RULES.md and the description of one roll.
+
+Everything here is a frozen dataclass validated when it is built, so an engine never sees a
+value that the rules do not allow.
+
+>>> from explodice import Roll, Rules, Best
+>>> Roll(modifier=4, advantage="advantage", policy=Best(dc=16, weight=0.05)).pool_size(Rules())
+4
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+import numbers
+from collections.abc import Mapping
+from typing import Any, Literal, Union
+
+from explodice.core.errors import (
+    ExplodiceError,
+    RulesError,
+    check_choice,
+    check_int,
+    check_real,
+    fail,
+    shown,
+)
+
+__all__ = [
+    "ADVANTAGE_STATES",
+    "KINDS",
+    "ACTORS",
+    "Best",
+    "ExplodiceError",
+    "Policy",
+    "Roll",
+    "Rules",
+    "RulesError",
+    "net_advantage",
+]
+
+ADVANTAGE_STATES = ("advantage", "normal", "disadvantage")
+KINDS = ("check", "save", "attack")
+ACTORS = ("pc", "npc")
+DISADVANTAGE_READINGS = ("subtract", "drop")
+OVERFLOW_MODES = ("fullest", "lost")
+POLICY_NAMES = ("keep", "cancel")
+
+
+def net_advantage(advantages: int = 0, disadvantages: int = 0) -> str:
+    """Net counts of advantage and disadvantage sources into one state, as RULES.md says.
+
+    Any advantage with any disadvantage gives neither; otherwise one or more sources give one
+    step, never more.
+
+    >>> net_advantage(2, 0), net_advantage(3, 1), net_advantage(0, 1)
+    ('advantage', 'normal', 'disadvantage')
+    """
+    advantages = check_int("advantages", advantages, lo=0)
+    disadvantages = check_int("disadvantages", disadvantages, lo=0)
+    if advantages and disadvantages:
+        return "normal"
+    if advantages:
+        return "advantage"
+    if disadvantages:
+        return "disadvantage"
+    return "normal"
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The switches of RULES.md.
+
+    - ``disadvantage``: ``"subtract"`` (3 dice, minus one exploding malus die) or ``"drop"``
+      (the pool loses a die: 2 dice).
+    - ``rule_of_one_kinds``: the kinds of roll the rule of 1 applies to.
+    - ``ones_on_explosions``: a 1 shown by a die added by an explosion drains too.
+    - ``overflow``: where drain beyond an empty gauge goes (``"fullest"`` gauge, or ``"lost"``).
+    - ``lucky``: one initial 1 is rerolled once before the rule of 1's choice.
+
+    >>> Rules(disadvantage="drop").disadvantage
+    'drop'
+    """
+
+    disadvantage: Literal["subtract", "drop"] = "subtract"
+    rule_of_one_kinds: frozenset[str] = field(default_factory=lambda: frozenset({"check", "save"}))
+    ones_on_explosions: bool = False
+    overflow: Literal["fullest", "lost"] = "fullest"
+    lucky: bool = False
+
+    def __post_init__(self) -> None:
+        check_choice("disadvantage", self.disadvantage, DISADVANTAGE_READINGS)
+        check_choice("overflow", self.overflow, OVERFLOW_MODES)
+        kinds = self.rule_of_one_kinds
+        if isinstance(kinds, str) or not hasattr(kinds, "__iter__"):
+            raise fail("rule_of_one_kinds", kinds, f"a set of kinds from {list(KINDS)}")
+        kinds = frozenset(kinds)
+        for kind in kinds:
+            check_choice("rule_of_one_kinds", kind, KINDS)
+        object.__setattr__(self, "rule_of_one_kinds", kinds)
+        for name in ("ones_on_explosions", "lucky"):
+            if not isinstance(getattr(self, name), bool):
+                raise fail(name, getattr(self, name), "True or False")
+
+    def describe(self) -> str:
+        """One line naming every switch, for figure captions and report pages."""
+        kinds = ",".join(k for k in KINDS if k in self.rule_of_one_kinds) or "none"
+        return (
+            f"disadvantage={self.disadvantage}, rule of 1 on {kinds}, "
+            f"ones_on_explosions={self.ones_on_explosions}, overflow={self.overflow}, "
+            f"lucky={self.lucky}"
+        )
+
+
+@dataclass(frozen=True)
+class Best:
+    """The policy that cancels the k pairs maximising P(success) - weight * E[drain].
+
+    ``dc`` is the target the player knows; ties go to the larger k. ``weight=0`` only wants
+    to succeed; a large weight behaves like ``"cancel"``.
+
+    >>> Best(dc=16, weight=0.1)
+    Best(dc=16, weight=0.1)
+    """
+
+    dc: int
+    weight: float = 0.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dc", check_int("Best.dc", self.dc))
+        weight = check_real("Best.weight", self.weight, lo=0)
+        object.__setattr__(self, "weight", weight)
+
+    def __str__(self) -> str:
+        return f"best(dc={self.dc}, λ={self.weight:g})"
+
+
+Policy = Union[str, Best]
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One 3d6x roll: its modifier, advantage state, kind, actor and rule-of-1 policy.
+
+    >>> Roll(3).modifier, Roll(3).advantage, Roll(3).policy
+    (3, 'normal', 'keep')
+    >>> Roll.from_sources(1, advantages=2, disadvantages=1).advantage
+    'normal'
+    """
+
+    modifier: int = 0
+    advantage: Literal["advantage", "normal", "disadvantage"] = "normal"
+    kind: Literal["check", "save", "attack"] = "check"
+    actor: Literal["pc", "npc"] = "pc"
+    policy: Policy = "keep"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "modifier", check_int("modifier", self.modifier, lo=-100, hi=100))
+        check_choice("advantage", self.advantage, ADVANTAGE_STATES)
+        check_choice("kind", self.kind, KINDS)
+        check_choice("actor", self.actor, ACTORS)
+        if not isinstance(self.policy, Best):
+            if not isinstance(self.policy, str) or self.policy not in POLICY_NAMES:
+                raise fail("policy", self.policy, "'keep', 'cancel' or Best(dc=..., weight=λ)")
+
+    @classmethod
+    def from_sources(cls, modifier: int = 0, *, advantages: int = 0, disadvantages: int = 0,
+                     **kwargs: Any) -> "Roll":
+        """Build a roll from counts of advantage and disadvantage sources (netted)."""
+        return cls(modifier, advantage=net_advantage(advantages, disadvantages), **kwargs)
+
+    def replace(self, **changes: Any) -> "Roll":
+        """A copy with some fields changed (validated again)."""
+        return replace(self, **changes)
+
+    # -- how the rules read this roll ------------------------------------------------------
+    def pool_size(self, rules: Rules) -> int:
+        """Dice in the initial throw: 3, 4 with advantage, 2 with disadvantage under "drop"."""
+        if self.advantage == "advantage":
+            return 4
+        if self.advantage == "disadvantage" and rules.disadvantage == "drop":
+            return 2
+        return 3
+
+    def has_malus_die(self, rules: Rules) -> bool:
+        """True when one exploding die is subtracted (disadvantage under "subtract")."""
+        return self.advantage == "disadvantage" and rules.disadvantage == "subtract"
+
+    def rule_of_one_applies(self, rules: Rules) -> bool:
+        """True when the roll's kind is under the rule of 1."""
+        return self.kind in rules.rule_of_one_kinds
+
+    def drains(self, rules: Rules) -> bool:
+        """True when kept 1s drain a gauge: a PC's roll under the rule of 1."""
+        return self.actor == "pc" and self.rule_of_one_applies(rules)
+
+    def describe(self) -> str:
+        """A short label: '3d6x+4, advantage, check, pc, keep'."""
+        sign = "+" if self.modifier >= 0 else "-"
+        return (
+            f"3d6x{sign}{abs(self.modifier)}, {self.advantage}, {self.kind}, {self.actor}, "
+            f"{self.policy}"
+        )
+
+
+POLICY_GRAMMAR = "'keep', 'cancel', 'best:λ' or 'best:λ@DC' (λ >= 0), or Best(dc=..., weight=λ)"
+
+
+def parse_policy(value: Any, *, dc: int | None = None, field_name: str = "policy") -> Policy:
+    """Read a rule-of-1 policy as people write it, in one grammar for the CLI, TOML and sweeps.
+
+    ``value`` is ``"keep"``, ``"cancel"``, a :class:`Best`, ``"best:λ"`` or ``"best:λ@DC"``,
+    a number λ, or a mapping ``{dc = ..., weight = ...}``; ``dc`` is the roll's DC, used when
+    the text or number gives none.
+
+    >>> parse_policy("best:0.05", dc=16), parse_policy("best:0.1@12"), parse_policy(" Keep ")
+    (Best(dc=16, weight=0.05), Best(dc=12, weight=0.1), 'keep')
+    >>> parse_policy("best:")
+    Traceback (most recent call last):
+    ...
+    explodice.core.errors.RulesError: `policy` must be 'keep', 'cancel', 'best:λ' or 'best:λ@DC' (λ >= 0), or Best(dc=..., weight=λ), but 'best:' was passed.
+    """
+    if isinstance(value, Best):
+        return value
+    weight: Any
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        weight, given_dc = value, None
+    elif isinstance(value, Mapping):
+        if set(value) - {"dc", "weight"} or "dc" not in value:
+            raise fail(field_name, value, "a table {dc = ..., weight = λ}")
+        weight, given_dc = value.get("weight", 0.0), value["dc"]
+    elif isinstance(value, str):
+        text = value.strip().lower()
+        if text in POLICY_NAMES:
+            return text
+        if not text.startswith("best:"):
+            raise fail(field_name, value, POLICY_GRAMMAR)
+        weight_text, at, dc_text = text[5:].partition("@")
+        try:
+            weight = float(weight_text.strip())
+            given_dc = int(dc_text.strip()) if at else None
+        except ValueError:
+            raise fail(field_name, value, POLICY_GRAMMAR) from None
+    else:
+        raise fail(field_name, value, POLICY_GRAMMAR)
+    given_dc = dc if given_dc is None else given_dc
+    if given_dc is None:
+        raise RulesError(f"`{field_name}` {shown(value)} needs a DC: give the roll's DC, or best:λ@DC.")
+    weight = check_real(f"{field_name} weight λ", weight, lo=0)
+    return Best(check_int(f"{field_name} DC", given_dc, lo=-10**6, hi=10**6), weight)

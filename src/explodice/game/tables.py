@@ -1,0 +1,117 @@
+"""The tables printed in the seeds, each written once: DCs, difficulty names, profiles, items.
+
+Every other module reads these; none writes its own copy.
+
+>>> DC_TABLES["3d6x"]["moderate"], DC_TABLES["d20"]["moderate"], DIFFICULTY_FR["hard"]
+(16, 15, 'Difficile')
+>>> dc_bands("d20")[0]
+('very easy', 5)
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Mapping
+
+from explodice.core.errors import ExplodiceError, check_choice
+
+__all__ = [
+    "DC_TABLE",
+    "DC_TABLES",
+    "DEFAULT_TARGETS",
+    "DIFFICULTIES",
+    "DIFFICULTY_FR",
+    "D20_DCS",
+    "HAGGLE_BASE_DC",
+    "HAGGLE_DCS",
+    "HAGGLE_DCS_FR",
+    "MODIFIERS",
+    "PROFILES",
+    "SYSTEMS",
+    "check_system",
+    "dc_bands",
+    "difficulty_of",
+]
+
+#: The two systems modelled side by side.
+SYSTEMS = ("3d6x", "d20")
+
+#: The difficulty bands, easiest first (English names used in code).
+DIFFICULTIES = ("very easy", "easy", "moderate", "hard", "very hard", "nearly impossible")
+#: Seed 000's French names of the bands.
+DIFFICULTY_FR: Mapping[str, str] = MappingProxyType(
+    dict(
+        zip(
+            DIFFICULTIES,
+            ("Très facile", "Facile", "Modérée", "Difficile", "Très difficile", "Presque impossible"),
+        )
+    )
+)
+#: The typical DCs of seed 000 (3d6x): difficulty -> DC.
+DC_TABLE: Mapping[str, int] = MappingProxyType(dict(zip(DIFFICULTIES, (8, 12, 16, 22, 28, 35))))
+#: The typical 5e DCs (seed 001): difficulty -> DC.
+D20_DCS: Mapping[str, int] = MappingProxyType(dict(zip(DIFFICULTIES, (5, 10, 15, 20, 25, 30))))
+DC_TABLES: Mapping[str, Mapping[str, int]] = MappingProxyType({"3d6x": DC_TABLE, "d20": D20_DCS})
+
+#: The modifiers a table shows by default: every ability modifier the rules allow, -5..+10.
+MODIFIERS = tuple(range(-5, 11))
+
+#: Reference profiles: untrained +0, trained level 1 (+2 ability, +2 PB), expert +8.
+PROFILES: Mapping[str, int] = MappingProxyType({"untrained": 0, "trained": 4, "expert": 8})
+#: Target P(success) of the reference profile per difficulty band (for suggesting DCs).
+DEFAULT_TARGETS: Mapping[str, float] = MappingProxyType(
+    dict(zip(DIFFICULTIES, (0.95, 0.75, 0.5, 0.25, 0.1, 0.01)))
+)
+
+#: Seed 000's base haggling DC (Persuasion).
+HAGGLE_BASE_DC = 16
+#: Seed 000's minimum haggling DCs by item type.
+HAGGLE_DCS: Mapping[str, int] = MappingProxyType(
+    {
+        "weapons": 16,
+        "armour": 16,
+        "magic components": 16,
+        "common items": 16,
+        "magic items": 22,
+        "legendary magic items": 35,
+        "sacred magic items": 28,
+        "works of art": 22,
+        "gems": 22,
+    }
+)
+#: The seed's French names of the item types.
+HAGGLE_DCS_FR: Mapping[str, str] = MappingProxyType(
+    {
+        "weapons": "Armes",
+        "armour": "Armures",
+        "magic components": "Composante magique",
+        "common items": "Objets courants",
+        "magic items": "Objets magiques",
+        "legendary magic items": "Objets magiques légendaires",
+        "sacred magic items": "Objets magiques sacrés",
+        "works of art": "Oeuvre d'art",
+        "gems": "Pierres précieuses",
+    }
+)
+
+
+def check_system(system: str) -> str:
+    """``system`` validated: ``"3d6x"`` or ``"d20"``."""
+    return check_choice("system", system, SYSTEMS, ExplodiceError)
+
+
+def dc_bands(system: str = "3d6x") -> tuple[tuple[str, int], ...]:
+    """The typical DC table of a system as ``(difficulty, DC)`` pairs, easiest first."""
+    return tuple(DC_TABLES[check_system(system)].items())
+
+
+def difficulty_of(dc: int, system: str = "3d6x") -> str:
+    """The name of a DC in the system's typical table, or ``""``.
+
+    >>> difficulty_of(16), difficulty_of(17)
+    ('moderate', '')
+    """
+    for name, value in DC_TABLES[check_system(system)].items():
+        if value == dc:
+            return name
+    return ""

@@ -1,0 +1,549 @@
+"""The ``explodice`` command line: quick answers from a terminal, and the designer's report.
+
+Subcommands: ``odds`` (one roll), ``table`` (the DC table), ``opposed``, ``compare`` (the d20
+and the equivalent DC table), ``frontier`` (the cancel frontier), ``day`` (gauges over a
+day), ``report``. Options follow the rules' words; output is an aligned text table, or
+``--format csv|json`` for scripts. Bad input prints one line and exits with status 2;
+Ctrl-C stops with status 130.
+
+    $ explodice odds --modifier 4 --dc 16 --advantage advantage
+    $ explodice table --modifiers 0 2 4 --format csv
+    $ explodice report --out reports
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import warnings
+from pathlib import Path
+from typing import Any, Sequence
+
+import pandas as pd
+
+from explodice.analysis.compare import equivalent_dc, equivalent_dc_table
+from explodice.analysis.frontier import frontier
+from explodice.analysis.resolutions import opposed
+from explodice.analysis.success import pivot_success, roll_distribution, success_table
+from explodice.core.errors import ExplodiceError, one_line
+from explodice.core.version import __version__
+from explodice.day.scenario import load_scenario
+from explodice.day.simulate import rolls_to_empty, simulate_day
+from explodice.game.rules import (
+    ACTORS,
+    ADVANTAGE_STATES,
+    DISADVANTAGE_READINGS,
+    KINDS,
+    OVERFLOW_MODES,
+    Roll,
+    Rules,
+    parse_policy,
+)
+from explodice.game.tables import DC_TABLES, PROFILES, SYSTEMS
+from explodice.present.plots import provenance
+from explodice.present.report import load_config, write_default_config, write_report
+from explodice.sweeps import SweepWarning, load_grid, sweep, write_results
+
+__all__ = ["main", "build_parser"]
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line (and exit 2, as argparse does)."""
+
+    def error(self, message: str) -> Any:  # noqa: D102 - argparse's hook
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+# -- option values --------------------------------------------------------------------------
+def _policy(text: str) -> str:
+    """'keep', 'cancel', 'best:λ' or 'best:λ@dc' (the DC defaults to the roll's --dc)."""
+    try:
+        parse_policy(text, dc=0)  # the grammar is checked now; the DC is the roll's, later
+    except ExplodiceError as err:
+        raise argparse.ArgumentTypeError(str(err).replace("`policy`", "`--policy`")) from None
+    return text
+
+
+def _resolve_policy(policy: str, dc: int | None) -> Any:
+    return parse_policy(policy, dc=dc, field_name="--policy")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(float(text)) if "e" in text.lower() else int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, but {text!r} was passed")
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, but {text!r} was passed")
+    return value
+
+
+# -- shared option groups -------------------------------------------------------------------
+def _rules_options() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(add_help=False)
+    g = p.add_argument_group("rules switches (RULES.md)")
+    g.add_argument("--disadvantage", choices=DISADVANTAGE_READINGS, default="subtract",
+                   help="reading of disadvantage: subtract an exploding malus die (default), "
+                        "or drop a die from the pool")
+    g.add_argument("--rule-of-one", nargs="+", choices=KINDS,
+                   default=["check", "save"], metavar="KIND",
+                   help="kinds of roll the rule of 1 applies to (default: check save)")
+    g.add_argument("--ones-on-explosions", action="store_true",
+                   help="a 1 shown by an explosion die drains as well")
+    g.add_argument("--overflow", choices=OVERFLOW_MODES, default="fullest",
+                   help="where drain beyond an empty gauge goes (default: fullest)")
+    g.add_argument("--lucky", action="store_true", help="reroll one initial 1 (Chanceux)")
+    return p
+
+
+def _roll_options() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(add_help=False)
+    g = p.add_argument_group("the roll")
+    g.add_argument("--advantage", choices=ADVANTAGE_STATES, default="normal",
+                   help="net advantage state (default: normal)")
+    g.add_argument("--kind", choices=KINDS, default="check")
+    g.add_argument("--actor", choices=ACTORS, default="pc",
+                   help="an NPC always cancels and drains nothing")
+    g.add_argument("--policy", type=_policy, default="keep",
+                   help="rule-of-1 policy: keep, cancel, or best:λ (e.g. best:0.05)")
+    return p
+
+
+def _sampling_options() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(add_help=False)
+    g = p.add_argument_group("exact or simulated")
+    m = g.add_mutually_exclusive_group()
+    m.add_argument("--exact", dest="method", action="store_const", const="exact",
+                   help="use the exact engine (default)")
+    m.add_argument("--simulate", dest="method", action="store_const", const="simulate",
+                   help="use the Monte Carlo engine (with --n, --seed, --threads)")
+    g.add_argument("--n", type=_positive, default=1_000_000, help="rolls to simulate")
+    g.add_argument("--seed", type=int, default=None,
+                   help="seed of the simulation (default: fresh, printed with the results)")
+    g.add_argument("--threads", type=_positive, default=None, help="threads (default: all)")
+    g.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    p.set_defaults(method="exact")
+    return p
+
+
+def _output_options() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--format", choices=("text", "csv", "json"), default="text",
+                   help="aligned text (default), csv or json (tidy rows) for scripts")
+    return p
+
+
+def _rules(args: argparse.Namespace) -> Any:
+    return Rules(disadvantage=args.disadvantage, rule_of_one_kinds=frozenset(args.rule_of_one),
+                 ones_on_explosions=args.ones_on_explosions, overflow=args.overflow,
+                 lucky=args.lucky)
+
+
+def _progress(args: argparse.Namespace) -> bool | None:
+    """False with --no-progress; else None: the engine shows a bar on long runs."""
+    return False if args.no_progress else None
+
+
+# -- output ---------------------------------------------------------------------------------
+def _emit(frame: Any, fmt: str, *, text: Any = None, header: str | None = None) -> None:
+    """Print ``frame`` as csv or json records, or ``text`` (default: the frame) aligned."""
+    out = sys.stdout
+    if fmt == "csv":
+        frame.to_csv(out, index=False)
+    elif fmt == "json":
+        out.write(frame.to_json(orient="records", double_precision=15) + "\n")
+    else:
+        if header:
+            out.write(header + "\n")
+        shown = frame if text is None else text
+        out.write(shown.to_string(index=False, float_format=_fmt_float) + "\n")
+
+
+def _fmt_float(x: float) -> str:
+    if x != x:
+        return "—"
+    if x == 0 or 1e-4 <= abs(x) < 1e6:
+        return f"{x:.6f}".rstrip("0").rstrip(".") if abs(x) >= 1 else f"{x:.6f}"
+    return f"{x:.3e}"
+
+
+def _percent_grid(wide: Any) -> Any:
+    """Format a wide pivot of probabilities as percentages for the terminal."""
+    return wide.map(lambda v: "—" if v != v else f"{100 * v:5.1f}%")
+
+
+# -- subcommands ----------------------------------------------------------------------------
+def cmd_odds(args: argparse.Namespace) -> int:
+    """The odds of one roll against one or more DCs."""
+    rules = _rules(args)
+    dcs = args.dc or _default_dcs(args.system)
+    roll = Roll(args.modifier, advantage=args.advantage, kind=args.kind, actor=args.actor,
+                policy=_resolve_policy(args.policy, dcs[0]))
+    dist = _distribution(roll, rules, args)
+    label = (roll.describe() if dist.system == "3d6x" else
+             f"d20{roll.modifier:+d}, {roll.advantage}, {roll.kind}")
+    frame = dist.success_frame(dcs)
+    frame.insert(0, "system", dist.system)
+    frame.insert(1, "roll", label)
+    frame["mean"] = dist.mean
+    frame["median"] = dist.median
+    frame["drain_mean"] = dist.drain_mean
+    frame["rules"] = rules.describe() if dist.system == "3d6x" else "d20"
+    if args.pmf:
+        frame = dist.to_frame("total")
+        frame.insert(0, "system", dist.system)
+        frame["method"], frame["n"], frame["seed"] = dist.method, dist.n, dist.seed
+    text = frame[[c for c in frame.columns if c not in ("system", "roll", "rules", "method",
+                                                         "n", "seed", "mean", "median",
+                                                         "drain_mean")]]
+    if not args.pmf:
+        text = text.assign(p=[f"{100 * p:.3f}%" for p in frame.p])
+        if dist.simulated:
+            text = text.assign(ci_low=[f"{100 * p:.3f}%" for p in frame.ci_low],
+                               ci_high=[f"{100 * p:.3f}%" for p in frame.ci_high])
+        else:
+            text = text.drop(columns=["ci_low", "ci_high"])
+    _emit(pd.DataFrame(frame), args.format, text=text,
+          header=f"# {label}\n{_header(dist)}")
+    return 0
+
+
+def _default_dcs(system: str) -> list[int]:
+    return list(DC_TABLES[system].values())
+
+
+def _distribution(roll: Any, rules: Any, args: argparse.Namespace) -> Any:
+    return roll_distribution(roll, system=args.system, rules=rules, method=args.method, n=args.n,
+                             seed=args.seed, threads=args.threads, progress=_progress(args))
+
+
+def _header(dist: Any) -> str:
+    head = (f"# {provenance(dist)}\n# mean {dist.mean:.4f}, median {dist.median}, "
+            f"std {dist.std:.4f}")
+    if dist.system == "3d6x":
+        head += f", E[drain] {dist.drain_mean:.4f}, E[kept 1s] {dist.ones_mean:.4f}"
+    return head
+
+
+def cmd_table(args: argparse.Namespace) -> int:
+    """The DC table: P(success) for each modifier, DC and advantage state."""
+    rules = _rules(args)
+    readings = args.disadvantage_readings  # None: the reading of --disadvantage
+    table = success_table(args.modifiers, args.dc, system=args.system, advantages=args.states,
+                          readings=readings, rules=rules, kind=args.kind, actor=args.actor,
+                          policy=_resolve_policy(args.policy, 0),  # best: each row's own DC
+                          method=args.method, n=args.n, seed=args.seed, threads=args.threads)
+    wide = pivot_success(table, index=["modifier", "advantage"], columns="dc")
+    header = f"# P(success), {args.system}, {table['method'].iloc[0]}; " + (
+        rules.describe() if args.system == "3d6x" else "d20")
+    _emit(table, args.format, text=_percent_grid(wide).reset_index(), header=header)
+    return 0
+
+
+def cmd_frontier(args: argparse.Namespace) -> int:
+    """The success/drain frontier of the cancel policy for one roll and DC."""
+    rules = _rules(args)
+    frame = frontier(args.modifier, args.dc, advantage=args.advantage, kind=args.kind,
+                     rules=rules)
+    lam = frame.attrs.get("implied_lambda")
+    header = (f"# cancel frontier: 3d6x{args.modifier:+d}, {args.advantage}, DC {args.dc}; "
+              f"exact; {rules.describe()}\n# implied λ (chord slope) = {lam:.4f}")
+    text = frame[["policy", "lambda_lo", "lambda_hi", "p_success", "drain_mean", "ones_mean",
+                  "price", "knee"]]
+    _emit(frame, args.format, text=text, header=header)
+    return 0
+
+
+def cmd_opposed(args: argparse.Namespace) -> int:
+    """An opposed test: P(win), P(tie: the status quo holds), P(loss) for side A."""
+    if isinstance(args.policy, tuple):
+        raise ExplodiceError("`--policy` must be keep or cancel for an opposed test (best:λ "
+                             "needs a DC, and an opposed test has none).")
+    rules = _rules(args)
+    a = Roll(args.modifier, advantage=args.advantage, kind=args.kind, actor=args.actor,
+             policy=args.policy)
+    b = Roll(args.vs, advantage=args.vs_advantage, kind=args.kind)
+    result = opposed(a, b, system=args.system, rules=rules, method=args.method, n=args.n,
+                     seed=args.seed, threads=args.threads)
+    frame = pd.DataFrame([result.summary()])
+    header = f"# opposed test, {args.system}, {result.method}: A = {result.a}; B = {result.b}"
+    text = frame[["win", "tie", "loss", "mean margin"]].assign(
+        win=lambda f: f.win.map("{:.4%}".format), tie=lambda f: f.tie.map("{:.4%}".format),
+        loss=lambda f: f.loss.map("{:.4%}".format))
+    _emit(frame, args.format, text=text, header=header)
+    return 0
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """The d20 comparison: each d20 DC's equivalent 3d6x DC for a modifier, or the table."""
+    rules = _rules(args)
+    if args.modifier is not None:
+        frame = equivalent_dc(Roll(args.modifier, advantage=args.advantage), rules=rules)
+        header = (f"# equivalent DCs, d20 -> 3d6x, modifier {args.modifier:+d}, "
+                  f"{args.advantage}; exact; {rules.describe()}")
+    else:
+        pairs = [_profile(p) for p in args.profiles]
+        profiles = dict(pairs)
+        if len(profiles) < len(pairs):
+            names = [name for name, _ in pairs]
+            twice = next(n for n in names if names.count(n) > 1)
+            raise ExplodiceError(f"`--profiles` names {twice!r} twice; give each profile once.")
+        reference = args.reference or ("trained" if "trained" in profiles
+                                       else next(iter(profiles)))
+        frame = equivalent_dc_table(profiles, reference=reference, rules=rules)
+        header = (f"# the d20 DC table mapped onto 3d6x for {reference}; exact; "
+                  f"{rules.describe()}")
+    text = frame.assign(p_d20=frame.p_d20.map("{:.1%}".format),
+                        p_3d6x=frame.p_3d6x.map("{:.1%}".format),
+                        gap=frame.gap.map("{:+.1%}".format))
+    _emit(frame, args.format, text=text, header=header)
+    return 0
+
+
+def _profile(text: str) -> tuple[str, int]:
+    name, sep, value = text.partition("=")
+    try:
+        if not sep or not name:
+            raise ValueError
+        return name, int(value)
+    except ValueError:
+        raise ExplodiceError(f"`--profiles` must be NAME=MODIFIER items (e.g. trained=4), but "
+                             f"{text!r} was passed.") from None
+
+
+def cmd_day(args: argparse.Namespace) -> int:
+    """Gauges over a day: a scenario file simulated, or rolls until one gauge is empty."""
+    if args.scenario is None:
+        return _rolls_to_empty(args)
+    scenario = load_scenario(args.scenario)
+    rules = _rules(args)
+    result = simulate_day(scenario, rules, n_days=args.days, seed=args.seed,
+                          threads=args.threads, progress=_progress(args))
+    frame = result.to_frame(args.table)
+    header = f"# {scenario.describe()}; {args.days:,} days, seed {result.seed}; {rules.describe()}"
+    hidden = ("n_days", "seed", "method", "rules", "scenario")
+    _emit(frame, args.format, text=frame.drop(columns=[c for c in hidden if c in frame]),
+          header=header)
+    return 0
+
+
+def _rolls_to_empty(args: argparse.Namespace) -> int:
+    rules = _rules(args)
+    policy = _resolve_policy(args.policy, args.dc)
+    result = rolls_to_empty(args.modifier, args.gauge, args.dc, policy=policy,
+                            advantage=args.advantage, kind=args.kind, rules=rules,
+                            method=args.method, n_days=args.days, seed=args.seed,
+                            threads=args.threads, progress=_progress(args))
+    frame = result.to_frame()
+    header = (f"# rolls until a gauge of {args.gauge} points is empty: {result.roll.describe()}, "
+              f"DC {args.dc}; {result.method}\n# mean {result.mean:.3f}, median {result.median}, "
+              f"90 % by roll {result.quantile(0.9)}")
+    cols = [c for c in ("rolls", "p", "cdf", "ci_low", "ci_high") if c in frame]
+    # on a terminal, stop at the roll by which 99.9 % of the gauges are empty
+    shown = frame[cols]
+    if "cdf" in shown and (shown["cdf"] >= 0.999).any():
+        last = int((shown["cdf"] >= 0.999).to_numpy().argmax())
+        if last + 1 < len(shown):
+            header += (f"\n# rows after roll {shown['rolls'].iloc[last]} (99.9 % empty) left out; "
+                       "--format csv gives them all")
+            shown = shown.iloc[: last + 1]
+    _emit(frame, args.format, text=shown, header=header)
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """Write the designer's report (PDF, PNGs, CSVs)."""
+    if args.write_default_config:
+        path = write_default_config(args.write_default_config)
+        print(f"wrote {path}; edit it, then: explodice report {path}")
+        return 0
+    config = load_config(args.config)
+    paths = write_report(config, args.out, progress=not args.no_progress)
+    print(f"wrote {len(paths)} files into {args.out}/ (the PDF: {paths[0]})")
+    return 0
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    """Run a grid of cases (GRID.toml) on local processes or a Dask cluster; write CSV."""
+    spec = load_grid(args.grid)
+    out = Path(args.out or Path(args.grid).with_suffix(".csv").name)
+    # checked before the sweep runs, not after its minutes of work
+    if out.is_dir() or not out.parent.is_dir() or not os.access(out.parent, os.W_OK):
+        raise ExplodiceError(f"`--out` must be a file in a writable folder, but {str(out)!r} "
+                             "was passed.")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", SweepWarning)
+        frame = sweep(spec.grid, spec.task, executor=args.scheduler, workers=args.workers,
+                      seed=spec.seed if args.seed is None else args.seed,
+                      batch_seconds=spec.batch_seconds,
+                      progress=_progress(args))
+    for w in caught:
+        if issubclass(w.category, SweepWarning):
+            sys.stderr.write(f"explodice: warning: {one_line(w.message)}\n")
+        else:
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+    paths = write_results(frame, out)
+    a = frame.attrs
+    print(f"wrote {' and '.join(map(str, paths))}: {len(frame)} rows, {a['n_cases']} cases "
+          f"({a['n_failed']} failed), {a['seconds']:.1f} s on {a['workers']} workers, "
+          f"seed {a['seed']}")
+    return 1 if a["n_failed"] else 0
+
+
+# -- the parser -----------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    """The ``explodice`` argument parser with its subcommands."""
+    parser = _Parser(prog="explodice",
+                     description="Probabilities of exploding 3d6 (3d6x) with the rule of 1, "
+                                 "against the d20.")
+    parser.add_argument("--version", action="version", version=f"explodice {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                parser_class=_Parser)
+    rules, roll, sampling, output = (_rules_options(), _roll_options(), _sampling_options(),
+                                     _output_options())
+
+    p = sub.add_parser("odds", parents=[roll, rules, sampling, output],
+                       help="the odds of one roll against DCs",
+                       description="The odds of one roll: P(total >= DC) for each --dc, its "
+                                   "mean, median and expected drain.")
+    p.add_argument("--modifier", "-m", type=int, default=0, help="the roll's modifier")
+    p.add_argument("--dc", type=int, nargs="+", help="DCs (default: the system's DC table)")
+    p.add_argument("--system", choices=SYSTEMS, default="3d6x")
+    p.add_argument("--pmf", action="store_true", help="print the distribution of the total")
+    p.set_defaults(func=cmd_odds)
+
+    p = sub.add_parser("table", parents=[roll, rules, sampling, output],
+                       help="the DC table: modifiers x DCs x advantage states",
+                       description="P(success) for each modifier, DC and advantage state. "
+                                   "Text shows the wide grid; csv/json the tidy rows.")
+    p.add_argument("--modifiers", type=int, nargs="+", default=None,
+                   help="modifiers (default -5..+10)")
+    p.add_argument("--dc", type=int, nargs="+", help="DCs (default: the system's DC table)")
+    p.add_argument("--system", choices=SYSTEMS, default="3d6x")
+    p.add_argument("--states", nargs="+", choices=ADVANTAGE_STATES, default=list(
+        ADVANTAGE_STATES), help="advantage states (default: all three)")
+    p.add_argument("--disadvantage-readings", choices=("both", *DISADVANTAGE_READINGS),
+                   default=None, help="show other readings of disadvantage side by side "
+                                      "(default: the one of --disadvantage)")
+    p.set_defaults(func=cmd_table)
+
+    p = sub.add_parser("frontier", parents=[rules, output],
+                       help="the success/drain frontier of cancelling 1s against 6s",
+                       description="Sweep best(λ) from keep to cancel: P(success) and E[drain] "
+                                   "of each policy, and the λ a sensible player implies.")
+    p.add_argument("--modifier", "-m", type=int, default=0)
+    p.add_argument("--dc", type=int, default=16)
+    p.add_argument("--advantage", choices=ADVANTAGE_STATES, default="normal")
+    p.add_argument("--kind", choices=("check", "save"), default="check")
+    p.set_defaults(func=cmd_frontier)
+
+    p = sub.add_parser("opposed", parents=[roll, rules, sampling, output],
+                       help="an opposed test: win, tie (status quo), loss",
+                       description="Both sides roll; the higher total wins, a tie keeps the "
+                                   "status quo. --modifier/--advantage/--policy are side A's.")
+    p.add_argument("--modifier", "-m", type=int, default=0, help="side A's modifier")
+    p.add_argument("--vs", type=int, default=0, help="side B's modifier")
+    p.add_argument("--vs-advantage", choices=ADVANTAGE_STATES, default="normal",
+                   help="side B's advantage state")
+    p.add_argument("--system", choices=SYSTEMS, default="3d6x")
+    p.set_defaults(func=cmd_opposed)
+
+    p = sub.add_parser("compare", parents=[rules, output],
+                       help="3d6x against d20: equivalent DCs",
+                       description="With --modifier: for each d20 DC, the 3d6x DC with the "
+                                   "closest odds. Otherwise the d20 DC table mapped onto 3d6x "
+                                   "for a reference profile, with every profile's odds.")
+    p.add_argument("--modifier", "-m", type=int, default=None)
+    p.add_argument("--advantage", choices=ADVANTAGE_STATES, default="normal")
+    p.add_argument("--profiles", nargs="+", default=[f"{k}={v}" for k, v in PROFILES.items()],
+                   metavar="NAME=MOD", help="reference profiles (default: " + " ".join(
+                       f"{k}={v}" for k, v in PROFILES.items()) + ")")
+    p.add_argument("--reference", default=None,
+                   help="the profile whose odds set the mapping (default: trained if there is "
+                        "one, else the first)")
+    p.set_defaults(func=cmd_compare)
+
+    p = sub.add_parser("day", parents=[roll, rules, sampling, output],
+                       help="gauges over an adventuring day",
+                       description="With SCENARIO.toml: simulate --days days of it. Without: "
+                                   "after how many rolls does one gauge of --gauge points "
+                                   "first reach 0, repeating one roll (--modifier, --dc)?")
+    p.add_argument("scenario", nargs="?", default=None, help="a scenario TOML file")
+    p.add_argument("--modifier", "-m", type=int, default=0)
+    p.add_argument("--dc", type=int, default=16)
+    p.add_argument("--gauge", type=_positive, default=20, help="gauge points (default 20)")
+    p.add_argument("--days", type=_positive, default=100_000, help="days to simulate")
+    p.add_argument("--table", default="gauges",
+                   choices=("gauges", "first_empty", "empty", "success", "roll_types", "drain",
+                            "lost"), help="which table of a scenario's results to print")
+    p.set_defaults(func=cmd_day)
+
+    p = sub.add_parser("report", help="write the designer's report (PDF, PNG, CSV)",
+                       description="Write the report into --out: one PDF, one PNG per figure, "
+                                   "one CSV per table, replacing a previous report only once "
+                                   "the new one is complete.")
+    p.add_argument("config", nargs="?", default=None,
+                   help="a configuration TOML file (default: the embedded one)")
+    p.add_argument("--out", default="reports", help="output folder (default: reports)")
+    p.add_argument("--write-default-config", metavar="PATH",
+                   help="write a copy of the default configuration to PATH, and stop")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("sweep", help="run a grid of cases locally or on a Dask cluster",
+                       description="Run every case of GRID.toml (see "
+                                   "explodice/data/sweep_example.toml) on local processes, or on "
+                                   "a Dask cluster with --scheduler; write one tidy CSV (and "
+                                   "Parquet if pyarrow is installed). Exit status 1 when some "
+                                   "cases failed (their rows carry `error`).")
+    p.add_argument("grid", help="a grid TOML file: task, seed, [grid] or [[case]] tables")
+    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="a Dask scheduler, e.g. tcp://host:8786 (needs explodice[dask])")
+    p.add_argument("--out", metavar="FILE", default=None,
+                   help="the CSV to write (default: GRID's name with .csv, here)")
+    p.add_argument("--workers", type=_positive, default=None,
+                   help="local processes (default: all cores); with --scheduler, batches "
+                        "in flight are twice this")
+    p.add_argument("--seed", type=int, default=None, help="root seed (default: the file's)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_sweep)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0, 2 for bad input, 130 on Ctrl-C)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        sys.stderr.write("explodice: interrupted\n")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # pragma: no cover - e.g. `explodice table | head`
+        return 0
+    except (ValueError, OSError) as err:  # ExplodiceError is a ValueError
+        sys.stderr.write(f"explodice: error: {one_line(err)}\n")
+        return EXIT_USAGE
+    except SystemError as err:
+        # Ctrl-C landing inside numba's dispatcher surfaces as a SystemError chained to it.
+        if not _caused_by_interrupt(err):
+            raise
+        sys.stderr.write("explodice: interrupted\n")
+        return EXIT_INTERRUPTED
+
+
+def _caused_by_interrupt(err: BaseException | None) -> bool:
+    seen = 0
+    while err is not None and seen < 20:
+        if isinstance(err, KeyboardInterrupt):
+            return True
+        err, seen = err.__cause__ or err.__context__, seen + 1
+    return False
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,589 @@
+"""Plots of explodice results: each function draws onto an Axes and returns it.
+
+Every function takes results (a :class:`~explodice.Distribution` or a tidy DataFrame from the
+analysis layer), never computes a probability itself, labels its axes and units, and writes
+the provenance of the numbers (system, exact or Monte Carlo with n and seed, rules switches)
+on the Axes. ``ax=None`` draws on the current Axes; nothing here calls ``plt.show()``.
+
+>>> import matplotlib
+>>> matplotlib.use("Agg")
+>>> from explodice import Roll, exact
+>>> from explodice.present.plots import plot_pmf
+>>> ax = plot_pmf({"3d6x+0": exact(Roll(0))})
+>>> ax.get_xlabel()
+'total (dice + modifier)'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import textwrap
+from typing import Any, Iterable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from explodice.engine.distribution import Distribution
+from explodice.game.rules import Rules
+from explodice.game.tables import dc_bands
+
+__all__ = [
+    "DC_BANDS_3D6X",
+    "DC_BANDS_D20",
+    "provenance",
+    "frame_provenance",
+    "plot_pmf",
+    "plot_at_least",
+    "plot_success_curves",
+    "plot_heatmap",
+    "plot_drain",
+    "plot_mc_bands",
+    "plot_convergence",
+    "plot_equivalent_dc",
+    "plot_frontier",
+    "plot_depletion",
+    "plot_outcomes",
+    "plot_bars",
+]
+
+# The typical DC tables of RULES.md, as (name, DC) pairs in increasing order.
+DC_BANDS_3D6X = dc_bands("3d6x")
+DC_BANDS_D20 = dc_bands("d20")
+
+_ADVANTAGE_STYLE = {"advantage": "-", "normal": "--", "disadvantage": ":",
+                    "disadvantage (subtract)": ":", "disadvantage (drop)": "-.",
+                    "3d6x": "-", "d20": "--"}
+_NOTE_SIZE = 7
+_NOTE_WIDTH = 95
+
+
+# -- labelling helpers ----------------------------------------------------------------------
+def _axes(ax: Any) -> Any:
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        ax = plt.gca()
+    return ax
+
+
+def provenance(dist: Distribution) -> str:
+    """Where a distribution's numbers come from, in one line: system, method, n, seed, rules.
+
+    >>> from explodice import Roll, exact
+    >>> provenance(exact(Roll(0))).split(";")[0]
+    '3d6x exact'
+    """
+    if dist.simulated:
+        how = f"{dist.system} Monte Carlo, n={dist.n:,}, seed={dist.seed}"
+    else:
+        how = f"{dist.system} {dist.method}"
+    if dist.rules is not None and dist.system == "3d6x":
+        how += f"; {dist.rules.describe()}"
+    return how
+
+
+def frame_provenance(frame: pd.DataFrame) -> str:
+    """The provenance of a tidy table: its ``method``, ``n`` and ``seed`` columns and the rules.
+
+    The rules are read from ``frame.attrs["rules"]`` (a :class:`~explodice.Rules`) or from a
+    ``disadvantage`` column; absent columns are skipped.
+    """
+    parts: list[str] = []
+    for col in ("system", "method", "n", "n_days", "seed"):
+        if col in frame.columns:
+            vals = [v for v in pd.unique(frame[col]) if v is not None and not _isnan(v)]
+            if vals:  # thousands separators for sizes, never for seeds
+                shown = ", ".join(f"{v:,}" if col != "seed" and isinstance(v, (int, np.integer))
+                                  else str(v) for v in vals[:3])
+                parts.append(f"{col}={shown}" if col in ("n", "n_days", "seed") else shown)
+    rules = frame.attrs.get("rules")
+    if isinstance(rules, Rules):
+        readings = []
+        if "disadvantage" in frame.columns:
+            readings = [r for r in pd.unique(frame["disadvantage"]) if isinstance(r, str)]
+        if len(readings) == 1:  # the rows say which reading they used: trust them
+            rules = dataclasses.replace(rules, disadvantage=readings[0])
+        text = rules.describe()
+        if len(readings) > 1:
+            text = text.replace(f"disadvantage={rules.disadvantage}",
+                                "disadvantage=" + "/".join(readings))
+        parts.append(text)
+    elif "rules" in frame.columns:
+        parts += [str(r) for r in pd.unique(frame["rules"])[:2]]
+    elif "disadvantage" in frame.columns:
+        parts.append("disadvantage=" + "/".join(map(str, pd.unique(frame["disadvantage"]))))
+    return "; ".join(parts)
+
+
+def _isnan(v: Any) -> bool:
+    try:
+        return bool(np.isnan(v))
+    except TypeError:
+        return False
+
+
+def _titled(ax: Any, title: str, note: str = "") -> None:
+    """Set the title, with the provenance ``note`` in small grey type between it and the Axes."""
+    width = _note_width(ax)
+    lines = [w for line in note.splitlines() for w in textwrap.wrap(line, width)]
+    if lines:
+        ax.annotate("\n".join(lines), xy=(0, 1), xycoords="axes fraction", xytext=(0, 3),
+                    textcoords="offset points", ha="left", va="bottom", fontsize=_NOTE_SIZE - 0.5,
+                    color="0.35", annotation_clip=False)
+    ax.set_title(title, pad=6 + 8.5 * len(lines))
+
+
+def _note_width(ax: Any) -> int:
+    """Characters of the small provenance type that fit across the Axes."""
+    try:
+        inches = ax.get_position().width * ax.figure.get_figwidth()
+    except AttributeError:  # pragma: no cover - a SubFigure or unusual container
+        return _NOTE_WIDTH
+    return max(30, min(_NOTE_WIDTH * 2, int(inches * 21)))
+
+
+def _default_xlim(named: list[tuple[str, Distribution]], log: bool) -> tuple[float, float]:
+    tail = 1e-7 if log else 1e-3
+    lo = min(d.quantile(1e-6) for _, d in named)
+    hi = max(d.quantile(1 - tail) for _, d in named)
+    return lo - 1, hi + 1
+
+
+def _label_of(key: Any, dist: Distribution) -> str:
+    if isinstance(key, str):
+        return key
+    roll = dist.roll
+    if roll is None:
+        return dist.system
+    label = f"{dist.system}{roll.modifier:+d}, {roll.advantage}"
+    if dist.system == "3d6x" and roll.policy != "keep":
+        label += f", {roll.policy}"
+    return label
+
+
+def _named(dists: Mapping[str, Distribution] | Sequence[Distribution] | Distribution
+           ) -> list[tuple[str, Distribution]]:
+    if isinstance(dists, Distribution):
+        dists = [dists]
+    items = dists.items() if isinstance(dists, Mapping) else ((None, d) for d in dists)
+    return [(_label_of(k, d), d) for k, d in items]
+
+
+def _common_note(named: list[tuple[str, Distribution]]) -> str:
+    notes = list(dict.fromkeys(provenance(d) for _, d in named))
+    return "\n".join(notes)
+
+
+def shade_dc_bands(ax: Any, bands: Sequence[tuple[str, int]] = DC_BANDS_3D6X, *,
+                   vertical: bool = True) -> Any:
+    """Shade and name the bands of a DC table on the x axis (or the y axis)."""
+    edges = [dc for _, dc in bands]
+    lim = ax.get_xlim() if vertical else ax.get_ylim()
+    ends = edges[1:] + [max(lim[1], edges[-1] + 5)]
+    span = ax.axvspan if vertical else ax.axhspan
+    for i, ((name, start), end) in enumerate(zip(bands, ends)):
+        span(start, end, color="0.5", alpha=0.10 if i % 2 == 0 else 0.04, lw=0, zorder=0)
+        if vertical:  # every other name a line lower, so narrow bands do not overlap
+            ax.text(start + 0.3, 0.99 - 0.06 * (i % 2), f"{name}\nDC {start}",
+                    transform=ax.get_xaxis_transform(),
+                    ha="left", va="top", fontsize=_NOTE_SIZE, color="0.3")
+        else:
+            ax.text(0.005, start + 0.3, f"{name} (DC {start})",
+                    transform=ax.get_yaxis_transform(), ha="left", va="bottom",
+                    fontsize=_NOTE_SIZE, color="0.3")
+    if vertical:
+        ax.set_xlim(*lim)
+    else:
+        ax.set_ylim(*lim)
+    return ax
+
+
+# -- one roll's distribution ----------------------------------------------------------------
+def plot_pmf(dists: Mapping[str, Distribution] | Sequence[Distribution] | Distribution, *,
+             ax: Any = None, log: bool = False, xlim: tuple[int, int] | None = None) -> Any:
+    """P(total = k) of several distributions on one shared total axis (3d6x against d20, say).
+
+    ``log=True`` puts the probability on a log scale, to read the tail.
+    """
+    ax = _axes(ax)
+    named = _named(dists)
+    for label, d in named:
+        ax.step(d.totals, d.total_pmf, where="mid", label=f"{label} (mean {d.mean:.2f})")
+    ax.set_xlabel("total (dice + modifier)")
+    ax.set_ylabel("P(total = k)" + (", log scale" if log else ""))
+    if log:
+        ax.set_yscale("log")
+    ax.set_xlim(*(xlim or _default_xlim(named, log)))
+    ax.legend(fontsize="small", loc="upper right")
+    ax.grid(alpha=0.3)
+    _titled(ax, "Distribution of the total" + (" (tail, log scale)" if log else ""),
+            _common_note(named))
+    return ax
+
+
+def plot_at_least(dists: Mapping[str, Distribution] | Sequence[Distribution] | Distribution, *,
+                  ax: Any = None, log: bool = False, xlim: tuple[int, int] | None = None,
+                  bands: Sequence[tuple[str, int]] | None = None) -> Any:
+    """The "at least" curve P(total >= k) of several distributions, on a shared axis.
+
+    ``log=True`` shows the tail on a log scale; ``bands`` shades a DC table.
+    """
+    ax = _axes(ax)
+    named = _named(dists)
+    for label, d in named:
+        ks = np.arange(d.totals[0], d.totals[-1] + 1)
+        ax.step(ks, d.sf(ks), where="post", label=label)
+    ax.set_xlabel("k (total, dice + modifier)")
+    ax.set_ylabel("P(total ≥ k)" + (", log scale" if log else ""))
+    if log:
+        ax.set_yscale("log")
+        ax.set_ylim(bottom=1e-9)
+    else:
+        ax.set_ylim(0, 1.02)
+    ax.set_xlim(*(xlim or _default_xlim(named, log)))
+    if bands:
+        shade_dc_bands(ax, bands)
+    ax.legend(fontsize="small", loc="lower left" if not log else "upper right")
+    ax.grid(alpha=0.3)
+    _titled(ax, "P(total ≥ k)" + (" — the tail, log scale" if log else ""),
+            _common_note(named))
+    return ax
+
+
+def plot_drain(dists: Mapping[str, Distribution] | Sequence[Distribution] | Distribution, *,
+               ax: Any = None, at_least: bool = False, log: bool = True,
+               max_drain: int = 40) -> Any:
+    """The drain distribution (gauge points lost by one roll), or P(drain >= x) with ``at_least``.
+
+    A log scale by default, since the tail is what empties gauges.
+    """
+    ax = _axes(ax)
+    named = _named(dists)
+    xs = np.arange(0, max_drain + 1)
+    for label, d in named:
+        if at_least:
+            ys = d.p_drain_at_least(xs)
+        else:
+            ys = np.zeros(xs.size)
+            m = min(xs.size, d.drain_pmf.size)
+            ys[:m] = d.drain_pmf[:m]
+        ax.step(xs, np.where(ys > 0, ys, np.nan), where="mid",
+                label=f"{label} (E[drain] {d.drain_mean:.2f})")
+    ax.set_xlabel("x, drain (gauge points lost by one roll)")
+    ax.set_ylabel(("P(drain ≥ x)" if at_least else "P(drain = x)") + (", log" if log else ""))
+    if log:
+        ax.set_yscale("log")
+    ax.legend(fontsize="small", loc="upper right")
+    ax.grid(alpha=0.3)
+    _titled(ax, "Drain of one roll (rule of 1)", _common_note(named))
+    return ax
+
+
+# -- tables of odds -------------------------------------------------------------------------
+def plot_success_curves(table: pd.DataFrame, *, ax: Any = None,
+                        bands: Sequence[tuple[str, int]] | None = DC_BANDS_3D6X,
+                        hue: str = "modifier", style: str = "advantage",
+                        title: str = "Success against DC (line style: advantage state)") -> Any:
+    """P(success) against DC: one colour per ``hue`` value, one line style per advantage state.
+
+    ``table`` is tidy, with columns ``dc``, ``p`` and the ``hue`` and ``style`` columns
+    (``ci_low``/``ci_high`` draw confidence bands when present); ``bands`` shades and names the
+    DC table. A numeric ``hue`` is named in the legend ("modifier +4"), a text one is not; the
+    ``style`` value is left out of the legend when the table holds only one.
+    """
+    ax = _axes(ax)
+    colours = _colour_map(pd.unique(table[hue]))
+    one_style = table[style].nunique() == 1
+    for (h, s), g in table.groupby([hue, style], sort=False):
+        g = g.sort_values("dc")
+        label = f"{h}" if isinstance(h, str) else f"{hue} {_signed(h)}"
+        ax.plot(g["dc"], g["p"], _advantage_style(s), color=colours[h],
+                label=label if one_style else f"{label}, {s}")
+        if {"ci_low", "ci_high"} <= set(g.columns) and (g["ci_high"] > g["ci_low"]).any():
+            ax.fill_between(g["dc"], g["ci_low"], g["ci_high"], color=colours[h], alpha=0.2)
+    ax.set_xlabel("DC (success when total ≥ DC)")
+    ax.set_ylabel("P(success)")
+    ax.set_ylim(0, 1.02)
+    ax.yaxis.set_major_formatter(_percent())
+    if bands:
+        shade_dc_bands(ax, bands)
+    ax.legend(fontsize="x-small", ncol=2, loc="lower left")
+    ax.grid(alpha=0.3)
+    _titled(ax, title, frame_provenance(table))
+    return ax
+
+
+def plot_heatmap(table: pd.DataFrame, *, ax: Any = None, row: str = "modifier",
+                 col: str = "dc", value: str = "p", cmap: str = "RdYlGn",
+                 fmt: str = "{:.0%}", title: str | None = None,
+                 label: str | None = None) -> Any:
+    """A ``row`` × ``col`` heatmap of ``value`` (P(success) by default), each cell annotated.
+
+    ``label`` names the colour bar (default: P(success), or the ``value`` column).
+    """
+    ax = _axes(ax)
+    grid = table.pivot_table(index=row, columns=col, values=value, aggfunc="first")
+    grid = grid.sort_index(ascending=False)
+    data = grid.to_numpy(dtype=float)
+    if value == "p":
+        vmin, vmax = 0.0, 1.0
+    else:  # a signed quantity: centre the colour map on 0
+        vmax = float(np.nanmax(np.abs(data))) or 1.0
+        vmin = -vmax
+    image = ax.imshow(data, cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto")
+    ax.set_xticks(range(grid.shape[1]),
+                  [_signed(c) if col == "modifier" else str(c) for c in grid.columns])
+    ax.set_yticks(range(grid.shape[0]),
+                  [_signed(r) if row == "modifier" else str(r) for r in grid.index])
+    light = (0.2, 0.85) if value == "p" else (-0.6 * vmax, 0.6 * vmax)
+    ax.set_xlabel(col if col != "dc" else "DC")
+    ax.set_ylabel(row)
+    size = 7 if data.size <= 120 else 5
+    for (i, j), v in np.ndenumerate(data):
+        if not np.isnan(v):
+            ax.text(j, i, fmt.format(v), ha="center", va="center", fontsize=size,
+                    color="black" if light[0] < v < light[1] else "white")
+    ax.figure.colorbar(image, ax=ax, fraction=0.04, pad=0.02,
+                       label=label or ("P(success)" if value == "p" else value))
+    ax.set_xlim(-0.5, grid.shape[1] - 0.5)
+    ax.set_ylim(grid.shape[0] - 0.5, -0.5)
+    _titled(ax, title or f"{'P(success)' if value == 'p' else value} by {row} and {col}",
+            frame_provenance(table))
+    return ax
+
+
+# -- Monte Carlo ----------------------------------------------------------------------------
+def plot_mc_bands(sim: Distribution, *, exact: Distribution | None = None, ax: Any = None,
+                  dcs: Iterable[int] | None = None, level: float = 0.95) -> Any:
+    """A simulated success curve with its Wilson confidence band, over the exact curve if given."""
+    ax = _axes(ax)
+    if dcs is None:
+        dcs = np.arange(max(sim.totals[0], 1), sim.quantile(0.9999) + 2)
+    dcs = np.asarray(list(dcs))
+    p = sim.p_success(dcs)
+    lo, hi = sim.ci(dcs, level)
+    label = _label_of(None, sim)
+    ax.fill_between(dcs, lo, hi, alpha=0.3, step="mid", label=f"{level:.0%} Wilson band")
+    ax.plot(dcs, p, ".", ms=3, label=f"Monte Carlo, n={sim.n:,}")
+    if exact is not None:
+        ax.plot(dcs, exact.p_success(dcs), "-", lw=0.8, color="black", label="exact")
+    ax.set_xlabel("DC (success when total ≥ DC)")
+    ax.set_ylabel("P(success)")
+    ax.set_ylim(0, 1.02)
+    ax.yaxis.set_major_formatter(_percent())
+    ax.legend(fontsize="small", loc="lower left")
+    ax.grid(alpha=0.3)
+    _titled(ax, f"Monte Carlo against exact: {label}", provenance(sim))
+    return ax
+
+
+def plot_convergence(frame: pd.DataFrame, *, exact: float | None = None, ax: Any = None,
+                     title: str | None = None) -> Any:
+    """Monte Carlo estimates against n (log axis), with their intervals, converging on ``exact``.
+
+    ``frame`` has one row per run: ``n``, ``p``, ``ci_low``, ``ci_high`` (and ``seed``).
+    """
+    ax = _axes(ax)
+    f = frame.sort_values("n")
+    ax.fill_between(f["n"], f["ci_low"], f["ci_high"], alpha=0.25, label="95 % interval")
+    ax.plot(f["n"], f["p"], "o-", ms=3, label="estimate")
+    if exact is not None:
+        ax.axhline(exact, color="black", lw=0.8, label=f"exact {exact:.4%}")
+    ax.set_xscale("log")
+    ax.set_xlabel("n, rolls simulated (log scale)")
+    ax.set_ylabel("estimated P(success)")
+    ax.yaxis.set_major_formatter(_percent(decimals=1))
+    ax.legend(fontsize="small", loc="upper right")
+    ax.grid(alpha=0.3, which="both")
+    _titled(ax, title or "Convergence of the Monte Carlo estimate",
+            frame_provenance(f.drop(columns=["n"], errors="ignore")))
+    return ax
+
+
+# -- comparisons and the rule of 1 ----------------------------------------------------------
+def plot_equivalent_dc(table: pd.DataFrame, *, ax: Any = None, x: str = "d20_dc",
+                       y: str = "dc_3d6x", hue: str = "profile",
+                       gap: str | None = "gap") -> Any:
+    """The d20 DC on x, the 3d6x DC with the closest odds on y, one line per ``hue``.
+
+    ``gap`` (a column of probability differences, if present) is written beside each point.
+    """
+    ax = _axes(ax)
+    colours = _colour_map(pd.unique(table[hue]))
+    for h, g in table.groupby(hue, sort=False):
+        g = g.sort_values(x)
+        ax.plot(g[x], g[y], "o-", color=colours[h], label=f"{h}" if isinstance(h, str)
+                else f"{hue} {_signed(h)}")
+        if gap is not None and gap in g.columns:
+            for xv, yv, gv in zip(g[x], g[y], g[gap]):
+                ax.annotate(f"{gv:+.0%}", (xv, yv), textcoords="offset points", xytext=(4, -8),
+                            fontsize=6, color=colours[h])
+    ax.plot([0, 35], [0, 35], color="0.6", lw=0.8, ls="--", label="same DC")
+    ax.set_xlim(table[x].min() - 2, table[x].max() + 2)
+    ax.set_xlabel("d20 DC")
+    ax.set_ylabel("3d6x DC with the closest P(success)")
+    shade_dc_bands(ax, DC_BANDS_3D6X, vertical=False)
+    ax.legend(fontsize="small", loc="lower right")
+    ax.grid(alpha=0.3)
+    _titled(ax, "Equivalent DCs: d20 → 3d6x", frame_provenance(table))
+    return ax
+
+
+def plot_frontier(frame: pd.DataFrame, *, ax: Any = None, x: str = "drain_mean",
+                  y: str = "p_success", hue: str | None = None,
+                  label_col: str | None = "policy") -> Any:
+    """The success/drain frontier: E[drain] on x, P(success) on y, one point per policy.
+
+    The ends (``keep``, ``cancel``) and a few λ values are labelled from ``label_col``.
+    """
+    ax = _axes(ax)
+    groups = frame.groupby(hue, sort=False) if hue else [(None, frame)]
+    for h, g in groups:
+        g = g.sort_values(x)
+        (line,) = ax.plot(g[x], g[y], "o-", ms=3, label=None if h is None else f"{h}")
+        if "knee" in g.columns and g["knee"].any():
+            k = g[g["knee"].astype(bool)]
+            ax.plot(k[x], k[y], "*", ms=10, color=line.get_color(), mec="black", mew=0.5)
+        if label_col and label_col in g.columns:
+            labels = _frontier_labels(g, label_col)
+            for i, (xv, yv, lv) in enumerate(zip(g[x], g[y], labels)):
+                if i in (0, len(g) - 1) or (h is None or i % max(1, len(g) // 4) == 0):
+                    ax.annotate(lv, (xv, yv), textcoords="offset points", xytext=(4, 4),
+                                fontsize=6)
+    ax.plot([], [], "*", ms=8, color="0.5", mec="black", mew=0.5,
+            label="implied λ (the knee)")
+    ax.set_xlabel("E[drain] per roll (gauge points)")
+    ax.set_ylabel("P(success)")
+    ax.yaxis.set_major_formatter(_percent(decimals=1))
+    ax.legend(fontsize="small")
+    ax.grid(alpha=0.3)
+    _titled(ax, "Success against drain: the cancel frontier", frame_provenance(frame))
+    return ax
+
+
+def plot_depletion(frame: pd.DataFrame, *, ax: Any = None, x: str = "roll", y: str = "p",
+                   hue: str = "character", style: str | None = "gauge",
+                   ylabel: str = "P(gauge empty after roll t)",
+                   title: str = "Gauges over an adventuring day") -> Any:
+    """Gauge depletion over a day: P(gauge empty after roll t), one line per gauge.
+
+    ``frame`` is tidy (the ``"empty"`` table of a day simulation) with the columns ``x``,
+    ``y``, ``hue`` and ``style``; ``ci_low``/``ci_high`` draw bands when present. Any per-roll
+    curve of a day (the success rate, say) draws the same way with ``y`` and ``ylabel``.
+    """
+    ax = _axes(ax)
+    keys = [hue] + ([style] if style else [])
+    styles = {v: s for v, s in zip(pd.unique(frame[style]), ["-", "--", ":", "-."] * 8)} \
+        if style else {}
+    colours = _colour_map(pd.unique(frame[hue]))
+    for key, g in frame.groupby(keys, sort=False):
+        h = key[0] if isinstance(key, tuple) else key
+        s = key[1] if style else None
+        g = g.sort_values(x)
+        label = f"{h}" + (f", {s}" if style else "")
+        ax.plot(g[x], g[y], styles.get(s, "-"), color=colours[h], label=label)
+        if {"ci_low", "ci_high"} <= set(g.columns):
+            ax.fill_between(g[x], g["ci_low"], g["ci_high"], color=colours[h], alpha=0.15)
+    ax.set_xlabel("roll of the day, t")
+    ax.set_ylabel(ylabel)
+    if y.startswith("p"):
+        ax.set_ylim(0, 1.02)
+        ax.yaxis.set_major_formatter(_percent())
+    ax.legend(fontsize="x-small", ncol=2, loc="upper left")
+    ax.grid(alpha=0.3)
+    _titled(ax, title, frame_provenance(frame))
+    return ax
+
+
+def plot_outcomes(frame: pd.DataFrame, *, x: str, ax: Any = None,
+                  parts: Sequence[str] = ("win", "tie", "loss"),
+                  colours: Sequence[str] = ("tab:green", "0.7", "tab:red"),
+                  xlabel: str | None = None, title: str | None = None) -> Any:
+    """Stacked bars of outcome probabilities (win / tie / loss by default) against ``x``."""
+    ax = _axes(ax)
+    f = frame.sort_values(x)
+    pos = np.arange(len(f))
+    bottom = np.zeros(len(f))
+    for part, colour in zip(parts, colours):
+        vals = f[part].to_numpy(dtype=float)
+        ax.bar(pos, vals, bottom=bottom, color=colour, label=part, width=0.8)
+        for i, (v, b) in enumerate(zip(vals, bottom)):
+            if v >= 0.06:
+                ax.text(i, b + v / 2, f"{v:.0%}", ha="center", va="center", fontsize=6)
+        bottom += vals
+    ax.set_xticks(pos, [_signed(v) for v in f[x]])
+    ax.set_xlabel(xlabel or x)
+    ax.set_ylabel("probability")
+    ax.set_ylim(0, 1.0)
+    ax.yaxis.set_major_formatter(_percent())
+    ax.legend(fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.1),
+              ncol=min(len(parts), 4), frameon=False)
+    _titled(ax, title or "Outcomes", frame_provenance(frame))
+    return ax
+
+
+def plot_bars(frame: pd.DataFrame, *, x: str, y: str, ax: Any = None, hue: str | None = None,
+              xlabel: str | None = None, ylabel: str | None = None, title: str | None = None,
+              percent: bool = False) -> Any:
+    """Grouped bars of ``y`` against ``x`` (one colour per ``hue``), values written on the bars."""
+    ax = _axes(ax)
+    xs = list(pd.unique(frame[x]))
+    hues = list(pd.unique(frame[hue])) if hue else [None]
+    width = 0.8 / len(hues)
+    colours = _colour_map(hues)
+    for k, h in enumerate(hues):
+        g = frame if h is None else frame[frame[hue] == h]
+        vals = [g.loc[g[x] == v, y].iloc[0] if (g[x] == v).any() else np.nan for v in xs]
+        pos = np.arange(len(xs)) + (k - (len(hues) - 1) / 2) * width
+        ax.bar(pos, vals, width=width, color=colours[h], label=None if h is None else f"{h}")
+        for p_, v in zip(pos, vals):
+            if not np.isnan(v):
+                ax.text(p_, v, f"{v:.0%}" if percent else f"{v:.3g}", ha="center",
+                        va="bottom", fontsize=6)
+    ax.set_xticks(range(len(xs)), [_signed(v) for v in xs])
+    ax.set_xlabel(xlabel or x)
+    ax.set_ylabel(ylabel or y)
+    if percent:
+        ax.yaxis.set_major_formatter(_percent())
+    if hue:
+        ax.legend(fontsize="small", title=hue)
+    ax.grid(alpha=0.3, axis="y")
+    _titled(ax, title or f"{y} by {x}", frame_provenance(frame))
+    return ax
+
+
+def _frontier_labels(frame: pd.DataFrame, label_col: str) -> list[str]:
+    """'keep', 'cancel', and 'λ≥x' for the best(λ) segments of a frontier table."""
+    out = []
+    for _, row in frame.iterrows():
+        name = str(row[label_col])
+        if name == "best" and "lambda_lo" in frame.columns:
+            name = f"λ≥{row['lambda_lo']:.2g}"
+        out.append(name)
+    return out
+
+
+# -- small helpers --------------------------------------------------------------------------
+def _advantage_style(state: Any) -> str:
+    return _ADVANTAGE_STYLE.get(str(state), "-")
+
+
+def _signed(v: Any) -> str:
+    if isinstance(v, (int, np.integer)):
+        return f"{int(v):+d}"
+    return str(v)
+
+
+def _colour_map(values: Iterable[Any]) -> dict[Any, Any]:
+    import matplotlib as mpl
+
+    values = list(values)
+    cmap = mpl.colormaps["tab10" if len(values) <= 10 else "viridis"]
+    n = max(len(values) - 1, 1)
+    return {v: cmap(i if len(values) <= 10 else i / n) for i, v in enumerate(values)}
+
+
+def _percent(decimals: int = 0) -> Any:
+    from matplotlib.ticker import PercentFormatter
+
+    return PercentFormatter(xmax=1.0, decimals=decimals)

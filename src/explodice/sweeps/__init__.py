@@ -1,0 +1,62 @@
+"""Design-space sweeps: one tidy table over a grid of cases, on any executor, Dask included.
+
+:func:`sweep` runs one analysis (a *task*) on every case of a grid and returns one tidy
+DataFrame: one row per case (or several, for a task that returns a table), with the case's
+parameters, ``method``, ``n``, ``seed`` and ``case``, the task's columns, and ``error``.
+
+- **Grid**: a mapping of parameter names to lists of values (their cartesian product, the last
+  name varying fastest; a single value stands for a list of one), or a DataFrame with one
+  case per row (an empty cell takes the task's default).
+- **Tasks** (:data:`TASKS`): ``"success"`` (the odds of one roll against a DC), ``"frontier"``
+  (the cancel frontier of one roll, exact), ``"day"`` (days of a scenario with gauges),
+  ``"empty"`` (rolls until one gauge empties), or any picklable callable
+  ``task(case: dict, seed: SeedSequence) -> dict | DataFrame`` (a result key named like a
+  parameter gives way to the parameter's column). Every named task also takes
+  the switches of :class:`~explodice.Rules` (``disadvantage``, ``overflow``, ...) as
+  parameters. ``sweep_parameters(task)`` lists a task's parameters and defaults.
+- **Seeds**: case ``i`` gets ``SeedSequence(seed, spawn_key=(i,))``, which is
+  ``SeedSequence(seed).spawn(n_cases)[i]``: its numbers do not depend on the worker that ran
+  it, on the batches or on their order. The ``seed`` column holds the root seed (a fresh
+  63-bit one when ``seed=None``), ``case`` the index.
+- **Executors**: a local process pool by default (``workers`` processes, ``forkserver``
+  start method where it exists, else ``spawn``: forking a process that has run numba's
+  threads is unsafe; kernels load from numba's cache in each worker), any
+  ``concurrent.futures.Executor``, a ``dask.distributed.Client`` (its executor; the
+  ``explodice[dask]`` extra), or a scheduler address such as ``"tcp://host:8786"``.
+  Simulations run on one thread per case (``threads=1``): the executor supplies the
+  parallelism.
+- **Batches**: cases travel in batches of about ``batch_seconds`` of work each. Each task
+  type has a prior cost per case (``n`` rolls or days at a measured single-thread rate); the
+  first wave of batches is sized for a quarter of ``batch_seconds``, then the sizes follow the
+  median of measured/prior times of the finished batches. At most two batches per worker are
+  in flight, and the last batches shrink so every worker gets a share of the tail.
+- **Failures**: a case that raises gets one row with its parameters and ``error``
+  (``"ExplodiceError: ..."``); the other cases are returned and a :class:`SweepWarning` names
+  the first failure. Ctrl-C cancels the pending batches (a running one, seconds long, ends
+  unread), shuts down an executor that :func:`sweep` made, and re-raises
+  :class:`KeyboardInterrupt`.
+
+>>> from concurrent.futures import ThreadPoolExecutor
+>>> from explodice.sweeps import sweep
+>>> df = sweep({"modifier": [0, 4], "dc": 16}, "success", executor=ThreadPoolExecutor(1))
+>>> df.p.round(4).tolist(), df.method.tolist()
+([0.2539, 0.4907], ['exact', 'exact'])
+"""
+
+from explodice.sweeps.grid import GridFile, load_grid
+from explodice.sweeps.output import check_output, write_results
+from explodice.sweeps.run import sweep
+from explodice.sweeps.tasks import TASKS, SweepError, SweepFileError, SweepWarning, sweep_parameters
+
+__all__ = [
+    "TASKS",
+    "GridFile",
+    "SweepError",
+    "SweepFileError",
+    "SweepWarning",
+    "check_output",
+    "load_grid",
+    "sweep",
+    "sweep_parameters",
+    "write_results",
+]

@@ -1,0 +1,166 @@
+"""Grids of cases: a mapping of parameter lists (their product) or a DataFrame, and grid
+TOML files."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import numbers
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from explodice.core.files import read_toml
+from explodice.game.rules import Best
+from explodice.sweeps.tasks import (
+    DEFAULT_BATCH_SECONDS,
+    RESERVED,
+    TASKS,
+    SweepError,
+    SweepFileError,
+    Task,
+    resolve_task,
+)
+
+__all__ = ["GridFile", "grid_cases", "load_grid"]
+
+
+# -- the grid -------------------------------------------------------------------------------
+def plain_value(value: Any) -> Any:
+    """numpy scalars as Python values; missing (None, NaN, NA) as None."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return value
+
+
+def grid_values(name: str, value: Any) -> list[Any]:
+    if isinstance(value, (str, bytes, numbers.Number, Best)) or value is None:
+        return [value]
+    if isinstance(value, (Mapping, set, frozenset)):
+        raise SweepError(f"grid `{name}` must be a list of values, but {value!r} was passed.")
+    try:
+        values = [plain_value(v) for v in value]
+    except TypeError:
+        return [value]
+    if not values:
+        raise SweepError(f"grid `{name}` must hold at least one value, but [] was passed.")
+    return values
+
+
+def check_names(names: Iterable[Any], task: Task) -> list[str]:
+    names = list(names)
+    for name in names:
+        if not isinstance(name, str):
+            raise SweepError(f"grid parameter names must be strings, but {name!r} was passed.")
+        if name in RESERVED:
+            raise SweepError(f"grid `{name}` is reserved: sweep() writes the `{name}` column "
+                             f"itself (give the root seed as sweep(seed=...)).")
+        if task.defaults and name not in task.defaults:
+            raise SweepError(f"grid `{name}` is not a parameter of the {task.name!r} task; "
+                             f"allowed: {', '.join(task.defaults)}.")
+    return names
+
+
+def grid_cases(grid: Any, task: Task) -> tuple[list[str], list[dict[str, Any]]]:
+    """The parameter names and one dict per case (only the parameters the grid gives)."""
+    if isinstance(grid, pd.DataFrame):
+        names = check_names(grid.columns, task)
+        if grid.empty:
+            raise SweepError("grid must hold at least one case, but an empty DataFrame was "
+                             "passed.")
+        cols = {}
+        for name in names:
+            col = [plain_value(v) for v in grid[name].tolist()]
+            if all(v is None or (isinstance(v, float) and v.is_integer()) for v in col):
+                col = [None if v is None else int(v) for v in col]  # ints that met a NaN
+            cols[name] = col
+        cases = [{k: cols[k][i] for k in names if cols[k][i] is not None}
+                 for i in range(len(grid))]
+        return names, cases
+    if not isinstance(grid, Mapping):
+        raise SweepError(f"grid must be a mapping of parameter names to lists of values, or a "
+                         f"DataFrame of cases, but {type(grid).__name__} was passed.")
+    if not grid:
+        raise SweepError("grid must name at least one parameter, but {} was passed.")
+    names = check_names(grid, task)
+    lists = [grid_values(name, grid[name]) for name in names]
+    return names, [dict(zip(names, combo)) for combo in itertools.product(*lists)]
+
+
+
+
+# -- files ----------------------------------------------------------------------------------
+_GRID_KEYS = ("task", "seed", "batch_seconds", "grid", "case")
+
+
+@dataclass(frozen=True)
+class GridFile:
+    """A grid TOML file, read: the task, the grid (mapping or DataFrame) and the options."""
+
+    task: Any
+    grid: Any
+    seed: Any = None
+    batch_seconds: float = DEFAULT_BATCH_SECONDS
+
+
+def load_grid(path: str | os.PathLike[str]) -> GridFile:
+    """Read a grid file: ``task``, optional ``seed`` and ``batch_seconds``, and either a
+    ``[grid]`` table (lists of values) or ``[[case]]`` tables (one case each)::
+
+        task = "success"
+        seed = 2026
+        [grid]
+        modifier = [0, 2, 4]
+        dc = [12, 16, 22]
+        method = "simulate"
+
+    A ``scenario`` path of the ``day`` task is relative to the file. Errors name the file,
+    the key and the problem.
+    """
+    path = Path(path)
+    data = read_toml(path, error=SweepFileError)
+
+    def bad(key: str, problem: str) -> SweepFileError:
+        return SweepFileError(f"{path}: `{key}`: {problem}")
+
+    for key in data:
+        if key not in _GRID_KEYS:
+            raise bad(key, f"unknown key; allowed: {', '.join(_GRID_KEYS)}.")
+    if "task" not in data:
+        raise bad("task", f"missing: one of {', '.join(TASKS)} or 'module:function'.")
+    if ("grid" in data) == ("case" in data):
+        raise bad("grid", "give either a [grid] table or [[case]] tables, not both or neither.")
+    if "grid" in data:
+        grid: Any = data["grid"]
+        if not isinstance(grid, dict):
+            raise bad("grid", "must be a table of parameter = [values].")
+        if "scenario" in grid:
+            grid = {**grid, "scenario": [_relative(path, s) for s in grid_values("scenario",
+                                                                             grid["scenario"])]}
+    else:
+        if not isinstance(data["case"], list) or not all(isinstance(c, dict)
+                                                         for c in data["case"]):
+            raise bad("case", "must be [[case]] tables.")
+        grid = pd.DataFrame([{**c, **({"scenario": _relative(path, c["scenario"])}
+                                      if "scenario" in c else {})} for c in data["case"]])
+    try:
+        spec = resolve_task(data["task"])
+        grid_cases(grid, spec)  # names and lists checked now, with the file named
+    except SweepError as err:
+        raise SweepFileError(f"{path}: {err}") from None
+    batch = data.get("batch_seconds", DEFAULT_BATCH_SECONDS)
+    return GridFile(data["task"], grid, data.get("seed"), batch)
+
+
+def _relative(path: Path, scenario: Any) -> Any:
+    if isinstance(scenario, str) and scenario != "default" and not Path(scenario).is_absolute():
+        return str((path.parent / scenario).resolve())
+    return scenario
+

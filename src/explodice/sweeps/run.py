@@ -1,0 +1,308 @@
+"""Running a sweep: batches of cases on a process pool, an Executor or a Dask cluster,
+seeded per case, with progress and Ctrl-C (see :mod:`explodice.sweeps`)."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import math
+import multiprocessing as mp
+import numbers
+import os
+import pickle
+import signal
+import statistics
+import time
+import warnings
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+
+from explodice.core.errors import one_line
+from explodice.engine.seeding import resolve_seed
+from explodice.sweeps.grid import grid_cases
+from explodice.sweeps.tasks import (
+    DEFAULT_BATCH_SECONDS,
+    TASKS,
+    SweepError,
+    SweepWarning,
+    Task,
+    resolve_task,
+)
+
+__all__ = ["sweep"]
+
+
+# -- running batches (in the workers) --------------------------------------------------------
+def _run_batch(task: Any, defaults: Mapping[str, Any], items: list[tuple[int, dict[str, Any]]],
+               entropy: int, root_key: tuple[int, ...]) -> tuple[list[tuple[Any, ...]], float]:
+    """Run cases ``(index, params)``; returns ``(index, rows | None, error | None)`` each and
+    the seconds spent. Runs in a worker: a named task travels by name, a callable by pickle."""
+    run = TASKS[task].run if isinstance(task, str) else task
+    began = time.perf_counter()
+    out = []
+    for index, params in items:
+        seed = np.random.SeedSequence(entropy, spawn_key=(*root_key, index))
+        try:
+            result = run({**defaults, **params}, seed)
+            if isinstance(result, pd.DataFrame):
+                rows = result.to_dict("records")
+            elif isinstance(result, Mapping):
+                rows = [dict(result)]
+            else:
+                raise SweepError(f"a task must return a dict or a DataFrame, but "
+                                 f"{type(result).__name__} was returned.")
+            out.append((index, rows, None))
+        except Exception as err:  # noqa: BLE001 - reported per case, with its parameters
+            out.append((index, None, one_line(err)))
+    return out, time.perf_counter() - began
+
+
+def _worker_init() -> None:
+    """Local pool workers: Ctrl-C is the parent's to handle (the tasks pass ``threads=1``)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+# -- executors ------------------------------------------------------------------------------
+def _mp_context() -> Any:
+    if "forkserver" in mp.get_all_start_methods():
+        ctx = mp.get_context("forkserver")
+        ctx.set_forkserver_preload(["explodice.sweep"])  # numba imported once, in the server
+        return ctx
+    return mp.get_context("spawn")
+
+
+def _is_dask_client(obj: Any) -> bool:
+    return type(obj).__module__.startswith("distributed") and hasattr(obj, "get_executor")
+
+
+@dataclass
+class _Pool:
+    executor: concurrent.futures.Executor
+    slots: int
+    owned: bool  # sweep() made it: sweep() shuts it down
+    client: Any = None  # a Client that sweep() opened from an address
+
+    def close(self, *, cancel: bool = False) -> None:
+        if not self.owned:
+            return
+        if isinstance(self.executor, concurrent.futures.ProcessPoolExecutor) and cancel:
+            # queued batches are dropped; a running one (seconds) ends on its own, unread
+            self.executor.shutdown(wait=False, cancel_futures=True)
+        else:
+            self.executor.shutdown(wait=not cancel)
+        if self.client is not None:
+            self.client.close()
+
+
+def _pool(executor: Any, workers: int | None) -> _Pool:
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
+                                or workers < 1):
+        raise SweepError(f"`workers` must be an integer >= 1 or None, but {workers!r} was passed.")
+    if executor is None:
+        n = workers or os.cpu_count() or 1
+        pool = concurrent.futures.ProcessPoolExecutor(n, mp_context=_mp_context(),
+                                                      initializer=_worker_init)
+        return _Pool(pool, n, True)
+    client = None
+    if isinstance(executor, str):  # a scheduler address
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            raise SweepError(f"a scheduler address ({executor!r}) needs dask.distributed: "
+                             f"pip install 'explodice[dask]'.") from None
+        executor = client = Client(executor, timeout="20s")
+    if _is_dask_client(executor):
+        slots = workers or sum(executor.nthreads().values()) or 1
+        return _Pool(executor.get_executor(pure=False), slots, True, client)
+    if isinstance(executor, concurrent.futures.Executor):
+        slots = workers or getattr(executor, "_max_workers", None) or os.cpu_count() or 1
+        return _Pool(executor, int(slots), False)
+    raise SweepError(f"`executor` must be None (a local process pool), a concurrent.futures "
+                     f"Executor, a dask.distributed Client or a scheduler address, but "
+                     f"{type(executor).__name__} was passed.")
+
+
+# -- the sweep ------------------------------------------------------------------------------
+def _root_seed(seed: Any) -> np.random.SeedSequence:
+    if seed is None:  # a fresh root, short enough to print and to type back
+        seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(1))
+    return resolve_seed(seed)
+
+
+def sweep(grid: Mapping[str, Any] | pd.DataFrame, task: str | Callable[..., Any], *,
+          executor: Any = None, workers: int | None = None, seed: Any = None,
+          batch_seconds: float = DEFAULT_BATCH_SECONDS,
+          progress: bool | None = None) -> pd.DataFrame:
+    """Run ``task`` on every case of ``grid``; one tidy DataFrame (see the module docstring).
+
+    ``executor``: None (a local process pool of ``workers`` processes, default all cores),
+    a ``concurrent.futures.Executor`` (left open), a ``dask.distributed.Client`` or a
+    scheduler address. ``seed``: the root seed (int or SeedSequence). ``progress``: a
+    tqdm bar per finished batch (default: when the sweep should take over 5 seconds).
+    ``df.attrs`` holds ``task``, ``seed``, ``n_cases``, ``n_failed``, ``batches``,
+    ``workers``, ``seconds`` (wall) and ``compute_seconds`` (spent inside the cases).
+
+    >>> from concurrent.futures import ThreadPoolExecutor
+    >>> df = sweep({"modifier": 2, "dc": [12, 16], "method": "simulate", "n": 1000}, "success",
+    ...            seed=7, executor=ThreadPoolExecutor(1), progress=False)
+    >>> df[["case", "dc", "n", "seed"]].values.tolist()
+    [[0, 12, 1000, 7], [1, 16, 1000, 7]]
+    """
+    spec = resolve_task(task)
+    names, cases = grid_cases(grid, spec)
+    if (isinstance(batch_seconds, bool) or not isinstance(batch_seconds, numbers.Real)
+            or not 0 < batch_seconds < math.inf):
+        raise SweepError(f"`batch_seconds` must be a number > 0, but {batch_seconds!r} was "
+                         f"passed.")
+    root = _root_seed(seed)
+    priors = [_prior(spec, c) for c in cases]
+    pool = _pool(executor, workers)
+    carried = spec.name if spec.name in TASKS and TASKS[spec.name] is spec else spec.run
+    if isinstance(pool.executor, concurrent.futures.ProcessPoolExecutor) and not isinstance(
+            carried, str):
+        try:
+            pickle.dumps(carried)
+        except Exception as err:  # noqa: BLE001
+            pool.close()
+            raise SweepError(f"`task` must be picklable to run in worker processes (a "
+                             f"module-level function, not a lambda or a local function): "
+                             f"{err}") from None
+    show = sum(priors) > 5.0 if progress is None else bool(progress)
+    runner = _Runner(pool, carried, dict(spec.defaults), cases, priors, root, batch_seconds)
+    began = time.perf_counter()
+    results = runner.run(show, f"sweep {spec.name}")
+    frame = _assemble(names, cases, results, root)
+    failed = frame.drop_duplicates("case").error.notna()
+    frame.attrs.update({"task": spec.name, "seed": _seed_label(root),
+                        "n_cases": len(cases), "n_failed": int(failed.sum()),
+                        "batches": runner.n_batches, "workers": pool.slots,
+                        "seconds": time.perf_counter() - began,
+                        "compute_seconds": runner.busy})
+    if failed.any():
+        first = int(frame.case[frame.error.notna()].iloc[0])
+        warnings.warn(f"{int(failed.sum())} of {len(cases)} cases failed; their rows carry "
+                      f"`error`. First: case {first} {cases[first]}: {results[first][1]}",
+                      SweepWarning, stacklevel=2)
+    return frame
+
+
+def _prior(spec: Task, case: Mapping[str, Any]) -> float:
+    """The task's prior cost of a case in seconds (bad values fail later, in the worker)."""
+    try:
+        return max(float(spec.cost({**spec.defaults, **case})), 1e-6)
+    except Exception:  # noqa: BLE001
+        return 0.05
+
+
+class _Runner:
+    """Submits batches sized by measured cost, at most two per worker in flight."""
+
+    def __init__(self, pool: _Pool, task: Any, defaults: dict[str, Any],
+                 cases: list[dict[str, Any]], priors: list[float],
+                 root: np.random.SeedSequence, batch_seconds: float) -> None:
+        self.pool, self.task, self.defaults, self.cases = pool, task, defaults, cases
+        self.priors, self.root, self.batch_seconds = priors, root, float(batch_seconds)
+        self.queue = deque(range(len(cases)))
+        self.inflight: dict[concurrent.futures.Future[Any], list[int]] = {}
+        self.ratios: list[float] = []  # measured / prior seconds of finished batches
+        self.results: dict[int, tuple[Any, str | None]] = {}
+        self.n_batches = 0
+        self.busy = 0.0  # seconds the workers spent in the cases
+
+    def _next_batch(self) -> list[int]:
+        """Cases from the queue worth about ``batch_seconds`` (a quarter before any timing)."""
+        if self.ratios:  # the budget in prior-cost units
+            budget = self.batch_seconds / statistics.median(self.ratios)
+        else:
+            budget = self.batch_seconds / 4
+        cap = max(1, -(-len(self.queue) // self.pool.slots))  # the tail: a share per worker
+        batch, cost = [], 0.0
+        while self.queue and len(batch) < cap and (not batch or cost < budget):
+            i = self.queue.popleft()
+            batch.append(i)
+            cost += self.priors[i]
+        return batch
+
+    def _fill(self) -> None:
+        while self.queue and len(self.inflight) < 2 * self.pool.slots:
+            batch = self._next_batch()
+            items = [(i, self.cases[i]) for i in batch]
+            try:
+                future = self.pool.executor.submit(_run_batch, self.task, self.defaults, items,
+                                                   self.root.entropy, tuple(self.root.spawn_key))
+            except Exception as err:  # noqa: BLE001 - e.g. a broken pool: these cases fail
+                for i in batch:
+                    self.results[i] = (None, one_line(err))
+                continue
+            self.inflight[future] = batch
+            self.n_batches += 1
+
+    def _collect(self, future: concurrent.futures.Future[Any], batch: list[int]) -> None:
+        try:
+            out, seconds = future.result()
+        except Exception as err:  # noqa: BLE001 - the whole batch was lost (a worker died...)
+            for i in batch:
+                self.results[i] = (None, one_line(err))
+            return
+        for index, rows, error in out:
+            self.results[index] = (rows, error)
+        prior = sum(self.priors[i] for i in batch)
+        self.ratios.append(max(seconds, 1e-6) / prior)
+        self.busy += seconds
+
+    def run(self, show: bool, desc: str) -> dict[int, tuple[Any, str | None]]:
+
+        from tqdm.auto import tqdm  # the display library loads only when a sweep runs
+
+        bar = tqdm(total=len(self.cases), unit="case", desc=desc, disable=not show, leave=False)
+        try:
+            self._fill()
+            while self.inflight:
+                done, _ = concurrent.futures.wait(self.inflight,
+                                                  return_when=concurrent.futures.FIRST_COMPLETED)
+                for future in done:
+                    batch = self.inflight.pop(future)
+                    self._collect(future, batch)
+                    bar.update(len(batch))
+                self._fill()
+        except BaseException:  # Ctrl-C above all: cancel what waits, stop what we started
+            for future in self.inflight:
+                future.cancel()
+            self.pool.close(cancel=True)
+            raise
+        else:
+            self.pool.close()
+        finally:
+            bar.close()
+        return self.results
+
+
+def _seed_label(root: np.random.SeedSequence) -> int | str:
+    """The root seed as a column value: an int, or its digits past int64."""
+    return int(root.entropy) if int(root.entropy) < 2**63 else str(root.entropy)
+
+
+def _assemble(names: list[str], cases: list[dict[str, Any]],
+              results: Mapping[int, tuple[Any, str | None]],
+              root: np.random.SeedSequence) -> pd.DataFrame:
+    seed = _seed_label(root)
+    params = [n for n in names if n not in ("method", "n")]
+    rows = []
+    for i, case in enumerate(cases):
+        out, error = results[i]
+        head = {"case": i, **{k: case.get(k) for k in params}}
+        for row in out or [{}]:
+            rest = {k: v for k, v in row.items() if k not in names and k not in ("method", "n")}
+            rows.append({**head, "method": row.get("method", case.get("method")),
+                         "n": row.get("n", case.get("n")), "seed": seed, **rest,
+                         "error": error})
+    frame = pd.DataFrame(rows)
+    frame["n"] = pd.array([None if pd.isna(v) else int(v) for v in frame["n"]], dtype="Int64")
+    return frame
+
+
