@@ -84,10 +84,14 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    """The report loads matplotlib: it is imported on first use, so ``import explodice`` stays
-    light."""
+    """The presentation layer (plots, the report) loads matplotlib: it is imported on first
+    use, so ``import explodice`` stays light. ``from explodice import plots`` works as before."""
     if name == "write_report":
         from explodice.present.report import write_report
 
         return write_report
+    if name == "plots":
+        from explodice.present import plots
+
+        return plots
     raise AttributeError(f"module 'explodice' has no attribute {name!r}")
