@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 CORE   := $(VENV)/.installed-core
 DEV    := $(VENV)/.installed-dev
 
-.PHONY: all venv test test-all report bench clean clean-cache
+.PHONY: all venv lint test test-all report bench clean clean-cache
 
 all: test
 
@@ -22,6 +22,12 @@ $(DEV): $(CORE)
 	touch $(DEV)
 
 venv: $(DEV)
+
+## make lint: the layers contract (import-linter), then ruff's checks and format
+lint: $(DEV)
+	$(BIN)/lint-imports
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
 
 ## make test: the quick suite (slow statistical checks excluded), on every core
 test: $(DEV)

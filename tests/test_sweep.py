@@ -237,3 +237,36 @@ def test_grid_file_cases_and_relative_scenario(tmp_path):
     grid.write_text('task = "day"\nsed = 1\n[grid]\nlevel = [1]\n')
     with pytest.raises(SweepError, match=r"g.toml: `sed`: unknown key"):
         load_grid(grid)
+
+
+def test_write_results_is_atomic_and_keeps_the_old_file_on_failure(tmp_path, monkeypatch):
+    from explodice.sweeps import output
+
+    out = tmp_path / "odds.csv"
+    out.write_text("previous results\n")
+    frame = pd.DataFrame({"dc": [16], "p": [0.5]})
+
+    def full_disk(self, path, **kwargs):
+        with open(path, "w") as f:
+            f.write("dc,p\n16,")  # half a file, then the disk is full
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", full_disk)
+    with pytest.raises(OSError):
+        output.write_results(frame, out)
+    assert out.read_text() == "previous results\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["odds.csv"]  # no temporary left behind
+
+
+def test_sweep_cli_checks_out_before_running(tmp_path, monkeypatch, capsys):
+    from explodice.present import cli
+
+    grid = tmp_path / "g.toml"
+    grid.write_text('task = "success"\n[grid]\nmodifier = [0]\n')
+
+    def never(*args, **kwargs):
+        raise AssertionError("the grid ran before --out was checked")
+
+    monkeypatch.setattr(cli, "sweep", never)
+    assert main(["sweep", str(grid), "--out", str(tmp_path / "missing" / "x.csv")]) == 2
+    assert "does not exist" in capsys.readouterr().err

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from explodice.game.character import _key
+from explodice.game.tables import HAGGLE_BASE_DC, HAGGLE_DCS, HAGGLE_DCS_FR, resolve_item
 from explodice.engine.distribution import Distribution
 from explodice.game.rules import ExplodiceError, Roll, Rules, check_int
 from explodice.analysis.success import (
@@ -37,8 +37,6 @@ from explodice.analysis.success import (
 )
 
 __all__ = [
-    "HAGGLE_DCS",
-    "HAGGLE_DCS_FR",
     "Group",
     "Haggle",
     "Opposed",
@@ -52,18 +50,6 @@ __all__ = [
     "passive_table",
     "working_together",
 ]
-
-#: Seed 000's minimum haggling DCs by item type (Persuasion).
-HAGGLE_DCS = {"weapons": 16, "armour": 16, "magic components": 16, "common items": 16,
-              "magic items": 22, "legendary magic items": 35, "sacred magic items": 28,
-              "works of art": 22, "gems": 22}
-HAGGLE_DCS_FR = {"weapons": "Armes", "armour": "Armures", "magic components": "Composante magique",
-                 "common items": "Objets courants", "magic items": "Objets magiques",
-                 "legendary magic items": "Objets magiques légendaires",
-                 "sacred magic items": "Objets magiques sacrés", "works of art": "Oeuvre d'art",
-                 "gems": "Pierres précieuses"}
-_ITEM_LOOKUP = {_key(k): k for k in HAGGLE_DCS} | {_key(v): k for k, v in HAGGLE_DCS_FR.items()}
-
 
 def _fmt(value: Any) -> str:
     if isinstance(value, float):
@@ -389,16 +375,6 @@ class Haggle(_Shown):
         return self.to_frame().to_html(index=False, float_format="%.4f")
 
 
-def resolve_item(item: str) -> str:
-    """An item type of the seed's haggling table, in English or French."""
-    found = _ITEM_LOOKUP.get(_key(item)) if isinstance(item, str) else None
-    if found is None:
-        names = ", ".join(f"{k} ({HAGGLE_DCS_FR[k]})" for k in HAGGLE_DCS)
-        raise ExplodiceError(f"`item` must be an item type of the seed: {names}, but {item!r} "
-                             "was passed.")
-    return found
-
-
 def haggle(roll: Roll | Distribution, *, dc: int | None = None, item: str | None = None,
            system: str = "3d6x", rules: Rules | None = None, step: int = 10, cap: int = 25,
            method: str = "exact", n: int = DEFAULT_N, seed: Any = None,
@@ -413,7 +389,7 @@ def haggle(roll: Roll | Distribution, *, dc: int | None = None, item: str | None
     """
     item_name = resolve_item(item) if item is not None else None
     if dc is None:
-        dc = HAGGLE_DCS[item_name] if item_name is not None else 16
+        dc = HAGGLE_DCS[item_name] if item_name is not None else HAGGLE_BASE_DC
     dc = check_int("dc", dc)
     if item_name is not None and dc < HAGGLE_DCS[item_name]:
         raise ExplodiceError(f"`dc` must be at least {HAGGLE_DCS[item_name]} for {item_name} "

@@ -14,7 +14,6 @@ the key and the problem.
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -22,6 +21,7 @@ from typing import Any, Mapping
 
 from explodice.game.rules import Best, ExplodiceError, Policy, Roll, RulesError, check_int
 from explodice.core.files import parse_toml, read_text
+from explodice.game.tables import check_system, fold_name
 
 __all__ = [
     "ABILITIES",
@@ -84,17 +84,10 @@ _ABILITY_NAMES: dict[str, tuple[str, ...]] = {
 }
 
 
-def _key(text: str) -> str:
-    """Fold case, accents, hyphens and spaces: 'Discrétion' -> 'discretion'."""
-    plain = unicodedata.normalize("NFKD", text)
-    plain = "".join(c for c in plain if not unicodedata.combining(c))
-    return " ".join(plain.replace("-", " ").replace("_", " ").casefold().split())
-
-
-_SKILL_LOOKUP = {_key(n): n for n in SKILLS} | {_key(fr): n for n, fr in SKILLS_FR.items()} | {
-    _key(a): n for a, n in _SKILL_ALIASES.items()}
-_ABILITY_LOOKUP = {_key(a): a for a in ABILITIES} | {
-    _key(alias): a for a, names in _ABILITY_NAMES.items() for alias in names}
+_SKILL_LOOKUP = {fold_name(n): n for n in SKILLS} | {fold_name(fr): n for n, fr in SKILLS_FR.items()} | {
+    fold_name(a): n for a, n in _SKILL_ALIASES.items()}
+_ABILITY_LOOKUP = {fold_name(a): a for a in ABILITIES} | {
+    fold_name(alias): a for a, names in _ABILITY_NAMES.items() for alias in names}
 
 
 class CharacterError(ExplodiceError):
@@ -126,7 +119,7 @@ def resolve_skill(name: str, *, field_name: str = "skill") -> str:
     >>> resolve_skill("discrétion"), resolve_skill("SLEIGHT OF HAND"), resolve_skill("Survie")
     ('Stealth', 'Sleight of Hand', 'Survival')
     """
-    found = _SKILL_LOOKUP.get(_key(name)) if isinstance(name, str) else None
+    found = _SKILL_LOOKUP.get(fold_name(name)) if isinstance(name, str) else None
     if found is None:
         names = ", ".join(f"{n} ({SKILLS_FR[n]})" for n in SKILLS)
         raise _fail(field_name, name, f"a skill of the seeds, in English or French: {names}")
@@ -139,7 +132,7 @@ def resolve_ability(name: str, *, field_name: str = "ability") -> str:
     >>> resolve_ability("FOR"), resolve_ability("sagesse"), resolve_ability("Dexterity")
     ('STR', 'WIS', 'DEX')
     """
-    found = _ABILITY_LOOKUP.get(_key(name)) if isinstance(name, str) else None
+    found = _ABILITY_LOOKUP.get(fold_name(name)) if isinstance(name, str) else None
     if found is None:
         raise _fail(field_name, name, f"an ability: one of {list(ABILITIES)} "
                                       "(or FOR, SAG, or a full English/French name)")
@@ -162,12 +155,6 @@ def proficiency_bonus(level: int) -> int:
     (2, 3, 6)
     """
     return 2 + (_int("level", level, 1, 20) - 1) // 4
-
-
-def _check_system(system: str) -> str:
-    if system not in ("3d6x", "d20"):
-        raise _fail("system", system, "one of ['3d6x', 'd20']")
-    return system
 
 
 def _check_policy(field_name: str, policy: Any) -> Policy:
@@ -271,7 +258,7 @@ class Character:
 
         ``ability`` overrides the skill's usual ability (e.g. CON (Athletics), seed 000).
         """
-        _check_system(system)
+        check_system(system)
         skill = resolve_skill(skill)
         ab = SKILLS[skill] if ability is None else resolve_ability(ability)
         # 3d6x adds PB up to twice; d20 Expertise doubles it once: the same number either way.
@@ -281,7 +268,7 @@ class Character:
         """Ability modifier + save multiplier x PB (3d6x: 0-2 times; d20: at most once, since
         Expertise doubles ability checks only, seed 004).
         """
-        _check_system(system)
+        check_system(system)
         ab = resolve_ability(ability)
         times = self.saves.get(ab, 0)
         if system == "d20":
@@ -320,7 +307,7 @@ class Character:
                 raise _fail("kind", kind, "'check' when a skill is given")
             mod = self.skill_modifier(skill, ability=ability, system=system)
         elif ability is not None:
-            _check_system(system)
+            check_system(system)
             mod = self.modifier(ability)
         else:
             raise _fail("skill", skill, "a skill, or an ability given as `ability=`")

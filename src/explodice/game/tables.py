@@ -10,6 +10,7 @@ Every other module reads these; none writes its own copy.
 
 from __future__ import annotations
 
+import unicodedata
 from types import MappingProxyType
 from typing import Mapping
 
@@ -31,6 +32,8 @@ __all__ = [
     "check_system",
     "dc_bands",
     "difficulty_of",
+    "fold_name",
+    "resolve_item",
 ]
 
 #: The two systems modelled side by side.
@@ -115,3 +118,34 @@ def difficulty_of(dc: int, system: str = "3d6x") -> str:
         if value == dc:
             return name
     return ""
+
+
+def fold_name(text: str) -> str:
+    """Fold case, accents, hyphens and spaces, so French and English names match as typed.
+
+    >>> fold_name("Discrétion"), fold_name("Objets_magiques  Sacrés")
+    ('discretion', 'objets magiques sacres')
+    """
+    plain = unicodedata.normalize("NFKD", text)
+    plain = "".join(c for c in plain if not unicodedata.combining(c))
+    return " ".join(plain.replace("-", " ").replace("_", " ").casefold().split())
+
+
+_ITEM_LOOKUP = {fold_name(k): k for k in HAGGLE_DCS} | {
+    fold_name(v): k for k, v in HAGGLE_DCS_FR.items()
+}
+
+
+def resolve_item(item: str) -> str:
+    """An item type of the seed's haggling table, given in English or French.
+
+    >>> resolve_item("Pierres précieuses")
+    'gems'
+    """
+    found = _ITEM_LOOKUP.get(fold_name(item)) if isinstance(item, str) else None
+    if found is None:
+        names = ", ".join(f"{k} ({HAGGLE_DCS_FR[k]})" for k in HAGGLE_DCS)
+        raise ExplodiceError(
+            f"`item` must be an item type of the seed: {names}, but {item!r} was passed."
+        )
+    return found

@@ -14,7 +14,6 @@ Ctrl-C stops with status 130.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import warnings
 from pathlib import Path
@@ -43,7 +42,7 @@ from explodice.game.rules import (
 from explodice.game.tables import DC_TABLES, PROFILES, SYSTEMS
 from explodice.present.plots import provenance
 from explodice.present.report import load_config, write_default_config, write_report
-from explodice.sweeps import SweepWarning, load_grid, sweep, write_results
+from explodice.sweeps import SweepWarning, check_output, load_grid, sweep, write_results
 
 __all__ = ["main", "build_parser"]
 
@@ -371,10 +370,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     """Run a grid of cases (GRID.toml) on local processes or a Dask cluster; write CSV."""
     spec = load_grid(args.grid)
     out = Path(args.out or Path(args.grid).with_suffix(".csv").name)
-    # checked before the sweep runs, not after its minutes of work
-    if out.is_dir() or not out.parent.is_dir() or not os.access(out.parent, os.W_OK):
-        raise ExplodiceError(f"`--out` must be a file in a writable folder, but {str(out)!r} "
-                             "was passed.")
+    check_output(out)  # every file it will write, checked before the minutes of work
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", SweepWarning)
         frame = sweep(spec.grid, spec.task, executor=args.scheduler, workers=args.workers,
