@@ -85,3 +85,15 @@ def test_d20_character_table_adds_save_proficiency_once():
                       advantages=["normal"])
     # DEX +3, PB +3 once: d20 + 6 >= 15 on faces 9..20
     assert t.modifier.tolist() == [6] and t.p.tolist() == pytest.approx([12 / 20])
+
+
+def test_simulated_attack_interval_holds_its_estimate_with_naturals():
+    # the interval and the probability describe one event: against AC 25 a +0 attack hits only
+    # on a natural 20 (1/20), so the interval must sit around 0.05 (its s.e. is 0.0005 at this
+    # n; 5 s.e. allowed), not around the totals' 0
+    d = d20(Roll(0, kind="attack"), method="simulate", n=200_000, seed=1)
+    low, high = d.ci(25)
+    assert low <= d.p_success(25) <= high
+    assert abs(low - 0.05) < 0.0025 and abs(high - 0.05) < 0.0025
+    lows, highs = d.ci([1, 25])  # a natural 1 misses even against AC 1
+    assert highs[0] < 1 and lows[1] > 0.04

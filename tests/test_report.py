@@ -17,8 +17,8 @@ from pypdf import PdfReader
 
 from explodice import Roll, Rules, frontier, opposed, success_table
 from explodice.present import report
-from explodice.present.report import pages as pages_module
 from explodice.present.report import ConfigError, load_config, write_report
+from explodice.present.report import pages as pages_module
 
 TINY = """
 title = "A tiny test report"

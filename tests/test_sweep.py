@@ -18,9 +18,9 @@ import pandas as pd
 import pytest
 
 from explodice import Roll, exact
+from explodice.analysis.success import roll_distribution
 from explodice.present.cli import main
 from explodice.sweeps import SweepError, SweepWarning, load_grid, sweep, sweep_parameters
-from explodice.analysis.success import roll_distribution
 
 GRID = {"modifier": [0, 3], "dc": [12, 16], "advantage": ["normal", "advantage"],
         "method": "simulate", "n": 20_000}

@@ -1,5 +1,12 @@
-"""The success/drain frontier and the drain tables, against hand-derived values and the engine."""
+"""The rule of 1: which throws drain, the choice to cancel a 1 against a 6 (keep, cancel, best(λ),
+the NPC's forced cancel, kinds outside the rule), the drain's law and the success/drain frontier,
+against hand-derived values and the engine.
 
+Its scope is the switch ``Rules.rule_of_one_kinds`` (game/rules.py), the choice a policy table
+(engine/rule_of_one.py), the gauges a day (tests/test_gauges.py).
+"""
+
+import itertools
 from fractions import Fraction
 from itertools import product
 
@@ -7,6 +14,7 @@ import numpy as np
 import pytest
 
 import explodice as ex
+from explodice import Best, Roll, Rules, exact
 from explodice.engine.dice import initial_states
 from explodice.engine.rule_of_one import policy_table
 
@@ -105,3 +113,39 @@ def test_drain_by_gauge_of_a_character():
 def test_drain_frame_refuses_a_bad_upto(upto):
     with pytest.raises(ex.ExplodiceError, match=r"`upto` must be an integer >= 0"):
         ex.drain_frame(ex.Roll(0), upto=upto)
+
+
+def test_cancel_npc_attack_and_lucky_by_counting_throws():
+    throws = list(itertools.product(range(1, 7), repeat=3))
+    pairs = [min(t.count(1), t.count(6)) for t in throws]
+    kept_ones = np.mean([t.count(1) - k for t, k in zip(throws, pairs)])
+    # a cancelled pair removes 1 + 6 + an exploding die (4.2) from the total
+    mean_cancel = 12.6 - np.mean(pairs) * (1 + 6 + 4.2)
+    cancel = exact(Roll(0, policy="cancel"))
+    assert cancel.ones_mean == pytest.approx(kept_ones, abs=1e-12)
+    assert cancel.drain_mean == pytest.approx(4.2 * kept_ones, abs=1e-9)
+    assert cancel.mean == pytest.approx(mean_cancel, abs=1e-9)
+    npc = exact(Roll(0, actor="npc"))
+    assert npc.drain_mean == 0 and npc.ones_mean == pytest.approx(kept_ones, abs=1e-12)
+    assert npc.mean == pytest.approx(mean_cancel, abs=1e-9)
+    attack = exact(Roll(0, kind="attack", policy="cancel"))
+    assert attack.drain_mean == 0 and attack.ones_mean == 0
+    assert attack.mean == pytest.approx(12.6, abs=1e-9)
+    # lucky: a throw with a 1 rerolls one of them: E[1s] falls by P(any 1) * 5/6
+    lucky = exact(Roll(0), Rules(lucky=True))
+    ones = 0.5 - (1 - (5 / 6) ** 3) * 5 / 6
+    assert lucky.ones_mean == pytest.approx(ones, abs=1e-12)
+    # the rerolled 1 becomes a uniform face: +2.5 on average, and 0.7 more from a new 6's chain
+    assert lucky.mean == pytest.approx(12.6 + (1 - (5 / 6) ** 3) * (4.2 - 1), abs=1e-9)
+
+
+def test_best_policy_ends():
+    # λ = 0 only wants success: never worse than keep or cancel at its own DC
+    for mod in (-2, 0, 4):
+        b0 = exact(Roll(mod, policy=Best(16, 0.0))).p_success(16)
+        assert b0 >= exact(Roll(mod)).p_success(16) - 1e-12
+        assert b0 >= exact(Roll(mod, policy="cancel")).p_success(16) - 1e-12
+        # a huge λ cancels every pair it can: the cancel distribution
+        big = exact(Roll(mod, policy=Best(16, 1e6)))
+        ref = exact(Roll(mod, policy="cancel"))
+        assert np.abs(big.total_pmf - ref.total_pmf).max() < 1e-15

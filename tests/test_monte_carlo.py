@@ -118,3 +118,10 @@ def test_bad_input_is_refused(kwargs, field):
     kwargs = {"n": 100, **kwargs}
     with pytest.raises(ExplodiceError, match=f"`{field}`"):
         simulate(Roll(0), **kwargs)
+
+
+def test_a_result_says_which_machine_made_it():
+    s = simulate(Roll(0), n=1000, seed=1)
+    assert s.backend == "cpu" and s.summary()["backend"] == "cpu" and "on cpu" in repr(s)
+    e = exact(Roll(0))
+    assert e.backend is None and e.summary()["backend"] is None

@@ -1,0 +1,96 @@
+"""The exact engine against values derived by hand from RULES.md and a brute-force enumerator."""
+
+
+import importlib
+
+import numpy as np
+import pytest
+
+import explodice.engine.dice as dice
+from explodice import Best, Distribution, Roll, Rules, exact
+from tests import brute
+
+exact_mod = importlib.import_module("explodice.engine.exact")
+policy_mod = importlib.import_module("explodice.engine.rule_of_one")
+
+
+# -- hand-derived values -----------------------------------------------------------------
+
+
+def test_omitted_mass_is_reported_and_below_1e_12():
+    for roll in [Roll(0, advantage="advantage"), Roll(0, advantage="disadvantage"), Roll(0)]:
+        d = exact(roll, Rules(ones_on_explosions=True))
+        assert 0 <= d.omitted < 1e-12
+        assert abs(d.pmf.sum() + d.omitted - 1) < 1e-15
+
+
+def test_quantiles_and_frames():
+    d = exact(Roll(0))
+    # totals up to 12 need at most one explosion per die: the enumerator counts them exactly
+    low = brute.enumerate_roll(Roll(0), Rules(rule_of_one_kinds=set()), 1)
+    cdf = {t: sum(p for (u, _, _), p in low.items() if u <= t) for t in (10, 11, 12)}
+    assert cdf[10] < 0.5 <= cdf[11]  # so the median is 11 (3d6 without explosions: 10.5)
+    assert d.median == 11 and d.quantile(0.5) == 11
+    assert d.cdf(11) == pytest.approx(cdf[11], abs=1e-12)
+    assert d.quantile([0.0, 1 - 1e-9]).tolist()[0] == 3
+    frame = d.to_frame()
+    assert list(frame.columns) == ["total", "p"] and frame.p.sum() == pytest.approx(1, abs=1e-12)
+    joint = d.to_frame(("total", "drain", "kept_ones"))
+    assert joint.p.sum() == pytest.approx(1, abs=1e-12)
+    assert (joint.drain[joint.kept_ones == 0] == 0).all()
+    assert d.p_drain_at_least(1) == pytest.approx(1 - (5 / 6) ** 3, abs=1e-12)
+
+
+# -- the engine against the brute-force enumerator, at the same cut ------------------------
+@pytest.fixture
+def shallow_cut(monkeypatch):
+    """Cut every die after one explosion, in the engine as in the enumerator."""
+    caches = [dice.exploding_die, dice.exploding_sum, dice.chains, policy_mod.chain_survival,
+              policy_mod.policy_table, exact_mod._joint]
+
+    def clear():
+        for c in caches:
+            c.cache_clear()
+
+    clear()
+    monkeypatch.setattr(dice, "MAX_EXPLOSIONS", 1)
+    monkeypatch.setattr(exact_mod, "OMITTED_LIMIT", 1.0)
+    monkeypatch.setattr(exact_mod, "_TRIM", 0.0)
+    yield 1
+    clear()
+
+
+CASES = [
+    (Roll(1), Rules()),
+    (Roll(1, advantage="advantage", policy="cancel"), Rules()),
+    (Roll(0, advantage="disadvantage"), Rules()),
+    (Roll(0, advantage="disadvantage", policy="cancel"), Rules(disadvantage="drop")),
+    (Roll(2, actor="npc"), Rules(ones_on_explosions=True)),
+    (Roll(2, kind="attack"), Rules(lucky=True)),
+    (Roll(2, kind="save", policy="cancel"), Rules(lucky=True, ones_on_explosions=True)),
+    (Roll(3, policy=Best(16, 0.0)), Rules()),
+    (Roll(3, policy=Best(14, 0.05), advantage="disadvantage"), Rules(ones_on_explosions=True)),
+    (Roll(-1, policy=Best(12, 0.02), advantage="advantage"), Rules(lucky=True)),
+    (Roll(0, kind="attack"), Rules(rule_of_one_kinds={"attack"})),
+]
+
+
+@pytest.mark.parametrize("roll, rules", CASES, ids=[f"{r.describe()}|{u.describe()}" for r, u in CASES])
+def test_engine_equals_brute_force(shallow_cut, roll, rules):
+    d = exact(roll, rules)
+    ref = brute.enumerate_roll(roll, rules, depth=shallow_cut)
+    got = {}
+    for (i, dr, c) in zip(*np.nonzero(d.pmf)):
+        got[(int(i) + d.lo, int(dr), int(c))] = float(d.pmf[i, dr, c])
+    keys = set(got) | set(ref)
+    worst = max(abs(got.get(k, 0.0) - ref.get(k, 0.0)) for k in keys)
+    assert worst < 1e-15
+    assert sum(ref.values()) == pytest.approx(d.pmf.sum(), abs=1e-14)
+
+
+def test_a_distribution_does_not_freeze_the_callers_array():
+    p = np.array([0.25, 0.5, 0.25])
+    d = Distribution.from_total_pmf(p, 2)
+    p[0] = 0.0  # still the caller's to change
+    with pytest.raises(ValueError):
+        d.pmf[0, 0, 0] = 1.0  # but the result is read-only

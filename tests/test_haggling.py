@@ -1,0 +1,92 @@
+"""Haggling (Persuasion against the seed's item DCs): 10 % a point of margin, capped at 25 %.
+
+The 3d6x PMFs here come from RULES.md directly (one exploding die is 6k + r with probability (1/6)**(k+1), convolved by hand), not from explodice's dice module.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import explodice as ex
+from explodice import ExplodiceError, Roll
+
+DEPTH = 25  # explosions kept per die: leaves out (1/6)**25 ~ 1e-20
+
+
+def die() -> np.ndarray:
+    """PMF of one exploding d6 over values 0..6*DEPTH+5 (RULES.md's formula)."""
+    p = np.zeros(6 * DEPTH + 6)
+    for k in range(DEPTH):
+        for r in range(1, 6):
+            p[6 * k + r] = (1 / 6) ** (k + 1)
+    return p
+
+
+def pool(n: int, minus: bool = False) -> tuple[np.ndarray, int]:
+    """(PMF, lowest total) of n exploding dice, minus one more when ``minus``."""
+    p, lo = np.array([1.0]), 0
+    for _ in range(n):
+        p = np.convolve(p, die())
+    if minus:
+        d = die()[::-1]
+        p, lo = np.convolve(p, d), -(d.size - 1)
+    return p, lo
+
+
+HAND = {"normal": pool(3), "advantage": pool(4), "disadvantage (subtract)": pool(3, True),
+        "disadvantage (drop)": pool(2)}
+
+
+def _hand_change(margin: int) -> int:
+    if margin > 0:
+        return min(10 * margin, 25)
+    if margin < 0:
+        return max(10 * margin, -25)
+    return 0
+
+
+def test_haggle_d20_by_hand():
+    h = ex.haggle(Roll(0), dc=10, system="d20")
+    # faces 1-7: -25; 8: -20; 9: -10; 10: 0; 11: +10; 12: +20; 13-20: +25
+    assert h.pmf.to_dict() == pytest.approx({-25: 7 / 20, -20: 0.05, -10: 0.05, 0: 0.05,
+                                             10: 0.05, 20: 0.05, 25: 8 / 20})
+    assert h.mean == pytest.approx(1.25)
+
+
+def test_haggle_3d6x_against_engine_pmf():
+    for roll, dc in ((Roll(0), 16), (Roll(4, advantage="advantage"), 22)):
+        h = ex.haggle(roll, dc=dc)
+        d = ex.exact(roll)
+        mean = sum(p * _hand_change(t - dc) for t, p in zip(d.totals, d.total_pmf))
+        assert h.mean == pytest.approx(mean, abs=1e-10)
+        assert h.p_better == pytest.approx(d.p_success(dc + 1))
+
+
+def test_haggle_items_of_the_seed():
+    assert ex.HAGGLE_DCS == {"weapons": 16, "armour": 16, "magic components": 16,
+                             "common items": 16, "magic items": 22, "legendary magic items": 35,
+                             "sacred magic items": 28, "works of art": 22, "gems": 22}
+    assert ex.haggle(Roll(0), item="Oeuvre d'art").dc == 22
+    assert ex.haggle(Roll(0), item="objets magiques légendaires").dc == 35
+    assert ex.haggle(Roll(0)).dc == 16
+    with pytest.raises(ExplodiceError, match="item"):
+        ex.haggle(Roll(0), item="chaussettes")
+    # the seed's DCs are minima ("DD 22 ou plus"): higher is fine, lower is refused
+    assert ex.haggle(Roll(0), item="gems", dc=25).dc == 25
+    with pytest.raises(ExplodiceError, match=r"`dc` must be at least 22 for gems.*16"):
+        ex.haggle(Roll(0), item="gems", dc=16)
+    t = ex.haggle_table([0, 4])
+    assert len(t) == 2 * 9 and t.groupby("item")["mean"].apply(lambda s: s.is_monotonic_increasing).all()
+
+
+def test_haggle_simulated_within_error():
+    h = ex.haggle(Roll(0), dc=16, method="simulate", n=40_000, seed=2)
+    hand, lo = HAND["normal"]
+    change = np.array([_hand_change(lo + i - 16) for i in range(hand.size)])
+    mean = float(change @ hand)
+    sd = math.sqrt(float(change**2 @ hand) - mean**2)
+    assert h.method == "simulate" and h.n == 40_000
+    assert abs(h.mean - mean) < 4.5 * sd / math.sqrt(40_000)

@@ -1,0 +1,80 @@
+"""Opposed tests (seed 000): win, tie (the status quo) and loss, against hand values and enumeration.
+
+The 3d6x PMFs here come from RULES.md directly (one exploding die is 6k + r with probability (1/6)**(k+1), convolved by hand), not from explodice's dice module.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import explodice as ex
+from explodice import Roll
+
+DEPTH = 25  # explosions kept per die: leaves out (1/6)**25 ~ 1e-20
+
+
+def die() -> np.ndarray:
+    """PMF of one exploding d6 over values 0..6*DEPTH+5 (RULES.md's formula)."""
+    p = np.zeros(6 * DEPTH + 6)
+    for k in range(DEPTH):
+        for r in range(1, 6):
+            p[6 * k + r] = (1 / 6) ** (k + 1)
+    return p
+
+
+def _enumerate_opposed(da, db) -> tuple[float, float, float]:
+    """Double sum over both supports (a second method to the cross-correlation)."""
+    win = tie = loss = 0.0
+    for i, pa in enumerate(da.total_pmf):
+        for j, pb in enumerate(db.total_pmf):
+            ta, tb = da.lo + i, db.lo + j
+            if ta > tb:
+                win += pa * pb
+            elif ta == tb:
+                tie += pa * pb
+            else:
+                loss += pa * pb
+    return win, tie, loss
+
+
+def test_opposed_d20_by_hand():
+    o = ex.opposed(Roll(0), Roll(0), system="d20")
+    assert (o.win, o.tie, o.loss) == pytest.approx((0.475, 0.05, 0.475))
+    o = ex.opposed(Roll(1), Roll(0), system="d20")
+    assert o.tie == pytest.approx(19 / 400) and o.win == pytest.approx(210 / 400)
+
+
+def test_opposed_3d6x_by_enumeration():
+    a = Roll(2, advantage="advantage")
+    b = Roll(0, advantage="disadvantage", policy="cancel")
+    o = ex.opposed(a, b)
+    expected = _enumerate_opposed(ex.exact(a), ex.exact(b))
+    assert (o.win, o.tie, o.loss) == pytest.approx(expected, abs=1e-12)
+    assert o.win + o.tie + o.loss == pytest.approx(1.0)
+    assert "<table>" in o._repr_html_()
+    mixed = ex.opposed(ex.d20(Roll(0)), ex.exact(Roll(0)))
+    assert mixed.system == "d20/3d6x"
+    assert (mixed.win, mixed.tie, mixed.loss) == pytest.approx(
+        _enumerate_opposed(ex.d20(Roll(0)), ex.exact(Roll(0))), abs=1e-12)
+
+
+def test_opposed_against_an_independent_simulation():
+    rng = np.random.default_rng(3)
+    n = 40_000
+
+    def throw(k: int) -> np.ndarray:
+        total = np.zeros(n, dtype=int)
+        live = np.full((n, k), True)
+        while live.any():
+            faces = rng.integers(1, 7, size=(n, k))
+            total += np.where(live, faces, 0).sum(axis=1)
+            live &= faces == 6
+        return total
+
+    a, b = throw(3) + 1, throw(3)  # 3d6x+1 against 3d6x, both keeping their 1s
+    o = ex.opposed(Roll(1), Roll(0))
+    for p, hits in ((o.win, a > b), (o.tie, a == b)):
+        assert abs(hits.mean() - p) < 4.5 * math.sqrt(p * (1 - p) / n)

@@ -1,0 +1,62 @@
+"""Passive values: 10 + modifiers, +5 with advantage, -5 with disadvantage; no dice, no rule of 1.
+
+The 3d6x PMFs here come from RULES.md directly (one exploding die is 6k + r with probability (1/6)**(k+1), convolved by hand), not from explodice's dice module.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import explodice as ex
+from explodice import Roll
+
+DEPTH = 25  # explosions kept per die: leaves out (1/6)**25 ~ 1e-20
+
+
+def die() -> np.ndarray:
+    """PMF of one exploding d6 over values 0..6*DEPTH+5 (RULES.md's formula)."""
+    p = np.zeros(6 * DEPTH + 6)
+    for k in range(DEPTH):
+        for r in range(1, 6):
+            p[6 * k + r] = (1 / 6) ** (k + 1)
+    return p
+
+
+def pool(n: int, minus: bool = False) -> tuple[np.ndarray, int]:
+    """(PMF, lowest total) of n exploding dice, minus one more when ``minus``."""
+    p, lo = np.array([1.0]), 0
+    for _ in range(n):
+        p = np.convolve(p, die())
+    if minus:
+        d = die()[::-1]
+        p, lo = np.convolve(p, d), -(d.size - 1)
+    return p, lo
+
+
+def sf(pmf_lo: tuple[np.ndarray, int], need: int) -> float:
+    p, lo = pmf_lo
+    return float(p[max(need - lo, 0):].sum())
+
+
+HAND = {"normal": pool(3), "advantage": pool(4), "disadvantage (subtract)": pool(3, True),
+        "disadvantage (drop)": pool(2)}
+
+
+def test_passive():
+    p = ex.passive(Roll(0))
+    hand = HAND["normal"]
+    cdf = np.cumsum(hand[0])
+    median = int(np.searchsorted(cdf, 0.5))
+    assert p.value == 10 and p.median == median and p.mean == pytest.approx(12.6)
+    assert p.gap_mean == pytest.approx(2.6) and p.base_for_median == median
+    assert p.p_roll_at_least == pytest.approx(sf(hand, 10))
+    assert ex.passive(Roll(3, advantage="advantage")).value == 18
+    assert ex.passive(Roll(3, advantage="disadvantage")).value == 8
+    # the base that puts 10 + 3 + 5 at the median of 4 dice + 3
+    adv_median = int(np.searchsorted(np.cumsum(HAND["advantage"][0]), 0.5))
+    assert ex.passive(Roll(3, advantage="advantage")).base_for_median == adv_median + 3 - 3 - 5
+    d = ex.passive(Roll(0), system="d20")
+    assert (d.median, d.mean, d.base_for_median) == (10, pytest.approx(10.5), 10)
+    t = ex.passive_table([0, 2])
+    assert len(t) == 2 * 4 and set(t.advantage) == set(HAND)
