@@ -1,8 +1,8 @@
 """Numba kernel of the adventuring day: many days of rolls draining gauges. Arrays in and out.
 
-The dice come from :mod:`explodice._kernels`, the same code as the single-roll kernel, so a
+The dice come from :mod:`explodice.engine._kernels`, the same code as the single-roll kernel, so a
 day's roll cannot disagree with :func:`explodice.simulate`: each roll is read from its throw
-table (:func:`explodice.simulate.throw_table`, the policy's choice already made) by
+table (:func:`explodice.engine.compiled.throw_table`, the policy's choice already made) by
 ``table_roll_drain`` / ``table_roll``; only the lucky reroll, which comes between the throw and
 the choice, goes face by face through ``one_roll`` and ``drain_of``.
 :mod:`explodice.day` compiles a Scenario into the arrays below; nothing here validates.

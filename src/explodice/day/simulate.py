@@ -3,7 +3,7 @@
 :func:`simulate_day` compiles a :class:`~explodice.Scenario` into plain arrays (through
 :func:`explodice.engine.compiled.compile_roll`, the
 translation the single-roll kernel uses) and runs
-:func:`explodice._day_kernel.day_chunk` on threads (:func:`explodice.chunks.run_chunks`). The rules of RULES.md it plays:
+:func:`explodice.day._kernel.day_chunk` on threads (:func:`explodice.engine.chunks.run_chunks`). The rules of RULES.md it plays:
 
 - each drain goes to the gauge of the roll's ability; past 0 the excess overflows
   (``rules.overflow``): ``"fullest"`` pours it into the same character's non-empty gauge with

@@ -1,6 +1,6 @@
 """CUDA kernels (numba-cuda): the single-roll histogram on the GPU. Plain arrays in and out.
 
-Import this module only through :mod:`explodice.cuda_backend`, which patches numpy for
+Import this module only through :mod:`explodice.engine.cuda`, which patches numpy for
 numba-cuda and imports ``numba.cuda`` lazily, so ``import explodice`` never needs a GPU.
 
 The generator is xoroshiro128** (Blackman & Vigna), one stream per thread and per chunk, its

@@ -8,7 +8,7 @@ The generator is xoshiro256** (Blackman & Vigna), one stream per chunk, seeded f
 through small inlined functions: keeping it out of arrays lets LLVM hold it in registers,
 which is several times faster than a state array. Each output's upper 32 bits become a uniform
 integer below ``n`` by Lemire's multiply-shift with rejection (exact, no modulo bias). A roll
-is one draw below 6**L read through its throw table (:func:`explodice.simulate.throw_table`:
+is one draw below 6**L read through its throw table (:func:`explodice.engine.compiled.throw_table`:
 the initial throw, the policy's choice and the first explosion faces), then the explosions
 still going (:data:`EXPLODE_TABLE`, five faces a draw) and the malus die; the lucky reroll
 comes between the throw and the choice, so that path (:func:`one_roll`) draws the throw below
@@ -55,7 +55,7 @@ def next_u64(st):
 
 @njit(cache=True)
 def seed_state(seed_row):
-    """The state tuple from a uint64[4] row of :func:`explodice.simulate.stream_seeds`."""
+    """The state tuple from a uint64[4] row of :func:`explodice.engine.seeding.stream_seeds`."""
     return (seed_row[0], seed_row[1], seed_row[2], seed_row[3])
 
 
@@ -199,7 +199,7 @@ def finish_throw(e, st, malus, explosion_ones):
     """Complete a throw-table entry ``e``: its remaining explosions and the malus die.
 
     An entry packs ``total | kept 1s << 8 | dice still to roll << 11`` (see
-    :func:`explodice.simulate.throw_table`). Returns ``(total, kept 1s, st)``.
+    :func:`explodice.engine.compiled.throw_table`). Returns ``(total, kept 1s, st)``.
     """
     return explode_then_malus(e & 0xFF, (e >> 8) & 0x7, e >> 11, st, malus, explosion_ones)
 

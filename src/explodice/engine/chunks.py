@@ -1,7 +1,7 @@
 """Running seeded chunks of work on threads, reproducibly.
 
 A simulation of ``n`` rolls (or days) is cut into fixed-size chunks, each with its own random
-stream spawned from the seed (:func:`explodice.simulate.stream_seeds`). :func:`run_chunks`
+stream spawned from the seed (:func:`explodice.engine.seeding.stream_seeds`). :func:`run_chunks`
 runs them on *lanes*: each lane is one Python thread with its own accumulators, taking the
 next chunk not yet taken, and the numba chunk kernels release the GIL, so the lanes run in
 parallel. Which lane ran a chunk does not matter: a chunk's numbers depend only on its own

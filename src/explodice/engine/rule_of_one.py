@@ -1,4 +1,18 @@
-"""The rule of 1's choice as a table, shared by the exact engine and the kernels.
+"""The rule of 1 (règle du 1): its choice as a table, shared by the exact engine and the kernels.
+
+Where each part of the rule lives — follow these names from here:
+
+- **scope**: which kinds of roll drain, the switch ``Rules.rule_of_one_kinds`` (and
+  ``Roll.rule_of_one_applies``, ``Roll.drains``: a PC's roll under the rule) in
+  :mod:`explodice.game.rules`; 1s shown by explosion dice, ``Rules.ones_on_explosions``;
+- **choice**: the pairs of one 1 and one 6 a player cancels, :func:`policy_table` below
+  (``keep``, ``cancel``, ``best(λ)``; an NPC always cancels);
+- **drain**: one exploding d6 per kept 1 — exactly in :mod:`explodice.engine.exact`, drawn in
+  :mod:`explodice.engine._kernels` (``drain_of``), summarised by :mod:`explodice.analysis.drain`;
+- **gauges**: which gauge an ability drains, ``ABILITY_GAUGE`` in
+  :mod:`explodice.game.character`; gauges over a day (overflow, disadvantage at 0) in
+  :mod:`explodice.day.simulate`;
+- **the price of cancelling**: the best(λ) frontier, :mod:`explodice.analysis.frontier`.
 
 For every state of the initial throw, ``(n1, n6, s)`` (the 1s, the 6s, and the sum of the
 other faces), the table gives ``k``: the pairs of one 1 and one 6 set aside. ``keep``,

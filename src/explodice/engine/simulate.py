@@ -53,7 +53,7 @@ def simulate(
     runs of 2e8 rolls or more); Ctrl-C stops the run between chunks.
 
     ``backend`` is ``"cpu"`` (the numba kernels on ``threads`` threads, one per core by
-    default), ``"cuda"`` (an NVIDIA GPU through numba-cuda, :mod:`explodice.cuda_backend`;
+    default), ``"cuda"`` (an NVIDIA GPU through numba-cuda, :mod:`explodice.engine.cuda`;
     ``threads`` and ``chunk_size`` do not apply, and its numbers differ from the CPU's for the
     same seed) or ``"auto"`` (the GPU when there is one and ``n`` >= 5e7, else the CPU).
 
