@@ -4,18 +4,7 @@ import numpy as np
 import pytest
 
 import explodice as ex
-
-Z = 4.5  # |z| bound per compared number: a false alarm below 1e-5 each
-SCORES = dict(STR=14, DEX=12, CON=14, INT=16, WIS=10, CHA=8)
-
-
-def hero(name="Hero", *, gauges=None, **kw):
-    return ex.Character(name, SCORES, gauge_max=gauges, **kw)
-
-
-def close(observed, expected, se):
-    return abs(observed - expected) <= Z * se + 1e-12
-
+from tests.day_helpers import hero
 
 # -- the simple question ----------------------------------------------------------------------
 

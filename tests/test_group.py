@@ -1,6 +1,6 @@
 """Group tests (half the group must succeed) and working together (advantage for the leader).
 
-The 3d6x PMFs here come from RULES.md directly (one exploding die is 6k + r with probability (1/6)**(k+1), convolved by hand), not from explodice's dice module.
+The 3d6x PMFs come from tests/hand.py: built by hand from the rules, not from explodice's dice module.
 """
 
 from __future__ import annotations
@@ -13,37 +13,7 @@ import pytest
 
 import explodice as ex
 from explodice import ExplodiceError, Roll
-
-DEPTH = 25  # explosions kept per die: leaves out (1/6)**25 ~ 1e-20
-
-
-def die() -> np.ndarray:
-    """PMF of one exploding d6 over values 0..6*DEPTH+5 (RULES.md's formula)."""
-    p = np.zeros(6 * DEPTH + 6)
-    for k in range(DEPTH):
-        for r in range(1, 6):
-            p[6 * k + r] = (1 / 6) ** (k + 1)
-    return p
-
-
-def pool(n: int, minus: bool = False) -> tuple[np.ndarray, int]:
-    """(PMF, lowest total) of n exploding dice, minus one more when ``minus``."""
-    p, lo = np.array([1.0]), 0
-    for _ in range(n):
-        p = np.convolve(p, die())
-    if minus:
-        d = die()[::-1]
-        p, lo = np.convolve(p, d), -(d.size - 1)
-    return p, lo
-
-
-def sf(pmf_lo: tuple[np.ndarray, int], need: int) -> float:
-    p, lo = pmf_lo
-    return float(p[max(need - lo, 0):].sum())
-
-
-HAND = {"normal": pool(3), "advantage": pool(4), "disadvantage (subtract)": pool(3, True),
-        "disadvantage (drop)": pool(2)}
+from tests.hand import HAND, sf
 
 
 @pytest.mark.parametrize("mods", [[4], [4, -1], [5, 0, -1], [3, 3, 0, -2], [6, 2, 1, 0, -3]])

@@ -1,6 +1,6 @@
 """Opposed tests (seed 000): win, tie (the status quo) and loss, against hand values and enumeration.
 
-The 3d6x PMFs here come from RULES.md directly (one exploding die is 6k + r with probability (1/6)**(k+1), convolved by hand), not from explodice's dice module.
+The 3d6x PMFs come from tests/hand.py: built by hand from the rules, not from explodice's dice module.
 """
 
 from __future__ import annotations
@@ -12,17 +12,6 @@ import pytest
 
 import explodice as ex
 from explodice import Roll
-
-DEPTH = 25  # explosions kept per die: leaves out (1/6)**25 ~ 1e-20
-
-
-def die() -> np.ndarray:
-    """PMF of one exploding d6 over values 0..6*DEPTH+5 (RULES.md's formula)."""
-    p = np.zeros(6 * DEPTH + 6)
-    for k in range(DEPTH):
-        for r in range(1, 6):
-            p[6 * k + r] = (1 / 6) ** (k + 1)
-    return p
 
 
 def _enumerate_opposed(da, db) -> tuple[float, float, float]:

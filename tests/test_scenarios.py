@@ -4,13 +4,7 @@ import pytest
 
 import explodice as ex
 from explodice.day.scenario import ScenarioError
-
-SCORES = dict(STR=14, DEX=12, CON=14, INT=16, WIS=10, CHA=8)
-
-
-def hero(name="Hero", *, gauges=None, **kw):
-    return ex.Character(name, SCORES, gauge_max=gauges, **kw)
-
+from tests.day_helpers import hero
 
 PARTY = """
 [[character]]

@@ -1,0 +1,16 @@
+"""What the day's tests share: a hero with the test scores, and a z-test of a simulated number."""
+
+import explodice as ex
+
+Z = 4.5  # |z| bound per compared number: a false alarm below 1e-5 each
+SCORES = dict(STR=14, DEX=12, CON=14, INT=16, WIS=10, CHA=8)
+
+
+def hero(name="Hero", *, gauges=None, **kw):
+    """A character with :data:`SCORES` and, optionally, stated gauge maxima."""
+    return ex.Character(name, SCORES, gauge_max=gauges, **kw)
+
+
+def close(observed, expected, se):
+    """True when ``observed`` is within :data:`Z` standard errors of ``expected``."""
+    return abs(observed - expected) <= Z * se + 1e-12
