@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from explodice.engine.exact import exact
+from explodice.game.character import ABILITIES, ABILITY_GAUGE
 from explodice.game.rules import ExplodiceError, Roll, Rules, check_int
 
 __all__ = ["drain_frame", "drain_summary"]
@@ -38,8 +39,6 @@ def _labelled_rolls(rolls: Any) -> list[tuple[dict[str, Any], Roll]]:
             out.append(({"label": str(label), "gauge": None}, roll))
         return out
     if hasattr(rolls, "roll") and hasattr(rolls, "gauges"):  # a Character: every raw check
-        from explodice.game.character import ABILITIES, ABILITY_GAUGE
-
         return [({"label": ability, "gauge": ABILITY_GAUGE[ability]}, rolls.roll(ability=ability))
                 for ability in ABILITIES]
     raise ExplodiceError(

@@ -26,6 +26,7 @@ from typing import Any, Mapping, Sequence
 from explodice.game.character import (
     ABILITY_GAUGE,
     GAUGES,
+    SKILLS,
     Character,
     CharacterFileError,
     characters_from_tables,
@@ -102,8 +103,6 @@ class DayRoll:
         if self.skill is None and self.ability is None:
             raise _fail("ability", None, "an ability, or a skill, for every roll")
         if self.ability is None:
-            from explodice.game.character import SKILLS
-
             set_(self, "ability", SKILLS[self.skill])
         set_(self, "dc", _int("dc", self.dc, -100, 200))
         for name in ("advantages", "disadvantages"):

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from explodice.engine import _kernels
+from explodice.engine import cuda as cuda_backend
 from explodice.engine.chunks import lanes, progress_bar, resolve_threads, run_chunks
 from explodice.engine.compiled import compile_roll
 from explodice.engine.distribution import Distribution, histogram_distribution
@@ -74,7 +75,6 @@ def simulate(
         raise ExplodiceError(
             f"`backend` must be one of ['cpu', 'cuda', 'auto'], but {backend!r} was passed.")
     if backend != "cpu":
-        from explodice.engine import cuda as cuda_backend
         if backend == "cuda" or n >= cuda_backend.AUTO_CUDA_ROLLS and cuda_backend.cuda_available():
             return cuda_backend.simulate_cuda(roll, rules, n=n, seed=seed, progress=progress)
     ss = resolve_seed(seed)

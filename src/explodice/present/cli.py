@@ -81,19 +81,22 @@ def _positive(text: str) -> int:
     return value
 
 
+DEFAULTS = Rules()  # the switches' defaults, read from the rules, never restated
+
+
 # -- shared option groups -------------------------------------------------------------------
 def _rules_options() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(add_help=False)
     g = p.add_argument_group("rules switches (RULES.md)")
-    g.add_argument("--disadvantage", choices=DISADVANTAGE_READINGS, default="subtract",
+    g.add_argument("--disadvantage", choices=DISADVANTAGE_READINGS, default=DEFAULTS.disadvantage,
                    help="reading of disadvantage: subtract an exploding malus die (default), "
                         "or drop a die from the pool")
     g.add_argument("--rule-of-one", nargs="+", choices=KINDS,
-                   default=["check", "save"], metavar="KIND",
+                   default=sorted(DEFAULTS.rule_of_one_kinds), metavar="KIND",
                    help="kinds of roll the rule of 1 applies to (default: check save)")
     g.add_argument("--ones-on-explosions", action="store_true",
                    help="a 1 shown by an explosion die drains as well")
-    g.add_argument("--overflow", choices=OVERFLOW_MODES, default="fullest",
+    g.add_argument("--overflow", choices=OVERFLOW_MODES, default=DEFAULTS.overflow,
                    help="where drain beyond an empty gauge goes (default: fullest)")
     g.add_argument("--lucky", action="store_true", help="reroll one initial 1 (Chanceux)")
     return p
