@@ -81,15 +81,18 @@ class D20Distribution(Distribution):
             return need
         return np.clip(need - self.modifier, 2, 20) + self.modifier
 
+    @property
+    def label(self) -> str:
+        """What was rolled, in words: 'd20+3, advantage, check'."""
+        if self.roll is None:
+            return f"d20{self.modifier:+d}"
+        return f"d20{self.roll.modifier:+d}, {self.roll.advantage}, {self.roll.kind}"
+
     def __repr__(self) -> str:
-        what = _describe(self.roll) if self.roll is not None else f"d20{self.modifier:+d}"
+        what = self.label
         how = self.method if not self.simulated else f"{self.method}, n={self.n:,}, seed={self.seed}"
         return (f"D20Distribution({what}; {how}; mean={self.mean:.4f}, "
                 f"P(natural 1)={self.p_natural_1:.4f})")
-
-
-def _describe(roll: Roll) -> str:
-    return f"d20{roll.modifier:+d}, {roll.advantage}, {roll.kind}"
 
 
 def d20(roll: Roll, *, method: str = "exact", n: int = 1_000_000,

@@ -125,6 +125,11 @@ class Distribution:
         return cls(np.asarray(p, dtype=float).reshape(-1, 1, 1), lo, **kwargs)
 
     @property
+    def label(self) -> str:
+        """What was rolled, in words: '3d6x+4, advantage, check, pc, keep'."""
+        return self.roll.describe() if self.roll is not None else self.system
+
+    @property
     def simulated(self) -> bool:
         """True for a Monte Carlo result (it has counts and confidence intervals)."""
         return self.counts is not None

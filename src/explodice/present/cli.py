@@ -186,8 +186,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
     roll = Roll(args.modifier, advantage=args.advantage, kind=args.kind, actor=args.actor,
                 policy=_resolve_policy(args.policy, dcs[0]))
     dist = _distribution(roll, rules, args)
-    label = (roll.describe() if dist.system == "3d6x" else
-             f"d20{roll.modifier:+d}, {roll.advantage}, {roll.kind}")
+    label = dist.label
     frame = dist.success_frame(dcs)
     frame.insert(0, "system", dist.system)
     frame.insert(1, "roll", label)
