@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from explodice import Roll, d20, exact, frontier, simulate, success_table
+from explodice import Roll, Rules, d20, exact, frontier, simulate, success_table
 from explodice.present import plots
 
 
@@ -136,3 +136,13 @@ def test_current_axes_used_when_none_given():
         assert ax is fig.gca()
     finally:
         plt.close(fig)
+
+
+def test_provenance_names_the_reading_each_panel_shows():
+    # the DC-table page draws a 'drop' panel from a table computed with both readings: its
+    # provenance must say drop (it said the rules' subtract), and both when both are shown
+    table = success_table([0], [8, 16], readings="both", rules=Rules())
+    drop = table[table.advantage.isin(["normal", "disadvantage (drop)"])]
+    assert "disadvantage=drop" in plots.frame_provenance(drop)
+    assert "disadvantage=subtract/drop" in plots.frame_provenance(table)
+    assert "disadvantage=subtract," in plots.frame_provenance(table[table.advantage == "normal"])
