@@ -9,8 +9,10 @@ bundle), the data sit in the specifications, and nothing is fetched when it open
 
 >>> from explodice.explorer import explorer_data
 >>> data = explorer_data(day=False)
->>> sorted(set(data.roll.policy))[:2]
-['best(λ=0)', 'best(λ=0.05)']
+>>> row = data.roll.query("system == '3d6x' and cls == 'check/pc' and state == 'normal' "
+...                       "and policy == 'keep' and need == 8")
+>>> round(float(row.p.iloc[0]) * 216, 9)   # P(3d6x >= 8) = 181/216
+181.0
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import datetime as _dt
 import html
 import json
 import os
+from decimal import ROUND_HALF_UP, Decimal
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
@@ -36,6 +39,7 @@ __all__ = [
     "explorer_charts",
     "explorer_data",
     "explorer_html",
+    "fixed",
     "shown_percent",
     "write_explorer",
 ]
@@ -74,7 +78,18 @@ def shown_percent(p: float) -> str:
         return "< 0.1%"
     if 0.9995 <= p < 1:
         return "> 99.9%"
-    return f"{100 * p:.1f}%"
+    return f"{fixed(100 * p, 1)}%"
+
+
+def fixed(x: float, digits: int) -> str:
+    """``x`` with ``digits`` decimals, rounded as the page's JavaScript rounds (``toFixed``:
+    the exact binary value, ties away from zero), so Python and the page print alike.
+
+    >>> fixed(1.25, 1), f"{1.25:.1f}", fixed(2.675, 2)
+    ('1.3', '1.2', '2.67')
+    """
+    q = Decimal(x).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    return f"{q:.{digits}f}"
 
 
 # The same rule in Vega's expression language, for the charts' labels.
@@ -123,7 +138,9 @@ def _subjects(party: Sequence[Any]) -> pd.DataFrame:
             tests.append((f"save {a}", c.roll(ability=a, kind="save"),
                           c.roll(ability=a, kind="save", system="d20")))
         for label, r3, r20 in tests:
-            rows.append({"who": f"{c.name}: {label} ({r3.modifier:+d})", "mod3": r3.modifier,
+            mods = f"{r3.modifier:+d}" + ("" if r20.modifier == r3.modifier
+                                           else f"; d20 {r20.modifier:+d}")
+            rows.append({"who": f"{c.name}: {label} ({mods})", "mod3": r3.modifier,
                          "mod20": r20.modifier, "cls": f"{r3.kind}/{r3.actor}"})
     return pd.DataFrame(rows)
 
@@ -167,8 +184,6 @@ def _roll_table(subjects: pd.DataFrame, rules: Rules) -> pd.DataFrame:
                                             "policy": label, "need": needs, "p": p,
                                             "drain": drain}))
     out = pd.concat(frames, ignore_index=True)
-    out["p"] = out["p"].astype(float).round(7)  # 7 decimals: far below what the page shows
-    out["drain"] = out["drain"].astype(float).round(4)
     return out
 
 
@@ -217,9 +232,8 @@ def _day_tables(config: Any) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
         g = g[g.caused_mean > 0]
         gauges.append(g[["character", "gauge", "start", "p_empty", "caused_mean"]]
                       .assign(policy=label))
-    rnd = {"p": 5, "ci_low": 5, "ci_high": 5, "p_empty": 5, "caused_mean": 3}
-    return tuple(pd.concat(f, ignore_index=True).round({k: v for k, v in rnd.items()})
-                 for f in (empties, types, gauges))  # type: ignore[return-value]
+    return tuple(pd.concat(f, ignore_index=True)  # type: ignore[return-value]
+                 for f in (empties, types, gauges))
 
 
 def explorer_data(config: Any = None, *, date: str | None = None,

@@ -368,6 +368,16 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_explore(args: argparse.Namespace) -> int:
+    """Write the explorer: one HTML file that works offline, from disk."""
+    from .explorer import write_explorer
+
+    path = write_explorer(args.config, args.out)
+    print(f"wrote {path} ({path.stat().st_size / 2**20:.1f} MiB); open it in a browser, or "
+          "send it as it is")
+    return 0
+
+
 def cmd_sweep(args: argparse.Namespace) -> int:
     """Run a grid of cases (GRID.toml) on local processes or a Dask cluster; write CSV."""
     spec = load_grid(args.grid)
@@ -491,6 +501,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write a copy of the default configuration to PATH, and stop")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("explore", help="write the explorer, one HTML file to share",
+                       description="Write the designer's explorer: one self-contained HTML "
+                                   "file (controls, charts and every number inside) that opens "
+                                   "from disk in any browser, offline.")
+    p.add_argument("config", nargs="?", default=None,
+                   help="a configuration TOML file (default: the embedded one)")
+    p.add_argument("--out", metavar="FILE", default="explorer.html",
+                   help="the HTML file to write (default: explorer.html)")
+    p.set_defaults(func=cmd_explore)
 
     p = sub.add_parser("sweep", help="run a grid of cases locally or on a Dask cluster",
                        description="Run every case of GRID.toml (see "

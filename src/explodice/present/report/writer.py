@@ -39,6 +39,7 @@ from matplotlib.backends.backend_pdf import PdfPages
 from tqdm.auto import tqdm
 
 from explodice.core.errors import ExplodiceError
+from explodice.present.explorer import EXPLORER_NAME, write_explorer
 from explodice.present.report.config import ReportConfig, load_config
 from explodice.present.report.pages import PAGES, build_pages
 
@@ -103,7 +104,8 @@ def write_report(config: ReportConfig | str | os.PathLike[str] | None = None,
 
 
 def _write_pages(run: Path, config: ReportConfig, *, progress: bool, date: str | None) -> list[str]:
-    """Every page into ``run``: the PDF, a PNG per page, a CSV per table, then the manifest."""
+    """Every page into ``run``: the PDF, a PNG per page, a CSV per table, the explorer
+    (``explorer.html``), then the manifest."""
     names = [PDF_NAME]
     bar = tqdm(total=len(PAGES), unit="page", desc="report", leave=False) if progress else None
     meta = {"Title": config.title, "Creator": "explodice", "Subject": config.rules.describe()}
@@ -124,6 +126,8 @@ def _write_pages(run: Path, config: ReportConfig, *, progress: bool, date: str |
     finally:
         if bar is not None:
             bar.close()
+    write_explorer(config, run / EXPLORER_NAME, date=date)
+    names.append(EXPLORER_NAME)
     lines = [f"{_sha256(run / n)}  {n}" for n in names]
     (run / MANIFEST).write_text("\n".join(lines) + "\n", encoding="utf-8")
     names.append(MANIFEST)

@@ -1,0 +1,343 @@
+"""The explorer: its numbers against values derived by hand and against the API, its page
+self-contained, its command line, and the page itself driven in a real browser (headless
+Chromium from Debian's package, through Playwright), offline."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from explodice import Best, Roll, Rules, exact
+from explodice.cli import main
+from explodice.d20 import d20
+from explodice.day import simulate_day
+from explodice.explorer import (EXPLORER_NAME, MODIFIER_CHOICE, explorer_data, explorer_html,
+                                shown_percent, write_explorer)
+from explodice.report import load_config
+from explodice.rules import ExplodiceError
+
+CONFIG = """
+title = "A tiny explorer"
+seed = 7
+
+[rules]
+disadvantage = "drop"
+
+[table]
+profiles = { novice = 0, trained = 4 }
+
+[simulation]
+days = 60
+
+[[character]]
+name = "Ana"
+level = 1
+scores = { STR = 14, DEX = 16, CON = 12, INT = 10, WIS = 10, CHA = 8 }
+skills = { Stealth = 1 }
+gauge_per_level = { PA = 1 }
+
+[[character]]
+name = "Bo"
+level = 10
+scores = { STR = 10, DEX = 12, CON = 10, INT = 16, WIS = 12, CHA = 14 }
+skills = { Arcana = 2 }
+saves = { INT = 2 }
+policy = "cancel"
+
+[day]
+name = "tiny day"
+rolls_per_day = 8
+
+[[day.roll]]
+character = "Ana"
+skill = "Stealth"
+dc = 16
+
+[[day.roll]]
+character = "Bo"
+ability = "INT"
+dc = 12
+"""
+DATE = "2026-03-04"
+
+
+@pytest.fixture(scope="module")
+def config_path(tmp_path_factory):
+    path = tmp_path_factory.mktemp("explorer-config") / "tiny.toml"
+    path.write_text(CONFIG, encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def config(config_path):
+    return load_config(config_path)
+
+
+@pytest.fixture(scope="module")
+def data(config):
+    return explorer_data(config, date=DATE)
+
+
+@pytest.fixture(scope="module")
+def page_file(data, tmp_path_factory):
+    path = tmp_path_factory.mktemp("explorer") / EXPLORER_NAME
+    path.write_text(explorer_html(data), encoding="utf-8")
+    return path
+
+
+def _row(data, **where):
+    rows = data.roll
+    for k, v in where.items():
+        rows = rows[rows[k] == v]
+    assert len(rows) == 1, where
+    return rows.iloc[0]
+
+
+# -- the numbers --------------------------------------------------------------------------
+def test_roll_table_holds_hand_derived_values(data):
+    # P(3d6 >= 8) with no explosion mattering below 6+: 181/216 (by hand: 1 - 35/216)
+    keep = _row(data, system="3d6x", cls="check/pc", state="normal", policy="keep", need=8)
+    assert keep.p == pytest.approx(float(Fraction(181, 216)), abs=1e-7)
+    # drain of a kept 1: each initial 1 drains an exploding d6 (mean 4.2), three dice x 1/6
+    assert keep.drain == pytest.approx(3 * Fraction(1, 6) * Fraction(21, 5), abs=1e-4)
+    # d20 + 0 against 15: 6 faces of 20
+    assert _row(data, system="d20", cls="check/pc", state="normal", need=15).p == pytest.approx(0.3)
+    # d20 with disadvantage (both readings alike): (6/20)^2
+    for state in ("disadvantage (subtract)", "disadvantage (drop)"):
+        assert _row(data, system="d20", cls="check/pc", state=state,
+                    need=15).p == pytest.approx(0.09)
+    # a keep policy never pays for cancelling: cancel succeeds less, drains less
+    cancel = _row(data, system="3d6x", cls="check/pc", state="normal", policy="cancel", need=8)
+    assert cancel.p < keep.p and cancel.drain < keep.drain
+
+
+def test_best_rows_are_the_engine_at_each_dc(data):
+    rules = Rules(disadvantage="drop")
+    for need in (4, 12, 16, 22):
+        row = _row(data, system="3d6x", cls="save/pc", state="advantage", policy="best(λ=0.05)",
+                   need=need)
+        d = exact(Roll(0, advantage="advantage", kind="save", policy=Best(need, 0.05)), rules)
+        assert row.p == pytest.approx(d.p_success(need), abs=1e-7)
+        assert row.drain == pytest.approx(d.drain_mean, abs=1e-4)
+
+
+def test_subjects_carry_each_systems_modifier(data):
+    bo = data.subjects.set_index("who").loc["Bo: save INT (+11; d20 +7)"]
+    # INT 16 (+3), level 10 (PB +4), save proficient twice: 3d6x adds PB twice, d20 once
+    # (Expertise doubles ability checks only)
+    assert (bo.mod3, bo.mod20, bo.cls) == (11, 7, "save/pc")
+    assert MODIFIER_CHOICE in set(data.subjects.who)
+
+
+def test_the_day_is_simulate_day_per_policy(config, data):
+    cancel = data.day_gauges[data.day_gauges.policy == "cancel"].set_index(["character", "gauge"])
+    import dataclasses
+
+    party = tuple(dataclasses.replace(c, policy="cancel") for c in config.day.characters)
+    res = simulate_day(config.day.replace(characters=party), config.rules, n_days=config.days,
+                       seed=config.seed)
+    g = res.to_frame("gauges").set_index(["character", "gauge"])
+    for key, row in cancel.iterrows():
+        assert row.p_empty == pytest.approx(g.loc[key, "p_empty"], abs=1e-5)
+        assert row.caused_mean == pytest.approx(g.loc[key, "caused_mean"], abs=1e-3)
+
+
+def test_shown_percent_never_prints_a_false_zero_or_hundred():
+    assert shown_percent(1e-9) == "< 0.1%" and shown_percent(1 - 1e-9) == "> 99.9%"
+    assert shown_percent(0.0) == "0.0%" and shown_percent(1.0) == "100.0%"
+
+
+# -- the page -----------------------------------------------------------------------------
+def test_the_page_is_self_contained_and_states_its_provenance(page_file, data):
+    text = page_file.read_text(encoding="utf-8")
+    assert not re.search(r"<script[^>]+src=|<link[^>]+href=|@import|\bimport\(", text)
+    assert "vegaEmbed" in text and "A tiny explorer" in text
+    for needle in (DATE, "seed", "7", data.meta["version"], "drop", "exact engine",
+                   "simulated", "60"):
+        assert needle in text
+    assert page_file.stat().st_size < 4 * 2**20
+
+
+def test_write_explorer_refuses_a_folder_and_an_unknown_language(tmp_path, config):
+    with pytest.raises(ExplodiceError, match="folder"):
+        write_explorer(config, tmp_path)
+    with pytest.raises(ExplodiceError, match="lang"):
+        write_explorer(config, tmp_path / "x.html", lang="de")
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_cli_explore_writes_the_file(config_path, tmp_path, capsys):
+    out = tmp_path / "mine.html"
+    assert main(["explore", str(config_path), "--out", str(out)]) == 0
+    assert out.stat().st_size > 500_000 and "MiB" in capsys.readouterr().out
+    assert main(["explore", str(tmp_path / "missing.toml")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("explodice: error:") and len(err.strip().splitlines()) == 1
+
+
+# -- in a real browser --------------------------------------------------------------------
+CHROMIUM = os.environ.get("EXPLODICE_CHROMIUM", "/usr/bin/chromium")
+BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update",
+                "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
+        pytest.skip(f"no Chromium at {CHROMIUM}: install Debian's package "
+                    "(apt-get install chromium) or set EXPLODICE_CHROMIUM")
+    sync_api = pytest.importorskip("playwright.sync_api",
+                                   reason="playwright is not installed (pip install playwright)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, page_file):
+    """The explorer open from disk; every request that is not file:// fails the test."""
+    pg = browser.new_page(viewport={"width": 1280, "height": 900})
+    problems: list[str] = []
+    pg.on("console", lambda m: problems.append(f"console {m.type}: {m.text}")
+          if m.type in ("error", "warning") else None)
+    pg.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+
+    def guard(route):
+        if route.request.url.startswith("file://"):
+            route.continue_()
+        else:
+            problems.append(f"request left the page: {route.request.url}")
+            route.abort()
+
+    pg.route("**/*", guard)
+    pg.goto(page_file.as_uri())
+    pg.evaluate("window.explodiceReady")
+    yield pg
+    pg.close()
+    assert problems == []
+
+
+def _cells(pg, view: str, prefix: str) -> dict[str, str]:
+    """Text marks of a view whose description starts with ``prefix``: {description: text}."""
+    return pg.evaluate("""([view, prefix]) => Object.fromEntries(
+        Array.from(document.querySelectorAll(`#view-${view} text[aria-label]`))
+             .filter(e => e.getAttribute('aria-label').startsWith(prefix))
+             .map(e => [e.getAttribute('aria-label'), e.textContent]))""", [view, prefix])
+
+
+def _settle(pg) -> None:
+    pg.evaluate("Promise.all(Object.values(window.explodiceViews).map(v => v.runAsync())).then(() => null)")
+
+
+def _set_slider(pg, name: str, value: int) -> None:
+    pg.evaluate("""([name, value]) => { const el = document.querySelector(`input[name=${name}]`);
+        el.value = value; el.dispatchEvent(new Event('input', {bubbles: true})); }""",
+                [name, value])
+
+
+DC3 = {"very easy": 8, "easy": 12, "moderate": 16, "hard": 22, "very hard": 28,
+       "nearly impossible": 35}
+DC20 = {"very easy": 5, "easy": 10, "moderate": 15, "hard": 20, "very hard": 25,
+        "nearly impossible": 30}
+
+
+def _expected_table(roll3: Roll, roll20: Roll, rules: Rules, policy) -> dict[str, float]:
+    out = {}
+    for band, dc in DC3.items():
+        r = roll3 if policy != "best" else roll3.replace(policy=Best(dc, 0.05))
+        d = exact(r, rules)
+        out[f"3d6x DC @ {band}"] = dc
+        out[f"3d6x P(success) @ {band}"] = float(d.p_success(dc))
+        out[f"3d6x E[drain] @ {band}"] = d.drain_mean
+    for band, dc in DC20.items():
+        out[f"d20 DC @ {band}"] = dc
+        out[f"d20 P(success) @ {band}"] = float(d20(roll20).p_success(dc))
+    return out
+
+
+def _agrees(text: str, value: float) -> bool:
+    """A printed number agrees with the API's value to the precision it is printed with
+    (a value on a rounding tie may print either way)."""
+    if text == "< 0.1%":
+        return 0 < value < 0.0005
+    if text == "> 99.9%":
+        return 0.9995 <= value < 1
+    if text.endswith("%"):
+        return abs(float(text[:-1]) - 100 * value) <= 0.05 + 1e-9
+    digits = len(text.partition(".")[2])
+    return abs(float(text) - value) <= 0.5 * 10.0**-digits + 1e-9
+
+
+def _assert_shown(shown: dict[str, str], expected: dict[str, float]) -> None:
+    assert set(shown) == set(expected)
+    wrong = {k: (shown[k], expected[k]) for k in expected if not _agrees(shown[k], expected[k])}
+    assert wrong == {}
+
+
+def test_browser_default_view_shows_the_apis_numbers(page):
+    rules = Rules(disadvantage="drop")
+    shown = _cells(page, "roll", "")
+    _assert_shown(shown, _expected_table(Roll(4), Roll(4), rules, "keep"))
+
+
+def test_browser_controls_change_the_numbers_to_the_apis(page, tmp_path):
+    page.select_option("select[name=who]", "Bo: save INT (+11; d20 +7)")
+    page.check("input[name=adv][value=disadvantage]")
+    page.check("input[name=reading][value=subtract]")
+    page.select_option("select[name=policy]", "best(λ=0.05)")
+    _settle(page)
+    rules = Rules(disadvantage="subtract")
+    roll = Roll(11, advantage="disadvantage", kind="save")
+    _assert_shown(_cells(page, "roll", ""),
+                  _expected_table(roll, roll.replace(modifier=7), rules, "best"))
+
+    page.select_option("select[name=who]", MODIFIER_CHOICE)
+    _set_slider(page, "mod", -3)
+    page.check("input[name=adv][value=advantage]")
+    page.select_option("select[name=policy]", "cancel")
+    _settle(page)
+    roll = Roll(-3, advantage="advantage", policy="cancel")
+    _assert_shown(_cells(page, "roll", ""),
+                  _expected_table(roll, roll.replace(policy="keep"), rules, "cancel"))
+    page.locator("#roll-section").screenshot(path=tmp_path / "roll.png")
+    assert (tmp_path / "roll.png").stat().st_size > 20_000
+
+
+def test_browser_equivalent_table_is_equivalent_dc(page):
+    from explodice import equivalent_dc
+
+    shown = _cells(page, "equivalent", "equivalent @ ")
+    for name, mod in (("novice", 0), ("trained", 4)):
+        table = equivalent_dc(Roll(mod), rules=Rules(disadvantage="drop"))
+        for row in table.itertuples():
+            assert shown[f"equivalent @ {name} ({mod:+d}) @ {row.difficulty}"] == f"DC {row.dc_3d6x}"
+
+
+def test_browser_day_follows_the_policy_control(page, config):
+    import dataclasses
+
+    page.select_option("select[name=day_policy]", "keep")
+    _settle(page)
+    shown = _cells(page, "day", "gauge @ ")
+    party = tuple(dataclasses.replace(c, policy="keep") for c in config.day.characters)
+    res = simulate_day(config.day.replace(characters=party), config.rules, n_days=config.days,
+                       seed=config.seed)
+    g = res.to_frame("gauges")
+    g = g[g.caused_mean > 0]
+    expected = {}
+    for row in g.itertuples():
+        who = f"{row.character} {row.gauge} ({row.start} points)"
+        expected[f"gauge @ {who} @ P(empty by evening)"] = row.p_empty
+        expected[f"gauge @ {who} @ drain per day"] = row.caused_mean
+    _assert_shown(shown, expected)
+    bars = _cells(page, "day", "day @ ")
+    types = res.to_frame("roll_types")
+    types = types[types.rolls > 0]
+    _assert_shown(bars, {f"day @ {r.type} @ {r.state}": r.p for r in types.itertuples()})
