@@ -51,7 +51,7 @@ LAMBDAS = (0.0, 0.05, 0.2)
 CURVE_DCS = range(1, 51)
 #: The modifiers the slider offers (a character's tests may add others).
 SLIDER = (-5, 15)
-MODIFIER_CHOICE = "a modifier (slider)"
+MODIFIER_CHOICE = "the modifier of the slider"
 OWN_POLICIES = "each character's own"
 _STATES = ("normal", "advantage", "disadvantage (subtract)", "disadvantage (drop)")
 _LANGS = ("en",)
@@ -279,7 +279,7 @@ def _roll_chart(data: ExplorerData, reading: str) -> Any:
     who = alt.param(name="who", value=MODIFIER_CHOICE, bind=alt.binding_select(
         options=list(data.subjects.who), name="who rolls ", element="#controls-roll"))
     mod = alt.param(name="mod", value=4, bind=alt.binding_range(
-        min=SLIDER[0], max=SLIDER[1], step=1, name="modifier (slider) ", element="#controls-roll"))
+        min=SLIDER[0], max=SLIDER[1], step=1, name="modifier ", element="#controls-roll"))
     adv = alt.param(name="adv", value="normal", bind=alt.binding_radio(
         options=list(ADVANTAGE_STATES), name="advantage ", element="#controls-roll"))
     read = alt.param(name="reading", value=reading, bind=alt.binding_radio(
@@ -313,7 +313,7 @@ def _roll_chart(data: ExplorerData, reading: str) -> Any:
                      color=system_colour,
                      tooltip=[alt.Tooltip("system:N"), alt.Tooltip("dc:Q", title="DC"),
                               alt.Tooltip("shown:N", title="P(success)")])
-             .properties(width=420, height=260, title="Success against every DC ('at least')"))
+             .properties(width=430, height=400, title="Success against every DC ('at least')"))
     drain = (base.transform_filter(f"datum.system == '3d6x' && datum.dc >= {min(CURVE_DCS)} "
                                    f"&& datum.dc <= {max(CURVE_DCS)}")
              .mark_line(color="#1f5fa8", interpolate="step-after")
@@ -322,7 +322,7 @@ def _roll_chart(data: ExplorerData, reading: str) -> Any:
                              scale=alt.Scale(zero=True)),
                      tooltip=[alt.Tooltip("dc:Q", title="DC"),
                               alt.Tooltip("drain:Q", title="expected drain", format=".2f")])
-             .properties(width=420, height=110,
+             .properties(width=520, height=120,
                          title="3d6x: expected drain of one roll (rule of 1), by DC"))
 
     # The DC table as text: rows are the difficulty bands, columns each system's DC and odds.
@@ -352,8 +352,9 @@ def _roll_chart(data: ExplorerData, reading: str) -> Any:
         color=alt.condition("datum.part == 'p_text'", alt.value("black"), alt.value("#555")))
     text = text.properties(width=520, height=220,
                            title="The DC table: each band in each system")
-    return alt.hconcat(text, alt.vconcat(curve, drain, spacing=12),
-                       spacing=30).add_params(*params)
+    left = alt.vconcat(text, drain, spacing=25)
+    return (alt.hconcat(left, curve, spacing=30).add_params(*params)
+            .resolve_legend(color="independent"))
 
 
 def _equivalent_chart(data: ExplorerData) -> Any:
@@ -542,7 +543,6 @@ def explorer_html(data: ExplorerData, *, lang: str = "en") -> str:
   and the page only filters and draws them, offline. Single rolls and equivalent DCs come from
   the <b>exact engine</b> (the cut of the infinite explosion leaves out less than 1e-12).</p>
   {_meta_html(meta)}
-  <p class="note">Rules: {esc(meta['rules'])}.</p>
 </header>
 <section id="roll-section">
   <h2>1. One roll against the DC table</h2>
