@@ -426,7 +426,10 @@ def _day_chart(data: ExplorerData) -> Any:
                                alt.Tooltip("shown:N", title="P(success)")])
     labels = types.mark_text(align="left", dx=3, fontSize=10).encode(
         y=y, yOffset=alt.YOffset("state:N", sort=["gauge full", "gauge empty"]), x="p:Q", text="shown:N", description="cell:N")
-    success = (bars + labels).properties(width=330, height=300,
+    whiskers = types.mark_rule(color="#333").encode(
+        y=y, yOffset=alt.YOffset("state:N", sort=["gauge full", "gauge empty"]),
+        x="ci_low:Q", x2="ci_high:Q")
+    success = (bars + whiskers + labels).properties(width=330, height=300,
                                          title="Success by roll type, gauge full or empty")
 
     gauges = (alt.Chart(alt.Data(values=_records(data.day_gauges))).transform_filter(picked)
@@ -510,8 +513,9 @@ def explorer_html(data: ExplorerData, *, lang: str = "en") -> str:
 <section id="day-section">
   <h2>3. The party's day</h2>
   <p class="lead">{esc(meta['day'])}. Each policy's day is <b>simulated</b>: {meta['days']:,}
-  days with seed {meta['seed']} (the day engine has no exact counterpart yet); the bands are
-  95&nbsp;% Wilson intervals. A gauge at 0 puts every roll of its abilities at disadvantage.
+  days with seed {meta['seed']} (the day engine has no exact counterpart yet); the bands and
+  the bars' whiskers are 95&nbsp;% Wilson intervals (a roll type rarely made with its gauge
+  empty has a wide one). A gauge at 0 puts every roll of its abilities at disadvantage.
   "{esc(OWN_POLICIES)}" plays the configuration's policies; the others give every character
   the same one.</p>
   <div class="controls" id="controls-day"></div>
