@@ -1,0 +1,136 @@
+"""The game's own language: message catalogues and number formats for English and French.
+
+Labels are written in English in the code, wrapped in ``_()``, and looked up in a gettext
+catalogue (``explodice/locale/<lang>/LC_MESSAGES/explodice.po``, read with Babel, so no
+compilation step is needed); numbers, percentages and dates are formatted by Babel's CLDR data
+(French: ``49,1 %``, ``12,6``, ``1 décembre 2026``). The words are the seed's: DD, Très facile
+... Presque impossible, jauge, règle du 1.
+
+>>> _ = translator("fr")
+>>> _("moderate"), percent(0.4912, "fr"), number(12.6, "fr", 1), percent(0.4912, "en")
+('Modérée', '49,1\xa0%', '12,6', '49.1 %')
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import functools
+import gettext
+import io
+from decimal import ROUND_HALF_UP, Decimal
+from importlib import resources
+from typing import Any, Callable
+
+from .rules import ExplodiceError
+
+__all__ = ["LANGS", "ABILITY", "check_lang", "date", "d3_locale", "number", "percent",
+           "translator"]
+
+LANGS = ("en", "fr")
+DOMAIN = "explodice"
+_LOCALES = {"en": "en_GB", "fr": "fr_FR"}
+#: Ability abbreviations in each language (the seeds write FOR and SAG).
+ABILITY = {"en": {a: a for a in ("STR", "DEX", "CON", "INT", "WIS", "CHA")},
+           "fr": {"STR": "FOR", "DEX": "DEX", "CON": "CON", "INT": "INT", "WIS": "SAG",
+                  "CHA": "CHA"}}
+
+
+def check_lang(lang: Any) -> str:
+    """``lang`` validated: ``"en"`` or ``"fr"``."""
+    if lang not in LANGS:
+        raise ExplodiceError(f"`lang` must be one of {list(LANGS)}, but {lang!r} was passed.")
+    return lang
+
+
+@functools.lru_cache(maxsize=None)
+def _catalogue(lang: str) -> gettext.NullTranslations:
+    if lang == "en":
+        return gettext.NullTranslations()
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    path = resources.files("explodice").joinpath(f"locale/{lang}/LC_MESSAGES/{DOMAIN}.po")
+    with path.open("rb") as f:
+        catalog = read_po(f, locale=_LOCALES[lang], domain=DOMAIN)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return gettext.GNUTranslations(buffer)
+
+
+def translator(lang: str) -> Callable[[str], str]:
+    """The ``_`` function of ``lang``: an English label in, the label in ``lang`` out."""
+    return _catalogue(check_lang(lang)).gettext
+
+
+def _round(x: float, digits: int) -> Decimal:
+    # Ties away from zero on the exact binary value, as JavaScript's toFixed rounds.
+    return Decimal(x).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+
+
+def number(x: float, lang: str, digits: int | None = 1) -> str:
+    """``x`` with ``digits`` decimals (``None``: as few as it needs, up to 6), the language's
+    way (``12,6`` in French).
+
+    >>> number(0.05, "fr", None), number(2000, "en", 0)
+    ('0,05', '2,000')
+    """
+    from babel.numbers import format_decimal
+
+    loc = _LOCALES[check_lang(lang)]
+    if digits is None:
+        return format_decimal(x, format="#,##0.######", locale=loc)
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return format_decimal(_round(x, digits), format=pattern, locale=loc,
+                          decimal_quantization=False)
+
+
+def percent(p: float, lang: str, digits: int = 1) -> str:
+    """A probability in percent, never a false 0 % or 100 %: ``< 0,1 %`` instead.
+
+    >>> percent(0.0002, "fr"), percent(0.99999, "en"), percent(0.0, "en")
+    ('< 0,1\xa0%', '> 99.9 %', '0.0 %')
+    """
+    from babel.numbers import format_percent
+
+    lang = check_lang(lang)
+    step = 10.0 ** -digits / 100
+    if 0 < p < step / 2:
+        return "< " + percent(step, lang, digits)
+    if 1 - step / 2 <= p < 1:
+        return "> " + percent(1 - step, lang, digits)
+    text = format_percent(_round(100 * p, digits) / 100, format=_percent_pattern(lang, digits),
+                          locale=_LOCALES[lang], decimal_quantization=False)
+    return text
+
+
+@functools.lru_cache(maxsize=None)
+def _percent_pattern(lang: str, digits: int) -> str:
+    """The locale's own percent pattern (CLDR: ``#,##0\u202f%`` in French) with ``digits``
+    decimals; English gets the report's ``49.1 %``."""
+    from babel import Locale
+
+    base = "#,##0 %" if lang == "en" else Locale.parse(_LOCALES[lang]).percent_formats[None].pattern
+    return base.replace("#,##0", "#,##0" + ("." + "0" * digits if digits else ""), 1)
+
+
+def date(day: str | _dt.date, lang: str) -> str:
+    """A date as the language writes it (``1 décembre 2026``; English keeps ISO ``2026-12-01``)."""
+    from babel.dates import format_date
+
+    if isinstance(day, str):
+        day = _dt.date.fromisoformat(day)
+    if check_lang(lang) == "en":
+        return day.isoformat()
+    return format_date(day, format="long", locale=_LOCALES[lang])
+
+
+def d3_locale(lang: str) -> dict[str, Any]:
+    """The number locale of the page's charts (d3-format), from Babel's CLDR symbols."""
+    from babel.numbers import get_decimal_symbol, get_group_symbol, get_minus_sign_symbol
+
+    loc = _LOCALES[check_lang(lang)]
+    return {"decimal": get_decimal_symbol(loc), "thousands": get_group_symbol(loc),
+            "grouping": [3], "currency": ["", " €"] if lang == "fr" else ["£", ""],
+            "percent": _percent_pattern(lang, 0).replace("#,##0", ""),
+            "minus": get_minus_sign_symbol(loc)}
