@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 
 from explodice import Best, Roll, Rules, exact
-from explodice.cli import main
-from explodice.d20 import d20
-from explodice.day import simulate_day
-from explodice.explorer import (EXPLORER_NAME, MODIFIER_CHOICE, explorer_data, explorer_html,
-                                shown_percent, write_explorer)
-from explodice.report import load_config
-from explodice.rules import ExplodiceError
+from explodice.core.errors import ExplodiceError
+from explodice.day.simulate import simulate_day
+from explodice.engine.d20 import d20
+from explodice.present.cli import main
+from explodice.present.explorer import (EXPLORER_NAME, MODIFIER_CHOICE, explorer_data,
+                                        explorer_html, shown_percent, write_explorer)
+from explodice.present.report import load_config
 
 CONFIG = """
 title = "A tiny explorer"
@@ -312,7 +312,7 @@ def test_browser_controls_change_the_numbers_to_the_apis(page, tmp_path):
 
 
 def test_browser_equivalent_table_is_equivalent_dc(page):
-    from explodice import equivalent_dc
+    from explodice.analysis.compare import equivalent_dc
 
     shown = _cells(page, "equivalent", "equivalent @ ")
     for name, mod in (("novice", 0), ("trained", 4)):

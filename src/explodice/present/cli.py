@@ -29,6 +29,7 @@ from explodice.core.errors import ExplodiceError, one_line
 from explodice.core.version import __version__
 from explodice.day.scenario import load_scenario
 from explodice.day.simulate import rolls_to_empty, simulate_day
+from explodice.present.explorer import write_explorer
 from explodice.game.rules import (
     ACTORS,
     ADVANTAGE_STATES,
@@ -370,8 +371,6 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_explore(args: argparse.Namespace) -> int:
     """Write the explorer: one HTML file that works offline, from disk."""
-    from .explorer import write_explorer
-
     path = write_explorer(args.config, args.out)
     print(f"wrote {path} ({path.stat().st_size / 2**20:.1f} MiB); open it in a browser, or "
           "send it as it is")

@@ -1,7 +1,7 @@
 """The game's own language: message catalogues and number formats for English and French.
 
 Labels are written in English in the code, wrapped in ``_()``, and looked up in a gettext
-catalogue (``explodice/locale/<lang>/LC_MESSAGES/explodice.po``, read with Babel, so no
+catalogue (``explodice/present/locale/<lang>/LC_MESSAGES/explodice.po``, read with Babel, so no
 compilation step is needed); numbers, percentages and dates are formatted by Babel's CLDR data
 (French: ``49,1 %``, ``12,6``, ``1 décembre 2026``). The words are the seed's: DD, Très facile
 ... Presque impossible, jauge, règle du 1.
@@ -21,7 +21,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from importlib import resources
 from typing import Any, Callable
 
-from .rules import ExplodiceError
+from explodice.core.errors import ExplodiceError
 
 __all__ = ["LANGS", "ABILITY", "check_lang", "date", "d3_locale", "number", "percent",
            "translator"]
@@ -49,7 +49,7 @@ def _catalogue(lang: str) -> gettext.NullTranslations:
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
-    path = resources.files("explodice").joinpath(f"locale/{lang}/LC_MESSAGES/{DOMAIN}.po")
+    path = resources.files("explodice.present").joinpath(f"locale/{lang}/LC_MESSAGES/{DOMAIN}.po")
     with path.open("rb") as f:
         catalog = read_po(f, locale=_LOCALES[lang], domain=DOMAIN)
     buffer = io.BytesIO()

@@ -6,9 +6,9 @@ configuration, for the party's day) and hands them to Vega-Lite charts built wit
 page is self-contained: Vega, Vega-Lite and vega-embed are inlined (from ``vl-convert-python``'s
 bundle), the data sit in the specifications, and nothing is fetched when it opens. The controls
 (Vega-Lite parameters bound to inputs) only filter and redraw precomputed tables. ``lang="fr"``
-writes it in the game's own words (:mod:`explodice.i18n`).
+writes it in the game's own words (:mod:`explodice.present.i18n`).
 
->>> from explodice.explorer import explorer_data
+>>> from explodice.present.explorer import explorer_data
 >>> data = explorer_data(day=False)
 >>> row = data.roll.query("system == '3d6x' and cls == 'check/pc' and state == 'normal' "
 ...                       "and policy == 'keep' and need == 8")
@@ -30,8 +30,17 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from . import i18n
-from .rules import ADVANTAGE_STATES, Best, ExplodiceError, Policy, Roll, Rules
+from explodice.analysis.compare import equivalent_dc
+from explodice.core.errors import ExplodiceError
+from explodice.core.files import atomic_write_text
+from explodice.core.version import __version__
+from explodice.day.simulate import simulate_day
+from explodice.engine.d20 import d20
+from explodice.engine.exact import exact
+from explodice.game.character import ABILITIES, SKILLS_FR
+from explodice.game.rules import ADVANTAGE_STATES, Best, Policy, Roll, Rules
+from explodice.game.tables import DC_TABLES, DIFFICULTY_FR
+from explodice.present import i18n
 
 __all__ = [
     "EXPLORER_NAME",
@@ -143,8 +152,6 @@ class ExplorerData:
 
 def _test_label(test: str, lang: str) -> str:
     """'Athletics' or 'save STR' in ``lang`` ('Athlétisme', 'sauvegarde FOR')."""
-    from .character import SKILLS_FR
-
     _ = i18n.translator(lang)
     if test.startswith("save "):
         return _("save {ability}").format(ability=i18n.ABILITY[lang][test.split()[1]])
@@ -155,8 +162,6 @@ def _test_label(test: str, lang: str) -> str:
 
 def _subjects(party: Sequence[Any], lang: str) -> pd.DataFrame:
     """A modifier (the slider), then each character's proficient skills and saves."""
-    from .character import ABILITIES
-
     _ = i18n.translator(lang)
     rows = [{"who": MODIFIER_CHOICE, "label": _(MODIFIER_CHOICE), "mod3": 0, "mod20": 0,
              "cls": "check/pc"}]
@@ -188,9 +193,6 @@ def _state_rules(state: str, rules: Rules) -> tuple[str, Rules]:
 
 def _roll_table(subjects: pd.DataFrame, rules: Rules) -> pd.DataFrame:
     """P(success) and E[drain] against need = DC - modifier, for every choice of the controls."""
-    from .d20 import d20
-    from .exact import exact
-
     lo = min(CURVE_DCS) - max(SLIDER[1], int(subjects.mod3.max()), int(subjects.mod20.max()))
     hi = max(CURVE_DCS) - min(SLIDER[0], int(subjects.mod3.min()), int(subjects.mod20.min()))
     needs = np.arange(lo, hi + 1)
@@ -221,14 +223,10 @@ def _roll_table(subjects: pd.DataFrame, rules: Rules) -> pd.DataFrame:
 
 
 def _difficulty_label(name: str, lang: str) -> str:
-    from .tables import DIFFICULTY_FR
-
     return DIFFICULTY_FR[name] if lang == "fr" else name
 
 
 def _dc_frame(lang: str) -> pd.DataFrame:
-    from .tables import DC_TABLES
-
     rows = [{"system": system, "order": i, "difficulty": name,
              "label": _difficulty_label(name, lang), "dc": dc}
             for system, table in DC_TABLES.items() for i, (name, dc) in enumerate(table.items())]
@@ -236,8 +234,6 @@ def _dc_frame(lang: str) -> pd.DataFrame:
 
 
 def _equivalent(profiles: dict[str, int], rules: Rules, lang: str) -> pd.DataFrame:
-    from .compare import equivalent_dc
-
     frames = []
     for name, mod in profiles.items():
         f = equivalent_dc(Roll(mod), rules=rules)
@@ -263,8 +259,6 @@ def _roll_type_label(day_roll: Any, lang: str) -> str:
 
 def _day_tables(config: Any, lang: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """The party's day under each policy: its own, then keep, cancel and each best(λ)."""
-    from .day import simulate_day
-
     _ = i18n.translator(lang)
     scenario = config.day
     runs: dict[str, Any] = {OWN_POLICIES: scenario}
@@ -304,8 +298,8 @@ def explorer_data(config: Any = None, *, lang: str = "en", date: str | None = No
 
     ``day=False`` leaves the party's day out (its tables empty): for quick looks and tests.
     """
-    from . import __version__
-    from .report import ReportConfig, load_config
+    # imported here: the report's writer imports this module
+    from explodice.present.report.config import ReportConfig, load_config
 
     lang = i18n.check_lang(lang)
     if not isinstance(config, ReportConfig):
@@ -698,15 +692,13 @@ def write_explorer(config: Any = None, out: str | os.PathLike[str] = EXPLORER_NA
                    lang: str = "en", date: str | None = None) -> Path:
     """Write the explorer for a report configuration (a ReportConfig, a TOML path, or
     ``None`` for the embedded default) to ``out``, whole or not at all; return its path."""
-    from .report import _atomic_write_text
-
     lang = i18n.check_lang(lang)
     out = Path(out)
     if out.is_dir():
         raise ExplodiceError(f"`out` must be a file name, but {str(out)!r} is a folder.")
     page = explorer_html(explorer_data(config, lang=lang, date=date))
     try:
-        _atomic_write_text(out, page)
+        atomic_write_text(out, page)
     except OSError as err:
         raise OSError(f"cannot write the explorer to {out}: {err.strerror}") from None
     return out
