@@ -8,7 +8,6 @@ import os
 import re
 import shutil
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -17,8 +16,14 @@ from explodice.core.errors import ExplodiceError
 from explodice.day.simulate import simulate_day
 from explodice.engine.d20 import d20
 from explodice.present.cli import main
-from explodice.present.explorer import (EXPLORER_NAME, MODIFIER_CHOICE, explorer_data,
-                                        explorer_html, shown_percent, write_explorer)
+from explodice.present.explorer import (
+    EXPLORER_NAME,
+    MODIFIER_CHOICE,
+    explorer_data,
+    explorer_html,
+    shown_percent,
+    write_explorer,
+)
 from explodice.present.report import load_config
 
 CONFIG = """
@@ -109,8 +114,9 @@ def test_roll_table_holds_hand_derived_values(data):
     assert _row(data, system="d20", cls="check/pc", state="normal", need=15).p == pytest.approx(0.3)
     # d20 with disadvantage (both readings alike): (6/20)^2
     for state in ("disadvantage (subtract)", "disadvantage (drop)"):
-        assert _row(data, system="d20", cls="check/pc", state=state,
-                    need=15).p == pytest.approx(0.09)
+        assert _row(data, system="d20", cls="check/pc", state=state, need=15).p == pytest.approx(
+            0.09
+        )
     # a keep policy never pays for cancelling: cancel succeeds less, drains less
     cancel = _row(data, system="3d6x", cls="check/pc", state="normal", policy="cancel", need=8)
     assert cancel.p < keep.p and cancel.drain < keep.drain
@@ -119,8 +125,9 @@ def test_roll_table_holds_hand_derived_values(data):
 def test_best_rows_are_the_engine_at_each_dc(data):
     rules = Rules(disadvantage="drop")
     for need in (4, 12, 16, 22):
-        row = _row(data, system="3d6x", cls="save/pc", state="advantage", policy="best(λ=0.05)",
-                   need=need)
+        row = _row(
+            data, system="3d6x", cls="save/pc", state="advantage", policy="best(λ=0.05)", need=need
+        )
         d = exact(Roll(0, advantage="advantage", kind="save", policy=Best(need, 0.05)), rules)
         assert row.p == pytest.approx(d.p_success(need), abs=1e-7)
         assert row.drain == pytest.approx(d.drain_mean, abs=1e-4)
@@ -139,8 +146,9 @@ def test_the_day_is_simulate_day_per_policy(config, data):
     import dataclasses
 
     party = tuple(dataclasses.replace(c, policy="cancel") for c in config.day.characters)
-    res = simulate_day(config.day.replace(characters=party), config.rules, n_days=config.days,
-                       seed=config.seed)
+    res = simulate_day(
+        config.day.replace(characters=party), config.rules, n_days=config.days, seed=config.seed
+    )
     g = res.to_frame("gauges").set_index(["character", "gauge"])
     for key, row in cancel.iterrows():
         assert row.p_empty == pytest.approx(g.loc[key, "p_empty"], abs=1e-5)
@@ -157,8 +165,16 @@ def test_the_page_is_self_contained_and_states_its_provenance(page_file, data):
     text = page_file.read_text(encoding="utf-8")
     assert not re.search(r"<script[^>]+src=|<link[^>]+href=|@import|\bimport\(", text)
     assert "vegaEmbed" in text and "A tiny explorer" in text
-    for needle in (DATE, "seed", "7", data.meta["version"], "drop", "exact engine",
-                   "simulated", "60"):
+    for needle in (
+        DATE,
+        "seed",
+        "7",
+        data.meta["version"],
+        "drop",
+        "exact engine",
+        "simulated",
+        "60",
+    ):
         assert needle in text
     assert page_file.stat().st_size < 4 * 2**20
 
@@ -182,18 +198,28 @@ def test_cli_explore_writes_the_file(config_path, tmp_path, capsys):
 
 # -- in a real browser --------------------------------------------------------------------
 CHROMIUM = os.environ.get("EXPLODICE_CHROMIUM", "/usr/bin/chromium")
-BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update",
-                "--disable-sync"]
+BROWSER_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 @pytest.fixture(scope="module")
 def browser():
     if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
-        pytest.skip(f"no Chromium at {CHROMIUM}: install Debian's package "
-                    "(apt-get install chromium) or set EXPLODICE_CHROMIUM")
-    sync_api = pytest.importorskip("playwright.sync_api",
-                                   reason="playwright is not installed (pip install playwright)")
+        pytest.skip(
+            f"no Chromium at {CHROMIUM}: install Debian's package "
+            "(apt-get install chromium) or set EXPLODICE_CHROMIUM"
+        )
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="playwright is not installed (pip install playwright)"
+    )
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
         yield b
@@ -205,8 +231,14 @@ def page(browser, page_file):
     """The explorer open from disk; every request that is not file:// fails the test."""
     pg = browser.new_page(viewport={"width": 1280, "height": 900})
     problems: list[str] = []
-    pg.on("console", lambda m: problems.append(f"console {m.type}: {m.text}")
-          if m.type in ("error", "warning") else None)
+    pg.on(
+        "console",
+        lambda m: (
+            problems.append(f"console {m.type}: {m.text}")
+            if m.type in ("error", "warning")
+            else None
+        ),
+    )
     pg.on("pageerror", lambda e: problems.append(f"page error: {e}"))
 
     def guard(route):
@@ -226,26 +258,45 @@ def page(browser, page_file):
 
 def _cells(pg, view: str, prefix: str) -> dict[str, str]:
     """Text marks of a view whose description starts with ``prefix``: {description: text}."""
-    return pg.evaluate("""([view, prefix]) => Object.fromEntries(
+    return pg.evaluate(
+        """([view, prefix]) => Object.fromEntries(
         Array.from(document.querySelectorAll(`#view-${view} text[aria-label]`))
              .filter(e => e.getAttribute('aria-label').startsWith(prefix))
-             .map(e => [e.getAttribute('aria-label'), e.textContent]))""", [view, prefix])
+             .map(e => [e.getAttribute('aria-label'), e.textContent]))""",
+        [view, prefix],
+    )
 
 
 def _settle(pg) -> None:
-    pg.evaluate("Promise.all(Object.values(window.explodiceViews).map(v => v.runAsync())).then(() => null)")
+    pg.evaluate(
+        "Promise.all(Object.values(window.explodiceViews).map(v => v.runAsync())).then(() => null)"
+    )
 
 
 def _set_slider(pg, name: str, value: int) -> None:
-    pg.evaluate("""([name, value]) => { const el = document.querySelector(`input[name=${name}]`);
+    pg.evaluate(
+        """([name, value]) => { const el = document.querySelector(`input[name=${name}]`);
         el.value = value; el.dispatchEvent(new Event('input', {bubbles: true})); }""",
-                [name, value])
+        [name, value],
+    )
 
 
-DC3 = {"very easy": 8, "easy": 12, "moderate": 16, "hard": 22, "very hard": 28,
-       "nearly impossible": 35}
-DC20 = {"very easy": 5, "easy": 10, "moderate": 15, "hard": 20, "very hard": 25,
-        "nearly impossible": 30}
+DC3 = {
+    "very easy": 8,
+    "easy": 12,
+    "moderate": 16,
+    "hard": 22,
+    "very hard": 28,
+    "nearly impossible": 35,
+}
+DC20 = {
+    "very easy": 5,
+    "easy": 10,
+    "moderate": 15,
+    "hard": 20,
+    "very hard": 25,
+    "nearly impossible": 30,
+}
 
 
 def _expected_table(roll3: Roll, roll20: Roll, rules: Rules, policy) -> dict[str, float]:
@@ -296,8 +347,9 @@ def test_browser_controls_change_the_numbers_to_the_apis(page, tmp_path):
     _settle(page)
     rules = Rules(disadvantage="subtract")
     roll = Roll(11, advantage="disadvantage", kind="save")
-    _assert_shown(_cells(page, "roll", ""),
-                  _expected_table(roll, roll.replace(modifier=7), rules, "best"))
+    _assert_shown(
+        _cells(page, "roll", ""), _expected_table(roll, roll.replace(modifier=7), rules, "best")
+    )
 
     page.select_option("select[name=who]", MODIFIER_CHOICE)
     _set_slider(page, "mod", -3)
@@ -305,8 +357,10 @@ def test_browser_controls_change_the_numbers_to_the_apis(page, tmp_path):
     page.select_option("select[name=policy]", "cancel")
     _settle(page)
     roll = Roll(-3, advantage="advantage", policy="cancel")
-    _assert_shown(_cells(page, "roll", ""),
-                  _expected_table(roll, roll.replace(policy="keep"), rules, "cancel"))
+    _assert_shown(
+        _cells(page, "roll", ""),
+        _expected_table(roll, roll.replace(policy="keep"), rules, "cancel"),
+    )
     page.locator("#roll-section").screenshot(path=tmp_path / "roll.png")
     assert (tmp_path / "roll.png").stat().st_size > 20_000
 
@@ -318,7 +372,9 @@ def test_browser_equivalent_table_is_equivalent_dc(page):
     for name, mod in (("novice", 0), ("trained", 4)):
         table = equivalent_dc(Roll(mod), rules=Rules(disadvantage="drop"))
         for row in table.itertuples():
-            assert shown[f"equivalent @ {name} ({mod:+d}) @ {row.difficulty}"] == f"DC {row.dc_3d6x}"
+            assert (
+                shown[f"equivalent @ {name} ({mod:+d}) @ {row.difficulty}"] == f"DC {row.dc_3d6x}"
+            )
 
 
 def test_browser_day_follows_the_policy_control(page, config):
@@ -328,8 +384,9 @@ def test_browser_day_follows_the_policy_control(page, config):
     _settle(page)
     shown = _cells(page, "day", "gauge @ ")
     party = tuple(dataclasses.replace(c, policy="keep") for c in config.day.characters)
-    res = simulate_day(config.day.replace(characters=party), config.rules, n_days=config.days,
-                       seed=config.seed)
+    res = simulate_day(
+        config.day.replace(characters=party), config.rules, n_days=config.days, seed=config.seed
+    )
     g = res.to_frame("gauges")
     g = g[g.caused_mean > 0]
     expected = {}

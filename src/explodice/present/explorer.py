@@ -23,9 +23,10 @@ import datetime as _dt
 import html
 import json
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -75,13 +76,31 @@ def _noop(text: str) -> str:
 
 N_ = _noop
 # Labels defined as data keys, translated when shown (listed here for the catalogue).
-_KEY_LABELS = (N_("the modifier of the slider"), N_("each character's own"), N_("normal"),
-               N_("advantage"), N_("disadvantage"), N_("subtract"), N_("drop"), N_("keep"),
-               N_("cancel"), N_("gauge full"), N_("gauge empty"), N_("check"), N_("save"),
-               N_("attack"), N_("very easy"), N_("easy"), N_("moderate"), N_("hard"),
-               N_("very hard"), N_("nearly impossible"), N_("embedded default"),
-               N_("certain in d20"),
-               N_("impossible in d20"))
+_KEY_LABELS = (
+    N_("the modifier of the slider"),
+    N_("each character's own"),
+    N_("normal"),
+    N_("advantage"),
+    N_("disadvantage"),
+    N_("subtract"),
+    N_("drop"),
+    N_("keep"),
+    N_("cancel"),
+    N_("gauge full"),
+    N_("gauge empty"),
+    N_("check"),
+    N_("save"),
+    N_("attack"),
+    N_("very easy"),
+    N_("easy"),
+    N_("moderate"),
+    N_("hard"),
+    N_("very hard"),
+    N_("nearly impossible"),
+    N_("embedded default"),
+    N_("certain in d20"),
+    N_("impossible in d20"),
+)
 
 
 def policy_choices() -> dict[str, Policy]:
@@ -98,7 +117,7 @@ def policy_choices() -> dict[str, Policy]:
 def _policy_label(key: str, lang: str) -> str:
     _ = i18n.translator(lang)
     if key.startswith("best(λ="):
-        weight = float(key[len("best(λ="):-1])
+        weight = float(key[len("best(λ=") : -1])
         return _("best(λ={weight})").format(weight=i18n.number(weight, lang, None))
     return _(key)
 
@@ -120,9 +139,11 @@ def _js(text: str) -> str:
 def _vega_percent(field: str, lang: str) -> str:
     """:func:`shown_percent` in Vega's expression language (the page's locale does the rest)."""
     d = f"datum.{field}"
-    return (f"{d} > 0 && {d} < 0.0005 ? {_js(i18n.percent(1e-9, lang))} : "
-            f"{d} >= 0.9995 && {d} < 1 ? {_js(i18n.percent(1 - 1e-9, lang))} : "
-            f"format({d}, '.1%')")
+    return (
+        f"{d} > 0 && {d} < 0.0005 ? {_js(i18n.percent(1e-9, lang))} : "
+        f"{d} >= 0.9995 && {d} < 1 ? {_js(i18n.percent(1 - 1e-9, lang))} : "
+        f"format({d}, '.1%')"
+    )
 
 
 # -- the numbers ----------------------------------------------------------------------------
@@ -163,24 +184,43 @@ def _test_label(test: str, lang: str) -> str:
 def _subjects(party: Sequence[Any], lang: str) -> pd.DataFrame:
     """A modifier (the slider), then each character's proficient skills and saves."""
     _ = i18n.translator(lang)
-    rows = [{"who": MODIFIER_CHOICE, "label": _(MODIFIER_CHOICE), "mod3": 0, "mod20": 0,
-             "cls": "check/pc"}]
+    rows = [
+        {
+            "who": MODIFIER_CHOICE,
+            "label": _(MODIFIER_CHOICE),
+            "mod3": 0,
+            "mod20": 0,
+            "cls": "check/pc",
+        }
+    ]
     for c in party:
         tests: list[tuple[str, Roll, Roll]] = []
         for skill, prof in c.skills.items():
             if prof:
                 tests.append((skill, c.roll(skill), c.roll(skill, system="d20")))
         for a in ABILITIES:
-            tests.append((f"save {a}", c.roll(ability=a, kind="save"),
-                          c.roll(ability=a, kind="save", system="d20")))
+            tests.append(
+                (
+                    f"save {a}",
+                    c.roll(ability=a, kind="save"),
+                    c.roll(ability=a, kind="save", system="d20"),
+                )
+            )
         for test, r3, r20 in tests:
-            mods = f"{r3.modifier:+d}" + ("" if r20.modifier == r3.modifier
-                                           else f"; d20 {r20.modifier:+d}")
-            rows.append({"who": f"{c.name}: {test} ({mods})",
-                         "label": _("{name}: {test} ({modifiers})").format(
-                             name=c.name, test=_test_label(test, lang), modifiers=mods),
-                         "mod3": r3.modifier, "mod20": r20.modifier,
-                         "cls": f"{r3.kind}/{r3.actor}"})
+            mods = f"{r3.modifier:+d}" + (
+                "" if r20.modifier == r3.modifier else f"; d20 {r20.modifier:+d}"
+            )
+            rows.append(
+                {
+                    "who": f"{c.name}: {test} ({mods})",
+                    "label": _("{name}: {test} ({modifiers})").format(
+                        name=c.name, test=_test_label(test, lang), modifiers=mods
+                    ),
+                    "mod3": r3.modifier,
+                    "mod20": r20.modifier,
+                    "cls": f"{r3.kind}/{r3.actor}",
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -202,23 +242,52 @@ def _roll_table(subjects: pd.DataFrame, rules: Rules) -> pd.DataFrame:
         for state in _STATES:
             adv, state_rules = _state_rules(state, rules)
             dist20 = d20(Roll(0, advantage=adv, kind=kind, actor=actor))
-            frames.append(pd.DataFrame({"system": "d20", "cls": cls, "state": state,
-                                        "policy": "-", "need": needs,
-                                        "p": dist20.p_success(needs), "drain": 0.0}))
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "system": "d20",
+                        "cls": cls,
+                        "state": state,
+                        "policy": "-",
+                        "need": needs,
+                        "p": dist20.p_success(needs),
+                        "drain": 0.0,
+                    }
+                )
+            )
             for key, policy in policy_choices().items():
                 if isinstance(policy, Best):
                     p, drain = np.empty(needs.size), np.empty(needs.size)
                     for i, need in enumerate(needs):
-                        d = exact(Roll(0, advantage=adv, kind=kind, actor=actor,
-                                       policy=Best(int(need), policy.weight)), state_rules)
+                        d = exact(
+                            Roll(
+                                0,
+                                advantage=adv,
+                                kind=kind,
+                                actor=actor,
+                                policy=Best(int(need), policy.weight),
+                            ),
+                            state_rules,
+                        )
                         p[i], drain[i] = d.p_success(int(need)), d.drain_mean
                 else:
-                    d = exact(Roll(0, advantage=adv, kind=kind, actor=actor, policy=policy),
-                              state_rules)
+                    d = exact(
+                        Roll(0, advantage=adv, kind=kind, actor=actor, policy=policy), state_rules
+                    )
                     p, drain = d.p_success(needs), np.full(needs.size, d.drain_mean)
-                frames.append(pd.DataFrame({"system": "3d6x", "cls": cls, "state": state,
-                                            "policy": key, "need": needs, "p": p,
-                                            "drain": drain}))
+                frames.append(
+                    pd.DataFrame(
+                        {
+                            "system": "3d6x",
+                            "cls": cls,
+                            "state": state,
+                            "policy": key,
+                            "need": needs,
+                            "p": p,
+                            "drain": drain,
+                        }
+                    )
+                )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -227,9 +296,17 @@ def _difficulty_label(name: str, lang: str) -> str:
 
 
 def _dc_frame(lang: str) -> pd.DataFrame:
-    rows = [{"system": system, "order": i, "difficulty": name,
-             "label": _difficulty_label(name, lang), "dc": dc}
-            for system, table in DC_TABLES.items() for i, (name, dc) in enumerate(table.items())]
+    rows = [
+        {
+            "system": system,
+            "order": i,
+            "difficulty": name,
+            "label": _difficulty_label(name, lang),
+            "dc": dc,
+        }
+        for system, table in DC_TABLES.items()
+        for i, (name, dc) in enumerate(table.items())
+    ]
     return pd.DataFrame(rows)
 
 
@@ -254,7 +331,8 @@ def _roll_type_label(day_roll: Any, lang: str) -> str:
     test = f"save {day_roll.ability}" if day_roll.kind == "save" else what
     kind = "" if day_roll.kind == "save" else " " + _(day_roll.kind)
     return _("{name}: {test} DC {dc}").format(
-        name=day_roll.character, test=_test_label(test, lang) + kind, dc=day_roll.dc)
+        name=day_roll.character, test=_test_label(test, lang) + kind, dc=day_roll.dc
+    )
 
 
 def _day_tables(config: Any, lang: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
@@ -277,22 +355,34 @@ def _day_tables(config: Any, lang: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.
         e["series"] = e.character + " " + e.gauge
         empties.append(e[["series", "roll", "p", "ci_low", "ci_high"]].assign(policy=key))
         t = res.to_frame("roll_types")
-        t = t[t.rolls > 0].assign(type_label=lambda f: f.type.map(type_labels),
-                                  state_label=lambda f: f.state.map(_))
-        types.append(t[["type", "type_label", "state", "state_label", "rolls", "p", "ci_low",
-                        "ci_high"]].assign(policy=key))
-        g = g[g.caused_mean > 0].assign(who=lambda f: [
-            _("{name} {gauge} ({points} points)").format(name=r.character, gauge=r.gauge,
-                                                         points=r.start)
-            for r in f.itertuples()])
-        gauges.append(g[["character", "gauge", "who", "start", "p_empty", "caused_mean"]]
-                      .assign(policy=key))
-    return tuple(pd.concat(f, ignore_index=True)  # type: ignore[return-value]
-                 for f in (empties, types, gauges))
+        t = t[t.rolls > 0].assign(
+            type_label=lambda f: f.type.map(type_labels), state_label=lambda f: f.state.map(_)
+        )
+        types.append(
+            t[
+                ["type", "type_label", "state", "state_label", "rolls", "p", "ci_low", "ci_high"]
+            ].assign(policy=key)
+        )
+        g = g[g.caused_mean > 0].assign(
+            who=lambda f: [
+                _("{name} {gauge} ({points} points)").format(
+                    name=r.character, gauge=r.gauge, points=r.start
+                )
+                for r in f.itertuples()
+            ]
+        )
+        gauges.append(
+            g[["character", "gauge", "who", "start", "p_empty", "caused_mean"]].assign(policy=key)
+        )
+    return tuple(
+        pd.concat(f, ignore_index=True)  # type: ignore[return-value]
+        for f in (empties, types, gauges)
+    )
 
 
-def explorer_data(config: Any = None, *, lang: str = "en", date: str | None = None,
-                  day: bool = True) -> ExplorerData:
+def explorer_data(
+    config: Any = None, *, lang: str = "en", date: str | None = None, day: bool = True
+) -> ExplorerData:
     """Compute every table of the explorer for a report configuration (default: embedded),
     with its labels in ``lang``.
 
@@ -309,21 +399,34 @@ def explorer_data(config: Any = None, *, lang: str = "en", date: str | None = No
     day_tables = _day_tables(config, lang) if day and config.day is not None else (empty,) * 3
     rules = config.rules
     meta = {
-        "title": config.title, "version": __version__, "lang": lang,
-        "date": date or _dt.date.today().isoformat(), "seed": config.seed,
-        "source": config.source, "rules": rules.describe(), "switches": {
+        "title": config.title,
+        "version": __version__,
+        "lang": lang,
+        "date": date or _dt.date.today().isoformat(),
+        "seed": config.seed,
+        "source": config.source,
+        "rules": rules.describe(),
+        "switches": {
             "disadvantage": rules.disadvantage,
             "rule_of_one_kinds": sorted(rules.rule_of_one_kinds),
-            "ones_on_explosions": rules.ones_on_explosions, "overflow": rules.overflow,
-            "lucky": rules.lucky},
+            "ones_on_explosions": rules.ones_on_explosions,
+            "overflow": rules.overflow,
+            "lucky": rules.lucky,
+        },
         "days": config.days,
         "day": config.day.name if config.day is not None else "",
         "party": [c.name for c in config.day.characters] if config.day is not None else [],
         "rolls_per_day": config.day.n_rolls if config.day is not None else 0,
         "profiles": dict(config.profiles),
     }
-    return ExplorerData(subjects, _roll_table(subjects, rules), _dc_frame(lang),
-                        _equivalent(dict(config.profiles), rules, lang), *day_tables, meta=meta)
+    return ExplorerData(
+        subjects,
+        _roll_table(subjects, rules),
+        _dc_frame(lang),
+        _equivalent(dict(config.profiles), rules, lang),
+        *day_tables,
+        meta=meta,
+    )
 
 
 # -- the charts -----------------------------------------------------------------------------
@@ -337,91 +440,178 @@ def _roll_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
 
     lang = data.meta["lang"]
     here = "#controls-roll"
-    who = alt.param(name="who", value=MODIFIER_CHOICE, bind=alt.binding_select(
-        options=list(data.subjects.who), labels=list(data.subjects.label),
-        name=_("who rolls") + " ", element=here))
-    mod = alt.param(name="mod", value=4, bind=alt.binding_range(
-        min=SLIDER[0], max=SLIDER[1], step=1, name=_("modifier") + " ", element=here))
-    adv = alt.param(name="adv", value="normal", bind=alt.binding_radio(
-        options=list(ADVANTAGE_STATES), labels=[_(a) for a in ADVANTAGE_STATES],
-        name=_("advantage") + " ", element=here))
-    read = alt.param(name="reading", value=data.meta["switches"]["disadvantage"],
-                     bind=alt.binding_radio(options=["subtract", "drop"],
-                                            labels=[_("subtract"), _("drop")],
-                                            name=_("disadvantage reading") + " ", element=here))
+    who = alt.param(
+        name="who",
+        value=MODIFIER_CHOICE,
+        bind=alt.binding_select(
+            options=list(data.subjects.who),
+            labels=list(data.subjects.label),
+            name=_("who rolls") + " ",
+            element=here,
+        ),
+    )
+    mod = alt.param(
+        name="mod",
+        value=4,
+        bind=alt.binding_range(
+            min=SLIDER[0], max=SLIDER[1], step=1, name=_("modifier") + " ", element=here
+        ),
+    )
+    adv = alt.param(
+        name="adv",
+        value="normal",
+        bind=alt.binding_radio(
+            options=list(ADVANTAGE_STATES),
+            labels=[_(a) for a in ADVANTAGE_STATES],
+            name=_("advantage") + " ",
+            element=here,
+        ),
+    )
+    read = alt.param(
+        name="reading",
+        value=data.meta["switches"]["disadvantage"],
+        bind=alt.binding_radio(
+            options=["subtract", "drop"],
+            labels=[_("subtract"), _("drop")],
+            name=_("disadvantage reading") + " ",
+            element=here,
+        ),
+    )
     policies = list(policy_choices())
-    pol = alt.param(name="policy", value="keep", bind=alt.binding_select(
-        options=policies, labels=[_policy_label(k, lang) for k in policies],
-        name=_("rule of 1") + " ", element=here))
+    pol = alt.param(
+        name="policy",
+        value="keep",
+        bind=alt.binding_select(
+            options=policies,
+            labels=[_policy_label(k, lang) for k in policies],
+            name=_("rule of 1") + " ",
+            element=here,
+        ),
+    )
 
-    base = (alt.Chart(alt.Data(values=_records(data.roll)))
-            .transform_calculate(who="who")  # the chosen subject's row, joined by its key
-            .transform_lookup(lookup="who", from_=alt.LookupData(
-                alt.Data(values=_records(data.subjects)), "who", ["mod3", "mod20", "cls"]),
-                as_=["mod3", "mod20", "subject_cls"])
-            .transform_calculate(
-                chosen_state="adv == 'disadvantage' ? 'disadvantage (' + reading + ')' : adv",
-                modifier=f"who == {_js(MODIFIER_CHOICE)} ? mod : "
-                         "(datum.system == 'd20' ? datum.mod20 : datum.mod3)")
-            .transform_filter("datum.cls == datum.subject_cls && datum.state == datum.chosen_state"
-                              " && (datum.system == 'd20' || datum.policy == policy)")
-            .transform_calculate(dc="datum.need + datum.modifier"))
+    base = (
+        alt.Chart(alt.Data(values=_records(data.roll)))
+        .transform_calculate(who="who")  # the chosen subject's row, joined by its key
+        .transform_lookup(
+            lookup="who",
+            from_=alt.LookupData(
+                alt.Data(values=_records(data.subjects)), "who", ["mod3", "mod20", "cls"]
+            ),
+            as_=["mod3", "mod20", "subject_cls"],
+        )
+        .transform_calculate(
+            chosen_state="adv == 'disadvantage' ? 'disadvantage (' + reading + ')' : adv",
+            modifier=f"who == {_js(MODIFIER_CHOICE)} ? mod : "
+            "(datum.system == 'd20' ? datum.mod20 : datum.mod3)",
+        )
+        .transform_filter(
+            "datum.cls == datum.subject_cls && datum.state == datum.chosen_state"
+            " && (datum.system == 'd20' || datum.policy == policy)"
+        )
+        .transform_calculate(dc="datum.need + datum.modifier")
+    )
 
     dc_title = _("DC")
     in_curve = f"datum.dc >= {min(CURVE_DCS)} && datum.dc <= {max(CURVE_DCS)}"
     x_dc = alt.X("dc:Q", title=dc_title, scale=alt.Scale(domain=[0, 50], nice=False))
-    system_colour = alt.Color("system:N", scale=alt.Scale(domain=list(_SYSTEM_COLOURS),
-                                                          range=list(_SYSTEM_COLOURS.values())),
-                              legend=alt.Legend(title=None, orient="top-right"))
-    curve = (base.transform_filter(in_curve)
-             .transform_calculate(shown=_vega_percent("p", lang))
-             .mark_line(point=alt.OverlayMarkDef(size=14), interpolate="step-after")
-             .encode(x=x_dc, y=alt.Y("p:Q", title=_("P(total ≥ DC)"), axis=alt.Axis(format="%")),
-                     color=system_colour,
-                     tooltip=[alt.Tooltip("system:N", title=_("system")),
-                              alt.Tooltip("dc:Q", title=dc_title),
-                              alt.Tooltip("shown:N", title=_("P(success)"))])
-             .properties(width=430, height=400,
-                         title=_("Success against every DC ('at least')")))
-    drain = (base.transform_filter(f"datum.system == '3d6x' && {in_curve}")
-             .mark_line(color=_SYSTEM_COLOURS["3d6x"], interpolate="step-after")
-             .encode(x=x_dc, y=alt.Y("drain:Q", title=_("expected drain (points)"),
-                                     scale=alt.Scale(zero=True)),
-                     tooltip=[alt.Tooltip("dc:Q", title=dc_title),
-                              alt.Tooltip("drain:Q", title=_("expected drain"), format=".2f")])
-             .properties(width=520, height=120,
-                         title=_("3d6x: expected drain of one roll (rule of 1), by DC")))
+    system_colour = alt.Color(
+        "system:N",
+        scale=alt.Scale(domain=list(_SYSTEM_COLOURS), range=list(_SYSTEM_COLOURS.values())),
+        legend=alt.Legend(title=None, orient="top-right"),
+    )
+    curve = (
+        base.transform_filter(in_curve)
+        .transform_calculate(shown=_vega_percent("p", lang))
+        .mark_line(point=alt.OverlayMarkDef(size=14), interpolate="step-after")
+        .encode(
+            x=x_dc,
+            y=alt.Y("p:Q", title=_("P(total ≥ DC)"), axis=alt.Axis(format="%")),
+            color=system_colour,
+            tooltip=[
+                alt.Tooltip("system:N", title=_("system")),
+                alt.Tooltip("dc:Q", title=dc_title),
+                alt.Tooltip("shown:N", title=_("P(success)")),
+            ],
+        )
+        .properties(width=430, height=400, title=_("Success against every DC ('at least')"))
+    )
+    drain = (
+        base.transform_filter(f"datum.system == '3d6x' && {in_curve}")
+        .mark_line(color=_SYSTEM_COLOURS["3d6x"], interpolate="step-after")
+        .encode(
+            x=x_dc,
+            y=alt.Y("drain:Q", title=_("expected drain (points)"), scale=alt.Scale(zero=True)),
+            tooltip=[
+                alt.Tooltip("dc:Q", title=dc_title),
+                alt.Tooltip("drain:Q", title=_("expected drain"), format=".2f"),
+            ],
+        )
+        .properties(
+            width=520, height=120, title=_("3d6x: expected drain of one roll (rule of 1), by DC")
+        )
+    )
 
     # The DC table as text: rows are the difficulty bands, columns each system's DC and odds.
     names = {"dc_text": _("DC"), "p_text": _("P(success)"), "drain_text": _("E[drain]")}
-    columns = [f"3d6x {names['dc_text']}", f"3d6x {names['p_text']}",
-               f"3d6x {names['drain_text']}", f"d20 {names['dc_text']}", f"d20 {names['p_text']}"]
+    columns = [
+        f"3d6x {names['dc_text']}",
+        f"3d6x {names['p_text']}",
+        f"3d6x {names['drain_text']}",
+        f"d20 {names['dc_text']}",
+        f"d20 {names['p_text']}",
+    ]
     dcs = data.dcs.assign(key=data.dcs.system + "|" + data.dcs.dc.astype(str))
-    table = (base.transform_calculate(key="datum.system + '|' + datum.dc")
-             .transform_lookup(lookup="key", from_=alt.LookupData(
-                 alt.Data(values=_records(dcs)), "key", ["label", "order"]))
-             .transform_filter("isValid(datum.label)")
-             .transform_calculate(
-                 dc_text="'' + datum.dc", p_text=_vega_percent("p", lang),
-                 drain_text="datum.system == '3d6x' ? format(datum.drain, '.2f') : ''")
-             .transform_fold(["dc_text", "p_text", "drain_text"], as_=["part", "text"])
-             .transform_filter("datum.text != ''")
-             .transform_calculate(column=f"datum.system + ' ' + ({json.dumps(names)})[datum.part]",
-                                  cell="datum.column + ' @ ' + datum.label"))
+    table = (
+        base.transform_calculate(key="datum.system + '|' + datum.dc")
+        .transform_lookup(
+            lookup="key",
+            from_=alt.LookupData(alt.Data(values=_records(dcs)), "key", ["label", "order"]),
+        )
+        .transform_filter("isValid(datum.label)")
+        .transform_calculate(
+            dc_text="'' + datum.dc",
+            p_text=_vega_percent("p", lang),
+            drain_text="datum.system == '3d6x' ? format(datum.drain, '.2f') : ''",
+        )
+        .transform_fold(["dc_text", "p_text", "drain_text"], as_=["part", "text"])
+        .transform_filter("datum.text != ''")
+        .transform_calculate(
+            column=f"datum.system + ' ' + ({json.dumps(names)})[datum.part]",
+            cell="datum.column + ' @ ' + datum.label",
+        )
+    )
     order = list(data.dcs[data.dcs.system == "3d6x"].label)
     text = table.mark_text(fontSize=13).encode(
-        x=alt.X("column:N", sort=columns, title=None,
-                axis=alt.Axis(orient="top", labelAngle=0, labelFontWeight="bold",
-                              domain=False, ticks=False, labelLimit=200)),
-        y=alt.Y("label:N", sort=order, title=None,
-                axis=alt.Axis(domain=False, ticks=False, labelFontWeight="bold")),
-        text="text:N", description="cell:N",
-        color=alt.condition("datum.part == 'p_text'", alt.value("black"), alt.value("#555")))
-    text = text.properties(width=520, height=220,
-                           title=_("The DC table: each band in each system"))
+        x=alt.X(
+            "column:N",
+            sort=columns,
+            title=None,
+            axis=alt.Axis(
+                orient="top",
+                labelAngle=0,
+                labelFontWeight="bold",
+                domain=False,
+                ticks=False,
+                labelLimit=200,
+            ),
+        ),
+        y=alt.Y(
+            "label:N",
+            sort=order,
+            title=None,
+            axis=alt.Axis(domain=False, ticks=False, labelFontWeight="bold"),
+        ),
+        text="text:N",
+        description="cell:N",
+        color=alt.condition("datum.part == 'p_text'", alt.value("black"), alt.value("#555")),
+    )
+    text = text.properties(width=520, height=220, title=_("The DC table: each band in each system"))
     left = alt.vconcat(text, drain, spacing=25)
-    return (alt.hconcat(left, curve, spacing=30).add_params(who, mod, adv, read, pol)
-            .resolve_legend(color="independent"))
+    return (
+        alt.hconcat(left, curve, spacing=30)
+        .add_params(who, mod, adv, read, pol)
+        .resolve_legend(color="independent")
+    )
 
 
 def _equivalent_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
@@ -431,34 +621,51 @@ def _equivalent_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
     lang = data.meta["lang"]
     frame = data.equivalent.assign(
         cell=lambda f: [_("DC {dc}").format(dc=d) for d in f.dc_3d6x],
-        odds=lambda f: [_("{p3} vs {p20}").format(p3=shown_percent(a, lang),
-                                                  p20=shown_percent(b, lang))
-                        for a, b in zip(f.p_3d6x, f.p_d20)],
-        row=lambda f: [_("{band} (d20 DC {dc})").format(band=b, dc=d)
-                       for b, d in zip(f.label, f.d20_dc)],
+        odds=lambda f: [
+            _("{p3} vs {p20}").format(p3=shown_percent(a, lang), p20=shown_percent(b, lang))
+            for a, b in zip(f.p_3d6x, f.p_d20)
+        ],
+        row=lambda f: [
+            _("{band} (d20 DC {dc})").format(band=b, dc=d) for b, d in zip(f.label, f.d20_dc)
+        ],
         gap_points=lambda f: (100 * f.gap).round(1),
         note=lambda f: [_(n) if n else "" for n in f.note],
-        description=lambda f: "equivalent @ " + f.profile + " @ " + f.difficulty)
+        description=lambda f: "equivalent @ " + f.profile + " @ " + f.difficulty,
+    )
     rows = list(frame.drop_duplicates("order").row)
     base = alt.Chart(alt.Data(values=_records(frame))).encode(
-        x=alt.X("profile:N", title=None, sort=list(frame.profile.unique()),
-                axis=alt.Axis(orient="top", labelAngle=0, labelFontWeight="bold")),
-        y=alt.Y("row:N", title=None, sort=rows, axis=alt.Axis(labelFontWeight="bold")))
+        x=alt.X(
+            "profile:N",
+            title=None,
+            sort=list(frame.profile.unique()),
+            axis=alt.Axis(orient="top", labelAngle=0, labelFontWeight="bold"),
+        ),
+        y=alt.Y("row:N", title=None, sort=rows, axis=alt.Axis(labelFontWeight="bold")),
+    )
     heat = base.mark_rect(stroke="white").encode(
-        color=alt.Color("gap_points:Q", title=_("3d6x − d20 (points)"),
-                        scale=alt.Scale(scheme="redblue", domain=[-15, 15], clamp=True)),
-        tooltip=[alt.Tooltip("profile:N", title=_("profile")),
-                 alt.Tooltip("label:N", title=_("difficulty")),
-                 alt.Tooltip("d20_dc:Q", title=_("d20 DC")),
-                 alt.Tooltip("dc_3d6x:Q", title=_("3d6x DC")),
-                 alt.Tooltip("odds:N", title=_("3d6x vs d20")),
-                 alt.Tooltip("note:N", title=_("note"))])
+        color=alt.Color(
+            "gap_points:Q",
+            title=_("3d6x − d20 (points)"),
+            scale=alt.Scale(scheme="redblue", domain=[-15, 15], clamp=True),
+        ),
+        tooltip=[
+            alt.Tooltip("profile:N", title=_("profile")),
+            alt.Tooltip("label:N", title=_("difficulty")),
+            alt.Tooltip("d20_dc:Q", title=_("d20 DC")),
+            alt.Tooltip("dc_3d6x:Q", title=_("3d6x DC")),
+            alt.Tooltip("odds:N", title=_("3d6x vs d20")),
+            alt.Tooltip("note:N", title=_("note")),
+        ],
+    )
     dc = base.mark_text(fontSize=14, fontWeight="bold", dy=-8).encode(
-        text="cell:N", description="description:N")
+        text="cell:N", description="description:N"
+    )
     odds = base.mark_text(fontSize=11, dy=10, color="#222").encode(text="odds:N")
     return (heat + dc + odds).properties(
-        width=170 * frame.profile.nunique(), height=55 * len(rows),
-        title=_("d20 DC → the 3d6x DC with the closest odds (3d6x odds vs d20 odds)"))
+        width=170 * frame.profile.nunique(),
+        height=55 * len(rows),
+        title=_("d20 DC → the 3d6x DC with the closest odds (3d6x odds vs d20 odds)"),
+    )
 
 
 def _day_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
@@ -467,63 +674,120 @@ def _day_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
 
     lang = data.meta["lang"]
     choices = [OWN_POLICIES, *policy_choices()]
-    pol = alt.param(name="day_policy", value=OWN_POLICIES, bind=alt.binding_select(
-        options=choices, labels=[_(OWN_POLICIES)] + [_policy_label(k, lang)
-                                                      for k in policy_choices()],
-        name=_("the party's rule-of-1 policy") + " ", element="#controls-day"))
+    pol = alt.param(
+        name="day_policy",
+        value=OWN_POLICIES,
+        bind=alt.binding_select(
+            options=choices,
+            labels=[_(OWN_POLICIES)] + [_policy_label(k, lang) for k in policy_choices()],
+            name=_("the party's rule-of-1 policy") + " ",
+            element="#controls-day",
+        ),
+    )
     picked = "datum.policy == day_policy"
     empty = alt.Chart(alt.Data(values=_records(data.day_empty))).transform_filter(picked)
     x = alt.X("roll:Q", title=_("roll of the day"))
-    series = alt.Color("series:N", title=_("gauge"), legend=alt.Legend(
-        orient="top-left", symbolType="stroke", symbolOpacity=1, symbolStrokeWidth=3))
-    band = empty.mark_area(opacity=0.2).encode(x=x, y=alt.Y("ci_low:Q", stack=None),
-                                               y2="ci_high:Q", color=series)
+    series = alt.Color(
+        "series:N",
+        title=_("gauge"),
+        legend=alt.Legend(
+            orient="top-left", symbolType="stroke", symbolOpacity=1, symbolStrokeWidth=3
+        ),
+    )
+    band = empty.mark_area(opacity=0.2).encode(
+        x=x, y=alt.Y("ci_low:Q", stack=None), y2="ci_high:Q", color=series
+    )
     line = empty.mark_line().encode(
-        x=x, y=alt.Y("p:Q", title=_("P(gauge empty after this roll)"),
-                     axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
+        x=x,
+        y=alt.Y(
+            "p:Q",
+            title=_("P(gauge empty after this roll)"),
+            axis=alt.Axis(format="%"),
+            scale=alt.Scale(domain=[0, 1]),
+        ),
         color=series,
-        tooltip=[alt.Tooltip("series:N", title=_("gauge")),
-                 alt.Tooltip("roll:Q", title=_("roll of the day")),
-                 alt.Tooltip("p:Q", format=".1%", title=_("P(empty)"))])
-    depletion = (band + line).properties(width=430, height=300,
-                                         title=_("Gauges running dry over the day"))
+        tooltip=[
+            alt.Tooltip("series:N", title=_("gauge")),
+            alt.Tooltip("roll:Q", title=_("roll of the day")),
+            alt.Tooltip("p:Q", format=".1%", title=_("P(empty)")),
+        ],
+    )
+    depletion = (band + line).properties(
+        width=430, height=300, title=_("Gauges running dry over the day")
+    )
 
     states = [_(s) for s in _GAUGE_STATES]
-    types = (alt.Chart(alt.Data(values=_records(data.day_types))).transform_filter(picked)
-             .transform_calculate(shown=_vega_percent("p", lang),
-                                  cell="'day @ ' + datum.type + ' @ ' + datum.state"))
+    types = (
+        alt.Chart(alt.Data(values=_records(data.day_types)))
+        .transform_filter(picked)
+        .transform_calculate(
+            shown=_vega_percent("p", lang), cell="'day @ ' + datum.type + ' @ ' + datum.state"
+        )
+    )
     y = alt.Y("type_label:N", title=None, axis=alt.Axis(labelLimit=260))
     y_off = alt.YOffset("state_label:N", sort=states)
-    colour = alt.Color("state_label:N", title=None, scale=alt.Scale(
-        domain=states, range=["#1f5fa8", "#c0392b"]), legend=alt.Legend(orient="top"))
+    colour = alt.Color(
+        "state_label:N",
+        title=None,
+        scale=alt.Scale(domain=states, range=["#1f5fa8", "#c0392b"]),
+        legend=alt.Legend(orient="top"),
+    )
     bars = types.mark_bar().encode(
-        y=y, yOffset=y_off, x=alt.X("p:Q", title=_("P(success)"), axis=alt.Axis(format="%"),
-                                    scale=alt.Scale(domain=[0, 1])),
-        color=colour, tooltip=[alt.Tooltip("type_label:N", title=_("roll type")),
-                               alt.Tooltip("state_label:N", title=_("gauge")),
-                               alt.Tooltip("rolls:Q", title=_("rolls in all days")),
-                               alt.Tooltip("shown:N", title=_("P(success)"))])
-    whiskers = types.mark_rule(color="#333").encode(y=y, yOffset=y_off, x="ci_low:Q",
-                                                    x2="ci_high:Q")
+        y=y,
+        yOffset=y_off,
+        x=alt.X(
+            "p:Q", title=_("P(success)"), axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])
+        ),
+        color=colour,
+        tooltip=[
+            alt.Tooltip("type_label:N", title=_("roll type")),
+            alt.Tooltip("state_label:N", title=_("gauge")),
+            alt.Tooltip("rolls:Q", title=_("rolls in all days")),
+            alt.Tooltip("shown:N", title=_("P(success)")),
+        ],
+    )
+    whiskers = types.mark_rule(color="#333").encode(
+        y=y, yOffset=y_off, x="ci_low:Q", x2="ci_high:Q"
+    )
     labels = types.mark_text(align="left", dx=3, fontSize=10).encode(
-        y=y, yOffset=y_off, x="ci_high:Q", text="shown:N", description="cell:N")
+        y=y, yOffset=y_off, x="ci_high:Q", text="shown:N", description="cell:N"
+    )
     success = (bars + whiskers + labels).properties(
-        width=330, height=300, title=_("Success by roll type, gauge full or empty"))
+        width=330, height=300, title=_("Success by roll type, gauge full or empty")
+    )
 
     names = {"empty_text": _("P(empty by evening)"), "drain_text": _("drain per day")}
-    gauges = (alt.Chart(alt.Data(values=_records(data.day_gauges))).transform_filter(picked)
-              .transform_calculate(empty_text=_vega_percent("p_empty", lang),
-                                   drain_text="format(datum.caused_mean, '.1f')")
-              .transform_fold(["empty_text", "drain_text"], as_=["part", "text"])
-              .transform_calculate(column=f"({json.dumps(names)})[datum.part]",
-                                   cell="'gauge @ ' + datum.who + ' @ ' + datum.part"))
-    table = gauges.mark_text(fontSize=12).encode(
-        x=alt.X("column:N", title=None, sort=list(names.values()),
-                axis=alt.Axis(orient="top", labelAngle=0, labelFontWeight="bold")),
-        y=alt.Y("who:N", title=None, axis=alt.Axis(labelFontWeight="bold", labelLimit=260)),
-        text="text:N", description="cell:N").properties(
-        width=260, height=30 * max(1, data.day_gauges.drop_duplicates(
-            ["character", "gauge"]).shape[0]), title=_("The gauges' fate at the end of the day"))
+    gauges = (
+        alt.Chart(alt.Data(values=_records(data.day_gauges)))
+        .transform_filter(picked)
+        .transform_calculate(
+            empty_text=_vega_percent("p_empty", lang), drain_text="format(datum.caused_mean, '.1f')"
+        )
+        .transform_fold(["empty_text", "drain_text"], as_=["part", "text"])
+        .transform_calculate(
+            column=f"({json.dumps(names)})[datum.part]",
+            cell="'gauge @ ' + datum.who + ' @ ' + datum.part",
+        )
+    )
+    table = (
+        gauges.mark_text(fontSize=12)
+        .encode(
+            x=alt.X(
+                "column:N",
+                title=None,
+                sort=list(names.values()),
+                axis=alt.Axis(orient="top", labelAngle=0, labelFontWeight="bold"),
+            ),
+            y=alt.Y("who:N", title=None, axis=alt.Axis(labelFontWeight="bold", labelLimit=260)),
+            text="text:N",
+            description="cell:N",
+        )
+        .properties(
+            width=260,
+            height=30 * max(1, data.day_gauges.drop_duplicates(["character", "gauge"]).shape[0]),
+            title=_("The gauges' fate at the end of the day"),
+        )
+    )
     # concatenated views share colour scales by default: gauges and states have their own
     top = alt.hconcat(depletion, success, spacing=40).resolve_scale(color="independent")
     return alt.vconcat(top, table, spacing=30).add_params(pol)
@@ -567,18 +831,30 @@ def _meta_html(meta: dict[str, Any], _: Callable[[str], str]) -> str:
     lang = meta["lang"]
     sw = meta["switches"]
     yes_no = {True: _("yes"), False: _("no")}
-    rows = [(_("explodice version"), meta["version"]),
-            (_("written on"), i18n.date(meta["date"], lang)),
-            (_("configuration"), _(meta["source"])), (_("seed"), meta["seed"]),
-            (_("disadvantage"), _("{reading} (the page's reading control can change it)")
-             .format(reading=_(sw["disadvantage"]))),
-            (_("rule of 1 applies to"), ", ".join(_(k) for k in sw["rule_of_one_kinds"])
-             or _("nothing")),
-            (_("a 1 on an explosion die drains too"), yes_no[sw["ones_on_explosions"]]),
-            (_("excess drain"), _(_OVERFLOW[sw["overflow"]])),
-            (_("lucky"), yes_no[sw["lucky"]])]
-    return "<dl class='meta'>" + "".join(
-        f"<dt>{html.escape(str(k))}</dt><dd>{html.escape(str(v))}</dd>" for k, v in rows) + "</dl>"
+    rows = [
+        (_("explodice version"), meta["version"]),
+        (_("written on"), i18n.date(meta["date"], lang)),
+        (_("configuration"), _(meta["source"])),
+        (_("seed"), meta["seed"]),
+        (
+            _("disadvantage"),
+            _("{reading} (the page's reading control can change it)").format(
+                reading=_(sw["disadvantage"])
+            ),
+        ),
+        (
+            _("rule of 1 applies to"),
+            ", ".join(_(k) for k in sw["rule_of_one_kinds"]) or _("nothing"),
+        ),
+        (_("a 1 on an explosion die drains too"), yes_no[sw["ones_on_explosions"]]),
+        (_("excess drain"), _(_OVERFLOW[sw["overflow"]])),
+        (_("lucky"), yes_no[sw["lucky"]]),
+    ]
+    return (
+        "<dl class='meta'>"
+        + "".join(f"<dt>{html.escape(str(k))}</dt><dd>{html.escape(str(v))}</dd>" for k, v in rows)
+        + "</dl>"
+    )
 
 
 def explorer_html(data: ExplorerData) -> str:
@@ -596,15 +872,19 @@ def explorer_html(data: ExplorerData) -> str:
     day_section = ""
     if "day" in specs:
         day_lead = _("{name}: {party}; {rolls} rolls a day.").format(
-            name=meta["day"], party=", ".join(meta["party"]), rolls=meta["rolls_per_day"])
+            name=meta["day"], party=", ".join(meta["party"]), rolls=meta["rolls_per_day"]
+        )
         day_method = _(
             "Each policy's day is <b>simulated</b>: {days} days with seed {seed} (the day engine "
             "has no exact counterpart yet); the bands and the bars' whiskers are 95 % Wilson "
             "intervals (a roll type rarely made with its gauge empty has a wide one). A gauge at "
-            "0 puts every roll of its abilities at disadvantage. \"{own}\" plays the "
-            "configuration's policies; the others give every character the same one.").format(
-            days=esc(i18n.number(meta["days"], lang, 0)), seed=meta["seed"],
-            own=esc(_(OWN_POLICIES)))
+            '0 puts every roll of its abilities at disadvantage. "{own}" plays the '
+            "configuration's policies; the others give every character the same one."
+        ).format(
+            days=esc(i18n.number(meta["days"], lang, 0)),
+            seed=meta["seed"],
+            own=esc(_(OWN_POLICIES)),
+        )
         day_heading = _("3. The party's day")
         day_section = f"""
 <section id="day-section">
@@ -616,37 +896,52 @@ def explorer_html(data: ExplorerData) -> str:
     profiles = ", ".join(f"{esc(k)} {v:+d}" for k, v in meta["profiles"].items())
     embeds = "\n".join(
         f"    vegaEmbed('#view-{k}', {json.dumps(s)}, opts).then(r => {{ views['{k}'] = r.view; }}),"
-        for k, s in specs.items())
+        for k, s in specs.items()
+    )
     opts = {"actions": False, "renderer": "svg", "formatLocale": i18n.d3_locale(lang)}
     title = _("{title}: the explorer").format(title=meta["title"])
-    intro = _("3d6x (three exploding d6, advantage as a 4th die, the rule of 1) beside the d20. "
-              "Change the controls; every number was computed by explodice when this file was "
-              "written and the page only filters and draws them, offline. Single rolls and "
-              "equivalent DCs come from the <b>exact engine</b> (the cut of the infinite "
-              "explosion leaves out less than 1e-12).")
-    roll_lead = _("Choose who rolls (a bare modifier from the slider, or a character's skill or "
-                  "save), the advantage state, the reading of disadvantage (<i>subtract</i>: 3 "
-                  "dice minus an exploding malus die; <i>drop</i>: 2 dice) and the rule-of-1 "
-                  "policy (<i>keep</i> every 1, <i>cancel</i> each 1 against a 6, or "
-                  "<i>best(λ)</i>: the cancellations that maximise P(success) − λ·E[drain] for "
-                  "that DC). The d20 reads the same modifier and advantage state. E[drain] is "
-                  "the expected number of gauge points one roll costs.")
-    equivalent_lead = _("For each profile ({profiles}), rolling without advantage and keeping "
-                        "its 1s: which 3d6x DC gives the odds closest to each d20 DC. The "
-                        "colour is the remaining gap in percentage points (blue: 3d6x easier; "
-                        "red: harder).").format(profiles=profiles)
-    footer = _("Made by explodice {version} on {date} from {source} (seed {seed}), with "
-               "Vega-Lite through Altair. Share it as it is: one file, no server, nothing "
-               "fetched.").format(version=meta["version"], date=i18n.date(meta["date"], lang),
-                                  source=_(meta["source"]), seed=meta["seed"])
-    headings = (_("1. One roll against the DC table"),
-                _("2. Equivalent DCs for the configuration's profiles"))
+    intro = _(
+        "3d6x (three exploding d6, advantage as a 4th die, the rule of 1) beside the d20. "
+        "Change the controls; every number was computed by explodice when this file was "
+        "written and the page only filters and draws them, offline. Single rolls and "
+        "equivalent DCs come from the <b>exact engine</b> (the cut of the infinite "
+        "explosion leaves out less than 1e-12)."
+    )
+    roll_lead = _(
+        "Choose who rolls (a bare modifier from the slider, or a character's skill or "
+        "save), the advantage state, the reading of disadvantage (<i>subtract</i>: 3 "
+        "dice minus an exploding malus die; <i>drop</i>: 2 dice) and the rule-of-1 "
+        "policy (<i>keep</i> every 1, <i>cancel</i> each 1 against a 6, or "
+        "<i>best(λ)</i>: the cancellations that maximise P(success) − λ·E[drain] for "
+        "that DC). The d20 reads the same modifier and advantage state. E[drain] is "
+        "the expected number of gauge points one roll costs."
+    )
+    equivalent_lead = _(
+        "For each profile ({profiles}), rolling without advantage and keeping "
+        "its 1s: which 3d6x DC gives the odds closest to each d20 DC. The "
+        "colour is the remaining gap in percentage points (blue: 3d6x easier; "
+        "red: harder)."
+    ).format(profiles=profiles)
+    footer = _(
+        "Made by explodice {version} on {date} from {source} (seed {seed}), with "
+        "Vega-Lite through Altair. Share it as it is: one file, no server, nothing "
+        "fetched."
+    ).format(
+        version=meta["version"],
+        date=i18n.date(meta["date"], lang),
+        source=_(meta["source"]),
+        seed=meta["seed"],
+    )
+    headings = (
+        _("1. One roll against the DC table"),
+        _("2. Equivalent DCs for the configuration's profiles"),
+    )
     return f"""<!DOCTYPE html>
 <html lang="{lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="explodice {esc(meta['version'])}">
+<meta name="generator" content="explodice {esc(meta["version"])}">
 <title>{esc(title)}</title>
 <style>{_STYLE}</style>
 <script>
@@ -688,8 +983,13 @@ def explorer_html(data: ExplorerData) -> str:
 """
 
 
-def write_explorer(config: Any = None, out: str | os.PathLike[str] = EXPLORER_NAME, *,
-                   lang: str = "en", date: str | None = None) -> Path:
+def write_explorer(
+    config: Any = None,
+    out: str | os.PathLike[str] = EXPLORER_NAME,
+    *,
+    lang: str = "en",
+    date: str | None = None,
+) -> Path:
     """Write the explorer for a report configuration (a ReportConfig, a TOML path, or
     ``None`` for the embedded default) to ``out``, whole or not at all; return its path."""
     lang = i18n.check_lang(lang)

@@ -17,22 +17,23 @@ import datetime as _dt
 import functools
 import gettext
 import io
+from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Decimal
 from importlib import resources
-from typing import Any, Callable
+from typing import Any
 
 from explodice.core.errors import ExplodiceError
 
-__all__ = ["LANGS", "ABILITY", "check_lang", "date", "d3_locale", "number", "percent",
-           "translator"]
+__all__ = ["LANGS", "ABILITY", "check_lang", "date", "d3_locale", "number", "percent", "translator"]
 
 LANGS = ("en", "fr")
 DOMAIN = "explodice"
 _LOCALES = {"en": "en_GB", "fr": "fr_FR"}
 #: Ability abbreviations in each language (the seeds write FOR and SAG).
-ABILITY = {"en": {a: a for a in ("STR", "DEX", "CON", "INT", "WIS", "CHA")},
-           "fr": {"STR": "FOR", "DEX": "DEX", "CON": "CON", "INT": "INT", "WIS": "SAG",
-                  "CHA": "CHA"}}
+ABILITY = {
+    "en": {a: a for a in ("STR", "DEX", "CON", "INT", "WIS", "CHA")},
+    "fr": {"STR": "FOR", "DEX": "DEX", "CON": "CON", "INT": "INT", "WIS": "SAG", "CHA": "CHA"},
+}
 
 
 def check_lang(lang: Any) -> str:
@@ -42,7 +43,7 @@ def check_lang(lang: Any) -> str:
     return lang
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _catalogue(lang: str) -> gettext.NullTranslations:
     if lang == "en":
         return gettext.NullTranslations()
@@ -81,8 +82,7 @@ def number(x: float, lang: str, digits: int | None = 1) -> str:
     if digits is None:
         return format_decimal(x, format="#,##0.######", locale=loc)
     pattern = "#,##0" + ("." + "0" * digits if digits else "")
-    return format_decimal(_round(x, digits), format=pattern, locale=loc,
-                          decimal_quantization=False)
+    return format_decimal(_round(x, digits), format=pattern, locale=loc, decimal_quantization=False)
 
 
 def percent(p: float, lang: str, digits: int = 1) -> str:
@@ -94,17 +94,21 @@ def percent(p: float, lang: str, digits: int = 1) -> str:
     from babel.numbers import format_percent
 
     lang = check_lang(lang)
-    step = 10.0 ** -digits / 100
+    step = 10.0**-digits / 100
     if 0 < p < step / 2:
         return "< " + percent(step, lang, digits)
     if 1 - step / 2 <= p < 1:
         return "> " + percent(1 - step, lang, digits)
-    text = format_percent(_round(100 * p, digits) / 100, format=_percent_pattern(lang, digits),
-                          locale=_LOCALES[lang], decimal_quantization=False)
+    text = format_percent(
+        _round(100 * p, digits) / 100,
+        format=_percent_pattern(lang, digits),
+        locale=_LOCALES[lang],
+        decimal_quantization=False,
+    )
     return text
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _percent_pattern(lang: str, digits: int) -> str:
     """The locale's own percent pattern (CLDR: ``#,##0\u202f%`` in French) with ``digits``
     decimals; English gets the report's ``49.1 %``."""
@@ -130,7 +134,11 @@ def d3_locale(lang: str) -> dict[str, Any]:
     from babel.numbers import get_decimal_symbol, get_group_symbol, get_minus_sign_symbol
 
     loc = _LOCALES[check_lang(lang)]
-    return {"decimal": get_decimal_symbol(loc), "thousands": get_group_symbol(loc),
-            "grouping": [3], "currency": ["", " €"] if lang == "fr" else ["£", ""],
-            "percent": _percent_pattern(lang, 0).replace("#,##0", ""),
-            "minus": get_minus_sign_symbol(loc)}
+    return {
+        "decimal": get_decimal_symbol(loc),
+        "thousands": get_group_symbol(loc),
+        "grouping": [3],
+        "currency": ["", " €"] if lang == "fr" else ["£", ""],
+        "percent": _percent_pattern(lang, 0).replace("#,##0", ""),
+        "minus": get_minus_sign_symbol(loc),
+    }
