@@ -29,7 +29,9 @@ from explodice.core.errors import ExplodiceError, one_line
 from explodice.core.version import __version__
 from explodice.day.scenario import load_scenario
 from explodice.day.simulate import rolls_to_empty, simulate_day
+from explodice.present import i18n
 from explodice.present.explorer import write_explorer
+from explodice.present.i18n import LANGS
 from explodice.game.rules import (
     ACTORS,
     ADVANTAGE_STATES,
@@ -137,6 +139,9 @@ def _output_options() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(add_help=False)
     p.add_argument("--format", choices=("text", "csv", "json"), default="text",
                    help="aligned text (default), csv or json (tidy rows) for scripts")
+    p.add_argument("--lang", choices=LANGS, default="en",
+                   help="language of the text table's headers and numbers (csv/json stay as "
+                        "they are)")
     return p
 
 
@@ -152,8 +157,10 @@ def _progress(args: argparse.Namespace) -> bool | None:
 
 
 # -- output ---------------------------------------------------------------------------------
-def _emit(frame: Any, fmt: str, *, text: Any = None, header: str | None = None) -> None:
-    """Print ``frame`` as csv or json records, or ``text`` (default: the frame) aligned."""
+def _emit(frame: Any, fmt: str, *, text: Any = None, header: str | None = None,
+          lang: str = "en") -> None:
+    """Print ``frame`` as csv or json records, or ``text`` (default: the frame) aligned
+    (its headers and numbers in ``lang``)."""
     out = sys.stdout
     if fmt == "csv":
         frame.to_csv(out, index=False)
@@ -163,6 +170,8 @@ def _emit(frame: Any, fmt: str, *, text: Any = None, header: str | None = None) 
         if header:
             out.write(header + "\n")
         shown = frame if text is None else text
+        if lang != "en":
+            shown = i18n.localise_table(shown, lang)
         out.write(shown.to_string(index=False, float_format=_fmt_float) + "\n")
 
 
@@ -174,9 +183,18 @@ def _fmt_float(x: float) -> str:
     return f"{x:.3e}"
 
 
-def _percent_grid(wide: Any) -> Any:
+def _percent_grid(wide: Any, lang: str = "en") -> Any:
     """Format a wide pivot of probabilities as percentages for the terminal."""
+    if lang != "en":
+        return wide.map(lambda v: "—" if v != v else i18n.percent(v, lang))
     return wide.map(lambda v: "—" if v != v else f"{100 * v:5.1f}%")
+
+
+def _pct(p: float, args: argparse.Namespace, digits: int) -> str:
+    """A probability for the text table: ``49.123%``, or the language's way with --lang."""
+    if args.lang != "en":
+        return i18n.percent(p, args.lang, digits)
+    return f"{100 * p:.{digits}f}%"
 
 
 # -- subcommands ----------------------------------------------------------------------------
@@ -203,13 +221,13 @@ def cmd_odds(args: argparse.Namespace) -> int:
                                                          "n", "seed", "mean", "median",
                                                          "drain_mean")]]
     if not args.pmf:
-        text = text.assign(p=[f"{100 * p:.3f}%" for p in frame.p])
+        text = text.assign(p=[_pct(p, args, 3) for p in frame.p])
         if dist.simulated:
-            text = text.assign(ci_low=[f"{100 * p:.3f}%" for p in frame.ci_low],
-                               ci_high=[f"{100 * p:.3f}%" for p in frame.ci_high])
+            text = text.assign(ci_low=[_pct(p, args, 3) for p in frame.ci_low],
+                               ci_high=[_pct(p, args, 3) for p in frame.ci_high])
         else:
             text = text.drop(columns=["ci_low", "ci_high"])
-    _emit(pd.DataFrame(frame), args.format, text=text,
+    _emit(pd.DataFrame(frame), args.format, text=text, lang=args.lang,
           header=f"# {label}\n{_header(dist)}")
     return 0
 
@@ -242,7 +260,8 @@ def cmd_table(args: argparse.Namespace) -> int:
     wide = pivot_success(table, index=["modifier", "advantage"], columns="dc")
     header = f"# P(success), {args.system}, {table['method'].iloc[0]}; " + (
         rules.describe() if args.system == "3d6x" else "d20")
-    _emit(table, args.format, text=_percent_grid(wide).reset_index(), header=header)
+    _emit(table, args.format, text=_percent_grid(wide, args.lang).reset_index(), header=header,
+          lang=args.lang)
     return 0
 
 
@@ -256,7 +275,7 @@ def cmd_frontier(args: argparse.Namespace) -> int:
               f"exact; {rules.describe()}\n# implied λ (chord slope) = {lam:.4f}")
     text = frame[["policy", "lambda_lo", "lambda_hi", "p_success", "drain_mean", "ones_mean",
                   "price", "knee"]]
-    _emit(frame, args.format, text=text, header=header)
+    _emit(frame, args.format, text=text, header=header, lang=args.lang)
     return 0
 
 
@@ -274,9 +293,10 @@ def cmd_opposed(args: argparse.Namespace) -> int:
     frame = pd.DataFrame([result.summary()])
     header = f"# opposed test, {args.system}, {result.method}: A = {result.a}; B = {result.b}"
     text = frame[["win", "tie", "loss", "mean margin"]].assign(
-        win=lambda f: f.win.map("{:.4%}".format), tie=lambda f: f.tie.map("{:.4%}".format),
-        loss=lambda f: f.loss.map("{:.4%}".format))
-    _emit(frame, args.format, text=text, header=header)
+        win=lambda f: [_pct(v, args, 2) for v in f.win],
+        tie=lambda f: [_pct(v, args, 2) for v in f.tie],
+        loss=lambda f: [_pct(v, args, 2) for v in f.loss])
+    _emit(frame, args.format, text=text, header=header, lang=args.lang)
     return 0
 
 
@@ -299,10 +319,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
         frame = equivalent_dc_table(profiles, reference=reference, rules=rules)
         header = (f"# the d20 DC table mapped onto 3d6x for {reference}; exact; "
                   f"{rules.describe()}")
-    text = frame.assign(p_d20=frame.p_d20.map("{:.1%}".format),
-                        p_3d6x=frame.p_3d6x.map("{:.1%}".format),
-                        gap=frame.gap.map("{:+.1%}".format))
-    _emit(frame, args.format, text=text, header=header)
+    text = frame.assign(p_d20=[_pct(v, args, 1) for v in frame.p_d20],
+                        p_3d6x=[_pct(v, args, 1) for v in frame.p_3d6x],
+                        gap=[("+" if v >= 0 else "-") + _pct(abs(v), args, 1) for v in frame.gap])
+    _emit(frame, args.format, text=text, header=header, lang=args.lang)
     return 0
 
 
@@ -328,7 +348,8 @@ def cmd_day(args: argparse.Namespace) -> int:
     frame = result.to_frame(args.table)
     header = f"# {scenario.describe()}; {args.days:,} days, seed {result.seed}; {rules.describe()}"
     hidden = ("n_days", "seed", "method", "rules", "scenario")
-    _emit(frame, args.format, text=frame.drop(columns=[c for c in hidden if c in frame]),
+    _emit(frame, args.format, lang=args.lang,
+          text=frame.drop(columns=[c for c in hidden if c in frame]),
           header=header)
     return 0
 
@@ -353,7 +374,7 @@ def _rolls_to_empty(args: argparse.Namespace) -> int:
             header += (f"\n# rows after roll {shown['rolls'].iloc[last]} (99.9 % empty) left out; "
                        "--format csv gives them all")
             shown = shown.iloc[: last + 1]
-    _emit(frame, args.format, text=shown, header=header)
+    _emit(frame, args.format, text=shown, header=header, lang=args.lang)
     return 0
 
 
@@ -364,14 +385,14 @@ def cmd_report(args: argparse.Namespace) -> int:
         print(f"wrote {path}; edit it, then: explodice report {path}")
         return 0
     config = load_config(args.config)
-    paths = write_report(config, args.out, progress=not args.no_progress)
+    paths = write_report(config, args.out, progress=not args.no_progress, lang=args.lang)
     print(f"wrote {len(paths)} files into {args.out}/ (the PDF: {paths[0]})")
     return 0
 
 
 def cmd_explore(args: argparse.Namespace) -> int:
     """Write the explorer: one HTML file that works offline, from disk."""
-    path = write_explorer(args.config, args.out)
+    path = write_explorer(args.config, args.out, lang=args.lang)
     print(f"wrote {path} ({path.stat().st_size / 2**20:.1f} MiB); open it in a browser, or "
           "send it as it is")
     return 0
@@ -499,6 +520,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--write-default-config", metavar="PATH",
                    help="write a copy of the default configuration to PATH, and stop")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--lang", choices=LANGS, default=None,
+                   help="language of the report and its explorer (default: the "
+                        "configuration's `lang`, else en)")
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("explore", help="write the explorer, one HTML file to share",
@@ -509,6 +533,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a configuration TOML file (default: the embedded one)")
     p.add_argument("--out", metavar="FILE", default="explorer.html",
                    help="the HTML file to write (default: explorer.html)")
+    p.add_argument("--lang", choices=LANGS, default=None,
+                   help="language of the page (default: the configuration's `lang`, else en)")
     p.set_defaults(func=cmd_explore)
 
     p = sub.add_parser("sweep", help="run a grid of cases locally or on a Dask cluster",

@@ -381,19 +381,21 @@ def _day_tables(config: Any, lang: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.
 
 
 def explorer_data(
-    config: Any = None, *, lang: str = "en", date: str | None = None, day: bool = True
+    config: Any = None, *, lang: str | None = None, date: str | None = None, day: bool = True
 ) -> ExplorerData:
     """Compute every table of the explorer for a report configuration (default: embedded),
-    with its labels in ``lang``.
+    with its labels in ``lang`` (default: the configuration's ``lang``).
 
     ``day=False`` leaves the party's day out (its tables empty): for quick looks and tests.
     """
     # imported here: the report's writer imports this module
     from explodice.present.report.config import ReportConfig, load_config
 
-    lang = i18n.check_lang(lang)
+    if lang is not None:
+        i18n.check_lang(lang)
     if not isinstance(config, ReportConfig):
         config = load_config(config)
+    lang = i18n.check_lang(config.lang if lang is None else lang)
     subjects = _subjects(config.party, lang)
     empty = pd.DataFrame()
     day_tables = _day_tables(config, lang) if day and config.day is not None else (empty,) * 3
@@ -987,12 +989,14 @@ def write_explorer(
     config: Any = None,
     out: str | os.PathLike[str] = EXPLORER_NAME,
     *,
-    lang: str = "en",
+    lang: str | None = None,
     date: str | None = None,
 ) -> Path:
     """Write the explorer for a report configuration (a ReportConfig, a TOML path, or
-    ``None`` for the embedded default) to ``out``, whole or not at all; return its path."""
-    lang = i18n.check_lang(lang)
+    ``None`` for the embedded default) to ``out``, whole or not at all; return its path.
+    ``lang``: ``"en"`` or ``"fr"`` (default: the configuration's ``lang``)."""
+    if lang is not None:
+        i18n.check_lang(lang)
     out = Path(out)
     if out.is_dir():
         raise ExplodiceError(f"`out` must be a file name, but {str(out)!r} is a folder.")

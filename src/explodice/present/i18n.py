@@ -24,7 +24,17 @@ from typing import Any
 
 from explodice.core.errors import ExplodiceError
 
-__all__ = ["LANGS", "ABILITY", "check_lang", "date", "d3_locale", "number", "percent", "translator"]
+__all__ = [
+    "LANGS",
+    "ABILITY",
+    "check_lang",
+    "date",
+    "d3_locale",
+    "localise_table",
+    "number",
+    "percent",
+    "translator",
+]
 
 LANGS = ("en", "fr")
 DOMAIN = "explodice"
@@ -142,3 +152,102 @@ def d3_locale(lang: str) -> dict[str, Any]:
         "percent": _percent_pattern(lang, 0).replace("#,##0", ""),
         "minus": get_minus_sign_symbol(loc),
     }
+
+
+def _noop(text: str) -> str:
+    """Marks a label for the catalogue where it is only a key (translated where shown)."""
+    return text
+
+
+N_ = _noop
+#: Column names of the command line's tables and cell values that are labels, for the catalogue.
+COLUMNS = (
+    N_("system"),
+    N_("modifier"),
+    N_("dc"),
+    N_("difficulty"),
+    N_("advantage"),
+    N_("policy"),
+    N_("method"),
+    N_("p"),
+    N_("ci_low"),
+    N_("ci_high"),
+    N_("p_complication"),
+    N_("drain_mean"),
+    N_("total"),
+    N_("win"),
+    N_("tie"),
+    N_("loss"),
+    N_("mean margin"),
+    N_("d20_dc"),
+    N_("p_d20"),
+    N_("dc_3d6x"),
+    N_("p_3d6x"),
+    N_("gap"),
+    N_("difficulty_3d6x"),
+    N_("note"),
+    N_("profile"),
+    N_("character"),
+    N_("gauge"),
+    N_("start"),
+    N_("p_empty"),
+    N_("first_empty_mean"),
+    N_("first_empty_median"),
+    N_("caused_mean"),
+    N_("absorbed_mean"),
+    N_("end_mean"),
+    N_("lost_mean"),
+    N_("lambda_lo"),
+    N_("lambda_hi"),
+    N_("p_success"),
+    N_("ones_mean"),
+    N_("price"),
+    N_("knee"),
+    N_("mean"),
+    N_("median"),
+    N_("roll"),
+    N_("type"),
+    N_("state"),
+    N_("rolls"),
+    N_("successes"),
+    N_("exact"),
+    N_("simulate"),
+    N_("disadvantage (subtract)"),
+    N_("disadvantage (drop)"),
+    N_("npc"),
+    N_("none"),
+)
+
+
+def _cell_number(x: float, lang: str) -> str:
+    from babel.numbers import format_scientific
+
+    if x != x:
+        return "—"
+    if x != 0 and not 1e-4 <= abs(x) < 1e6:
+        return format_scientific(x, format="0.000E0", locale=_LOCALES[lang])
+    return number(x, lang, None)
+
+
+def localise_table(frame: Any, lang: str) -> Any:
+    """A text table in ``lang``: headers and label cells from the catalogue, numbers by CLDR.
+
+    >>> import pandas as pd
+    >>> localise_table(pd.DataFrame({"dc": [16], "advantage": ["normal"], "p": [0.25]}), "fr")
+       DD avantage     p
+    0  16   normal  0,25
+    """
+    import pandas as pd
+
+    _ = translator(lang)
+    out = pd.DataFrame(index=frame.index)
+    for col in frame.columns:
+        values = frame[col]
+        if pd.api.types.is_float_dtype(values):
+            shown = [_cell_number(float(v), lang) for v in values]
+        elif pd.api.types.is_object_dtype(values) or pd.api.types.is_string_dtype(values):
+            shown = [_(v) if isinstance(v, str) and v else v for v in values]
+        else:
+            shown = list(values)
+        out[_(str(col))] = shown
+    return out

@@ -19,10 +19,11 @@ from explodice.day.scenario import scenario_from_tables
 from explodice.game.character import characters_from_tables
 from explodice.game.rules import Rules
 from explodice.game.tables import PROFILES
+from explodice.present.i18n import LANGS
 
 __all__ = ["ConfigError", "ReportConfig", "default_config_text", "load_config", "write_default_config"]
 
-CONFIG_KEYS = ("title", "seed", "rules", "table", "simulation", "character", "day")
+CONFIG_KEYS = ("title", "seed", "lang", "rules", "table", "simulation", "character", "day")
 
 
 class ConfigError(ExplodiceError):
@@ -44,6 +45,7 @@ class ReportConfig:
     party: tuple[Any, ...] = ()
     day: Any = None  # a Scenario
     source: str = "embedded default"
+    lang: str = "en"  # "en" or "fr": the language of the report and the explorer
 
 
 def default_config_text() -> str:
@@ -102,6 +104,9 @@ def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
     if not isinstance(title, str):
         raise fail("title", title, "a string")
     seed = integer("seed", data.get("seed", defaults.seed), 0, 2**63 - 1)
+    lang = data.get("lang", defaults.lang)
+    if lang not in LANGS:
+        raise fail("lang", lang, f"one of {list(LANGS)}")
 
     rules_table = section("rules", ("disadvantage", "rule_of_one_kinds", "ones_on_explosions",
                                     "overflow", "lucky"))
@@ -128,6 +133,7 @@ def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
     day = scenario_from_tables({"day": data.get("day", {})}, characters=party, source=source,
                                default_name="a day")
     return ReportConfig(title=title, seed=seed, rules=rules, modifiers=modifiers,
-                        profiles=profiles, n=n, days=days, party=party, day=day, source=source)
+                        profiles=profiles, n=n, days=days, party=party, day=day, source=source,
+                        lang=lang)
 
 

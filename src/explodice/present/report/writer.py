@@ -23,6 +23,7 @@ moved aside into ``.explodice-report/displaced/`` (never deleted) and the run sa
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as _dt
 import fcntl
 import hashlib
@@ -40,6 +41,7 @@ from tqdm.auto import tqdm
 
 from explodice.core.errors import ExplodiceError
 from explodice.present.explorer import EXPLORER_NAME, write_explorer
+from explodice.present.i18n import check_lang
 from explodice.present.report.config import ReportConfig, load_config
 from explodice.present.report.pages import PAGES, build_pages
 
@@ -62,7 +64,7 @@ class ReportWarning(UserWarning):
 
 def write_report(config: ReportConfig | str | os.PathLike[str] | None = None,
                  out: str | os.PathLike[str] = "reports", *, progress: bool = False,
-                 date: str | None = None) -> list[Path]:
+                 date: str | None = None, lang: str | None = None) -> list[Path]:
     """Write the report into ``out`` and return the paths it shows there.
 
     The new report is complete on disk before it replaces the old one, in one rename; if
@@ -75,6 +77,8 @@ def write_report(config: ReportConfig | str | os.PathLike[str] | None = None,
     matplotlib.use("Agg", force=False)
     if not isinstance(config, ReportConfig):
         config = load_config(config)
+    if lang is not None:  # --lang overrides the configuration's `lang`
+        config = dataclasses.replace(config, lang=check_lang(lang))
     out = Path(out)
     area = out / AREA
     try:
@@ -126,7 +130,7 @@ def _write_pages(run: Path, config: ReportConfig, *, progress: bool, date: str |
     finally:
         if bar is not None:
             bar.close()
-    write_explorer(config, run / EXPLORER_NAME, date=date)
+    write_explorer(config, run / EXPLORER_NAME, date=date, lang=config.lang)
     names.append(EXPLORER_NAME)
     lines = [f"{_sha256(run / n)}  {n}" for n in names]
     (run / MANIFEST).write_text("\n".join(lines) + "\n", encoding="utf-8")
