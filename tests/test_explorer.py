@@ -4,9 +4,7 @@ Chromium from Debian's package, through Playwright), offline."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 from fractions import Fraction
 
 import pytest
@@ -197,35 +195,6 @@ def test_cli_explore_writes_the_file(config_path, tmp_path, capsys):
 
 
 # -- in a real browser --------------------------------------------------------------------
-CHROMIUM = os.environ.get("EXPLODICE_CHROMIUM", "/usr/bin/chromium")
-BROWSER_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
-        pytest.skip(
-            f"no Chromium at {CHROMIUM}: install Debian's package "
-            "(apt-get install chromium) or set EXPLODICE_CHROMIUM"
-        )
-    sync_api = pytest.importorskip(
-        "playwright.sync_api", reason="playwright is not installed (pip install playwright)"
-    )
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
-        yield b
-        b.close()
-
-
 @pytest.fixture
 def page(browser, page_file):
     """The explorer open from disk; every request that is not file:// fails the test."""
