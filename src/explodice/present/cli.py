@@ -29,9 +29,6 @@ from explodice.core.errors import ExplodiceError, one_line
 from explodice.core.version import __version__
 from explodice.day.scenario import load_scenario
 from explodice.day.simulate import rolls_to_empty, simulate_day
-from explodice.present import i18n
-from explodice.present.explorer import write_explorer
-from explodice.present.i18n import LANGS
 from explodice.game.rules import (
     ACTORS,
     ADVANTAGE_STATES,
@@ -43,6 +40,9 @@ from explodice.game.rules import (
     parse_policy,
 )
 from explodice.game.tables import DC_TABLES, PROFILES, SYSTEMS
+from explodice.present import i18n
+from explodice.present.explorer import write_explorer
+from explodice.present.i18n import LANGS
 from explodice.present.plots import provenance
 from explodice.present.report import load_config, write_default_config, write_report
 from explodice.sweeps import SweepWarning, check_output, load_grid, sweep, write_results
