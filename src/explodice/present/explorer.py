@@ -99,6 +99,7 @@ _KEY_LABELS = (
     N_("nearly impossible"),
     N_("embedded default"),
     N_("certain in d20"),
+    N_("a day"),  # the name of a day the configuration leaves unnamed
     N_("impossible in d20"),
 )
 
@@ -874,7 +875,7 @@ def explorer_html(data: ExplorerData) -> str:
     day_section = ""
     if "day" in specs:
         day_lead = _("{name}: {party}; {rolls} rolls a day.").format(
-            name=meta["day"], party=", ".join(meta["party"]), rolls=meta["rolls_per_day"]
+            name=_(meta["day"]), party=", ".join(meta["party"]), rolls=meta["rolls_per_day"]
         )
         day_method = _(
             "Each policy's day is <b>simulated</b>: {days} days with seed {seed} (the day engine "
