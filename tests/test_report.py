@@ -4,6 +4,7 @@ file against the API, and written whole or not at all."""
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import signal
 
@@ -106,10 +107,13 @@ def test_one_png_per_page_and_the_csvs_beside_them(written):
                  "equivalent-dc-table.csv", "11-haggling-items.csv", "10-group-group.csv",
                  "09-passive-passive.csv", "12-monte-carlo-convergence.csv"):
         assert name in csvs
-    manifest = (out / report.MANIFEST).read_text().split()
-    listed = [line.split()[-1] for line in (out / report.MANIFEST).read_text().splitlines()]
+    # MANIFEST.txt: "<sha256>  <name>" for every file of the report, and the hashes hold
+    lines = [line.split() for line in (out / report.MANIFEST).read_text().splitlines()]
+    listed = {name: digest for digest, name in lines}
     assert "explorer.html" in listed and (out / "explorer.html").stat().st_size > 500_000
-    assert set(manifest) | {report.MANIFEST} == {p.name for p in paths}
+    assert set(listed) | {report.MANIFEST} == {p.name for p in paths}
+    for name, digest in listed.items():
+        assert hashlib.sha256((out / name).read_bytes()).hexdigest() == digest
     assert (out / ".gitkeep").exists()
     # one complete report in the report's own area, shown through links
     area = out / ".explodice-report"
