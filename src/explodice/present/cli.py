@@ -14,10 +14,11 @@ Ctrl-C stops with status 130.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import warnings
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import pandas as pd
 
@@ -44,7 +45,7 @@ from explodice.present import i18n
 from explodice.present.explorer import write_explorer
 from explodice.present.i18n import LANGS
 from explodice.present.plots import provenance
-from explodice.present.report import load_config, write_default_config, write_report
+from explodice.present.report import ReportWarning, load_config, write_default_config, write_report
 from explodice.sweeps import SweepWarning, check_output, load_grid, sweep, write_results
 
 __all__ = ["main", "build_parser"]
@@ -378,6 +379,19 @@ def _rolls_to_empty(args: argparse.Namespace) -> int:
     return 0
 
 
+@contextlib.contextmanager
+def _warnings_in_one_line(*categories: type[Warning]) -> Iterator[None]:
+    """Print the package's warnings of ``categories`` as one line each on stderr."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    for w in caught:
+        if issubclass(w.category, categories):
+            sys.stderr.write(f"explodice: warning: {one_line(w.message)}\n")
+        else:
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     """Write the designer's report (PDF, PNGs, CSVs)."""
     if args.write_default_config:
@@ -385,7 +399,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         print(f"wrote {path}; edit it, then: explodice report {path}")
         return 0
     config = load_config(args.config)
-    paths = write_report(config, args.out, progress=not args.no_progress, lang=args.lang)
+    with _warnings_in_one_line(ReportWarning):
+        paths = write_report(config, args.out, progress=not args.no_progress, lang=args.lang)
     print(f"wrote {len(paths)} files into {args.out}/ (the PDF: {paths[0]})")
     return 0
 
@@ -403,17 +418,11 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     spec = load_grid(args.grid)
     out = Path(args.out or Path(args.grid).with_suffix(".csv").name)
     check_output(out)  # every file it will write, checked before the minutes of work
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", SweepWarning)
+    with _warnings_in_one_line(SweepWarning):
         frame = sweep(spec.grid, spec.task, executor=args.scheduler, workers=args.workers,
                       seed=spec.seed if args.seed is None else args.seed,
                       batch_seconds=spec.batch_seconds,
                       progress=_progress(args))
-    for w in caught:
-        if issubclass(w.category, SweepWarning):
-            sys.stderr.write(f"explodice: warning: {one_line(w.message)}\n")
-        else:
-            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     paths = write_results(frame, out)
     a = frame.attrs
     print(f"wrote {' and '.join(map(str, paths))}: {len(frame)} rows, {a['n_cases']} cases "
