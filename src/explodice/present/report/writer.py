@@ -30,6 +30,7 @@ import hashlib
 import os
 import shutil
 import signal
+import tempfile
 import threading
 import warnings
 from pathlib import Path
@@ -169,6 +170,7 @@ def _link(out: Path, names: list[str]) -> list[Path]:
     Returns the user's files that had to be moved aside to make room (never deleted).
     """
     displaced: list[Path] = []
+    aside: Path | None = None
     wanted = set(names)
     for name in names:
         path = out / name
@@ -178,8 +180,10 @@ def _link(out: Path, names: list[str]) -> list[Path]:
             if path.is_dir() and not path.is_symlink():
                 raise ExplodiceError(f"{path} is a folder where the report writes a file; "
                                      "move it or choose another --out.")
-            aside = out / AREA / "displaced" / f"{_dt.datetime.now():%Y%m%d-%H%M%S}"
-            aside.mkdir(parents=True, exist_ok=True)
+            if aside is None:  # one new folder per run: a file moved aside is never overwritten
+                (out / AREA / "displaced").mkdir(exist_ok=True)
+                aside = Path(tempfile.mkdtemp(prefix=f"{_dt.datetime.now():%Y%m%d-%H%M%S}-",
+                                              dir=out / AREA / "displaced"))
             os.replace(path, aside / name)
             displaced.append(aside / name)
         tmp = out / f".{name}.{os.getpid()}.link"
