@@ -54,7 +54,7 @@ def shown(value: Any) -> str:
     """``repr(value)``, cut to :data:`MAX_SHOWN` characters so a message stays one short line.
 
     >>> shown("x" * 200)[-14:]
-    "...(202 chars)"
+    '...(202 chars)'
     """
     text = repr(value)
     if len(text) > MAX_SHOWN:
