@@ -23,7 +23,7 @@ its own caches warm after the first repeat, as a user's session would have them)
    P(loss).
 
 The explosion cut is the same on both sides: at most 16 explosions per die
-(``explodice.dice.MAX_EXPLOSIONS``, ``depth=16`` in icepool). They differ only in what
+(``explodice.engine.dice.MAX_EXPLOSIONS``, ``depth=16`` in icepool). They differ only in what
 happens past it: explodice leaves out a chain of 17 sixes (probability 6**-17 per die,
 reported in ``omitted``), icepool counts it as its last 6. So the answers may differ by a few
 times 6**-17 ≈ 6e-14, plus float64 rounding on explodice's side.
@@ -39,9 +39,9 @@ from fractions import Fraction
 import numpy as np
 
 import explodice as ex
-from explodice.dice import EXPLODING_DIE_MEAN, MAX_EXPLOSIONS
-from explodice.exact import _joint
-from explodice.policy import chain_survival, policy_table
+from explodice.engine.dice import EXPLODING_DIE_MEAN, MAX_EXPLOSIONS
+from explodice.engine.exact import _joint
+from explodice.engine.rule_of_one import chain_survival, policy_table
 
 try:
     import icepool
@@ -50,8 +50,12 @@ except ImportError as err:  # pragma: no cover - the benchmark's own dependency
 
 MODIFIERS = list(range(-5, 11))
 DCS = [8, 12, 16, 22, 28, 35]
-STATES = [("normal", "subtract"), ("advantage", "subtract"), ("disadvantage", "subtract"),
-          ("disadvantage", "drop")]
+STATES = [
+    ("normal", "subtract"),
+    ("advantage", "subtract"),
+    ("disadvantage", "subtract"),
+    ("disadvantage", "drop"),
+]
 BEST = ex.Roll(4, policy=ex.Best(16, 0.05))
 OPPOSED = (ex.Roll(3), ex.Roll(1, advantage="advantage"))
 
@@ -83,7 +87,7 @@ def explodice_opposed() -> np.ndarray:
 
 
 # -- icepool --------------------------------------------------------------------------------
-def exploding_d6() -> "icepool.Die":
+def exploding_d6() -> icepool.Die:
     return icepool.d6.explode(depth=MAX_EXPLOSIONS)
 
 
@@ -120,11 +124,11 @@ def icepool_best() -> np.ndarray:
             chosen[faces] = best
         return chosen[faces]
 
-    def total(*faces: int) -> "icepool.Die":
+    def total(*faces: int) -> icepool.Die:
         a, b, s = choice(*faces)
         return s + a + 6 * b + b @ x
 
-    def drain(*faces: int) -> "icepool.Die":
+    def drain(*faces: int) -> icepool.Die:
         a, _, _ = choice(*faces)
         return a @ x if a else icepool.Die([0])
 
@@ -138,8 +142,13 @@ def icepool_opposed() -> np.ndarray:
     x = exploding_d6()
     a, b = OPPOSED
     margin = (3 @ x + a.modifier) - (4 @ x + b.modifier)
-    return np.array([float(margin.probability(">", 0)), float(margin.probability("==", 0)),
-                     float(margin.probability("<", 0))])
+    return np.array(
+        [
+            float(margin.probability(">", 0)),
+            float(margin.probability("==", 0)),
+            float(margin.probability("<", 0)),
+        ]
+    )
 
 
 QUESTIONS = {
@@ -171,12 +180,18 @@ def main() -> None:
     for name, (ours, theirs) in QUESTIONS.items():
         f0, f1, fa = timed(ours, args.repeats, clear_explodice)
         i0, i1, ia = timed(theirs, args.repeats)
-        rows.append({"question": name, "explodice first (ms)": 1e3 * f0,
-                     "explodice best (ms)": 1e3 * f1, "icepool first (ms)": 1e3 * i0,
-                     "icepool best (ms)": 1e3 * i1, "icepool / explodice (best)": i1 / f1,
-                     "largest |difference|": float(np.max(np.abs(fa - ia)))})
-    result = {"date": time.strftime("%Y-%m-%d %H:%M"), "icepool": icepool.__version__,
-              "rows": rows}
+        rows.append(
+            {
+                "question": name,
+                "explodice first (ms)": 1e3 * f0,
+                "explodice best (ms)": 1e3 * f1,
+                "icepool first (ms)": 1e3 * i0,
+                "icepool best (ms)": 1e3 * i1,
+                "icepool / explodice (best)": i1 / f1,
+                "largest |difference|": float(np.max(np.abs(fa - ia))),
+            }
+        )
+    result = {"date": time.strftime("%Y-%m-%d %H:%M"), "icepool": icepool.__version__, "rows": rows}
     if args.json:
         print(json.dumps(result, indent=2))
         return
@@ -185,9 +200,18 @@ def main() -> None:
     print("| " + " | ".join(cols) + " |")
     print("|" + "---|" * len(cols))
     for row in rows:
-        print("| " + " | ".join(
-            f"{v:.2e}" if k == "largest |difference|" else f"{v:.1f}" if isinstance(v, float)
-            else str(v) for k, v in row.items()) + " |")
+        print(
+            "| "
+            + " | ".join(
+                f"{v:.2e}"
+                if k == "largest |difference|"
+                else f"{v:.1f}"
+                if isinstance(v, float)
+                else str(v)
+                for k, v in row.items()
+            )
+            + " |"
+        )
 
 
 if __name__ == "__main__":

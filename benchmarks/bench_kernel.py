@@ -25,26 +25,29 @@ sys.path.insert(0, str(Path(__file__).parent))
 import kernels_before  # noqa: E402
 
 import explodice as ex  # noqa: E402
-from explodice.engine.simulate import N_D, N_T, T_LO  # noqa: E402
 from explodice.engine.chunks import lanes, run_chunks  # noqa: E402
 from explodice.engine.compiled import compile_roll  # noqa: E402
 from explodice.engine.seeding import DEFAULT_CHUNK, chunk_sizes, stream_seeds  # noqa: E402
+from explodice.engine.simulate import N_D, N_T, T_LO  # noqa: E402
 
 CASES = {
     "plain 3d6x": (ex.Roll(0, kind="attack"), ex.Rules()),
     "advantage (4d6x)": (ex.Roll(0, kind="attack", advantage="advantage"), ex.Rules()),
-    "disadvantage, subtract (malus die)": (ex.Roll(0, kind="attack", advantage="disadvantage"),
-                                           ex.Rules()),
+    "disadvantage, subtract (malus die)": (
+        ex.Roll(0, kind="attack", advantage="disadvantage"),
+        ex.Rules(),
+    ),
     "rule of 1 + drain": (ex.Roll(0, kind="check"), ex.Rules()),
 }
 
 
-def simulate_before(roll: ex.Roll, rules: ex.Rules, *, n: int, seed: int, threads: int) -> np.ndarray:
+def simulate_before(
+    roll: ex.Roll, rules: ex.Rules, *, n: int, seed: int, threads: int
+) -> np.ndarray:
     """The histogram ``[ones, drain, total]`` of ``n`` rolls by the kernels before issue 15."""
     sizes = chunk_sizes(n, DEFAULT_CHUNK)
     seeds = stream_seeds(np.random.SeedSequence(seed), sizes.size)
-    hists = np.zeros((lanes(sizes.size, threads), kernels_before.N_ONES, N_D, N_T),
-                     dtype=np.int64)
+    hists = np.zeros((lanes(sizes.size, threads), kernels_before.N_ONES, N_D, N_T), dtype=np.int64)
     r = compile_roll(roll, rules)  # r.throw_table has the old kernels' default depth
     kernel = kernels_before.chunk_table_drain if r.drains else kernels_before.chunk_table
 
@@ -67,11 +70,12 @@ def measure(n: int, repeats: int, thread_counts: list[int]) -> list[dict]:
     rows = []
     for name, (roll, rules) in CASES.items():
         for threads in thread_counts:
-            def new() -> np.ndarray:
+
+            def new(roll=roll, rules=rules, threads=threads) -> np.ndarray:
                 d = ex.simulate(roll, rules, n=n, seed=1, threads=threads, progress=False)
                 return d.counts
 
-            def old() -> np.ndarray:
+            def old(roll=roll, rules=rules, threads=threads) -> np.ndarray:
                 return simulate_before(roll, rules, n=n, seed=1, threads=threads)
 
             ex.simulate(roll, rules, n=10_000, seed=0, threads=threads)  # compile / load cache
@@ -83,8 +87,15 @@ def measure(n: int, repeats: int, thread_counts: list[int]) -> list[dict]:
                     fn()
                     times.append(time.perf_counter() - t)
             r_old, r_new = n / min(t_old), n / min(t_new)
-            rows.append({"case": name, "threads": threads, "before M rolls/s": r_old / 1e6,
-                         "after M rolls/s": r_new / 1e6, "after / before": r_new / r_old})
+            rows.append(
+                {
+                    "case": name,
+                    "threads": threads,
+                    "before M rolls/s": r_old / 1e6,
+                    "after M rolls/s": r_new / 1e6,
+                    "after / before": r_new / r_old,
+                }
+            )
     return rows
 
 
@@ -101,8 +112,13 @@ def agreement(n: int) -> list[dict]:
         var_t = float(e.total_pmf @ np.arange(e.total_pmf.size) ** 2) - (e.mean - e.lo) ** 2
         var_d = float(e.drain_pmf @ np.arange(e.drain_pmf.size) ** 2) - e.drain_mean**2
         gap_d = (dr_new - dr_old) / np.sqrt(2 * var_d / n) if var_d > 0 else 0.0
-        rows.append({"case": name, "mean total gap (SE)": (t_new - t_old) / np.sqrt(2 * var_t / n),
-                     "mean drain gap (SE)": gap_d})
+        rows.append(
+            {
+                "case": name,
+                "mean total gap (SE)": (t_new - t_old) / np.sqrt(2 * var_t / n),
+                "mean drain gap (SE)": gap_d,
+            }
+        )
     return rows
 
 
@@ -114,21 +130,29 @@ def main() -> None:
     parser.add_argument("--check-n", type=int, default=20_000_000)
     parser.add_argument("--json", action="store_true", help="print JSON instead of markdown")
     args = parser.parse_args()
-    result = {"date": time.strftime("%Y-%m-%d %H:%M"), "load average": os.getloadavg()[0],
-              "rates": measure(args.n, args.repeats, args.threads),
-              "agreement": agreement(args.check_n)}
+    result = {
+        "date": time.strftime("%Y-%m-%d %H:%M"),
+        "load average": os.getloadavg()[0],
+        "rates": measure(args.n, args.repeats, args.threads),
+        "agreement": agreement(args.check_n),
+    }
     if args.json:
         print(json.dumps(result, indent=2))
         return
-    print(f"## Single-roll kernel, before / after, {result['date']} "
-          f"(load average {result['load average']:.1f} at the start)\n")
+    print(
+        f"## Single-roll kernel, before / after, {result['date']} "
+        f"(load average {result['load average']:.1f} at the start)\n"
+    )
     for key in ("rates", "agreement"):
         cols = list(result[key][0])
         print("| " + " | ".join(cols) + " |")
         print("|" + "---|" * len(cols))
         for row in result[key]:
-            print("| " + " | ".join(f"{v:.2f}" if isinstance(v, float) else str(v)
-                                    for v in row.values()) + " |")
+            print(
+                "| "
+                + " | ".join(f"{v:.2f}" if isinstance(v, float) else str(v) for v in row.values())
+                + " |"
+            )
         print()
 
 

@@ -41,7 +41,8 @@ def _outputs(seed_row, count):
 def test_mul_wide_is_the_128_bit_product():
     rng = np.random.default_rng(0)
     for a, b in [(2**64 - 1, 2**64 - 1), (0, 5), (2**63, 2)] + [
-            tuple(int(x) for x in rng.integers(0, 2**64, 2, dtype=np.uint64)) for _ in range(50)]:
+        tuple(int(x) for x in rng.integers(0, 2**64, 2, dtype=np.uint64)) for _ in range(50)
+    ]:
         hi, lo = _mul_wide(np.uint64(a), np.uint64(b))
         assert (int(hi) << 64) + int(lo) == a * b
 
@@ -83,17 +84,21 @@ def test_digits_threshold_refuses_what_does_not_fit():
 
 
 @pytest.mark.parametrize("chunk_size", [1, 2, 3, 5, 1000])
-@pytest.mark.parametrize("roll, rules", [
-    (Roll(0), Rules()),  # pool 3: 4 rolls per output
-    (Roll(0, advantage="advantage"), Rules()),  # pool 4: 3 rolls per output
-    (Roll(0, advantage="disadvantage", kind="check"), Rules()),  # malus die and drain
-])
+@pytest.mark.parametrize(
+    "roll, rules",
+    [
+        (Roll(0), Rules()),  # pool 3: 4 rolls per output
+        (Roll(0, advantage="advantage"), Rules()),  # pool 4: 3 rolls per output
+        (Roll(0, advantage="disadvantage", kind="check"), Rules()),  # malus die and drain
+    ],
+)
 def test_every_roll_is_counted_whatever_the_chunk_size(roll, rules, chunk_size):
     d = simulate(roll, rules, n=2_003, seed=1, chunk_size=chunk_size, threads=2)
     assert d.counts.sum() == 2_003 and d.omitted == 0
     # and the same seed gives the same counts on one thread
-    assert (simulate(roll, rules, n=2_003, seed=1, chunk_size=chunk_size, threads=1).counts
-            == d.counts).all()
+    assert (
+        simulate(roll, rules, n=2_003, seed=1, chunk_size=chunk_size, threads=1).counts == d.counts
+    ).all()
 
 
 def test_rare_entries_and_drains_follow_the_exact_law():
