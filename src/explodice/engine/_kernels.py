@@ -30,14 +30,9 @@ from numba import int64, njit, types, uint64
 from numba.extending import intrinsic
 
 from explodice.engine.dice import face_sequences
+from explodice.engine.histogram import HIST_D, HIST_T, HIST_T_LO, N_ONES  # noqa: F401
 
 MASK32 = uint64(0xFFFFFFFF)
-N_ONES = 5  # kept 1s 0..4
-# The histogram's shape is fixed here, so the kernels index it with compile-time constants
-# (measured: about 1.5x faster than reading the shape at run time).
-HIST_T = 480  # totals -160..319 (HIST_T_LO ..)
-HIST_D = 256  # drains 0..255
-HIST_T_LO = -160
 
 
 @njit(inline="always", cache=True)
@@ -367,13 +362,29 @@ def count_states(counts, st, draws, throw_table, per_draw, threshold):
 
 @njit(inline="always", cache=True)
 def drain_from(entry, st):
-    """The drain from a :data:`DRAIN_TABLE` entry: its sum, plus its dice still exploding."""
+    """The drain from a :data:`DRAIN_TABLE` entry: its sum, plus its dice still exploding
+    (rolled by :func:`drain_rest`, a call rather than inlined code: it is rare, and inlining it
+    everywhere tripled the first compile). Returns ``(drain, st)``."""
     d = int64(entry)
+    if d < 256:
+        return d, st
+    return drain_rest(d, st)
+
+
+@njit(cache=True)
+def drain_rest(d, st):
+    """The drain of a :data:`DRAIN_TABLE` entry ``d`` whose dice are still exploding."""
     drain = d & 0xFF
     for _ in range(d >> 8):
         v, last, st = exploding(st)
         drain += v
     return drain, st
+
+
+@njit(cache=True)
+def finish_one(e, st, malus, explosion_ones):
+    """:func:`finish_throw` as a call, for the rare rolls the throw table leaves open."""
+    return finish_throw(e, st, malus, explosion_ones)
 
 
 @njit(cache=True)
@@ -414,50 +425,46 @@ def add_drains(flat, scratch, k, ones, t, st):
     return clamped, st
 
 
-@njit(inline="always", cache=True)
-def next_digit(digits, left, st):
-    """The next of four uniform digits below 6**5 kept in ``digits`` (uint64[4]), ``left`` of them
-    unused; four fresh ones from one output when none is left. Returns ``(digit, left, st)``."""
-    if left == 0:
-        a, b, c, d, st = digits4(uint64(DRAIN_W), DRAIN_THRESHOLD4, st)
-        digits[0], digits[1], digits[2], digits[3] = a, b, c, d
-        left = 4
-    return digits[4 - left], left - 1, st
-
-
 @njit(cache=True)
 def add_rolls(h, k, ones, total, st, malus, drain_active, t_lo):
     """Add ``k`` rolls whose throw ended at ``total`` with ``ones`` kept 1s to ``h``, each with
     its own malus die (when ``malus``) and drain (when ``drain_active``).
 
     Each exploding die or drain starts from one digit below 6**5 read through
-    :data:`DRAIN_TABLE` (a malus die is the drain of one die), four digits per output; the
-    drain alone goes through :func:`add_drains` (measured faster). Returns
+    :data:`DRAIN_TABLE` (a malus die is the drain of one die): one output gives the malus
+    die's and the drain's digits of two rolls (the drain's go unused when it is not rolled).
+    The drain alone goes through :func:`add_drains` (measured faster). Returns
     ``(rolls clamped, st)``.
     """
     flat = h.reshape(N_ONES * HIST_D * HIST_T)
     if not malus:
         scratch = np.zeros((4, HIST_D + 1), dtype=np.int64)
         return add_drains(flat, scratch, k, ones, total - t_lo, st)
-    digits = np.empty(4, dtype=np.uint64)
-    left = 0
     clamped = 0
-    for _ in range(k):
-        value = total
-        if malus:
-            u, left, st = next_digit(digits, left, st)
-            v, st = drain_from(DRAIN_TABLE[1, u], st)
-            value -= v
-        drain = 0
-        if drain_active:
-            u, left, st = next_digit(digits, left, st)
-            drain, st = drain_from(DRAIN_TABLE[ones, u], st)
-        t = value - t_lo
-        if uint64(t) < uint64(HIST_T) and drain < HIST_D:
-            flat[(ones * HIST_D + drain) * HIST_T + t] += 1
-        else:
-            clamped += record(h, value, ones, drain, t_lo)
+    m = uint64(DRAIN_W)
+    for i in range(0, k, 2):
+        u1, w1, u2, w2, st = digits4(m, DRAIN_THRESHOLD4, st)
+        c, st = add_malus_roll(h, flat, ones, total, u1, w1, st, drain_active, t_lo)
+        clamped += c
+        if i + 1 < k:
+            c, st = add_malus_roll(h, flat, ones, total, u2, w2, st, drain_active, t_lo)
+            clamped += c
     return clamped, st
+
+
+@njit(cache=True)
+def add_malus_roll(h, flat, ones, total, u, w, st, drain_active, t_lo):
+    """Count one roll: ``total`` minus its malus die (digit ``u``), its drain from digit ``w``."""
+    v, st = drain_from(DRAIN_TABLE[1, u], st)
+    value = total - v
+    drain = 0
+    if drain_active:
+        drain, st = drain_from(DRAIN_TABLE[ones, w], st)
+    t = value - t_lo
+    if uint64(t) < uint64(HIST_T) and drain < HIST_D:
+        flat[(ones * HIST_D + drain) * HIST_T + t] += 1
+        return 0, st
+    return record(h, value, ones, drain, t_lo), st
 
 
 @njit(cache=True)
@@ -473,7 +480,7 @@ def finish_states(h, counts, slots, n_states, st, malus, explosion_ones, drain_a
     flat = h.reshape(N_ONES * HIST_D * HIST_T)
     clamped = 0
     for e in range(n_states):
-        k = 0
+        k = int64(0)
         for s in range(slots):
             k += int64(counts[s * STATE_STRIDE + e])
             counts[s * STATE_STRIDE + e] = 0
@@ -488,7 +495,7 @@ def finish_states(h, counts, slots, n_states, st, malus, explosion_ones, drain_a
                 flat[ones * HIST_D * HIST_T + total - t_lo] += k
             continue
         for _ in range(k):
-            total, ones, st = finish_throw(e, st, malus, explosion_ones)
+            total, ones, st = finish_one(e, st, malus, explosion_ones)
             drain = 0
             if drain_active:
                 u, st = uniform(DRAIN_W, st)
@@ -515,22 +522,25 @@ def chunk_throws(h, seed_row, size, throw_table, per_draw, threshold, malus, exp
     counts depend only on the chunk's seed. Returns how many rolls were clamped.
     """
     st = seed_state(seed_row)
-    n_states = int64(throw_table.max()) + 1
+    n_states = int64(0)  # not the literal 0: a literal argument compiles the callee twice
+    for e in throw_table:
+        n_states = max(n_states, int64(e) + 1)
     counts = np.zeros(per_draw * STATE_STRIDE, dtype=np.uint32)
     clamped = 0
     left = size // per_draw
-    while left > 0:
+    while True:  # one call site of finish_states: one compile
         block = min(left, COUNT_BLOCK)
         st = count_states(counts, st, block, throw_table, per_draw, threshold)
+        left -= block
+        if left == 0:  # the last rolls, fewer than per_draw, one output each
+            for _ in range(size % per_draw):
+                u, st = uniform(throw_table.size, st)
+                counts[throw_table[u]] += 1
         c, st = finish_states(h, counts, per_draw, n_states, st, malus, explosion_ones,
                               drain_active, t_lo)
         clamped += c
-        left -= block
-    for _ in range(size % per_draw):
-        u, st = uniform(throw_table.size, st)
-        counts[throw_table[u]] += 1
-    c, st = finish_states(h, counts, 1, n_states, st, malus, explosion_ones, drain_active, t_lo)
-    return clamped + c
+        if left == 0:
+            return clamped
 
 
 @njit(cache=True, nogil=True)

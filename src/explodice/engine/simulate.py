@@ -17,11 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from explodice.engine import _kernels
 from explodice.engine import cuda as cuda_backend
 from explodice.engine.chunks import lanes, progress_bar, resolve_threads, run_chunks
 from explodice.engine.compiled import compile_roll, throw_table
 from explodice.engine.distribution import Distribution, histogram_distribution
+from explodice.engine.histogram import HIST_D, HIST_T, HIST_T_LO, N_ONES
 from explodice.engine.seeding import (
     DEFAULT_CHUNK,
     chunk_sizes,
@@ -33,7 +33,7 @@ from explodice.game.rules import Roll, Rules
 
 __all__ = ["histogram_distribution", "simulate"]
 
-T_LO, N_T, N_D = _kernels.HIST_T_LO, _kernels.HIST_T, _kernels.HIST_D  # totals -160..319, drains 0..255
+T_LO, N_T, N_D = HIST_T_LO, HIST_T, HIST_D  # totals -160..319, drains 0..255
 # The throw tables of the kernel _kernels.chunk_throws, by pool size: 6**5 entries give 4 rolls
 # per 64-bit output, 6**6 entries 3; the depth trades the throws it leaves open (3.6 % for 3
 # dice at depth 5, 20 % for 4) against rolls per output.
@@ -99,7 +99,10 @@ def _chunk_work(roll: Roll, rules: Rules, seeds: np.ndarray, sizes: np.ndarray,
     Picks the kernel for the case (the throw table, or face by face for the lucky reroll),
     so each is compiled only when first used.
     """
-    hists = np.zeros((n_lanes, _kernels.N_ONES, N_D, N_T), dtype=np.int64)
+    # numba and the kernels are imported here, not with the package: exact() never waits for them
+    from explodice.engine import _kernels
+
+    hists = np.zeros((n_lanes, N_ONES, N_D, N_T), dtype=np.int64)
     clamped = np.zeros(n_lanes, dtype=np.int64)
     r = compile_roll(roll, rules)
     if r.lucky:
