@@ -91,9 +91,9 @@ def test_progress_bar_counts_every_roll(monkeypatch):
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_ctrl_c_stops_between_chunks_and_closes_the_bar(monkeypatch, threads):
-    from explodice.day import simulate as day
+    from explodice.day import _kernel as day_kernel  # simulate_day imports it when it runs
     bars = recording_bar(monkeypatch)
-    kernel = day._day_kernel.day_chunk
+    kernel = day_kernel.day_chunk
     calls = []
 
     def interrupted(*args, **kw):
@@ -102,7 +102,7 @@ def test_ctrl_c_stops_between_chunks_and_closes_the_bar(monkeypatch, threads):
             raise KeyboardInterrupt
         return kernel(*args, **kw)
 
-    monkeypatch.setattr(day._day_kernel, "day_chunk", interrupted)
+    monkeypatch.setattr(day_kernel, "day_chunk", interrupted)
     s = ex.Scenario([hero()], [ex.DayRoll("Hero", ability="STR", dc=14, repeat=5)])
     with pytest.raises(KeyboardInterrupt):
         ex.simulate_day(s, n_days=10_000, seed=1, threads=threads, chunk_days=100, progress=True)
@@ -113,8 +113,8 @@ def test_ctrl_c_stops_between_chunks_and_closes_the_bar(monkeypatch, threads):
 
 def test_an_error_in_one_lane_stops_the_others_promptly(monkeypatch):
     """With tiny chunks and a cold compile the failing lane must stop the run itself."""
-    from explodice.day import simulate as day
-    kernel = day._day_kernel.day_chunk
+    from explodice.day import _kernel as day_kernel  # simulate_day imports it when it runs
+    kernel = day_kernel.day_chunk
     calls = []
 
     def failing(*args, **kw):
@@ -123,7 +123,7 @@ def test_an_error_in_one_lane_stops_the_others_promptly(monkeypatch):
             raise RuntimeError("boom")
         return kernel(*args, **kw)
 
-    monkeypatch.setattr(day._day_kernel, "day_chunk", failing)
+    monkeypatch.setattr(day_kernel, "day_chunk", failing)
     s = ex.Scenario([hero()], [ex.DayRoll("Hero", ability="STR", dc=14, repeat=5)])
     with pytest.raises(RuntimeError, match="boom"):
         ex.simulate_day(s, n_days=100_000, seed=1, threads=2, chunk_days=10)

@@ -33,7 +33,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from explodice.day import _kernel as _day_kernel
 from explodice.game.character import GAUGES, Character
 from explodice.engine.distribution import wilson_interval
 from explodice.engine.exact import exact
@@ -69,6 +68,8 @@ def _mix_cum(scenario: Scenario) -> np.ndarray:
 
 def _mix_lut(mix_cum: np.ndarray) -> np.ndarray:
     """The roll type of each integer weight unit, when they are few enough (else empty)."""
+    from explodice.day import _kernel as _day_kernel  # numba: only when days are simulated
+
     dtype = np.int16 if mix_cum.size <= np.iinfo(np.int16).max else np.int32
     if mix_cum[-1] > _day_kernel.MAX_LUT:
         return np.zeros(0, dtype=dtype)
@@ -171,6 +172,8 @@ def simulate_day(
     seeds = stream_seeds(ss, sizes.size)
     arrays = _compile(scenario, rules)
     n_lanes = lanes(sizes.size, n_threads)
+    from explodice.day import _kernel as _day_kernel  # numba: only when days are simulated
+
     outs = [_day_kernel.accumulators(arrays["gauge_start"].size, arrays["sequence"].size,
                                      arrays["t_gauge"].size, _n_bins(scenario),
                                      int(arrays["gauge_start"].max(initial=0)))

@@ -14,23 +14,25 @@ still going (:data:`EXPLODE_TABLE`, five faces a draw) and the malus die; the lu
 comes between the throw and the choice, so that path (:func:`one_roll`) draws the throw below
 6**pool and reads its 1s, 6s and other faces' sum from face tables.
 
+The simulate kernel (:func:`chunk_throws`) goes further: each output gives 3 or 4 table
+digits (:func:`digits3`, :func:`digits4`), its inner loop only counts table entries, and what
+a table entry leaves open (drains, the malus die, long explosions) is rolled afterwards, for
+those rolls alone (:func:`finish_states`).
+
 Every draw follows the pattern ``x, st = uniform(6, st)``.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import int64, njit, uint64
+from llvmlite import ir
+from numba import int64, njit, types, uint64
+from numba.extending import intrinsic
 
 from explodice.engine.dice import face_sequences
+from explodice.engine.histogram import HIST_D, HIST_T, HIST_T_LO, N_ONES  # noqa: F401
 
 MASK32 = uint64(0xFFFFFFFF)
-N_ONES = 5  # kept 1s 0..4
-# The histogram's shape is fixed here, so the kernels index it with compile-time constants
-# (measured: about 1.5x faster than reading the shape at run time).
-HIST_T = 480  # totals -160..319 (HIST_T_LO ..)
-HIST_D = 256  # drains 0..255
-HIST_T_LO = -160
 
 
 @njit(inline="always", cache=True)
@@ -254,68 +256,291 @@ def record(h, total, ones, drain, t_lo):
     return 0
 
 
+# -- many rolls per output: uniform digits from one 64-bit draw --------------------------------
+
+
+@intrinsic
+def mul_wide(typingctx, a, b):
+    """``(high, low)`` 64-bit halves of the 128-bit product ``a * b`` of two uint64 values.
+
+    One ``mulx`` instruction on x86-64; numba has no 128-bit integers, so this is written in
+    LLVM IR.
+    """
+    sig = types.UniTuple(types.uint64, 2)(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        i128 = ir.IntType(128)
+        p = builder.mul(builder.zext(args[0], i128), builder.zext(args[1], i128))
+        hi = builder.trunc(builder.lshr(p, ir.Constant(i128, 64)), ir.IntType(64))
+        lo = builder.trunc(p, ir.IntType(64))
+        return context.make_tuple(builder, signature.return_type, (hi, lo))
+
+    return sig, codegen
+
+
+def digits_threshold(n: int, k: int) -> np.uint64:
+    """The rejection threshold of :func:`digits3` / :func:`digits4`: ``2**64 mod n**k``.
+
+    Refuses ``n**k`` above 2**54, where a draw would be rejected more than once in 1024.
+
+    >>> int(digits_threshold(6, 2)) == 2**64 % 36
+    True
+    """
+    if n**k > 1 << 54:
+        raise ValueError(f"{k} digits below {n} do not fit in 54 bits (n**k = {n**k})")
+    return np.uint64((1 << 64) % n**k)
+
+
+@njit(inline="always", cache=True)
+def digits3(n, threshold, st):
+    """Three independent uniform integers below ``n`` from one 64-bit output (in the common case).
+
+    Lemire's method for one integer below ``n**3``, read digit by digit: each multiplication
+    by ``n`` moves the next base-``n`` digit into the high half, and the low half after the
+    last one is the remainder Lemire compares with ``threshold = 2**64 mod n**3``
+    (:func:`digits_threshold`). So the digits are exactly uniform; a rejection (probability
+    below ``n**3 / 2**64``) draws again. ``n`` and ``threshold`` are uint64.
+    """
+    while True:
+        r, st = next_u64(st)
+        a, r = mul_wide(r, n)
+        b, r = mul_wide(r, n)
+        c, r = mul_wide(r, n)
+        if r >= threshold:
+            return a, b, c, st
+
+
+@njit(inline="always", cache=True)
+def digits4(n, threshold, st):
+    """Four independent uniform integers below ``n`` from one 64-bit output; see :func:`digits3`."""
+    while True:
+        r, st = next_u64(st)
+        a, r = mul_wide(r, n)
+        b, r = mul_wide(r, n)
+        c, r = mul_wide(r, n)
+        d, r = mul_wide(r, n)
+        if r >= threshold:
+            return a, b, c, d, st
+
+
 # -- the chunk kernels: one per case, each compiled only when first used --------------------
 # They release the GIL: explodice.simulate runs chunks on Python threads, one private
 # histogram per thread, and adds the histograms at the end.
 
+STATE_STRIDE = 1 << 15  # throw-table entries are int16 >= 0: one counter row per slot
+COUNT_BLOCK = 1 << 31  # draws between two flushes of the uint32 state counters
+COMPLETE = 2048  # entries below this have no exploding dice left to roll
+DRAIN_W = DRAIN_TABLE.shape[1]
+DRAIN_THRESHOLD4 = digits_threshold(DRAIN_W, 4)
+
+
+@njit(cache=True, nogil=True)
+def count_states(counts, st, draws, throw_table, per_draw, threshold):
+    """Count the throw-table entries of ``draws * per_draw`` rolls in ``counts``.
+
+    ``counts`` is uint32[per_draw * STATE_STRIDE]: roll j of each output goes to row j, so the
+    same entry drawn twice in a row never waits on one counter. This is the whole inner loop of
+    the fast path: one output, ``per_draw`` (3 or 4) table reads and counter increments; no
+    branch depends on the dice. Returns ``st``.
+    """
+    n = uint64(throw_table.size)
+    if per_draw == 4:
+        for _ in range(draws):
+            u1, u2, u3, u4, st = digits4(n, threshold, st)
+            counts[uint64(throw_table[u1])] += 1
+            counts[uint64(STATE_STRIDE) + uint64(throw_table[u2])] += 1
+            counts[uint64(2 * STATE_STRIDE) + uint64(throw_table[u3])] += 1
+            counts[uint64(3 * STATE_STRIDE) + uint64(throw_table[u4])] += 1
+    else:
+        for _ in range(draws):
+            u1, u2, u3, st = digits3(n, threshold, st)
+            counts[uint64(throw_table[u1])] += 1
+            counts[uint64(STATE_STRIDE) + uint64(throw_table[u2])] += 1
+            counts[uint64(2 * STATE_STRIDE) + uint64(throw_table[u3])] += 1
+    return st
+
 
 @njit(inline="always", cache=True)
-def count_into(acc, n_t, total, ones, t_lo):
-    """Count one roll in the flat ``acc[ones * n_t + total - t_lo]``; returns 1 if clamped.
+def drain_from(entry, st):
+    """The drain from a :data:`DRAIN_TABLE` entry: its sum, plus its dice still exploding
+    (rolled by :func:`drain_rest`, a call rather than inlined code: it is rare, and inlining it
+    everywhere tripled the first compile). Returns ``(drain, st)``."""
+    d = int64(entry)
+    if d < 256:
+        return d, st
+    return drain_rest(d, st)
 
-    One unsigned comparison checks both ends; the rare roll outside goes to the edge bin.
+
+@njit(cache=True)
+def drain_rest(d, st):
+    """The drain of a :data:`DRAIN_TABLE` entry ``d`` whose dice are still exploding."""
+    drain = d & 0xFF
+    for _ in range(d >> 8):
+        v, last, st = exploding(st)
+        drain += v
+    return drain, st
+
+
+@njit(cache=True)
+def finish_one(e, st, malus, explosion_ones):
+    """:func:`finish_throw` as a call, for the rare rolls the throw table leaves open."""
+    return finish_throw(e, st, malus, explosion_ones)
+
+
+@njit(cache=True)
+def add_drains(flat, scratch, k, ones, t, st):
+    """Add ``k`` rolls with ``ones`` kept 1s and histogram column ``t``, each with its own drain.
+
+    Four drains per output (:func:`digits4` below 6**5, :data:`DRAIN_TABLE` for their first
+    faces), counted in four scratch rows (``scratch``: int64[4, HIST_D + 1], zero on entry and
+    on return) so that equal drains in a row do not wait on one counter. Returns
+    ``(rolls clamped, st)``: a drain beyond the histogram counts in its last row.
     """
-    t = total - t_lo
-    if uint64(t) < uint64(n_t):
-        acc[ones * n_t + t] += 1
-        return 0
-    acc[ones * n_t + min(max(t, 0), n_t - 1)] += 1
-    return 1
-
-
-@njit(cache=True, nogil=True)
-def chunk_table(h, seed_row, size, throw_table, malus, explosion_ones, t_lo):
-    """Add ``size`` rolls that drain nothing to ``h[kept 1s, 0, total - t_lo]``.
-
-    Two throw-table rolls per 64-bit output, counted in two flat scratch histograms (one per
-    roll of the pair, so that two rolls landing on the same total do not wait on each other's
-    memory write), added into ``h`` at the end. Returns how many rolls were clamped.
-    """
-    st = seed_state(seed_row)
-    n = throw_table.size
-    n_t = HIST_T  # a compile-time constant: the flat index is a multiply-add by a constant
-    first = np.zeros(N_ONES * n_t, dtype=np.int64)
-    second = np.zeros(N_ONES * n_t, dtype=np.int64)
+    m = uint64(DRAIN_W)
+    for _ in range(k // 4):
+        w1, w2, w3, w4, st = digits4(m, DRAIN_THRESHOLD4, st)
+        d, st = drain_from(DRAIN_TABLE[ones, w1], st)
+        scratch[0, min(d, HIST_D)] += 1
+        d, st = drain_from(DRAIN_TABLE[ones, w2], st)
+        scratch[1, min(d, HIST_D)] += 1
+        d, st = drain_from(DRAIN_TABLE[ones, w3], st)
+        scratch[2, min(d, HIST_D)] += 1
+        d, st = drain_from(DRAIN_TABLE[ones, w4], st)
+        scratch[3, min(d, HIST_D)] += 1
+    for _ in range(k % 4):
+        w, st = uniform(DRAIN_W, st)
+        d, st = drain_from(DRAIN_TABLE[ones, w], st)
+        scratch[0, min(d, HIST_D)] += 1
     clamped = 0
-    for _ in range(size // 2):
-        u1, u2, st = uniform2(n, n, st)
-        total, ones, st = finish_throw(int64(throw_table[u1]), st, malus, explosion_ones)
-        clamped += count_into(first, n_t, total, ones, t_lo)
-        total, ones, st = finish_throw(int64(throw_table[u2]), st, malus, explosion_ones)
-        clamped += count_into(second, n_t, total, ones, t_lo)
-    if size % 2:
-        total, ones, st = table_roll(st, throw_table, malus, explosion_ones)
-        clamped += count_into(first, n_t, total, ones, t_lo)
-    for c in range(N_ONES):
-        for t in range(n_t):
-            h[c, 0, t] += first[c * n_t + t] + second[c * n_t + t]
-    return clamped
+    for d in range(HIST_D + 1):
+        c = scratch[0, d] + scratch[1, d] + scratch[2, d] + scratch[3, d]
+        if c:
+            flat[(ones * HIST_D + min(d, HIST_D - 1)) * HIST_T + t] += c
+            if d == HIST_D:
+                clamped += c
+        scratch[0, d] = 0
+        scratch[1, d] = 0
+        scratch[2, d] = 0
+        scratch[3, d] = 0
+    return clamped, st
 
 
-@njit(cache=True, nogil=True)
-def chunk_table_drain(h, seed_row, size, throw_table, malus, explosion_ones, t_lo):
-    """Add ``size`` throw-table rolls and their drain to ``h[kept 1s, drain, total - t_lo]``."""
-    st = seed_state(seed_row)
+@njit(cache=True)
+def add_rolls(h, k, ones, total, st, malus, drain_active, t_lo):
+    """Add ``k`` rolls whose throw ended at ``total`` with ``ones`` kept 1s to ``h``, each with
+    its own malus die (when ``malus``) and drain (when ``drain_active``).
+
+    Each exploding die or drain starts from one digit below 6**5 read through
+    :data:`DRAIN_TABLE` (a malus die is the drain of one die): one output gives the malus
+    die's and the drain's digits of two rolls (the drain's go unused when it is not rolled).
+    The drain alone goes through :func:`add_drains` (measured faster). Returns
+    ``(rolls clamped, st)``.
+    """
+    flat = h.reshape(N_ONES * HIST_D * HIST_T)
+    if not malus:
+        scratch = np.zeros((4, HIST_D + 1), dtype=np.int64)
+        return add_drains(flat, scratch, k, ones, total - t_lo, st)
+    clamped = 0
+    m = uint64(DRAIN_W)
+    for i in range(0, k, 2):
+        u1, w1, u2, w2, st = digits4(m, DRAIN_THRESHOLD4, st)
+        c, st = add_malus_roll(h, flat, ones, total, u1, w1, st, drain_active, t_lo)
+        clamped += c
+        if i + 1 < k:
+            c, st = add_malus_roll(h, flat, ones, total, u2, w2, st, drain_active, t_lo)
+            clamped += c
+    return clamped, st
+
+
+@njit(cache=True)
+def add_malus_roll(h, flat, ones, total, u, w, st, drain_active, t_lo):
+    """Count one roll: ``total`` minus its malus die (digit ``u``), its drain from digit ``w``."""
+    v, st = drain_from(DRAIN_TABLE[1, u], st)
+    value = total - v
+    drain = 0
+    if drain_active:
+        drain, st = drain_from(DRAIN_TABLE[ones, w], st)
+    t = value - t_lo
+    if uint64(t) < uint64(HIST_T) and drain < HIST_D:
+        flat[(ones * HIST_D + drain) * HIST_T + t] += 1
+        return 0, st
+    return record(h, value, ones, drain, t_lo), st
+
+
+@njit(cache=True)
+def finish_states(h, counts, slots, n_states, st, malus, explosion_ones, drain_active, t_lo):
+    """Turn the counted throw-table entries into rolls in ``h[kept 1s, drain, total - t_lo]``.
+
+    An entry with no dice left is a thrown roll: with no malus die and no drain to roll (no
+    kept 1s, or a roll that does not drain) its count goes straight to its bin; otherwise
+    :func:`add_rolls` rolls those for each roll. The entries with exploding dice left (under
+    4% of rolls) are finished one roll at a time, as :func:`finish_throw` does. Zeroes
+    ``counts``. Returns ``(rolls clamped, st)``.
+    """
     flat = h.reshape(N_ONES * HIST_D * HIST_T)
     clamped = 0
-    for _ in range(size):
-        total, ones, drain, st = table_roll_drain(st, throw_table, malus, explosion_ones)
-        t = total - t_lo  # written out here: an inlined helper that writes an array is slower
-        if uint64(t) < uint64(HIST_T) and drain < HIST_D:
-            flat[(ones * HIST_D + drain) * HIST_T + t] += 1
-        else:
-            clamped += record(h, total, ones, drain, t_lo)
-    return clamped
+    for e in range(n_states):
+        k = int64(0)
+        for s in range(slots):
+            k += int64(counts[s * STATE_STRIDE + e])
+            counts[s * STATE_STRIDE + e] = 0
+        if k == 0:
+            continue
+        if e < COMPLETE:
+            ones, total = e >> 8, e & 0xFF
+            if malus or (drain_active and ones > 0):
+                c, st = add_rolls(h, k, ones, total, st, malus, drain_active, t_lo)
+                clamped += c
+            else:
+                flat[ones * HIST_D * HIST_T + total - t_lo] += k
+            continue
+        for _ in range(k):
+            total, ones, st = finish_one(e, st, malus, explosion_ones)
+            drain = 0
+            if drain_active:
+                u, st = uniform(DRAIN_W, st)
+                drain, st = drain_from(DRAIN_TABLE[ones, u], st)
+            t = total - t_lo
+            if uint64(t) < uint64(HIST_T) and drain < HIST_D:
+                flat[(ones * HIST_D + drain) * HIST_T + t] += 1
+            else:
+                clamped += record(h, total, ones, drain, t_lo)
+    return clamped, st
+
+
+@njit(cache=True, nogil=True)
+def chunk_throws(h, seed_row, size, throw_table, per_draw, threshold, malus, explosion_ones,
+                 drain_active, t_lo):
+    """Add ``size`` throw-table rolls (and their drain when ``drain_active``) to ``h``.
+
+    Two stages. :func:`count_states` reads ``per_draw`` rolls from each 64-bit output (3 from
+    a table of 6**6 entries, 4 from one of 6**5; ``threshold`` from :func:`digits_threshold`)
+    and only counts how often each table entry came up, in small uint32 counters that stay in
+    the L1 cache. Then :func:`finish_states` rolls what the table left open (explosions past
+    its faces, the malus die, the drain of the kept 1s) for those rolls alone, per entry.
+    Every roll still gets its own dice, so the law is that of :func:`table_roll_drain`, and the
+    counts depend only on the chunk's seed. Returns how many rolls were clamped.
+    """
+    st = seed_state(seed_row)
+    n_states = int64(0)  # not the literal 0: a literal argument compiles the callee twice
+    for e in throw_table:
+        n_states = max(n_states, int64(e) + 1)
+    counts = np.zeros(per_draw * STATE_STRIDE, dtype=np.uint32)
+    clamped = 0
+    left = size // per_draw
+    while True:  # one call site of finish_states: one compile
+        block = min(left, COUNT_BLOCK)
+        st = count_states(counts, st, block, throw_table, per_draw, threshold)
+        left -= block
+        if left == 0:  # the last rolls, fewer than per_draw, one output each
+            for _ in range(size % per_draw):
+                u, st = uniform(throw_table.size, st)
+                counts[throw_table[u]] += 1
+        c, st = finish_states(h, counts, per_draw, n_states, st, malus, explosion_ones,
+                              drain_active, t_lo)
+        clamped += c
+        if left == 0:
+            return clamped
 
 
 @njit(cache=True, nogil=True)

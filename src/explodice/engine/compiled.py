@@ -81,17 +81,17 @@ THROW_DEPTH = {2: 5, 3: 6, 4: 6}  # faces read per draw, by pool size
 
 
 @lru_cache(maxsize=256)
-def throw_table(roll: Roll, rules: Rules) -> np.ndarray:
+def throw_table(roll: Roll, rules: Rules, depth: int | None = None) -> np.ndarray:
     """The initial throw and the first faces of its explosions, one entry per face sequence.
 
-    Entry ``u`` of the 6**L entries (L = :data:`THROW_DEPTH`) reads u's base-6 digits as faces:
+    Entry ``u`` of the 6**L entries (L = ``depth``, by default :data:`THROW_DEPTH`) reads u's base-6 digits as faces:
     the first ``pool`` are the initial throw, the policy table sets its pairs aside, and the
     rest feed the kept 6s' explosions in order. It packs the dice total so far, the kept 1s
     (with the explosion 1s when they count) and the exploding dice still to roll:
     ``total | ones << 8 | remaining << 11`` (int16). The lucky reroll is not in the table.
     """
     pool = roll.pool_size(rules)
-    depth = THROW_DEPTH[pool]
+    depth = THROW_DEPTH[pool] if depth is None else depth
     faces = face_sequences(depth)
     n1, n6, s = throw_counts(faces[:, :pool])
     k = policy_table(roll, rules)[n1, n6, s].astype(np.int64)

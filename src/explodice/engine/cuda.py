@@ -29,9 +29,9 @@ import numpy as np
 from explodice.engine.distribution import Distribution
 from explodice.game.rules import ExplodiceError, Roll, Rules
 from explodice.engine.chunks import progress_bar
-from explodice.engine._kernels import HIST_D as N_D
-from explodice.engine._kernels import HIST_T as N_T
-from explodice.engine._kernels import HIST_T_LO as T_LO
+from explodice.engine.histogram import HIST_D as N_D
+from explodice.engine.histogram import HIST_T as N_T
+from explodice.engine.histogram import HIST_T_LO as T_LO
 from explodice.engine.compiled import compile_roll
 from explodice.engine.distribution import histogram_distribution
 from explodice.engine.seeding import resolve_seed

@@ -17,11 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from explodice.engine import _kernels
 from explodice.engine import cuda as cuda_backend
 from explodice.engine.chunks import lanes, progress_bar, resolve_threads, run_chunks
-from explodice.engine.compiled import compile_roll
+from explodice.engine.compiled import compile_roll, throw_table
 from explodice.engine.distribution import Distribution, histogram_distribution
+from explodice.engine.histogram import HIST_D, HIST_T, HIST_T_LO, N_ONES
 from explodice.engine.seeding import (
     DEFAULT_CHUNK,
     chunk_sizes,
@@ -33,7 +33,11 @@ from explodice.game.rules import Roll, Rules
 
 __all__ = ["histogram_distribution", "simulate"]
 
-T_LO, N_T, N_D = _kernels.HIST_T_LO, _kernels.HIST_T, _kernels.HIST_D  # totals -160..319, drains 0..255
+T_LO, N_T, N_D = HIST_T_LO, HIST_T, HIST_D  # totals -160..319, drains 0..255
+# The throw tables of the kernel _kernels.chunk_throws, by pool size: 6**5 entries give 4 rolls
+# per 64-bit output, 6**6 entries 3; the depth trades the throws it leaves open (3.6 % for 3
+# dice at depth 5, 20 % for 4) against rolls per output.
+STATE_DEPTH = {2: 5, 3: 5, 4: 6}
 
 
 def simulate(
@@ -92,10 +96,13 @@ def _chunk_work(roll: Roll, rules: Rules, seeds: np.ndarray, sizes: np.ndarray,
                 n_lanes: int) -> tuple[Any, np.ndarray, np.ndarray]:
     """The work of one chunk for :func:`run_chunks`, and the lanes' histograms it fills.
 
-    Picks the kernel for the case (the throw table alone, with its drain, or face by face
-    for the lucky reroll), so each is compiled only when first used.
+    Picks the kernel for the case (the throw table, or face by face for the lucky reroll),
+    so each is compiled only when first used.
     """
-    hists = np.zeros((n_lanes, _kernels.N_ONES, N_D, N_T), dtype=np.int64)
+    # numba and the kernels are imported here, not with the package: exact() never waits for them
+    from explodice.engine import _kernels
+
+    hists = np.zeros((n_lanes, N_ONES, N_D, N_T), dtype=np.int64)
     clamped = np.zeros(n_lanes, dtype=np.int64)
     r = compile_roll(roll, rules)
     if r.lucky:
@@ -104,9 +111,12 @@ def _chunk_work(roll: Roll, rules: Rules, seeds: np.ndarray, sizes: np.ndarray,
                 hists[t], seeds[c], sizes[c], r.face_n1, r.face_n6, r.face_s, r.k_table,
                 r.malus, r.lucky, r.rule_applies, r.drains, r.explosion_ones, T_LO)
     else:
-        kernel = _kernels.chunk_table_drain if r.drains else _kernels.chunk_table
+        table = throw_table(roll, rules, STATE_DEPTH[r.pool])
+        per_draw = 4 if table.size <= 6**5 else 3
+        threshold = _kernels.digits_threshold(table.size, per_draw)
 
         def work(c: int, t: int) -> None:
-            clamped[t] += kernel(hists[t], seeds[c], sizes[c], r.throw_table, r.malus,
-                                 r.explosion_ones, T_LO)
+            clamped[t] += _kernels.chunk_throws(hists[t], seeds[c], sizes[c], table, per_draw,
+                                                threshold, r.malus, r.explosion_ones, r.drains,
+                                                T_LO)
     return work, hists, clamped

@@ -45,7 +45,6 @@ from explodice.present import i18n
 from explodice.present.explorer import write_explorer
 from explodice.present.i18n import LANGS
 from explodice.present.plots import provenance
-from explodice.present.report import ReportWarning, load_config, write_default_config, write_report
 from explodice.sweeps import SweepWarning, check_output, load_grid, sweep, write_results
 
 __all__ = ["main", "build_parser"]
@@ -394,6 +393,14 @@ def _warnings_in_one_line(*categories: type[Warning]) -> Iterator[None]:
 
 def cmd_report(args: argparse.Namespace) -> int:
     """Write the designer's report (PDF, PNGs, CSVs)."""
+    # imported here: matplotlib's PDF backend takes a second, which the other commands skip
+    from explodice.present.report import (
+        ReportWarning,
+        load_config,
+        write_default_config,
+        write_report,
+    )
+
     if args.write_default_config:
         path = write_default_config(args.write_default_config)
         print(f"wrote {path}; edit it, then: explodice report {path}")
