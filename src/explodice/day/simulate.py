@@ -204,6 +204,11 @@ class DayResult:
     roll t), ``"roll_types"`` (each roll type, gauge full or empty), ``"drain"`` (distribution
     of a day's drain caused per gauge) and ``"lost"`` (points no gauge could absorb, per
     character). Every table carries ``n_days``, ``seed``, ``method`` and ``rules``.
+
+    A result of :func:`explodice.exact_day` has ``method="exact"``: its arrays hold
+    probabilities and expected counts for one day (``n_days`` is 1, shown as NA), its
+    intervals are the values themselves, and ``omitted`` is the probability its cut left out;
+    ``caused`` and ``lost`` are ``None`` when their distributions were not computed.
     """
 
     scenario: Scenario
@@ -218,11 +223,22 @@ class DayResult:
     succ_t: np.ndarray
     drain_t: np.ndarray
     by_type: np.ndarray
-    caused: np.ndarray
+    caused: np.ndarray | None
     end: np.ndarray
-    lost: np.ndarray
+    lost: np.ndarray | None
     sums: np.ndarray
     lost_sum: np.ndarray
+    method: str = "simulate"
+    omitted: float = 0.0
+
+    @property
+    def exact(self) -> bool:
+        """True for a result of the exact day (no sampling noise)."""
+        return self.method == "exact"
+
+    def _num(self, x: Any) -> Any:
+        """A count as an int (simulated) or an expected count as a float (exact)."""
+        return float(x) if self.exact else int(x)
 
     @property
     def n_rolls(self) -> int:
@@ -240,16 +256,19 @@ class DayResult:
                 if c.actor == "pc" for j, g in enumerate(GAUGES)]
 
     def _stamp(self, df: pd.DataFrame) -> pd.DataFrame:
-        df["n_days"] = self.n_days
+        df["n_days"] = pd.NA if self.exact else self.n_days
         df["seed"] = str(self.seed)
-        df["method"] = "simulate"
+        df["method"] = self.method
         df["rules"] = self.rules.describe()
         df["scenario"] = self.scenario.name
         return df
 
     def _with_ci(self, df: pd.DataFrame, count: str, n: Any, level: float) -> pd.DataFrame:
         df["p"] = df[count] / n
-        df["ci_low"], df["ci_high"] = wilson_interval(df[count].to_numpy(), n, level)
+        if self.exact:
+            df["ci_low"] = df["ci_high"] = df["p"]
+        else:
+            df["ci_low"], df["ci_high"] = wilson_interval(df[count].to_numpy(), n, level)
         return df
 
     def to_frame(self, what: str = "gauges", *, level: float = 0.95) -> pd.DataFrame:
@@ -260,6 +279,11 @@ class DayResult:
                   "lost": self._lost_frame}
         if what not in tables:
             raise ExplodiceError(f"`what` must be one of {list(tables)}, but {what!r} was passed.")
+        if getattr(self, {"drain": "caused", "lost": "lost"}.get(what, "first")) is None:
+            raise ExplodiceError(
+                f"`what`: the exact day does not give the {what!r} table (a distribution over "
+                "days of a day's total, which would need the running sum in the chain's "
+                "state); its mean is in the 'gauges' table, and simulate_day gives it.")
         return self._stamp(tables[what](level))
 
     def _first_frame(self, level: float) -> pd.DataFrame:
@@ -269,7 +293,7 @@ class DayResult:
             for i in np.flatnonzero(self.first[g]):
                 rows.append({"character": who, "gauge": name,
                              "roll": pd.NA if i == T + 1 else int(i), "never": bool(i == T + 1),
-                             "count": int(self.first[g, i])})
+                             "count": self._num(self.first[g, i])})
         df = pd.DataFrame(rows, columns=["character", "gauge", "roll", "never", "count"])
         df["roll"] = df["roll"].astype("Int64")
         return self._with_ci(df, "count", self.n_days, level)
@@ -293,17 +317,19 @@ class DayResult:
         rows = []
         for r, day_roll in enumerate(self.scenario.rolls):
             for e, state in enumerate(("gauge full", "gauge empty")):
-                n, succ, dsum, dsq = (int(x) for x in self.by_type[r, e])
+                n, succ, dsum, dsq = (self._num(x) for x in self.by_type[r, e])
                 mean = dsum / n if n else np.nan
                 var = dsq / n - mean * mean if n else np.nan
                 rows.append({"type": day_roll.label, "gauge": day_roll.gauge, "state": state,
                              "advantage": day_roll.advantage(bool(e)), "rolls": n,
                              "successes": succ, "drain_mean": mean,
-                             "drain_se": math.sqrt(max(var, 0.0) / n) if n else np.nan})
+                             "drain_se": (0.0 if self.exact else math.sqrt(max(var, 0.0) / n))
+                             if n else np.nan})
         df = pd.DataFrame(rows)
         n = df["rolls"].to_numpy()
-        df["p"] = np.where(n > 0, df["successes"] / np.maximum(n, 1), np.nan)
-        lo, hi = zip(*(wilson_interval(s, m, level) if m else (np.nan, np.nan)
+        df["p"] = np.where(n > 0, df["successes"] / np.where(n > 0, n, 1), np.nan)
+        lo, hi = zip(*((s / m, s / m) if self.exact and m else
+                       wilson_interval(s, m, level) if m else (np.nan, np.nan)
                        for s, m in zip(df["successes"], n)))
         df["ci_low"], df["ci_high"] = lo, hi
         return df
@@ -324,7 +350,8 @@ class DayResult:
             if c.actor != "pc":
                 continue
             for b in np.flatnonzero(self.lost[i]):
-                rows.append({"character": c.name, "lost": int(b), "count": int(self.lost[i, b]),
+                rows.append({"character": c.name, "lost": int(b),
+                             "count": self._num(self.lost[i, b]),
                              "lost_mean": self.lost_sum[i] / self.n_days,
                              "clamped": bool(b == self.lost.shape[1] - 1)})
         return self._with_ci(pd.DataFrame(rows), "count", self.n_days, level)
@@ -334,10 +361,11 @@ class DayResult:
         T = self.n_rolls
         for g, who, name in self._gauges():
             f = self.first[g]
-            emptied = int(f[: T + 1].sum())
+            emptied = self._num(f[: T + 1].sum())
             idx = np.arange(T + 1)
             cdf = np.cumsum(f[: T + 1])
-            lo, hi = wilson_interval(emptied, self.n_days, level)
+            lo, hi = ((emptied, emptied) if self.exact
+                      else wilson_interval(emptied, self.n_days, level))
             rows.append({
                 "character": who, "gauge": name, "start": int(self.gauge_start[g]),
                 "p_empty": emptied / self.n_days, "ci_low": lo, "ci_high": hi,
@@ -352,8 +380,9 @@ class DayResult:
         return pd.DataFrame(rows)
 
     def __repr__(self) -> str:
-        return (f"DayResult({self.scenario.describe()}; n_days={self.n_days:,}, "
-                f"seed={self.seed}; {self.rules.describe()})")
+        how = (f"exact, omitted={self.omitted:.1e}" if self.exact
+               else f"n_days={self.n_days:,}, seed={self.seed}")
+        return f"DayResult({self.scenario.describe()}; {how}; {self.rules.describe()})"
 
     def _repr_html_(self) -> str:
         table = self.to_frame("gauges").drop(columns=["seed", "method", "rules", "scenario"])
