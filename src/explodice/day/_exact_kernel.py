@@ -43,29 +43,35 @@ def move(P, out, base, stride, m1, law, qs, t0, t1, dest, lost_amt, others, top,
     # summed apart, compensated (Neumaier), so rounding does not pass for lost probability
     zero, zero_c = 0.0, 0.0
     e = np.zeros(top + 1)
+    col = np.empty(m1)  # this column's probabilities, gathered once
+    acc = np.empty(m1)  # what the roll leaves at each level of the column
     for o in range(base.size):
         b = base[o]
         # drains past the others' points empty them all (into flat index 0), or, without a
         # pour, leave this gauge at 0 (index b): that lump, and its points lost
         so = others[o] if pour else 0
         lump = 0.0
-        e[:so] = 0.0
+        for x in range(so):
+            e[x] = 0.0
         for lv in range(m1):
-            i = b + lv * stride
-            p = P[i]
+            col[lv] = P[b + lv * stride]
+            acc[lv] = 0.0
+        for lv in range(m1):
+            p = col[lv]
             if p == 0.0:
                 continue
             p *= weight
-            k = law[i]
+            k = law[b + lv * stride]
             mass[k] += p
-            q = qs[k]
             for d in range(lv + 1):
-                out[i - d * stride] += p * q[d]
+                acc[lv - d] += p * qs[k, d]
             for x in range(1, so):
-                e[x] += p * q[lv + x]
+                e[x] += p * qs[k, lv + x]
             j = lv + max(so, 1)
             lump += p * t0[k, j]
             lost += p * (t1[k, j] - (lv + so) * t0[k, j])
+        for lv in range(m1):
+            out[b + lv * stride] += acc[lv]
         for x in range(1, so):
             to = base[dest[o, x - 1]]
             if to == 0:
