@@ -172,13 +172,15 @@ class _Chain:
 
     def move(self, out: np.ndarray, g: int, law: np.ndarray,
              tables: tuple[np.ndarray, np.ndarray, np.ndarray], weight: float,
-             mass: np.ndarray) -> float:
-        """Add ``weight`` times the array after a roll of gauge ``g`` into ``out`` (state
-        ``i`` drains by law ``law[i]`` of ``tables``); return the expected points lost."""
+             mass: np.ndarray, P: np.ndarray | None = None) -> float:
+        """Add ``weight`` times the array (``P``, default the chain's) after a roll of gauge
+        ``g`` into ``out`` (state ``i`` drains by law ``law[i]`` of ``tables``); return the
+        expected points lost."""
         pour = self.pours[g]
         qs, t0, t1 = tables
         return _exact_kernel.move(
-            self.P, out, self.base[g], int(self.strides[g]), self.sizes[g], law, qs, t0, t1,
+            self.P if P is None else P, out, self.base[g], int(self.strides[g]), self.sizes[g],
+            law, qs, t0, t1,
             pour.dest, pour.lost_f, pour.others, pour.top, self.fullest and pour.top > 0,
             float(weight), mass)
 

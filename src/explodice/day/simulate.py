@@ -40,7 +40,7 @@ from explodice.engine.exact import exact
 from explodice.game.rules import Best, ExplodiceError, Policy, Roll, Rules, check_int
 from explodice.day.scenario import DayRoll, Scenario
 from explodice.engine.chunks import lanes, progress_bar, resolve_threads, run_chunks
-from explodice.engine.compiled import compile_roll
+from explodice.engine.compiled import compile_roll, throw_table
 from explodice.engine.rule_of_one import STATE_SHAPE
 from explodice.engine.seeding import chunk_sizes, resolve_seed, seed_record, stream_seeds
 
@@ -85,8 +85,9 @@ def _throw_rows(tables: dict[bytes, int]) -> np.ndarray:
     return rows
 
 
-def _compile(scenario: Scenario, rules: Rules) -> dict[str, Any]:
-    """The kernel's arrays for ``scenario`` under ``rules``."""
+def _compile(scenario: Scenario, rules: Rules, policy: Any = None) -> dict[str, Any]:
+    """The kernel's arrays for ``scenario`` under ``rules`` (and a state-dependent
+    ``policy``: its choice tables become extra variants, looked up by roll and levels)."""
     n_types = len(scenario.rolls)
     faces = np.zeros((3, 3, _MAX_FACES), dtype=np.int8)  # [table, pool 2..4, face index]
     n_faces = np.array([6**2, 6**3, 6**4], dtype=np.int64)
@@ -115,6 +116,24 @@ def _compile(scenario: Scenario, rules: Rules) -> dict[str, Any]:
                 t_need[r] = day_roll.dc - roll.modifier
                 if roll.actor == "pc":
                     t_gauge[r] = names.index(day_roll.character) * 4 + GAUGES.index(day_roll.gauge)
+    t_owner = np.array([names.index(r.character) for r in scenario.rolls], dtype=np.int64)
+    policy_var = np.zeros((0, 0, 0), dtype=np.int32)
+    c_strides = np.zeros((len(names), 4), dtype=np.int64)
+    if policy is not None:  # extra variants 2 n_types + i, read through policy_var
+        extra, policy_var, c_strides = policy.lookup(scenario, rules)
+        more = len(extra)
+        v_pool = np.concatenate([v_pool, np.zeros(more, np.int64)])
+        k_tables = np.concatenate([k_tables, np.zeros((more, 5, 5, 21), np.int8)])
+        v_flags = np.concatenate([v_flags, np.zeros((3, more), np.bool_)], axis=1)
+        v_tab = np.concatenate([v_tab, np.zeros(more, np.int64)])
+        for i, (v, k) in enumerate(extra):
+            roll = scenario.roll_of(v // 2, gauge_empty=bool(v % 2))
+            w = 2 * n_types + i
+            v_pool[w], k_tables[w], v_flags[:, w] = v_pool[v], k, v_flags[:, v]
+            table = throw_table(roll, rules, k.tobytes())
+            v_tab[w] = throws.setdefault(table.tobytes(), len(throws))
+    t_policy = np.array([policy_var.size > 0 and bool((policy_var[:, r] >= 0).any())
+                         for r in range(n_types)], dtype=np.bool_)
     seq = scenario.sequence()
     sequence = np.asarray(seq if seq is not None else [-1] * scenario.n_rolls, dtype=np.int64)
     start = scenario.gauge_start()
@@ -125,7 +144,8 @@ def _compile(scenario: Scenario, rules: Rules) -> dict[str, Any]:
                 v_rule=v_flags[1], v_expl=v_flags[2], lucky=rules.lucky, t_gauge=t_gauge,
                 t_drains=t_drains, t_need=t_need, sequence=sequence, mix_cum=mix_cum,
                 mix_lut=_mix_lut(mix_cum), gauge_start=gauge_start,
-                overflow_fullest=rules.overflow == "fullest")
+                overflow_fullest=rules.overflow == "fullest", t_owner=t_owner,
+                t_policy=t_policy, policy_var=policy_var, c_strides=c_strides)
 
 
 def _n_bins(scenario: Scenario) -> int:
@@ -142,8 +162,12 @@ def simulate_day(
     threads: int | None = None,
     chunk_days: int = DEFAULT_CHUNK_DAYS,
     progress: bool | None = None,
+    policy: Any = None,
 ) -> "DayResult":
     """Simulate ``n_days`` days of ``scenario`` and return their histograms as a DayResult.
+
+    ``policy`` (an :class:`~explodice.OptimalPolicy` of this scenario and rules) chooses for
+    the characters it covers, by roll and gauge levels, instead of their own policies.
 
     The same ``seed`` and ``chunk_days`` give the same numbers for any ``threads``.
     ``progress`` shows a bar (tqdm) counting rolls, moving per chunk (by default only for runs
@@ -169,7 +193,7 @@ def simulate_day(
     n_threads = resolve_threads(threads)
     sizes = chunk_sizes(n_days, chunk_days)
     seeds = stream_seeds(ss, sizes.size)
-    arrays = _compile(scenario, rules)
+    arrays = _compile(scenario, rules, policy)
     n_lanes = lanes(sizes.size, n_threads)
     outs = [_day_kernel.accumulators(arrays["gauge_start"].size, arrays["sequence"].size,
                                      arrays["t_gauge"].size, _n_bins(scenario),
