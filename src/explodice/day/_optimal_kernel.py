@@ -62,13 +62,17 @@ def decide(W, variant, weight, s0, pi0, first, last, p, kmax, succ, ones, Q, s_o
     Ties go to the larger k, as :class:`explodice.Best`'s.
     """
     n_c = W.shape[0]
+    w = np.empty(n_c)
+    pi = np.empty(n_c)
     for i in range(W.shape[1]):
         v = variant[i]
-        total = weight * s0[v]
         for c in range(n_c):
-            total += pi0[v, c] * W[c, i]
-            pi_out[i, c] = pi0[v, c]
+            w[c] = W[c, i]
+        total = weight * s0[v]
         s = s0[v]
+        for c in range(n_c):
+            total += pi0[v, c] * w[c]
+            pi[c] = pi0[v, c]
         key = 0
         for j in range(first[v], last[v]):
             best_k = 0
@@ -76,16 +80,20 @@ def decide(W, variant, weight, s0, pi0, first, last, p, kmax, succ, ones, Q, s_o
             for k in range(kmax[j] + 1):
                 val = weight * succ[j, k]
                 for c in range(n_c):
-                    val += ones[j, k, c] * W[c, i]
+                    val += ones[j, k, c] * w[c]
                 if val >= best - 1e-12:
                     best_k = k
                     best = max(val, best)
             key = key * (kmax[j] + 1) + best_k
-            total += p[j] * (weight * succ[j, best_k])
+            pj = p[j]
+            total += pj * (weight * succ[j, best_k])
+            s += pj * succ[j, best_k]
             for c in range(n_c):
-                total += p[j] * ones[j, best_k, c] * W[c, i]
-                pi_out[i, c] += p[j] * ones[j, best_k, c]
-            s += p[j] * succ[j, best_k]
+                o = pj * ones[j, best_k, c]
+                total += o * w[c]
+                pi[c] += o
         Q[i] = total
         s_out[i] = s
         key_out[i] = key
+        for c in range(n_c):
+            pi_out[i, c] = pi[c]
