@@ -1,18 +1,15 @@
 """The exact day: against hand values, a plain-Python chain, rolls_to_empty and simulate_day."""
 
+import io
+
 import numpy as np
 import pandas as pd
 import pytest
 
 import explodice as ex
 from explodice.game.character import GAUGES
-
-Z = 4.5  # |z| bound per compared number: a false alarm below 1e-5 each
-SCORES = {"STR": 14, "DEX": 12, "CON": 14, "INT": 16, "WIS": 10, "CHA": 8}
-
-
-def hero(name="Hero", gauges=None, **kw):
-    return ex.Character(name, SCORES, gauge_max=gauges, **kw)
+from explodice.present import cli
+from tests.day_helpers import SCORES, Z, hero
 
 
 # -- a second chain, plain Python over dict states, the drain laws from the exact engine --------
@@ -253,8 +250,6 @@ def test_exact_result_tables_and_refusals():
 
 
 def test_cli_day_exact(tmp_path, capsys):
-    from explodice.present import cli
-
     path = tmp_path / "day.toml"
     path.write_text('''
 name = "mines"
@@ -269,7 +264,7 @@ ability = "FOR"
 dc = 16
 ''', encoding="utf-8")
     assert cli.main(["day", str(path), "--exact", "--format", "csv", "--table", "empty"]) == 0
-    out = pd.read_csv(__import__("io").StringIO(capsys.readouterr().out), comment="#")
+    out = pd.read_csv(io.StringIO(capsys.readouterr().out), comment="#")
     want = ex.exact_day(ex.load_scenario(path)).to_frame("empty")
     assert out.p.to_numpy() == pytest.approx(want.p.to_numpy(), abs=1e-9)
     assert (out.method == "exact").all()

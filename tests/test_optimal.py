@@ -7,15 +7,11 @@ import pytest
 
 import explodice as ex
 from explodice.engine.rule_of_one import policy_table
+from tests import brute
+from tests.day_helpers import SCORES, hero
 
-from . import brute
-
-SCORES = {"STR": 14, "DEX": 12, "CON": 14, "INT": 16, "WIS": 10, "CHA": 8}
 DEPTH = 8  # explosions the slow DP follows: (1/6)**9 left out per die
 
-
-def hero(name="Hero", gauges=None, **kw):
-    return ex.Character(name, SCORES, gauge_max=gauges, **kw)
 
 
 # -- a second implementation: plain Python over every level, throw and choice -----------------

@@ -185,6 +185,16 @@ class _Chain:
             float(weight), mass)
 
 
+def check_states(name: str, levels: list[int]) -> None:
+    """Refuse a character whose gauge levels make more than :data:`STATE_LIMIT` states."""
+    n = int(np.prod([lv + 1 for lv in levels]))
+    if n > STATE_LIMIT:
+        raise ExplodiceError(
+            f"`scenario`: character {name!r} has gauges {dict(zip(GAUGES, levels))}, {n:,} "
+            f"combinations of levels; the exact day allows at most {STATE_LIMIT:,} per "
+            "character (use simulate_day).")
+
+
 # -- the day ------------------------------------------------------------------------------------
 def exact_day(scenario: Scenario, rules: Rules | None = None, *,
               policy: Any = None) -> DayResult:
@@ -256,12 +266,7 @@ def exact_day(scenario: Scenario, rules: Rules | None = None, *,
                 first[4 * c + j, 0 if levels[j] == 0 else T + 1] = 1.0
                 end[4 * c + j, levels[j]] = 1.0
             continue
-        n_states = int(np.prod([lv + 1 for lv in levels]))
-        if n_states > STATE_LIMIT:
-            raise ExplodiceError(
-                f"`scenario`: character {who.name!r} has gauges {dict(zip(GAUGES, levels))}, "
-                f"{n_states:,} combinations of levels; the exact day allows at most "
-                f"{STATE_LIMIT:,} per character (use simulate_day).")
+        check_states(who.name, levels)
         chain = _Chain(levels, rules.overflow == "fullest")
         decide = deciders.get(who.name)
         pe_prev = chain.marginals()[:, 0]

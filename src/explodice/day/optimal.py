@@ -32,9 +32,10 @@ import pandas as pd
 
 from explodice.core.errors import ExplodiceError
 from explodice.day import _optimal_kernel
-from explodice.day.exact import _Chain, _choices, _laws, exact_day
+from explodice.day.exact import _Chain, _choices, _laws, check_states, exact_day
 from explodice.day.rolls import MAX_ONES, RollChoices, drain_pmf
 from explodice.day.scenario import Scenario
+from explodice.engine.rule_of_one import policy_table
 from explodice.game.character import GAUGES
 from explodice.game.rules import Best, Rules
 
@@ -327,8 +328,6 @@ def _decode(key: int, kmax: np.ndarray) -> list[int]:
 def _k_table(scenario: Scenario, rules: Rules, r: int, v: int, th: _Throws,
              key: int) -> np.ndarray:
     """The day kernel's choice table ``k[n1, n6, s]`` of roll type ``r``'s variant ``v``."""
-    from explodice.engine.rule_of_one import policy_table
-
     roll = scenario.roll_of(r, gauge_empty=bool(v))
     k = np.array(policy_table(roll, rules)) if not th.free[v] else np.zeros((5, 5, 21), np.int8)
     if th.free[v]:
@@ -433,7 +432,7 @@ def optimal_policy(scenario: Scenario, rules: Rules | None = None, *,
         if who.actor != "pc":
             continue
         levels = [int(start[who.name][g]) for g in GAUGES]
-        exact_day_limit(who.name, levels)
+        check_states(who.name, levels)
         pl = _Player(levels, rules.overflow == "fullest")
         V = np.zeros((T + 1, pl.chain.n))
         for t in range(T - 1, -1, -1):
@@ -451,13 +450,3 @@ def optimal_policy(scenario: Scenario, rules: Rules | None = None, *,
     return OptimalPolicy(scenario, rules, values, value, time.perf_counter() - began,
                          V_all, players, throws)
 
-
-def exact_day_limit(name: str, levels: list[int]) -> None:
-    """The exact day's limit on a character's states, with its message."""
-    from explodice.day.exact import STATE_LIMIT
-
-    n = int(np.prod([lv + 1 for lv in levels]))
-    if n > STATE_LIMIT:
-        raise ExplodiceError(
-            f"`scenario`: character {name!r} has gauges {dict(zip(GAUGES, levels))}, {n:,} "
-            f"combinations of levels; the optimal policy allows at most {STATE_LIMIT:,}.")
