@@ -272,3 +272,12 @@ dc = 16
     assert "does not give" in capsys.readouterr().err
     assert cli.main(["day", str(path), "--days", "200", "--seed", "1", "--format", "csv"]) == 0
     assert "simulate" in capsys.readouterr().out  # a scenario is simulated by default
+
+
+def test_a_pc_without_rolls_keeps_its_gauges():
+    idle = hero("Idle", gauges={"PA": 300, "PM": 300, "PF": 300, "PH": 0})  # 27M states
+    s = ex.Scenario([hero(gauges={"PA": 3, "PM": 0, "PF": 0, "PH": 0}), idle],
+                    [ex.DayRoll("Hero", ability="STR", dc=14, repeat=4)])
+    g = ex.exact_day(s).to_frame("gauges").set_index(["character", "gauge"])
+    assert g.loc[("Idle", "PA"), "p_empty"] == 0.0 and g.loc[("Idle", "PA"), "end_mean"] == 300
+    assert g.loc[("Idle", "PH"), "p_empty"] == 1.0  # a gauge of 0 points: empty from the start

@@ -256,7 +256,7 @@ def exact_day(scenario: Scenario, rules: Rules | None = None, *,
     for c, who in enumerate(scenario.characters):
         mine = np.flatnonzero(owner == c)
         levels = [int(start[who.name][g]) for g in GAUGES]
-        if who.actor != "pc":  # no gauges: its rolls are always the first variant
+        if who.actor != "pc" or mine.size == 0:  # no gauges, or no rolls: nothing moves
             for t in range(T):
                 types = [sequence[t]] if sequence[t] >= 0 else list(mine)
                 for r in types:
