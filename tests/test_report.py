@@ -90,7 +90,7 @@ def written(tiny_config, tmp_path_factory):
 def test_the_pdf_opens_with_one_page_per_builder(written):
     out, paths = written
     reader = PdfReader(out / report.PDF_NAME)
-    assert len(reader.pages) == len(report.PAGES) == 12
+    assert len(reader.pages) == len(report.PAGES) == 13
     first = reader.pages[0].extract_text()
     assert "A tiny test report" in first and "2026-01-02" in first and "drop" in first
     assert "Seed: 11" in first
@@ -105,8 +105,12 @@ def test_one_png_per_page_and_the_csvs_beside_them(written):
     for name in ("02-dc-table-success.csv", "06-rule-of-one-frontier.csv",
                  "07-day-gauges.csv", "08-opposed-opposed.csv", "05-d20-comparison-"
                  "equivalent-dc-table.csv", "11-haggling-items.csv", "10-group-group.csv",
-                 "09-passive-passive.csv", "12-monte-carlo-convergence.csv"):
+                 "09-passive-passive.csv", "12-monte-carlo-convergence.csv",
+                 "07b-day-policies-policies.csv"):
         assert name in csvs
+    policies = pd.read_csv(out / "07b-day-policies-policies.csv")
+    assert (policies.optimal_gain >= -1e-9).all()  # no fixed policy beats the optimal player
+    assert set(policies.policy) == {"keep", "cancel", "best fixed λ", "optimal"}
     # MANIFEST.txt: "<sha256>  <name>" for every file of the report, and the hashes hold
     lines = [line.split() for line in (out / report.MANIFEST).read_text().splitlines()]
     listed = {name: digest for digest, name in lines}

@@ -59,6 +59,8 @@ from explodice.analysis.drain import drain_frame, drain_summary
 from explodice.analysis.frontier import breakpoints, frontier, implied_lambda
 from explodice.day.scenario import DayRoll, Scenario, ScenarioFileError, load_scenario
 from explodice.day.simulate import DayResult, EmptyTime, rolls_to_empty, simulate_day
+from explodice.day.exact import exact_day
+from explodice.day.optimal import OptimalPolicy, optimal_policy
 
 # grids, reports
 from explodice.sweeps import SweepError, SweepWarning, sweep
@@ -76,8 +78,8 @@ __all__ = [
     "unpivot_success", "working_together",
     # the rule of 1 in play
     "DayResult", "DayRoll", "EmptyTime", "Scenario", "ScenarioFileError", "breakpoints",
-    "drain_frame", "drain_summary", "frontier", "implied_lambda", "load_scenario",
-    "rolls_to_empty", "simulate_day",
+    "OptimalPolicy", "drain_frame", "drain_summary", "exact_day", "frontier", "implied_lambda",
+    "load_scenario", "optimal_policy", "rolls_to_empty", "simulate_day",
     # grids and reports
     "SweepError", "SweepWarning", "sweep", "write_report",
 ]

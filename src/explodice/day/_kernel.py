@@ -84,9 +84,14 @@ def _table_roll(st, v, drains, throws, v_tab, v_malus, v_expl):
 @njit(cache=True, nogil=True)
 def day_chunk(seed_row, size, out, throws, v_tab, n_faces, face_n1, face_n6, face_s, v_pool,
               k_tables, v_malus, v_rule, v_expl, lucky, t_gauge, t_drains, t_need, sequence,
-              mix_cum, mix_lut, gauge_start, overflow_fullest):
+              mix_cum, mix_lut, gauge_start, overflow_fullest, t_owner, t_policy, policy_var,
+              c_strides):
     """Run ``size`` days on the stream ``seed_row`` (uint64[4]), adding into ``out`` (one lane's
-    accumulators, see :func:`accumulators`). Releases the GIL: lanes run on Python threads."""
+    accumulators, see :func:`accumulators`). Releases the GIL: lanes run on Python threads.
+
+    A state-dependent policy: roll type ``r`` with ``t_policy[r]`` plays, at roll ``t``, the
+    extra variant ``2 n_types + policy_var[t, r, i]`` (when >= 0), ``i`` the flat index of
+    its character's (``t_owner[r]``) levels by ``c_strides``."""
     st = seed_state(seed_row)
     first_h, roll_h, type_h, caused_h, end_h, lost_h, sums_h, lost_sum_h = out
     n_rolls = sequence.size
@@ -122,9 +127,16 @@ def day_chunk(seed_row, size, out, throws, v_tab, n_faces, face_n1, face_n6, fac
                 r = _pick(u, mix_lut, mix_cum)
             g = t_gauge[r]
             drains = t_drains[r]
+            w = -1
+            if t_policy[r]:
+                c = t_owner[r]
+                i = 0
+                for j in range(N_GAUGES):
+                    i += level[N_GAUGES * c + j] * c_strides[c, j]
+                w = policy_var[t, r, i]
             if lucky:  # the reroll comes between the throw and the choice: face by face
                 empty = 1 if level[g] == 0 else 0
-                v = 2 * r + empty
+                v = 2 * r + empty if w < 0 else 2 * t_gauge.size + w
                 p = v_pool[v]
                 total, ones, st = one_roll(st, n_faces[p], face_n1[p], face_n6[p], face_s[p],
                                            k_tables[v], v_malus[v], lucky, v_rule[v], v_expl[v])
@@ -133,6 +145,10 @@ def day_chunk(seed_row, size, out, throws, v_tab, n_faces, face_n1, face_n6, fac
                     drain, st = drain_of(ones, st)
             # A branch, not a select: the CPU predicts it (a gauge stays full, then empty) and
             # starts the next roll before this one's drain is known.
+            elif w >= 0:
+                empty = 1 if level[g] == 0 else 0
+                total, drain, st = _table_roll(st, 2 * t_gauge.size + w, drains, throws, v_tab,
+                                               v_malus, v_expl)
             elif level[g] > 0:
                 empty = 0
                 total, drain, st = _table_roll(st, 2 * r, drains, throws, v_tab, v_malus, v_expl)

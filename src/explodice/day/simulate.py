@@ -39,7 +39,7 @@ from explodice.engine.exact import exact
 from explodice.game.rules import Best, ExplodiceError, Policy, Roll, Rules, check_int
 from explodice.day.scenario import DayRoll, Scenario
 from explodice.engine.chunks import lanes, progress_bar, resolve_threads, run_chunks
-from explodice.engine.compiled import compile_roll
+from explodice.engine.compiled import compile_roll, throw_table
 from explodice.engine.rule_of_one import STATE_SHAPE
 from explodice.engine.seeding import chunk_sizes, resolve_seed, seed_record, stream_seeds
 
@@ -86,8 +86,9 @@ def _throw_rows(tables: dict[bytes, int]) -> np.ndarray:
     return rows
 
 
-def _compile(scenario: Scenario, rules: Rules) -> dict[str, Any]:
-    """The kernel's arrays for ``scenario`` under ``rules``."""
+def _compile(scenario: Scenario, rules: Rules, policy: Any = None) -> dict[str, Any]:
+    """The kernel's arrays for ``scenario`` under ``rules`` (and a state-dependent
+    ``policy``: its choice tables become extra variants, looked up by roll and levels)."""
     n_types = len(scenario.rolls)
     faces = np.zeros((3, 3, _MAX_FACES), dtype=np.int8)  # [table, pool 2..4, face index]
     n_faces = np.array([6**2, 6**3, 6**4], dtype=np.int64)
@@ -116,6 +117,24 @@ def _compile(scenario: Scenario, rules: Rules) -> dict[str, Any]:
                 t_need[r] = day_roll.dc - roll.modifier
                 if roll.actor == "pc":
                     t_gauge[r] = names.index(day_roll.character) * 4 + GAUGES.index(day_roll.gauge)
+    t_owner = np.array([names.index(r.character) for r in scenario.rolls], dtype=np.int64)
+    policy_var = np.zeros((0, 0, 0), dtype=np.int32)
+    c_strides = np.zeros((len(names), 4), dtype=np.int64)
+    if policy is not None:  # extra variants 2 n_types + i, read through policy_var
+        extra, policy_var, c_strides = policy.lookup(scenario, rules)
+        more = len(extra)
+        v_pool = np.concatenate([v_pool, np.zeros(more, np.int64)])
+        k_tables = np.concatenate([k_tables, np.zeros((more, 5, 5, 21), np.int8)])
+        v_flags = np.concatenate([v_flags, np.zeros((3, more), np.bool_)], axis=1)
+        v_tab = np.concatenate([v_tab, np.zeros(more, np.int64)])
+        for i, (v, k) in enumerate(extra):
+            roll = scenario.roll_of(v // 2, gauge_empty=bool(v % 2))
+            w = 2 * n_types + i
+            v_pool[w], k_tables[w], v_flags[:, w] = v_pool[v], k, v_flags[:, v]
+            table = throw_table(roll, rules, k_table=k.tobytes())
+            v_tab[w] = throws.setdefault(table.tobytes(), len(throws))
+    t_policy = np.array([policy_var.size > 0 and bool((policy_var[:, r] >= 0).any())
+                         for r in range(n_types)], dtype=np.bool_)
     seq = scenario.sequence()
     sequence = np.asarray(seq if seq is not None else [-1] * scenario.n_rolls, dtype=np.int64)
     start = scenario.gauge_start()
@@ -126,7 +145,8 @@ def _compile(scenario: Scenario, rules: Rules) -> dict[str, Any]:
                 v_rule=v_flags[1], v_expl=v_flags[2], lucky=rules.lucky, t_gauge=t_gauge,
                 t_drains=t_drains, t_need=t_need, sequence=sequence, mix_cum=mix_cum,
                 mix_lut=_mix_lut(mix_cum), gauge_start=gauge_start,
-                overflow_fullest=rules.overflow == "fullest")
+                overflow_fullest=rules.overflow == "fullest", t_owner=t_owner,
+                t_policy=t_policy, policy_var=policy_var, c_strides=c_strides)
 
 
 def _n_bins(scenario: Scenario) -> int:
@@ -143,8 +163,12 @@ def simulate_day(
     threads: int | None = None,
     chunk_days: int = DEFAULT_CHUNK_DAYS,
     progress: bool | None = None,
+    policy: Any = None,
 ) -> "DayResult":
     """Simulate ``n_days`` days of ``scenario`` and return their histograms as a DayResult.
+
+    ``policy`` (an :class:`~explodice.OptimalPolicy` of this scenario and rules) chooses for
+    the characters it covers, by roll and gauge levels, instead of their own policies.
 
     The same ``seed`` and ``chunk_days`` give the same numbers for any ``threads``.
     ``progress`` shows a bar (tqdm) counting rolls, moving per chunk (by default only for runs
@@ -170,7 +194,7 @@ def simulate_day(
     n_threads = resolve_threads(threads)
     sizes = chunk_sizes(n_days, chunk_days)
     seeds = stream_seeds(ss, sizes.size)
-    arrays = _compile(scenario, rules)
+    arrays = _compile(scenario, rules, policy)
     n_lanes = lanes(sizes.size, n_threads)
     from explodice.day import _kernel as _day_kernel  # numba: only when days are simulated
 
@@ -207,6 +231,11 @@ class DayResult:
     roll t), ``"roll_types"`` (each roll type, gauge full or empty), ``"drain"`` (distribution
     of a day's drain caused per gauge) and ``"lost"`` (points no gauge could absorb, per
     character). Every table carries ``n_days``, ``seed``, ``method`` and ``rules``.
+
+    A result of :func:`explodice.exact_day` has ``method="exact"``: its arrays hold
+    probabilities and expected counts for one day (``n_days`` is 1, shown as NA), its
+    intervals are the values themselves, and ``omitted`` is the probability its cut left out;
+    ``caused`` and ``lost`` are ``None`` when their distributions were not computed.
     """
 
     scenario: Scenario
@@ -221,11 +250,22 @@ class DayResult:
     succ_t: np.ndarray
     drain_t: np.ndarray
     by_type: np.ndarray
-    caused: np.ndarray
+    caused: np.ndarray | None
     end: np.ndarray
-    lost: np.ndarray
+    lost: np.ndarray | None
     sums: np.ndarray
     lost_sum: np.ndarray
+    method: str = "simulate"
+    omitted: float = 0.0
+
+    @property
+    def exact(self) -> bool:
+        """True for a result of the exact day (no sampling noise)."""
+        return self.method == "exact"
+
+    def _num(self, x: Any) -> Any:
+        """A count as an int (simulated) or an expected count as a float (exact)."""
+        return float(x) if self.exact else int(x)
 
     @property
     def n_rolls(self) -> int:
@@ -243,16 +283,19 @@ class DayResult:
                 if c.actor == "pc" for j, g in enumerate(GAUGES)]
 
     def _stamp(self, df: pd.DataFrame) -> pd.DataFrame:
-        df["n_days"] = self.n_days
+        df["n_days"] = pd.NA if self.exact else self.n_days
         df["seed"] = str(self.seed)
-        df["method"] = "simulate"
+        df["method"] = self.method
         df["rules"] = self.rules.describe()
         df["scenario"] = self.scenario.name
         return df
 
     def _with_ci(self, df: pd.DataFrame, count: str, n: Any, level: float) -> pd.DataFrame:
         df["p"] = df[count] / n
-        df["ci_low"], df["ci_high"] = wilson_interval(df[count].to_numpy(), n, level)
+        if self.exact:
+            df["ci_low"] = df["ci_high"] = df["p"]
+        else:
+            df["ci_low"], df["ci_high"] = wilson_interval(df[count].to_numpy(), n, level)
         return df
 
     def to_frame(self, what: str = "gauges", *, level: float = 0.95) -> pd.DataFrame:
@@ -263,6 +306,11 @@ class DayResult:
                   "lost": self._lost_frame}
         if what not in tables:
             raise ExplodiceError(f"`what` must be one of {list(tables)}, but {what!r} was passed.")
+        if getattr(self, {"drain": "caused", "lost": "lost"}.get(what, "first")) is None:
+            raise ExplodiceError(
+                f"`what`: the exact day does not give the {what!r} table (a distribution over "
+                "days of a day's total, which would need the running sum in the chain's "
+                "state); its mean is in the 'gauges' table, and simulate_day gives it.")
         return self._stamp(tables[what](level))
 
     def _first_frame(self, level: float) -> pd.DataFrame:
@@ -272,7 +320,7 @@ class DayResult:
             for i in np.flatnonzero(self.first[g]):
                 rows.append({"character": who, "gauge": name,
                              "roll": pd.NA if i == T + 1 else int(i), "never": bool(i == T + 1),
-                             "count": int(self.first[g, i])})
+                             "count": self._num(self.first[g, i])})
         df = pd.DataFrame(rows, columns=["character", "gauge", "roll", "never", "count"])
         df["roll"] = df["roll"].astype("Int64")
         return self._with_ci(df, "count", self.n_days, level)
@@ -296,17 +344,19 @@ class DayResult:
         rows = []
         for r, day_roll in enumerate(self.scenario.rolls):
             for e, state in enumerate(("gauge full", "gauge empty")):
-                n, succ, dsum, dsq = (int(x) for x in self.by_type[r, e])
+                n, succ, dsum, dsq = (self._num(x) for x in self.by_type[r, e])
                 mean = dsum / n if n else np.nan
                 var = dsq / n - mean * mean if n else np.nan
                 rows.append({"type": day_roll.label, "gauge": day_roll.gauge, "state": state,
                              "advantage": day_roll.advantage(bool(e)), "rolls": n,
                              "successes": succ, "drain_mean": mean,
-                             "drain_se": math.sqrt(max(var, 0.0) / n) if n else np.nan})
+                             "drain_se": (0.0 if self.exact else math.sqrt(max(var, 0.0) / n))
+                             if n else np.nan})
         df = pd.DataFrame(rows)
         n = df["rolls"].to_numpy()
-        df["p"] = np.where(n > 0, df["successes"] / np.maximum(n, 1), np.nan)
-        lo, hi = zip(*(wilson_interval(s, m, level) if m else (np.nan, np.nan)
+        df["p"] = np.where(n > 0, df["successes"] / np.where(n > 0, n, 1), np.nan)
+        lo, hi = zip(*((s / m, s / m) if self.exact and m else
+                       wilson_interval(s, m, level) if m else (np.nan, np.nan)
                        for s, m in zip(df["successes"], n)))
         df["ci_low"], df["ci_high"] = lo, hi
         return df
@@ -327,7 +377,8 @@ class DayResult:
             if c.actor != "pc":
                 continue
             for b in np.flatnonzero(self.lost[i]):
-                rows.append({"character": c.name, "lost": int(b), "count": int(self.lost[i, b]),
+                rows.append({"character": c.name, "lost": int(b),
+                             "count": self._num(self.lost[i, b]),
                              "lost_mean": self.lost_sum[i] / self.n_days,
                              "clamped": bool(b == self.lost.shape[1] - 1)})
         return self._with_ci(pd.DataFrame(rows), "count", self.n_days, level)
@@ -337,10 +388,11 @@ class DayResult:
         T = self.n_rolls
         for g, who, name in self._gauges():
             f = self.first[g]
-            emptied = int(f[: T + 1].sum())
+            emptied = self._num(f[: T + 1].sum())
             idx = np.arange(T + 1)
             cdf = np.cumsum(f[: T + 1])
-            lo, hi = wilson_interval(emptied, self.n_days, level)
+            lo, hi = ((emptied, emptied) if self.exact
+                      else wilson_interval(emptied, self.n_days, level))
             rows.append({
                 "character": who, "gauge": name, "start": int(self.gauge_start[g]),
                 "p_empty": emptied / self.n_days, "ci_low": lo, "ci_high": hi,
@@ -355,8 +407,9 @@ class DayResult:
         return pd.DataFrame(rows)
 
     def __repr__(self) -> str:
-        return (f"DayResult({self.scenario.describe()}; n_days={self.n_days:,}, "
-                f"seed={self.seed}; {self.rules.describe()})")
+        how = (f"exact, omitted={self.omitted:.1e}" if self.exact
+               else f"n_days={self.n_days:,}, seed={self.seed}")
+        return f"DayResult({self.scenario.describe()}; {how}; {self.rules.describe()})"
 
     def _repr_html_(self) -> str:
         table = self.to_frame("gauges").drop(columns=["seed", "method", "rules", "scenario"])

@@ -19,7 +19,7 @@ from functools import lru_cache
 import numpy as np
 
 from explodice.engine.dice import face_sequences, throw_counts
-from explodice.engine.rule_of_one import policy_table
+from explodice.engine.rule_of_one import STATE_SHAPE, policy_table
 from explodice.game.rules import Roll, Rules
 
 __all__ = ["THROW_DEPTH", "CompiledRoll", "compile_roll", "face_tables", "throw_table"]
@@ -81,20 +81,27 @@ THROW_DEPTH = {2: 5, 3: 6, 4: 6}  # faces read per draw, by pool size
 
 
 @lru_cache(maxsize=256)
-def throw_table(roll: Roll, rules: Rules, depth: int | None = None) -> np.ndarray:
+def throw_table(roll: Roll, rules: Rules, depth: int | None = None,
+                k_table: bytes | None = None) -> np.ndarray:
     """The initial throw and the first faces of its explosions, one entry per face sequence.
 
-    Entry ``u`` of the 6**L entries (L = ``depth``, by default :data:`THROW_DEPTH`) reads u's base-6 digits as faces:
+    Entry ``u`` of the 6**L entries (L = ``depth``, by default :data:`THROW_DEPTH`) reads u's
+    base-6 digits as faces:
     the first ``pool`` are the initial throw, the policy table sets its pairs aside, and the
     rest feed the kept 6s' explosions in order. It packs the dice total so far, the kept 1s
     (with the explosion 1s when they count) and the exploding dice still to roll:
     ``total | ones << 8 | remaining << 11`` (int16). The lucky reroll is not in the table.
+    ``k_table`` (the bytes of an int8 choice table like
+    :func:`~explodice.engine.rule_of_one.policy_table`'s, hashable for the cache) replaces the
+    roll's own policy (a state-dependent policy's choices).
     """
     pool = roll.pool_size(rules)
     depth = THROW_DEPTH[pool] if depth is None else depth
     faces = face_sequences(depth)
     n1, n6, s = throw_counts(faces[:, :pool])
-    k = policy_table(roll, rules)[n1, n6, s].astype(np.int64)
+    table = (policy_table(roll, rules) if k_table is None
+             else np.frombuffer(k_table, dtype=np.int8).reshape(STATE_SHAPE))
+    k = table[n1, n6, s].astype(np.int64)
     ones = n1 - k
     total = s + ones + 6 * (n6 - k)
     remaining = n6 - k  # exploding dice still to roll: each 6 read below adds one more

@@ -111,7 +111,7 @@ def _chunk_work(roll: Roll, rules: Rules, seeds: np.ndarray, sizes: np.ndarray,
                 hists[t], seeds[c], sizes[c], r.face_n1, r.face_n6, r.face_s, r.k_table,
                 r.malus, r.lucky, r.rule_applies, r.drains, r.explosion_ones, T_LO)
     else:
-        table = throw_table(roll, rules, STATE_DEPTH[r.pool])
+        table = throw_table(roll, rules, depth=STATE_DEPTH[r.pool])
         per_draw = 4 if table.size <= 6**5 else 3
         threshold = _kernels.digits_threshold(table.size, per_draw)
 

@@ -28,6 +28,7 @@ from explodice.analysis.resolutions import opposed
 from explodice.analysis.success import pivot_success, roll_distribution, success_table
 from explodice.core.errors import ExplodiceError, one_line
 from explodice.core.version import __version__
+from explodice.day.exact import exact_day
 from explodice.day.scenario import load_scenario
 from explodice.day.simulate import rolls_to_empty, simulate_day
 from explodice.game.rules import (
@@ -343,10 +344,15 @@ def cmd_day(args: argparse.Namespace) -> int:
         return _rolls_to_empty(args)
     scenario = load_scenario(args.scenario)
     rules = _rules(args)
-    result = simulate_day(scenario, rules, n_days=args.days, seed=args.seed,
-                          threads=args.threads, progress=_progress(args))
+    if args.method == "exact":  # only when asked: a scenario is simulated by default
+        result = exact_day(scenario, rules)
+        how = f"exact (omitted {result.omitted:.1e})"
+    else:
+        result = simulate_day(scenario, rules, n_days=args.days, seed=args.seed,
+                              threads=args.threads, progress=_progress(args))
+        how = f"{args.days:,} days, seed {result.seed}"
     frame = result.to_frame(args.table)
-    header = f"# {scenario.describe()}; {args.days:,} days, seed {result.seed}; {rules.describe()}"
+    header = f"# {scenario.describe()}; {how}; {rules.describe()}"
     hidden = ("n_days", "seed", "method", "rules", "scenario")
     _emit(frame, args.format, lang=args.lang,
           text=frame.drop(columns=[c for c in hidden if c in frame]),
@@ -359,7 +365,7 @@ def _rolls_to_empty(args: argparse.Namespace) -> int:
     policy = _resolve_policy(args.policy, args.dc)
     result = rolls_to_empty(args.modifier, args.gauge, args.dc, policy=policy,
                             advantage=args.advantage, kind=args.kind, rules=rules,
-                            method=args.method, n_days=args.days, seed=args.seed,
+                            method=args.method or "exact", n_days=args.days, seed=args.seed,
                             threads=args.threads, progress=_progress(args))
     frame = result.to_frame()
     header = (f"# rolls until a gauge of {args.gauge} points is empty: {result.roll.describe()}, "
@@ -511,11 +517,14 @@ def build_parser() -> argparse.ArgumentParser:
                         "one, else the first)")
     p.set_defaults(func=cmd_compare)
 
-    p = sub.add_parser("day", parents=[roll, rules, sampling, output],
+    # its own copy of the sampling options: its default method differs (below), and
+    # set_defaults changes the actions, which parents share
+    p = sub.add_parser("day", parents=[roll, rules, _sampling_options(), output],
                        help="gauges over an adventuring day",
-                       description="With SCENARIO.toml: simulate --days days of it. Without: "
-                                   "after how many rolls does one gauge of --gauge points "
-                                   "first reach 0, repeating one roll (--modifier, --dc)?")
+                       description="With SCENARIO.toml: simulate --days days of it (or, "
+                                   "with --exact, compute the day as an exact Markov chain). "
+                                   "Without: after how many rolls does one gauge of --gauge "
+                                   "points first reach 0, repeating one roll (--modifier, --dc)?")
     p.add_argument("scenario", nargs="?", default=None, help="a scenario TOML file")
     p.add_argument("--modifier", "-m", type=int, default=0)
     p.add_argument("--dc", type=int, default=16)
@@ -524,7 +533,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--table", default="gauges",
                    choices=("gauges", "first_empty", "empty", "success", "roll_types", "drain",
                             "lost"), help="which table of a scenario's results to print")
-    p.set_defaults(func=cmd_day)
+    p.set_defaults(func=cmd_day, method=None)  # a scenario: simulated unless --exact
 
     p = sub.add_parser("report", help="write the designer's report (PDF, PNG, CSV)",
                        description="Write the report into --out: one PDF, one PNG per figure, "

@@ -24,6 +24,7 @@ from explodice.analysis.resolutions import (
 )
 from explodice.analysis.success import success_table
 from explodice.core.version import __version__
+from explodice.day.optimal import optimal_policy
 from explodice.day.simulate import simulate_day
 from explodice.engine.d20 import d20
 from explodice.engine.exact import exact
@@ -406,6 +407,44 @@ def haggle_page(ctx: Context) -> Page:
     return Page("11-haggling", "Haggling", caption, fig, {"items": table, "dc16": dist})
 
 
+REPORT_LAMBDAS = (0.0, 0.02, 0.05, 0.1, 0.2)  # the fixed λ the day-policies page tries
+
+
+def day_policies_page(ctx: Context) -> Page:
+    """The party's day under four policies, exactly: keep, cancel, the best fixed λ and the
+    optimal state-dependent player."""
+    c = ctx.config
+    best = optimal_policy(c.day, ctx.rules)
+    table = best.compare(lambdas=REPORT_LAMBDAS)
+    order = ["keep", "cancel", "best fixed λ", "optimal"]
+    table["policy"] = pd.Categorical(table["policy"], order, ordered=True)
+    table = table.sort_values(["character", "policy"]).reset_index(drop=True)
+    table["policy"] = table["policy"].astype(str)
+    shown = table.assign(**{
+        "expected successes": table.successes.map("{:.3f}".format),
+        "optimal gain": table.optimal_gain.map(lambda v: f"{max(v, 0.0):+.3f}"),  # 0 - 3e-15
+        "λ": table.detail.str.replace("best(λ=", "", regex=False).str.rstrip(")")})
+    shown = shown[["character", "policy", "λ", "expected successes", "optimal gain"]]
+    thresholds = best.to_frame("thresholds")
+    caption = (f"{c.day.describe()}; exact (no sampling). Each PC's expected successes over "
+               "the day under keep, cancel, the best fixed weight λ (of "
+               f"{', '.join(f'{x:g}' for x in REPORT_LAMBDAS)}, played all day) and the "
+               "optimal player, who chooses k after seeing the throw, knowing the roll's place "
+               "in the day and every gauge level (backward dynamic programming). "
+               "The gain is what playing well adds to each fixed policy.")
+    fig, (a, b) = page_figure(ctx, "The rule of 1 over a day: four policies", caption,
+                               ncols=2, table=shown, table_height=0.03 + 0.022 * (len(shown) + 1))
+    plots.plot_bars(table.assign(expected=table.successes), x="character", y="expected",
+                    hue="policy", ax=a, ylabel="expected successes per day",
+                    title="Expected successes over the day, by policy")
+    gain = table[table.policy != "optimal"]
+    plots.plot_bars(gain, x="character", y="optimal_gain", hue="policy", ax=b,
+                    ylabel="optimal minus policy (successes per day)",
+                    title="What the optimal player gains over each fixed policy")
+    return Page("07b-day-policies", "The rule of 1 over a day: four policies", caption, fig,
+                {"policies": table, "optimal-thresholds": thresholds})
+
+
 def _change_colour(change: int) -> Any:
     return colormaps["RdYlGn"](0.5 + change / 60)
 
@@ -419,6 +458,7 @@ PAGES: list[Callable[[Context], Page]] = [
     compare_page,
     rule_of_one_page,
     day_page,
+    day_policies_page,
     opposed_page,
     passive_page,
     group_page,

@@ -1,0 +1,317 @@
+"""The adventuring day, exactly: a Markov chain on each character's gauge levels.
+
+Characters do not interact (overflow stays within a character, NPCs drain nothing), so each
+PC's day is a chain on the levels of its four gauges, carried roll by roll as an array
+``P[PA, PM, PF, PH]`` of probabilities. A roll of gauge ``g`` moves mass along axis ``g``
+(a matrix product with the roll's drain law, the law of a gauge at 0 in row 0: one more
+disadvantage source, netted with the roll's own). Under ``overflow="fullest"`` the excess
+of a drain past 0 is poured, as in the day kernel, into the fullest non-empty gauges in
+order: a fixed map from (other levels, excess) to other levels, computed once. In a mix each
+roll is every roll type at once, weighted by its share of the weights; the other characters'
+types leave the array as it is.
+
+The roll's laws come from :mod:`explodice.day.rolls` (explosions followed to 40 per die);
+drains past every point a character has are lumped, with their exact mean for the points
+lost. So nothing is cut but what that module leaves out; :attr:`DayResult.omitted` reports
+the mass missing at the end of the day.
+
+The result is a :class:`~explodice.day.simulate.DayResult` with ``method="exact"``: its arrays hold
+probabilities and expected counts for one day (``n_days`` is 1), so its tables read like a
+simulation's with no sampling noise (``ci_low == ci_high == p``). Two tables are not given:
+``"drain"`` and ``"lost"``, the distributions over days of a day's total drain caused or points
+lost, which would need that running sum in the chain's state (their means are in
+``"gauges"``; :func:`~explodice.simulate_day` gives them).
+
+>>> from explodice import Character, DayRoll, Scenario
+>>> hero = Character("Hero", dict(STR=12, DEX=10, CON=10, INT=10, WIS=10, CHA=10),
+...                  gauge_max={"PA": 1, "PM": 0, "PF": 0, "PH": 0})
+>>> day = exact_day(Scenario([hero], [DayRoll("Hero", ability="STR", dc=12, repeat=2)]))
+>>> round(float(day.first[0, 1]) * 216, 9)   # a gauge of 1 empties at the first 1: 91/216
+91.0
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from explodice.core.errors import ExplodiceError
+from explodice.day import _exact_kernel
+from explodice.day.rolls import RollChoices, roll_choices
+from explodice.day.scenario import Scenario
+from explodice.day.simulate import DayResult
+from explodice.game.character import GAUGES
+from explodice.game.rules import Rules
+
+__all__ = ["STATE_LIMIT", "exact_day"]
+
+STATE_LIMIT = 8_000_000  # gauge-level states per character
+
+
+# -- what one roll type does -----------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class _Law:
+    """A roll type's two variants (gauge with points, gauge at 0): P(success), drain PMF."""
+
+    succ: tuple[float, float]
+    drain: tuple[np.ndarray, np.ndarray]
+
+    def moment(self, e: int, j: int) -> float:
+        q = self.drain[e]
+        return float(q @ np.arange(q.size, dtype=float) ** j)
+
+
+def _choices(scenario: Scenario, rules: Rules) -> list[tuple[RollChoices, RollChoices]]:
+    """Each roll type's choices with its gauge full and at 0."""
+    out = []
+    for r, day_roll in enumerate(scenario.rolls):
+        pair = []
+        for empty in (False, True):
+            roll = scenario.roll_of(r, gauge_empty=empty)
+            pair.append(roll_choices(roll, rules, day_roll.dc - roll.modifier))
+        out.append(tuple(pair))
+    return out
+
+
+def _fixed_laws(choices: list[tuple[RollChoices, RollChoices]]) -> list[_Law]:
+    """Each roll type under its character's own policy."""
+    laws = []
+    for pair in choices:
+        s0, q0 = pair[0].under(pair[0].k_fixed)
+        s1, q1 = pair[1].under(pair[1].k_fixed)
+        laws.append(_Law((s0, s1), (q0, q1)))
+    return laws
+
+
+# -- one character's chain --------------------------------------------------------------------
+class _Pour:
+    """Where the excess of a drain on gauge ``g`` goes, for every level of the other gauges.
+
+    ``dest[o, x - 1]`` is the index of the others' levels after pouring ``x`` points
+    (``x = 1 .. top - 1``) into levels ``o`` (fullest first, ties in PA, PM, PF, PH order,
+    each gauge emptied before the next is touched); ``lost[o, x - 1]`` what none absorbed;
+    ``x >= top`` (the others' largest total) empties them all. ``others[o]`` is their total.
+    """
+
+    def __init__(self, sizes: tuple[int, ...], g: int):
+        other = [j for j in range(len(sizes)) if j != g]
+        o_sizes = tuple(sizes[j] for j in other)
+        grid = np.indices(o_sizes).reshape(len(other), -1).T  # [o, j] levels
+        self.n_o = grid.shape[0]
+        self.others = grid.sum(axis=1)
+        self.top = int(sum(s - 1 for s in o_sizes))
+        n_x = max(self.top - 1, 0)
+        levels = np.repeat(grid[:, None, :], n_x, axis=1)  # [o, x, j]
+        left = np.broadcast_to(np.arange(1, n_x + 1), (self.n_o, n_x)).copy()
+        order = np.argsort(-grid, axis=1, kind="stable")  # fullest first, ties: lower index
+        rows = np.arange(self.n_o)
+        for rank in range(len(other)):
+            j = order[:, rank]
+            have = levels[rows, :, j]  # [o, x]
+            got = np.minimum(have, left)
+            levels[rows, :, j] = have - got
+            left -= got
+        self.lost = left
+        self.lost_f = left.astype(float)
+        self.others = self.others.astype(np.int64)
+        self.dest = np.ravel_multi_index(tuple(levels[..., j] for j in range(len(other))),
+                                         o_sizes) if n_x else np.zeros((self.n_o, 0), np.int64)
+
+
+def _laws(rows: list[np.ndarray], width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Drain laws as rows of ``width`` entries, with their tails ``P(d >= j)`` and
+    ``E[d; d >= j]`` taken over the whole law (not only the entries kept)."""
+    size = max(width, max(q.size for q in rows)) + 1
+    qs = np.zeros((len(rows), size))
+    for i, q in enumerate(rows):
+        qs[i, : q.size] = q
+    t0 = np.cumsum(qs[:, ::-1], axis=1)[:, ::-1]
+    t1 = np.cumsum((qs * np.arange(size))[:, ::-1], axis=1)[:, ::-1]
+    return (np.ascontiguousarray(qs[:, :width]), np.ascontiguousarray(t0[:, :width]),
+            np.ascontiguousarray(t1[:, :width]))
+
+
+class _Chain:
+    """One PC's gauge levels over the day: a flat C-order array of probabilities ``P``."""
+
+    def __init__(self, start: list[int], fullest: bool):
+        self.sizes = tuple(s + 1 for s in start)
+        self.n = int(np.prod(self.sizes))
+        self.P = np.zeros(self.n)
+        self.P[np.ravel_multi_index(tuple(start), self.sizes)] = 1.0
+        self.fullest = fullest
+        self.pours = {g: _Pour(self.sizes, g) for g in range(4)}
+        strides = np.array([int(np.prod(self.sizes[j + 1:])) for j in range(4)])
+        self.strides = strides
+        levels = np.indices(self.sizes).reshape(4, -1)
+        self.levels = levels
+        self.base = {}
+        for g in range(4):
+            other = [j for j in range(4) if j != g]
+            grid = np.indices(tuple(self.sizes[j] for j in other)).reshape(3, -1)
+            self.base[g] = (strides[other] @ grid).astype(np.int64)
+        self.empty_law = {g: (levels[g] == 0).astype(np.int64) for g in range(4)}
+        self._laws: dict[Any, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+    def width(self, g: int) -> int:
+        """Drain entries a roll of gauge ``g`` reads: its levels and the others' total."""
+        return self.sizes[g] + self.pours[g].top + 2
+
+    def marginals(self) -> np.ndarray:
+        """``[g, l]`` = P(gauge g at level l)."""
+        return _exact_kernel.marginals(self.P, np.array(self.sizes, dtype=np.int64))
+
+    def laws(self, key: Any, g: int, rows: list[np.ndarray]
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if key not in self._laws:
+            self._laws[key] = _laws(rows, self.width(g))
+        return self._laws[key]
+
+    def move(self, out: np.ndarray, g: int, law: np.ndarray,
+             tables: tuple[np.ndarray, np.ndarray, np.ndarray], weight: float,
+             mass: np.ndarray, P: np.ndarray | None = None) -> float:
+        """Add ``weight`` times the array (``P``, default the chain's) after a roll of gauge
+        ``g`` into ``out`` (state ``i`` drains by law ``law[i]`` of ``tables``); return the
+        expected points lost."""
+        pour = self.pours[g]
+        qs, t0, t1 = tables
+        return _exact_kernel.move(
+            self.P if P is None else P, out, self.base[g], int(self.strides[g]), self.sizes[g],
+            law, qs, t0, t1,
+            pour.dest, pour.lost_f, pour.others, pour.top, self.fullest and pour.top > 0,
+            float(weight), mass)
+
+
+def check_states(name: str, levels: list[int]) -> None:
+    """Refuse a character whose gauge levels make more than :data:`STATE_LIMIT` states."""
+    n = int(np.prod([lv + 1 for lv in levels]))
+    if n > STATE_LIMIT:
+        raise ExplodiceError(
+            f"`scenario`: character {name!r} has gauges {dict(zip(GAUGES, levels))}, {n:,} "
+            f"combinations of levels; the exact day allows at most {STATE_LIMIT:,} per "
+            "character (use simulate_day).")
+
+
+# -- the day ------------------------------------------------------------------------------------
+def exact_day(scenario: Scenario, rules: Rules | None = None, *,
+              policy: Any = None) -> DayResult:
+    """The exact day of ``scenario`` under ``rules``, as a DayResult with ``method="exact"``.
+
+    Each character plays its own policy, unless ``policy`` (a
+    :class:`~explodice.OptimalPolicy` of this scenario) decides for the characters it covers.
+
+    >>> from explodice import Character, DayRoll, Scenario
+    >>> hero = Character("Hero", dict(STR=12, DEX=10, CON=10, INT=10, WIS=10, CHA=10))
+    >>> s = Scenario([hero], [DayRoll("Hero", ability="STR", dc=12, repeat=10)])
+    >>> r = exact_day(s)
+    >>> r.method, r.n_rolls, round(float(r.first[0].sum()), 12)
+    ('exact', 10, 1.0)
+    """
+    rules = Rules() if rules is None else rules
+    if not isinstance(scenario, Scenario):
+        raise TypeError(f"`scenario` must be a Scenario, but {type(scenario).__name__} was passed.")
+    if not isinstance(rules, Rules):
+        raise TypeError(f"`rules` must be a Rules, but {type(rules).__name__} was passed.")
+    began = time.perf_counter()
+    choices = _choices(scenario, rules)
+    laws = _fixed_laws(choices)
+    deciders = policy.deciders(scenario, rules, choices) if policy is not None else {}
+    T = scenario.n_rolls
+    names = [c.name for c in scenario.characters]
+    n_types = len(scenario.rolls)
+    n_g = 4 * len(names)
+    seq = scenario.sequence()
+    sequence = np.asarray(seq if seq is not None else [-1] * T, dtype=np.int64)
+    weights = np.array([r.weight for r in scenario.rolls], dtype=float)
+    weights /= weights.sum()
+    start = scenario.gauge_start()
+    gauge_start = np.array([start[c][g] for c in names for g in GAUGES], dtype=np.int64)
+    owner = np.array([names.index(r.character) for r in scenario.rolls])
+    gauge_of = np.array([GAUGES.index(r.gauge) for r in scenario.rolls])
+
+    first = np.zeros((n_g, T + 2))
+    succ_t = np.zeros(T)
+    drain_t = np.zeros(T)
+    by_type = np.zeros((n_types, 2, 4))
+    end = np.zeros((n_g, int(gauge_start.max(initial=0)) + 1))
+    sums = np.zeros((n_g, 2))
+    lost_sum = np.zeros(len(names))
+    omitted = 0.0
+    moments = [[(law.succ[e], law.moment(e, 1), law.moment(e, 2)) for e in (0, 1)]
+               for law in laws]
+
+    def account(r: int, w: float, p_f: float, p_e: float, t: int) -> None:
+        """Success and drain of roll type ``r`` taken with probability ``w`` at roll ``t``,
+        its gauge above 0 with probability ``p_f``, at 0 with ``p_e`` (fixed policies)."""
+        for e, pe in ((0, p_f), (1, p_e)):
+            ps, m1, m2 = moments[r][e]
+            mass = w * pe
+            by_type[r, e] += (mass, mass * ps, mass * m1, mass * m2)
+            succ_t[t] += mass * ps
+            drain_t[t] += mass * m1
+
+    for c, who in enumerate(scenario.characters):
+        mine = np.flatnonzero(owner == c)
+        levels = [int(start[who.name][g]) for g in GAUGES]
+        if who.actor != "pc" or mine.size == 0:  # no gauges, or no rolls: nothing moves
+            for t in range(T):
+                types = [sequence[t]] if sequence[t] >= 0 else list(mine)
+                for r in types:
+                    if owner[r] == c:
+                        account(r, 1.0 if sequence[t] >= 0 else weights[r], 1.0, 0.0, t)
+            for j in range(4):
+                first[4 * c + j, 0 if levels[j] == 0 else T + 1] = 1.0
+                end[4 * c + j, levels[j]] = 1.0
+            continue
+        check_states(who.name, levels)
+        chain = _Chain(levels, rules.overflow == "fullest")
+        decide = deciders.get(who.name)
+        pe_prev = chain.marginals()[:, 0]
+        first[4 * c: 4 * c + 4, 0] = pe_prev
+        for t in range(T):
+            types = [sequence[t]] if sequence[t] >= 0 else list(mine)
+            shares = {r: (1.0 if sequence[t] >= 0 else weights[r]) for r in types if owner[r] == c}
+            if shares:
+                new = chain.P * (1.0 - sum(shares.values()))
+                by_gauge: dict[int, list[int]] = {}
+                for r in shares:
+                    by_gauge.setdefault(int(gauge_of[r]), []).append(r)
+                for g, rs in by_gauge.items():
+                    if decide is not None:
+                        for r in rs:
+                            lost_sum[c] += decide.move(chain, new, t, r, g, shares[r], by_type,
+                                                       succ_t, drain_t)
+                        continue
+                    key = (g, tuple(rs), tuple(shares[r] for r in rs))
+                    total = sum(shares[r] for r in rs)
+                    rows = [sum(shares[r] * laws[r].drain[e] for r in rs) / total for e in (0, 1)]
+                    mass = np.zeros(2)
+                    lost_sum[c] += chain.move(new, g, chain.empty_law[g], chain.laws(key, g, rows),
+                                              total, mass)
+                    for r in rs:  # mass[e]: P(gauge full / at 0) times the gauge's share
+                        account(r, shares[r], mass[0] / total, mass[1] / total, t)
+                chain.P = new
+            marg = chain.marginals()
+            pe = marg[:, 0]
+            first[4 * c: 4 * c + 4, t + 1] = np.maximum(pe - pe_prev, 0.0)
+            pe_prev = pe
+        first[4 * c: 4 * c + 4, T + 1] = np.maximum(1.0 - pe_prev, 0.0)
+        omitted += max(0.0, 1.0 - float(chain.P.sum()))
+        marg = chain.marginals()
+        for j in range(4):
+            m = marg[j, : levels[j] + 1]
+            end[4 * c + j, : m.size] = m
+            sums[4 * c + j, 1] = float(m @ (levels[j] - np.arange(m.size)))
+    for r in range(n_types):
+        if scenario.character(scenario.rolls[r].character).actor == "pc":
+            sums[4 * owner[r] + gauge_of[r], 0] += by_type[r, :, 2].sum()
+    return DayResult(scenario=scenario, rules=rules, n_days=1, seed=None, chunk_days=0,
+                     seconds=time.perf_counter() - began, sequence=sequence,
+                     gauge_start=gauge_start, first=first, succ_t=succ_t, drain_t=drain_t,
+                     by_type=by_type, caused=None, end=end,
+                     lost=None, sums=sums, lost_sum=lost_sum,
+                     method="exact", omitted=omitted)
+

@@ -1,0 +1,283 @@
+"""The exact day: against hand values, a plain-Python chain, rolls_to_empty and simulate_day."""
+
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import explodice as ex
+from explodice.game.character import GAUGES
+from explodice.present import cli
+from tests.day_helpers import SCORES, Z, hero
+
+
+# -- a second chain, plain Python over dict states, the drain laws from the exact engine --------
+def pour(levels, g, amount, fullest):
+    """RULES.md's overflow, literally: returns (new levels, points lost)."""
+    levels = list(levels)
+    got = min(amount, levels[g])
+    levels[g] -= got
+    excess = amount - got
+    while fullest and excess > 0:
+        live = [j for j in range(4) if levels[j] > 0]
+        if not live:
+            break
+        h = max(live, key=lambda j: (levels[j], -j))  # fullest, ties to PA, PM, PF, PH order
+        got = min(excess, levels[h])
+        levels[h] -= got
+        excess -= got
+    return tuple(levels), excess
+
+
+def brute_day(scenario, rules):
+    """{table: values} for the first character, by enumeration of its levels."""
+    who = scenario.characters[0]
+    start = tuple(scenario.gauge_start()[who.name][g] for g in GAUGES)
+    seq = scenario.sequence()
+    total_w = sum(r.weight for r in scenario.rolls)
+    laws = {}
+    for r, day_roll in enumerate(scenario.rolls):
+        for empty in (False, True):
+            d = ex.exact(scenario.roll_of(r, gauge_empty=empty), rules)
+            drains = d.drain_pmf if d.roll.drains(rules) else np.ones(1)
+            laws[r, empty] = (d.p_success(day_roll.dc), drains)
+    states = {start: 1.0}
+    succ, lost, empty_after = [], 0.0, [[float(v == 0) for v in start]]
+    for t in range(scenario.n_rolls):
+        types = [(seq[t], 1.0)] if seq else [(r, x.weight / total_w)
+                                             for r, x in enumerate(scenario.rolls)]
+        nxt, s_t = {}, 0.0
+        for levels, p in states.items():
+            for r, w in types:
+                day_roll = scenario.rolls[r]
+                if day_roll.character != who.name:
+                    nxt[levels] = nxt.get(levels, 0.0) + p * w
+                    continue
+                g = GAUGES.index(day_roll.gauge)
+                p_succ, drains = laws[r, levels[g] == 0]
+                s_t += p * w * p_succ
+                for d, q in enumerate(drains):
+                    new, lost_d = pour(levels, g, d, rules.overflow == "fullest")
+                    nxt[new] = nxt.get(new, 0.0) + p * w * q
+                    lost += p * w * q * lost_d
+        states = nxt
+        succ.append(s_t)
+        empty_after.append([sum(p for lv, p in states.items() if lv[j] == 0) for j in range(4)])
+    end_mean = [sum(p * lv[j] for lv, p in states.items()) for j in range(4)]
+    return {"succ": np.array(succ), "lost": lost, "empty": np.array(empty_after),
+            "end_mean": np.array(end_mean)}
+
+
+MIX = [ex.DayRoll("Hero", ability="STR", dc=14, weight=2),
+       ex.DayRoll("Hero", ability="INT", dc=15, advantages=1),
+       ex.DayRoll("Hero", ability="WIS", kind="save", dc=12, disadvantages=1),
+       ex.DayRoll("Orc", ability="STR", dc=12),
+       ex.DayRoll("Hero", ability="CHA", dc=10, advantages=1)]
+
+
+@pytest.mark.parametrize("rules", [
+    ex.Rules(),
+    ex.Rules(overflow="lost"),
+    ex.Rules(disadvantage="drop", lucky=True, ones_on_explosions=True),
+], ids=["fullest", "lost", "drop-lucky-explosion-ones"])
+@pytest.mark.parametrize("policy", ["keep", ex.Best(0, 0.05)])
+def test_chain_matches_plain_python_enumeration(rules, policy):
+    gauges = {"PA": 3, "PM": 2, "PF": 2, "PH": 0}  # PH at 0: CHA at disadvantage all day
+    party = [hero(gauges=gauges, policy=policy), ex.Character("Orc", SCORES, actor="npc")]
+    for s in (ex.Scenario(party, MIX, rolls_per_day=6),
+              ex.Scenario(party, [MIX[0], MIX[3], MIX[2], MIX[1], MIX[0]])):
+        want = brute_day(s, rules)
+        got = ex.exact_day(s, rules)
+        assert got.succ_t == pytest.approx(want["succ"] + _npc_success(s, rules), abs=1e-9)
+        empty = np.cumsum(got.first[:4, :-1], axis=1).T
+        assert empty == pytest.approx(want["empty"], abs=1e-9)
+        assert got.lost_sum[0] == pytest.approx(want["lost"], abs=1e-9)
+        end = got.gauge_start[:4] - got.sums[:4, 1]
+        assert end == pytest.approx(want["end_mean"], abs=1e-9)
+        assert got.omitted < 1e-12
+
+
+def _npc_success(s, rules):
+    """The Orc's share of each roll's success (the brute chain counts the Hero's only)."""
+    p = {r: ex.exact(s.roll_of(r), rules).p_success(x.dc) for r, x in enumerate(s.rolls)
+         if x.character == "Orc"}
+    seq = s.sequence()
+    if seq:
+        return np.array([p.get(r, 0.0) for r in seq])
+    total = sum(x.weight for x in s.rolls)
+    return np.full(s.n_rolls, sum(s.rolls[r].weight / total * v for r, v in p.items()))
+
+
+# -- hand values and the one-gauge special case -------------------------------------------------
+def test_one_point_gauge_by_hand():
+    # a gauge of 1 empties at the first kept 1: 1 - (5/6)**3 = 91/216 per roll (keep)
+    who = hero(gauges={"PA": 1, "PM": 0, "PF": 0, "PH": 0})
+    s = ex.Scenario([who], [ex.DayRoll("Hero", ability="STR", dc=16, repeat=3)])
+    r = ex.exact_day(s)
+    q = 91 / 216
+    assert r.first[0, 1:].tolist() == pytest.approx([q, (1 - q) * q, (1 - q) ** 2 * q,
+                                                      (1 - q) ** 3], abs=1e-12)
+    assert r.first[1:4, 0].tolist() == [1.0, 1.0, 1.0]  # gauges of 0 points: empty at the start
+
+
+@pytest.mark.parametrize("gauge,policy,advantage", [(7, "keep", 0), (12, "cancel", 1),
+                                                     (20, ex.Best(0, 0.1), 0)])
+def test_rolls_to_empty_is_the_one_gauge_case(gauge, policy, advantage):
+    T = 30
+    who = hero(gauges={"PA": gauge, "PM": 0, "PF": 0, "PH": 0}, policy=policy)
+    s = ex.Scenario([who], [ex.DayRoll("Hero", ability="DEX", dc=15, advantages=advantage,
+                                       repeat=T)])
+    e = ex.exact_day(s)
+    ref = ex.rolls_to_empty(1, gauge, 15,
+                            policy=policy if isinstance(policy, str) else policy.weight,
+                            advantage="advantage" if advantage else "normal")
+    assert e.first[0, 1: T + 1] == pytest.approx(ref.pmf[1: T + 1], abs=1e-12)
+    assert e.first[0, T + 1] == pytest.approx(1 - ref.pmf[: T + 1].sum(), abs=1e-12)
+
+
+def test_full_gauges_give_the_single_roll_and_an_empty_one_nets_advantage():
+    big = {"PA": 60, "PM": 60, "PF": 0, "PH": 60}  # three rolls cannot empty 60 points
+    who = hero(gauges=big)
+    rolls = [ex.DayRoll("Hero", ability="STR", dc=16, advantages=1),
+             ex.DayRoll("Hero", ability="WIS", kind="save", dc=12, advantages=1),
+             ex.DayRoll("Hero", ability="INT", kind="attack", dc=13)]
+    s = ex.Scenario([who], rolls)
+    r = ex.exact_day(s)
+    assert r.succ_t[0] == pytest.approx(ex.exact(ex.Roll(2, advantage="advantage"))
+                                        .p_success(16), abs=1e-12)
+    # PF at 0: the save's advantage meets one disadvantage source, netted to a normal roll
+    assert r.succ_t[1] == pytest.approx(ex.exact(ex.Roll(0, kind="save")).p_success(12),
+                                        abs=1e-12)
+    assert r.drain_t[0] == pytest.approx(ex.exact(ex.Roll(2, advantage="advantage"))
+                                         .drain_mean, abs=1e-9)
+    assert r.drain_t[2] == 0.0  # an attack: outside the rule of 1
+
+
+def test_every_point_goes_somewhere():
+    who = hero(gauges={"PA": 2, "PM": 30, "PF": 3, "PH": 0})
+    s = ex.Scenario([who], [ex.DayRoll("Hero", ability="STR", dc=14, repeat=20)])
+    for overflow in ("fullest", "lost"):
+        r = ex.exact_day(s, ex.Rules(overflow=overflow))
+        assert r.sums[:, 0].sum() == pytest.approx(r.sums[:, 1].sum() + r.lost_sum.sum(),
+                                                   rel=1e-10)
+        if overflow == "lost":
+            assert r.sums[1, 1] == 0 and r.sums[2, 1] == 0
+
+
+# -- against the simulation, every table ----------------------------------------------------------
+def _z_ok(sim, exact, se):
+    se = np.asarray(se, dtype=float)
+    return np.all(np.abs(np.asarray(sim, float) - np.asarray(exact, float)) <= Z * se + 1e-9)
+
+
+@pytest.mark.parametrize("rules", [
+    ex.Rules(),
+    ex.Rules(overflow="lost", disadvantage="drop"),
+    ex.Rules(lucky=True, ones_on_explosions=True),
+], ids=["fullest", "lost-drop", "lucky-explosion-ones"])
+@pytest.mark.parametrize("mix", [True, False], ids=["mix", "sequence"])
+def test_simulate_day_agrees_on_every_table(rules, mix):
+    party = [hero(gauges={"PA": 6, "PM": 4, "PF": 3, "PH": 0}, policy=ex.Best(0, 0.05)),
+             hero("Mage", gauges={"PA": 2, "PM": 8, "PF": 2, "PH": 2}, policy="cancel"),
+             ex.Character("Orc", SCORES, actor="npc")]
+    rolls = [ex.DayRoll("Hero", ability="STR", dc=14, weight=3, repeat=4),
+             ex.DayRoll("Mage", ability="INT", dc=15, weight=2, repeat=3),
+             ex.DayRoll("Hero", ability="WIS", kind="save", dc=12, repeat=2),
+             ex.DayRoll("Orc", ability="STR", dc=12, repeat=2),
+             ex.DayRoll("Mage", ability="DEX", dc=13, advantages=1, repeat=3)]
+    s = ex.Scenario(party, rolls, rolls_per_day=14 if mix else None)
+    n = 20_000
+    e = ex.exact_day(s, rules)
+    m = ex.simulate_day(s, rules, n_days=n, seed=7, threads=1)
+    assert e.omitted < 1e-12
+    for what, keys in (("empty", ["character", "gauge", "roll"]),
+                       ("first_empty", ["character", "gauge", "roll", "never"]),
+                       ("success", ["roll"])):
+        a, b = e.to_frame(what), m.to_frame(what)
+        both = a.merge(b, on=keys, how="outer", suffixes=("_e", "_s"))
+        pe = np.clip(both["p_e"].fillna(0.0).to_numpy(float), 0.0, 1.0)  # 1 + 2e-16 happens
+        ps = both["p_s"].fillna(0.0).to_numpy(float)
+        assert _z_ok(ps, pe, np.sqrt(pe * (1 - pe) / n)), what
+        assert (a.method == "exact").all() and (a.ci_low == a.p).all() and a.n_days.isna().all()
+    a, b = e.to_frame("roll_types"), m.to_frame("roll_types")
+    assert _z_ok(b.rolls / n, a.rolls, np.sqrt(a.rolls * 3 / n))  # counts per day, loosely
+    seen = (b.rolls > 100).to_numpy()
+    assert _z_ok(b.p[seen], a.p[seen], np.sqrt(a.p * (1 - a.p) / b.rolls)[seen])
+    sd = np.sqrt(np.maximum(e.by_type[:, :, 3] / np.where(e.by_type[:, :, 0] > 0,
+                                                             e.by_type[:, :, 0], 1)
+                            - (a.drain_mean.to_numpy().reshape(-1, 2)) ** 2, 0)).ravel()
+    assert _z_ok(b.drain_mean[seen], a.drain_mean[seen], (sd / np.sqrt(b.rolls))[seen])
+    ga, gb = e.to_frame("gauges"), m.to_frame("gauges")
+    for g in range(len(ga)):
+        idx = 4 * ["Hero", "Mage"].index(ga.character[g]) + GAUGES.index(ga.gauge[g])
+        caused_sd = _sd(m.caused[idx])
+        end_sd = _sd(m.end[idx])
+        assert _z_ok(gb.caused_mean[g], ga.caused_mean[g], caused_sd / np.sqrt(n) + 1e-12)
+        assert _z_ok(gb.end_mean[g], ga.end_mean[g], end_sd / np.sqrt(n) + 1e-12)
+        lost_sd = _sd(m.lost[idx // 4])
+        assert _z_ok(gb.lost_mean[g], ga.lost_mean[g], lost_sd / np.sqrt(n) + 1e-12)
+    assert ga.p_empty.to_numpy() == pytest.approx(ga.ci_low.to_numpy())
+
+
+def _sd(hist):
+    x = np.arange(hist.size)
+    n = hist.sum()
+    mean = hist @ x / n
+    return float(np.sqrt(hist @ (x - mean) ** 2 / n))
+
+
+# -- the result object ----------------------------------------------------------------------------
+def test_exact_result_tables_and_refusals():
+    who = hero(gauges={"PA": 5, "PM": 5, "PF": 5, "PH": 5})
+    s = ex.Scenario([who], [ex.DayRoll("Hero", ability="STR", dc=14, repeat=8)])
+    r = ex.exact_day(s)
+    assert isinstance(r, ex.DayResult) and r.exact and "exact" in repr(r)
+    for what in ("gauges", "first_empty", "empty", "success", "roll_types"):
+        df = r.to_frame(what)
+        assert (df.method == "exact").all(), what
+    first = r.to_frame("first_empty").query("gauge == 'PA'")
+    assert first.p.sum() == pytest.approx(1.0, abs=1e-12)
+    for what in ("drain", "lost"):
+        with pytest.raises(ex.ExplodiceError, match="does not give"):
+            r.to_frame(what)
+    assert "<table" in r._repr_html_()
+    huge = hero(gauges={"PA": 100, "PM": 100, "PF": 100, "PH": 100})
+    with pytest.raises(ex.ExplodiceError, match="at most"):
+        ex.exact_day(ex.Scenario([huge], [ex.DayRoll("Hero", ability="STR")]))
+    with pytest.raises(TypeError, match="Scenario"):
+        ex.exact_day("day")
+
+
+def test_cli_day_exact(tmp_path, capsys):
+    path = tmp_path / "day.toml"
+    path.write_text('''
+name = "mines"
+rolls_per_day = 6
+[[character]]
+name = "Gudulf"
+scores = { FOR = 16, DEX = 12, CON = 14, INT = 8, SAG = 10, CHA = 10 }
+gauge_max = { PA = 4, PM = 0, PF = 2, PH = 0 }
+[[roll]]
+character = "Gudulf"
+ability = "FOR"
+dc = 16
+''', encoding="utf-8")
+    assert cli.main(["day", str(path), "--exact", "--format", "csv", "--table", "empty"]) == 0
+    out = pd.read_csv(io.StringIO(capsys.readouterr().out), comment="#")
+    want = ex.exact_day(ex.load_scenario(path)).to_frame("empty")
+    assert out.p.to_numpy() == pytest.approx(want.p.to_numpy(), abs=1e-9)
+    assert (out.method == "exact").all()
+    assert cli.main(["day", str(path), "--exact", "--table", "drain"]) == 2
+    assert "does not give" in capsys.readouterr().err
+    assert cli.main(["day", str(path), "--days", "200", "--seed", "1", "--format", "csv"]) == 0
+    assert "simulate" in capsys.readouterr().out  # a scenario is simulated by default
+
+
+def test_a_pc_without_rolls_keeps_its_gauges():
+    idle = hero("Idle", gauges={"PA": 300, "PM": 300, "PF": 300, "PH": 0})  # 27M states
+    s = ex.Scenario([hero(gauges={"PA": 3, "PM": 0, "PF": 0, "PH": 0}), idle],
+                    [ex.DayRoll("Hero", ability="STR", dc=14, repeat=4)])
+    g = ex.exact_day(s).to_frame("gauges").set_index(["character", "gauge"])
+    assert g.loc[("Idle", "PA"), "p_empty"] == 0.0 and g.loc[("Idle", "PA"), "end_mean"] == 300
+    assert g.loc[("Idle", "PH"), "p_empty"] == 1.0  # a gauge of 0 points: empty from the start

@@ -1,0 +1,164 @@
+"""The optimal day policy: a slow plain-Python DP, the fixed policies, the simulation."""
+
+from functools import cache
+
+import numpy as np
+import pytest
+
+import explodice as ex
+from explodice.engine.rule_of_one import policy_table
+from tests import brute
+from tests.day_helpers import SCORES, hero
+
+DEPTH = 8  # explosions the slow DP follows: (1/6)**9 left out per die
+
+
+
+# -- a second implementation: plain Python over every level, throw and choice -----------------
+@cache
+def p_success(kept_other, kept_sixes, malus, need):
+    return brute.p_success_given(kept_other, kept_sixes, malus, need, DEPTH)
+
+
+@cache
+def drain_law(ones):
+    law = {}
+    for (d, _), p in brute.dice_sums(ones, DEPTH).items():
+        law[d] = law.get(d, 0.0) + p
+    return law
+
+
+def slow_value(roll_full, roll_empty, dc, gauge, n_rolls, rules):
+    """max over choices of E[successes] for one gauge, one roll type repeated ``n_rolls``
+    times, by backward induction over the levels 0..gauge: each throw's every k tried."""
+    V = [0.0] * (gauge + 1)
+    for _ in range(n_rolls):
+        new = []
+        for level in range(gauge + 1):
+            roll = roll_empty if level == 0 else roll_full
+            pool, malus = brute.pool_of(roll, rules)
+            need = dc - roll.modifier
+            total = 0.0
+            for faces, p in brute.throws(pool, rules.lucky):
+                n1, n6 = faces.count(1), faces.count(6)
+                mid = sum(f for f in faces if 1 < f < 6)
+                best = None
+                for k in range(min(n1, n6) + 1):
+                    a, b = n1 - k, n6 - k
+                    value = p_success(mid + a, b, malus, need)
+                    for d, q in drain_law(a).items():
+                        value += q * V[max(level - d, 0)]
+                    best = value if best is None else max(best, value)
+                total += p * best
+            new.append(total)
+        V = new
+    return V[gauge]
+
+
+@pytest.mark.parametrize("rules", [ex.Rules(), ex.Rules(lucky=True, disadvantage="drop")],
+                         ids=["default", "lucky-drop"])
+@pytest.mark.parametrize("gauge,n_rolls,dc", [(3, 4, 14), (5, 3, 16)])
+def test_value_matches_a_slow_plain_python_dp(rules, gauge, n_rolls, dc):
+    who = hero(gauges={"PA": gauge, "PM": 0, "PF": 0, "PH": 0})
+    s = ex.Scenario([who], [ex.DayRoll("Hero", ability="STR", dc=dc, repeat=n_rolls)])
+    got = ex.optimal_policy(s, rules)
+    want = slow_value(s.roll_of(0), s.roll_of(0, gauge_empty=True), dc, gauge, n_rolls, rules)
+    assert got.value["Hero"] == pytest.approx(want, abs=1e-6)
+    # played forward by the exact day, the policy scores its own value
+    assert ex.exact_day(s, rules, policy=got).succ_t.sum() == pytest.approx(
+        got.value["Hero"], abs=1e-10)
+
+
+def test_last_roll_only_wants_to_succeed():
+    # nothing is left to save for: the last roll's choice is best(λ=0)'s, throw by throw
+    who = hero(gauges={"PA": 6, "PM": 0, "PF": 0, "PH": 0})
+    s = ex.Scenario([who], [ex.DayRoll("Hero", ability="STR", dc=15, repeat=5)])
+    choices = ex.optimal_policy(s).to_frame("choices")
+    last = choices[(choices.roll == 5) & (choices.level > 0)]
+    table = policy_table(s.roll_of(0).replace(policy=ex.Best(15, 0.0)), ex.Rules())
+    assert len(last) > 0
+    for row in last.itertuples():
+        assert row.k == table[row.n1, row.n6, row.s], row
+    assert (choices.k <= np.minimum(choices.n1, choices.n6)).all()
+
+
+PARTY = [hero(gauges={"PA": 5, "PM": 3, "PF": 2, "PH": 0}),
+         hero("Mage", gauges={"PA": 2, "PM": 6, "PF": 2, "PH": 1}, policy="cancel"),
+         ex.Character("Orc", SCORES, actor="npc")]
+ROLLS = [ex.DayRoll("Hero", ability="STR", dc=14, weight=3, repeat=3),
+         ex.DayRoll("Mage", ability="INT", dc=16, weight=2, repeat=3),
+         ex.DayRoll("Hero", ability="WIS", kind="save", dc=12, repeat=2),
+         ex.DayRoll("Orc", ability="STR", dc=12, repeat=2),
+         ex.DayRoll("Mage", ability="DEX", dc=13, advantages=1, repeat=2)]
+
+
+@pytest.mark.parametrize("rules", [ex.Rules(), ex.Rules(overflow="lost"),
+                                   ex.Rules(ones_on_explosions=True, lucky=True)],
+                         ids=["fullest", "lost", "explosion-ones-lucky"])
+@pytest.mark.parametrize("mix", [True, False], ids=["mix", "sequence"])
+def test_no_fixed_policy_beats_the_optimum(rules, mix):
+    s = ex.Scenario(PARTY, ROLLS, rolls_per_day=12 if mix else None)
+    best = ex.optimal_policy(s, rules)
+    table = best.compare(lambdas=(0.0, 0.02, 0.05, 0.1, 0.3))
+    assert set(table.character) == {"Hero", "Mage"}  # NPCs do not choose
+    assert (table.optimal_gain >= -1e-10).all()
+    assert set(table.policy) == {"optimal", "keep", "cancel", "best fixed λ"}
+    played = ex.exact_day(s, rules, policy=best)
+    for name in ("Hero", "Mage"):
+        mine = [r for r, x in enumerate(s.rolls) if x.character == name]
+        assert played.by_type[mine, :, 1].sum() == pytest.approx(best.value[name], abs=1e-9)
+    assert played.omitted < 1e-12
+
+
+def test_simulate_day_plays_the_optimal_policy():
+    s = ex.Scenario(PARTY, ROLLS, rolls_per_day=12)
+    rules = ex.Rules(lucky=True)  # the kernel's face-by-face path too
+    best = ex.optimal_policy(s, rules)
+    n = 40_000
+    e = ex.exact_day(s, rules, policy=best)
+    for r in (rules, ):
+        m = ex.simulate_day(s, r, n_days=n, seed=5, threads=2, policy=best)
+        a, b = e.to_frame("success"), m.to_frame("success")
+        assert np.all(np.abs(b.p - a.p) <= 4.5 * np.sqrt(a.p * (1 - a.p) / n))
+        a, b = e.to_frame("empty"), m.to_frame("empty")
+        p = np.clip(a.p.to_numpy(), 0, 1)
+        assert np.all(np.abs(b.p.to_numpy() - p) <= 4.5 * np.sqrt(p * (1 - p) / n) + 1e-12)
+    s2 = ex.Scenario(PARTY, ROLLS)
+    best2 = ex.optimal_policy(s2)
+    m = ex.simulate_day(s2, n_days=n, seed=6, threads=1, policy=best2)
+    a = ex.exact_day(s2, policy=best2).to_frame("success")
+    b = m.to_frame("success")
+    assert np.all(np.abs(b.p - a.p) <= 4.5 * np.sqrt(a.p * (1 - a.p) / n))
+
+
+def test_values_weigh_roll_types():
+    who = hero(gauges={"PA": 4, "PM": 0, "PF": 3, "PH": 0})
+    s = ex.Scenario([who], [ex.DayRoll("Hero", ability="STR", dc=14, repeat=3),
+                            ex.DayRoll("Hero", ability="WIS", kind="save", dc=13, repeat=3)])
+    only_saves = ex.optimal_policy(s, values=(0.0, 1.0))
+    played = ex.exact_day(s, policy=only_saves)
+    assert played.by_type[1, :, 1].sum() == pytest.approx(only_saves.value["Hero"], abs=1e-10)
+    keep = ex.exact_day(s)
+    assert only_saves.value["Hero"] >= keep.by_type[1, :, 1].sum() - 1e-12
+    with pytest.raises(ex.ExplodiceError, match="`values`"):
+        ex.optimal_policy(s, values=(1.0,))
+    with pytest.raises(ex.ExplodiceError, match="`values`"):
+        ex.optimal_policy(s, values=(1.0, -1.0))
+
+
+def test_readable_form_and_refusals():
+    who = hero(gauges={"PA": 4, "PM": 0, "PF": 0, "PH": 0})
+    s = ex.Scenario([who], [ex.DayRoll("Hero", ability="STR", dc=14, repeat=6)])
+    best = ex.optimal_policy(s)
+    th = best.to_frame("thresholds")
+    assert list(th.columns) == ["character", "type", "gauge", "roll", "n1", "n6", "s",
+                                "cancel_up_to", "monotone"]
+    assert set(th.roll) == set(range(1, 7))
+    assert "OptimalPolicy" in repr(best)
+    with pytest.raises(ex.ExplodiceError, match="`what`"):
+        best.to_frame("nope")
+    other = ex.Scenario([who], [ex.DayRoll("Hero", ability="STR", dc=15, repeat=6)])
+    with pytest.raises(ex.ExplodiceError, match="another scenario"):
+        ex.exact_day(other, policy=best)
+    with pytest.raises(ex.ExplodiceError, match="another scenario"):
+        ex.exact_day(s, ex.Rules(overflow="lost"), policy=best)
