@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Mapping
 from typing import Any
 
 __all__ = [
@@ -24,6 +25,8 @@ __all__ = [
     "RulesError",
     "check_choice",
     "check_int",
+    "check_items",
+    "check_mapping",
     "check_real",
     "fail",
     "one_line",
@@ -54,7 +57,7 @@ def shown(value: Any) -> str:
     """``repr(value)``, cut to :data:`MAX_SHOWN` characters so a message stays one short line.
 
     >>> shown("x" * 200)[-14:]
-    "...(202 chars)"
+    '...(202 chars)'
     """
     text = repr(value)
     if len(text) > MAX_SHOWN:
@@ -136,6 +139,40 @@ def check_real(
     if not math.isfinite(x) or (lo is not None and x < lo) or (hi is not None and x > hi):
         raise fail(field_name, value, allowed, error)
     return x
+
+
+def check_items(field_name: str, value: Any, *, what: str = "values",
+                error: type[ExplodiceError] = ExplodiceError) -> list[Any]:
+    """``value`` (an iterable other than a string) as a non-empty list, or the error.
+
+    A non-iterable raises :class:`ExplodiceTypeError`; an empty one ``error``.
+
+    >>> check_items("modifiers", range(2))
+    [0, 1]
+    >>> check_items("modifiers", 5)
+    Traceback (most recent call last):
+    ...
+    explodice.core.errors.ExplodiceTypeError: `modifiers` must be a list of values, but 5 was passed.
+    """
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise fail(field_name, value, f"a list of {what}", ExplodiceTypeError)
+    items = list(value)
+    if not items:
+        raise fail(field_name, value, f"a list of at least one of the {what}", error)
+    return items
+
+
+def check_mapping(field_name: str, value: Any, *, what: str = "NAME: value items") -> dict[Any, Any]:
+    """``value`` (a mapping) as a non-empty dict; anything else is refused.
+
+    >>> check_mapping("profiles", {"trained": 4})
+    {'trained': 4}
+    """
+    if not isinstance(value, Mapping):
+        raise fail(field_name, value, f"a mapping of {what}", ExplodiceTypeError)
+    if not value:
+        raise fail(field_name, value, f"a mapping of at least one of the {what}", ExplodiceError)
+    return dict(value)
 
 
 def one_line(err: BaseException) -> str:

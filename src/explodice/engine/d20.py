@@ -25,6 +25,7 @@ from explodice.engine.distribution import Distribution
 from explodice.game.tables import D20_DCS
 from explodice.game.rules import ExplodiceError, Roll, check_int
 from explodice.engine.seeding import DEFAULT_CHUNK, chunk_sizes, resolve_seed, seed_record
+from explodice.game.checks import check_roll
 
 __all__ = ["D20_DCS", "D20Distribution", "d20", "kept_face_pmf"]
 
@@ -108,8 +109,7 @@ def d20(roll: Roll, *, method: str = "exact", n: int = 1_000_000,
     >>> round(d.p_natural_1, 6), round(d.mean, 4)
     (0.0975, 7.175)
     """
-    if not isinstance(roll, Roll):
-        raise TypeError(f"`roll` must be a Roll, but {type(roll).__name__} was passed.")
+    roll = check_roll(roll)
     face = kept_face_pmf(roll.advantage)
     naturals = roll.kind == "attack" if naturals is None else bool(naturals)
     common: dict[str, Any] = dict(roll=roll, system="d20", naturals=naturals)

@@ -30,6 +30,7 @@ from explodice.engine.seeding import (
 )
 from explodice.core.errors import ExplodiceError, check_int
 from explodice.game.rules import Roll, Rules
+from explodice.game.checks import check_roll, check_rules
 
 __all__ = ["histogram_distribution", "simulate"]
 
@@ -64,11 +65,7 @@ def simulate(
     >>> bool((a.counts == b.counts).all())
     True
     """
-    rules = Rules() if rules is None else rules
-    if not isinstance(roll, Roll):
-        raise TypeError(f"`roll` must be a Roll, but {type(roll).__name__} was passed.")
-    if not isinstance(rules, Rules):
-        raise TypeError(f"`rules` must be a Rules, but {type(rules).__name__} was passed.")
+    roll, rules = check_roll(roll), check_rules(rules)
     n = check_int("n", n, lo=1, hi=10**13)
     chunk_size = check_int("chunk_size", chunk_size, lo=1, hi=1 << 40)
     if backend not in ("cpu", "cuda", "auto"):

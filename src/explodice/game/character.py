@@ -21,7 +21,7 @@ from typing import Any, Mapping
 
 from explodice.game.rules import Best, ExplodiceError, Policy, Roll, RulesError, check_int
 from explodice.core.files import parse_toml, read_text
-from explodice.game.tables import check_system, fold_name
+from explodice.game.tables import MAX_GAUGE, MAX_GAUGE_PER_LEVEL, check_system, fold_name
 
 __all__ = [
     "ABILITIES",
@@ -204,9 +204,10 @@ class Character:
         set_(self, "skills", self._mapping("skills", self.skills, resolve_skill, 0, 2))
         set_(self, "saves", self._mapping("saves", self.saves, resolve_ability, 0, 2))
         set_(self, "gauge_per_level",
-             self._mapping("gauge_per_level", self.gauge_per_level, self._gauge, 0, None))
+             self._mapping("gauge_per_level", self.gauge_per_level, self._gauge, 0,
+                           MAX_GAUGE_PER_LEVEL))
         if self.gauge_max is not None:
-            set_(self, "gauge_max", self._mapping("gauge_max", self.gauge_max, self._gauge, 0, None))
+            set_(self, "gauge_max", self._mapping("gauge_max", self.gauge_max, self._gauge, 0, MAX_GAUGE))
         if self.actor not in ("pc", "npc"):
             raise _fail("actor", self.actor, "one of ['pc', 'npc']")
         _check_policy("policy", self.policy)
