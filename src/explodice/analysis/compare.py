@@ -26,7 +26,7 @@ from explodice.engine.distribution import Distribution
 from explodice.engine.exact import exact
 from explodice.game.rules import ADVANTAGE_STATES, ExplodiceError, Roll, Rules, check_int
 from explodice.analysis.success import states
-from explodice.core.errors import check_items, check_mapping
+from explodice.core.errors import ExplodiceTypeError, check_items, check_mapping, shown
 from explodice.game.checks import check_rules
 
 __all__ = [
@@ -204,9 +204,13 @@ def dc_for_probability(roll: int | Roll | Distribution, target: float | Iterable
     if mode not in ("closest", "at_least", "at_most"):
         raise ExplodiceError(f"`mode` must be one of ['closest', 'at_least', 'at_most'], but "
                              f"{mode!r} was passed.")
-    targets = np.asarray(target, dtype=float)
+    try:
+        targets = np.asarray(target, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        raise ExplodiceTypeError(f"`target` must be a probability or probabilities, but "
+                                 f"{shown(target)} was passed.") from None
     if np.any((targets < 0) | (targets > 1)) or np.any(np.isnan(targets)):
-        raise ExplodiceError(f"`target` must be in [0, 1], but {target!r} was passed.")
+        raise ExplodiceError(f"`target` must be in [0, 1], but {shown(target)} was passed.")
     if isinstance(roll, Distribution):
         dist = roll
     else:

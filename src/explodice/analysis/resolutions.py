@@ -389,7 +389,7 @@ def haggle(roll: Roll | Distribution, *, dc: int | None = None, item: str | None
     item_name = resolve_item(item) if item is not None else None
     if dc is None:
         dc = HAGGLE_DCS[item_name] if item_name is not None else HAGGLE_BASE_DC
-    dc = check_int("dc", dc)
+    dc = check_int("dc", dc, lo=-10**6, hi=10**6)
     if item_name is not None and dc < HAGGLE_DCS[item_name]:
         raise ExplodiceError(f"`dc` must be at least {HAGGLE_DCS[item_name]} for {item_name} "
                              f"(the seed's minimum), but {dc!r} was passed.")

@@ -40,6 +40,7 @@ from explodice.engine.exact import exact
 from explodice.core.errors import ExplodiceTypeError, check_choice, check_items, shown
 from explodice.game.rules import DISADVANTAGE_READINGS, ADVANTAGE_STATES, Best, ExplodiceError, Policy, Roll, Rules, check_int
 from explodice.engine.seeding import resolve_seed, seed_record
+from explodice.engine.seeding import MAX_ROLLS
 from explodice.engine.simulate import simulate
 from explodice.game.checks import check_rules
 
@@ -90,7 +91,7 @@ class Sampling:
             raise ExplodiceError(f"`method` must be one of ['exact', 'simulate'], but "
                                  f"{self.method!r} was passed.")
         if self.method == "simulate":
-            self.n = check_int("n", self.n, lo=1, hi=10**13)
+            self.n = check_int("n", self.n, lo=1, hi=MAX_ROLLS)
             self._ss = resolve_seed(self.seed)
 
     @property
@@ -302,7 +303,7 @@ def success_table(modifiers: Iterable[int] | None = None, dcs: Iterable[int] | N
     advantages = check_items("advantages", advantages, what=f"states {list(ADVANTAGE_STATES)}")
     sampling = Sampling(method, n, seed, threads)
     dc_list = list(DC_TABLES[system].values()) if dcs is None else [
-        check_int("dcs", d, lo=-1000, hi=1000) for d in dcs]
+        check_int("dcs", d, lo=-1000, hi=1000) for d in check_items("dcs", dcs, what="DCs")]
     if characters is not None:
         if modifiers is not None:
             raise ExplodiceError("`modifiers` must be None when `characters` is given, but "

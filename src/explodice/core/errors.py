@@ -28,6 +28,7 @@ __all__ = [
     "check_items",
     "check_mapping",
     "check_real",
+    "clip",
     "fail",
     "one_line",
     "shown",
@@ -175,10 +176,26 @@ def check_mapping(field_name: str, value: Any, *, what: str = "NAME: value items
     return dict(value)
 
 
+def clip(text: Any, limit: int = MAX_SHOWN) -> str:
+    """``str(text)`` cut to ``limit`` characters (a key or a name echoed in a message).
+
+    >>> clip("k" * 100, 10)
+    'k...(100 chars)'
+    """
+    text = str(text)
+    if len(text) > limit:
+        return f"{text[: max(1, limit - 20)]}...({len(text)} chars)"
+    return text
+
+
+MAX_LINE = 2000  # characters of a one-line error message at most
+
+
 def one_line(err: BaseException) -> str:
-    r"""An error as one line: its type and its message with the white space folded.
+    r"""An error as one line: its type and its message with the white space folded, and cut
+    at :data:`MAX_LINE` characters.
 
     >>> one_line(RulesError("`dc` must be\n an integer"))
     'RulesError: `dc` must be an integer'
     """
-    return f"{type(err).__name__}: {' '.join(str(err).split())}".rstrip(": ")
+    return clip(f"{type(err).__name__}: {' '.join(str(err).split())}".rstrip(": "), MAX_LINE)

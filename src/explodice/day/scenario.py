@@ -37,7 +37,7 @@ from explodice.game.character import (
 from explodice.game.rules import KINDS, Best, ExplodiceError, Roll, RulesError, check_int, net_advantage
 from explodice.core.files import check_path, parse_toml, read_toml
 from explodice.game.tables import MAX_GAUGE
-from explodice.core.errors import shown
+from explodice.core.errors import clip, shown
 
 __all__ = ["DayRoll", "Scenario", "ScenarioError", "ScenarioFileError", "default_scenario",
            "load_scenario", "scenario_from_tables"]
@@ -56,6 +56,11 @@ class ScenarioFileError(ExplodiceError):
 
 def _fail(field_name: str, value: Any, allowed: str) -> ScenarioError:
     return ScenarioError(f"`{field_name}` must be {allowed}, but {shown(value)} was passed.")
+
+
+def _iterable(value: Any) -> bool:
+    """A list-like value (not a string, not a mapping)."""
+    return hasattr(value, "__iter__") and not isinstance(value, (str, bytes, Mapping))
 
 
 def _int(field_name: str, value: Any, lo: int, hi: int | None = None) -> int:
@@ -157,14 +162,15 @@ class Scenario:
     def __post_init__(self) -> None:
         set_ = object.__setattr__
         chars = (self.characters,) if isinstance(self.characters, Character) else self.characters
-        chars = tuple(chars)
+        chars = tuple(chars) if _iterable(chars) else ()
         if not chars or not all(isinstance(c, Character) for c in chars):
             raise _fail("characters", self.characters, "one or more Character objects")
         names = [c.name for c in chars]
         if len(set(names)) != len(names):
             raise _fail("characters", names, "characters with unique names")
         set_(self, "characters", chars)
-        rolls = tuple(DayRoll(**r) if isinstance(r, Mapping) else r for r in self.rolls)
+        rolls = tuple(DayRoll(**r) if isinstance(r, Mapping) else r
+                      for r in (self.rolls if _iterable(self.rolls) else ()))
         if not rolls or not all(isinstance(r, DayRoll) for r in rolls):
             raise _fail("rolls", self.rolls, "one or more DayRoll (or tables of their fields)")
         for i, r in enumerate(rolls):
@@ -277,7 +283,7 @@ def load_scenario(path: str | Path, *, characters: Sequence[Character] | None = 
     data = read_toml(path, error=ScenarioFileError)
     for key in data:
         if key not in _TOP_KEYS:
-            raise ScenarioFileError(f"{path}: `{key}`: unknown key; allowed: "
+            raise ScenarioFileError(f"{path}: `{clip(key)}`: unknown key; allowed: "
                                     f"{', '.join(_TOP_KEYS)}.")
     return scenario_from_tables(data, characters=characters, source=str(path),
                                 base=path.parent, default_name=path.stem)
@@ -297,7 +303,7 @@ def scenario_from_tables(data: Mapping[str, Any], *, characters: Sequence[Charac
     'scenario: Bo; a sequence of 1 rolls'
     """
     def bad(key: str, problem: str) -> ScenarioFileError:
-        return ScenarioFileError(f"{source}: `{key}`: {problem}")
+        return ScenarioFileError(f"{source}: `{clip(key)}`: {problem}")
 
     if "day" in data:
         day, prefix = data["day"], "day."

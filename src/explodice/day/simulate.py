@@ -52,6 +52,8 @@ __all__ = ["DayResult", "EmptyTime", "rolls_to_empty", "simulate_day", "DEFAULT_
 DEFAULT_CHUNK_DAYS = 4096
 _MAX_FACES = 6**4
 _THROW_ROW = 6**6  # entries of the largest throw table (pools of 3 and 4)
+#: The most days one day simulation may run (a designer's runs are 10**4 to 10**6).
+MAX_DAYS = 10**9
 _WEIGHT_TOTAL = 1 << 30  # non-integer mix weights are rounded to this resolution
 
 
@@ -164,11 +166,11 @@ def simulate_day(
     rules = check_rules(rules)
     if not isinstance(scenario, Scenario):
         raise ExplodiceTypeError(f"`scenario` must be a Scenario, but {shown(scenario)} was passed.")
-    n_days = check_int("n_days", n_days, lo=1, hi=10**12)
+    n_days = check_int("n_days", n_days, lo=1, hi=MAX_DAYS)
     chunk_days = check_int("chunk_days", chunk_days, lo=1, hi=1 << 30)
     ss = resolve_seed(seed)
     n_threads = resolve_threads(threads)
-    sizes = chunk_sizes(n_days, chunk_days)
+    sizes = chunk_sizes(n_days, chunk_days, what="chunk_days")
     seeds = stream_seeds(ss, sizes.size)
     arrays = _compile(scenario, rules)
     n_lanes = lanes(sizes.size, n_threads)
@@ -393,7 +395,7 @@ class EmptyTime:
     def quantile(self, q: float) -> int:
         """The smallest t with P(empty by roll t) >= q."""
         if isinstance(q, bool) or not isinstance(q, (int, float, np.floating)) or not 0 <= q <= 1:
-            raise ExplodiceError(f"`q` must be a probability in [0, 1], but {q!r} was passed.")
+            raise ExplodiceError(f"`q` must be a probability in [0, 1], but {shown(q)} was passed.")
         cdf = np.cumsum(self.pmf)
         if cdf[-1] < q - 1e-12:
             raise ExplodiceError(

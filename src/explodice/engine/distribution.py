@@ -168,8 +168,15 @@ class Distribution:
 
     @cached_property
     def _total_sf(self) -> np.ndarray:
-        """P(total >= lo + i), with a trailing 0 for totals past the array."""
-        return np.append(np.cumsum(self.total_pmf[::-1])[::-1], 0.0)
+        """P(total >= lo + i), with a trailing 0 for totals past the array.
+
+        A simulated result counts its rolls (k / n, as its interval does); sums of floats are
+        kept within [0, 1] (rounding gave 1.0000000000000002 at the lowest totals).
+        """
+        if self.counts is not None and self.n:
+            counts = self.counts.sum(axis=(1, 2))
+            return np.append(np.cumsum(counts[::-1])[::-1], 0) / self.n
+        return np.clip(np.append(np.cumsum(self.total_pmf[::-1])[::-1], 0.0), 0.0, 1.0)
 
     @cached_property
     def _mass(self) -> float:
@@ -227,10 +234,10 @@ class Distribution:
         """The smallest total t with P(total <= t) >= q."""
         try:
             qs = np.asarray(q, dtype=float)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise ExplodiceTypeError(f"`q` must be a number in [0, 1], but {shown(q)} was passed.") from None
         if not np.all((qs >= 0) & (qs <= 1)):  # NaN fails too
-            raise ExplodiceError(f"`q` must be in [0, 1], but {q!r} was passed.")
+            raise ExplodiceError(f"`q` must be in [0, 1], but {shown(q)} was passed.")
         cdf = np.cumsum(self.total_pmf) / self._mass
         idx = np.searchsorted(cdf, qs - 1e-12, side="left")
         out = self.totals[np.clip(idx, 0, cdf.size - 1)]

@@ -24,6 +24,7 @@ from explodice.engine.compiled import compile_roll
 from explodice.engine.distribution import Distribution, histogram_distribution
 from explodice.engine.seeding import (
     DEFAULT_CHUNK,
+    MAX_ROLLS,
     chunk_sizes,
     resolve_seed,
     stream_seeds,
@@ -32,7 +33,7 @@ from explodice.core.errors import ExplodiceError, check_int
 from explodice.game.rules import Roll, Rules
 from explodice.game.checks import check_roll, check_rules
 
-__all__ = ["histogram_distribution", "simulate"]
+__all__ = ["MAX_ROLLS", "histogram_distribution", "simulate"]
 
 T_LO, N_T, N_D = _kernels.HIST_T_LO, _kernels.HIST_T, _kernels.HIST_D  # totals -160..319, drains 0..255
 
@@ -66,7 +67,7 @@ def simulate(
     True
     """
     roll, rules = check_roll(roll), check_rules(rules)
-    n = check_int("n", n, lo=1, hi=10**13)
+    n = check_int("n", n, lo=1, hi=MAX_ROLLS)
     chunk_size = check_int("chunk_size", chunk_size, lo=1, hi=1 << 40)
     if backend not in ("cpu", "cuda", "auto"):
         raise ExplodiceError(
@@ -85,7 +86,7 @@ def simulate(
                                   roll=roll, rules=rules)
 
 
-def _chunk_work(roll: Roll, rules: Rules, seeds: np.ndarray, sizes: np.ndarray,
+def _chunk_work(roll: Roll, rules: Rules, seeds: Any, sizes: np.ndarray,
                 n_lanes: int) -> tuple[Any, np.ndarray, np.ndarray]:
     """The work of one chunk for :func:`run_chunks`, and the lanes' histograms it fills.
 

@@ -20,6 +20,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from explodice.game.rules import Best, ExplodiceError, Policy, Roll, RulesError, check_int
+from explodice.core.errors import clip, shown
 from explodice.core.files import parse_toml, read_text
 from explodice.game.tables import MAX_GAUGE, MAX_GAUGE_PER_LEVEL, check_system, fold_name
 
@@ -103,7 +104,7 @@ class CharacterFileError(ExplodiceError):
 
 
 def _fail(field_name: str, value: Any, allowed: str) -> CharacterError:
-    return CharacterError(field_name, f"`{field_name}` must be {allowed}, but {value!r} was passed.")
+    return CharacterError(field_name, f"`{field_name}` must be {allowed}, but {shown(value)} was passed.")
 
 
 def _int(field_name: str, value: Any, lo: int, hi: int | None = None) -> int:
@@ -363,7 +364,7 @@ def characters_from_toml(text: str, *, source: str = "<string>") -> list[Charact
     data = parse_toml(text, source=source, error=CharacterFileError)
     extra = [k for k in data if k != "character"]
     if extra:
-        raise CharacterFileError(f"{source}: `{extra[0]}`: unknown top-level key; "
+        raise CharacterFileError(f"{source}: `{clip(extra[0])}`: unknown top-level key; "
                                  "the file holds [[character]] tables.")
     return characters_from_tables(data.get("character"), source=source)
 
