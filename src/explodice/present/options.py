@@ -14,8 +14,8 @@ argparse.ArgumentTypeError: expected an integer >= 1, but '1.25e1' was passed
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
-from typing import Callable
 
 __all__ = ["integer", "parse_integer"]
 
