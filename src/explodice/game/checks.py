@@ -28,7 +28,8 @@ def check_rules(rules: Any, field_name: str = "rules") -> Rules:
         return Rules()
     if not isinstance(rules, Rules):
         err = ExplodiceTypeError(
-            f"`{field_name}` must be a Rules or None, but {shown(rules)} was passed.")
+            f"`{field_name}` must be a Rules or None, but {shown(rules)} was passed."
+        )
         err.field = field_name
         raise err
     return rules
