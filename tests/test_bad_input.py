@@ -7,6 +7,7 @@ console script's launcher.
 
 from __future__ import annotations
 
+import inspect
 import os
 import subprocess
 import sys
@@ -419,3 +420,41 @@ def test_the_whole_report_of_a_day_that_drains_nothing(tmp_path, text):
     path.write_text(text, encoding="utf-8")
     status = main(["report", str(path), "--out", str(tmp_path / "out"), "--no-progress"])
     assert status == 0 and (tmp_path / "out" / "explodice-report.pdf").exists()
+
+
+# -- a wrong rules= object, everywhere ----------------------------------------------------------
+def _takes_rules() -> list[str]:
+    names = []
+    for name in ex.__all__:
+        f = getattr(ex, name)
+        if callable(f) and not isinstance(f, type) and "rules" in inspect.signature(f).parameters:
+            names.append(name)
+    return names
+
+
+REQUIRED = {
+    "roll": ex.Roll(0),
+    "roll_a": ex.Roll(0),
+    "roll_b": ex.Roll(0),
+    "rolls": [ex.Roll(0)],
+    "modifier": 0,
+    "dc": 16,
+    "gauge": 20,
+    "target": 0.5,
+}
+
+
+@pytest.mark.parametrize("name", _takes_rules())
+def test_a_wrong_rules_object_is_refused_by_every_public_function(name):
+    f = getattr(ex, name)
+    required = {
+        p: REQUIRED.get(p)
+        for p, par in inspect.signature(f).parameters.items()
+        if par.default is inspect.Parameter.empty
+        and p != "rules"
+        and par.kind not in (par.VAR_POSITIONAL, par.VAR_KEYWORD)
+    }
+    if "scenario" in required:
+        required["scenario"] = _day()
+    with pytest.raises(ExplodiceTypeError, match="`rules` must be a Rules"):
+        f(**required, rules="drop")  # was read as the default rules, or an AttributeError
