@@ -16,7 +16,7 @@ import pytest
 
 from explodice import Best, Roll, Rules, d20, exact, frontier, opposed, simulate, success_table
 
-CLI = [sys.executable, "-m", "explodice.present.cli"]
+CLI = [sys.executable, "-m", "explodice_launch"]  # the console script: Ctrl-C honoured during imports too
 GRID = str(Path(__file__).resolve().parent.parent / "src/explodice/data/sweep_example.toml")
 
 

@@ -24,8 +24,10 @@ from explodice.engine.d20 import d20
 from explodice.game.tables import D20_DCS, DC_TABLES, DEFAULT_TARGETS, PROFILES, check_system, difficulty_of
 from explodice.engine.distribution import Distribution
 from explodice.engine.exact import exact
-from explodice.game.rules import ExplodiceError, Roll, Rules, check_int
+from explodice.game.rules import ADVANTAGE_STATES, ExplodiceError, Roll, Rules, check_int
 from explodice.analysis.success import states
+from explodice.core.errors import ExplodiceTypeError, check_items, check_mapping, shown
+from explodice.game.checks import check_rules
 
 __all__ = [
     "DEFAULT_TARGETS",
@@ -98,7 +100,7 @@ def equivalent_dc(roll: int | Roll, *, d20_dcs: Mapping[str, int] | Iterable[int
         rows.append({"difficulty": name, "d20_dc": dc, "p_d20": p, "dc_3d6x": dc3, "p_3d6x": q,
                      "gap": q - p, "difficulty_3d6x": difficulty_of(dc3, "3d6x"), "note": note})
     out = pd.DataFrame(rows)
-    out.attrs.update({"roll": roll.describe(), "rules": (rules or Rules()).describe()})
+    out.attrs.update({"roll": roll.describe(), "rules": check_rules(rules).describe()})
     return out
 
 
@@ -123,7 +125,8 @@ def equivalent_dc_table(profiles: Mapping[str, int | Roll] | None = None, *,
     >>> t[t.profile == "trained"].dc_3d6x.tolist()
     [8, 13, 16, 20, 38, 38]
     """
-    profiles = dict(PROFILES if profiles is None else profiles)
+    profiles = check_mapping("profiles", PROFILES if profiles is None else profiles,
+                             what="NAME: modifier items")
     if reference not in profiles:
         raise ExplodiceError(f"`reference` must name one of the profiles {list(profiles)}, but "
                              f"{reference!r} was passed.")
@@ -139,7 +142,7 @@ def equivalent_dc_table(profiles: Mapping[str, int | Roll] | None = None, *,
                          "dc_3d6x": row.dc_3d6x, "profile": name, "modifier": roll.modifier,
                          "p_d20": p_d20, "p_3d6x": p_3, "gap": p_3 - p_d20})
     out = pd.DataFrame(rows)
-    out.attrs.update({"reference": reference, "rules": (rules or Rules()).describe()})
+    out.attrs.update({"reference": reference, "rules": check_rules(rules).describe()})
     return out
 
 
@@ -157,12 +160,14 @@ def divergence(profiles: Mapping[str, int | Roll] | None = None, *,
     >>> d.iloc[0].advantage
     'disadvantage (subtract)'
     """
-    profiles = dict(PROFILES if profiles is None else profiles)
+    profiles = check_mapping("profiles", PROFILES if profiles is None else profiles,
+                             what="NAME: modifier items")
     if reference is not None and reference not in profiles:
         raise ExplodiceError(f"`reference` must be None or name one of the profiles "
                              f"{list(profiles)}, but {reference!r} was passed.")
-    rules = rules or Rules()
-    advantages = list(advantages)
+    rules = check_rules(rules)
+    advantages = check_items("advantages", advantages, what=f"states {list(ADVANTAGE_STATES)}")
+    readings = check_items("readings", readings, what="readings of disadvantage")
     rows = []
     for name, value in profiles.items():
         base = _as_roll(value, "profiles")
@@ -199,9 +204,13 @@ def dc_for_probability(roll: int | Roll | Distribution, target: float | Iterable
     if mode not in ("closest", "at_least", "at_most"):
         raise ExplodiceError(f"`mode` must be one of ['closest', 'at_least', 'at_most'], but "
                              f"{mode!r} was passed.")
-    targets = np.asarray(target, dtype=float)
+    try:
+        targets = np.asarray(target, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        raise ExplodiceTypeError(f"`target` must be a probability or probabilities, but "
+                                 f"{shown(target)} was passed.") from None
     if np.any((targets < 0) | (targets > 1)) or np.any(np.isnan(targets)):
-        raise ExplodiceError(f"`target` must be in [0, 1], but {target!r} was passed.")
+        raise ExplodiceError(f"`target` must be in [0, 1], but {shown(target)} was passed.")
     if isinstance(roll, Distribution):
         dist = roll
     else:
@@ -238,8 +247,10 @@ def suggest_dcs(targets: Mapping[str, float] | None = None, *, reference: str = 
     [[13.0, 0.755]]
     """
     system = check_system(system)
-    targets = dict(DEFAULT_TARGETS if targets is None else targets)
-    profiles = dict(PROFILES if profiles is None else profiles)
+    targets = check_mapping("targets", DEFAULT_TARGETS if targets is None else targets,
+                            what="difficulty: probability items")
+    profiles = check_mapping("profiles", PROFILES if profiles is None else profiles,
+                             what="NAME: modifier items")
     if reference not in profiles:
         raise ExplodiceError(f"`reference` must name one of the profiles {list(profiles)}, but "
                              f"{reference!r} was passed.")

@@ -20,6 +20,8 @@ import pandas as pd
 from explodice.engine.exact import exact
 from explodice.game.character import ABILITIES, ABILITY_GAUGE
 from explodice.game.rules import ExplodiceError, Roll, Rules, check_int
+from explodice.game.checks import check_rules
+from explodice.core.errors import check_items
 
 __all__ = ["drain_frame", "drain_summary"]
 
@@ -57,7 +59,7 @@ def drain_frame(rolls: Any, rules: Rules | None = None, *, upto: int | None = No
     >>> list(df.columns)[:4]
     ['label', 'gauge', 'drain', 'p']
     """
-    rules = Rules() if rules is None else rules
+    rules = check_rules(rules)
     if upto is not None:
         upto = check_int("upto", upto, lo=0)
     frames = []
@@ -83,7 +85,7 @@ def drain_summary(rolls: Any, rules: Rules | None = None, *,
     >>> round(float(drain_summary(Roll(0))["drain_mean"].iloc[0]), 6)
     2.1
     """
-    rules = Rules() if rules is None else rules
+    rules = check_rules(rules)
     rows = []
     for labels, roll in _labelled_rolls(rolls):
         d = exact(roll, rules)
@@ -91,7 +93,7 @@ def drain_summary(rolls: Any, rules: Rules | None = None, *,
         var = float((d.drain_pmf * (x - d.drain_mean) ** 2).sum())
         row = {**labels, "drain_mean": d.drain_mean, "drain_std": var ** 0.5,
                "ones_mean": d.ones_mean}
-        for t in tail:
+        for t in check_items("tail", tail, what="drain points"):
             row[f"p_drain_ge_{t}"] = d.p_drain_at_least(t)
         rows.append({**row, "method": "exact", "rules": rules.describe()})
     return pd.DataFrame(rows)

@@ -33,6 +33,7 @@ from explodice.engine.dice import initial_states, sf_at
 from explodice.engine.exact import exact
 from explodice.engine.rule_of_one import chain_survival, expected_drain
 from explodice.game.rules import ADVANTAGE_STATES, Best, ExplodiceError, Roll, Rules, check_int
+from explodice.game.checks import check_rules
 
 __all__ = ["frontier", "breakpoints", "implied_lambda"]
 
@@ -84,7 +85,7 @@ def breakpoints(modifier: int | Roll, dc: int, *, advantage: str = "normal", kin
     >>> bool((breakpoints(2, 16) > 0).all())
     True
     """
-    rules = Rules() if rules is None else rules
+    rules = check_rules(rules)
     dc = check_int("dc", dc, lo=-1000, hi=1000)
     roll = _base_roll(modifier, advantage, kind)
     if not roll.rule_of_one_applies(rules):
@@ -112,7 +113,7 @@ def frontier(modifier: int | Roll, dc: int, *, advantage: str = "normal", kind: 
     >>> bool(df.p_success.is_monotonic_decreasing), bool(df.drain_mean.is_monotonic_decreasing)
     (True, True)
     """
-    rules = Rules() if rules is None else rules
+    rules = check_rules(rules)
     if advantage not in ADVANTAGE_STATES:
         raise ExplodiceError(f"`advantage` must be one of {list(ADVANTAGE_STATES)}, "
                              f"but {advantage!r} was passed.")

@@ -35,6 +35,8 @@ from explodice.analysis.success import (
     check_system,
     states,
 )
+from explodice.core.errors import check_items
+from explodice.game.checks import check_roll, check_rules
 
 __all__ = [
     "Group",
@@ -79,7 +81,7 @@ class _Shown:
 def _prepare(items: Iterable[Roll | Distribution], system: str, rules: Rules | None,
              method: str, n: int, seed: Any, threads: int | None) -> list[Distribution]:
     system = check_system(system)
-    rules = rules or Rules()
+    rules = check_rules(rules)
     sampling = Sampling(method, n, seed, threads)
     return [as_distribution(item, system, rules, sampling) for item in items]
 
@@ -197,8 +199,7 @@ def passive(roll: Roll, *, system: str = "3d6x", rules: Rules | None = None) -> 
     >>> p.value, p.median, round(p.mean, 1), p.base_for_median
     (10, 11, 12.6, 11)
     """
-    if not isinstance(roll, Roll):
-        raise TypeError(f"`roll` must be a Roll, but {type(roll).__name__} was passed.")
+    roll = check_roll(roll)
     (d,) = _prepare([roll], system, rules, "exact", DEFAULT_N, None, None)
     value = 10 + roll.modifier + _PASSIVE_SHIFT[roll.advantage]
     return Passive(value=value, modifier=roll.modifier, advantage=roll.advantage,
@@ -217,7 +218,7 @@ def passive_table(modifiers: Iterable[int] = MODIFIERS, *, system: str = "3d6x",
     """
     system = check_system(system)
     rows = []
-    for label, adv, state_rules in states(system, advantages, readings, rules or Rules()):
+    for label, adv, state_rules in states(system, advantages, readings, check_rules(rules)):
         for m in modifiers:
             row = passive(Roll(m, advantage=adv), system=system, rules=state_rules).summary()
             rows.append(row | {"advantage": label})
@@ -257,7 +258,7 @@ def working_together(rolls: Sequence[Roll], dc: int | None = None, *, leader: in
     >>> t.leader, t.roll.advantage, round(t.p, 4) > round(t.p_alone, 4)
     (1, 'advantage', True)
     """
-    rolls = list(rolls)
+    rolls = check_items("rolls", rolls, what="Roll objects")
     if not rolls or not all(isinstance(r, Roll) for r in rolls):
         raise ExplodiceError(f"`rolls` must be a non-empty list of Roll, but {rolls!r} was passed.")
     if leader is None:
@@ -317,9 +318,7 @@ def group_success(rolls: Sequence[Roll | Distribution], *, dc: int | Sequence[in
     >>> g.need, round(g.p, 4)
     (2, 0.2583)
     """
-    rolls = list(rolls)
-    if not rolls:
-        raise ExplodiceError("`rolls` must hold at least one roll, but [] was passed.")
+    rolls = check_items("rolls", rolls, what="rolls")
     dcs = list(dc) if isinstance(dc, Iterable) and not isinstance(dc, str) else [dc] * len(rolls)
     if len(dcs) != len(rolls):
         raise ExplodiceError(f"`dc` must be one DC or one per member ({len(rolls)}), but "
@@ -390,7 +389,7 @@ def haggle(roll: Roll | Distribution, *, dc: int | None = None, item: str | None
     item_name = resolve_item(item) if item is not None else None
     if dc is None:
         dc = HAGGLE_DCS[item_name] if item_name is not None else HAGGLE_BASE_DC
-    dc = check_int("dc", dc)
+    dc = check_int("dc", dc, lo=-10**6, hi=10**6)
     if item_name is not None and dc < HAGGLE_DCS[item_name]:
         raise ExplodiceError(f"`dc` must be at least {HAGGLE_DCS[item_name]} for {item_name} "
                              f"(the seed's minimum), but {dc!r} was passed.")
@@ -413,7 +412,9 @@ def haggle_table(modifiers: Iterable[int] = MODIFIERS, *, items: Iterable[str] |
     >>> haggle_table([0], items=["gems"])[["item", "dc"]].values.tolist()
     [['gems', 22]]
     """
-    names = list(HAGGLE_DCS) if items is None else [resolve_item(i) for i in items]
+    modifiers = check_items("modifiers", modifiers, what="modifiers")
+    names = list(HAGGLE_DCS) if items is None else [
+        resolve_item(i) for i in check_items("items", items, what="item types")]
     rows = []
     for m in modifiers:
         for name in names:

@@ -37,10 +37,12 @@ from explodice.game.character import ABILITIES, Character, resolve_ability, reso
 from explodice.engine.d20 import d20
 from explodice.engine.distribution import Distribution
 from explodice.engine.exact import exact
-from explodice.core.errors import ExplodiceTypeError, check_choice, shown
+from explodice.core.errors import ExplodiceTypeError, check_choice, check_items, shown
 from explodice.game.rules import DISADVANTAGE_READINGS, ADVANTAGE_STATES, Best, ExplodiceError, Policy, Roll, Rules, check_int
 from explodice.engine.seeding import resolve_seed, seed_record
+from explodice.engine.seeding import MAX_ROLLS
 from explodice.engine.simulate import simulate
+from explodice.game.checks import check_rules
 
 __all__ = [
     "DC_TABLE",
@@ -89,7 +91,7 @@ class Sampling:
             raise ExplodiceError(f"`method` must be one of ['exact', 'simulate'], but "
                                  f"{self.method!r} was passed.")
         if self.method == "simulate":
-            self.n = check_int("n", self.n, lo=1, hi=10**13)
+            self.n = check_int("n", self.n, lo=1, hi=MAX_ROLLS)
             self._ss = resolve_seed(self.seed)
 
     @property
@@ -143,16 +145,7 @@ def as_distribution(item: Roll | Distribution, system: str, rules: Rules,
         return item
     if isinstance(item, Roll):
         return _distribution(item, system, rules, sampling)
-    raise TypeError(f"expected a Roll or a Distribution, but {type(item).__name__} was passed.")
-
-
-def check_rules(rules: Any) -> Rules:
-    """``rules`` itself, or the default :class:`Rules` for ``None``; anything else is refused."""
-    if rules is None:
-        return Rules()
-    if not isinstance(rules, Rules):
-        raise ExplodiceTypeError(f"`rules` must be a Rules or None, but {shown(rules)} was passed.")
-    return rules
+    raise ExplodiceTypeError(f"expected a Roll or a Distribution, but {shown(item)} was passed.")
 
 
 def resolve_readings(readings: Iterable[str] | str | None, rules: Rules) -> tuple[str, ...]:
@@ -167,6 +160,7 @@ def resolve_readings(readings: Iterable[str] | str | None, rules: Rules) -> tupl
         return DISADVANTAGE_READINGS
     if isinstance(readings, str):
         readings = [readings]
+    readings = check_items("readings", readings, what=f"readings {list(DISADVANTAGE_READINGS)}")
     out = tuple(check_choice("readings", r, DISADVANTAGE_READINGS) for r in readings)
     if not out:
         raise ExplodiceError("`readings` must name at least one reading, but [] was passed.")
@@ -244,8 +238,8 @@ def _character_specs(characters: Sequence[Character], tests: Iterable[Any] | Non
     specs = []
     for c in characters:
         if not isinstance(c, Character):
-            raise TypeError(f"`characters` must hold Character objects, but "
-                            f"{type(c).__name__} was passed.")
+            raise ExplodiceTypeError(f"`characters` must hold Character objects, but "
+                                     f"{shown(c)} was passed.")
         wanted = list(tests) if tests is not None else (
             [f"save {a}" for a in ABILITIES] + list(dict.fromkeys(
                 s for s, m in c.skills.items() if m)))
@@ -306,16 +300,21 @@ def success_table(modifiers: Iterable[int] | None = None, dcs: Iterable[int] | N
     system = check_system(system)
     rules = check_rules(rules)
     readings = resolve_readings(readings, rules)
+    advantages = check_items("advantages", advantages, what=f"states {list(ADVANTAGE_STATES)}")
     sampling = Sampling(method, n, seed, threads)
     dc_list = list(DC_TABLES[system].values()) if dcs is None else [
-        check_int("dcs", d, lo=-1000, hi=1000) for d in dcs]
+        check_int("dcs", d, lo=-1000, hi=1000) for d in check_items("dcs", dcs, what="DCs")]
     if characters is not None:
         if modifiers is not None:
             raise ExplodiceError("`modifiers` must be None when `characters` is given, but "
                                  f"{modifiers!r} was passed.")
+        characters = [characters] if isinstance(characters, Character) else check_items(
+            "characters", characters, what="Character objects")
+        tests = None if tests is None else check_items("tests", tests, what="tests")
         specs = _character_specs(characters, tests, system)
     else:
-        mods = MODIFIERS if modifiers is None else modifiers
+        mods = MODIFIERS if modifiers is None else check_items("modifiers", modifiers,
+                                                               what="modifiers")
         Roll(kind=kind, actor=actor, policy=policy)  # validates kind, actor, policy
         specs = [_Spec(check_int("modifiers", m, lo=-100, hi=100), kind, actor, policy)
                  for m in mods]
@@ -379,6 +378,9 @@ def pivot_success(table: pd.DataFrame, *, index: str | Sequence[str] = "modifier
     >>> wide.shape
     (2, 2)
     """
+    if not isinstance(table, pd.DataFrame):
+        raise ExplodiceTypeError(f"`table` must be a DataFrame from success_table, but "
+                                 f"{shown(table)} was passed.")
     index = [index] if isinstance(index, str) else list(index)
     columns = [columns] if isinstance(columns, str) else list(columns)
     missing = [c for c in index + columns + [values] if c not in table.columns]

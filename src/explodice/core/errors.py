@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Mapping
 from typing import Any
 
 __all__ = [
@@ -24,7 +25,10 @@ __all__ = [
     "RulesError",
     "check_choice",
     "check_int",
+    "check_items",
+    "check_mapping",
     "check_real",
+    "clip",
     "fail",
     "one_line",
     "shown",
@@ -138,10 +142,60 @@ def check_real(
     return x
 
 
+def check_items(field_name: str, value: Any, *, what: str = "values",
+                error: type[ExplodiceError] = ExplodiceError) -> list[Any]:
+    """``value`` (an iterable other than a string) as a non-empty list, or the error.
+
+    A non-iterable raises :class:`ExplodiceTypeError`; an empty one ``error``.
+
+    >>> check_items("modifiers", range(2))
+    [0, 1]
+    >>> check_items("modifiers", 5)
+    Traceback (most recent call last):
+    ...
+    explodice.core.errors.ExplodiceTypeError: `modifiers` must be a list of values, but 5 was passed.
+    """
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise fail(field_name, value, f"a list of {what}", ExplodiceTypeError)
+    items = list(value)
+    if not items:
+        raise fail(field_name, value, f"a list of at least one of the {what}", error)
+    return items
+
+
+def check_mapping(field_name: str, value: Any, *, what: str = "NAME: value items") -> dict[Any, Any]:
+    """``value`` (a mapping) as a non-empty dict; anything else is refused.
+
+    >>> check_mapping("profiles", {"trained": 4})
+    {'trained': 4}
+    """
+    if not isinstance(value, Mapping):
+        raise fail(field_name, value, f"a mapping of {what}", ExplodiceTypeError)
+    if not value:
+        raise fail(field_name, value, f"a mapping of at least one of the {what}", ExplodiceError)
+    return dict(value)
+
+
+def clip(text: Any, limit: int = MAX_SHOWN) -> str:
+    """``str(text)`` cut to ``limit`` characters (a key or a name echoed in a message).
+
+    >>> clip("k" * 100, 10)
+    'k...(100 chars)'
+    """
+    text = str(text)
+    if len(text) > limit:
+        return f"{text[: max(1, limit - 20)]}...({len(text)} chars)"
+    return text
+
+
+MAX_LINE = 2000  # characters of a one-line error message at most
+
+
 def one_line(err: BaseException) -> str:
-    r"""An error as one line: its type and its message with the white space folded.
+    r"""An error as one line: its type and its message with the white space folded, and cut
+    at :data:`MAX_LINE` characters.
 
     >>> one_line(RulesError("`dc` must be\n an integer"))
     'RulesError: `dc` must be an integer'
     """
-    return f"{type(err).__name__}: {' '.join(str(err).split())}".rstrip(": ")
+    return clip(f"{type(err).__name__}: {' '.join(str(err).split())}".rstrip(": "), MAX_LINE)

@@ -25,13 +25,14 @@ import tomllib
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from explodice.core.errors import ExplodiceError
+from explodice.core.errors import ExplodiceError, ExplodiceTypeError, fail
 
 __all__ = [
     "MAX_TEXT_BYTES",
     "MAX_TOML_DEPTH",
     "atomic_write",
     "atomic_write_text",
+    "check_path",
     "check_writable",
     "parse_toml",
     "read_text",
@@ -45,11 +46,25 @@ MAX_TEXT_BYTES = 16 * 1024 * 1024
 MAX_TOML_DEPTH = 32
 
 
+def check_path(path: Any, field_name: str = "path") -> Path:
+    """``path`` (a ``str`` or a path object) as a :class:`Path`; anything else is refused
+    (an integer would be opened as a file descriptor).
+
+    >>> check_path("party.toml").name
+    'party.toml'
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise fail(field_name, path, "a file path (a str or a path object)", ExplodiceTypeError)
+    return Path(path)
+
+
 def read_text(path: str | os.PathLike[str], *, error: type[ExplodiceError]) -> str:
     """The file's UTF-8 text, or ``error("<path>: ...")`` saying why it cannot be read.
 
-    Only regular files of at most :data:`MAX_TEXT_BYTES` are read (not ``/dev/zero``).
+    Only regular files of at most :data:`MAX_TEXT_BYTES` are read (not ``/dev/zero``); a
+    path that is not text or a path object (an integer would open a file descriptor) is refused.
     """
+    check_path(path)
     try:
         with open(path, "rb") as f:
             if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):

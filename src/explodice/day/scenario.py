@@ -35,10 +35,15 @@ from explodice.game.character import (
     resolve_skill,
 )
 from explodice.game.rules import KINDS, Best, ExplodiceError, Roll, RulesError, check_int, net_advantage
-from explodice.core.files import parse_toml, read_toml
+from explodice.core.files import check_path, parse_toml, read_toml
+from explodice.game.tables import MAX_GAUGE
+from explodice.core.errors import clip, shown
 
 __all__ = ["DayRoll", "Scenario", "ScenarioError", "ScenarioFileError", "default_scenario",
            "load_scenario", "scenario_from_tables"]
+
+#: The largest weight of a roll type in a mix (weights are relative: 1e9 to 1 is plenty).
+MAX_WEIGHT = 1e9
 
 
 class ScenarioError(ExplodiceError):
@@ -50,7 +55,12 @@ class ScenarioFileError(ExplodiceError):
 
 
 def _fail(field_name: str, value: Any, allowed: str) -> ScenarioError:
-    return ScenarioError(f"`{field_name}` must be {allowed}, but {value!r} was passed.")
+    return ScenarioError(f"`{field_name}` must be {allowed}, but {shown(value)} was passed.")
+
+
+def _iterable(value: Any) -> bool:
+    """A list-like value (not a string, not a mapping)."""
+    return hasattr(value, "__iter__") and not isinstance(value, (str, bytes, Mapping))
 
 
 def _int(field_name: str, value: Any, lo: int, hi: int | None = None) -> int:
@@ -110,8 +120,9 @@ class DayRoll:
         set_(self, "bonus", _int("bonus", self.bonus, -100, 100))
         set_(self, "repeat", _int("repeat", self.repeat, 1, 100_000))
         w = self.weight
-        if isinstance(w, bool) or not isinstance(w, numbers.Real) or not w > 0 or w == float("inf"):
-            raise _fail("weight", w, "a finite number > 0")
+        if (isinstance(w, bool) or not isinstance(w, numbers.Real) or not 0 < w <= MAX_WEIGHT
+                or w == float("inf")):
+            raise _fail("weight", w, f"a number > 0 and <= {MAX_WEIGHT:.0e}")
         if self.label is None:
             what = self.skill or self.ability
             set_(self, "label", f"{self.character}: {what} {self.kind} DC {self.dc}")
@@ -151,14 +162,15 @@ class Scenario:
     def __post_init__(self) -> None:
         set_ = object.__setattr__
         chars = (self.characters,) if isinstance(self.characters, Character) else self.characters
-        chars = tuple(chars)
+        chars = tuple(chars) if _iterable(chars) else ()
         if not chars or not all(isinstance(c, Character) for c in chars):
             raise _fail("characters", self.characters, "one or more Character objects")
         names = [c.name for c in chars]
         if len(set(names)) != len(names):
             raise _fail("characters", names, "characters with unique names")
         set_(self, "characters", chars)
-        rolls = tuple(DayRoll(**r) if isinstance(r, Mapping) else r for r in self.rolls)
+        rolls = tuple(DayRoll(**r) if isinstance(r, Mapping) else r
+                      for r in (self.rolls if _iterable(self.rolls) else ()))
         if not rolls or not all(isinstance(r, DayRoll) for r in rolls):
             raise _fail("rolls", self.rolls, "one or more DayRoll (or tables of their fields)")
         for i, r in enumerate(rolls):
@@ -181,7 +193,7 @@ class Scenario:
             for g, v in levels.items():
                 if g not in GAUGES:
                     raise _fail(f"start.{who}.{g}", g, f"a gauge: one of {list(GAUGES)}")
-                out[g] = _int(f"start.{who}.{g}", v, 0, 10_000)
+                out[g] = _int(f"start.{who}.{g}", v, 0, MAX_GAUGE)
             start[who] = MappingProxyType(out)
         set_(self, "start", MappingProxyType(start))
         if not isinstance(self.name, str):
@@ -267,11 +279,11 @@ def load_scenario(path: str | Path, *, characters: Sequence[Character] | None = 
     ``explodice/data/day_example.toml`` is written so. ``characters=`` gives the party in
     Python instead.
     """
-    path = Path(path)
+    path = check_path(path)
     data = read_toml(path, error=ScenarioFileError)
     for key in data:
         if key not in _TOP_KEYS:
-            raise ScenarioFileError(f"{path}: `{key}`: unknown key; allowed: "
+            raise ScenarioFileError(f"{path}: `{clip(key)}`: unknown key; allowed: "
                                     f"{', '.join(_TOP_KEYS)}.")
     return scenario_from_tables(data, characters=characters, source=str(path),
                                 base=path.parent, default_name=path.stem)
@@ -291,7 +303,7 @@ def scenario_from_tables(data: Mapping[str, Any], *, characters: Sequence[Charac
     'scenario: Bo; a sequence of 1 rolls'
     """
     def bad(key: str, problem: str) -> ScenarioFileError:
-        return ScenarioFileError(f"{source}: `{key}`: {problem}")
+        return ScenarioFileError(f"{source}: `{clip(key)}`: {problem}")
 
     if "day" in data:
         day, prefix = data["day"], "day."

@@ -42,12 +42,17 @@ from explodice.engine.chunks import lanes, progress_bar, resolve_threads, run_ch
 from explodice.engine.compiled import compile_roll, throw_table
 from explodice.engine.rule_of_one import STATE_SHAPE
 from explodice.engine.seeding import chunk_sizes, resolve_seed, seed_record, stream_seeds
+from explodice.game.checks import check_rules
+from explodice.core.errors import ExplodiceTypeError, shown
+from explodice.game.tables import MAX_GAUGE
 
 __all__ = ["DayResult", "EmptyTime", "rolls_to_empty", "simulate_day", "DEFAULT_CHUNK_DAYS"]
 
 DEFAULT_CHUNK_DAYS = 4096
 _MAX_FACES = 6**4
 _THROW_ROW = 6**6  # entries of the largest throw table (pools of 3 and 4)
+#: The most days one day simulation may run (a designer's runs are 10**4 to 10**6).
+MAX_DAYS = 10**9
 _WEIGHT_TOTAL = 1 << 30  # non-integer mix weights are rounded to this resolution
 
 
@@ -183,16 +188,14 @@ def simulate_day(
     >>> res.n_days, res.n_rolls
     (2000, 10)
     """
-    rules = Rules() if rules is None else rules
+    rules = check_rules(rules)
     if not isinstance(scenario, Scenario):
-        raise TypeError(f"`scenario` must be a Scenario, but {type(scenario).__name__} was passed.")
-    if not isinstance(rules, Rules):
-        raise TypeError(f"`rules` must be a Rules, but {type(rules).__name__} was passed.")
-    n_days = check_int("n_days", n_days, lo=1, hi=10**12)
+        raise ExplodiceTypeError(f"`scenario` must be a Scenario, but {shown(scenario)} was passed.")
+    n_days = check_int("n_days", n_days, lo=1, hi=MAX_DAYS)
     chunk_days = check_int("chunk_days", chunk_days, lo=1, hi=1 << 30)
     ss = resolve_seed(seed)
     n_threads = resolve_threads(threads)
-    sizes = chunk_sizes(n_days, chunk_days)
+    sizes = chunk_sizes(n_days, chunk_days, what="chunk_days")
     seeds = stream_seeds(ss, sizes.size)
     arrays = _compile(scenario, rules, policy)
     n_lanes = lanes(sizes.size, n_threads)
@@ -331,6 +334,7 @@ class DayResult:
         for g, who, name in self._gauges():
             frames.append(pd.DataFrame({"character": who, "gauge": name, "roll": np.arange(T + 1),
                                         "count": np.cumsum(self.first[g, : T + 1])}))
+        frames = frames or [_no_rows("character", "gauge", "roll", "count")]  # an all-NPC party
         return self._with_ci(pd.concat(frames, ignore_index=True), "count", self.n_days, level)
 
     def _success_frame(self, level: float) -> pd.DataFrame:
@@ -367,6 +371,7 @@ class DayResult:
             nz = np.flatnonzero(self.caused[g])
             frames.append(pd.DataFrame({"character": who, "gauge": name, "drain": nz,
                                         "count": self.caused[g, nz]}))
+        frames = frames or [_no_rows("character", "gauge", "drain", "count")]  # an all-NPC party
         df = self._with_ci(pd.concat(frames, ignore_index=True), "count", self.n_days, level)
         df["clamped"] = df["drain"] == self.caused.shape[1] - 1  # "this many or more"
         return df
@@ -381,7 +386,8 @@ class DayResult:
                              "count": self._num(self.lost[i, b]),
                              "lost_mean": self.lost_sum[i] / self.n_days,
                              "clamped": bool(b == self.lost.shape[1] - 1)})
-        return self._with_ci(pd.DataFrame(rows), "count", self.n_days, level)
+        df = pd.DataFrame(rows, columns=["character", "lost", "count", "lost_mean", "clamped"])
+        return self._with_ci(df, "count", self.n_days, level)
 
     def _gauges_frame(self, level: float) -> pd.DataFrame:
         rows = []
@@ -404,7 +410,7 @@ class DayResult:
                 "end_mean": (self.end[g] * np.arange(self.end.shape[1])).sum() / self.n_days,
                 "lost_mean": self.lost_sum[g // 4] / self.n_days,
                 "policy": str(self.scenario.characters[g // 4].policy)})
-        return pd.DataFrame(rows)
+        return pd.DataFrame(rows, columns=_GAUGE_COLUMNS)  # the columns even with no gauge
 
     def __repr__(self) -> str:
         how = (f"exact, omitted={self.omitted:.1e}" if self.exact
@@ -445,7 +451,7 @@ class EmptyTime:
     def quantile(self, q: float) -> int:
         """The smallest t with P(empty by roll t) >= q."""
         if isinstance(q, bool) or not isinstance(q, (int, float, np.floating)) or not 0 <= q <= 1:
-            raise ExplodiceError(f"`q` must be a probability in [0, 1], but {q!r} was passed.")
+            raise ExplodiceError(f"`q` must be a probability in [0, 1], but {shown(q)} was passed.")
         cdf = np.cumsum(self.pmf)
         if cdf[-1] < q - 1e-12:
             raise ExplodiceError(
@@ -494,6 +500,16 @@ def _first_passage(drain_pmf: np.ndarray, gauge: int, tol: float) -> tuple[np.nd
     return np.asarray(pmf), float(below.sum())
 
 
+_GAUGE_COLUMNS = ["character", "gauge", "start", "p_empty", "ci_low", "ci_high",
+                  "first_empty_mean", "first_empty_median", "caused_mean", "absorbed_mean",
+                  "end_mean", "lost_mean", "policy"]
+
+
+def _no_rows(*columns: str) -> pd.DataFrame:
+    """A table with these integer columns and no row (a party without a PC drains nothing)."""
+    return pd.DataFrame({c: np.zeros(0, dtype=np.int64) for c in columns})
+
+
 def rolls_to_empty(
     modifier: int = 0,
     gauge: int = 20,
@@ -521,8 +537,8 @@ def rolls_to_empty(
     >>> round(r.mean, 2), r.median
     (11.22, 10)
     """
-    rules = Rules() if rules is None else rules
-    gauge = check_int("gauge", gauge, lo=1, hi=10_000)
+    rules = check_rules(rules)
+    gauge = check_int("gauge", gauge, lo=1, hi=MAX_GAUGE)
     if isinstance(policy, (int, float)) and not isinstance(policy, bool):
         policy = Best(dc, policy)
     roll = Roll(modifier, advantage=advantage, kind=kind, policy=policy)

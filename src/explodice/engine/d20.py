@@ -24,7 +24,15 @@ import numpy as np
 from explodice.engine.distribution import Distribution
 from explodice.game.tables import D20_DCS
 from explodice.game.rules import ExplodiceError, Roll, check_int
-from explodice.engine.seeding import DEFAULT_CHUNK, chunk_sizes, resolve_seed, seed_record
+from explodice.engine.seeding import (
+    DEFAULT_CHUNK,
+    MAX_ROLLS,
+    chunk_children,
+    chunk_sizes,
+    resolve_seed,
+    seed_record,
+)
+from explodice.game.checks import check_roll
 
 __all__ = ["D20_DCS", "D20Distribution", "d20", "kept_face_pmf"]
 
@@ -108,8 +116,7 @@ def d20(roll: Roll, *, method: str = "exact", n: int = 1_000_000,
     >>> round(d.p_natural_1, 6), round(d.mean, 4)
     (0.0975, 7.175)
     """
-    if not isinstance(roll, Roll):
-        raise TypeError(f"`roll` must be a Roll, but {type(roll).__name__} was passed.")
+    roll = check_roll(roll)
     face = kept_face_pmf(roll.advantage)
     naturals = roll.kind == "attack" if naturals is None else bool(naturals)
     common: dict[str, Any] = dict(roll=roll, system="d20", naturals=naturals)
@@ -121,11 +128,11 @@ def d20(roll: Roll, *, method: str = "exact", n: int = 1_000_000,
     if method != "simulate":
         raise ExplodiceError(f"`method` must be one of ['exact', 'simulate'], but {method!r} "
                              "was passed.")
-    n = check_int("n", n, lo=1, hi=10**12)
+    n = check_int("n", n, lo=1, hi=MAX_ROLLS)
     ss = resolve_seed(seed)
     sizes = chunk_sizes(n, DEFAULT_CHUNK)
     hist = np.zeros(20, dtype=np.int64)
-    for size, child in zip(sizes, ss.spawn(sizes.size)):
+    for size, child in zip(sizes, chunk_children(ss, sizes.size)):
         rng = np.random.Generator(np.random.PCG64(child))
         dice = rng.integers(1, 21, size=(2 if roll.advantage != "normal" else 1, int(size)))
         kept = dice.max(axis=0) if roll.advantage == "advantage" else dice.min(axis=0)

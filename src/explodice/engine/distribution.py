@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 import numpy as np
 import pandas as pd
 
-from explodice.core.errors import ExplodiceError, ExplodiceTypeError, shown
+from explodice.core.errors import ExplodiceError, ExplodiceTypeError, check_int, check_real, shown
 from explodice.engine.seeding import seed_record
 from explodice.game.tables import DC_TABLES
 
@@ -64,12 +64,23 @@ def wilson_interval(successes: np.ndarray | int, n: int, level: float = 0.95) ->
     >>> round(lo, 4), round(hi, 4)
     (0.4038, 0.5962)
     """
+    level = check_real("level", level, error=ExplodiceError)
     if not 0 < level < 1:
         raise ExplodiceError(f"`level` must be in (0, 1), but {level!r} was passed.")
+    n = check_int("n", n, lo=1, hi=2**62, error=ExplodiceError)
+    k = np.asarray(successes, dtype=object if isinstance(successes, int) else None)
+    if k.dtype.kind not in "iuO" or k.dtype.kind == "O" and any(
+            isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer))
+            for v in k.reshape(-1)):
+        raise ExplodiceTypeError(
+            f"`successes` must be an integer or integers, but {shown(successes)} was passed.")
+    if k.size and (k.min() < 0 or k.max() > n):
+        raise ExplodiceError(f"`successes` must be in 0..n = 0..{n}, but {shown(successes)} was "
+                             "passed.")
     from statistics import NormalDist
 
     z = _Z95 if level == 0.95 else NormalDist().inv_cdf(0.5 + level / 2)
-    k = np.asarray(successes, dtype=float)
+    k = k.astype(float)
     p = k / n
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
@@ -157,8 +168,15 @@ class Distribution:
 
     @cached_property
     def _total_sf(self) -> np.ndarray:
-        """P(total >= lo + i), with a trailing 0 for totals past the array."""
-        return np.append(np.cumsum(self.total_pmf[::-1])[::-1], 0.0)
+        """P(total >= lo + i), with a trailing 0 for totals past the array.
+
+        A simulated result counts its rolls (k / n, as its interval does); sums of floats are
+        kept within [0, 1] (rounding gave 1.0000000000000002 at the lowest totals).
+        """
+        if self.counts is not None and self.n:
+            counts = self.counts.sum(axis=(1, 2))
+            return np.append(np.cumsum(counts[::-1])[::-1], 0) / self.n
+        return np.clip(np.append(np.cumsum(self.total_pmf[::-1])[::-1], 0.0), 0.0, 1.0)
 
     @cached_property
     def _mass(self) -> float:
@@ -216,10 +234,10 @@ class Distribution:
         """The smallest total t with P(total <= t) >= q."""
         try:
             qs = np.asarray(q, dtype=float)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise ExplodiceTypeError(f"`q` must be a number in [0, 1], but {shown(q)} was passed.") from None
         if not np.all((qs >= 0) & (qs <= 1)):  # NaN fails too
-            raise ExplodiceError(f"`q` must be in [0, 1], but {q!r} was passed.")
+            raise ExplodiceError(f"`q` must be in [0, 1], but {shown(q)} was passed.")
         cdf = np.cumsum(self.total_pmf) / self._mass
         idx = np.searchsorted(cdf, qs - 1e-12, side="left")
         out = self.totals[np.clip(idx, 0, cdf.size - 1)]
@@ -233,7 +251,7 @@ class Distribution:
     def p_drain_at_least(self, x: int | Iterable[int]) -> Any:
         """P(drain >= x)."""
         sf = np.concatenate([np.cumsum(self.drain_pmf[::-1])[::-1], [0.0]])
-        xs = np.clip(np.asarray(x), 0, sf.size - 1)
+        xs = np.clip(as_dcs(x, "x"), 0, sf.size - 1)
         out = sf[xs]
         return float(out) if out.ndim == 0 else out
 
@@ -287,7 +305,7 @@ class Distribution:
 
     def success_frame(self, dcs: Iterable[int], *, level: float = 0.95) -> pd.DataFrame:
         """Tidy table of P(total >= dc) for each DC, with its interval."""
-        dcs = np.asarray(list(dcs), dtype=int)
+        dcs = as_dcs(list(dcs) if not isinstance(dcs, np.ndarray) else dcs, "dcs").reshape(-1)
         lo, hi = self.ci(dcs, level)
         return pd.DataFrame({"dc": dcs, "p": self.p_success(dcs), "ci_low": lo, "ci_high": hi,
                              "method": self.method, "n": self.n, "seed": self.seed})

@@ -20,6 +20,7 @@ from explodice.engine.dice import chains, exploding_die, exploding_sum, initial_
 from explodice.engine.distribution import Distribution
 from explodice.engine.rule_of_one import STATE_SHAPE, policy_table
 from explodice.game.rules import Best, Roll, Rules
+from explodice.game.checks import check_roll, check_rules
 
 __all__ = ["exact", "OMITTED_LIMIT"]
 
@@ -35,11 +36,7 @@ def exact(roll: Roll, rules: Rules | None = None) -> Distribution:
     >>> round(d.mean, 6)
     20.8
     """
-    rules = Rules() if rules is None else rules
-    if not isinstance(roll, Roll):
-        raise TypeError(f"`roll` must be a Roll, but {type(roll).__name__} was passed.")
-    if not isinstance(rules, Rules):
-        raise TypeError(f"`rules` must be a Rules, but {type(rules).__name__} was passed.")
+    roll, rules = check_roll(roll), check_rules(rules)
     # Only a best(λ) policy depends on the modifier; otherwise shift one cached result.
     base = roll if isinstance(roll.policy, Best) else roll.replace(modifier=0)
     pmf, lo, omitted = _joint(base, rules)

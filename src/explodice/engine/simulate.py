@@ -24,14 +24,16 @@ from explodice.engine.distribution import Distribution, histogram_distribution
 from explodice.engine.histogram import HIST_D, HIST_T, HIST_T_LO, N_ONES
 from explodice.engine.seeding import (
     DEFAULT_CHUNK,
+    MAX_ROLLS,
     chunk_sizes,
     resolve_seed,
     stream_seeds,
 )
 from explodice.core.errors import ExplodiceError, check_int
 from explodice.game.rules import Roll, Rules
+from explodice.game.checks import check_roll, check_rules
 
-__all__ = ["histogram_distribution", "simulate"]
+__all__ = ["MAX_ROLLS", "histogram_distribution", "simulate"]
 
 T_LO, N_T, N_D = HIST_T_LO, HIST_T, HIST_D  # totals -160..319, drains 0..255
 # The throw tables of the kernel _kernels.chunk_throws, by pool size: 6**5 entries give 4 rolls
@@ -68,12 +70,8 @@ def simulate(
     >>> bool((a.counts == b.counts).all())
     True
     """
-    rules = Rules() if rules is None else rules
-    if not isinstance(roll, Roll):
-        raise TypeError(f"`roll` must be a Roll, but {type(roll).__name__} was passed.")
-    if not isinstance(rules, Rules):
-        raise TypeError(f"`rules` must be a Rules, but {type(rules).__name__} was passed.")
-    n = check_int("n", n, lo=1, hi=10**13)
+    roll, rules = check_roll(roll), check_rules(rules)
+    n = check_int("n", n, lo=1, hi=MAX_ROLLS)
     chunk_size = check_int("chunk_size", chunk_size, lo=1, hi=1 << 40)
     if backend not in ("cpu", "cuda", "auto"):
         raise ExplodiceError(
@@ -92,7 +90,7 @@ def simulate(
                                   roll=roll, rules=rules)
 
 
-def _chunk_work(roll: Roll, rules: Rules, seeds: np.ndarray, sizes: np.ndarray,
+def _chunk_work(roll: Roll, rules: Rules, seeds: Any, sizes: np.ndarray,
                 n_lanes: int) -> tuple[Any, np.ndarray, np.ndarray]:
     """The work of one chunk for :func:`run_chunks`, and the lanes' histograms it fills.
 

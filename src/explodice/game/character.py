@@ -20,8 +20,9 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from explodice.game.rules import Best, ExplodiceError, Policy, Roll, RulesError, check_int
+from explodice.core.errors import clip, shown
 from explodice.core.files import parse_toml, read_text
-from explodice.game.tables import check_system, fold_name
+from explodice.game.tables import MAX_GAUGE, MAX_GAUGE_PER_LEVEL, check_system, fold_name
 
 __all__ = [
     "ABILITIES",
@@ -103,7 +104,7 @@ class CharacterFileError(ExplodiceError):
 
 
 def _fail(field_name: str, value: Any, allowed: str) -> CharacterError:
-    return CharacterError(field_name, f"`{field_name}` must be {allowed}, but {value!r} was passed.")
+    return CharacterError(field_name, f"`{field_name}` must be {allowed}, but {shown(value)} was passed.")
 
 
 def _int(field_name: str, value: Any, lo: int, hi: int | None = None) -> int:
@@ -204,9 +205,10 @@ class Character:
         set_(self, "skills", self._mapping("skills", self.skills, resolve_skill, 0, 2))
         set_(self, "saves", self._mapping("saves", self.saves, resolve_ability, 0, 2))
         set_(self, "gauge_per_level",
-             self._mapping("gauge_per_level", self.gauge_per_level, self._gauge, 0, None))
+             self._mapping("gauge_per_level", self.gauge_per_level, self._gauge, 0,
+                           MAX_GAUGE_PER_LEVEL))
         if self.gauge_max is not None:
-            set_(self, "gauge_max", self._mapping("gauge_max", self.gauge_max, self._gauge, 0, None))
+            set_(self, "gauge_max", self._mapping("gauge_max", self.gauge_max, self._gauge, 0, MAX_GAUGE))
         if self.actor not in ("pc", "npc"):
             raise _fail("actor", self.actor, "one of ['pc', 'npc']")
         _check_policy("policy", self.policy)
@@ -362,7 +364,7 @@ def characters_from_toml(text: str, *, source: str = "<string>") -> list[Charact
     data = parse_toml(text, source=source, error=CharacterFileError)
     extra = [k for k in data if k != "character"]
     if extra:
-        raise CharacterFileError(f"{source}: `{extra[0]}`: unknown top-level key; "
+        raise CharacterFileError(f"{source}: `{clip(extra[0])}`: unknown top-level key; "
                                  "the file holds [[character]] tables.")
     return characters_from_tables(data.get("character"), source=source)
 

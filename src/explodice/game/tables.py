@@ -120,6 +120,13 @@ def difficulty_of(dc: int, system: str = "3d6x") -> str:
     return ""
 
 
+#: The most points one gauge may hold (a starting level, a maximum, the gauge of rolls_to_empty):
+#: a level-20 hero has a few dozen; the limit keeps a day's arrays small.
+MAX_GAUGE = 10_000
+#: The most points a gauge may gain per level (20 levels of it stay under MAX_GAUGE).
+MAX_GAUGE_PER_LEVEL = 100
+
+
 def fold_name(text: str) -> str:
     """Fold case, accents, hyphens and spaces, so French and English names match as typed.
 

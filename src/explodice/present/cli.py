@@ -30,7 +30,9 @@ from explodice.core.errors import ExplodiceError, one_line
 from explodice.core.version import __version__
 from explodice.day.exact import exact_day
 from explodice.day.scenario import load_scenario
-from explodice.day.simulate import rolls_to_empty, simulate_day
+from explodice.day.simulate import MAX_DAYS, rolls_to_empty, simulate_day
+from explodice.engine.chunks import MAX_THREADS
+from explodice.engine.seeding import MAX_ROLLS
 from explodice.game.rules import (
     ACTORS,
     ADVANTAGE_STATES,
@@ -41,12 +43,14 @@ from explodice.game.rules import (
     Rules,
     parse_policy,
 )
-from explodice.game.tables import DC_TABLES, PROFILES, SYSTEMS
+from explodice.game.tables import DC_TABLES, MAX_GAUGE, PROFILES, SYSTEMS
 from explodice.present import i18n
 from explodice.present.explorer import write_explorer
 from explodice.present.i18n import LANGS
+from explodice.present.options import integer
 from explodice.present.plots import provenance
 from explodice.sweeps import SweepWarning, check_output, load_grid, sweep, write_results
+from explodice.sweeps.run import MAX_WORKERS
 
 __all__ = ["main", "build_parser"]
 
@@ -75,14 +79,15 @@ def _resolve_policy(policy: str, dc: int | None) -> Any:
     return parse_policy(policy, dc=dc, field_name="--policy")
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(float(text)) if "e" in text.lower() else int(text.replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, but {text!r} was passed")
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, but {text!r} was passed")
-    return value
+# every number read strictly (``--n 1.25e1`` or ``1e400`` refused), within the engines' limits
+ROLLS = integer(1, MAX_ROLLS)
+DAYS = integer(1, MAX_DAYS)
+THREADS = integer(1, MAX_THREADS)
+GAUGE = integer(1, MAX_GAUGE)
+WORKERS = integer(1, MAX_WORKERS)
+SEED = integer(0)
+MODIFIER = integer(-100, 100)
+DC = integer(-10**6, 10**6)
 
 
 DEFAULTS = Rules()  # the switches' defaults, read from the rules, never restated
@@ -127,10 +132,10 @@ def _sampling_options() -> argparse.ArgumentParser:
                    help="use the exact engine (default)")
     m.add_argument("--simulate", dest="method", action="store_const", const="simulate",
                    help="use the Monte Carlo engine (with --n, --seed, --threads)")
-    g.add_argument("--n", type=_positive, default=1_000_000, help="rolls to simulate")
-    g.add_argument("--seed", type=int, default=None,
+    g.add_argument("--n", type=ROLLS, default=1_000_000, help="rolls to simulate")
+    g.add_argument("--seed", type=SEED, default=None,
                    help="seed of the simulation (default: fresh, printed with the results)")
-    g.add_argument("--threads", type=_positive, default=None, help="threads (default: all)")
+    g.add_argument("--threads", type=THREADS, default=None, help="threads (default: all)")
     g.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.set_defaults(method="exact")
     return p
@@ -340,6 +345,9 @@ def _profile(text: str) -> tuple[str, int]:
 
 def cmd_day(args: argparse.Namespace) -> int:
     """Gauges over a day: a scenario file simulated, or rolls until one gauge is empty."""
+    if args.actor == "npc":  # an NPC drains nothing: no gauge of its would ever empty
+        raise ExplodiceError("`--actor npc` does not apply to `day`: an NPC's rolls drain no "
+                             "gauge; in a scenario, set actor = \"npc\" on its [[character]].")
     if args.scenario is None:
         return _rolls_to_empty(args)
     scenario = load_scenario(args.scenario)
@@ -460,8 +468,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the odds of one roll against DCs",
                        description="The odds of one roll: P(total >= DC) for each --dc, its "
                                    "mean, median and expected drain.")
-    p.add_argument("--modifier", "-m", type=int, default=0, help="the roll's modifier")
-    p.add_argument("--dc", type=int, nargs="+", help="DCs (default: the system's DC table)")
+    p.add_argument("--modifier", "-m", type=MODIFIER, default=0, help="the roll's modifier")
+    p.add_argument("--dc", type=DC, nargs="+", help="DCs (default: the system's DC table)")
     p.add_argument("--system", choices=SYSTEMS, default="3d6x")
     p.add_argument("--pmf", action="store_true", help="print the distribution of the total")
     p.set_defaults(func=cmd_odds)
@@ -470,9 +478,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the DC table: modifiers x DCs x advantage states",
                        description="P(success) for each modifier, DC and advantage state. "
                                    "Text shows the wide grid; csv/json the tidy rows.")
-    p.add_argument("--modifiers", type=int, nargs="+", default=None,
+    p.add_argument("--modifiers", type=MODIFIER, nargs="+", default=None,
                    help="modifiers (default -5..+10)")
-    p.add_argument("--dc", type=int, nargs="+", help="DCs (default: the system's DC table)")
+    p.add_argument("--dc", type=DC, nargs="+", help="DCs (default: the system's DC table)")
     p.add_argument("--system", choices=SYSTEMS, default="3d6x")
     p.add_argument("--states", nargs="+", choices=ADVANTAGE_STATES, default=list(
         ADVANTAGE_STATES), help="advantage states (default: all three)")
@@ -485,8 +493,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the success/drain frontier of cancelling 1s against 6s",
                        description="Sweep best(λ) from keep to cancel: P(success) and E[drain] "
                                    "of each policy, and the λ a sensible player implies.")
-    p.add_argument("--modifier", "-m", type=int, default=0)
-    p.add_argument("--dc", type=int, default=16)
+    p.add_argument("--modifier", "-m", type=MODIFIER, default=0)
+    p.add_argument("--dc", type=DC, default=16)
     p.add_argument("--advantage", choices=ADVANTAGE_STATES, default="normal")
     p.add_argument("--kind", choices=("check", "save"), default="check")
     p.set_defaults(func=cmd_frontier)
@@ -495,8 +503,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="an opposed test: win, tie (status quo), loss",
                        description="Both sides roll; the higher total wins, a tie keeps the "
                                    "status quo. --modifier/--advantage/--policy are side A's.")
-    p.add_argument("--modifier", "-m", type=int, default=0, help="side A's modifier")
-    p.add_argument("--vs", type=int, default=0, help="side B's modifier")
+    p.add_argument("--modifier", "-m", type=MODIFIER, default=0, help="side A's modifier")
+    p.add_argument("--vs", type=MODIFIER, default=0, help="side B's modifier")
     p.add_argument("--vs-advantage", choices=ADVANTAGE_STATES, default="normal",
                    help="side B's advantage state")
     p.add_argument("--system", choices=SYSTEMS, default="3d6x")
@@ -507,7 +515,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="With --modifier: for each d20 DC, the 3d6x DC with the "
                                    "closest odds. Otherwise the d20 DC table mapped onto 3d6x "
                                    "for a reference profile, with every profile's odds.")
-    p.add_argument("--modifier", "-m", type=int, default=None)
+    p.add_argument("--modifier", "-m", type=MODIFIER, default=None)
     p.add_argument("--advantage", choices=ADVANTAGE_STATES, default="normal")
     p.add_argument("--profiles", nargs="+", default=[f"{k}={v}" for k, v in PROFILES.items()],
                    metavar="NAME=MOD", help="reference profiles (default: " + " ".join(
@@ -526,10 +534,10 @@ def build_parser() -> argparse.ArgumentParser:
                                    "Without: after how many rolls does one gauge of --gauge "
                                    "points first reach 0, repeating one roll (--modifier, --dc)?")
     p.add_argument("scenario", nargs="?", default=None, help="a scenario TOML file")
-    p.add_argument("--modifier", "-m", type=int, default=0)
-    p.add_argument("--dc", type=int, default=16)
-    p.add_argument("--gauge", type=_positive, default=20, help="gauge points (default 20)")
-    p.add_argument("--days", type=_positive, default=100_000, help="days to simulate")
+    p.add_argument("--modifier", "-m", type=MODIFIER, default=0)
+    p.add_argument("--dc", type=DC, default=16)
+    p.add_argument("--gauge", type=GAUGE, default=20, help="gauge points (default 20)")
+    p.add_argument("--days", type=DAYS, default=100_000, help="days to simulate")
     p.add_argument("--table", default="gauges",
                    choices=("gauges", "first_empty", "empty", "success", "roll_types", "drain",
                             "lost"), help="which table of a scenario's results to print")
@@ -573,10 +581,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a Dask scheduler, e.g. tcp://host:8786 (needs explodice[dask])")
     p.add_argument("--out", metavar="FILE", default=None,
                    help="the CSV to write (default: GRID's name with .csv, here)")
-    p.add_argument("--workers", type=_positive, default=None,
+    p.add_argument("--workers", type=WORKERS, default=None,
                    help="local processes (default: all cores); with --scheduler, batches "
                         "in flight are twice this")
-    p.add_argument("--seed", type=int, default=None, help="root seed (default: the file's)")
+    p.add_argument("--seed", type=SEED, default=None, help="root seed (default: the file's)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_sweep)
     return parser

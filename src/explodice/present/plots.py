@@ -489,7 +489,8 @@ def plot_depletion(frame: pd.DataFrame, *, ax: Any = None, x: str = "roll", y: s
     if y.startswith("p"):
         ax.set_ylim(0, 1.02)
         ax.yaxis.set_major_formatter(_percent())
-    ax.legend(fontsize="x-small", ncol=2, loc="upper left")
+    if len(frame):  # no curve (no gauge drains): no legend to draw
+        ax.legend(fontsize="x-small", ncol=2, loc="upper left")
     ax.grid(alpha=0.3)
     _titled(ax, title, frame_provenance(frame))
     return ax

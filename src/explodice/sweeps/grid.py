@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from explodice.core.errors import clip, shown
 from explodice.core.files import read_toml
 from explodice.game.rules import Best
 from explodice.sweeps.tasks import (
@@ -27,7 +28,10 @@ from explodice.sweeps.tasks import (
     resolve_task,
 )
 
-__all__ = ["GridFile", "grid_cases", "load_grid"]
+__all__ = ["MAX_CASES", "GridFile", "grid_cases", "load_grid"]
+
+#: The most cases one sweep runs (each is at least one row of the result, held in memory).
+MAX_CASES = 1_000_000
 
 
 # -- the grid -------------------------------------------------------------------------------
@@ -44,7 +48,7 @@ def grid_values(name: str, value: Any) -> list[Any]:
     if isinstance(value, (str, bytes, numbers.Number, Best)) or value is None:
         return [value]
     if isinstance(value, (Mapping, set, frozenset)):
-        raise SweepError(f"grid `{name}` must be a list of values, but {value!r} was passed.")
+        raise SweepError(f"grid `{name}` must be a list of values, but {shown(value)} was passed.")
     try:
         values = [plain_value(v) for v in value]
     except TypeError:
@@ -58,12 +62,12 @@ def check_names(names: Iterable[Any], task: Task) -> list[str]:
     names = list(names)
     for name in names:
         if not isinstance(name, str):
-            raise SweepError(f"grid parameter names must be strings, but {name!r} was passed.")
+            raise SweepError(f"grid parameter names must be strings, but {shown(name)} was passed.")
         if name in RESERVED:
             raise SweepError(f"grid `{name}` is reserved: sweep() writes the `{name}` column "
                              f"itself (give the root seed as sweep(seed=...)).")
         if task.defaults and name not in task.defaults:
-            raise SweepError(f"grid `{name}` is not a parameter of the {task.name!r} task; "
+            raise SweepError(f"grid `{clip(name)}` is not a parameter of the {task.name!r} task; "
                              f"allowed: {', '.join(task.defaults)}.")
     return names
 
@@ -75,6 +79,9 @@ def grid_cases(grid: Any, task: Task) -> tuple[list[str], list[dict[str, Any]]]:
         if grid.empty:
             raise SweepError("grid must hold at least one case, but an empty DataFrame was "
                              "passed.")
+        if len(grid) > MAX_CASES:
+            raise SweepError(f"grid has {len(grid):,} cases; at most {MAX_CASES:,} are run in "
+                             "one sweep: split it.")
         cols = {}
         for name in names:
             col = [plain_value(v) for v in grid[name].tolist()]
@@ -91,6 +98,11 @@ def grid_cases(grid: Any, task: Task) -> tuple[list[str], list[dict[str, Any]]]:
         raise SweepError("grid must name at least one parameter, but {} was passed.")
     names = check_names(grid, task)
     lists = [grid_values(name, grid[name]) for name in names]
+    size = math.prod(len(values) for values in lists)
+    if size > MAX_CASES:
+        raise SweepError(f"grid has {size:,} cases (the product of its lists' lengths "
+                         f"{' x '.join(str(len(v)) for v in lists)}); at most {MAX_CASES:,} "
+                         "are run in one sweep: split it.")
     return names, [dict(zip(names, combo)) for combo in itertools.product(*lists)]
 
 
@@ -128,7 +140,7 @@ def load_grid(path: str | os.PathLike[str]) -> GridFile:
     data = read_toml(path, error=SweepFileError)
 
     def bad(key: str, problem: str) -> SweepFileError:
-        return SweepFileError(f"{path}: `{key}`: {problem}")
+        return SweepFileError(f"{path}: `{clip(key)}`: {problem}")
 
     for key in data:
         if key not in _GRID_KEYS:

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 
-from explodice.core.errors import one_line
+from explodice.core.errors import one_line, shown
 from explodice.engine.seeding import resolve_seed
 from explodice.sweeps.grid import grid_cases
 from explodice.sweeps.tasks import (
@@ -34,7 +34,7 @@ from explodice.sweeps.tasks import (
     resolve_task,
 )
 
-__all__ = ["sweep"]
+__all__ = ["MAX_WORKERS", "WORKERS_PER_CORE", "sweep"]
 
 
 # -- running batches (in the workers) --------------------------------------------------------
@@ -99,10 +99,21 @@ class _Pool:
             self.client.close()
 
 
+#: Local worker processes per core at most: more only adds processes waiting for a core.
+WORKERS_PER_CORE = 4
+#: The most batches in flight on an executor or a cluster (a cluster of 4096 cores is rare).
+MAX_WORKERS = 4096
+
+
 def _pool(executor: Any, workers: int | None) -> _Pool:
+    local = WORKERS_PER_CORE * (os.cpu_count() or 1)
+    hi = local if executor is None else MAX_WORKERS
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
-                                or workers < 1):
-        raise SweepError(f"`workers` must be an integer >= 1 or None, but {workers!r} was passed.")
+                                or not 1 <= workers <= hi):
+        where = (f"{WORKERS_PER_CORE} per core on this machine" if executor is None else
+                 "the most batches in flight")
+        raise SweepError(f"`workers` must be an integer in 1..{hi} ({where}) or None, but "
+                         f"{shown(workers)} was passed.")
     if executor is None:
         n = workers or os.cpu_count() or 1
         pool = concurrent.futures.ProcessPoolExecutor(n, mp_context=_mp_context(),

@@ -13,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping
 
-from explodice.core.errors import ExplodiceError, check_int
+from explodice.core.errors import ExplodiceError, check_int, clip, shown
 from explodice.core.files import atomic_write_text, parse_toml, read_text
 from explodice.day.scenario import scenario_from_tables
 from explodice.game.character import characters_from_tables
@@ -78,7 +78,8 @@ def load_config(path: str | os.PathLike[str] | None = None) -> ReportConfig:
 
 def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
     def fail(key: str, value: Any, allowed: str) -> ConfigError:
-        return ConfigError(f"{source}: `{key}` must be {allowed}, but {value!r} was passed.")
+        return ConfigError(f"{source}: `{clip(key)}` must be {allowed}, but {shown(value)} was "
+                           "passed.")
 
     unknown = [k for k in data if k not in CONFIG_KEYS]
     if unknown:

@@ -283,6 +283,8 @@ def day_page(ctx: Context) -> Page:
            "points lost": lambda f: f.lost_mean.map("{:.2f}".format)})
     shown = shown[["character", "gauge", "start", "policy", "P(empty by end of day)",
                    "first empty: mean roll", "drain per day", "points lost"]]
+    if shown.empty:  # an all-NPC party, or the rule of 1 on none of the day's kinds
+        shown = pd.DataFrame({"gauges": ["no roll of the day drains a gauge under these rules"]})
     types = result.to_frame("roll_types")
     types["roll type"] = (types["type"].str.replace(" check", "").str.replace(": ", ":\n")
                           .str.replace(" DC", "\nDC"))

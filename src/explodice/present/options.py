@@ -1,0 +1,67 @@
+"""Command-line numbers, read strictly: a value is used exactly as written, or refused.
+
+``--n 1.25e1`` is not 12 and ``--n 1e400`` is not an overflow: each is refused with one line
+that says what is allowed. Integers may be written ``1000000``, ``1_000_000`` or ``1e6``.
+
+>>> parse_integer("1e6", lo=1), parse_integer("-3", lo=-10, hi=10)
+(1000000, -3)
+>>> parse_integer("1.25e1", lo=1)
+Traceback (most recent call last):
+...
+argparse.ArgumentTypeError: expected an integer >= 1, but '1.25e1' was passed
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from decimal import Decimal, InvalidOperation
+
+__all__ = ["integer", "parse_integer"]
+
+MAX_TEXT = 40  # characters of a number echoed back
+
+
+def _allowed(lo: int | None, hi: int | None) -> str:
+    if lo is not None and hi is not None:
+        return f"an integer in {lo:,}..{hi:,}".replace(",", "_")
+    if lo is not None:
+        return f"an integer >= {lo:,}".replace(",", "_")
+    if hi is not None:
+        return f"an integer <= {hi:,}".replace(",", "_")
+    return "an integer"
+
+
+def parse_integer(text: str, *, lo: int | None = None, hi: int | None = None) -> int:
+    """``text`` as an integer in ``lo..hi`` (inclusive), or ``argparse.ArgumentTypeError``."""
+    shown = text if len(text) <= MAX_TEXT else f"{text[:MAX_TEXT]}...({len(text)} chars)"
+    error = argparse.ArgumentTypeError(f"expected {_allowed(lo, hi)}, but {shown!r} was passed")
+    try:
+        value = Decimal(text.strip())
+    except (InvalidOperation, ValueError):
+        raise error from None
+    if not value.is_finite():
+        raise error
+    # bounds first: comparing is cheap even for 1e999999999, turning it into an int is not
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        raise error
+    if lo is None or hi is None:
+        if abs(value.adjusted()) > 4300:  # Python's own limit on digits of an int from text
+            raise error
+    if value != value.to_integral_value():
+        raise error
+    return int(value)
+
+
+def integer(lo: int | None = None, hi: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type=`` reading an integer in ``lo..hi``.
+
+    >>> integer(1, 10)("7")
+    7
+    """
+
+    def parse(text: str) -> int:
+        return parse_integer(text, lo=lo, hi=hi)
+
+    parse.__name__ = "integer"  # argparse names the type in some messages
+    return parse

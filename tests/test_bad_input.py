@@ -1,0 +1,460 @@
+"""Bad input, as a hostile user would give it: every refusal is one line, exit status 2, no
+traceback, and through the API the package's error (never an OverflowError, an IndexError, a
+KeyError ...). The command line is run in this process for the long table (its parsing and
+checks come before any work), and as real processes for a few of each kind, through the
+console script's launcher.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import explodice as ex
+from explodice.core.errors import ExplodiceError, ExplodiceTypeError
+from explodice.core.files import MAX_TOML_DEPTH
+from explodice.engine.seeding import MAX_CHUNKS, stream_seeds
+from explodice.present.cli import main
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+LAUNCHER = [sys.executable, str(SRC / "explodice_launch.py")]
+SCORES = dict(STR=12, DEX=10, CON=10, INT=10, WIS=10, CHA=10)
+
+
+def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """``main(argv)`` in this process: its exit status and its stderr (argparse exits too)."""
+    try:
+        status = main(argv)
+    except SystemExit as stop:
+        status = stop.code
+    return status, capsys.readouterr().err
+
+
+def assert_one_line_refusal(status: int, err: str) -> None:
+    assert status == 2, err
+    assert "Traceback" not in err
+    assert err.endswith("\n") and err.count("\n") == 1, err
+    assert err.startswith("explodice") and len(err) < 2100, err[:300]
+
+
+# -- command-line numbers and options --------------------------------------------------------
+BAD_ARGS = [
+    ["odds", "--simulate", "--n", "1.25e1"],  # was 12
+    ["odds", "--simulate", "--n", "1e400"],  # was an OverflowError traceback
+    ["odds", "--simulate", "--n", "-1e400"],
+    ["odds", "--simulate", "--n", "0"],
+    ["odds", "--simulate", "--n", "1e14"],
+    ["odds", "--simulate", "--n", "nan"],
+    ["odds", "--simulate", "--n", "9" * 5000],
+    ["odds", "--simulate", "--threads", "1e400"],
+    ["odds", "--simulate", "--threads", "0"],
+    ["odds", "--simulate", "--threads", "2.5"],
+    ["odds", "--simulate", "--seed", "-1"],
+    ["odds", "--simulate", "--seed", "inf"],
+    ["odds", "--dc", "-9223372036854775808"],  # was 0 % (int64 wrap-around)
+    ["odds", "--dc", "16.5"],
+    ["odds", "--modifier", "1e400"],
+    ["odds", "--modifier", "101"],
+    ["odds", "--policy", "best:"],  # was λ = 0
+    ["odds", "--policy", "best:1e400"],
+    ["odds", "--policy", "best:nan"],
+    ["odds", "--policy", "best:-1"],
+    ["odds", "--advantage", "lots"],
+    ["table", "--modifiers", "0", "1.5"],
+    ["table", "--dc", "5000"],
+    ["opposed", "--vs", "1e400"],
+    ["frontier", "--dc", "1e400"],
+    ["compare", "--profiles", "a=1", "a=2"],  # kept the last
+    ["compare", "--profiles", "a=1.5"],
+    ["compare", "--profiles", "a=1e400"],
+    ["compare", "--profiles", "novice=0", "--reference", "trained"],
+    ["day", "--gauge", "1e400"],
+    ["day", "--gauge", "0"],
+    ["day", "--gauge", "100000000"],  # 4 GB of gauge
+    ["day", "--days", "1e400"],
+    ["day", "--days", "1e12"],
+    ["day", "--actor", "npc"],  # was ignored
+    ["day", "--simulate", "--days", "2.5"],
+    ["sweep", "grid.toml", "--workers", "1e400"],
+    ["sweep", "grid.toml", "--workers", "0"],
+    ["sweep", "grid.toml", "--seed", "1e400.5"],
+    ["report", "--out"],
+    ["nonsense"],
+]
+
+
+@pytest.mark.parametrize("argv", BAD_ARGS, ids=" ".join)
+def test_bad_options_are_one_line_and_exit_2(argv, capsys):
+    assert_one_line_refusal(*run_cli(argv, capsys))
+
+
+def test_numbers_written_exactly_are_accepted(capsys):
+    status, _ = run_cli(["odds", "--modifier", "2e0", "--dc", "1_6", "--format", "csv"], capsys)
+    assert status == 0
+    status, _ = run_cli(
+        [
+            "odds",
+            "--simulate",
+            "--n",
+            "2e3",
+            "--seed",
+            "7",
+            "--threads",
+            "1",
+            "--dc",
+            "16",
+            "--format",
+            "csv",
+        ],
+        capsys,
+    )
+    assert status == 0
+
+
+def test_a_sweep_asking_for_more_workers_than_cores_allow_is_refused(tmp_path, capsys):
+    grid = tmp_path / "grid.toml"
+    grid.write_text('task = "success"\n[grid]\nmodifier = [0]\n', encoding="utf-8")
+    too_many = ex.sweeps.run.WORKERS_PER_CORE * (os.cpu_count() or 1) + 1
+    status, err = run_cli(
+        ["sweep", str(grid), "--out", str(tmp_path / "o.csv"), "--workers", str(too_many)], capsys
+    )
+    assert_one_line_refusal(status, err)
+    assert "per core" in err and not (tmp_path / "o.csv").exists()
+
+
+# -- malformed files ----------------------------------------------------------------------------
+ROLL = '[[character]]\nname = "Ana"\nscores = {STR = 12, DEX = 10, CON = 10, INT = 10, WIS = 10, CHA = 10}\n'
+BAD_FILES = {
+    "not TOML": b"level = \n",
+    "nested 1000 deep": b"a = " + b"[" * 1000 + b"]" * 1000 + b"\n",
+    f"nested {MAX_TOML_DEPTH + 1} deep": b"a = "
+    + b"[" * (MAX_TOML_DEPTH + 1)
+    + b"]" * (MAX_TOML_DEPTH + 1)
+    + b"\n",
+    "invalid UTF-8": b'name = "\xff\xfe"\n',
+    "a 400-digit integer": ("seed = 1" + "0" * 400 + "\n").encode(),
+    "a 400-digit level": (ROLL + "level = 1" + "0" * 400 + "\n").encode(),
+    "a huge gauge maximum": (ROLL + "gauge_max = { PA = 100000000 }\n").encode(),
+    "a huge gauge per level": (ROLL + "gauge_per_level = { PA = 1000000 }\n").encode(),
+    "a huge weight": (
+        ROLL + '[[day.roll]]\ncharacter = "Ana"\nability = "STR"\nweight = 1e300\n'
+    ).encode(),
+    "an infinite weight": (
+        ROLL + '[[day.roll]]\ncharacter = "Ana"\nability = "STR"\nweight = inf\n'
+    ).encode(),
+    "a key of 100 000 characters": ("k" * 100_000 + " = 1\n").encode(),
+    "a table where a number goes": b"seed = { a = 1 }\n",
+    "an unknown rule": b'[rules]\ndisadvantage = "sometimes"\n',
+    "no rule of 1 kinds as a string": b'[rules]\nrule_of_one_kinds = "check"\n',
+}
+
+
+@pytest.mark.parametrize("name", list(BAD_FILES))
+@pytest.mark.parametrize("command", ["report", "day", "sweep"])
+def test_malformed_files_are_one_line_naming_the_file(tmp_path, capsys, command, name):
+    path = tmp_path / "bad.toml"
+    path.write_bytes(BAD_FILES[name])
+    extra = ["--out", str(tmp_path / "out")] if command != "day" else []
+    status, err = run_cli([command, str(path), *extra], capsys)
+    assert_one_line_refusal(status, err)
+    assert "bad.toml" in err, err
+
+
+@pytest.mark.parametrize("path", ["/dev/zero", "/nonexistent/party.toml", "."])
+@pytest.mark.parametrize("command", ["report", "day", "sweep"])
+def test_unreadable_paths_are_one_line(tmp_path, capsys, command, path):
+    if not Path(path).exists() and path == "/dev/zero":
+        pytest.skip("no /dev/zero here")
+    extra = ["--out", str(tmp_path / "out")] if command != "day" else []
+    assert_one_line_refusal(*run_cli([command, path, *extra], capsys))
+
+
+# -- real processes, through the console script's launcher --------------------------------------
+def _env() -> dict[str, str]:
+    return os.environ | {"MPLBACKEND": "Agg", "PYTHONPATH": str(SRC)}
+
+
+def test_bad_input_as_real_processes(tmp_path):
+    bad = tmp_path / "deep.toml"
+    bad.write_bytes(BAD_FILES["nested 1000 deep"])
+    cases = [
+        ["odds", "--simulate", "--n", "1e400"],
+        ["day", "--gauge", "1e400"],
+        ["odds", "--dc", "-9223372036854775808"],
+        ["day", str(bad)],
+    ]
+    procs = [
+        subprocess.Popen(
+            LAUNCHER + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env()
+        )
+        for argv in cases
+    ]
+    for argv, proc in zip(cases, procs):
+        _, err = proc.communicate(timeout=300)
+        assert_one_line_refusal(proc.returncode, err)
+        assert "Traceback" not in err, argv
+
+
+CTRL_C_DURING_IMPORT = """
+import builtins, sys
+real_import = builtins.__import__
+
+def interrupted(name, *args, **kwargs):
+    if name == "numpy":  # deep inside `import explodice`: the user pressed Ctrl-C there
+        raise KeyboardInterrupt
+    return real_import(name, *args, **kwargs)
+
+builtins.__import__ = interrupted
+import explodice_launch
+sys.exit(explodice_launch.main())
+"""
+
+
+def test_ctrl_c_while_explodice_is_imported_is_one_line_and_130():
+    out = subprocess.run(
+        [sys.executable, "-c", CTRL_C_DURING_IMPORT, "odds"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=_env(),
+    )
+    assert out.returncode == 130
+    assert out.stderr == "explodice: interrupted\n"
+
+
+def test_the_console_script_is_the_launcher():
+    text = (SRC.parent / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'explodice = "explodice_launch:main"' in text
+    assert 'py-modules = ["explodice_launch"]' in text
+
+
+# -- the API: the package's error, never another -------------------------------------------------
+def _hero(**kwargs):
+    return ex.Character("Hero", SCORES, **kwargs)
+
+
+def _day(**kwargs):
+    return ex.Scenario([_hero(**kwargs)], [ex.DayRoll("Hero", ability="STR", repeat=4)])
+
+
+BAD_CALLS = {
+    "success_table(dcs=[])": lambda: ex.success_table(dcs=[]),
+    "success_table(modifiers=[])": lambda: ex.success_table(modifiers=[]),
+    "success_table(modifiers=5)": lambda: ex.success_table(modifiers=5),
+    "success_table(advantages=[])": lambda: ex.success_table(advantages=[]),
+    "success_table(readings=1)": lambda: ex.success_table(readings=1),
+    "success_table(characters=1)": lambda: ex.success_table(characters=1),
+    "success_table(tests=1)": lambda: ex.success_table(characters=[_hero()], tests=1),
+    "success_table(rules='drop')": lambda: ex.success_table(rules="drop"),
+    "p_success(1.5)": lambda: ex.exact(ex.Roll(0)).p_success(1.5),
+    "p_drain_at_least(1.5)": lambda: ex.exact(ex.Roll(0)).p_drain_at_least(1.5),
+    "success_frame([1.5])": lambda: ex.exact(ex.Roll(0)).success_frame([1.5]),
+    "quantile(nan)": lambda: ex.exact(ex.Roll(0)).quantile(float("nan")),
+    "wilson_interval(5, 0)": lambda: ex.wilson_interval(5, 0),
+    "wilson_interval(5, 3)": lambda: ex.wilson_interval(5, 3),
+    "wilson_interval(-1, 3)": lambda: ex.wilson_interval(-1, 3),
+    "wilson_interval(1.5, 3)": lambda: ex.wilson_interval(1.5, 3),
+    "wilson_interval('a', 3)": lambda: ex.wilson_interval("a", 3),
+    "wilson_interval(1, 10**400)": lambda: ex.wilson_interval(1, 10**400),
+    "Best(16, 10**400)": lambda: ex.Best(16, 10**400),
+    "exact(1)": lambda: ex.exact(1),
+    "exact(Roll(), rules=1)": lambda: ex.exact(ex.Roll(), 1),
+    "simulate(Roll(), rules=1)": lambda: ex.simulate(ex.Roll(), 1, n=10),
+    "simulate(chunk_size=1, n=10**13)": lambda: ex.simulate(ex.Roll(), n=10**13, chunk_size=1),
+    "d20(1)": lambda: ex.d20(1),
+    "opposed(1, 2)": lambda: ex.opposed(1, 2),
+    "passive(1.5)": lambda: ex.passive(1.5),
+    "haggle_table([])": lambda: ex.haggle_table([]),
+    "group_success(1, dc=16)": lambda: ex.group_success(1, dc=16),
+    "working_together(1, 16)": lambda: ex.working_together(1, 16),
+    "frontier(rules=1)": lambda: ex.frontier(ex.Roll(), 16, rules=1),
+    "breakpoints(rules=1)": lambda: ex.breakpoints(0, 16, rules=1),
+    "drain_frame(rules=1)": lambda: ex.drain_frame(ex.Roll(), 1),
+    "drain_summary(tail=(1.5,))": lambda: ex.drain_summary(ex.Roll(0), tail=(1.5,)),
+    "equivalent_dc(rules=1)": lambda: ex.equivalent_dc(ex.Roll(), rules=1),
+    "divergence(advantages=[])": lambda: ex.divergence({"a": 1}, advantages=[]),
+    "divergence(advantages=1)": lambda: ex.divergence({"a": 1}, advantages=1),
+    "suggest_dcs(1)": lambda: ex.suggest_dcs(1),
+    "pivot_success(1)": lambda: ex.pivot_success(1),
+    "rolls_to_empty(rules=1)": lambda: ex.rolls_to_empty(0, 20, 16, rules=1),
+    "rolls_to_empty(gauge=10**8)": lambda: ex.rolls_to_empty(0, 10**8, 16),
+    "simulate_day(1)": lambda: ex.simulate_day(1),
+    "simulate_day(rules=1)": lambda: ex.simulate_day(_day(), 1, n_days=10),
+    "simulate_day(n_days=10**12)": lambda: ex.simulate_day(_day(), n_days=10**12),
+    "simulate_day(chunk_days=1, n_days=10**8)": lambda: ex.simulate_day(
+        _day(), n_days=10**8, chunk_days=1
+    ),
+    "Scenario(1, 2)": lambda: ex.Scenario(1, 2),
+    "Character(gauge_max=10**8)": lambda: _hero(gauge_max={"PA": 10**8}),
+    "Character(gauge_max=10**400)": lambda: _hero(gauge_max={"PA": 10**400}),
+    "Character(gauge_per_level=10**6)": lambda: _hero(gauge_per_level={"PA": 10**6}),
+    "DayRoll(weight=10**400)": lambda: ex.DayRoll("Hero", ability="STR", weight=10**400),
+    "DayRoll(weight=1e300)": lambda: ex.DayRoll("Hero", ability="STR", weight=1e300),
+    "load_characters(1)": lambda: ex.load_characters(1),  # opened (and closed) stdout
+    "load_scenario(1)": lambda: ex.load_scenario(1),
+    "sweep(10**10 cases)": lambda: ex.sweep(
+        {
+            "modifier": list(range(-50, 50)),
+            "dc": list(range(100)),
+            "n": list(range(1, 10_001)),
+            "advantage": ["normal"] * 100,
+        },
+        "success",
+    ),
+    "sweep(workers=10**6)": lambda: ex.sweep({"modifier": [0]}, "success", workers=10**6),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD_CALLS))
+def test_bad_api_calls_raise_the_packages_error(name):
+    with pytest.raises(ExplodiceError):
+        BAD_CALLS[name]()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: ex.exact(1),
+        lambda: ex.exact(ex.Roll(), "drop"),
+        lambda: ex.success_table(modifiers=5),
+        lambda: ex.wilson_interval("a", 3),
+        lambda: ex.load_scenario(1),
+        lambda: ex.drain_summary(ex.Roll(0), tail=(1.5,)),
+        lambda: ex.pivot_success(1),
+    ],
+)
+def test_a_wrong_type_is_both_the_packages_error_and_a_type_error(call):
+    with pytest.raises(ExplodiceTypeError) as info:
+        call()
+    assert isinstance(info.value, TypeError) and isinstance(info.value, ExplodiceError)
+
+
+def test_a_message_never_echoes_a_huge_value():
+    with pytest.raises(ExplodiceError) as info:
+        ex.Roll("x" * 50_000_000)
+    assert len(str(info.value)) < 300
+
+
+# -- limits and what they leave intact -----------------------------------------------------------
+def test_an_all_npc_party_gives_empty_gauge_tables_not_a_crash():
+    result = ex.simulate_day(_day(actor="npc"), n_days=200, seed=1, threads=1)
+    for table in ("gauges", "first_empty", "empty", "drain", "lost"):
+        assert result.to_frame(table).empty  # an NPC drains no gauge: there is nothing to list
+    success = result.to_frame("success")
+    assert len(success) == 4 and success.p.between(0, 1).all()
+
+
+def test_no_rule_of_one_kinds_drains_nothing():
+    rules = ex.Rules(rule_of_one_kinds=frozenset())
+    result = ex.simulate_day(_day(), rules, n_days=200, seed=1, threads=1)
+    assert (result.to_frame("gauges").caused_mean == 0).all()
+    assert ex.exact(ex.Roll(0), rules).drain_mean == 0
+
+
+def test_seed_streams_are_those_of_spawning_every_chunk_up_front():
+    # the children numpy's SeedSequence.spawn gives, derived independently of explodice
+    ss = np.random.SeedSequence(2026)
+    wanted = [c.generate_state(4, np.uint64) for c in np.random.SeedSequence(2026).spawn(7)]
+    seeds = stream_seeds(ss, 7)
+    assert len(seeds) == 7
+    for c, state in enumerate(wanted):
+        assert (seeds[c] == state).all()
+    # a run of 10**13 rolls holds no table of seeds: the last chunk's state comes at once
+    many = stream_seeds(np.random.SeedSequence(1), MAX_CHUNKS)
+    last = np.random.SeedSequence(1, spawn_key=(MAX_CHUNKS - 1,)).generate_state(4, np.uint64)
+    assert (many[MAX_CHUNKS - 1] == last).all()
+
+
+def test_a_simulation_is_the_same_for_a_seed_and_threads():
+    a = ex.simulate(ex.Roll(1), n=30_000, seed=5, threads=1, chunk_size=4_000)
+    b = ex.simulate(ex.Roll(1), n=30_000, seed=5, threads=2, chunk_size=4_000)
+    assert (a.counts == b.counts).all()
+
+
+# -- the report with a party that drains nothing ------------------------------------------------
+PARTY_OF_NPCS = """
+seed = 3
+[simulation]
+n = 2000
+days = 40
+[[character]]
+name = "Guard"
+scores = { STR = 14, DEX = 12, CON = 12, INT = 10, WIS = 10, CHA = 8 }
+actor = "npc"
+[day]
+name = "a watch"
+[[day.roll]]
+character = "Guard"
+ability = "WIS"
+dc = 12
+repeat = 5
+"""
+NO_KINDS = PARTY_OF_NPCS.replace('actor = "npc"', "") + "[rules]\nrule_of_one_kinds = []\n"
+
+
+@pytest.mark.parametrize("text", [PARTY_OF_NPCS, NO_KINDS], ids=["all NPCs", "no rule of 1"])
+def test_the_day_page_of_a_day_that_drains_nothing(tmp_path, text):
+    from explodice.present.report import load_config
+    from explodice.present.report import pages as pages_module
+    from explodice.present.report.kit import Context
+
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    page = pages_module.day_page(Context(load_config(path), "test", "2026-01-02"))
+    gauges = page.tables["gauges"]  # an NPC has no gauge; a PC's gauges, never drained
+    assert gauges.empty or (gauges.caused_mean == 0).all()
+    assert page.tables["empty"].empty  # no gauge drains, so no depletion curve to draw
+    assert len(page.tables["success"]) == 5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("text", [PARTY_OF_NPCS, NO_KINDS], ids=["all NPCs", "no rule of 1"])
+def test_the_whole_report_of_a_day_that_drains_nothing(tmp_path, text):
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    status = main(["report", str(path), "--out", str(tmp_path / "out"), "--no-progress"])
+    assert status == 0 and (tmp_path / "out" / "explodice-report.pdf").exists()
+
+
+# -- a wrong rules= object, everywhere ----------------------------------------------------------
+def _takes_rules() -> list[str]:
+    names = []
+    for name in ex.__all__:
+        f = getattr(ex, name)
+        if callable(f) and not isinstance(f, type) and "rules" in inspect.signature(f).parameters:
+            names.append(name)
+    return names
+
+
+REQUIRED = {
+    "roll": ex.Roll(0),
+    "roll_a": ex.Roll(0),
+    "roll_b": ex.Roll(0),
+    "rolls": [ex.Roll(0)],
+    "modifier": 0,
+    "dc": 16,
+    "gauge": 20,
+    "target": 0.5,
+}
+
+
+@pytest.mark.parametrize("name", _takes_rules())
+def test_a_wrong_rules_object_is_refused_by_every_public_function(name):
+    f = getattr(ex, name)
+    required = {
+        p: REQUIRED.get(p)
+        for p, par in inspect.signature(f).parameters.items()
+        if par.default is inspect.Parameter.empty
+        and p != "rules"
+        and par.kind not in (par.VAR_POSITIONAL, par.VAR_KEYWORD)
+    }
+    if "scenario" in required:
+        required["scenario"] = _day()
+    with pytest.raises(ExplodiceTypeError, match="`rules` must be a Rules"):
+        f(**required, rules="drop")  # was read as the default rules, or an AttributeError
