@@ -59,8 +59,7 @@ from explodice.analysis.drain import drain_frame, drain_summary
 from explodice.analysis.frontier import breakpoints, frontier, implied_lambda
 from explodice.day.scenario import DayRoll, Scenario, ScenarioFileError, load_scenario
 from explodice.day.simulate import DayResult, EmptyTime, rolls_to_empty, simulate_day
-from explodice.day.exact import exact_day
-from explodice.day.optimal import OptimalPolicy, optimal_policy
+# exact_day, OptimalPolicy and optimal_policy: loaded on first use (see __getattr__ below)
 
 # grids, reports
 from explodice.sweeps import SweepError, SweepWarning, sweep
@@ -86,8 +85,18 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    """The presentation layer (plots, the report) loads matplotlib: it is imported on first
-    use, so ``import explodice`` stays light. ``from explodice import plots`` works as before."""
+    """The presentation layer (plots, the report) loads matplotlib, and the exact day's engines
+    (``exact_day``, ``optimal_policy``) load numba kernels: they are imported on first use, so
+    ``import explodice`` and the single-roll exact engine stay light (no numba). ``from
+    explodice import plots`` and ``from explodice import exact_day`` work as before."""
+    if name == "exact_day":
+        from explodice.day.exact import exact_day
+
+        return exact_day
+    if name in ("OptimalPolicy", "optimal_policy"):
+        from explodice.day import optimal
+
+        return getattr(optimal, name)
     if name == "write_report":
         from explodice.present.report import write_report
 

@@ -28,7 +28,6 @@ from explodice.analysis.resolutions import opposed
 from explodice.analysis.success import pivot_success, roll_distribution, success_table
 from explodice.core.errors import ExplodiceError, one_line
 from explodice.core.version import __version__
-from explodice.day.exact import exact_day
 from explodice.day.scenario import load_scenario
 from explodice.day.simulate import MAX_DAYS, rolls_to_empty, simulate_day
 from explodice.engine.chunks import MAX_THREADS
@@ -353,6 +352,8 @@ def cmd_day(args: argparse.Namespace) -> int:
     scenario = load_scenario(args.scenario)
     rules = _rules(args)
     if args.method == "exact":  # only when asked: a scenario is simulated by default
+        from explodice.day.exact import exact_day  # numba kernels: only for 'day --exact'
+
         result = exact_day(scenario, rules)
         how = f"exact (omitted {result.omitted:.1e})"
     else:
