@@ -44,6 +44,8 @@ from explodice.day.rolls import RollChoices, roll_choices
 from explodice.day.scenario import Scenario
 from explodice.day.simulate import DayResult
 from explodice.game.character import GAUGES
+from explodice.core.errors import ExplodiceTypeError
+from explodice.game.checks import check_rules
 from explodice.game.rules import Rules
 
 __all__ = ["STATE_LIMIT", "exact_day"]
@@ -210,11 +212,10 @@ def exact_day(scenario: Scenario, rules: Rules | None = None, *,
     >>> r.method, r.n_rolls, round(float(r.first[0].sum()), 12)
     ('exact', 10, 1.0)
     """
-    rules = Rules() if rules is None else rules
+    rules = check_rules(rules)
     if not isinstance(scenario, Scenario):
-        raise TypeError(f"`scenario` must be a Scenario, but {type(scenario).__name__} was passed.")
-    if not isinstance(rules, Rules):
-        raise TypeError(f"`rules` must be a Rules, but {type(rules).__name__} was passed.")
+        raise ExplodiceTypeError(
+            f"`scenario` must be a Scenario, but {type(scenario).__name__} was passed.")
     began = time.perf_counter()
     choices = _choices(scenario, rules)
     laws = _fixed_laws(choices)

@@ -37,6 +37,8 @@ from explodice.day.rolls import MAX_ONES, RollChoices, drain_pmf
 from explodice.day.scenario import Scenario
 from explodice.engine.rule_of_one import policy_table
 from explodice.game.character import GAUGES
+from explodice.core.errors import ExplodiceTypeError
+from explodice.game.checks import check_rules
 from explodice.game.rules import Best, Rules
 
 __all__ = ["DEFAULT_LAMBDAS", "OptimalPolicy", "optimal_policy"]
@@ -405,11 +407,10 @@ def optimal_policy(scenario: Scenario, rules: Rules | None = None, *,
     >>> round(optimal_policy(s).value["Hero"] - float(exact_day(s).succ_t[0]), 12)  # as keep
     0.0
     """
-    rules = Rules() if rules is None else rules
+    rules = check_rules(rules)
     if not isinstance(scenario, Scenario):
-        raise TypeError(f"`scenario` must be a Scenario, but {type(scenario).__name__} was passed.")
-    if not isinstance(rules, Rules):
-        raise TypeError(f"`rules` must be a Rules, but {type(rules).__name__} was passed.")
+        raise ExplodiceTypeError(
+            f"`scenario` must be a Scenario, but {type(scenario).__name__} was passed.")
     n_types = len(scenario.rolls)
     if values is None:
         values = (1.0,) * n_types
