@@ -189,7 +189,8 @@ class OptimalPolicy:
                 rows.append({"character": name, "policy": label,
                              "detail": best_label if label == "best fixed λ" else "",
                              "successes": v, "optimal_gain": self.value[name] - v})
-        df = pd.DataFrame(rows)
+        columns = ["character", "policy", "detail", "successes", "optimal_gain"]
+        df = pd.DataFrame(rows, columns=columns)  # no PC: no row, the same columns
         df["scenario"] = self.scenario.name
         df["rules"] = self.rules.describe()
         df["method"] = "exact"

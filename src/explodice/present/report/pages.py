@@ -427,6 +427,8 @@ def day_policies_page(ctx: Context) -> Page:
         "optimal gain": table.optimal_gain.map(lambda v: f"{max(v, 0.0):+.3f}"),  # 0 - 3e-15
         "λ": table.detail.str.replace("best(λ=", "", regex=False).str.rstrip(")")})
     shown = shown[["character", "policy", "λ", "expected successes", "optimal gain"]]
+    if shown.empty:  # an all-NPC party: nobody has a choice to make
+        shown = pd.DataFrame({"policies": ["no player character rolls in this day"]})
     thresholds = best.to_frame("thresholds")
     caption = (f"{c.day.describe()}; exact (no sampling). Each PC's expected successes over "
                "the day under keep, cancel, the best fixed weight λ (of "
@@ -436,13 +438,19 @@ def day_policies_page(ctx: Context) -> Page:
                "The gain is what playing well adds to each fixed policy.")
     fig, (a, b) = page_figure(ctx, "The rule of 1 over a day: four policies", caption,
                                ncols=2, table=shown, table_height=0.03 + 0.022 * (len(shown) + 1))
-    plots.plot_bars(table.assign(expected=table.successes), x="character", y="expected",
-                    hue="policy", ax=a, ylabel="expected successes per day",
-                    title="Expected successes over the day, by policy")
-    gain = table[table.policy != "optimal"]
-    plots.plot_bars(gain, x="character", y="optimal_gain", hue="policy", ax=b,
-                    ylabel="optimal minus policy (successes per day)",
-                    title="What the optimal player gains over each fixed policy")
+    if table.empty:
+        for ax in (a, b):
+            ax.axis("off")
+            ax.text(0.5, 0.5, "no player character rolls in this day", ha="center",
+                    transform=ax.transAxes)
+    else:
+        plots.plot_bars(table.assign(expected=table.successes), x="character", y="expected",
+                        hue="policy", ax=a, ylabel="expected successes per day",
+                        title="Expected successes over the day, by policy")
+        gain = table[table.policy != "optimal"]
+        plots.plot_bars(gain, x="character", y="optimal_gain", hue="policy", ax=b,
+                        ylabel="optimal minus policy (successes per day)",
+                        title="What the optimal player gains over each fixed policy")
     return Page("07b-day-policies", "The rule of 1 over a day: four policies", caption, fig,
                 {"policies": table, "optimal-thresholds": thresholds})
 
