@@ -10,10 +10,10 @@ value that the rules do not allow.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
 import numbers
 from collections.abc import Mapping
-from typing import Any, Literal, Union
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
 
 from explodice.core.errors import (
     ExplodiceError,
@@ -134,7 +134,7 @@ class Best:
         return f"best(dc={self.dc}, λ={self.weight:g})"
 
 
-Policy = Union[str, Best]
+Policy = str | Best
 
 
 @dataclass(frozen=True)
@@ -163,12 +163,13 @@ class Roll:
                 raise fail("policy", self.policy, "'keep', 'cancel' or Best(dc=..., weight=λ)")
 
     @classmethod
-    def from_sources(cls, modifier: int = 0, *, advantages: int = 0, disadvantages: int = 0,
-                     **kwargs: Any) -> "Roll":
+    def from_sources(
+        cls, modifier: int = 0, *, advantages: int = 0, disadvantages: int = 0, **kwargs: Any
+    ) -> Roll:
         """Build a roll from counts of advantage and disadvantage sources (netted)."""
         return cls(modifier, advantage=net_advantage(advantages, disadvantages), **kwargs)
 
-    def replace(self, **changes: Any) -> "Roll":
+    def replace(self, **changes: Any) -> Roll:
         """A copy with some fields changed (validated again)."""
         return replace(self, **changes)
 
@@ -244,6 +245,8 @@ def parse_policy(value: Any, *, dc: int | None = None, field_name: str = "policy
         raise fail(field_name, value, POLICY_GRAMMAR)
     given_dc = dc if given_dc is None else given_dc
     if given_dc is None:
-        raise RulesError(f"`{field_name}` {shown(value)} needs a DC: give the roll's DC, or best:λ@DC.")
+        raise RulesError(
+            f"`{field_name}` {shown(value)} needs a DC: give the roll's DC, or best:λ@DC."
+        )
     weight = check_real(f"{field_name} weight λ", weight, lo=0)
-    return Best(check_int(f"{field_name} DC", given_dc, lo=-10**6, hi=10**6), weight)
+    return Best(check_int(f"{field_name} DC", given_dc, lo=-(10**6), hi=10**6), weight)
