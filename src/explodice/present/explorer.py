@@ -51,7 +51,9 @@ __all__ = [
     "explorer_data",
     "explorer_html",
     "policy_choices",
+    "roll_type_label",
     "shown_percent",
+    "test_label",
     "write_explorer",
 ]
 
@@ -172,7 +174,7 @@ class ExplorerData:
     meta: dict[str, Any]
 
 
-def _test_label(test: str, lang: str) -> str:
+def test_label(test: str, lang: str) -> str:
     """'Athletics' or 'save STR' in ``lang`` ('Athlétisme', 'sauvegarde FOR')."""
     _ = i18n.translator(lang)
     if test.startswith("save "):
@@ -215,7 +217,7 @@ def _subjects(party: Sequence[Any], lang: str) -> pd.DataFrame:
                 {
                     "who": f"{c.name}: {test} ({mods})",
                     "label": _("{name}: {test} ({modifiers})").format(
-                        name=c.name, test=_test_label(test, lang), modifiers=mods
+                        name=c.name, test=test_label(test, lang), modifiers=mods
                     ),
                     "mod3": r3.modifier,
                     "mod20": r20.modifier,
@@ -322,7 +324,7 @@ def _equivalent(profiles: dict[str, int], rules: Rules, lang: str) -> pd.DataFra
     return pd.concat(frames, ignore_index=True)
 
 
-def _roll_type_label(day_roll: Any, lang: str) -> str:
+def roll_type_label(day_roll: Any, lang: str) -> str:
     """A day's roll type as the page names it (its own label unless it is the default one)."""
     what = day_roll.skill or day_roll.ability
     default = f"{day_roll.character}: {what} {day_roll.kind} DC {day_roll.dc}"
@@ -332,7 +334,7 @@ def _roll_type_label(day_roll: Any, lang: str) -> str:
     test = f"save {day_roll.ability}" if day_roll.kind == "save" else what
     kind = "" if day_roll.kind == "save" else " " + _(day_roll.kind)
     return _("{name}: {test} DC {dc}").format(
-        name=day_roll.character, test=_test_label(test, lang) + kind, dc=day_roll.dc
+        name=day_roll.character, test=test_label(test, lang) + kind, dc=day_roll.dc
     )
 
 
@@ -346,7 +348,7 @@ def _day_tables(config: Any, lang: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.
             policy = Best(16, policy.weight)  # the day plays Best against each roll's own DC
         party = tuple(dataclasses.replace(c, policy=policy) for c in scenario.characters)
         runs[key] = scenario.replace(characters=party)
-    type_labels = {r.label: _roll_type_label(r, lang) for r in scenario.rolls}
+    type_labels = {r.label: roll_type_label(r, lang) for r in scenario.rolls}
     empties, types, gauges = [], [], []
     for key, sc in runs.items():
         res = simulate_day(sc, config.rules, n_days=config.days, seed=config.seed)

@@ -33,6 +33,9 @@ __all__ = [
     "localise_table",
     "number",
     "percent",
+    "percent_formatter",
+    "number_formatter",
+    "rules_text",
     "translator",
 ]
 
@@ -76,7 +79,7 @@ def translator(lang: str) -> Callable[[str], str]:
 
 def _round(x: float, digits: int) -> Decimal:
     # Ties away from zero on the exact binary value, as JavaScript's toFixed rounds.
-    return Decimal(x).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    return Decimal(float(x)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
 
 
 def number(x: float, lang: str, digits: int | None = 1) -> str:
@@ -139,6 +142,56 @@ def date(day: str | _dt.date, lang: str) -> str:
     return format_date(day, format="long", locale=_LOCALES[lang])
 
 
+def rules_text(rules: Any, lang: str, readings: Any = None) -> str:
+    """The rules switches in one short line, in ``lang`` (English: ``Rules.describe()``), for
+    captions and footers; ``readings`` names the disadvantage readings a table mixes, when it
+    mixes several.
+
+    >>> from explodice.game.rules import Rules
+    >>> rules_text(Rules(), "fr")
+    'désavantage=soustraire, règle du 1 sur test,sauvegarde, 1_sur_explosion=non, excédent=plus pleine, chanceux=non'
+    """
+    _ = translator(lang)
+    readings = list(readings) if readings else [rules.disadvantage]
+    if lang == "en":
+        text = rules.describe()
+        if len(readings) > 1:
+            text = text.replace(f"disadvantage={rules.disadvantage}",
+                                "disadvantage=" + "/".join(readings))
+        return text
+    from explodice.game.rules import KINDS
+
+    kinds = [_(k) for k in KINDS if k in rules.rule_of_one_kinds]
+    yes_no = {True: _("yes"), False: _("no")}
+    return _(
+        "disadvantage={reading}, rule of 1 on {kinds}, ones_on_explosions={ones}, "
+        "overflow={overflow}, lucky={lucky}"
+    ).format(
+        reading="/".join(_(r) for r in readings),
+        kinds=",".join(kinds) or _("none"),
+        ones=yes_no[bool(rules.ones_on_explosions)],
+        overflow=_(OVERFLOW_SHORT[rules.overflow]),
+        lucky=yes_no[bool(rules.lucky)],
+    )
+
+
+def percent_formatter(lang: str, digits: int = 0) -> Any:
+    """A matplotlib tick formatter writing probabilities in percent the language's way."""
+    from matplotlib.ticker import FuncFormatter, PercentFormatter
+
+    if check_lang(lang) == "en":
+        return PercentFormatter(xmax=1.0, decimals=digits)
+    return FuncFormatter(lambda x, pos: percent(round(x, 9), lang, digits) if 0 <= x <= 1 else "")
+
+
+def number_formatter(lang: str) -> Any:
+    """A matplotlib tick formatter writing plain numbers the language's way (``0,5``)."""
+    from matplotlib.ticker import FuncFormatter
+
+    check_lang(lang)
+    return FuncFormatter(lambda x, pos: number(round(x, 6), lang, None))
+
+
 def d3_locale(lang: str) -> dict[str, Any]:
     """The number locale of the page's charts (d3-format), from Babel's CLDR symbols."""
     from babel.numbers import get_decimal_symbol, get_group_symbol, get_minus_sign_symbol
@@ -160,6 +213,10 @@ def _noop(text: str) -> str:
 
 
 N_ = _noop
+#: Where drain beyond an empty gauge goes, as a reader says it.
+OVERFLOW = {"fullest": N_("moves to the fullest gauge"), "lost": N_("is lost")}
+#: The same, in one word, as ``Rules.describe()`` writes it.
+OVERFLOW_SHORT = {"fullest": N_("fullest"), "lost": N_("lost")}
 #: Column names of the command line's tables and cell values that are labels, for the catalogue.
 COLUMNS = (
     N_("system"),

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import dataclasses
 import textwrap
-from collections.abc import Iterable, Mapping, Sequence
+import weakref
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -27,6 +28,8 @@ import pandas as pd
 from explodice.engine.distribution import Distribution
 from explodice.game.rules import Rules
 from explodice.game.tables import dc_bands
+from explodice.present import i18n
+from explodice.present.i18n import N_
 
 __all__ = [
     "DC_BANDS_3D6X",
@@ -45,6 +48,7 @@ __all__ = [
     "plot_depletion",
     "plot_outcomes",
     "plot_bars",
+    "share",
 ]
 
 # The typical DC tables of RULES.md, as (name, DC) pairs in increasing order.
@@ -62,6 +66,8 @@ _ADVANTAGE_STYLE = {
 }
 _NOTE_SIZE = 7
 _NOTE_WIDTH = 95
+#: Points of text drawn just above an Axes (the DC band names), that its note and title clear.
+_ABOVE: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()
 
 
 # -- labelling helpers ----------------------------------------------------------------------
@@ -73,38 +79,45 @@ def _axes(ax: Any) -> Any:
     return ax
 
 
-def provenance(dist: Distribution) -> str:
+def provenance(dist: Distribution, lang: str = "en") -> str:
     """Where a distribution's numbers come from, in one line: system, method, n, seed, rules.
 
     >>> from explodice import Roll, exact
     >>> provenance(exact(Roll(0))).split(";")[0]
     '3d6x exact'
     """
+    _ = i18n.translator(lang)
     if dist.simulated:
-        how = f"{dist.system} Monte Carlo, n={dist.n:,}, seed={dist.seed}"
+        how = (
+            f"{dist.system} Monte Carlo, n={i18n.number(dist.n, lang, 0)}, {_('seed')}={dist.seed}"
+        )
     else:
-        how = f"{dist.system} {dist.method}"
+        how = f"{dist.system} {_(dist.method)}"
     if dist.rules is not None and dist.system == "3d6x":
-        how += f"; {dist.rules.describe()}"
+        how += f"; {i18n.rules_text(dist.rules, lang)}"
     return how
 
 
-def frame_provenance(frame: pd.DataFrame) -> str:
+def frame_provenance(frame: pd.DataFrame, lang: str = "en") -> str:
     """The provenance of a tidy table: its ``method``, ``n`` and ``seed`` columns and the rules.
 
     The rules are read from ``frame.attrs["rules"]`` (a :class:`~explodice.Rules`) or from a
     ``disadvantage`` column; absent columns are skipped.
     """
+    _ = i18n.translator(lang)
     parts: list[str] = []
     for col in ("system", "method", "n", "n_days", "seed"):
         if col in frame.columns:
             vals = [v for v in pd.unique(frame[col]) if v is not None and not _isnan(v)]
             if vals:  # thousands separators for sizes, never for seeds
                 shown = ", ".join(
-                    f"{v:,}" if col != "seed" and isinstance(v, (int, np.integer)) else str(v)
+                    i18n.number(v, lang, 0)
+                    if col != "seed" and isinstance(v, (int, np.integer))
+                    else _(str(v))
                     for v in vals[:3]
                 )
-                parts.append(f"{col}={shown}" if col in ("n", "n_days", "seed") else shown)
+                name = {"n_days": N_("n_days"), "seed": N_("seed")}.get(col, col)
+                parts.append(f"{_(name)}={shown}" if col in ("n", "n_days", "seed") else shown)
     rules = frame.attrs.get("rules")
     if isinstance(rules, Rules):
         readings = []
@@ -112,16 +125,13 @@ def frame_provenance(frame: pd.DataFrame) -> str:
             readings = [r for r in pd.unique(frame["disadvantage"]) if isinstance(r, str)]
         if len(readings) == 1:  # the rows say which reading they used: trust them
             rules = dataclasses.replace(rules, disadvantage=readings[0])
-        text = rules.describe()
-        if len(readings) > 1:
-            text = text.replace(
-                f"disadvantage={rules.disadvantage}", "disadvantage=" + "/".join(readings)
-            )
-        parts.append(text)
+        parts.append(i18n.rules_text(rules, lang, readings if len(readings) > 1 else None))
     elif "rules" in frame.columns:
         parts += [str(r) for r in pd.unique(frame["rules"])[:2]]
     elif "disadvantage" in frame.columns:
-        parts.append("disadvantage=" + "/".join(map(str, pd.unique(frame["disadvantage"]))))
+        readings = [r for r in pd.unique(frame["disadvantage"]) if isinstance(r, str)]
+        if readings:
+            parts.append(_("disadvantage") + "=" + "/".join(_(r) for r in readings))
     return "; ".join(parts)
 
 
@@ -132,16 +142,27 @@ def _isnan(v: Any) -> bool:
         return False
 
 
-def _titled(ax: Any, title: str, note: str = "") -> None:
-    """Set the title, with the provenance ``note`` in small grey type between it and the Axes."""
+def _titled(ax: Any, title: str, note: str = "", lang: str = "en") -> None:
+    """Set the title, with the provenance ``note`` in small grey type between it and the Axes;
+    in a language other than English, plain number ticks are written the language's way."""
+    if lang != "en":
+        from matplotlib.ticker import ScalarFormatter
+
+        for axis in (ax.xaxis, ax.yaxis):
+            if (
+                isinstance(axis.get_major_formatter(), ScalarFormatter)
+                and axis.get_scale() == "linear"
+            ):
+                axis.set_major_formatter(i18n.number_formatter(lang))
     width = _note_width(ax)
     lines = [w for line in note.splitlines() for w in textwrap.wrap(line, width)]
+    above = _ABOVE.get(ax, 0.0)
     if lines:
         ax.annotate(
             "\n".join(lines),
             xy=(0, 1),
             xycoords="axes fraction",
-            xytext=(0, 3),
+            xytext=(0, 3 + above),
             textcoords="offset points",
             ha="left",
             va="bottom",
@@ -149,7 +170,7 @@ def _titled(ax: Any, title: str, note: str = "") -> None:
             color="0.35",
             annotation_clip=False,
         )
-    ax.set_title(title, pad=6 + 8.5 * len(lines))
+    ax.set_title(title, pad=6 + above + 8.5 * len(lines))
 
 
 def _note_width(ax: Any) -> int:
@@ -168,60 +189,77 @@ def _default_xlim(named: list[tuple[str, Distribution]], log: bool) -> tuple[flo
     return lo - 1, hi + 1
 
 
-def _label_of(key: Any, dist: Distribution) -> str:
+def _label_of(key: Any, dist: Distribution, lang: str = "en") -> str:
     if isinstance(key, str):
         return key
     roll = dist.roll
     if roll is None:
         return dist.system
-    label = f"{dist.system}{roll.modifier:+d}, {roll.advantage}"
+    _ = i18n.translator(lang)
+    label = f"{dist.system}{roll.modifier:+d}, {_(roll.advantage)}"
     if dist.system == "3d6x" and roll.policy != "keep":
-        label += f", {roll.policy}"
+        label += f", {_(str(roll.policy))}"
     return label
 
 
 def _named(
-    dists: Mapping[str, Distribution] | Sequence[Distribution] | Distribution,
+    dists: Mapping[str, Distribution] | Sequence[Distribution] | Distribution, lang: str = "en"
 ) -> list[tuple[str, Distribution]]:
     if isinstance(dists, Distribution):
         dists = [dists]
     items = dists.items() if isinstance(dists, Mapping) else ((None, d) for d in dists)
-    return [(_label_of(k, d), d) for k, d in items]
+    return [(_label_of(k, d, lang), d) for k, d in items]
 
 
-def _common_note(named: list[tuple[str, Distribution]]) -> str:
-    notes = list(dict.fromkeys(provenance(d) for _, d in named))
+def _common_note(named: list[tuple[str, Distribution]], lang: str = "en") -> str:
+    notes = list(dict.fromkeys(provenance(d, lang) for _, d in named))
     return "\n".join(notes)
 
 
 def shade_dc_bands(
-    ax: Any, bands: Sequence[tuple[str, int]] = DC_BANDS_3D6X, *, vertical: bool = True
+    ax: Any,
+    bands: Sequence[tuple[str, int]] = DC_BANDS_3D6X,
+    *,
+    vertical: bool = True,
+    lang: str = "en",
 ) -> Any:
-    """Shade and name the bands of a DC table on the x axis (or the y axis)."""
+    """Shade and name the bands of a DC table on the x axis (or the y axis).
+
+    On the x axis the names stand just above the Axes, in two staggered rows, where no curve
+    runs through them; on the y axis the upper bands are named at the left and the lower ones
+    at the right, away from a rising line.
+    """
+    _ = i18n.translator(lang)
     edges = [dc for _, dc in bands]
     lim = ax.get_xlim() if vertical else ax.get_ylim()
     ends = edges[1:] + [max(lim[1], edges[-1] + 5)]
     span = ax.axvspan if vertical else ax.axhspan
     for i, ((name, start), end) in enumerate(zip(bands, ends)):
         span(start, end, color="0.5", alpha=0.10 if i % 2 == 0 else 0.04, lw=0, zorder=0)
-        if vertical:  # every other name a line lower, so narrow bands do not overlap
-            ax.text(
-                start + 0.3,
-                0.99 - 0.06 * (i % 2),
-                f"{name}\nDC {start}",
-                transform=ax.get_xaxis_transform(),
-                ha="left",
-                va="top",
-                fontsize=_NOTE_SIZE,
-                color="0.3",
-            )
+        label = f"{_(name)} ({_('DC')} {start})"
+        if vertical:  # above the Axes, every other name a row higher
+            if lim[0] <= start < lim[1]:
+                ax.annotate(
+                    label,
+                    xy=(start, 1.0),
+                    xycoords=ax.get_xaxis_transform(),
+                    xytext=(1, 2 + 8 * (i % 2)),
+                    textcoords="offset points",
+                    ha="left",
+                    va="bottom",
+                    fontsize=_NOTE_SIZE - 0.5,
+                    color="0.3",
+                    annotation_clip=False,
+                )
+                _ABOVE[ax] = 19.0
         else:
+            right = start < lim[0] + 0.6 * (lim[1] - lim[0])
             ax.text(
-                0.005,
+                0.995 if right else 0.005,
                 start + 0.3,
-                f"{name} (DC {start})",
+                label,
                 transform=ax.get_yaxis_transform(),
-                ha="left",
+                ha="right" if right else "left",
                 va="bottom",
                 fontsize=_NOTE_SIZE,
                 color="0.3",
@@ -240,24 +278,34 @@ def plot_pmf(
     ax: Any = None,
     log: bool = False,
     xlim: tuple[int, int] | None = None,
+    lang: str = "en",
 ) -> Any:
     """P(total = k) of several distributions on one shared total axis (3d6x against d20, say).
 
     ``log=True`` puts the probability on a log scale, to read the tail.
     """
     ax = _axes(ax)
-    named = _named(dists)
+    _ = i18n.translator(lang)
+    named = _named(dists, lang)
     for label, d in named:
-        ax.step(d.totals, d.total_pmf, where="mid", label=f"{label} (mean {d.mean:.2f})")
-    ax.set_xlabel("total (dice + modifier)")
-    ax.set_ylabel("P(total = k)" + (", log scale" if log else ""))
+        ax.step(
+            d.totals,
+            d.total_pmf,
+            where="mid",
+            label=_("{label} (mean {mean})").format(label=label, mean=i18n.number(d.mean, lang, 2)),
+        )
+    ax.set_xlabel(_("total (dice + modifier)"))
+    ax.set_ylabel("P(total = k)" + (_(", log scale") if log else ""))
     if log:
         ax.set_yscale("log")
     ax.set_xlim(*(xlim or _default_xlim(named, log)))
     ax.legend(fontsize="small", loc="upper right")
     ax.grid(alpha=0.3)
     _titled(
-        ax, "Distribution of the total" + (" (tail, log scale)" if log else ""), _common_note(named)
+        ax,
+        _("Distribution of the total") + (_(" (tail, log scale)") if log else ""),
+        _common_note(named, lang),
+        lang,
     )
     return ax
 
@@ -269,18 +317,20 @@ def plot_at_least(
     log: bool = False,
     xlim: tuple[int, int] | None = None,
     bands: Sequence[tuple[str, int]] | None = None,
+    lang: str = "en",
 ) -> Any:
     """The "at least" curve P(total >= k) of several distributions, on a shared axis.
 
     ``log=True`` shows the tail on a log scale; ``bands`` shades a DC table.
     """
     ax = _axes(ax)
-    named = _named(dists)
+    _ = i18n.translator(lang)
+    named = _named(dists, lang)
     for label, d in named:
         ks = np.arange(d.totals[0], d.totals[-1] + 1)
         ax.step(ks, d.sf(ks), where="post", label=label)
-    ax.set_xlabel("k (total, dice + modifier)")
-    ax.set_ylabel("P(total ≥ k)" + (", log scale" if log else ""))
+    ax.set_xlabel(_("k (total, dice + modifier)"))
+    ax.set_ylabel("P(total ≥ k)" + (_(", log scale") if log else ""))
     if log:
         ax.set_yscale("log")
         ax.set_ylim(bottom=1e-9)
@@ -288,10 +338,17 @@ def plot_at_least(
         ax.set_ylim(0, 1.02)
     ax.set_xlim(*(xlim or _default_xlim(named, log)))
     if bands:
-        shade_dc_bands(ax, bands)
+        shade_dc_bands(ax, bands, lang=lang)
+    if not log:
+        ax.yaxis.set_major_formatter(i18n.percent_formatter(lang))
     ax.legend(fontsize="small", loc="lower left" if not log else "upper right")
     ax.grid(alpha=0.3)
-    _titled(ax, "P(total ≥ k)" + (" — the tail, log scale" if log else ""), _common_note(named))
+    _titled(
+        ax,
+        "P(total ≥ k)" + (_(" — the tail, log scale") if log else ""),
+        _common_note(named, lang),
+        lang,
+    )
     return ax
 
 
@@ -302,13 +359,15 @@ def plot_drain(
     at_least: bool = False,
     log: bool = True,
     max_drain: int = 40,
+    lang: str = "en",
 ) -> Any:
     """The drain distribution (gauge points lost by one roll), or P(drain >= x) with ``at_least``.
 
     A log scale by default, since the tail is what empties gauges.
     """
     ax = _axes(ax)
-    named = _named(dists)
+    _ = i18n.translator(lang)
+    named = _named(dists, lang)
     xs = np.arange(0, max_drain + 1)
     for label, d in named:
         if at_least:
@@ -321,15 +380,17 @@ def plot_drain(
             xs,
             np.where(ys > 0, ys, np.nan),
             where="mid",
-            label=f"{label} (E[drain] {d.drain_mean:.2f})",
+            label=f"{label} ({_('E[drain]')} {i18n.number(d.drain_mean, lang, 2)})",
         )
-    ax.set_xlabel("x, drain (gauge points lost by one roll)")
-    ax.set_ylabel(("P(drain ≥ x)" if at_least else "P(drain = x)") + (", log" if log else ""))
+    ax.set_xlabel(_("x, drain (gauge points lost by one roll)"))
+    ax.set_ylabel(
+        (_("P(drain ≥ x)") if at_least else _("P(drain = x)")) + (_(", log scale") if log else "")
+    )
     if log:
         ax.set_yscale("log")
     ax.legend(fontsize="small", loc="upper right")
     ax.grid(alpha=0.3)
-    _titled(ax, "Drain of one roll (rule of 1)", _common_note(named))
+    _titled(ax, _("Drain of one roll (rule of 1)"), _common_note(named, lang), lang)
     return ax
 
 
@@ -341,7 +402,8 @@ def plot_success_curves(
     bands: Sequence[tuple[str, int]] | None = DC_BANDS_3D6X,
     hue: str = "modifier",
     style: str = "advantage",
-    title: str = "Success against DC (line style: advantage state)",
+    title: str | None = None,
+    lang: str = "en",
 ) -> Any:
     """P(success) against DC: one colour per ``hue`` value, one line style per advantage state.
 
@@ -351,29 +413,35 @@ def plot_success_curves(
     ``style`` value is left out of the legend when the table holds only one.
     """
     ax = _axes(ax)
+    _ = i18n.translator(lang)
     colours = _colour_map(pd.unique(table[hue]))
     one_style = table[style].nunique() == 1
     for (h, s), g in table.groupby([hue, style], sort=False):
         g = g.sort_values("dc")
-        label = f"{h}" if isinstance(h, str) else f"{hue} {_signed(h)}"
+        label = f"{h}" if isinstance(h, str) else f"{_(hue)} {_signed(h)}"
         ax.plot(
             g["dc"],
             g["p"],
             _advantage_style(s),
             color=colours[h],
-            label=label if one_style else f"{label}, {s}",
+            label=label if one_style else f"{label}, {_(str(s))}",
         )
         if {"ci_low", "ci_high"} <= set(g.columns) and (g["ci_high"] > g["ci_low"]).any():
             ax.fill_between(g["dc"], g["ci_low"], g["ci_high"], color=colours[h], alpha=0.2)
-    ax.set_xlabel("DC (success when total ≥ DC)")
-    ax.set_ylabel("P(success)")
+    ax.set_xlabel(_("DC (success when total ≥ DC)"))
+    ax.set_ylabel(_("P(success)"))
     ax.set_ylim(0, 1.02)
-    ax.yaxis.set_major_formatter(_percent())
+    ax.yaxis.set_major_formatter(_percent(lang=lang))
     if bands:
-        shade_dc_bands(ax, bands)
+        shade_dc_bands(ax, bands, lang=lang)
     ax.legend(fontsize="x-small", ncol=2, loc="lower left")
     ax.grid(alpha=0.3)
-    _titled(ax, title, frame_provenance(table))
+    _titled(
+        ax,
+        title or _("Success against DC (line style: advantage state)"),
+        frame_provenance(table, lang),
+        lang,
+    )
     return ax
 
 
@@ -385,15 +453,18 @@ def plot_heatmap(
     col: str = "dc",
     value: str = "p",
     cmap: str = "RdYlGn",
-    fmt: str = "{:.0%}",
+    fmt: str | Callable[[float], str] = "{:.0%}",
     title: str | None = None,
     label: str | None = None,
+    lang: str = "en",
 ) -> Any:
     """A ``row`` × ``col`` heatmap of ``value`` (P(success) by default), each cell annotated.
 
-    ``label`` names the colour bar (default: P(success), or the ``value`` column).
+    ``label`` names the colour bar (default: P(success), or the ``value`` column). Percentages
+    (the default ``fmt``) are never a false 0 % or 100 %: ``< 1 %`` and ``> 99 %`` instead.
     """
     ax = _axes(ax)
+    _ = i18n.translator(lang)
     grid = table.pivot_table(index=row, columns=col, values=value, aggfunc="first")
     grid = grid.sort_index(ascending=False)
     data = grid.to_numpy(dtype=float)
@@ -410,33 +481,42 @@ def plot_heatmap(
         range(grid.shape[0]), [_signed(r) if row == "modifier" else str(r) for r in grid.index]
     )
     light = (0.2, 0.85) if value == "p" else (-0.6 * vmax, 0.6 * vmax)
-    ax.set_xlabel(col if col != "dc" else "DC")
-    ax.set_ylabel(row)
+    ax.set_xlabel(_(col) if col != "dc" else _("DC"))
+    ax.set_ylabel(_(row))
     size = 7 if data.size <= 120 else 5
     for (i, j), v in np.ndenumerate(data):
         if not np.isnan(v):
+            text = share(v, lang) if fmt == "{:.0%}" else fmt(v) if callable(fmt) else fmt.format(v)
             ax.text(
                 j,
                 i,
-                fmt.format(v),
+                text,
                 ha="center",
                 va="center",
                 fontsize=size,
                 color="black" if light[0] < v < light[1] else "white",
             )
-    ax.figure.colorbar(
+    bar = ax.figure.colorbar(
         image,
         ax=ax,
         fraction=0.04,
         pad=0.02,
-        label=label or ("P(success)" if value == "p" else value),
+        label=label or (_("P(success)") if value == "p" else _(value)),
     )
+    if value == "p":
+        bar.ax.yaxis.set_major_formatter(_percent(lang=lang))
+    elif lang != "en":
+        bar.ax.yaxis.set_major_formatter(i18n.number_formatter(lang))
     ax.set_xlim(-0.5, grid.shape[1] - 0.5)
     ax.set_ylim(grid.shape[0] - 0.5, -0.5)
     _titled(
         ax,
-        title or f"{'P(success)' if value == 'p' else value} by {row} and {col}",
-        frame_provenance(table),
+        title
+        or _("{value} by {row} and {col}").format(
+            value=_("P(success)") if value == "p" else _(value), row=_(row), col=_(col)
+        ),
+        frame_provenance(table, lang),
+        lang,
     )
     return ax
 
@@ -449,52 +529,78 @@ def plot_mc_bands(
     ax: Any = None,
     dcs: Iterable[int] | None = None,
     level: float = 0.95,
+    lang: str = "en",
 ) -> Any:
     """A simulated success curve with its Wilson confidence band, over the exact curve if given."""
     ax = _axes(ax)
+    _ = i18n.translator(lang)
     if dcs is None:
         dcs = np.arange(max(sim.totals[0], 1), sim.quantile(0.9999) + 2)
     dcs = np.asarray(list(dcs))
     p = sim.p_success(dcs)
     lo, hi = sim.ci(dcs, level)
-    label = _label_of(None, sim)
-    ax.fill_between(dcs, lo, hi, alpha=0.3, step="mid", label=f"{level:.0%} Wilson band")
-    ax.plot(dcs, p, ".", ms=3, label=f"Monte Carlo, n={sim.n:,}")
+    label = _label_of(None, sim, lang)
+    ax.fill_between(
+        dcs,
+        lo,
+        hi,
+        alpha=0.3,
+        step="mid",
+        label=_("{level} Wilson band").format(level=i18n.percent(level, lang, 0)),
+    )
+    ax.plot(dcs, p, ".", ms=3, label=f"Monte Carlo, n={i18n.number(sim.n, lang, 0)}")
     if exact is not None:
-        ax.plot(dcs, exact.p_success(dcs), "-", lw=0.8, color="black", label="exact")
-    ax.set_xlabel("DC (success when total ≥ DC)")
-    ax.set_ylabel("P(success)")
+        ax.plot(dcs, exact.p_success(dcs), "-", lw=0.8, color="black", label=_("exact"))
+    ax.set_xlabel(_("DC (success when total ≥ DC)"))
+    ax.set_ylabel(_("P(success)"))
     ax.set_ylim(0, 1.02)
-    ax.yaxis.set_major_formatter(_percent())
+    ax.yaxis.set_major_formatter(_percent(lang=lang))
     ax.legend(fontsize="small", loc="lower left")
     ax.grid(alpha=0.3)
-    _titled(ax, f"Monte Carlo against exact: {label}", provenance(sim))
+    _titled(
+        ax, _("Monte Carlo against exact: {roll}").format(roll=label), provenance(sim, lang), lang
+    )
     return ax
 
 
 def plot_convergence(
-    frame: pd.DataFrame, *, exact: float | None = None, ax: Any = None, title: str | None = None
+    frame: pd.DataFrame,
+    *,
+    exact: float | None = None,
+    ax: Any = None,
+    title: str | None = None,
+    lang: str = "en",
 ) -> Any:
     """Monte Carlo estimates against n (log axis), with their intervals, converging on ``exact``.
 
     ``frame`` has one row per run: ``n``, ``p``, ``ci_low``, ``ci_high`` (and ``seed``).
     """
     ax = _axes(ax)
+    _ = i18n.translator(lang)
     f = frame.sort_values("n")
-    ax.fill_between(f["n"], f["ci_low"], f["ci_high"], alpha=0.25, label="95 % interval")
-    ax.plot(f["n"], f["p"], "o-", ms=3, label="estimate")
+    ax.fill_between(
+        f["n"],
+        f["ci_low"],
+        f["ci_high"],
+        alpha=0.25,
+        label=_("{level} interval").format(level=i18n.percent(0.95, lang, 0)),
+    )
+    ax.plot(f["n"], f["p"], "o-", ms=3, label=_("estimate"))
     if exact is not None:
-        ax.axhline(exact, color="black", lw=0.8, label=f"exact {exact:.4%}")
+        ax.axhline(
+            exact, color="black", lw=0.8, label=f"{_('exact')} {i18n.percent(exact, lang, 2)}"
+        )
     ax.set_xscale("log")
-    ax.set_xlabel("n, rolls simulated (log scale)")
-    ax.set_ylabel("estimated P(success)")
-    ax.yaxis.set_major_formatter(_percent(decimals=1))
+    ax.set_xlabel(_("n, rolls simulated (log scale)"))
+    ax.set_ylabel(_("estimated P(success)"))
+    ax.yaxis.set_major_formatter(_percent(decimals=1, lang=lang))
     ax.legend(fontsize="small", loc="upper right")
     ax.grid(alpha=0.3, which="both")
     _titled(
         ax,
-        title or "Convergence of the Monte Carlo estimate",
-        frame_provenance(f.drop(columns=["n"], errors="ignore")),
+        title or _("Convergence of the Monte Carlo estimate"),
+        frame_provenance(f.drop(columns=["n"], errors="ignore"), lang),
+        lang,
     )
     return ax
 
@@ -508,40 +614,47 @@ def plot_equivalent_dc(
     y: str = "dc_3d6x",
     hue: str = "profile",
     gap: str | None = "gap",
+    lang: str = "en",
 ) -> Any:
     """The d20 DC on x, the 3d6x DC with the closest odds on y, one line per ``hue``.
 
-    ``gap`` (a column of probability differences, if present) is written beside each point.
+    ``gap`` (a column of probability differences, if present) is written beside each point:
+    the first line's gaps above-left of its points, the others' below-right, so that lines
+    running close together do not print over each other.
     """
     ax = _axes(ax)
+    _ = i18n.translator(lang)
     colours = _colour_map(pd.unique(table[hue]))
-    for h, g in table.groupby(hue, sort=False):
+    for k, (h, g) in enumerate(table.groupby(hue, sort=False)):
         g = g.sort_values(x)
         ax.plot(
             g[x],
             g[y],
             "o-",
             color=colours[h],
-            label=f"{h}" if isinstance(h, str) else f"{hue} {_signed(h)}",
+            label=f"{h}" if isinstance(h, str) else f"{_(hue)} {_signed(h)}",
         )
         if gap is not None and gap in g.columns:
+            above = k % 2 == 0
             for xv, yv, gv in zip(g[x], g[y], g[gap]):
                 ax.annotate(
-                    f"{gv:+.0%}",
+                    _signed_share(gv, lang),
                     (xv, yv),
                     textcoords="offset points",
-                    xytext=(4, -8),
+                    xytext=(-4, 5) if above else (4, -6),
+                    ha="right" if above else "left",
+                    va="bottom" if above else "top",
                     fontsize=6,
                     color=colours[h],
                 )
-    ax.plot([0, 35], [0, 35], color="0.6", lw=0.8, ls="--", label="same DC")
-    ax.set_xlim(table[x].min() - 2, table[x].max() + 2)
-    ax.set_xlabel("d20 DC")
-    ax.set_ylabel("3d6x DC with the closest P(success)")
-    shade_dc_bands(ax, DC_BANDS_3D6X, vertical=False)
-    ax.legend(fontsize="small", loc="lower right")
+    ax.plot([0, 35], [0, 35], color="0.6", lw=0.8, ls="--", label=_("same DC"))
+    ax.set_xlim(table[x].min() - 3, table[x].max() + 3)
+    ax.set_xlabel(_("d20 DC"))
+    ax.set_ylabel(_("3d6x DC with the closest P(success)"))
+    shade_dc_bands(ax, DC_BANDS_3D6X, vertical=False, lang=lang)
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(0.36, 1.0))
     ax.grid(alpha=0.3)
-    _titled(ax, "Equivalent DCs: d20 → 3d6x", frame_provenance(table))
+    _titled(ax, _("Equivalent DCs: d20 → 3d6x"), frame_provenance(table, lang), lang)
     return ax
 
 
@@ -553,13 +666,20 @@ def plot_frontier(
     y: str = "p_success",
     hue: str | None = None,
     label_col: str | None = "policy",
+    lang: str = "en",
 ) -> Any:
     """The success/drain frontier: E[drain] on x, P(success) on y, one point per policy.
 
-    The ends (``keep``, ``cancel``) and a few λ values are labelled from ``label_col``.
+    The ends (``keep``, ``cancel``) and a few λ values are labelled from ``label_col``; a
+    label that would fall on one already written (the best(λ) points that coincide with keep,
+    say) is left out.
     """
     ax = _axes(ax)
+    _ = i18n.translator(lang)
     groups = frame.groupby(hue, sort=False) if hue else [(None, frame)]
+    span_x = float(np.ptp(frame[x].to_numpy(dtype=float))) or 1.0
+    span_y = float(np.ptp(frame[y].to_numpy(dtype=float))) or 1.0
+    placed: list[tuple[float, float]] = []
     for h, g in groups:
         g = g.sort_values(x)
         (line,) = ax.plot(g[x], g[y], "o-", ms=3, label=None if h is None else f"{h}")
@@ -567,17 +687,28 @@ def plot_frontier(
             k = g[g["knee"].astype(bool)]
             ax.plot(k[x], k[y], "*", ms=10, color=line.get_color(), mec="black", mew=0.5)
         if label_col and label_col in g.columns:
-            labels = _frontier_labels(g, label_col)
-            for i, (xv, yv, lv) in enumerate(zip(g[x], g[y], labels)):
-                if i in (0, len(g) - 1) or (h is None or i % max(1, len(g) // 4) == 0):
-                    ax.annotate(lv, (xv, yv), textcoords="offset points", xytext=(4, 4), fontsize=6)
-    ax.plot([], [], "*", ms=8, color="0.5", mec="black", mew=0.5, label="implied λ (the knee)")
-    ax.set_xlabel("E[drain] per roll (gauge points)")
-    ax.set_ylabel("P(success)")
-    ax.yaxis.set_major_formatter(_percent(decimals=1))
+            labels = _frontier_labels(g, label_col, lang)
+            names = [str(v) for v in g[label_col]]  # keep first, then cancel, then the λ
+            ends = tuple(names.index(e) for e in ("keep", "cancel") if e in names) or (0,)
+            order = [*ends, *(i for i in range(len(g)) if i not in ends)]
+            for i in order:
+                xv, yv, lv = float(g[x].iloc[i]), float(g[y].iloc[i]), labels[i]
+                if not (i in ends or h is None or i % max(1, len(g) // 4) == 0):
+                    continue
+                spot = (xv / span_x, yv / span_y)
+                if any(abs(spot[0] - a) < 0.06 and abs(spot[1] - b) < 0.03 for a, b in placed):
+                    continue
+                placed.append(spot)
+                ax.annotate(lv, (xv, yv), textcoords="offset points", xytext=(4, 4), fontsize=6)
+    ax.plot([], [], "*", ms=8, color="0.5", mec="black", mew=0.5, label=_("implied λ (the knee)"))
+    ax.set_xlabel(_("E[drain] per roll (gauge points)"))
+    ax.set_ylabel(_("P(success)"))
+    ax.yaxis.set_major_formatter(_percent(decimals=1, lang=lang))
     ax.legend(fontsize="small")
     ax.grid(alpha=0.3)
-    _titled(ax, "Success against drain: the cancel frontier", frame_provenance(frame))
+    _titled(
+        ax, _("Success against drain: the cancel frontier"), frame_provenance(frame, lang), lang
+    )
     return ax
 
 
@@ -589,8 +720,9 @@ def plot_depletion(
     y: str = "p",
     hue: str = "character",
     style: str | None = "gauge",
-    ylabel: str = "P(gauge empty after roll t)",
-    title: str = "Gauges over an adventuring day",
+    ylabel: str | None = None,
+    title: str | None = None,
+    lang: str = "en",
 ) -> Any:
     """Gauge depletion over a day: P(gauge empty after roll t), one line per gauge.
 
@@ -599,6 +731,7 @@ def plot_depletion(
     curve of a day (the success rate, say) draws the same way with ``y`` and ``ylabel``.
     """
     ax = _axes(ax)
+    _ = i18n.translator(lang)
     keys = [hue] + ([style] if style else [])
     styles = (
         {v: s for v, s in zip(pd.unique(frame[style]), ["-", "--", ":", "-."] * 8)} if style else {}
@@ -612,15 +745,15 @@ def plot_depletion(
         ax.plot(g[x], g[y], styles.get(s, "-"), color=colours[h], label=label)
         if {"ci_low", "ci_high"} <= set(g.columns):
             ax.fill_between(g[x], g["ci_low"], g["ci_high"], color=colours[h], alpha=0.15)
-    ax.set_xlabel("roll of the day, t")
-    ax.set_ylabel(ylabel)
+    ax.set_xlabel(_("roll of the day, t"))
+    ax.set_ylabel(ylabel or _("P(gauge empty after roll t)"))
     if y.startswith("p"):
         ax.set_ylim(0, 1.02)
-        ax.yaxis.set_major_formatter(_percent())
+        ax.yaxis.set_major_formatter(_percent(lang=lang))
     if len(frame):  # no curve (no gauge drains): no legend to draw
         ax.legend(fontsize="x-small", ncol=2, loc="upper left")
     ax.grid(alpha=0.3)
-    _titled(ax, title, frame_provenance(frame))
+    _titled(ax, title or _("Gauges over an adventuring day"), frame_provenance(frame, lang), lang)
     return ax
 
 
@@ -633,24 +766,26 @@ def plot_outcomes(
     colours: Sequence[str] = ("tab:green", "0.7", "tab:red"),
     xlabel: str | None = None,
     title: str | None = None,
+    lang: str = "en",
 ) -> Any:
     """Stacked bars of outcome probabilities (win / tie / loss by default) against ``x``."""
     ax = _axes(ax)
+    _ = i18n.translator(lang)
     f = frame.sort_values(x)
     pos = np.arange(len(f))
     bottom = np.zeros(len(f))
     for part, colour in zip(parts, colours):
         vals = f[part].to_numpy(dtype=float)
-        ax.bar(pos, vals, bottom=bottom, color=colour, label=part, width=0.8)
+        ax.bar(pos, vals, bottom=bottom, color=colour, label=_(part), width=0.8)
         for i, (v, b) in enumerate(zip(vals, bottom)):
             if v >= 0.06:
-                ax.text(i, b + v / 2, f"{v:.0%}", ha="center", va="center", fontsize=6)
+                ax.text(i, b + v / 2, share(v, lang), ha="center", va="center", fontsize=6)
         bottom += vals
     ax.set_xticks(pos, [_signed(v) for v in f[x]])
-    ax.set_xlabel(xlabel or x)
-    ax.set_ylabel("probability")
+    ax.set_xlabel(xlabel or _(x))
+    ax.set_ylabel(_("probability"))
     ax.set_ylim(0, 1.0)
-    ax.yaxis.set_major_formatter(_percent())
+    ax.yaxis.set_major_formatter(_percent(lang=lang))
     ax.legend(
         fontsize="x-small",
         loc="upper center",
@@ -658,7 +793,7 @@ def plot_outcomes(
         ncol=min(len(parts), 4),
         frameon=False,
     )
-    _titled(ax, title or "Outcomes", frame_provenance(frame))
+    _titled(ax, title or _("Outcomes"), frame_provenance(frame, lang), lang)
     return ax
 
 
@@ -673,9 +808,12 @@ def plot_bars(
     ylabel: str | None = None,
     title: str | None = None,
     percent: bool = False,
+    lang: str = "en",
 ) -> Any:
-    """Grouped bars of ``y`` against ``x`` (one colour per ``hue``), values written on the bars."""
+    """Grouped bars of ``y`` against ``x`` (one colour per ``hue``), values written on the bars
+    (a probability that is not zero is never written 0 %: ``< 1 %``)."""
     ax = _axes(ax)
+    _ = i18n.translator(lang)
     xs = list(pd.unique(frame[x]))
     hues = list(pd.unique(frame[hue])) if hue else [None]
     width = 0.8 / len(hues)
@@ -687,33 +825,31 @@ def plot_bars(
         ax.bar(pos, vals, width=width, color=colours[h], label=None if h is None else f"{h}")
         for p_, v in zip(pos, vals):
             if not np.isnan(v):
-                ax.text(
-                    p_,
-                    v,
-                    f"{v:.0%}" if percent else f"{v:.3g}",
-                    ha="center",
-                    va="bottom",
-                    fontsize=6,
-                )
+                text = share(v, lang) if percent else i18n.number(float(f"{v:.3g}"), lang, None)
+                ax.text(p_, v, text, ha="center", va="bottom" if v >= 0 else "top", fontsize=6)
     ax.set_xticks(range(len(xs)), [_signed(v) for v in xs])
-    ax.set_xlabel(xlabel or x)
-    ax.set_ylabel(ylabel or y)
+    ax.set_xlabel(xlabel or _(x))
+    ax.set_ylabel(ylabel or _(y))
     if percent:
-        ax.yaxis.set_major_formatter(_percent())
+        ax.yaxis.set_major_formatter(_percent(lang=lang))
     if hue:
-        ax.legend(fontsize="small", title=hue)
+        ax.legend(fontsize="small", title=_(hue))
     ax.grid(alpha=0.3, axis="y")
-    _titled(ax, title or f"{y} by {x}", frame_provenance(frame))
+    _titled(
+        ax, title or _("{y} by {x}").format(y=_(y), x=_(x)), frame_provenance(frame, lang), lang
+    )
     return ax
 
 
-def _frontier_labels(frame: pd.DataFrame, label_col: str) -> list[str]:
+def _frontier_labels(frame: pd.DataFrame, label_col: str, lang: str = "en") -> list[str]:
     """'keep', 'cancel', and 'λ≥x' for the best(λ) segments of a frontier table."""
+    _ = i18n.translator(lang)
     out = []
-    for _, row in frame.iterrows():
-        name = str(row[label_col])
-        if name == "best" and "lambda_lo" in frame.columns:
-            name = f"λ≥{row['lambda_lo']:.2g}"
+    for _i, row in frame.iterrows():
+        name = _(str(row[label_col]))
+        if str(row[label_col]) == "best" and "lambda_lo" in frame.columns:
+            lo = float(f"{row['lambda_lo']:.2g}")
+            name = f"λ≥{i18n.number(lo, lang, None)}"
         out.append(name)
     return out
 
@@ -738,7 +874,30 @@ def _colour_map(values: Iterable[Any]) -> dict[Any, Any]:
     return {v: cmap(i if len(values) <= 10 else i / n) for i, v in enumerate(values)}
 
 
-def _percent(decimals: int = 0) -> Any:
-    from matplotlib.ticker import PercentFormatter
+def _percent(decimals: int = 0, lang: str = "en") -> Any:
+    return i18n.percent_formatter(lang, decimals)
 
-    return PercentFormatter(xmax=1.0, decimals=decimals)
+
+def share(p: float, lang: str = "en") -> str:
+    """A probability in whole percent, never a false 0 % or 100 %: ``< 1 %``, ``> 99 %``.
+
+    >>> share(0.254), share(0.002), share(0.0), share(0.254, "fr")
+    ('25%', '< 1%', '0%', '25\xa0%')
+    """
+    if lang != "en":
+        return i18n.percent(p, lang, 0)
+    if 0 < p < 0.005:
+        return "< 1%"
+    if 0.995 <= p < 1:
+        return "> 99%"
+    return f"{p:.0%}"
+
+
+def _signed_share(p: float, lang: str = "en") -> str:
+    """A signed difference of probabilities in whole percent (``+3%``; ``+3 %`` in French);
+    a difference that is not zero is never written 0 %: ``< 1 %``."""
+    if 0 < abs(p) < 0.005:
+        return share(abs(p), lang)
+    if lang == "en":
+        return f"{p:+.0%}"
+    return ("+" if p >= 0 else "−") + i18n.percent(abs(p), lang, 0)

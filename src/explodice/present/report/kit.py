@@ -12,6 +12,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from explodice.game.rules import Rules
+from explodice.present import i18n
 from explodice.present.report.config import ReportConfig
 
 __all__ = ["PAGE_SIZE", "Context", "Page", "draw_table", "page_figure", "pct"]
@@ -44,11 +45,37 @@ class Context:
     def rules(self) -> Rules:
         return self.config.rules
 
+    @property
+    def lang(self) -> str:
+        """The report's language (``"en"`` or ``"fr"``)."""
+        return self.config.lang
+
+    def _(self, text: str) -> str:
+        """``text`` (an English label) in the report's language."""
+        return i18n.translator(self.lang)(text)
+
+    def pct(self, x: Any, digits: int = 1) -> str:
+        """A probability the report's way: ``49.1 %`` (``49,1 %``), never a false 0 %."""
+        return "—" if pd.isna(x) else i18n.percent(float(x), self.lang, digits)
+
+    def num(self, x: Any, digits: int | None = 1) -> str:
+        """A number the report's way: ``12.6`` (``12,6``)."""
+        return "—" if pd.isna(x) else i18n.number(float(x), self.lang, digits)
+
+    def day(self) -> str:
+        """The report's date, as its language writes it."""
+        return i18n.date(self.date, self.lang)
+
     def footer(self) -> str:
         c = self.config
-        return (
-            f"explodice {self.version} · {self.date} · config: {c.source} · seed {c.seed} · "
-            f"{c.rules.describe()}"
+        return self._(
+            "explodice {version} · {date} · config: {source} · seed {seed} · {rules}"
+        ).format(
+            version=self.version,
+            date=self.day(),
+            source=self._(c.source),
+            seed=c.seed,
+            rules=i18n.rules_text(c.rules, self.lang),
         )
 
 
@@ -67,13 +94,16 @@ def page_figure(
     """A landscape page: title, caption sentence, a grid of Axes, an optional table, a footer."""
     fig = Figure(figsize=PAGE_SIZE)
     fig.text(0.04, 0.965, title, fontsize=15, weight="bold", va="top")
-    fig.text(0.04, 0.925, textwrap.fill(caption, 170), fontsize=9, va="top", color="0.15")
+    caption = textwrap.fill(caption, 160)
+    fig.text(0.04, 0.925, caption, fontsize=9, va="top", color="0.15")
     fig.text(0.04, 0.012, ctx.footer(), fontsize=6.5, color="0.4", va="bottom")
     bottom = 0.08 + (table_height if table is not None else 0.0)
+    # the Axes start below the caption, leaving room for their titles, notes and band names
+    top = min(0.80, 0.82 - 0.018 * caption.count("\n"))
     layout = {
         "left": 0.07,
         "right": 0.96,
-        "top": 0.80,
+        "top": top,
         "bottom": bottom,
         "wspace": 0.3,
         "hspace": 0.55,
@@ -85,13 +115,16 @@ def page_figure(
     return fig, axes
 
 
-def draw_table(fig: Any, table: pd.DataFrame, rect: tuple[float, float, float, float]) -> None:
-    """Draw a (small, already formatted) DataFrame as a table in ``rect`` of the figure."""
+def draw_table(
+    fig: Any, table: pd.DataFrame, rect: tuple[float, float, float, float], loc: str = "center"
+) -> None:
+    """Draw a (small, already formatted) DataFrame as a table in ``rect`` of the figure
+    (centred, or at ``loc``: ``"upper left"``, say)."""
     ax = fig.add_axes(rect)
     ax.axis("off")
     cells = [[str(v) for v in row] for row in table.itertuples(index=False)]
     t = ax.table(
-        cellText=cells, colLabels=[str(c) for c in table.columns], loc="center", cellLoc="center"
+        cellText=cells, colLabels=[str(c) for c in table.columns], loc=loc, cellLoc="center"
     )
     t.auto_set_font_size(False)
     t.set_fontsize(7 if len(table.columns) <= 12 else 6)
@@ -104,4 +137,4 @@ def draw_table(fig: Any, table: pd.DataFrame, rect: tuple[float, float, float, f
 
 
 def pct(x: Any, digits: int = 1) -> str:
-    return "—" if pd.isna(x) else f"{100 * float(x):.{digits}f} %"
+    return "—" if pd.isna(x) else i18n.percent(float(x), "en", digits)

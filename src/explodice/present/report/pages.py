@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -32,9 +33,12 @@ from explodice.engine.exact import exact
 from explodice.engine.simulate import simulate
 from explodice.game.character import ABILITIES
 from explodice.game.rules import Roll
-from explodice.present import plots
+from explodice.game.tables import DC_TABLES, DIFFICULTIES, HAGGLE_DCS_FR
+from explodice.present import i18n, plots
+from explodice.present.explorer import roll_type_label, test_label
+from explodice.present.i18n import N_
 from explodice.present.report.config import ReportConfig, load_config
-from explodice.present.report.kit import PAGE_SIZE, Context, Page, draw_table, page_figure, pct
+from explodice.present.report.kit import PAGE_SIZE, Context, Page, draw_table, page_figure
 from explodice.present.report.warmup import start_day_warm_up, stop, wait_for, warm_roll_kernel
 
 __all__ = ["PAGES", "build_pages"]
@@ -42,31 +46,66 @@ __all__ = ["PAGES", "build_pages"]
 
 def title_page(ctx: Context) -> Page:
     """Date, version, rules switches, seed, sample sizes, the party and the contents."""
-    c = ctx.config
+    c, _, lang = ctx.config, ctx._, ctx.lang
     fig = Figure(figsize=PAGE_SIZE)
     fig.text(0.06, 0.88, c.title, fontsize=24, weight="bold")
+    yes_no = {True: _("yes"), False: _("no")}
+    kinds = ", ".join(_(k) for k in sorted(c.rules.rule_of_one_kinds)) or _("nothing")
     lines = [
-        f"Date: {ctx.date}        explodice version {ctx.version}        configuration: {c.source}",
-        f"Seed: {c.seed}        Monte Carlo checks: n = {c.n:,} rolls        "
-        f"days simulated: {c.days:,}",
+        _("Date: {date}").format(date=ctx.day()),
+        _("explodice version {version}; configuration: {source}").format(
+            version=ctx.version, source=_(c.source)
+        ),
+        _("Seed: {seed}").format(seed=c.seed),
+        _("Monte Carlo checks: n = {n} rolls; days simulated: {days}").format(
+            n=i18n.number(c.n, lang, 0), days=i18n.number(c.days, lang, 0)
+        ),
         "",
-        "Rules switches (RULES.md):",
-        f"    disadvantage = {c.rules.disadvantage!r}   (subtract: 3 dice minus an exploding malus "
-        "die; drop: 2 dice)",
-        f"    rule of 1 applies to: {', '.join(sorted(c.rules.rule_of_one_kinds)) or 'nothing'}",
-        f"    ones_on_explosions = {c.rules.ones_on_explosions}    overflow = {c.rules.overflow!r}"
-        f"    lucky = {c.rules.lucky}",
+        _("Rules switches (RULES.md):"),
+        "    "
+        + _(
+            "disadvantage: {reading} (subtract: 3 dice minus an exploding malus die; drop: 2 dice)"
+        ).format(reading=_(c.rules.disadvantage)),
+        "    " + _("rule of 1 applies to: {kinds}").format(kinds=kinds),
+        "    "
+        + _("a 1 on an explosion die drains too: {ones}").format(
+            ones=yes_no[bool(c.rules.ones_on_explosions)]
+        ),
+        "    " + _("excess drain: {overflow}").format(overflow=_(i18n.OVERFLOW[c.rules.overflow])),
+        "    " + _("lucky: {lucky}").format(lucky=yes_no[bool(c.rules.lucky)]),
         "",
-        "Exact numbers come from the exact engine (every cut of the infinite explosion leaves out",
-        "less than 1e-12); simulated numbers state n and seed and carry 95 % Wilson intervals.",
+        _(
+            "Exact numbers come from the exact engine (every cut of the infinite explosion leaves "
+            "out less than 1e-12); simulated numbers state n and seed and carry 95 % Wilson "
+            "intervals."
+        ),
     ]
-    fig.text(0.06, 0.80, "\n".join(lines), fontsize=10.5, va="top", family="monospace")
+    lines = [
+        w
+        for line in lines
+        for w in (textwrap.wrap(line, 78, subsequent_indent="    ", break_on_hyphens=False) or [""])
+    ]
+    fig.text(0.06, 0.80, "\n".join(lines), fontsize=9.5, va="top", linespacing=1.45)
     contents = [
-        f"{i + 2:>2}. {(p.__doc__ or p.__name__).splitlines()[0].rstrip('.')}"
+        w
         for i, p in enumerate(PAGES[1:])
+        for w in textwrap.wrap(
+            f"{i + 2:>2}. {_(_contents_line(p))}", 78, subsequent_indent="      "
+        )
     ]
-    fig.text(0.06, 0.44, "Contents\n" + "\n".join(contents), fontsize=9, va="top")
+    fig.text(0.55, 0.80, _("Contents"), fontsize=11, weight="bold", va="top")
+    fig.text(0.55, 0.765, "\n".join(contents), fontsize=8.5, va="top", linespacing=1.45)
     tables: dict[str, pd.DataFrame] = {}
+    bands = pd.DataFrame(
+        {
+            _("difficulty"): [_(d) for d in DIFFICULTIES],
+            _("3d6x DC"): [DC_TABLES["3d6x"][d] for d in DIFFICULTIES],
+            _("d20 DC"): [DC_TABLES["d20"][d] for d in DIFFICULTIES],
+        }
+    )
+    height = 0.032 * (len(bands) + 1)
+    fig.text(0.55, 0.10 + height + 0.015, _("The typical DC table"), fontsize=10, weight="bold")
+    draw_table(fig, bands, (0.55, 0.10, 0.2, height), loc="upper left")
     if c.party:
         party = _party_frame(c.party)
         tables["party"] = party
@@ -87,19 +126,48 @@ def title_page(ctx: Context) -> Page:
                 "PF",
                 "PH",
             ]
+        ].copy()
+        shown["policy"] = shown["policy"].map(_)
+        shown["actor"] = shown["actor"].map(_)
+        shown.columns = [_(n) for n in ("name", "level", "actor", "policy")] + [
+            i18n.ABILITY[lang].get(a, a) for a in shown.columns[4:]
         ]
-        draw_table(fig, shown, (0.52, 0.08, 0.44, 0.04 + 0.035 * len(shown)))
+        height = 0.035 * (len(shown) + 1)
         fig.text(
-            0.52,
-            0.10 + 0.04 + 0.035 * len(shown),
-            "The party (scores and gauge maxima)",
+            0.06,
+            0.10 + height + 0.015,
+            _("The party (scores and gauge maxima)"),
             fontsize=10,
             weight="bold",
         )
+        draw_table(fig, shown, (0.06, 0.10, 0.42, height), loc="upper left")
     fig.text(0.06, 0.02, ctx.footer(), fontsize=6.5, color="0.4")
     return Page(
-        "01-title", c.title, "Title page: date, version, rules switches and seed.", fig, tables
+        "01-title", c.title, _("Title page: date, version, rules switches and seed."), fig, tables
     )
+
+
+def _contents_line(builder: Callable[[Context], Page]) -> str:
+    """A page's line in the contents: the first line of its builder's docstring."""
+    return (builder.__doc__ or builder.__name__).splitlines()[0].rstrip(".")
+
+
+#: The contents lines (the builders' docstrings), for the catalogue.
+CONTENTS = (
+    N_("The DC table: P(success) for each modifier, DC and advantage state, both readings"),
+    N_("Success against DC for several modifiers, one line per advantage state"),
+    N_('The total\'s distribution: 3d6x against d20, "at least" curves and the tail'),
+    N_("The d20 comparison: equivalent DCs and the equivalent DC table"),
+    N_("The rule of 1: the drain of one roll and the success/drain frontier of cancelling"),
+    N_("The party's gauges over an adventuring day, simulated"),
+    N_("Opposed tests: win, tie (status quo) and loss by the difference of modifiers"),
+    N_("Passive values against the roll they stand for: median, mean and the matching base"),
+    N_("Group tests and working together, for the party"),
+    N_("Haggling: the price change for each modifier and item type of the seed's table"),
+    N_("The Monte Carlo engine checked against the exact one: bands and convergence"),
+)
+#: Column names and cell values the pages show, for the catalogue.
+LABELS = (N_("name"), N_("level"), N_("actor"), N_("pc"), N_("item"))
 
 
 def _party_frame(party: Sequence[Any]) -> pd.DataFrame:
@@ -120,25 +188,26 @@ def _party_frame(party: Sequence[Any]) -> pd.DataFrame:
 
 def distribution_page(ctx: Context) -> Page:
     """The total's distribution: 3d6x against d20, "at least" curves and the tail."""
-    rules = ctx.rules
+    rules, _, lang = ctx.rules, ctx._, ctx.lang
     mod = 4
     dists = {
         f"3d6x+{mod}": exact(Roll(mod), rules),
-        f"3d6x+{mod}, advantage": exact(Roll(mod, advantage="advantage"), rules),
-        f"3d6x+{mod}, disadvantage": exact(Roll(mod, advantage="disadvantage"), rules),
+        f"3d6x+{mod}, {_('advantage')}": exact(Roll(mod, advantage="advantage"), rules),
+        f"3d6x+{mod}, {_('disadvantage')}": exact(Roll(mod, advantage="disadvantage"), rules),
         f"d20+{mod}": d20(Roll(mod)),
     }
-    caption = (
-        f"For a modifier of +{mod}: the probability of each total, and of reaching at "
+    caption = _(
+        "For a modifier of +{mod}: the probability of each total, and of reaching at "
         "least k, for 3d6x (normal, advantage, disadvantage) and for the d20. 3d6x "
-        "concentrates around its mean (12.6 + modifier) where the d20 is flat, and its "
+        "concentrates around its mean ({mean} + modifier) where the d20 is flat, and its "
         "explosions leave a long tail that the log scale shows: very high DCs stay "
         "possible."
-    )
-    fig, (a, b, c) = page_figure(ctx, "The total: 3d6x against d20", caption, ncols=3)
-    plots.plot_pmf(dists, ax=a, xlim=(0, 45))
-    plots.plot_at_least(dists, ax=b, xlim=(0, 45))
-    plots.plot_at_least(dists, ax=c, log=True, xlim=(0, 80))
+    ).format(mod=mod, mean=i18n.number(12.6, lang, 1))
+    title = _("The total: 3d6x against d20")
+    fig, (a, b, c) = page_figure(ctx, title, caption, ncols=3)
+    plots.plot_pmf(dists, ax=a, xlim=(0, 45), lang=lang)
+    plots.plot_at_least(dists, ax=b, xlim=(0, 45), lang=lang)
+    plots.plot_at_least(dists, ax=c, log=True, xlim=(0, 80), lang=lang)
     frames = []
     for label, d in dists.items():
         f = d.to_frame("total")
@@ -147,68 +216,65 @@ def distribution_page(ctx: Context) -> Page:
         f["system"], f["method"] = d.system, d.method
         frames.append(f)
     return Page(
-        "04-distribution",
-        "The total: 3d6x against d20",
-        caption,
-        fig,
-        {"pmf": pd.concat(frames, ignore_index=True)},
+        "04-distribution", title, caption, fig, {"pmf": pd.concat(frames, ignore_index=True)}
     )
 
 
 def rule_of_one_page(ctx: Context) -> Page:
     """The rule of 1: the drain of one roll and the success/drain frontier of cancelling."""
-    rules = ctx.rules
+    rules, _, lang = ctx.rules, ctx._, ctx.lang
     rolls = {
         "keep": Roll(4),
         "cancel": Roll(4, policy="cancel"),
         "advantage, keep": Roll(4, advantage="advantage"),
     }
+    N_("advantage, keep")
     drains = drain_frame(rolls, rules, upto=40)
     summary = drain_summary(rolls, rules)
     cases = [(2, 12), (4, 16), (6, 22), (4, 22)]
     fronts = []
     for mod, dc in cases:
         f = frontier(mod, dc, rules=rules)
-        f.insert(0, "case", f"{mod:+d} vs DC {dc}")
+        f.insert(0, "case", _("{mod} vs DC {dc}").format(mod=f"{mod:+d}", dc=dc))
         f["implied_lambda"] = f.attrs["implied_lambda"]
         fronts.append(f)
     front = pd.concat(fronts, ignore_index=True)
+    front.attrs["rules"] = rules
     rows = []
     for case, g in front.groupby("case", sort=False):
         keep, cancel = g[g.policy == "keep"].iloc[0], g[g.policy == "cancel"].iloc[0]
         rows.append(
             {
-                "case": case,
-                "keep: P(success)": pct(keep.p_success),
-                "keep: E[drain]": f"{keep.drain_mean:.2f}",
-                "cancel: P(success)": pct(cancel.p_success),
-                "cancel: E[drain]": f"{cancel.drain_mean:.2f}",
-                "implied λ": f"{g.implied_lambda.iloc[0]:.3f}",
+                _("case"): case,
+                _("keep: P(success)"): ctx.pct(keep.p_success),
+                _("keep: E[drain]"): ctx.num(keep.drain_mean, 2),
+                _("cancel: P(success)"): ctx.pct(cancel.p_success),
+                _("cancel: E[drain]"): ctx.num(cancel.drain_mean, 2),
+                _("implied λ"): ctx.num(g.implied_lambda.iloc[0], 3),
             }
         )
-    caption = (
-        "Left: the gauge points one roll drains (each kept 1 drains an exploding d6), on a "
-        "log scale, never cancelling, always cancelling, and with advantage (a 4th die, "
+    caption = _(
+        "Left: the gauge points one roll drains (each kept 1 drains an exploding d6), on "
+        "a log scale, never cancelling, always cancelling, and with advantage (a 4th die, "
         "more 1s). Right: what cancelling a 1 against a 6 buys: each point is a policy "
         "from keep (top right) to cancel (bottom left); λ is the success a player gives "
         "up per point of drain saved. The table gives the ends and the implied λ of a "
         "sensible player (the frontier's average price, the star)."
     )
+    title = _("The rule of 1: drain and the cancel frontier")
     fig, (a, b) = page_figure(
-        ctx,
-        "The rule of 1: drain and the cancel frontier",
-        caption,
-        ncols=2,
-        table=pd.DataFrame(rows),
-        table_height=0.2,
+        ctx, title, caption, ncols=2, table=pd.DataFrame(rows), table_height=0.2
     )
     plots.plot_drain(
-        {label: exact(roll, rules) for label, roll in rolls.items()}, ax=a, max_drain=40
+        {_(label): exact(roll, rules) for label, roll in rolls.items()},
+        ax=a,
+        max_drain=40,
+        lang=lang,
     )
-    plots.plot_frontier(front, ax=b, hue="case")
+    plots.plot_frontier(front, ax=b, hue="case", lang=lang)
     return Page(
         "06-rule-of-one",
-        "The rule of 1: drain and the cancel frontier",
+        title,
         caption,
         fig,
         {"drain": drains, "drain-summary": summary, "frontier": front},
@@ -217,7 +283,7 @@ def rule_of_one_page(ctx: Context) -> Page:
 
 def monte_carlo_page(ctx: Context) -> Page:
     """The Monte Carlo engine checked against the exact one: bands and convergence."""
-    c = ctx.config
+    c, _, lang = ctx.config, ctx._, ctx.lang
     roll, dc = Roll(4, advantage="advantage"), 22
     ex = exact(roll, ctx.rules)
     sim = simulate(roll, ctx.rules, n=c.n, seed=c.seed)
@@ -242,64 +308,67 @@ def monte_carlo_page(ctx: Context) -> Page:
     bands = sim.success_frame(range(3, 61))
     bands["exact"] = ex.p_success(bands["dc"].to_numpy())
     bands["roll"] = roll.describe()
-    caption = (
-        f"The Monte Carlo engine against the exact one, for {roll.describe()}: left, "
-        f"n = {c.n:,} simulated rolls with their 95 % Wilson band over the exact curve; "
-        f"right, the estimate of P(total ≥ {dc}) as n grows (seed {c.seed}), converging "
-        "on the exact value. Simulated numbers elsewhere in this report carry such "
-        "intervals."
-    )
-    fig, (a, b) = page_figure(ctx, "Monte Carlo against exact", caption, ncols=2)
-    plots.plot_mc_bands(sim, exact=ex, ax=a, dcs=range(3, 51))
+    described = _("3d6x+4 with advantage")
+    caption = _(
+        "The Monte Carlo engine against the exact one, for {roll}: left, n = {n} "
+        "simulated rolls with their 95 % Wilson band over the exact curve; right, the "
+        "estimate of P(total ≥ {dc}) as n grows (seed {seed}), converging on the exact "
+        "value. Simulated numbers elsewhere in this report carry such intervals."
+    ).format(roll=described, n=i18n.number(c.n, lang, 0), dc=dc, seed=c.seed)
+    title = _("Monte Carlo against exact")
+    fig, (a, b) = page_figure(ctx, title, caption, ncols=2)
+    plots.plot_mc_bands(sim, exact=ex, ax=a, dcs=range(3, 51), lang=lang)
     plots.plot_convergence(
-        conv, exact=ex.p_success(dc), ax=b, title=f"Convergence of P(total ≥ {dc})"
+        conv,
+        exact=ex.p_success(dc),
+        ax=b,
+        lang=lang,
+        title=_("Convergence of P(total ≥ {dc})").format(dc=dc),
     )
-    return Page(
-        "12-monte-carlo",
-        "Monte Carlo against exact",
-        caption,
-        fig,
-        {"bands": bands, "convergence": conv},
-    )
+    return Page("12-monte-carlo", title, caption, fig, {"bands": bands, "convergence": conv})
 
 
 def dc_table_page(ctx: Context) -> Page:
     """The DC table: P(success) for each modifier, DC and advantage state, both readings."""
-    c = ctx.config
+    c, _, lang = ctx.config, ctx._, ctx.lang
     table = success_table(list(c.modifiers), readings="both", rules=ctx.rules)
     table.attrs["rules"] = ctx.rules
-    caption = (
+    caption = _(
         "P(success) on the typical DC table (very easy 8 to nearly impossible 35) for "
         "each modifier: normal, with advantage (a 4th die) and with disadvantage under "
         "both readings of the seed: subtract (3 dice minus an exploding malus die) and "
         "drop (2 dice). Exact. The two readings differ most on easy DCs."
     )
-    fig, axes = page_figure(ctx, "The DC table", caption, nrows=2, ncols=2, hspace=0.6)
+    title = _("The DC table")
+    fig, axes = page_figure(ctx, title, caption, nrows=2, ncols=2, hspace=0.6)
     for ax, state in zip(
         axes, ("normal", "advantage", "disadvantage (subtract)", "disadvantage (drop)")
     ):
         part = table[table.advantage == state]
-        plots.plot_heatmap(part, ax=ax, title=f"P(success), {state}")
-    return Page("02-dc-table", "The DC table", caption, fig, {"success": table})
+        plots.plot_heatmap(
+            part, ax=ax, lang=lang, title=_("P(success), {state}").format(state=_(state))
+        )
+    return Page("02-dc-table", title, caption, fig, {"success": table})
 
 
 def success_curves_page(ctx: Context) -> Page:
     """Success against DC for several modifiers, one line per advantage state."""
+    _, lang = ctx._, ctx.lang
     mods = _spread(ctx.config.modifiers, 3)
     table = success_table(mods, range(3, 41), readings="both", rules=ctx.rules)
-    caption = (
-        "P(success) against the DC, for modifiers "
-        + ", ".join(f"{m:+d}" for m in mods)
-        + ": the line style gives the advantage state (solid advantage, dashed normal, "
-        "dotted disadvantage). Left the subtract reading of disadvantage, right the drop "
-        "reading. The shaded bands are the typical DC table; exact."
-    )
-    fig, (a, b) = page_figure(ctx, "Success against DC", caption, ncols=2)
+    caption = _(
+        "P(success) against the DC, for modifiers {mods}: the line style gives the "
+        "advantage state (solid advantage, dashed normal, dotted disadvantage). Left the "
+        "subtract reading of disadvantage, right the drop reading. The shaded bands are "
+        "the typical DC table; exact."
+    ).format(mods=", ".join(f"{m:+d}" for m in mods))
+    title = _("Success against DC")
+    fig, (a, b) = page_figure(ctx, title, caption, ncols=2)
     for ax, reading in ((a, "subtract"), (b, "drop")):
         part = table[table.advantage.isin(["advantage", "normal", f"disadvantage ({reading})"])]
         part = part.assign(advantage=part.advantage.str.replace(f" ({reading})", ""))
-        plots.plot_success_curves(part, ax=ax)
-    return Page("03-success-curves", "Success against DC", caption, fig, {"success": table})
+        plots.plot_success_curves(part, ax=ax, lang=lang)
+    return Page("03-success-curves", title, caption, fig, {"success": table})
 
 
 def _spread(values: Sequence[int], k: int) -> list[int]:
@@ -313,7 +382,7 @@ def _spread(values: Sequence[int], k: int) -> list[int]:
 
 def compare_page(ctx: Context) -> Page:
     """The d20 comparison: equivalent DCs and the equivalent DC table."""
-    c = ctx.config
+    c, _, lang = ctx.config, ctx._, ctx.lang
     profiles = dict(c.profiles)
     reference = "trained" if "trained" in profiles else next(iter(profiles))
     eq = []
@@ -340,36 +409,45 @@ def compare_page(ctx: Context) -> Page:
     )
     shown = (
         table.assign(
-            cell=[f"{p3:.0%} (d20 {pd20:.0%})" for p3, pd20 in zip(table.p_3d6x, table.p_d20)]
+            cell=[
+                f"{plots.share(p3, lang)} (d20 {plots.share(pd20, lang)})"
+                for p3, pd20 in zip(table.p_3d6x, table.p_d20)
+            ]
         )
         .pivot(index=["difficulty", "d20_dc", "dc_3d6x"], columns="profile", values="cell")
         .reindex(columns=list(profiles))
         .reset_index()
     )
     shown = shown.sort_values("d20_dc")
-    shown.columns = ["difficulty", "d20 DC", f"3d6x DC ({reference})"] + [
-        f"{p} {profiles[p]:+d}: 3d6x (d20)" for p in profiles
+    shown["difficulty"] = shown["difficulty"].map(_)
+    shown.columns = [
+        _("difficulty"),
+        _("d20 DC"),
+        _("3d6x DC ({profile})").format(profile=reference),
+    ] + [
+        _("{profile} {modifier}: 3d6x (d20)").format(profile=p, modifier=f"{profiles[p]:+d}")
+        for p in profiles
     ]
-    caption = (
+    caption = _(
         "For each profile's modifier, the 3d6x DC whose odds are closest to each d20 DC "
         "(left, the gap 3d6x - d20 beside each point), and the success curves of both "
-        f"systems (right). The table maps the d20 DC table onto 3d6x for the {reference} "
+        "systems (right). The table maps the d20 DC table onto 3d6x for the {reference} "
         "profile and gives every profile's odds there, in 3d6x and (in brackets) d20."
-    )
-    fig, (a, b) = page_figure(
-        ctx, "3d6x against d20: equivalent DCs", caption, ncols=2, table=shown, table_height=0.24
-    )
-    plots.plot_equivalent_dc(eq_frame, ax=a)
+    ).format(reference=reference)
+    title = _("3d6x against d20: equivalent DCs")
+    fig, (a, b) = page_figure(ctx, title, caption, ncols=2, table=shown, table_height=0.24)
+    plots.plot_equivalent_dc(eq_frame, ax=a, lang=lang)
     plots.plot_success_curves(
         curves,
         ax=b,
         style="system",
         bands=None,
-        title="Success against DC (solid 3d6x, dashed d20)",
+        lang=lang,
+        title=_("Success against DC (solid 3d6x, dashed d20)"),
     )
     return Page(
         "05-d20-comparison",
-        "3d6x against d20: equivalent DCs",
+        title,
         caption,
         fig,
         {"equivalent-dc": eq_frame, "equivalent-dc-table": table, "curves": curves},
@@ -378,7 +456,7 @@ def compare_page(ctx: Context) -> Page:
 
 def day_page(ctx: Context) -> Page:
     """The party's gauges over an adventuring day, simulated."""
-    c = ctx.config
+    c, _, lang = ctx.config, ctx._, ctx.lang
     wait_for(ctx)
     result = simulate_day(c.day, ctx.rules, n_days=c.days, seed=c.seed)
     gauges = result.to_frame("gauges")
@@ -388,12 +466,11 @@ def day_page(ctx: Context) -> Page:
     success = result.to_frame("success")
     shown = gauges[gauges.caused_mean > 0].assign(
         **{
-            "P(empty by end of day)": lambda f: f.p_empty.map(pct),
-            "first empty: mean roll": lambda f: f.first_empty_mean.map(
-                lambda v: "—" if pd.isna(v) else f"{v:.1f}"
-            ),
-            "drain per day": lambda f: f.caused_mean.map("{:.1f}".format),
-            "points lost": lambda f: f.lost_mean.map("{:.2f}".format),
+            "P(empty by end of day)": lambda f: f.p_empty.map(ctx.pct),
+            "first empty: mean roll": lambda f: f.first_empty_mean.map(ctx.num),
+            "drain per day": lambda f: f.caused_mean.map(ctx.num),
+            "points lost": lambda f: f.lost_mean.map(lambda v: ctx.num(v, 2)),
+            "policy": lambda f: f.policy.map(lambda v: _(str(v))),
         }
     )
     shown = shown[
@@ -408,27 +485,52 @@ def day_page(ctx: Context) -> Page:
             "points lost",
         ]
     ]
+    shown.columns = [
+        _(n)
+        for n in (
+            "character",
+            "gauge",
+            "start",
+            "policy",
+            N_("P(empty by end of day)"),
+            N_("first empty: mean roll"),
+            "drain per day",
+            N_("points lost"),
+        )
+    ]
     if shown.empty:  # an all-NPC party, or the rule of 1 on none of the day's kinds
-        shown = pd.DataFrame({"gauges": ["no roll of the day drains a gauge under these rules"]})
+        shown = pd.DataFrame(
+            {_("gauges"): [_("no roll of the day drains a gauge under these rules")]}
+        )
     types = result.to_frame("roll_types")
+    labels = {r.label: roll_type_label(r, lang) for r in c.day.rolls}
     types["roll type"] = (
-        types["type"].str.replace(" check", "").str.replace(": ", ":\n").str.replace(" DC", "\nDC")
+        types["type"]
+        .map(lambda t: labels.get(t, t))
+        .str.replace(" " + _("check"), "")
+        .str.replace(": ", ":\n")
+        .str.replace(" : ", " :\n")
+        .str.replace(" " + _("DC") + " ", "\n" + _("DC") + " ")
     )
-    caption = (
-        f"{c.day.describe()}. {c.days:,} days simulated (seed {c.seed}). Left: the "
-        "probability that each gauge the day drains is empty after roll t. Right: each "
-        "roll type's success rate while its gauge is full and once it is empty (then at "
-        "disadvantage). The table gives the gauges' fate at the end of the day."
+    types["state"] = types["state"].map(_)
+    rolls = c.day.rolls_per_day if c.day.rolls_per_day is not None else c.day.n_rolls
+    describe = _("{name}: {party}; {rolls} rolls a day.").format(
+        name=_(c.day.name) if c.day.name else _("a day"),
+        party=", ".join(ch.name for ch in c.day.characters),
+        rolls=rolls,
     )
+    caption = _(
+        "{day} {days} days simulated (seed {seed}). Left: the probability that each "
+        "gauge the day drains is empty after roll t. Right: each roll type's success "
+        "rate while its gauge is full and once it is empty (then at disadvantage). The "
+        "table gives the gauges' fate at the end of the day."
+    ).format(day=describe, days=i18n.number(c.days, lang, 0), seed=c.seed)
+    title = _("The rule of 1 over a day: the party's gauges")
     fig, (a, b) = page_figure(
-        ctx,
-        "The rule of 1 over a day: the party's gauges",
-        caption,
-        ncols=2,
-        table=shown,
-        table_height=0.03 + 0.028 * (len(shown) + 1),
+        ctx, title, caption, ncols=2, table=shown, table_height=0.03 + 0.028 * (len(shown) + 1)
     )
-    plots.plot_depletion(empty, ax=a)
+    empty.attrs["rules"] = types.attrs["rules"] = ctx.rules
+    plots.plot_depletion(empty, ax=a, lang=lang)
     plots.plot_bars(
         types,
         x="roll type",
@@ -436,13 +538,14 @@ def day_page(ctx: Context) -> Page:
         hue="state",
         ax=b,
         percent=True,
-        ylabel="P(success)",
-        title="Success by roll type, gauge full or empty",
+        lang=lang,
+        ylabel=_("P(success)"),
+        title=_("Success by roll type, gauge full or empty"),
     )
     b.tick_params(axis="x", labelsize=6)
     return Page(
         "07-day",
-        "The rule of 1 over a day",
+        title,
         caption,
         fig,
         {"gauges": gauges, "empty": empty, "success": success, "roll-types": types},
@@ -467,22 +570,26 @@ def opposed_page(ctx: Context) -> Page:
                 }
             )
     frame = pd.DataFrame(rows)
-    caption = (
-        "Both sides roll; the higher total wins and a tie keeps the status quo. Against "
+    _, lang = ctx._, ctx.lang
+    caption = _(
+        "Both sides roll; the higher total wins and a tie keeps the status quo (a close "
+        "contest under the optional rule). Against "
         "an opponent at +0, by the roller's modifier: 3d6x (left) ties more often than "
         "d20 (right) and rewards a modifier edge more steeply, since its totals cluster. "
         "Exact."
     )
-    fig, (a, b) = page_figure(ctx, "Opposed tests", caption, ncols=2, wspace=0.35)
+    title = _("Opposed tests")
+    fig, (a, b) = page_figure(ctx, title, caption, ncols=2, wspace=0.35)
     for ax, system in ((a, "3d6x"), (b, "d20")):
         plots.plot_outcomes(
             frame[frame.system == system],
             x="modifier_a",
             ax=ax,
-            xlabel="modifier of A (B rolls at +0)",
-            title=f"Opposed test, {system}: A against B",
+            lang=lang,
+            xlabel=_("modifier of A (B rolls at +0)"),
+            title=_("Opposed test, {system}: A against B").format(system=system),
         )
-    return Page("08-opposed", "Opposed tests", caption, fig, {"opposed": frame})
+    return Page("08-opposed", title, caption, fig, {"opposed": frame})
 
 
 def passive_page(ctx: Context) -> Page:
@@ -492,21 +599,30 @@ def passive_page(ctx: Context) -> Page:
         ignore_index=True,
     )
     frame["method"] = "exact"
-    long = frame.melt(
-        id_vars=["system", "advantage"],
-        value_vars=["gap_median", "gap_mean"],
-        var_name="measure",
-        value_name="points",
+    _, lang = ctx._, ctx.lang
+    # one bar per system and advantage state (the d20 has one disadvantage: under both readings)
+    states = ["normal", "advantage", "disadvantage (subtract)", "disadvantage (drop)"]
+    long = pd.concat(
+        [
+            frame[frame.advantage == st].assign(state=st)
+            if st in set(frame.advantage)
+            else frame[frame.advantage == "disadvantage"].assign(state=st)
+            for st in states
+        ],
+        ignore_index=True,
     )
-    long["series"] = long.system + ", " + long.measure.str.replace("gap_", "roll ")
+    long = long[long.system.isin(["3d6x", "d20"])]
+    long["state"] = long["state"].map(lambda st: _(st).replace(" (", "\n("))
+    long["system"] = long["system"].map(lambda sy: _("{system} roll").format(system=sy))
     normal = frame[(frame.system == "3d6x") & (frame.advantage == "normal")].iloc[0]
-    caption = (
+    caption = _(
         "A passive value is 10 + modifier, +5 with advantage, -5 with disadvantage. The "
-        "bars show how far the active roll's median and mean sit above it (the same for "
-        "every modifier), for each advantage state. In d20 the passive value sits at the "
-        f"roll's median; 3d6x rolls higher (mean 12.6 + modifier), so a base of "
-        f"{int(normal.base_for_median)} instead of 10 would match its median. Exact."
-    )
+        "bars show how many points the active roll's median sits above it (the same for "
+        "every modifier), for each advantage state: in d20 the passive value sits at the "
+        "roll's median (0 or 1 point); 3d6x rolls higher (mean {mean} + modifier), so a "
+        "base of {base} instead of 10 would match its median. The table adds the means "
+        "and how often the roll reaches the passive value. Exact."
+    ).format(mean=i18n.number(12.6, lang, 1), base=int(normal.base_for_median))
     shown = frame[
         [
             "system",
@@ -519,62 +635,94 @@ def passive_page(ctx: Context) -> Page:
             "p_roll_at_least",
         ]
     ].copy()
-    shown["mean"] = shown["mean"].map("{:.2f}".format)
-    shown["p_roll_at_least"] = shown["p_roll_at_least"].map(pct)
+    shown["advantage"] = shown["advantage"].map(_)
+    shown["mean"] = shown["mean"].map(lambda v: ctx.num(v, 2))
+    shown["p_roll_at_least"] = shown["p_roll_at_least"].map(ctx.pct)
     shown.columns = [
-        "system",
-        "advantage (modifier +0)",
-        "passive",
-        "median",
-        "mean",
-        "median - passive",
-        "base matching the median",
-        "P(roll ≥ passive)",
+        _(n)
+        for n in (
+            "system",
+            N_("advantage (modifier +0)"),
+            N_("passive"),
+            "median",
+            "mean",
+            N_("median - passive"),
+            N_("base matching the median"),
+            N_("P(roll ≥ passive)"),
+        )
     ]
+    title = _("Passive values")
     fig, (a,) = page_figure(
-        ctx, "Passive values", caption, table=shown, table_height=0.03 + 0.028 * (len(shown) + 1)
+        ctx, title, caption, table=shown, table_height=0.03 + 0.028 * (len(shown) + 1)
     )
     plots.plot_bars(
         long,
-        x="advantage",
-        y="points",
-        hue="series",
+        x="state",
+        y="gap_median",
+        hue="system",
         ax=a,
-        ylabel="points above the passive value",
-        title="Active roll − passive value",
+        lang=lang,
+        xlabel=_("advantage state (modifier +0)"),
+        ylabel=_("points the median sits above the passive value"),
+        title=_("Active roll's median − passive value"),
     )
-    return Page("09-passive", "Passive values", caption, fig, {"passive": frame})
+    a.legend(fontsize="small", loc="upper left")
+    return Page("09-passive", title, caption, fig, {"passive": frame})
 
 
 def group_page(ctx: Context) -> Page:
     """Group tests and working together, for the party."""
     party = list(ctx.config.party)
+    _, lang = ctx._, ctx.lang
     skill = "Stealth"
+    shown_skill = test_label(skill, lang)
     rolls = [ch.roll(skill) for ch in party]
     rows = []
     for dc in range(4, 37):
         g = group_success(rolls, dc=dc, rules=ctx.rules)
         t = working_together(rolls, dc, rules=ctx.rules)
-        rows.append({"dc": dc, "series": f"group (≥{g.need} of {len(rolls)})", "p": g.p})
         rows.append(
-            {"dc": dc, "series": f"working together ({party[t.leader].name} leads)", "p": t.p}
+            {
+                "dc": dc,
+                "series": _("group (≥{need} of {size})").format(need=g.need, size=len(rolls)),
+                "p": g.p,
+            }
+        )
+        rows.append(
+            {
+                "dc": dc,
+                "series": _("working together ({name} leads)").format(name=party[t.leader].name),
+                "p": t.p,
+            }
         )
         rows += [
-            {"dc": dc, "series": f"{ch.name} alone ({r.modifier:+d})", "p": p}
+            {
+                "dc": dc,
+                "series": _("{name} alone ({modifier})").format(
+                    name=ch.name, modifier=f"{r.modifier:+d}"
+                ),
+                "p": p,
+            }
             for ch, r, p in zip(party, rolls, g.p_each)
         ]
     frame = pd.DataFrame(rows)
-    frame["skill"], frame["method"] = skill, "exact"
-    caption = (
-        f"A {skill} test for the whole party: the group succeeds when at least half of "
+    frame["skill"], frame["method"] = shown_skill, "exact"
+    caption = _(
+        "A {skill} test for the whole party: the group succeeds when at least half of "
         "its members succeed; working together, the best member rolls with advantage "
         "for everyone. Each member's own odds for comparison; exact."
-    )
-    fig, (a,) = page_figure(ctx, "Group tests and working together", caption)
+    ).format(skill=shown_skill)
+    title = _("Group tests and working together")
+    fig, (a,) = page_figure(ctx, title, caption, right=0.8)
     plots.plot_success_curves(
-        frame.assign(advantage="normal"), ax=a, hue="series", title=f"Success against DC: {skill}"
+        frame.assign(advantage="normal"),
+        ax=a,
+        hue="series",
+        lang=lang,
+        title=_("Success against DC: {skill}").format(skill=shown_skill),
     )
-    return Page("10-group", "Group tests and working together", caption, fig, {"group": frame})
+    a.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    return Page("10-group", title, caption, fig, {"group": frame})
 
 
 def haggle_page(ctx: Context) -> Page:
@@ -589,14 +737,19 @@ def haggle_page(ctx: Context) -> Page:
             rows.append({"modifier": m, "dc": 16, "change_pct": int(change), "p": float(p)})
     dist = pd.DataFrame(rows)
     dist["method"] = "exact"
-    caption = (
-        "Persuasion against the seller: 10 % of the price per point of margin, capped "
-        "at 25 % either way. Left: the mean price change (in the buyer's favour) by "
-        "modifier and item type (the seed's minimum DCs). Right: the distribution of "
-        "the change at DC 16 for each modifier. Exact."
+    _, lang = ctx._, ctx.lang
+    caption = _(
+        "Persuasion against the seller (haggling): 10 % of the price per point of "
+        "margin, capped at 25 % either way. Left: the mean price change (in the buyer's "
+        "favour) by modifier and item type (the seed's minimum DCs). Right: the "
+        "distribution of the change at DC 16 for each modifier. Exact."
     )
-    fig, (a, b) = page_figure(ctx, "Haggling", caption, ncols=2, wspace=0.4, left=0.2, bottom=0.14)
-    heat = table.assign(item=table["item"] + " (DC " + table["dc"].astype(str) + ")")
+    title = _("Haggling")
+    fig, (a, b) = page_figure(ctx, title, caption, ncols=2, wspace=0.4, left=0.2, bottom=0.14)
+    items = [_item_label(i, lang) for i in table["item"]]
+    heat = table.assign(
+        item=[_("{item} (DC {dc})").format(item=i, dc=d) for i, d in zip(items, table["dc"])]
+    )
     plots.plot_heatmap(
         heat,
         ax=a,
@@ -604,26 +757,37 @@ def haggle_page(ctx: Context) -> Page:
         col="modifier",
         value="mean",
         cmap="RdYlGn",
-        fmt="{:+.0f}%",
-        title="Mean price change (%) by item type",
-        label="mean price change (%)",
+        fmt=lambda v: (
+            ("+" if v >= 0 else "−")
+            + i18n.number(abs(v), lang, 0)
+            + ("%" if lang == "en" else "\xa0%")
+        ),
+        lang=lang,
+        title=_("Mean price change (%) by item type"),
+        label=_("mean price change (%)"),
     )
     a.tick_params(axis="y", labelsize=7)
     wide = dist.pivot(index="modifier", columns="change_pct", values="p").fillna(0.0)
     frame = wide.reset_index()
-    frame.columns = ["modifier"] + [f"{c:+d} %" for c in wide.columns]
-    greens = [f"{c:+d} %" for c in wide.columns]
+    greens = [("+" if c >= 0 else "−") + i18n.percent(abs(c) / 100, lang, 0) for c in wide.columns]
+    frame.columns = ["modifier"] + greens
     colours = [_change_colour(c) for c in wide.columns]
     plots.plot_outcomes(
         frame.assign(method="exact"),
         x="modifier",
         parts=greens,
+        lang=lang,
         colours=colours,
         ax=b,
-        xlabel="modifier (DC 16)",
-        title="Price change at DC 16",
+        xlabel=_("modifier (DC 16)"),
+        title=_("Price change at DC 16"),
     )
-    return Page("11-haggling", "Haggling", caption, fig, {"items": table, "dc16": dist})
+    return Page("11-haggling", title, caption, fig, {"items": table, "dc16": dist})
+
+
+def _item_label(item: str, lang: str) -> str:
+    """An item type of the haggling table as the seed names it in ``lang``."""
+    return HAGGLE_DCS_FR.get(item, item) if lang == "fr" else item
 
 
 REPORT_LAMBDAS = (0.0, 0.02, 0.05, 0.1, 0.2)  # the fixed λ the day-policies page tries

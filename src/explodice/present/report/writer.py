@@ -106,13 +106,6 @@ def write_report(
             raise
         displaced = _link(out, names)
         _clean_leftovers(area)
-    if config.lang != "en":
-        warnings.warn(
-            f"lang={config.lang!r}: {EXPLORER_NAME} is in that language, but the PDF and PNG "
-            "pages are still in English (their translation is not done yet).",
-            ReportWarning,
-            stacklevel=2,
-        )
     if displaced:
         warnings.warn(
             f"{len(displaced)} file(s) of yours stood where the report writes and were moved to "
