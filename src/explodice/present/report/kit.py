@@ -99,7 +99,7 @@ def page_figure(
     fig.text(0.04, 0.012, ctx.footer(), fontsize=6.5, color="0.4", va="bottom")
     bottom = 0.08 + (table_height if table is not None else 0.0)
     # the Axes start below the caption, leaving room for their titles, notes and band names
-    top = min(0.80, 0.82 - 0.018 * caption.count("\n"))
+    top = 0.80 - 0.02 * caption.count("\n")
     layout = {
         "left": 0.07,
         "right": 0.96,

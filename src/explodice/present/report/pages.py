@@ -85,27 +85,26 @@ def title_page(ctx: Context) -> Page:
         for line in lines
         for w in (textwrap.wrap(line, 78, subsequent_indent="    ", break_on_hyphens=False) or [""])
     ]
-    fig.text(0.06, 0.80, "\n".join(lines), fontsize=9.5, va="top", linespacing=1.45)
+    fig.text(0.06, 0.80, "\n".join(lines), fontsize=9.5, va="top", linespacing=1.4)
     contents = [
         w
         for i, p in enumerate(PAGES[1:])
         for w in textwrap.wrap(
-            f"{i + 2:>2}. {_(_contents_line(p))}", 78, subsequent_indent="      "
+            f"{i + 2:>2}. {_(_contents_line(p))}", 80, subsequent_indent="      "
         )
     ]
     fig.text(0.55, 0.80, _("Contents"), fontsize=11, weight="bold", va="top")
-    fig.text(0.55, 0.765, "\n".join(contents), fontsize=8.5, va="top", linespacing=1.45)
+    fig.text(0.55, 0.765, "\n".join(contents), fontsize=8.5, va="top", linespacing=1.4)
     tables: dict[str, pd.DataFrame] = {}
     bands = pd.DataFrame(
-        {
-            _("difficulty"): [_(d) for d in DIFFICULTIES],
-            _("3d6x DC"): [DC_TABLES["3d6x"][d] for d in DIFFICULTIES],
-            _("d20 DC"): [DC_TABLES["d20"][d] for d in DIFFICULTIES],
-        }
+        [
+            [_("3d6x DC")] + [DC_TABLES["3d6x"][d] for d in DIFFICULTIES],
+            [_("d20 DC")] + [DC_TABLES["d20"][d] for d in DIFFICULTIES],
+        ],
+        columns=[_("difficulty")] + [_(d) for d in DIFFICULTIES],
     )
-    height = 0.032 * (len(bands) + 1)
-    fig.text(0.55, 0.10 + height + 0.015, _("The typical DC table"), fontsize=10, weight="bold")
-    draw_table(fig, bands, (0.55, 0.10, 0.2, height), loc="upper left")
+    fig.text(0.06, 0.375, _("The typical DC table"), fontsize=10, weight="bold")
+    draw_table(fig, bands, (0.06, 0.27, 0.42, 0.095), loc="upper left")
     if c.party:
         party = _party_frame(c.party)
         tables["party"] = party
@@ -148,8 +147,9 @@ def title_page(ctx: Context) -> Page:
 
 
 def _contents_line(builder: Callable[[Context], Page]) -> str:
-    """A page's line in the contents: the first line of its builder's docstring."""
-    return (builder.__doc__ or builder.__name__).splitlines()[0].rstrip(".")
+    """A page's line in the contents: the first sentence of its builder's docstring."""
+    first = (builder.__doc__ or builder.__name__).split("\n\n")[0]
+    return " ".join(first.split()).rstrip(".")
 
 
 #: The contents lines (the builders' docstrings), for the catalogue.
@@ -160,6 +160,10 @@ CONTENTS = (
     N_("The d20 comparison: equivalent DCs and the equivalent DC table"),
     N_("The rule of 1: the drain of one roll and the success/drain frontier of cancelling"),
     N_("The party's gauges over an adventuring day, simulated"),
+    N_(
+        "The party's day under four policies, exactly: keep, cancel, the best fixed λ and the "
+        "optimal state-dependent player"
+    ),
     N_("Opposed tests: win, tie (status quo) and loss by the difference of modifiers"),
     N_("Passive values against the roll they stand for: median, mean and the matching base"),
     N_("Group tests and working together, for the party"),
@@ -167,7 +171,17 @@ CONTENTS = (
     N_("The Monte Carlo engine checked against the exact one: bands and convergence"),
 )
 #: Column names and cell values the pages show, for the catalogue.
-LABELS = (N_("name"), N_("level"), N_("actor"), N_("pc"), N_("item"))
+LABELS = (
+    N_("name"),
+    N_("level"),
+    N_("actor"),
+    N_("pc"),
+    N_("item"),
+    N_("best fixed λ"),
+    N_("optimal"),
+    N_("expected"),
+    N_("optimal_gain"),
+)
 
 
 def _party_frame(party: Sequence[Any]) -> pd.DataFrame:
@@ -796,7 +810,7 @@ REPORT_LAMBDAS = (0.0, 0.02, 0.05, 0.1, 0.2)  # the fixed λ the day-policies pa
 def day_policies_page(ctx: Context) -> Page:
     """The party's day under four policies, exactly: keep, cancel, the best fixed λ and the
     optimal state-dependent player."""
-    c = ctx.config
+    c, _, lang = ctx.config, ctx._, ctx.lang
     best = optimal_policy(c.day, ctx.rules)
     table = best.compare(lambdas=REPORT_LAMBDAS)
     order = ["keep", "cancel", "best fixed λ", "optimal"]
@@ -805,30 +819,39 @@ def day_policies_page(ctx: Context) -> Page:
     table["policy"] = table["policy"].astype(str)
     shown = table.assign(
         **{
-            "expected successes": table.successes.map("{:.3f}".format),
-            "optimal gain": table.optimal_gain.map(lambda v: f"{max(v, 0.0):+.3f}"),  # 0 - 3e-15
-            "λ": table.detail.str.replace("best(λ=", "", regex=False).str.rstrip(")"),
+            "expected successes": table.successes.map(lambda v: ctx.num(v, 3)),
+            "optimal gain": table.optimal_gain.map(  # 0 - 3e-15 is shown as +0
+                lambda v: "+" + ctx.num(max(v, 0.0), 3)
+            ),
+            "λ": table.detail.str.replace("best(λ=", "", regex=False)
+            .str.rstrip(")")
+            .map(lambda v: ctx.num(float(v), None) if v else ""),
+            "policy": table.policy.map(_),
         }
     )
     shown = shown[["character", "policy", "λ", "expected successes", "optimal gain"]]
+    shown.columns = [
+        _(n) for n in ("character", "policy", "λ", N_("expected successes"), N_("optimal gain"))
+    ]
     if shown.empty:  # an all-NPC party: nobody has a choice to make
-        shown = pd.DataFrame({"policies": ["no player character rolls in this day"]})
+        shown = pd.DataFrame({_("policies"): [_("no player character rolls in this day")]})
     thresholds = best.to_frame("thresholds")
-    caption = (
-        f"{c.day.describe()}; exact (no sampling). Each PC's expected successes over "
-        "the day under keep, cancel, the best fixed weight λ (of "
-        f"{', '.join(f'{x:g}' for x in REPORT_LAMBDAS)}, played all day) and the "
-        "optimal player, who chooses k after seeing the throw, knowing the roll's place "
-        "in the day and every gauge level (backward dynamic programming). "
-        "The gain is what playing well adds to each fixed policy."
+    rolls = c.day.rolls_per_day if c.day.rolls_per_day is not None else c.day.n_rolls
+    describe = _("{name}: {party}; {rolls} rolls a day.").format(
+        name=_(c.day.name) if c.day.name else _("a day"),
+        party=", ".join(ch.name for ch in c.day.characters),
+        rolls=rolls,
     )
+    caption = _(
+        "{day} Exact (no sampling). Each PC's expected successes over the day under "
+        "keep, cancel, the best fixed weight λ (of {lambdas}, played all day) and the "
+        "optimal player, who chooses k after seeing the throw, knowing the roll's place "
+        "in the day and every gauge level (backward dynamic programming). The gain is "
+        "what playing well adds to each fixed policy."
+    ).format(day=describe, lambdas=", ".join(i18n.number(x, lang, None) for x in REPORT_LAMBDAS))
+    title = _("The rule of 1 over a day: four policies")
     fig, (a, b) = page_figure(
-        ctx,
-        "The rule of 1 over a day: four policies",
-        caption,
-        ncols=2,
-        table=shown,
-        table_height=0.03 + 0.022 * (len(shown) + 1),
+        ctx, title, caption, ncols=2, table=shown, table_height=0.03 + 0.022 * (len(shown) + 1)
     )
     if table.empty:
         for ax in (a, b):
@@ -836,33 +859,37 @@ def day_policies_page(ctx: Context) -> Page:
             ax.text(
                 0.5,
                 0.5,
-                "no player character rolls in this day",
+                _("no player character rolls in this day"),
                 ha="center",
                 transform=ax.transAxes,
             )
     else:
+        named = table.assign(policy=table.policy.map(_), expected=table.successes)
+        named.attrs["rules"] = ctx.rules
         plots.plot_bars(
-            table.assign(expected=table.successes),
+            named,
             x="character",
             y="expected",
+            lang=lang,
             hue="policy",
             ax=a,
-            ylabel="expected successes per day",
-            title="Expected successes over the day, by policy",
+            ylabel=_("expected successes per day"),
+            title=_("Expected successes over the day, by policy"),
         )
-        gain = table[table.policy != "optimal"]
+        gain = named[table.policy != "optimal"]
         plots.plot_bars(
             gain,
             x="character",
             y="optimal_gain",
             hue="policy",
             ax=b,
-            ylabel="optimal minus policy (successes per day)",
-            title="What the optimal player gains over each fixed policy",
+            lang=lang,
+            ylabel=_("optimal minus policy (successes per day)"),
+            title=_("What the optimal player gains over each fixed policy"),
         )
     return Page(
         "07b-day-policies",
-        "The rule of 1 over a day: four policies",
+        title,
         caption,
         fig,
         {"policies": table, "optimal-thresholds": thresholds},
