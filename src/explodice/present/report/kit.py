@@ -94,7 +94,7 @@ def page_figure(
     """A landscape page: title, caption sentence, a grid of Axes, an optional table, a footer."""
     fig = Figure(figsize=PAGE_SIZE)
     fig.text(0.04, 0.965, title, fontsize=15, weight="bold", va="top")
-    caption = textwrap.fill(caption, 160)
+    caption = textwrap.fill(caption, 150)
     fig.text(0.04, 0.925, caption, fontsize=9, va="top", color="0.15")
     fig.text(0.04, 0.012, ctx.footer(), fontsize=6.5, color="0.4", va="bottom")
     bottom = 0.08 + (table_height if table is not None else 0.0)

@@ -540,8 +540,9 @@ def day_page(ctx: Context) -> Page:
         "table gives the gauges' fate at the end of the day."
     ).format(day=describe, days=i18n.number(c.days, lang, 0), seed=c.seed)
     title = _("The rule of 1 over a day: the party's gauges")
+    height = 0.03 + 0.028 * (len(shown) + 1)  # the roll types' names take three lines
     fig, (a, b) = page_figure(
-        ctx, title, caption, ncols=2, table=shown, table_height=0.03 + 0.028 * (len(shown) + 1)
+        ctx, title, caption, ncols=2, table=shown, table_height=height, bottom=0.14 + height
     )
     empty.attrs["rules"] = types.attrs["rules"] = ctx.rules
     plots.plot_depletion(empty, ax=a, lang=lang)
@@ -616,26 +617,22 @@ def passive_page(ctx: Context) -> Page:
     _, lang = ctx._, ctx.lang
     # one bar per system and advantage state (the d20 has one disadvantage: under both readings)
     states = ["normal", "advantage", "disadvantage (subtract)", "disadvantage (drop)"]
-    long = pd.concat(
-        [
-            frame[frame.advantage == st].assign(state=st)
-            if st in set(frame.advantage)
-            else frame[frame.advantage == "disadvantage"].assign(state=st)
-            for st in states
-        ],
-        ignore_index=True,
-    )
-    long = long[long.system.isin(["3d6x", "d20"])]
+    rows = []
+    for st in states:
+        for system, g in frame.groupby("system", sort=False):
+            same = g[g.advantage == st]
+            rows.append((same if len(same) else g[g.advantage == "disadvantage"]).assign(state=st))
+    long = pd.concat(rows, ignore_index=True)
     long["state"] = long["state"].map(lambda st: _(st).replace(" (", "\n("))
-    long["system"] = long["system"].map(lambda sy: _("{system} roll").format(system=sy))
+    long["series"] = long["system"].map(lambda sy: _("{system} roll: median").format(system=sy))
     normal = frame[(frame.system == "3d6x") & (frame.advantage == "normal")].iloc[0]
     caption = _(
-        "A passive value is 10 + modifier, +5 with advantage, -5 with disadvantage. The "
-        "bars show how many points the active roll's median sits above it (the same for "
-        "every modifier), for each advantage state: in d20 the passive value sits at the "
-        "roll's median (0 or 1 point); 3d6x rolls higher (mean {mean} + modifier), so a "
-        "base of {base} instead of 10 would match its median. The table adds the means "
-        "and how often the roll reaches the passive value. Exact."
+        "A passive value is 10 + modifier, +5 with advantage, -5 with disadvantage (the "
+        "black marks). The bars are the active roll's median for each advantage state, "
+        "at modifier +0 (every modifier shifts both alike): in d20 the median sits on "
+        "the passive value (or 1 point above); 3d6x rolls higher (mean {mean} + "
+        "modifier), so a base of {base} instead of 10 would match its median. The table "
+        "adds the means and how often the roll reaches the passive value. Exact."
     ).format(mean=i18n.number(12.6, lang, 1), base=int(normal.base_for_median))
     shown = frame[
         [
@@ -672,15 +669,25 @@ def passive_page(ctx: Context) -> Page:
     plots.plot_bars(
         long,
         x="state",
-        y="gap_median",
-        hue="system",
+        y="median",
+        hue="series",
         ax=a,
         lang=lang,
         xlabel=_("advantage state (modifier +0)"),
-        ylabel=_("points the median sits above the passive value"),
-        title=_("Active roll's median − passive value"),
+        ylabel=_("total"),
+        title=_("The active roll's median against the passive value"),
     )
-    a.legend(fontsize="small", loc="upper left")
+    passive = long.drop_duplicates("state")["passive"].to_numpy()
+    a.hlines(
+        passive,
+        np.arange(len(passive)) - 0.45,
+        np.arange(len(passive)) + 0.45,
+        color="black",
+        lw=2.5,
+        label=_("passive value"),
+        zorder=3,
+    )
+    a.legend(fontsize="small", loc="upper right")
     return Page("09-passive", title, caption, fig, {"passive": frame})
 
 
