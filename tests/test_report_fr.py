@@ -38,6 +38,7 @@ level = 1
 scores = { FOR = 14, DEX = 14, CON = 12, INT = 10, SAG = 10, CHA = 8 }
 skills = { "Discrétion" = 1 }
 gauge_per_level = { PA = 1 }
+policy = { dc = 16, weight = 0.05 }
 
 [[character]]
 name = "Bo"

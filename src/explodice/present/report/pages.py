@@ -32,7 +32,7 @@ from explodice.engine.d20 import d20
 from explodice.engine.exact import exact
 from explodice.engine.simulate import simulate
 from explodice.game.character import ABILITIES
-from explodice.game.rules import Roll
+from explodice.game.rules import Best, Roll
 from explodice.game.tables import DC_TABLES, DIFFICULTIES, HAGGLE_DCS_FR
 from explodice.present import i18n, plots
 from explodice.present.explorer import roll_type_label, test_label
@@ -126,7 +126,7 @@ def title_page(ctx: Context) -> Page:
                 "PH",
             ]
         ].copy()
-        shown["policy"] = shown["policy"].map(_)
+        shown["policy"] = [policy_label(ch.policy, lang) for ch in c.party]
         shown["actor"] = shown["actor"].map(_)
         shown.columns = [_(n) for n in ("name", "level", "actor", "policy")] + [
             i18n.ABILITY[lang].get(a, a) for a in shown.columns[4:]
@@ -144,6 +144,17 @@ def title_page(ctx: Context) -> Page:
     return Page(
         "01-title", c.title, _("Title page: date, version, rules switches and seed."), fig, tables
     )
+
+
+def policy_label(policy: Any, lang: str) -> str:
+    """A rule-of-1 policy as the report names it: ``keep``, ``cancel``, ``best(DC 16, λ=0.05)``
+    (``meilleur(DD 16, λ=0,05)`` in French)."""
+    _ = i18n.translator(lang)
+    if isinstance(policy, Best):
+        return _("best(DC {dc}, λ={weight})").format(
+            dc=policy.dc, weight=i18n.number(policy.weight, lang, None)
+        )
+    return _(str(policy))
 
 
 def _contents_line(builder: Callable[[Context], Page]) -> str:
@@ -478,13 +489,14 @@ def day_page(ctx: Context) -> Page:
     drained = gauges[gauges.caused_mean > 0][["character", "gauge"]]
     empty = empty.merge(drained, on=["character", "gauge"])
     success = result.to_frame("success")
+    policies = {str(ch.policy): policy_label(ch.policy, lang) for ch in c.day.characters}
     shown = gauges[gauges.caused_mean > 0].assign(
         **{
             "P(empty by end of day)": lambda f: f.p_empty.map(ctx.pct),
             "first empty: mean roll": lambda f: f.first_empty_mean.map(ctx.num),
             "drain per day": lambda f: f.caused_mean.map(ctx.num),
             "points lost": lambda f: f.lost_mean.map(lambda v: ctx.num(v, 2)),
-            "policy": lambda f: f.policy.map(lambda v: _(str(v))),
+            "policy": lambda f: f.policy.map(lambda v: policies.get(str(v), _(str(v)))),
         }
     )
     shown = shown[
@@ -619,7 +631,7 @@ def passive_page(ctx: Context) -> Page:
     states = ["normal", "advantage", "disadvantage (subtract)", "disadvantage (drop)"]
     rows = []
     for st in states:
-        for system, g in frame.groupby("system", sort=False):
+        for _system, g in frame.groupby("system", sort=False):
             same = g[g.advantage == st]
             rows.append((same if len(same) else g[g.advantage == "disadvantage"]).assign(state=st))
     long = pd.concat(rows, ignore_index=True)
@@ -734,7 +746,7 @@ def group_page(ctx: Context) -> Page:
         "for everyone. Each member's own odds for comparison; exact."
     ).format(skill=shown_skill)
     title = _("Group tests and working together")
-    fig, (a,) = page_figure(ctx, title, caption, right=0.8)
+    fig, (a,) = page_figure(ctx, title, caption, right=0.74)
     plots.plot_success_curves(
         frame.assign(advantage="normal"),
         ax=a,
