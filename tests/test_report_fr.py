@@ -95,8 +95,15 @@ def test_no_label_of_the_french_report_is_left_in_english(french_text):
     config_path, pages = french_text
     assert len(pages) == len(PAGES)
     for number, text in enumerate(pages, start=1):
-        for own in (config_path, "Un petit rapport", "petite journée", "Ana", "Bo", "novice",
-                    "RULES.md"):
+        for own in (
+            config_path,
+            "Un petit rapport",
+            "petite journée",
+            "Ana",
+            "Bo",
+            "novice",
+            "RULES.md",
+        ):
             text = text.replace(own, "")  # the designer's own words stay as written
         english = sorted({m.group(0) for m in ENGLISH.finditer(text)})
         assert english == [], f"page {number}: {english}"
@@ -105,11 +112,33 @@ def test_no_label_of_the_french_report_is_left_in_english(french_text):
 def test_the_french_report_speaks_the_seeds_words(french_text):
     _, pages = french_text
     text = "\n".join(pages)
-    for word in ("DD", "Très facile", "Facile", "Modérée", "Difficile", "Très difficile",
-                 "Presque impossible", "jauge", "PA", "PM", "PF", "PH", "règle du 1",
-                 "Tests opposés", "statu quo", "lutte serrée", "Marchandage", "Valeurs passives",
-                 "Tests de groupe", "travailler ensemble", "désavantage", "Discrétion", "FOR",
-                 "SAG", "graine"):
+    for word in (
+        "DD",
+        "Très facile",
+        "Facile",
+        "Modérée",
+        "Difficile",
+        "Très difficile",
+        "Presque impossible",
+        "jauge",
+        "PA",
+        "PM",
+        "PF",
+        "PH",
+        "règle du 1",
+        "Tests opposés",
+        "statu quo",
+        "lutte serrée",
+        "Marchandage",
+        "Valeurs passives",
+        "Tests de groupe",
+        "travailler ensemble",
+        "désavantage",
+        "Discrétion",
+        "FOR",
+        "SAG",
+        "graine",
+    ):
         assert word in text, word
     assert "1 décembre 2026" in pages[0]  # the date as a French reader writes it
     assert re.search(r"\d+,\d\s%", text)  # 49,1 % in tables and on the axes

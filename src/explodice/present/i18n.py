@@ -156,8 +156,9 @@ def rules_text(rules: Any, lang: str, readings: Any = None) -> str:
     if lang == "en":
         text = rules.describe()
         if len(readings) > 1:
-            text = text.replace(f"disadvantage={rules.disadvantage}",
-                                "disadvantage=" + "/".join(readings))
+            text = text.replace(
+                f"disadvantage={rules.disadvantage}", "disadvantage=" + "/".join(readings)
+            )
         return text
     from explodice.game.rules import KINDS
 

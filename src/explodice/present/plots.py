@@ -825,8 +825,13 @@ def plot_bars(
         ax.bar(pos, vals, width=width, color=colours[h], label=None if h is None else f"{h}")
         for p_, v in zip(pos, vals):
             if not np.isnan(v):
-                text = (share(v, lang) if percent else "0" if abs(v) < 1e-12
-                        else i18n.number(float(f"{v:.3g}"), lang, None))
+                text = (
+                    share(v, lang)
+                    if percent
+                    else "0"
+                    if abs(v) < 1e-12
+                    else i18n.number(float(f"{v:.3g}"), lang, None)
+                )
                 ax.text(p_, v, text, ha="center", va="bottom" if v >= 0 else "top", fontsize=6)
     ax.set_xticks(range(len(xs)), [_signed(v) for v in xs])
     ax.set_xlabel(xlabel or _(x))
