@@ -56,7 +56,7 @@ def test_rolls_to_empty_refuses_a_roll_that_never_drains():
 def test_first_empty_matches_markov_chain(policy, advantage):
     gauge, t_max, n = 5, 25, 20_000
     who = hero(gauges={"PA": gauge, "PM": 0, "PF": 0, "PH": 0}, policy=policy)
-    s = ex.Scenario([who], [ex.DayRoll("Hero", ability="DEX", dc=15, advantages=advantage,
+    s = ex.Scenario([who], [ex.DayRoll("Hero", skill="Acrobatics", dc=15, advantages=advantage,
                                        repeat=t_max)])
     res = ex.simulate_day(s, n_days=n, seed=11, threads=1)
     drain = ex.exact(s.roll_of(0)).drain_pmf
@@ -82,7 +82,7 @@ def test_large_gauges_reproduce_exact_single_rolls(rules):
              ex.DayRoll("Hero", ability="WIS", kind="save", dc=12, weight=2),
              ex.DayRoll("Hero", ability="STR", kind="attack", dc=13),
              ex.DayRoll("Mage", skill="Arcana", dc=18, disadvantages=1, weight=2),
-             ex.DayRoll("Orc", ability="STR", dc=14)]
+             ex.DayRoll("Orc", skill="Athletics", dc=14)]
     s = ex.Scenario(party, rolls, rolls_per_day=40)
     n_days = 4000
     res = ex.simulate_day(s, rules, n_days=n_days, seed=3, threads=2)
@@ -112,7 +112,7 @@ def test_large_gauges_reproduce_exact_single_rolls(rules):
 def test_empty_gauge_puts_its_abilities_at_disadvantage():
     rules = ex.Rules(disadvantage="drop")  # 2 dice: fewer successes and fewer 1s
     who = hero(gauges={"PA": 0, "PM": 5, "PF": 1000, "PH": 5})
-    s = ex.Scenario([who], [ex.DayRoll("Hero", ability="STR", dc=14, repeat=3),
+    s = ex.Scenario([who], [ex.DayRoll("Hero", skill="Athletics", dc=14, repeat=3),
                             ex.DayRoll("Hero", ability="WIS", kind="save", dc=12, repeat=2)])
     n = 20_000
     res = ex.simulate_day(s, rules, n_days=n, seed=2, threads=1)
@@ -163,7 +163,7 @@ def test_overflow_pours_into_the_fullest_gauges_in_order():
 @pytest.mark.parametrize("overflow", ["fullest", "lost"])
 def test_overflow_rule_in_the_day(overflow):
     who = hero(gauges={"PA": 2, "PM": 30, "PF": 3, "PH": 0})
-    s = ex.Scenario([who], [ex.DayRoll("Hero", ability="STR", dc=14, repeat=20)])
+    s = ex.Scenario([who], [ex.DayRoll("Hero", skill="Athletics", dc=14, repeat=20)])
     n = 5000
     res = ex.simulate_day(s, ex.Rules(overflow=overflow), n_days=n, seed=4, threads=1)
     g = res.to_frame("gauges").set_index("gauge")

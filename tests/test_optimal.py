@@ -72,7 +72,7 @@ def test_value_matches_a_slow_plain_python_dp(rules, gauge, n_rolls, dc):
 def test_last_roll_only_wants_to_succeed():
     # nothing is left to save for: the last roll's choice is best(λ=0)'s, throw by throw
     who = hero(gauges={"PA": 6, "PM": 0, "PF": 0, "PH": 0})
-    s = ex.Scenario([who], [ex.DayRoll("Hero", ability="STR", dc=15, repeat=5)])
+    s = ex.Scenario([who], [ex.DayRoll("Hero", skill="Athletics", dc=15, repeat=5)])
     choices = ex.optimal_policy(s).to_frame("choices")
     last = choices[(choices.roll == 5) & (choices.level > 0)]
     table = policy_table(s.roll_of(0).replace(policy=ex.Best(15, 0.0)), ex.Rules())
@@ -85,11 +85,11 @@ def test_last_roll_only_wants_to_succeed():
 PARTY = [hero(gauges={"PA": 5, "PM": 3, "PF": 2, "PH": 0}),
          hero("Mage", gauges={"PA": 2, "PM": 6, "PF": 2, "PH": 1}, policy="cancel"),
          ex.Character("Orc", SCORES, actor="npc")]
-ROLLS = [ex.DayRoll("Hero", ability="STR", dc=14, weight=3, repeat=3),
+ROLLS = [ex.DayRoll("Hero", skill="Athletics", dc=14, weight=3, repeat=3),
          ex.DayRoll("Mage", ability="INT", dc=16, weight=2, repeat=3),
          ex.DayRoll("Hero", ability="WIS", kind="save", dc=12, repeat=2),
-         ex.DayRoll("Orc", ability="STR", dc=12, repeat=2),
-         ex.DayRoll("Mage", ability="DEX", dc=13, advantages=1, repeat=2)]
+         ex.DayRoll("Orc", skill="Athletics", dc=12, repeat=2),
+         ex.DayRoll("Mage", skill="Acrobatics", dc=13, advantages=1, repeat=2)]
 
 
 @pytest.mark.parametrize("rules", [ex.Rules(), ex.Rules(overflow="lost"),
@@ -133,7 +133,7 @@ def test_simulate_day_plays_the_optimal_policy():
 
 def test_values_weigh_roll_types():
     who = hero(gauges={"PA": 4, "PM": 0, "PF": 3, "PH": 0})
-    s = ex.Scenario([who], [ex.DayRoll("Hero", ability="STR", dc=14, repeat=3),
+    s = ex.Scenario([who], [ex.DayRoll("Hero", skill="Athletics", dc=14, repeat=3),
                             ex.DayRoll("Hero", ability="WIS", kind="save", dc=13, repeat=3)])
     only_saves = ex.optimal_policy(s, values=(0.0, 1.0))
     played = ex.exact_day(s, policy=only_saves)
@@ -148,7 +148,7 @@ def test_values_weigh_roll_types():
 
 def test_readable_form_and_refusals():
     who = hero(gauges={"PA": 4, "PM": 0, "PF": 0, "PH": 0})
-    s = ex.Scenario([who], [ex.DayRoll("Hero", ability="STR", dc=14, repeat=6)])
+    s = ex.Scenario([who], [ex.DayRoll("Hero", skill="Athletics", dc=14, repeat=6)])
     best = ex.optimal_policy(s)
     th = best.to_frame("thresholds")
     assert list(th.columns) == ["character", "type", "gauge", "roll", "n1", "n6", "s",
@@ -157,7 +157,7 @@ def test_readable_form_and_refusals():
     assert "OptimalPolicy" in repr(best)
     with pytest.raises(ex.ExplodiceError, match="`what`"):
         best.to_frame("nope")
-    other = ex.Scenario([who], [ex.DayRoll("Hero", ability="STR", dc=15, repeat=6)])
+    other = ex.Scenario([who], [ex.DayRoll("Hero", skill="Athletics", dc=15, repeat=6)])
     with pytest.raises(ex.ExplodiceError, match="another scenario"):
         ex.exact_day(other, policy=best)
     with pytest.raises(ex.ExplodiceError, match="another scenario"):

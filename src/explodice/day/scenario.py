@@ -30,11 +30,21 @@ from explodice.game.character import (
     Character,
     CharacterFileError,
     characters_from_tables,
+    drain_gauge,
     load_characters,
     resolve_ability,
     resolve_skill,
 )
-from explodice.game.rules import KINDS, Best, ExplodiceError, Roll, RulesError, check_int, net_advantage
+from explodice.game.rules import (
+    KINDS,
+    Best,
+    ExplodiceError,
+    Roll,
+    Rules,
+    RulesError,
+    check_int,
+    net_advantage,
+)
 from explodice.core.files import check_path, parse_toml, read_toml
 from explodice.game.tables import MAX_GAUGE
 from explodice.core.errors import clip, shown
@@ -112,6 +122,8 @@ class DayRoll:
             raise _fail("skill", self.skill, f"absent for a {self.kind} (give `ability`)")
         if self.skill is None and self.ability is None:
             raise _fail("ability", None, "an ability, or a skill, for every roll")
+        if self.kind == "check" and self.skill is None:  # a check without a skill (RULES.md)
+            set_(self, "kind", "ability")
         if self.ability is None:
             set_(self, "ability", SKILLS[self.skill])
         set_(self, "dc", _int("dc", self.dc, -100, 200))
@@ -129,8 +141,14 @@ class DayRoll:
 
     @property
     def gauge(self) -> str:
-        """The gauge that pays for this roll's ability."""
+        """The gauge that pays for this roll's ability: at 0, the roll has disadvantage."""
         return ABILITY_GAUGE[self.ability]
+
+    def drain_gauge(self, rules: Rules | None = None) -> str:
+        """The gauge this roll's kept 1s drain (``rules.drain_gauge``): a skill check drains
+        its skill's gauge by default, so STR (Intimidation) drains PH while PA at 0 gives it
+        disadvantage."""
+        return drain_gauge(self.ability, self.skill, rules)
 
     def advantage(self, gauge_empty: bool = False) -> str:
         """The net advantage state; an empty gauge adds one disadvantage source."""

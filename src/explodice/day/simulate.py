@@ -5,7 +5,8 @@
 translation the single-roll kernel uses) and runs
 :func:`explodice.day._kernel.day_chunk` on threads (:func:`explodice.engine.chunks.run_chunks`). The rules of RULES.md it plays:
 
-- each drain goes to the gauge of the roll's ability; past 0 the excess overflows
+- each drain goes to the gauge `rules.drain_gauge` names (a skill check: its skill's gauge by
+  default; a save or an ability check: its ability's); past 0 the excess overflows
   (``rules.overflow``): ``"fullest"`` pours it into the same character's non-empty gauge with
   the most points left, then the next fullest, and so on (ties: the first in PA, PM, PF, PH
   order); what no gauge can absorb is *lost*. ``"lost"``: the excess is lost at once;
@@ -102,6 +103,7 @@ def _compile(scenario: Scenario, rules: Rules, policy: Any = None) -> dict[str, 
     v_flags = np.zeros((3, 2 * n_types), dtype=np.bool_)  # malus, rule applies, explosion 1s
     n_gauges = 4 * len(scenario.characters)
     t_gauge = np.full(n_types, n_gauges, dtype=np.int64)  # NPCs: the kernel's scratch gauge
+    t_check = np.full(n_types, n_gauges, dtype=np.int64)  # the gauge whose 0 gives disadvantage
     t_drains = np.zeros(n_types, dtype=np.bool_)
     t_need = np.zeros(n_types, dtype=np.int64)
     throws: dict[bytes, int] = {}  # equal tables stored once
@@ -121,7 +123,9 @@ def _compile(scenario: Scenario, rules: Rules, policy: Any = None) -> dict[str, 
                 t_drains[r] = c.drains
                 t_need[r] = day_roll.dc - roll.modifier
                 if roll.actor == "pc":
-                    t_gauge[r] = names.index(day_roll.character) * 4 + GAUGES.index(day_roll.gauge)
+                    base = names.index(day_roll.character) * 4
+                    t_gauge[r] = base + GAUGES.index(day_roll.drain_gauge(rules))
+                    t_check[r] = base + GAUGES.index(day_roll.gauge)
     t_owner = np.array([names.index(r.character) for r in scenario.rolls], dtype=np.int64)
     policy_var = np.zeros((0, 0, 0), dtype=np.int32)
     c_strides = np.zeros((len(names), 4), dtype=np.int64)
@@ -147,7 +151,7 @@ def _compile(scenario: Scenario, rules: Rules, policy: Any = None) -> dict[str, 
     mix_cum = _mix_cum(scenario)
     return dict(throws=_throw_rows(throws), v_tab=v_tab, n_faces=n_faces, face_n1=faces[0], face_n6=faces[1],
                 face_s=faces[2], v_pool=v_pool, k_tables=k_tables, v_malus=v_flags[0],
-                v_rule=v_flags[1], v_expl=v_flags[2], lucky=rules.lucky, t_gauge=t_gauge,
+                v_rule=v_flags[1], v_expl=v_flags[2], lucky=rules.lucky, t_gauge=t_gauge, t_check=t_check,
                 t_drains=t_drains, t_need=t_need, sequence=sequence, mix_cum=mix_cum,
                 mix_lut=_mix_lut(mix_cum), gauge_start=gauge_start,
                 overflow_fullest=rules.overflow == "fullest", t_owner=t_owner,
@@ -557,7 +561,8 @@ def rolls_to_empty(
     hero = Character("pc", dict.fromkeys(("STR", "DEX", "CON", "INT", "WIS", "CHA"), 10),
                      gauge_max={"PA": gauge, "PM": 0, "PF": 0, "PH": 0},
                      policy=roll.policy)
-    scenario = Scenario([hero], [DayRoll("pc", ability="STR", kind=kind, dc=dc, bonus=modifier,
+    what = {"skill": "Athletics"} if kind == "check" else {"ability": "STR"}  # STR: PA
+    scenario = Scenario([hero], [DayRoll("pc", **what, kind=kind, dc=dc, bonus=modifier,
                                          advantages=int(advantage == "advantage"),
                                          disadvantages=int(advantage == "disadvantage"),
                                          repeat=horizon)], name="rolls_to_empty")

@@ -19,7 +19,15 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from explodice.game.rules import Best, ExplodiceError, Policy, Roll, RulesError, check_int
+from explodice.game.rules import (
+    Best,
+    ExplodiceError,
+    Policy,
+    Roll,
+    Rules,
+    RulesError,
+    check_int,
+)
 from explodice.core.errors import clip, shown
 from explodice.core.files import parse_toml, read_text
 from explodice.game.tables import MAX_GAUGE, MAX_GAUGE_PER_LEVEL, check_system, fold_name
@@ -37,6 +45,7 @@ __all__ = [
     "ability_modifier",
     "characters_from_tables",
     "characters_from_toml",
+    "drain_gauge",
     "load_characters",
     "proficiency_bonus",
     "resolve_ability",
@@ -138,6 +147,23 @@ def resolve_ability(name: str, *, field_name: str = "ability") -> str:
         raise _fail(field_name, name, f"an ability: one of {list(ABILITIES)} "
                                       "(or FOR, SAG, or a full English/French name)")
     return found
+
+
+def drain_gauge(ability: str, skill: str | None = None, rules: Rules | None = None) -> str:
+    """The gauge a roll's kept 1s drain (RULES.md, the rule of 1, step 4).
+
+    Under ``drain_gauge="skill"`` (the default) a skill check drains the gauge of the skill's
+    own ability, even rolled with another one; under ``"roll"`` the rolled ability's gauge.
+    Saves and ability checks (no skill) drain the gauge of their ability.
+
+    >>> drain_gauge("STR", "Intimidation"), drain_gauge("STR", "Intimidation", Rules(drain_gauge="roll"))
+    ('PH', 'PA')
+    """
+    rules = Rules() if rules is None else rules
+    rolled = resolve_ability(ability)
+    if skill is None or rules.drain_gauge == "roll":
+        return ABILITY_GAUGE[rolled]
+    return ABILITY_GAUGE[SKILLS[resolve_skill(skill)]]
 
 
 def ability_modifier(score: int) -> int:
@@ -284,14 +310,16 @@ class Character:
         out.update(self.gauge_max or {})
         return out
 
-    def roll(self, skill: str | None = None, *, ability: str | None = None, kind: str = "check",
+    def roll(self, skill: str | None = None, *, ability: str | None = None, kind: str | None = None,
              advantage: str = "normal", bonus: int = 0, policy: Policy | None = None,
              system: str = "3d6x") -> Roll:
         """The :class:`Roll` of a skill check, an ability check, a save or an attack; its
         modifier is the ``system``'s (they differ only for a save proficient twice).
 
-        - ``roll("Perception")``: a skill check (ability from the skill, or ``ability=``);
-        - ``roll(ability="STR")``: a raw ability check;
+        - ``roll("Perception")``: a skill check, kind ``check`` (ability from the skill, or
+          ``ability=``);
+        - ``roll(ability="STR")``: an ability check without a skill, kind ``ability`` (outside
+          the rule of 1 by default; ``kind="check"`` without a skill reads the same);
         - ``roll(ability="DEX", kind="save")``: a save;
         - ``roll(ability="STR", kind="attack", bonus=pb)``: an attack (``bonus`` for the rest).
 
@@ -300,13 +328,15 @@ class Character:
         5
         """
         bonus = _int("bonus", bonus, -100, 100)
+        if kind is None or kind == "check":  # RULES.md: a check names a skill, else "ability"
+            kind = "check" if skill is not None else "ability"
         if kind == "save":
             if ability is None or skill is not None:
                 raise _fail("ability", ability, "an ability (and no skill) for a save")
             mod = self.save_modifier(ability, system=system)
         elif skill is not None:
             if kind != "check":
-                raise _fail("kind", kind, "'check' when a skill is given")
+                raise _fail("kind", kind, "'check' (or absent) when a skill is given")
             mod = self.skill_modifier(skill, ability=ability, system=system)
         elif ability is not None:
             check_system(system)

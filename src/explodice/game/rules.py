@@ -39,10 +39,11 @@ __all__ = [
 ]
 
 ADVANTAGE_STATES = ("advantage", "normal", "disadvantage")
-KINDS = ("check", "save", "attack")
+KINDS = ("check", "ability", "save", "attack")
 ACTORS = ("pc", "npc")
 DISADVANTAGE_READINGS = ("subtract", "drop")
 OVERFLOW_MODES = ("fullest", "lost")
+DRAIN_GAUGES = ("skill", "roll")
 POLICY_NAMES = ("keep", "cancel")
 
 
@@ -75,6 +76,8 @@ class Rules:
     - ``rule_of_one_kinds``: the kinds of roll the rule of 1 applies to.
     - ``ones_on_explosions``: a 1 shown by a die added by an explosion drains too.
     - ``overflow``: where drain beyond an empty gauge goes (``"fullest"`` gauge, or ``"lost"``).
+    - ``drain_gauge``: which gauge a skill check drains: ``"skill"`` (the skill's own ability,
+      so STR (Intimidation) drains PH) or ``"roll"`` (the ability actually rolled).
     - ``lucky``: one initial 1 is rerolled once before the rule of 1's choice.
 
     >>> Rules(disadvantage="drop").disadvantage
@@ -85,11 +88,13 @@ class Rules:
     rule_of_one_kinds: frozenset[str] = field(default_factory=lambda: frozenset({"check", "save"}))
     ones_on_explosions: bool = False
     overflow: Literal["fullest", "lost"] = "fullest"
+    drain_gauge: Literal["skill", "roll"] = "skill"
     lucky: bool = False
 
     def __post_init__(self) -> None:
         check_choice("disadvantage", self.disadvantage, DISADVANTAGE_READINGS)
         check_choice("overflow", self.overflow, OVERFLOW_MODES)
+        check_choice("drain_gauge", self.drain_gauge, DRAIN_GAUGES)
         kinds = self.rule_of_one_kinds
         if isinstance(kinds, str) or not hasattr(kinds, "__iter__"):
             raise fail("rule_of_one_kinds", kinds, f"a set of kinds from {list(KINDS)}")
@@ -107,7 +112,7 @@ class Rules:
         return (
             f"disadvantage={self.disadvantage}, rule of 1 on {kinds}, "
             f"ones_on_explosions={self.ones_on_explosions}, overflow={self.overflow}, "
-            f"lucky={self.lucky}"
+            f"drain_gauge={self.drain_gauge}, lucky={self.lucky}"
         )
 
 
@@ -149,7 +154,7 @@ class Roll:
 
     modifier: int = 0
     advantage: Literal["advantage", "normal", "disadvantage"] = "normal"
-    kind: Literal["check", "save", "attack"] = "check"
+    kind: Literal["check", "ability", "save", "attack"] = "check"
     actor: Literal["pc", "npc"] = "pc"
     policy: Policy = "keep"
 

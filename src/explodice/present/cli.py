@@ -106,6 +106,8 @@ def _rules_options() -> argparse.ArgumentParser:
                    help="a 1 shown by an explosion die drains as well")
     g.add_argument("--overflow", choices=OVERFLOW_MODES, default=DEFAULTS.overflow,
                    help="where drain beyond an empty gauge goes (default: fullest)")
+    g.add_argument("--drain-gauge", choices=("skill", "roll"), default="skill",
+                   help="gauge a skill check drains: its skill's (default) or the rolled ability's")
     g.add_argument("--lucky", action="store_true", help="reroll one initial 1 (Chanceux)")
     return p
 
@@ -153,7 +155,7 @@ def _output_options() -> argparse.ArgumentParser:
 def _rules(args: argparse.Namespace) -> Any:
     return Rules(disadvantage=args.disadvantage, rule_of_one_kinds=frozenset(args.rule_of_one),
                  ones_on_explosions=args.ones_on_explosions, overflow=args.overflow,
-                 lucky=args.lucky)
+                 drain_gauge=args.drain_gauge, lucky=args.lucky)
 
 
 def _progress(args: argparse.Namespace) -> bool | None:
