@@ -29,8 +29,8 @@ SIM_N = 3_000
 CASES = {
     "check_keep_drain": ({}, {}, {}),
     "attack_plain": ({"kind": "attack"}, {}, {}),
-    "advantage_cancel_lucky": ({"modifier": 2, "advantage": "advantage", "policy": "cancel"},
-                               {"lucky": True}, {}),
+    "advantage_cancel_lucky": ({"modifier": 2, "advantage": "advantage", "policy": "cancel",
+                                "reroll": "one"}, {}, {}),
     "malus_explosion_ones": ({"advantage": "disadvantage"}, {"ones_on_explosions": True}, {}),
     "drop_pool_of_two": ({"modifier": 1, "advantage": "disadvantage"}, {"disadvantage": "drop"},
                          {}),

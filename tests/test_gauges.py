@@ -71,13 +71,15 @@ def test_first_empty_matches_markov_chain(policy, advantage):
 
 @pytest.mark.parametrize("rules", [
     ex.Rules(),
-    ex.Rules(lucky=True),  # the face-by-face path of the kernel
+    "lucky",  # Reroll("one") for every character: the face-by-face path of the kernel
     ex.Rules(disadvantage="drop", ones_on_explosions=True, rule_of_one_kinds=frozenset({"check"})),
 ], ids=["default", "lucky", "drop-explosion-ones"])
 def test_large_gauges_reproduce_exact_single_rolls(rules):
     big = {"PA": 10_000, "PM": 10_000, "PF": 10_000, "PH": 10_000}
-    party = [hero(gauges=big), hero("Mage", gauges=big, policy=ex.Best(0, 0.1)),
-             ex.Character("Orc", SCORES, actor="npc")]
+    trait = {"reroll": ex.Reroll("one")} if rules == "lucky" else {}
+    rules = ex.Rules() if rules == "lucky" else rules
+    party = [hero(gauges=big, **trait), hero("Mage", gauges=big, policy=ex.Best(0, 0.1), **trait),
+             ex.Character("Orc", SCORES, actor="npc", **trait)]
     rolls = [ex.DayRoll("Hero", skill="Athletics", dc=16, advantages=1, weight=3),
              ex.DayRoll("Hero", ability="WIS", kind="save", dc=12, weight=2),
              ex.DayRoll("Hero", ability="STR", kind="attack", dc=13),

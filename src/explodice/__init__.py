@@ -13,6 +13,7 @@ Carlo engine reports its sample size, seed and confidence intervals.
 from explodice.core.errors import ExplodiceError, ExplodiceTypeError, RulesError
 from explodice.core.version import __version__ as __version__
 from explodice.game.rules import Best, Roll, Rules, net_advantage, parse_policy
+from explodice.game.reroll import Reroll
 from explodice.game.character import (
     SKILLS,
     Character,
@@ -46,6 +47,7 @@ from explodice.analysis.resolutions import (
     passive_table,
     working_together,
 )
+from explodice.analysis.reroll import reroll_worth
 from explodice.analysis.compare import (
     dc_for_probability,
     divergence,
@@ -65,7 +67,8 @@ from explodice.day.simulate import DayResult, EmptyTime, rolls_to_empty, simulat
 from explodice.sweeps import SweepError, SweepWarning, sweep
 __all__ = [
     # rules and engines
-    "Best", "Distribution", "ExplodiceError", "ExplodiceTypeError", "Roll", "Rules", "RulesError",
+    "Best", "Distribution", "ExplodiceError", "ExplodiceTypeError", "Reroll", "Roll", "Rules",
+    "RulesError",
     "exact", "net_advantage", "parse_policy", "simulate", "wilson_interval",
     # characters and d20
     "SKILLS", "Character", "CharacterFileError", "D20Distribution", "ability_modifier", "d20",
@@ -75,6 +78,7 @@ __all__ = [
     "equivalent_dc_table", "group_success", "haggle", "haggle_table", "opposed", "passive",
     "passive_table", "pivot_success", "roll_distribution", "success_table", "suggest_dcs",
     "unpivot_success", "working_together",
+    "reroll_worth",
     # the rule of 1 in play
     "DayResult", "DayRoll", "EmptyTime", "Scenario", "ScenarioFileError", "breakpoints",
     "OptimalPolicy", "drain_frame", "drain_summary", "exact_day", "frontier", "implied_lambda",

@@ -11,8 +11,8 @@ Roll types ``r`` have two *variants* ``2 r`` (its gauge has points) and ``2 r + 
 is at 0: one more disadvantage source, netted in Python when the tables were built). Each
 variant carries its throw table (row ``throws[v_tab[v]]`` of 6**6 entries; variants with equal
 tables share a row), its pool (index into the face tables) and policy table for the lucky
-path, and its flags. Roll type ``r`` drains gauge ``t_gauge[r]`` and has disadvantage while
-gauge ``t_check[r]`` is at 0 (they differ for a skill rolled with another ability). Gauges are numbered ``4 c + j`` for character
+path (``t_lucky[r]``: the roll carries Reroll("one")), and its flags. Roll type ``r``
+drains gauge ``t_gauge[r]`` and has disadvantage while gauge ``t_check[r]`` is at 0 (they differ for a skill rolled with another ability). Gauges are numbered ``4 c + j`` for character
 ``c`` and gauge ``j`` in PA, PM, PF, PH. A mix draws two roll types per 64-bit output, read
 through ``mix_lut`` (type of each integer weight unit) when the weights total at most
 :data:`MAX_LUT`, else by a search of the cumulative weights ``mix_cum``.
@@ -84,7 +84,7 @@ def _table_roll(st, v, drains, throws, v_tab, v_malus, v_expl):
 
 @njit(cache=True, nogil=True)
 def day_chunk(seed_row, size, out, throws, v_tab, n_faces, face_n1, face_n6, face_s, v_pool,
-              k_tables, v_malus, v_rule, v_expl, lucky, t_gauge, t_check, t_drains, t_need,
+              k_tables, v_malus, v_rule, v_expl, t_lucky, t_gauge, t_check, t_drains, t_need,
               sequence, mix_cum, mix_lut, gauge_start, overflow_fullest, t_owner, t_policy,
               policy_var, c_strides):
     """Run ``size`` days on the stream ``seed_row`` (uint64[4]), adding into ``out`` (one lane's
@@ -136,12 +136,12 @@ def day_chunk(seed_row, size, out, throws, v_tab, n_faces, face_n1, face_n6, fac
                 for j in range(N_GAUGES):
                     i += level[N_GAUGES * c + j] * c_strides[c, j]
                 w = policy_var[t, r, i]
-            if lucky:  # the reroll comes between the throw and the choice: face by face
+            if t_lucky[r]:  # Reroll("one") comes between the throw and the choice: face by face
                 empty = 1 if level[h] == 0 else 0
                 v = 2 * r + empty if w < 0 else 2 * t_gauge.size + w
                 p = v_pool[v]
                 total, ones, st = one_roll(st, n_faces[p], face_n1[p], face_n6[p], face_s[p],
-                                           k_tables[v], v_malus[v], lucky, v_rule[v], v_expl[v])
+                                           k_tables[v], v_malus[v], True, v_rule[v], v_expl[v])
                 drain = 0
                 if drains:
                     drain, st = drain_of(ones, st)

@@ -104,6 +104,7 @@ class DayRoll:
     weight: float = 1.0
     repeat: int = 1
     label: str | None = None
+    tool: str | None = None
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -131,6 +132,8 @@ class DayRoll:
             set_(self, name, _int(name, getattr(self, name), 0, 100))
         set_(self, "bonus", _int("bonus", self.bonus, -100, 100))
         set_(self, "repeat", _int("repeat", self.repeat, 1, 100_000))
+        if self.tool is not None and (not isinstance(self.tool, str) or not self.tool.strip()):
+            raise _fail("tool", self.tool, "the name of a tool (a non-empty string), or absent")
         w = self.weight
         if (isinstance(w, bool) or not isinstance(w, numbers.Real) or not 0 < w <= MAX_WEIGHT
                 or w == float("inf")):
@@ -195,6 +198,11 @@ class Scenario:
             if r.character not in names:
                 raise _fail(f"rolls[{i}].character", r.character, f"one of {names}")
         set_(self, "rolls", rolls)
+        for i in range(len(rolls)):  # each roll must be one its character can make
+            try:
+                self.roll_of(i)
+            except ExplodiceError as err:
+                raise ScenarioError(f"`rolls[{i}]`: {err}") from None
         if self.rolls_per_day is not None:
             set_(self, "rolls_per_day", _int("rolls_per_day", self.rolls_per_day, 1, 100_000))
         if self.n_rolls > 100_000:
@@ -242,8 +250,10 @@ class Scenario:
         """The :class:`Roll` of roll type ``i`` (with its gauge at 0 if ``gauge_empty``)."""
         r = self.rolls[i]
         who = self.character(r.character)
-        roll = who.roll(r.skill, ability=r.ability, kind=r.kind,
-                        advantage=r.advantage(gauge_empty), bonus=r.bonus)
+        # the counts are netted once, with the character's own sources (load, tool)
+        roll = who.roll(r.skill, ability=r.ability, kind=r.kind, advantages=r.advantages,
+                        disadvantages=r.disadvantages + int(gauge_empty), bonus=r.bonus,
+                        dc=r.dc, tool=r.tool)
         if isinstance(roll.policy, Best):
             roll = roll.replace(policy=Best(r.dc, roll.policy.weight))
         return roll

@@ -105,6 +105,7 @@ def _compile(scenario: Scenario, rules: Rules, policy: Any = None) -> dict[str, 
     t_gauge = np.full(n_types, n_gauges, dtype=np.int64)  # NPCs: the kernel's scratch gauge
     t_check = np.full(n_types, n_gauges, dtype=np.int64)  # the gauge whose 0 gives disadvantage
     t_drains = np.zeros(n_types, dtype=np.bool_)
+    t_lucky = np.zeros(n_types, dtype=np.bool_)  # Reroll("one"): the face-by-face path
     t_need = np.zeros(n_types, dtype=np.int64)
     throws: dict[bytes, int] = {}  # equal tables stored once
     v_tab = np.zeros(2 * n_types, dtype=np.int64)
@@ -119,8 +120,12 @@ def _compile(scenario: Scenario, rules: Rules, policy: Any = None) -> dict[str, 
             v_pool[v], k_tables[v] = p, c.k_table
             v_tab[v] = throws.setdefault(c.throw_table.tobytes(), len(throws))
             v_flags[:, v] = (c.malus, c.rule_applies, c.explosion_ones)
+            if roll.reroll_dc is not None:
+                raise ExplodiceError(f"`rolls[{r}]`: a reroll on failure is not played over a "
+                                     "day yet; give the character Reroll('one') or none.")
             if not empty:
                 t_drains[r] = c.drains
+                t_lucky[r] = c.lucky
                 t_need[r] = day_roll.dc - roll.modifier
                 if roll.actor == "pc":
                     base = names.index(day_roll.character) * 4
@@ -151,7 +156,7 @@ def _compile(scenario: Scenario, rules: Rules, policy: Any = None) -> dict[str, 
     mix_cum = _mix_cum(scenario)
     return dict(throws=_throw_rows(throws), v_tab=v_tab, n_faces=n_faces, face_n1=faces[0], face_n6=faces[1],
                 face_s=faces[2], v_pool=v_pool, k_tables=k_tables, v_malus=v_flags[0],
-                v_rule=v_flags[1], v_expl=v_flags[2], lucky=rules.lucky, t_gauge=t_gauge, t_check=t_check,
+                v_rule=v_flags[1], v_expl=v_flags[2], t_lucky=t_lucky, t_gauge=t_gauge, t_check=t_check,
                 t_drains=t_drains, t_need=t_need, sequence=sequence, mix_cum=mix_cum,
                 mix_lut=_mix_lut(mix_cum), gauge_start=gauge_start,
                 overflow_fullest=rules.overflow == "fullest", t_owner=t_owner,
@@ -356,7 +361,8 @@ class DayResult:
                 mean = dsum / n if n else np.nan
                 var = dsq / n - mean * mean if n else np.nan
                 rows.append({"type": day_roll.label, "gauge": day_roll.gauge, "state": state,
-                             "advantage": day_roll.advantage(bool(e)), "rolls": n,
+                             "advantage": self.scenario.roll_of(r, gauge_empty=bool(e)).advantage,
+                             "rolls": n,
                              "successes": succ, "drain_mean": mean,
                              "drain_se": (0.0 if self.exact else math.sqrt(max(var, 0.0) / n))
                              if n else np.nan})

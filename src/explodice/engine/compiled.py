@@ -65,7 +65,7 @@ def compile_roll(roll: Roll, rules: Rules) -> CompiledRoll:
     return CompiledRoll(
         pool=pool, face_n1=n1, face_n6=n6, face_s=s, k_table=k,
         throw_table=throw_table(roll, rules), malus=roll.has_malus_die(rules),
-        lucky=rules.lucky, rule_applies=applies, drains=roll.drains(rules),
+        lucky=roll.lucky, rule_applies=applies, drains=roll.drains(rules),
         explosion_ones=applies and rules.ones_on_explosions,
     )
 

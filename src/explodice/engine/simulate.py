@@ -22,6 +22,7 @@ from explodice.engine.chunks import lanes, progress_bar, resolve_threads, run_ch
 from explodice.engine.compiled import compile_roll, throw_table
 from explodice.engine.distribution import Distribution, histogram_distribution
 from explodice.engine.histogram import HIST_D, HIST_T, HIST_T_LO, N_ONES
+from explodice.engine.reroll import simulate_reroll
 from explodice.engine.seeding import (
     DEFAULT_CHUNK,
     MAX_ROLLS,
@@ -79,6 +80,8 @@ def simulate(
     if backend != "cpu":
         if backend == "cuda" or n >= cuda_backend.AUTO_CUDA_ROLLS and cuda_backend.cuda_available():
             return cuda_backend.simulate_cuda(roll, rules, n=n, seed=seed, progress=progress)
+    if roll.reroll_dc is not None:  # a reroll on failure: the numpy Monte Carlo, die by die
+        return simulate_reroll(roll, rules, n=n, seed=seed)
     ss = resolve_seed(seed)
     n_threads = resolve_threads(threads)
 

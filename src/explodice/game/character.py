@@ -20,16 +20,21 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from explodice.game.rules import (
+    ADVANTAGE_STATES,
     Best,
     ExplodiceError,
     Policy,
+    Reroll,
     Roll,
     Rules,
     RulesError,
     check_int,
+    check_real,
+    net_advantage,
 )
 from explodice.core.errors import clip, shown
 from explodice.core.files import parse_toml, read_text
+from explodice.game.reroll import as_reroll
 from explodice.game.tables import MAX_GAUGE, MAX_GAUGE_PER_LEVEL, check_system, fold_name
 
 __all__ = [
@@ -149,6 +154,18 @@ def resolve_ability(name: str, *, field_name: str = "ability") -> str:
     return found
 
 
+#: Features that change a roll's numbers (d20): half PB on checks without proficiency (5e
+#: "Jack of All Trades"), a save proficient twice counting twice.
+FEATURES = ("half_proficiency", "save_expertise")
+
+
+def _tool_name(name: Any, *, field_name: str = "tool") -> str:
+    """A tool's name, folded (case and accents) so that files and calls agree."""
+    if not isinstance(name, str) or not name.strip():
+        raise _fail(field_name, name, "the name of a tool (a non-empty string)")
+    return fold_name(name)
+
+
 def drain_gauge(ability: str, skill: str | None = None, rules: Rules | None = None) -> str:
     """The gauge a roll's kept 1s drain (RULES.md, the rule of 1, step 4).
 
@@ -217,6 +234,10 @@ class Character:
     gauge_max: Mapping[str, int] | None = None
     actor: str = "pc"
     policy: Policy = "keep"
+    reroll: Reroll | None = None
+    load: float = 0.0
+    tools: Mapping[str, int] = field(default_factory=dict)
+    features: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
@@ -238,6 +259,19 @@ class Character:
         if self.actor not in ("pc", "npc"):
             raise _fail("actor", self.actor, "one of ['pc', 'npc']")
         _check_policy("policy", self.policy)
+        try:
+            set_(self, "reroll", as_reroll(self.reroll))
+            set_(self, "load", check_real("load", self.load, lo=0, hi=1e6))
+        except RulesError as err:
+            raise CharacterError("reroll" if "reroll" in str(err) else "load", str(err)) from None
+        set_(self, "tools", self._mapping("tools", self.tools, _tool_name, 0, 1))
+        features = self.features
+        if isinstance(features, str) or not hasattr(features, "__iter__"):
+            raise _fail("features", features, f"a list of features from {list(FEATURES)}")
+        for f in features:
+            if f not in FEATURES:
+                raise _fail("features", f, f"one of {list(FEATURES)}")
+        set_(self, "features", frozenset(features))
 
     @staticmethod
     def _gauge(name: str, *, field_name: str) -> str:
@@ -261,8 +295,8 @@ class Character:
 
     def __hash__(self) -> int:
         maps = (self.scores, self.skills, self.saves, self.gauge_per_level, self.gauge_max or {})
-        return hash((self.name, self.level, self.actor, self.policy,
-                     *(tuple(sorted(m.items())) for m in maps)))
+        return hash((self.name, self.level, self.actor, self.policy, self.reroll, self.load,
+                     self.features, *(tuple(sorted(m.items())) for m in (*maps, self.tools))))
 
     def __repr__(self) -> str:
         scores = " ".join(f"{a} {self.scores[a]}" for a in ABILITIES)
@@ -279,6 +313,12 @@ class Character:
     def proficiency_bonus(self) -> int:
         """The proficiency bonus of the character's level."""
         return proficiency_bonus(self.level)
+
+    @property
+    def heavily_encumbered(self) -> bool:
+        """Load (kg) over 5 x STR score (RULES.md, Encumbrance): disadvantage on STR, DEX and
+        CON checks, saves and attacks."""
+        return self.load > 5 * self.scores["STR"]
 
     def skill_modifier(self, skill: str, *, system: str = "3d6x",
                        ability: str | None = None) -> int:
@@ -299,8 +339,8 @@ class Character:
         check_system(system)
         ab = resolve_ability(ability)
         times = self.saves.get(ab, 0)
-        if system == "d20":
-            times = min(times, 1)
+        if system == "d20" and "save_expertise" not in self.features:
+            times = min(times, 1)  # a save is proficient once in 5e unless a feature says so
         return self.modifier(ab) + times * self.proficiency_bonus
 
     def gauges(self) -> dict[str, int]:
@@ -312,7 +352,8 @@ class Character:
 
     def roll(self, skill: str | None = None, *, ability: str | None = None, kind: str | None = None,
              advantage: str = "normal", bonus: int = 0, policy: Policy | None = None,
-             system: str = "3d6x") -> Roll:
+             system: str = "3d6x", dc: int | None = None, advantages: int = 0,
+             disadvantages: int = 0, tool: str | None = None) -> Roll:
         """The :class:`Roll` of a skill check, an ability check, a save or an attack; its
         modifier is the ``system``'s (they differ only for a save proficient twice).
 
@@ -323,11 +364,23 @@ class Character:
         - ``roll(ability="DEX", kind="save")``: a save;
         - ``roll(ability="STR", kind="attack", bonus=pb)``: an attack (``bonus`` for the rest).
 
+        The character's ``reroll`` trait goes with the roll; a reroll on failure is spent
+        against ``dc``. ``advantage`` (a state) and the counts ``advantages`` /
+        ``disadvantages`` are netted with the character's own sources: heavy encumbrance (one
+        disadvantage on STR, DEX and CON rolls) and a ``tool`` (its proficiency adds PB to a
+        check without it; with the skill's proficiency too, it gives advantage, seed 004).
+        In d20 the ``half_proficiency`` feature adds half PB (rounded down) to a check
+        without proficiency, and ``save_expertise`` lets a save count its proficiency twice.
+
         >>> c = Character("Bob", dict(STR=16, DEX=10, CON=10, INT=10, WIS=10, CHA=10))
         >>> c.roll(ability="STR", kind="attack", bonus=c.proficiency_bonus).modifier
         5
         """
         bonus = _int("bonus", bonus, -100, 100)
+        if advantage not in ADVANTAGE_STATES:
+            raise _fail("advantage", advantage, f"one of {list(ADVANTAGE_STATES)}")
+        advantages = _int("advantages", advantages, 0, 100) + (advantage == "advantage")
+        disadvantages = _int("disadvantages", disadvantages, 0, 100) + (advantage == "disadvantage")
         if kind is None or kind == "check":  # RULES.md: a check names a skill, else "ability"
             kind = "check" if skill is not None else "ability"
         if kind == "save":
@@ -343,8 +396,32 @@ class Character:
             mod = self.modifier(ability)
         else:
             raise _fail("skill", skill, "a skill, or an ability given as `ability=`")
+        rolled = SKILLS[resolve_skill(skill)] if skill is not None and ability is None else (
+            resolve_ability(ability) if ability is not None else None)
+        if self.heavily_encumbered and rolled in ("STR", "DEX", "CON"):
+            disadvantages += 1
+        proficient = self.skills.get(resolve_skill(skill), 0) if skill is not None else 0
+        if tool is not None:
+            if kind in ("save", "attack"):
+                raise _fail("tool", tool, f"absent for a {kind} (a tool is used in a check)")
+            if self.tools.get(_tool_name(tool, field_name="tool"), 0):
+                if proficient:
+                    advantages += 1  # tool and skill: advantage as well (PB once)
+                else:
+                    mod += self.proficiency_bonus
+                    proficient = 1
+        if (system == "d20" and "half_proficiency" in self.features and not proficient
+                and kind in ("check", "ability")):
+            mod += self.proficiency_bonus // 2
+        advantage = net_advantage(advantages, disadvantages)
         pol = self.policy if policy is None else _check_policy("policy", policy)
-        return Roll(mod + bonus, advantage=advantage, kind=kind, actor=self.actor, policy=pol)
+        reroll = self.reroll
+        if reroll is not None and reroll.trigger == "failure":
+            if dc is None and reroll.dc is None:
+                raise _fail("dc", dc, f"the roll's DC: {self.name}'s reroll on failure needs it")
+            reroll = reroll.with_dc(_int("dc", dc, -10**6, 10**6)) if dc is not None else reroll
+        return Roll(mod + bonus, advantage=advantage, kind=kind, actor=self.actor, policy=pol,
+                    reroll=reroll)
 
     def ability_of(self, skill: str) -> str:
         """The ability a skill is rolled with (from the seeds)."""
@@ -365,7 +442,7 @@ class Character:
 
 # -- TOML ---------------------------------------------------------------------------------
 _TOML_KEYS = ("name", "scores", "level", "skills", "saves", "gauge_per_level", "gauge_max",
-              "actor", "policy")
+              "actor", "policy", "reroll", "load", "tools", "features")
 
 
 def _policy_from_toml(value: Any) -> Any:
@@ -424,7 +501,7 @@ def characters_from_tables(tables: Any, *, source: str = "<tables>") -> list[Cha
                 if required not in table:
                     raise CharacterError(required, f"`{required}` is missing.")
             kwargs = dict(table)
-            for key in ("skills", "saves"):
+            for key in ("skills", "saves", "tools"):
                 if key in kwargs:
                     kwargs[key] = _proficiencies(kwargs[key])
             if "policy" in kwargs:

@@ -24,6 +24,7 @@ from explodice.core.errors import (
     fail,
     shown,
 )
+from explodice.game.reroll import Reroll, as_reroll
 
 __all__ = [
     "ADVANTAGE_STATES",
@@ -32,6 +33,7 @@ __all__ = [
     "Best",
     "ExplodiceError",
     "Policy",
+    "Reroll",
     "Roll",
     "Rules",
     "RulesError",
@@ -78,7 +80,12 @@ class Rules:
     - ``overflow``: where drain beyond an empty gauge goes (``"fullest"`` gauge, or ``"lost"``).
     - ``drain_gauge``: which gauge a skill check drains: ``"skill"`` (the skill's own ability,
       so STR (Intimidation) drains PH) or ``"roll"`` (the ability actually rolled).
-    - ``lucky``: one initial 1 is rerolled once before the rule of 1's choice.
+    - ``close_contest``: lutte serrée (seed 001): a total equal to its DC, or an opposed tie,
+      is settled by bids of HP (:mod:`explodice.analysis.close_contest`); off, the total
+      equal to the DC succeeds and an opposed tie keeps the status quo.
+
+    There is no ``lucky`` switch: a reroll belongs to a roll or a character,
+    ``Roll(..., reroll=Reroll("one"))`` (RULES.md, Rerolls).
 
     >>> Rules(disadvantage="drop").disadvantage
     'drop'
@@ -89,7 +96,20 @@ class Rules:
     ones_on_explosions: bool = False
     overflow: Literal["fullest", "lost"] = "fullest"
     drain_gauge: Literal["skill", "roll"] = "skill"
-    lucky: bool = False
+    close_contest: bool = False
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> "Rules":
+        if "lucky" in kwargs:
+            raise RulesError(
+                "`Rules.lucky` is gone: a reroll belongs to a roll or a character, not the "
+                "game. Give the roll `Roll(..., reroll=Reroll('one'))` (or the character "
+                "`Character(..., reroll=Reroll('one'))`) instead.")
+        return super().__new__(cls)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "lucky":
+            raise AttributeError("`Rules.lucky` is gone: use `Roll(..., reroll=Reroll('one'))`.")
+        raise AttributeError(f"'Rules' object has no attribute {name!r}")
 
     def __post_init__(self) -> None:
         check_choice("disadvantage", self.disadvantage, DISADVANTAGE_READINGS)
@@ -102,7 +122,7 @@ class Rules:
         for kind in kinds:
             check_choice("rule_of_one_kinds", kind, KINDS)
         object.__setattr__(self, "rule_of_one_kinds", kinds)
-        for name in ("ones_on_explosions", "lucky"):
+        for name in ("ones_on_explosions", "close_contest"):
             if not isinstance(getattr(self, name), bool):
                 raise fail(name, getattr(self, name), "True or False")
 
@@ -112,7 +132,8 @@ class Rules:
         return (
             f"disadvantage={self.disadvantage}, rule of 1 on {kinds}, "
             f"ones_on_explosions={self.ones_on_explosions}, overflow={self.overflow}, "
-            f"drain_gauge={self.drain_gauge}, lucky={self.lucky}"
+            f"drain_gauge={self.drain_gauge}"
+            + (", close_contest" if self.close_contest else "")
         )
 
 
@@ -144,7 +165,8 @@ Policy = Union[str, Best]
 
 @dataclass(frozen=True)
 class Roll:
-    """One 3d6x roll: its modifier, advantage state, kind, actor and rule-of-1 policy.
+    """One 3d6x roll: its modifier, advantage state, kind, actor, rule-of-1 policy and reroll
+    (``None``, ``Reroll("one")`` or ``Reroll("failure", dc=...)``).
 
     >>> Roll(3).modifier, Roll(3).advantage, Roll(3).policy
     (3, 'normal', 'keep')
@@ -157,9 +179,14 @@ class Roll:
     kind: Literal["check", "ability", "save", "attack"] = "check"
     actor: Literal["pc", "npc"] = "pc"
     policy: Policy = "keep"
+    reroll: Reroll | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "modifier", check_int("modifier", self.modifier, lo=-100, hi=100))
+        reroll = as_reroll(self.reroll)
+        if reroll is not None and reroll.trigger == "failure" and reroll.dc is None:
+            raise fail("reroll", reroll, "Reroll('failure', dc=...) with the roll's DC")
+        object.__setattr__(self, "reroll", reroll)
         check_choice("advantage", self.advantage, ADVANTAGE_STATES)
         check_choice("kind", self.kind, KINDS)
         check_choice("actor", self.actor, ACTORS)
@@ -190,6 +217,16 @@ class Roll:
         """True when one exploding die is subtracted (disadvantage under "subtract")."""
         return self.advantage == "disadvantage" and rules.disadvantage == "subtract"
 
+    @property
+    def lucky(self) -> bool:
+        """True when a die of the initial throw showing 1 is rerolled (``Reroll("one")``)."""
+        return self.reroll is not None and self.reroll.trigger == "one"
+
+    @property
+    def reroll_dc(self) -> int | None:
+        """The DC of a reroll on failure, else ``None``."""
+        return self.reroll.dc if self.reroll is not None and self.reroll.trigger == "failure" else None
+
     def rule_of_one_applies(self, rules: Rules) -> bool:
         """True when the roll's kind is under the rule of 1."""
         return self.kind in rules.rule_of_one_kinds
@@ -203,7 +240,7 @@ class Roll:
         sign = "+" if self.modifier >= 0 else "-"
         return (
             f"3d6x{sign}{abs(self.modifier)}, {self.advantage}, {self.kind}, {self.actor}, "
-            f"{self.policy}"
+            f"{self.policy}" + (f", {self.reroll}" if self.reroll is not None else "")
         )
 
 

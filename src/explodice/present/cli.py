@@ -42,6 +42,7 @@ from explodice.game.rules import (
     Rules,
     parse_policy,
 )
+from explodice.game.reroll import Reroll
 from explodice.game.tables import DC_TABLES, MAX_GAUGE, PROFILES, SYSTEMS
 from explodice.present import i18n
 from explodice.present.explorer import write_explorer
@@ -108,7 +109,8 @@ def _rules_options() -> argparse.ArgumentParser:
                    help="where drain beyond an empty gauge goes (default: fullest)")
     g.add_argument("--drain-gauge", choices=("skill", "roll"), default="skill",
                    help="gauge a skill check drains: its skill's (default) or the rolled ability's")
-    g.add_argument("--lucky", action="store_true", help="reroll one initial 1 (Chanceux)")
+    g.add_argument("--lucky", action="store_true",
+                   help="the roll carries Reroll('one'): a die showing 1 is rerolled (Chanceux)")
     return p
 
 
@@ -122,7 +124,22 @@ def _roll_options() -> argparse.ArgumentParser:
                    help="an NPC always cancels and drains nothing")
     g.add_argument("--policy", type=_policy, default="keep",
                    help="rule-of-1 policy: keep, cancel, or best:λ (e.g. best:0.05)")
+    g.add_argument("--reroll-on-failure", action="store_true",
+                   help="the roll carries Reroll('failure') against the (first) DC")
     return p
+
+
+def _reroll(args: argparse.Namespace, dc: int | None) -> Reroll | None:
+    """The roll's reroll from --lucky / --reroll-on-failure (one of them)."""
+    lucky, failure = getattr(args, "lucky", False), getattr(args, "reroll_on_failure", False)
+    if lucky and failure:
+        raise ExplodiceError("`--lucky` and `--reroll-on-failure` cannot both be given: a roll "
+                             "carries one reroll.")
+    if failure:
+        if dc is None:
+            raise ExplodiceError("`--reroll-on-failure` needs a DC, and this command has none.")
+        return Reroll("failure", dc)
+    return Reroll("one") if lucky else None
 
 
 def _sampling_options() -> argparse.ArgumentParser:
@@ -155,7 +172,7 @@ def _output_options() -> argparse.ArgumentParser:
 def _rules(args: argparse.Namespace) -> Any:
     return Rules(disadvantage=args.disadvantage, rule_of_one_kinds=frozenset(args.rule_of_one),
                  ones_on_explosions=args.ones_on_explosions, overflow=args.overflow,
-                 drain_gauge=args.drain_gauge, lucky=args.lucky)
+                 drain_gauge=args.drain_gauge)
 
 
 def _progress(args: argparse.Namespace) -> bool | None:
@@ -210,7 +227,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
     rules = _rules(args)
     dcs = args.dc or _default_dcs(args.system)
     roll = Roll(args.modifier, advantage=args.advantage, kind=args.kind, actor=args.actor,
-                policy=_resolve_policy(args.policy, dcs[0]))
+                policy=_resolve_policy(args.policy, dcs[0]), reroll=_reroll(args, dcs[0]))
     dist = _distribution(roll, rules, args)
     label = dist.label
     frame = dist.success_frame(dcs)
@@ -293,7 +310,7 @@ def cmd_opposed(args: argparse.Namespace) -> int:
                              "needs a DC, and an opposed test has none).")
     rules = _rules(args)
     a = Roll(args.modifier, advantage=args.advantage, kind=args.kind, actor=args.actor,
-             policy=args.policy)
+             policy=args.policy, reroll=_reroll(args, None))
     b = Roll(args.vs, advantage=args.vs_advantage, kind=args.kind)
     result = opposed(a, b, system=args.system, rules=rules, method=args.method, n=args.n,
                      seed=args.seed, threads=args.threads)

@@ -54,7 +54,7 @@ def title_page(ctx: Context) -> Page:
         "die; drop: 2 dice)",
         f"    rule of 1 applies to: {', '.join(sorted(c.rules.rule_of_one_kinds)) or 'nothing'}",
         f"    ones_on_explosions = {c.rules.ones_on_explosions}    overflow = {c.rules.overflow!r}"
-        f"    lucky = {c.rules.lucky}",
+        f"    drain_gauge = {c.rules.drain_gauge!r}",
         "",
         "Exact numbers come from the exact engine (every cut of the infinite explosion leaves out",
         "less than 1e-12); simulated numbers state n and seed and carry 95 % Wilson intervals.",
