@@ -47,6 +47,9 @@ from explodice.analysis.resolutions import (
     passive_table,
     working_together,
 )
+from explodice.analysis.initiative import Initiative, initiative
+from explodice.analysis.hiding import Hiding, hide
+from explodice.analysis.close_contest import CloseContest, close_contest, close_opposed
 from explodice.analysis.reroll import reroll_worth
 from explodice.analysis.compare import (
     dc_for_probability,
@@ -78,7 +81,9 @@ __all__ = [
     "equivalent_dc_table", "group_success", "haggle", "haggle_table", "opposed", "passive",
     "passive_table", "pivot_success", "roll_distribution", "success_table", "suggest_dcs",
     "unpivot_success", "working_together",
-    "reroll_worth",
+    # rules of the seeds: initiative, hiding, lutte serrée, rerolls
+    "CloseContest", "Hiding", "Initiative", "close_contest", "close_opposed", "hide",
+    "initiative", "reroll_worth",
     # the rule of 1 in play
     "DayResult", "DayRoll", "EmptyTime", "Scenario", "ScenarioFileError", "breakpoints",
     "OptimalPolicy", "drain_frame", "drain_summary", "exact_day", "frontier", "implied_lambda",

@@ -206,17 +206,19 @@ def _grid(base: Roll, mods: np.ndarray, dcs: np.ndarray, system: str, rules: Rul
         lo, hi = dist.ci(need)
         comp = 1.0 - dist.ones_pmf[0] / dist.ones_pmf.sum()
         return {"p": dist.p_success(need), "ci_low": lo, "ci_high": hi,
+                "p_tie": dist.p_success(need) - dist.p_success(need + 1),  # total == DC
                 "p_complication": np.full(need.shape, comp),
                 "drain_mean": np.full(need.shape, dist.drain_mean)}
     # best(λ) knows the DC: its table depends on dc - modifier only.
-    out = {k: np.empty(need.shape) for k in ("p", "ci_low", "ci_high", "p_complication",
-                                             "drain_mean")}
+    out = {k: np.empty(need.shape) for k in ("p", "ci_low", "ci_high", "p_tie",
+                                             "p_complication", "drain_mean")}
     for value in np.unique(need):
         roll = base.replace(policy=Best(int(value), base.policy.weight))
         dist = _distribution(roll, system, rules, sampling)
         cells = need == value
         out["p"][cells] = dist.p_success(int(value))
         out["ci_low"][cells], out["ci_high"][cells] = dist.ci(int(value))
+        out["p_tie"][cells] = dist.p_success(int(value)) - dist.p_success(int(value) + 1)
         out["p_complication"][cells] = 1.0 - dist.ones_pmf[0] / dist.ones_pmf.sum()
         out["drain_mean"][cells] = dist.drain_mean
     return out
@@ -291,7 +293,9 @@ def success_table(modifiers: Iterable[int] | None = None, dcs: Iterable[int] | N
 
     Columns: ``system, modifier, dc, difficulty, advantage, policy, method, p``, then
     ``p_complication`` (P(at least one kept 1) in 3d6x, P(natural 1) in d20) and
-    ``drain_mean``; simulated tables add ``ci_low, ci_high, n, seed``.
+    ``drain_mean``; simulated tables add ``ci_low, ci_high, n, seed``. With
+    ``rules.close_contest`` (lutte serrée) on, ``p_tie`` is P(total == DC): the share of ``p``
+    that is settled by bids of HP instead (see :mod:`explodice.analysis.close_contest`).
 
     >>> t = success_table(modifiers=[3], dcs=[15], system="d20", advantages=["advantage"])
     >>> round(float(t.p.iloc[0]), 4)
@@ -356,6 +360,7 @@ def success_table(modifiers: Iterable[int] | None = None, dcs: Iterable[int] | N
     if sampling.simulated:
         columns += ["ci_low", "ci_high", "n", "seed"]
         data |= {"n": sampling.n, "seed": sampling.seed_label}
+    columns += ["p_tie"] if rules.close_contest else []  # lutte serrée: ties go to the bids
     columns += ["p_complication", "drain_mean"]
     table = pd.DataFrame({c: data[c] for c in columns}, index=pd.RangeIndex(order.size))
     table.attrs.update({"system": system, "method": sampling.method,
