@@ -45,6 +45,7 @@ from explodice.game.rules import (
 from explodice.game.reroll import Reroll
 from explodice.game.tables import DC_TABLES, MAX_GAUGE, PROFILES, SYSTEMS
 from explodice.present import i18n
+from explodice.present.cli_rules import add_commands
 from explodice.present.explorer import write_explorer
 from explodice.present.i18n import LANGS
 from explodice.present.options import integer
@@ -607,6 +608,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=SEED, default=None, help="root seed (default: the file's)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_sweep)
+    add_commands(sub, output)  # initiative, hide, contest, reroll (present/cli_rules.py)
     return parser
 
 
