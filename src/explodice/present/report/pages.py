@@ -34,6 +34,7 @@ from explodice.game.rules import Roll
 from explodice.present import plots
 from explodice.present.report.config import ReportConfig, load_config
 from explodice.present.report.kit import PAGE_SIZE, Context, Page, draw_table, page_figure, pct
+from explodice.present.report.rules_pages import RULES_PAGES
 from explodice.present.report.warmup import start_day_warm_up, stop, wait_for, warm_roll_kernel
 
 __all__ = ["PAGES", "build_pages"]
@@ -474,6 +475,7 @@ PAGES: list[Callable[[Context], Page]] = [
     group_page,
     haggle_page,
     monte_carlo_page,
+    *RULES_PAGES,  # rerolls, initiative, lutte serrée (present/report/rules_pages.py)
 ]
 
 
