@@ -196,3 +196,14 @@ def test_success_table_gains_the_tie_when_close_contest_is_on():
 
     x = close_opposed(Roll(0), dc=8, bids_a="uniform:2", bids_b="uniform:2")
     assert x.p_win_a == pytest.approx(t.p.iloc[0] - 18 / 216 + 18 / 216 * 0.5, abs=1e-12)
+
+
+def test_haggling_with_deception_simulated_within_error():
+    n = 100_000
+    exact = ex.haggle(Roll(5), dc=16, deception=Roll(1))
+    sim = ex.haggle(Roll(5), dc=16, deception=Roll(1), method="simulate", n=n, seed=4)
+    x = exact.pmf.index.to_numpy()
+    sd = np.sqrt(exact.pmf.to_numpy() @ (x - exact.mean) ** 2)
+    assert abs(sim.mean - exact.mean) <= Z * sd * np.sqrt(2 / n)  # two independent samples
+    p = exact.p_noticed
+    assert abs(sim.p_noticed - p) <= Z * np.sqrt(2 * p * (1 - p) / n)

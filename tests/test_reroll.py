@@ -205,3 +205,10 @@ def test_character_trait_binds_the_roll_dc():
         '[[character]]\nname = "Pip"\nreroll = "lucky"\n'
         'scores = { STR = 10, DEX = 10, CON = 10, INT = 10, WIS = 10, CHA = 10 }\n')
     assert c.reroll == Reroll("one")
+
+
+def test_a_failure_reroll_is_refused_on_cuda_not_ignored():
+    with pytest.raises(ex.ExplodiceError, match="cuda"):
+        ex.simulate(Roll(0, reroll=Reroll("failure", dc=12)), n=1000, backend="cuda")
+    with pytest.raises(ex.ExplodiceError, match="reroll on failure"):
+        ex.frontier(Roll(0, reroll=Reroll("failure", dc=12)), 12)

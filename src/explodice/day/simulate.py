@@ -38,6 +38,7 @@ from explodice.game.character import GAUGES, Character
 from explodice.engine.distribution import wilson_interval
 from explodice.engine.exact import exact
 from explodice.game.rules import Best, ExplodiceError, Policy, Roll, Rules, check_int
+from explodice.day.reroll_day import day_histograms
 from explodice.day.scenario import DayRoll, Scenario
 from explodice.engine.chunks import lanes, progress_bar, resolve_threads, run_chunks
 from explodice.engine.compiled import compile_roll, throw_table
@@ -120,9 +121,7 @@ def _compile(scenario: Scenario, rules: Rules, policy: Any = None) -> dict[str, 
             v_pool[v], k_tables[v] = p, c.k_table
             v_tab[v] = throws.setdefault(c.throw_table.tobytes(), len(throws))
             v_flags[:, v] = (c.malus, c.rule_applies, c.explosion_ones)
-            if roll.reroll_dc is not None:
-                raise ExplodiceError(f"`rolls[{r}]`: a reroll on failure is not played over a "
-                                     "day yet; give the character Reroll('one') or none.")
+            assert roll.reroll_dc is None  # a reroll on failure goes through reroll_day
             if not empty:
                 t_drains[r] = c.drains
                 t_lucky[r] = c.lucky
@@ -204,6 +203,8 @@ def simulate_day(
     chunk_days = check_int("chunk_days", chunk_days, lo=1, hi=1 << 30)
     ss = resolve_seed(seed)
     n_threads = resolve_threads(threads)
+    if any(scenario.roll_of(r).reroll_dc is not None for r in range(len(scenario.rolls))):
+        return _with_rerolls(scenario, rules, n_days, ss, chunk_days)
     sizes = chunk_sizes(n_days, chunk_days, what="chunk_days")
     seeds = stream_seeds(ss, sizes.size)
     arrays = _compile(scenario, rules, policy)
@@ -230,6 +231,20 @@ def simulate_day(
                      gauge_start=arrays["gauge_start"], first=first,
                      succ_t=np.ascontiguousarray(per_roll[:, 0]),
                      drain_t=np.ascontiguousarray(per_roll[:, 1]), **dict(zip(keys, rest)))
+
+
+def _with_rerolls(scenario: Scenario, rules: Rules, n_days: int, ss: np.random.SeedSequence,
+                  chunk_days: int) -> "DayResult":
+    """A day whose characters reroll failures: numpy, die by die (:mod:`.reroll_day`)."""
+    began = time.perf_counter()
+    h = day_histograms(scenario, rules, n_days=n_days, seed=ss, chunk_days=chunk_days,
+                       n_bins=_n_bins(scenario))
+    return DayResult(scenario=scenario, rules=rules, n_days=n_days, seed=seed_record(ss),
+                     chunk_days=chunk_days, seconds=time.perf_counter() - began,
+                     sequence=h["sequence"], gauge_start=h["gauge_start"], first=h["first"],
+                     succ_t=np.ascontiguousarray(h["per_roll"][:, 0]),
+                     drain_t=np.ascontiguousarray(h["per_roll"][:, 1]),
+                     **{k: h[k] for k in ("by_type", "caused", "end", "lost", "sums", "lost_sum")})
 
 
 @dataclass(frozen=True, eq=False, repr=False)

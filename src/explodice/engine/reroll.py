@@ -35,7 +35,7 @@ from explodice.engine.rule_of_one import policy_table
 from explodice.engine.seeding import DEFAULT_CHUNK, chunk_sizes, resolve_seed
 from explodice.game.rules import Roll, Rules
 
-__all__ = ["exact_failure_reroll", "simulate_reroll"]
+__all__ = ["exact_failure_reroll", "play", "simulate_reroll"]
 
 _TINY = 1e-18  # states below this probability are skipped
 
@@ -282,21 +282,29 @@ def _throw(rng: np.random.Generator, n: int, roll: Roll, rules: Rules) -> dict[s
             "malus": malus}
 
 
-def _play(rng: np.random.Generator, n: int, roll: Roll, rules: Rules
-          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``n`` rolls with the roll's reroll: (total with modifier, drain, kept 1s)."""
+def play(rng: np.random.Generator, n: int, roll: Roll, rules: Rules,
+         may_reroll: np.ndarray | None = None
+         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``n`` rolls played die by die with the roll's reroll: ``(total with modifier, drain,
+    kept 1s, rerolled)``. ``may_reroll`` (bools) limits a reroll on failure to some rows (a
+    character's rerolls left in a day); ``rerolled`` says which rows spent one."""
     r = _throw(rng, n, roll, rules)
     total, drain, ones = r["total"] + roll.modifier, r["drain"], r["ones"]
     dc = roll.reroll_dc
+    rerolled = np.zeros(n, dtype=bool)
     if dc is None:
-        return total, drain, ones
-    fail = np.nonzero(total < dc)[0]
+        return total, drain, ones, rerolled
+    failed = total < dc
+    if may_reroll is not None:
+        failed &= may_reroll
+    fail = np.nonzero(failed)[0]
+    rerolled[fail] = True
     if roll.advantage == "normal":  # the whole roll again
-        again = _play(rng, fail.size, roll.replace(reroll=None), rules)
+        again = play(rng, fail.size, roll.replace(reroll=None), rules)
         total[fail] = again[0]
         drain[fail] += again[1]
         ones[fail] += again[2]
-        return total, drain, ones
+        return total, drain, ones, rerolled
     _, sf, cdf = _die()
     t1, c, m = total[fail], r["cheapest"][fail], r["malus"][fail]
     p_die = np.where(c >= 0, _sf(sf, dc - t1 + c), -1.0)
@@ -305,7 +313,7 @@ def _play(rng: np.random.Generator, n: int, roll: Roll, rules: Rules
     fresh = _explode(rng, (fail.size,))[0]
     new = np.where(p_die >= p_malus, np.where(c >= 0, t1 - c + fresh, t1), t1 + m - fresh)
     total[fail] = new
-    return total, drain, ones
+    return total, drain, ones, rerolled
 
 
 def simulate_reroll(roll: Roll, rules: Rules | None = None, *, n: int = 1_000_000,
@@ -327,7 +335,7 @@ def simulate_reroll(roll: Roll, rules: Rules | None = None, *, n: int = 1_000_00
     parts = []
     for size, child in zip(sizes, ss.spawn(sizes.size)):
         rng = np.random.Generator(np.random.PCG64(child))
-        parts.append(_play(rng, int(size), roll, rules))
+        parts.append(play(rng, int(size), roll, rules)[:3])
     total, drain, ones = (np.concatenate(x) for x in zip(*parts))
     t_lo = int(total.min())
     counts = np.zeros((int(ones.max()) + 1, int(drain.max()) + 1, int(total.max()) - t_lo + 1),

@@ -77,11 +77,14 @@ def simulate(
     if backend not in ("cpu", "cuda", "auto"):
         raise ExplodiceError(
             f"`backend` must be one of ['cpu', 'cuda', 'auto'], but {backend!r} was passed.")
+    if roll.reroll_dc is not None:  # a reroll on failure: the numpy Monte Carlo, die by die
+        if backend == "cuda":
+            raise ExplodiceError("`backend` 'cuda' cannot play a reroll on failure: use 'cpu' "
+                                 "(a numpy simulation, die by die) or the exact engine.")
+        return simulate_reroll(roll, rules, n=n, seed=seed)
     if backend != "cpu":
         if backend == "cuda" or n >= cuda_backend.AUTO_CUDA_ROLLS and cuda_backend.cuda_available():
             return cuda_backend.simulate_cuda(roll, rules, n=n, seed=seed, progress=progress)
-    if roll.reroll_dc is not None:  # a reroll on failure: the numpy Monte Carlo, die by die
-        return simulate_reroll(roll, rules, n=n, seed=seed)
     ss = resolve_seed(seed)
     n_threads = resolve_threads(threads)
 

@@ -33,10 +33,12 @@ REROLL_TRIGGERS = ("one", "failure")
 class Reroll:
     """One reroll: ``trigger`` is ``"one"`` (a die showing 1) or ``"failure"`` (the roll
     failed ``dc``). A ``"failure"`` reroll given as a character's trait may leave ``dc``
-    unset: each roll binds its own (:meth:`with_dc`)."""
+    unset: each roll binds its own (:meth:`with_dc`); ``per_day`` caps how many the
+    character spends in an adventuring day (``None``: every failed roll may be rerolled)."""
 
     trigger: Literal["one", "failure"]
     dc: int | None = None
+    per_day: int | None = None
 
     def __post_init__(self) -> None:
         check_choice("Reroll.trigger", self.trigger, REROLL_TRIGGERS)
@@ -45,10 +47,17 @@ class Reroll:
                 raise fail("Reroll.dc", self.dc, "absent for Reroll('one') (it fires on a 1, "
                            "whatever the DC)")
             object.__setattr__(self, "dc", check_int("Reroll.dc", self.dc, lo=-10**6, hi=10**6))
+        if self.per_day is not None:
+            if self.trigger == "one":
+                raise fail("Reroll.per_day", self.per_day, "absent for Reroll('one') (Lucky "
+                           "acts on every roll)")
+            object.__setattr__(self, "per_day",
+                               check_int("Reroll.per_day", self.per_day, lo=0, hi=10**6))
 
     def __repr__(self) -> str:
-        return f"Reroll({self.trigger!r})" if self.dc is None else (
-            f"Reroll({self.trigger!r}, dc={self.dc})")
+        extra = "".join(f", {k}={v}" for k, v in (("dc", self.dc), ("per_day", self.per_day))
+                        if v is not None)
+        return f"Reroll({self.trigger!r}{extra})"
 
     def __str__(self) -> str:
         return "lucky" if self.trigger == "one" else (
@@ -56,12 +65,12 @@ class Reroll:
 
     def with_dc(self, dc: int) -> Reroll:
         """The same reroll against ``dc`` (a ``"one"`` reroll is returned unchanged)."""
-        return self if self.trigger == "one" else Reroll("failure", dc)
+        return self if self.trigger == "one" else Reroll("failure", dc, self.per_day)
 
 
 def as_reroll(value: Any, field_name: str = "reroll") -> Reroll | None:
     """Read a reroll as people write it: ``None``, a :class:`Reroll`, ``"one"``/``"lucky"``,
-    ``"failure"``, or a table ``{trigger = "failure", dc = 16}``.
+    ``"failure"``, or a table ``{trigger = "failure", dc = 16, per_day = 2}``.
 
     >>> as_reroll("lucky"), as_reroll({"trigger": "failure", "dc": 14})
     (Reroll('one'), Reroll('failure', dc=14))
@@ -74,10 +83,10 @@ def as_reroll(value: Any, field_name: str = "reroll") -> Reroll | None:
             return Reroll("one")
         if text == "failure":
             return Reroll("failure")
-    if isinstance(value, dict) and set(value) <= {"trigger", "dc"} and "trigger" in value:
+    if isinstance(value, dict) and set(value) <= {"trigger", "dc", "per_day"} and "trigger" in value:
         try:
             return Reroll(**value)
         except RulesError as err:
             raise RulesError(str(err).replace("Reroll.", f"{field_name}.")) from None
     raise fail(field_name, value, "Reroll('one'), Reroll('failure', dc=...), 'one' (or "
-               "'lucky'), 'failure', or a table {trigger = ..., dc = ...}")
+               "'lucky'), 'failure', or a table {trigger = ..., dc = ..., per_day = ...}")

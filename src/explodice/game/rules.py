@@ -98,7 +98,7 @@ class Rules:
     drain_gauge: Literal["skill", "roll"] = "skill"
     close_contest: bool = False
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> "Rules":
+    def __new__(cls, *args: Any, **kwargs: Any) -> Rules:
         if "lucky" in kwargs:
             raise RulesError(
                 "`Rules.lucky` is gone: a reroll belongs to a roll or a character, not the "

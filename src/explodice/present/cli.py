@@ -32,6 +32,7 @@ from explodice.day.scenario import load_scenario
 from explodice.day.simulate import MAX_DAYS, rolls_to_empty, simulate_day
 from explodice.engine.chunks import MAX_THREADS
 from explodice.engine.seeding import MAX_ROLLS
+from explodice.game.reroll import Reroll
 from explodice.game.rules import (
     ACTORS,
     ADVANTAGE_STATES,
@@ -42,7 +43,6 @@ from explodice.game.rules import (
     Rules,
     parse_policy,
 )
-from explodice.game.reroll import Reroll
 from explodice.game.tables import DC_TABLES, MAX_GAUGE, PROFILES, SYSTEMS
 from explodice.present import i18n
 from explodice.present.cli_rules import add_commands
