@@ -154,6 +154,8 @@ CASES = [
      Rules(disadvantage="drop")),
     (Roll(3, advantage="disadvantage", reroll=Reroll("one")), Rules()),
     (Roll(3, policy=ex.Best(16, 0.05), reroll=Reroll("failure", dc=16)), Rules()),
+    (Roll(4, advantage="advantage", policy=ex.Best(18, 0.0), reroll=Reroll("failure", dc=18)),
+     Rules()),
 ]
 
 
@@ -212,3 +214,19 @@ def test_a_failure_reroll_is_refused_on_cuda_not_ignored():
         ex.simulate(Roll(0, reroll=Reroll("failure", dc=12)), n=1000, backend="cuda")
     with pytest.raises(ex.ExplodiceError, match="reroll on failure"):
         ex.frontier(Roll(0, reroll=Reroll("failure", dc=12)), 12)
+
+
+def test_character_tables_carry_the_reroll_trait():
+    scores = dict(STR=14, DEX=12, CON=14, INT=16, WIS=10, CHA=8)  # Athletics +2 +2 = +4
+    party = [ex.Character("A", scores, skills={"Athletics": 1}, reroll="one"),
+             ex.Character("B", scores, skills={"Athletics": 1}, reroll=Reroll("failure")),
+             ex.Character("C", scores, skills={"Athletics": 1})]
+    t = ex.success_table(characters=party, tests=["Athletics"], dcs=[12], advantages=["normal"],
+                         system="d20").set_index("character").p
+    # d20 + 4 against 12 needs 8+: 0.65; Lucky adds 0.05 x 0.65; a reroll 1 - 0.35^2
+    assert t["C"] == pytest.approx(0.65) and t["A"] == pytest.approx(0.65 + 0.05 * 0.65)
+    assert t["B"] == pytest.approx(1 - 0.35**2)
+    t = ex.success_table(characters=party, tests=["Athletics"], dcs=[16], advantages=["normal"]
+                         ).set_index("character").p
+    p = ex.exact(Roll(4)).p_success(16)
+    assert t["B"] == pytest.approx(1 - (1 - p) ** 2, abs=1e-12) and t["C"] == pytest.approx(p)

@@ -34,6 +34,7 @@ from explodice.game.tables import (
     difficulty_of,
 )
 from explodice.game.character import ABILITIES, Character, resolve_ability, resolve_skill
+from explodice.game.reroll import Reroll
 from explodice.engine.d20 import d20
 from explodice.engine.distribution import Distribution
 from explodice.engine.exact import exact
@@ -197,9 +198,12 @@ def policy_label(policy: Policy, actor: str = "pc", system: str = "3d6x") -> str
     return str(policy)
 
 
-def _grid(base: Roll, mods: np.ndarray, dcs: np.ndarray, system: str, rules: Rules,
-          sampling: Sampling) -> dict[str, np.ndarray]:
-    """p, ci_low, ci_high, p_complication, drain_mean over (modifier, dc), from base (mod 0)."""
+def _grid(base: Roll | tuple[Roll, Reroll], mods: np.ndarray, dcs: np.ndarray, system: str,
+          rules: Rules, sampling: Sampling) -> dict[str, np.ndarray]:
+    """p, ci_low, ci_high, p_complication, drain_mean over (modifier, dc), from base (mod 0);
+    ``(base, reroll)`` for a reroll on failure, which depends on each cell's DC."""
+    if isinstance(base, tuple):
+        return _failure_grid(*base, mods, dcs, system, rules, sampling)
     need = dcs[None, :] - mods[:, None]
     if not isinstance(base.policy, Best) or system == "d20":
         dist = _distribution(base, system, rules, sampling)
@@ -224,6 +228,26 @@ def _grid(base: Roll, mods: np.ndarray, dcs: np.ndarray, system: str, rules: Rul
     return out
 
 
+def _failure_grid(base: Roll, reroll: Reroll, mods: np.ndarray, dcs: np.ndarray, system: str,
+                  rules: Rules, sampling: Sampling) -> dict[str, np.ndarray]:
+    """The grid of a roll with a reroll on failure: one distribution per cell."""
+    shape = (mods.size, dcs.size)
+    out = {k: np.empty(shape) for k in ("p", "ci_low", "ci_high", "p_tie", "p_complication",
+                                        "drain_mean")}
+    for i, m in enumerate(mods):
+        for j, dc in enumerate(dcs):
+            roll = base.replace(modifier=int(m), reroll=reroll.with_dc(int(dc)))
+            if isinstance(roll.policy, Best):
+                roll = roll.replace(policy=Best(int(dc), roll.policy.weight))
+            dist = _distribution(roll, system, rules, sampling)
+            out["p"][i, j] = dist.p_success(int(dc))
+            out["ci_low"][i, j], out["ci_high"][i, j] = dist.ci(int(dc))
+            out["p_tie"][i, j] = dist.p_success(int(dc)) - dist.p_success(int(dc) + 1)
+            out["p_complication"][i, j] = 1.0 - dist.ones_pmf[0] / dist.ones_pmf.sum()
+            out["drain_mean"][i, j] = dist.drain_mean
+    return out
+
+
 @dataclass(frozen=True)
 class _Spec:
     """One test to tabulate: its modifier, kind, actor, policy and label columns."""
@@ -233,6 +257,7 @@ class _Spec:
     actor: str
     policy: Policy
     labels: tuple[tuple[str, Any], ...] = ()
+    reroll: Reroll | None = None  # a character's trait; a reroll on failure takes each DC
 
 
 def _character_specs(characters: Sequence[Character], tests: Iterable[Any] | None,
@@ -248,7 +273,8 @@ def _character_specs(characters: Sequence[Character], tests: Iterable[Any] | Non
         for test in wanted:
             roll, label = _character_roll(c, test, system)
             specs.append(_Spec(roll.modifier, roll.kind, roll.actor, roll.policy,
-                               (("character", c.name), ("test", label), ("kind", roll.kind))))
+                               (("character", c.name), ("test", label), ("kind", roll.kind)),
+                               c.reroll))
     return specs
 
 
@@ -263,13 +289,13 @@ def _character_roll(c: Character, test: Any, system: str) -> tuple[Roll, str]:
     if len(words) == 2 and "save" in (words[0].lower(), words[1].lower()):
         ability = resolve_ability(words[1] if words[0].lower() == "save" else words[0],
                                   field_name="tests")
-        return c.roll(ability=ability, kind="save", system=system), f"save {ability}"
+        return c.roll(ability=ability, kind="save", system=system, dc=0), f"save {ability}"
     try:
         ability = resolve_ability(test, field_name="tests")
     except ExplodiceError:
         skill = resolve_skill(test, field_name="tests")
-        return c.roll(skill, system=system), skill
-    return c.roll(ability=ability, system=system), ability
+        return c.roll(skill, system=system, dc=0), skill  # dc: binds a failure reroll
+    return c.roll(ability=ability, system=system, dc=0), ability
 
 
 def success_table(modifiers: Iterable[int] | None = None, dcs: Iterable[int] | None = None, *,
@@ -326,11 +352,14 @@ def success_table(modifiers: Iterable[int] | None = None, dcs: Iterable[int] | N
     difficulties = np.array([difficulty_of(int(d), system) for d in dc_arr], dtype=object)
     groups: dict[tuple[str, str, Policy], list[int]] = {}
     for i, spec in enumerate(specs):
-        groups.setdefault((spec.kind, spec.actor, spec.policy), []).append(i)
+        groups.setdefault((spec.kind, spec.actor, spec.policy, spec.reroll), []).append(i)
     parts: dict[str, list[Any]] = {}
     for s_i, (label, adv, state_rules) in enumerate(states(system, advantages, readings, rules)):
-        for (g_kind, g_actor, g_policy), idx in groups.items():
-            base = Roll(0, advantage=adv, kind=g_kind, actor=g_actor, policy=g_policy)
+        for (g_kind, g_actor, g_policy, g_reroll), idx in groups.items():
+            base = Roll(0, advantage=adv, kind=g_kind, actor=g_actor, policy=g_policy,
+                        reroll=g_reroll if g_reroll is None or g_reroll.trigger == "one" else None)
+            if g_reroll is not None and g_reroll.trigger == "failure":
+                base = (base, g_reroll)
             mods_arr = np.array([specs[i].modifier for i in idx])
             grid = _grid(base, mods_arr, dc_arr, system, state_rules, sampling)
             size = grid["p"].size

@@ -189,6 +189,9 @@ def simulate_day(
     chunks (within a fraction of a second for ordinary days), closes the bar and raises
     ``KeyboardInterrupt``.
 
+    A scenario where a character rerolls failures (``Reroll("failure", per_day=N)``) is played
+    die by die with numpy instead (:mod:`explodice.day.reroll_day`: one thread, no bar).
+
     >>> from explodice import Character
     >>> hero = Character("Hero", dict(STR=12, DEX=10, CON=10, INT=10, WIS=10, CHA=10))
     >>> s = Scenario([hero], [DayRoll("Hero", ability="STR", dc=12, repeat=10)])

@@ -33,7 +33,7 @@ from explodice.engine.dice import chains, exploding_die, exploding_sum
 from explodice.engine.distribution import Distribution, histogram_distribution
 from explodice.engine.rule_of_one import policy_table
 from explodice.engine.seeding import DEFAULT_CHUNK, chunk_sizes, resolve_seed
-from explodice.game.rules import Roll, Rules
+from explodice.game.rules import Best, Roll, Rules
 
 __all__ = ["exact_failure_reroll", "play", "simulate_reroll"]
 
@@ -49,7 +49,10 @@ def exact_failure_reroll(roll: Roll, rules: Rules, first: Distribution) -> Distr
     if roll.advantage == "normal":
         pmf, lo = _whole_roll_again(first, dc)
     else:
-        pmf, lo = _one_die(roll.replace(modifier=0, reroll=None), rules, dc - roll.modifier)
+        base = roll.replace(modifier=0, reroll=None)
+        if isinstance(roll.policy, Best):  # its table reads dc - modifier: keep that gap
+            base = base.replace(policy=Best(roll.policy.dc - roll.modifier, roll.policy.weight))
+        pmf, lo = _one_die(base, rules, dc - roll.modifier)
         lo += roll.modifier
     omitted = max(0.0, 1.0 - float(pmf.sum()))
     return Distribution(pmf, lo, method="exact", omitted=omitted, roll=roll, rules=rules)
