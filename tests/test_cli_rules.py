@@ -51,3 +51,10 @@ def test_bad_input_is_one_line_and_status_2(capsys):
     code, _, err = run(capsys, "odds", "-m", "1", "--dc", "12", "--lucky",
                        "--reroll-on-failure")
     assert code == 2 and "one reroll" in err
+
+
+def test_table_shows_the_tie_with_close_contest(capsys):
+    code, out, _ = run(capsys, "table", "--modifiers", "0", "--dc", "8", "--states", "normal",
+                       "--close-contest", "--format", "json")
+    row = json.loads(out)[0]
+    assert code == 0 and row["p_tie"] == pytest.approx(18 / 216, abs=1e-12)

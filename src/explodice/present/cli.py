@@ -37,6 +37,7 @@ from explodice.game.rules import (
     ACTORS,
     ADVANTAGE_STATES,
     DISADVANTAGE_READINGS,
+    DRAIN_GAUGES,
     KINDS,
     OVERFLOW_MODES,
     Roll,
@@ -108,8 +109,10 @@ def _rules_options() -> argparse.ArgumentParser:
                    help="a 1 shown by an explosion die drains as well")
     g.add_argument("--overflow", choices=OVERFLOW_MODES, default=DEFAULTS.overflow,
                    help="where drain beyond an empty gauge goes (default: fullest)")
-    g.add_argument("--drain-gauge", choices=("skill", "roll"), default="skill",
+    g.add_argument("--drain-gauge", choices=DRAIN_GAUGES, default=DEFAULTS.drain_gauge,
                    help="gauge a skill check drains: its skill's (default) or the rolled ability's")
+    g.add_argument("--close-contest", action="store_true",
+                   help="lutte serrée: a total equal to the DC goes to bids (tables add p_tie)")
     g.add_argument("--lucky", action="store_true",
                    help="the roll carries Reroll('one'): a die showing 1 is rerolled (Chanceux)")
     return p
@@ -173,7 +176,7 @@ def _output_options() -> argparse.ArgumentParser:
 def _rules(args: argparse.Namespace) -> Any:
     return Rules(disadvantage=args.disadvantage, rule_of_one_kinds=frozenset(args.rule_of_one),
                  ones_on_explosions=args.ones_on_explosions, overflow=args.overflow,
-                 drain_gauge=args.drain_gauge)
+                 drain_gauge=args.drain_gauge, close_contest=args.close_contest)
 
 
 def _progress(args: argparse.Namespace) -> bool | None:
