@@ -9,7 +9,7 @@ import pytest
 import explodice as ex
 from explodice.game.character import GAUGES
 from explodice.present import cli
-from tests.day_helpers import SCORES, Z, hero
+from tests.day_helpers import SCORES, Z, hero, lucky_party
 
 
 # -- a second chain, plain Python over dict states, the drain laws from the exact engine --------
@@ -79,14 +79,16 @@ MIX = [ex.DayRoll("Hero", skill="Athletics", dc=14, weight=2),
 @pytest.mark.parametrize("rules", [
     ex.Rules(),
     ex.Rules(overflow="lost"),
-    ex.Rules(disadvantage="drop", lucky=True, ones_on_explosions=True),
+    (ex.Rules(disadvantage="drop", ones_on_explosions=True), "lucky"),
 ], ids=["fullest", "lost", "drop-lucky-explosion-ones"])
 @pytest.mark.parametrize("policy", ["keep", ex.Best(0, 0.05)])
 def test_chain_matches_plain_python_enumeration(rules, policy):
+    rules, lucky = rules if isinstance(rules, tuple) else (rules, False)
     gauges = {"PA": 3, "PM": 2, "PF": 2, "PH": 0}  # PH at 0: CHA at disadvantage all day
     party = [hero(gauges=gauges, policy=policy), ex.Character("Orc", SCORES, actor="npc")]
     for s in (ex.Scenario(party, MIX, rolls_per_day=6),
               ex.Scenario(party, [MIX[0], MIX[3], MIX[2], MIX[1], MIX[0]])):
+        s = lucky_party(s, bool(lucky))
         want = brute_day(s, rules)
         got = ex.exact_day(s, rules)
         assert got.succ_t == pytest.approx(want["succ"] + _npc_success(s, rules), abs=1e-9)
@@ -174,10 +176,11 @@ def _z_ok(sim, exact, se):
 @pytest.mark.parametrize("rules", [
     ex.Rules(),
     ex.Rules(overflow="lost", disadvantage="drop"),
-    ex.Rules(lucky=True, ones_on_explosions=True),
+    (ex.Rules(ones_on_explosions=True), "lucky"),
 ], ids=["fullest", "lost-drop", "lucky-explosion-ones"])
 @pytest.mark.parametrize("mix", [True, False], ids=["mix", "sequence"])
 def test_simulate_day_agrees_on_every_table(rules, mix):
+    rules, lucky = rules if isinstance(rules, tuple) else (rules, False)
     party = [hero(gauges={"PA": 6, "PM": 4, "PF": 3, "PH": 0}, policy=ex.Best(0, 0.05)),
              hero("Mage", gauges={"PA": 2, "PM": 8, "PF": 2, "PH": 2}, policy="cancel"),
              ex.Character("Orc", SCORES, actor="npc")]
@@ -186,7 +189,7 @@ def test_simulate_day_agrees_on_every_table(rules, mix):
              ex.DayRoll("Hero", ability="WIS", kind="save", dc=12, repeat=2),
              ex.DayRoll("Orc", skill="Athletics", dc=12, repeat=2),
              ex.DayRoll("Mage", skill="Acrobatics", dc=13, advantages=1, repeat=3)]
-    s = ex.Scenario(party, rolls, rolls_per_day=14 if mix else None)
+    s = lucky_party(ex.Scenario(party, rolls, rolls_per_day=14 if mix else None), bool(lucky))
     n = 20_000
     e = ex.exact_day(s, rules)
     m = ex.simulate_day(s, rules, n_days=n, seed=7, threads=1)

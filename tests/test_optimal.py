@@ -8,7 +8,7 @@ import pytest
 import explodice as ex
 from explodice.engine.rule_of_one import policy_table
 from tests import brute
-from tests.day_helpers import SCORES, hero
+from tests.day_helpers import SCORES, hero, lucky_party
 
 DEPTH = 8  # explosions the slow DP follows: (1/6)**9 left out per die
 
@@ -39,7 +39,7 @@ def slow_value(roll_full, roll_empty, dc, gauge, n_rolls, rules):
             pool, malus = brute.pool_of(roll, rules)
             need = dc - roll.modifier
             total = 0.0
-            for faces, p in brute.throws(pool, rules.lucky):
+            for faces, p in brute.throws(pool, roll.reroll is not None):  # Lucky
                 n1, n6 = faces.count(1), faces.count(6)
                 mid = sum(f for f in faces if 1 < f < 6)
                 best = None
@@ -55,12 +55,14 @@ def slow_value(roll_full, roll_empty, dc, gauge, n_rolls, rules):
     return V[gauge]
 
 
-@pytest.mark.parametrize("rules", [ex.Rules(), ex.Rules(lucky=True, disadvantage="drop")],
+@pytest.mark.parametrize("rules", [ex.Rules(), (ex.Rules(disadvantage="drop"), "lucky")],
                          ids=["default", "lucky-drop"])
 @pytest.mark.parametrize("gauge,n_rolls,dc", [(3, 4, 14), (5, 3, 16)])
 def test_value_matches_a_slow_plain_python_dp(rules, gauge, n_rolls, dc):
-    who = hero(gauges={"PA": gauge, "PM": 0, "PF": 0, "PH": 0})
-    s = ex.Scenario([who], [ex.DayRoll("Hero", ability="STR", dc=dc, repeat=n_rolls)])
+    rules, lucky = rules if isinstance(rules, tuple) else (rules, False)
+    trait = {"reroll": ex.Reroll("one")} if lucky else {}
+    who = hero(gauges={"PA": gauge, "PM": 0, "PF": 0, "PH": 0}, **trait)
+    s = ex.Scenario([who], [ex.DayRoll("Hero", skill="Athletics", dc=dc, repeat=n_rolls)])
     got = ex.optimal_policy(s, rules)
     want = slow_value(s.roll_of(0), s.roll_of(0, gauge_empty=True), dc, gauge, n_rolls, rules)
     assert got.value["Hero"] == pytest.approx(want, abs=1e-6)
@@ -93,11 +95,12 @@ ROLLS = [ex.DayRoll("Hero", skill="Athletics", dc=14, weight=3, repeat=3),
 
 
 @pytest.mark.parametrize("rules", [ex.Rules(), ex.Rules(overflow="lost"),
-                                   ex.Rules(ones_on_explosions=True, lucky=True)],
+                                   (ex.Rules(ones_on_explosions=True), "lucky")],
                          ids=["fullest", "lost", "explosion-ones-lucky"])
 @pytest.mark.parametrize("mix", [True, False], ids=["mix", "sequence"])
 def test_no_fixed_policy_beats_the_optimum(rules, mix):
-    s = ex.Scenario(PARTY, ROLLS, rolls_per_day=12 if mix else None)
+    rules, lucky = rules if isinstance(rules, tuple) else (rules, False)
+    s = lucky_party(ex.Scenario(PARTY, ROLLS, rolls_per_day=12 if mix else None), bool(lucky))
     best = ex.optimal_policy(s, rules)
     table = best.compare(lambdas=(0.0, 0.02, 0.05, 0.1, 0.3))
     assert set(table.character) == {"Hero", "Mage"}  # NPCs do not choose
@@ -111,8 +114,8 @@ def test_no_fixed_policy_beats_the_optimum(rules, mix):
 
 
 def test_simulate_day_plays_the_optimal_policy():
-    s = ex.Scenario(PARTY, ROLLS, rolls_per_day=12)
-    rules = ex.Rules(lucky=True)  # the kernel's face-by-face path too
+    s = lucky_party(ex.Scenario(PARTY, ROLLS, rolls_per_day=12))  # the face-by-face path too
+    rules = ex.Rules()
     best = ex.optimal_policy(s, rules)
     n = 40_000
     e = ex.exact_day(s, rules, policy=best)

@@ -75,3 +75,16 @@ def test_day_disadvantage_follows_the_rolled_ability_gauge():
 def test_day_roll_without_a_skill_is_an_ability_check():
     r = ex.DayRoll("H", ability="STR", dc=12)
     assert r.kind == "ability" and r.drain_gauge() == "PA"
+
+
+def test_exact_day_refuses_a_roll_that_drains_another_gauge():
+    hero = ex.Character("H", SCORES, gauge_max={"PA": 3, "PM": 0, "PF": 0, "PH": 3})
+    s = ex.Scenario([hero], [ex.DayRoll("H", skill="Intimidation", ability="STR", dc=14,
+                                        repeat=3)])
+    with pytest.raises(ex.ExplodiceError, match="drains PH.*PA"):
+        ex.exact_day(s)
+    # under drain_gauge="roll" the roll drains PA, the gauge of its disadvantage: exact again
+    day = ex.exact_day(s, ex.Rules(drain_gauge="roll"))
+    sim = ex.simulate_day(s, ex.Rules(drain_gauge="roll"), n_days=20_000, seed=2, threads=1)
+    p, q = day.succ_t, sim.succ_t / 20_000
+    assert np.all(np.abs(p - q) <= 4.5 * np.sqrt(p * (1 - p) / 20_000))
