@@ -25,7 +25,7 @@ lost, which would need that running sum in the chain's state (their means are in
 >>> from explodice import Character, DayRoll, Scenario
 >>> hero = Character("Hero", dict(STR=12, DEX=10, CON=10, INT=10, WIS=10, CHA=10),
 ...                  gauge_max={"PA": 1, "PM": 0, "PF": 0, "PH": 0})
->>> day = exact_day(Scenario([hero], [DayRoll("Hero", ability="STR", dc=12, repeat=2)]))
+>>> day = exact_day(Scenario([hero], [DayRoll("Hero", skill="Athletics", dc=12, repeat=2)]))
 >>> round(float(day.first[0, 1]) * 216, 9)   # a gauge of 1 empties at the first 1: 91/216
 91.0
 """

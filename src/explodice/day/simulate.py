@@ -237,7 +237,7 @@ def simulate_day(
 
 
 def _with_rerolls(scenario: Scenario, rules: Rules, n_days: int, ss: np.random.SeedSequence,
-                  chunk_days: int) -> "DayResult":
+                  chunk_days: int) -> DayResult:
     """A day whose characters reroll failures: numpy, die by die (:mod:`.reroll_day`)."""
     began = time.perf_counter()
     h = day_histograms(scenario, rules, n_days=n_days, seed=ss, chunk_days=chunk_days,
