@@ -93,6 +93,10 @@ def hide(stealth: Any, *, active: Sequence[Any] = (), passive: Sequence[Any] = (
     """
     system = check_system(system)
     rules = Rules() if rules is None else rules
+    for name, value in (("active", active), ("passive", passive)):
+        if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+            raise ExplodiceError(f"`{name}` must be a list of observers, but {value!r} was "
+                                 "passed.")
     if not active and not passive:
         raise ExplodiceError("`active` and `passive` are both empty: give at least one observer.")
     sampling = Sampling(method, n, seed, threads)

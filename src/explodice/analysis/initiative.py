@@ -223,9 +223,13 @@ def initiative(creatures: Any, *, sides: Mapping[str, Sequence[str]] | None = No
     side_frame = None
     if sides is not None:
         index = {name: i for i, name in enumerate(names)}
+        if not isinstance(sides, Mapping):
+            raise ExplodiceError(f"`sides` must be a mapping side -> names, but {sides!r} was "
+                                 "passed.")
         groups = {}
         for side, members in sides.items():
-            if isinstance(members, str) or not members:
+            if isinstance(members, (str, bytes)) or not isinstance(members, Sequence) \
+                    or not members:
                 raise ExplodiceError(f"`sides.{side}` must be a non-empty list of names, but "
                                      f"{members!r} was passed.")
             unknown = [m for m in members if m not in index]
