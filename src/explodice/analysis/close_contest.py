@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from explodice.analysis.success import DEFAULT_N, Sampling, as_distribution, check_system
+from explodice.game.checks import check_rules
 from explodice.game.rules import ExplodiceError, Rules, check_int
 
 __all__ = ["CloseContest", "ClosedTie", "bid_model", "close_contest", "close_opposed", "settle"]
@@ -215,8 +216,8 @@ def close_opposed(roll_a: Any, roll_b: Any | None = None, *, dc: int | None = No
     >>> bool(abs(t.p_win_a - (d.p_success(13) + p_tie * 2 / 3)) < 1e-12)
     True
     """
+    rules = check_rules(rules)
     system = check_system(system)
-    rules = Rules() if rules is None else rules
     sampling = Sampling(method, n, seed, threads)
     da = as_distribution(roll_a, system, rules, sampling)
     pa = da.total_pmf / da.total_pmf.sum()

@@ -27,6 +27,7 @@ from explodice.analysis.resolutions import count_successes
 from explodice.analysis.success import DEFAULT_N, Sampling, as_distribution, check_system
 from explodice.engine.distribution import Distribution
 from explodice.game.character import Character
+from explodice.game.checks import check_rules
 from explodice.game.rules import ExplodiceError, Roll, Rules, check_int
 
 __all__ = ["Hiding", "hide"]
@@ -91,8 +92,8 @@ def hide(stealth: Any, *, active: Sequence[Any] = (), passive: Sequence[Any] = (
     >>> bool(abs(h.p_hidden - (o.win + o.tie)) < 1e-12)  # a tie keeps the hider hidden
     True
     """
+    rules = check_rules(rules)
     system = check_system(system)
-    rules = Rules() if rules is None else rules
     for name, value in (("active", active), ("passive", passive)):
         if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
             raise ExplodiceError(f"`{name}` must be a list of observers, but {value!r} was "

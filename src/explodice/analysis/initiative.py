@@ -30,6 +30,7 @@ import pandas as pd
 from explodice.analysis.success import DEFAULT_N, Sampling, as_distribution, check_system
 from explodice.engine.distribution import Distribution
 from explodice.game.character import Character
+from explodice.game.checks import check_rules
 from explodice.game.rules import ExplodiceError, Roll, Rules, check_int
 
 __all__ = ["Initiative", "initiative"]
@@ -206,8 +207,8 @@ def initiative(creatures: Any, *, sides: Mapping[str, Sequence[str]] | None = No
     >>> round(float(r.orders.p.sum()), 9)
     1.0
     """
+    rules = check_rules(rules)
     system = check_system(system)
-    rules = Rules() if rules is None else rules
     cs = _creatures(creatures, system, rules, Sampling(method, n, seed, threads))
     p, _ = _grid(cs)
     names = [c.name for c in cs]

@@ -19,6 +19,7 @@ import pandas as pd
 
 from explodice.engine.d20 import d20
 from explodice.engine.exact import exact
+from explodice.game.checks import check_rules
 from explodice.game.reroll import REROLL_TRIGGERS, Reroll
 from explodice.game.rules import ADVANTAGE_STATES, Roll, Rules, check_choice, check_int
 from explodice.game.tables import DC_TABLES, MODIFIERS, check_system
@@ -33,9 +34,9 @@ def reroll_worth(modifiers: Iterable[int] = MODIFIERS, dcs: Iterable[int] | None
     """One row per (advantage, modifier, DC): ``p`` and ``p_reroll`` (P(success) without and
     with the reroll), ``gain``, ``drain`` and ``drain_reroll`` (E[drain], 3d6x), and
     ``drain_added``. ``dcs`` defaults to the system's DC table."""
+    rules = check_rules(rules)
     system = check_system(system)
     check_choice("trigger", trigger, REROLL_TRIGGERS)
-    rules = Rules() if rules is None else rules
     dcs = list(DC_TABLES[system].values()) if dcs is None else [check_int("dc", x) for x in dcs]
     rows = []
     for adv in advantages:
