@@ -50,27 +50,29 @@ def main(argv: list[str] | None = None) -> int:
         print(f"No CUDA device: {reason}", file=sys.stderr)
         return 2
     rules = Rules()
-    print(f"# bench_cuda {datetime.date.today().isoformat()} on {_device()}"
-          "\n")
+    print(f"# bench_cuda {datetime.date.today().isoformat()} on {_device()}\n")
     simulate(Roll(0), rules, n=10_000, seed=0, backend="cuda")  # compile once
     rows, ok = [], True
     for name, (roll, target) in CASES.items():
         d = simulate(roll, rules, n=int(args.check), seed=args.seed, backend="cuda")
         _, dof, z = chi_square(d, exact(roll, rules))
         ok &= z < 5 and d.n == int(args.check)
-        best = min(_timed(roll, rules, int(args.rolls), args.seed + i)
-                   for i in range(args.repeat))
+        best = min(_timed(roll, rules, int(args.rolls), args.seed + i) for i in range(args.repeat))
         rate = args.rolls / best / 1e9
         hit = "" if target is None else (" yes" if rate >= target else " **no**")
-        rows.append(f"| {name} | {args.rolls:.0e} | {best:.3f} | {rate:.3g} | "
-                    f"{target or '-'}{hit} | {z:.2f} (dof {dof}) |")
+        rows.append(
+            f"| {name} | {args.rolls:.0e} | {best:.3f} | {rate:.3g} | "
+            f"{target or '-'}{hit} | {z:.2f} (dof {dof}) |"
+        )
     big_roll = CASES["rule of 1 with drain (PC check, keep)"][0]
     t_big = _timed(big_roll, rules, int(args.big), args.seed)
     print("| case | rolls | seconds | G rolls/s | target G rolls/s | chi-square z |")
     print("|---|---|---|---|---|---|")
     print("\n".join(rows))
-    print(f"\nOne call of {args.big:.0e} rolls (rule of 1 with drain): {t_big:.2f} s, "
-          f"{args.big / t_big / 1e9:.1f} G rolls/s.")
+    print(
+        f"\nOne call of {args.big:.0e} rolls (rule of 1 with drain): {t_big:.2f} s, "
+        f"{args.big / t_big / 1e9:.1f} G rolls/s."
+    )
     print("Agreement with the exact engine:", "all z < 5" if ok else "**FAILED**")
     return 0 if ok else 1
 

@@ -27,7 +27,10 @@ from explodice.engine.exact import _joint  # noqa: E402
 
 CASES = {
     "plain 3d6x": (ex.Roll(0, kind="attack"), dict(pool=3, drain=False)),
-    "advantage (4d6x)": (ex.Roll(0, kind="attack", advantage="advantage"), dict(pool=4, drain=False)),
+    "advantage (4d6x)": (
+        ex.Roll(0, kind="attack", advantage="advantage"),
+        dict(pool=4, drain=False),
+    ),
     "rule of 1 + drain": (ex.Roll(0, kind="check"), dict(pool=3, drain=True)),
 }
 
@@ -50,9 +53,16 @@ def kernel_rates(n: int, n_numpy: int, repeats: int) -> list[dict]:
         t2 = best_of(lambda: ex.simulate(roll, n=n, seed=1, threads=2, progress=False), repeats)
         tn = best_of(lambda: numpy_rolls(n_numpy, seed=1, **np_kwargs), repeats)
         r1, r2, rn = n / t1, n / t2, n_numpy / tn
-        rows.append({"case": name, "numpy M/s": rn / 1e6, "kernel 1 thread M/s": r1 / 1e6,
-                     "kernel 2 threads M/s": r2 / 1e6, "kernel/numpy (1 thread)": r1 / rn,
-                     "2 threads / 1 thread": r2 / r1})
+        rows.append(
+            {
+                "case": name,
+                "numpy M/s": rn / 1e6,
+                "kernel 1 thread M/s": r1 / 1e6,
+                "kernel 2 threads M/s": r2 / 1e6,
+                "kernel/numpy (1 thread)": r1 / rn,
+                "2 threads / 1 thread": r2 / r1,
+            }
+        )
     return rows
 
 
@@ -79,12 +89,15 @@ def exact_times(repeats: int) -> dict:
     def best_one_dc():
         _joint.cache_clear()
         from explodice.engine.rule_of_one import policy_table
+
         policy_table.cache_clear()
         return ex.exact(ex.Roll(4, policy=ex.Best(16, 0.05))).p_success(16)
 
     full_table(), best_one_dc()
-    out = {"full table, engine (ms)": 1e3 * best_of(full_table, repeats),
-           "best(λ) one DC (ms)": 1e3 * best_of(best_one_dc, repeats)}
+    out = {
+        "full table, engine (ms)": 1e3 * best_of(full_table, repeats),
+        "best(λ) one DC (ms)": 1e3 * best_of(best_one_dc, repeats),
+    }
     if hasattr(ex, "success_table"):
         table_api()
         out["full table, success_table() (ms)"] = 1e3 * best_of(table_api, repeats)
@@ -103,8 +116,12 @@ def peak_memory(n: int) -> dict:
     t = time.perf_counter()
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     base, peak, done = map(int, res.stdout.split())
-    return {"rolls": done, "seconds": time.perf_counter() - t,
-            "peak RSS (MiB)": peak / 1024, "peak RSS above an import (MiB)": (peak - base) / 1024}
+    return {
+        "rolls": done,
+        "seconds": time.perf_counter() - t,
+        "peak RSS (MiB)": peak / 1024,
+        "peak RSS above an import (MiB)": (peak - base) / 1024,
+    }
 
 
 def main() -> None:
@@ -130,13 +147,19 @@ def main() -> None:
     print("| " + " | ".join(cols) + " |")
     print("|" + "---|" * len(cols))
     for row in result["kernel"]:
-        print("| " + " | ".join(f"{v:.1f}" if isinstance(v, float) else str(v) for v in row.values()) + " |")
+        print(
+            "| "
+            + " | ".join(f"{v:.1f}" if isinstance(v, float) else str(v) for v in row.values())
+            + " |"
+        )
     print()
     for k, v in result["exact"].items():
         print(f"- exact engine, {k}: {v:.2f}")
     m = result["memory"]
-    print(f"- {m['rolls']:.0e} rolls in one call: {m['seconds']:.1f} s, peak RSS {m['peak RSS (MiB)']:.0f} MiB "
-          f"({m['peak RSS above an import (MiB)']:.0f} MiB above the process after import)")
+    print(
+        f"- {m['rolls']:.0e} rolls in one call: {m['seconds']:.1f} s, peak RSS {m['peak RSS (MiB)']:.0f} MiB "
+        f"({m['peak RSS above an import (MiB)']:.0f} MiB above the process after import)"
+    )
 
 
 if __name__ == "__main__":

@@ -42,14 +42,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="the two targets only")
     args = parser.parse_args(argv)
-    print(f"# exact day, {datetime.date.today()}, {os.cpu_count()} CPUs, numba "
-          f"{numba.__version__}, load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"# exact day, {datetime.date.today()}, {os.cpu_count()} CPUs, numba "
+        f"{numba.__version__}, load average {os.getloadavg()[0]:.1f}"
+    )
     ex.exact_day(solo(2, 2))  # compile
     ex.optimal_policy(solo(2, 2))
     print("\n| case | states | rolls | overflow | exact_day s | optimal_policy s |")
     print("|---|---|---|---|---|---|")
-    cases = [(20, 40)] if args.quick else [(5, 40), (10, 40), (15, 40), (20, 40), (20, 10),
-                                           (20, 20), (20, 80)]
+    cases = (
+        [(20, 40)]
+        if args.quick
+        else [(5, 40), (10, 40), (15, 40), (20, 40), (20, 10), (20, 20), (20, 80)]
+    )
     for points, rolls in cases:
         s = solo(points, rolls)
         for overflow in ("fullest", "lost"):
@@ -58,16 +63,26 @@ def main(argv: list[str] | None = None) -> int:
             opt = ""
             if overflow == "fullest" and rolls <= 40:
                 opt = f"{timed(ex.optimal_policy, s, rules)[0]:.2f}"
-            print(f"| four gauges of {points} | {(points + 1) ** 4:,} | {rolls} | {overflow} | "
-                  f"{sec:.2f} | {opt} |")
+            print(
+                f"| four gauges of {points} | {(points + 1) ** 4:,} | {rolls} | {overflow} | "
+                f"{sec:.2f} | {opt} |"
+            )
     party = default_scenario()
     sec, res = timed(ex.exact_day, party)
-    sizes = ", ".join("/".join(str(int(x)) for x in res.gauge_start[4 * i: 4 * i + 4])
-                      for i, c in enumerate(party.characters) if c.actor == "pc")
-    states = sum(int(((res.gauge_start[4 * i: 4 * i + 4] + 1)).prod())
-                 for i, c in enumerate(party.characters) if c.actor == "pc")
-    print(f"| report's default party (gauges {sizes}) | {states:,} | {party.n_rolls} | "
-          f"fullest | {sec:.2f} | {timed(ex.optimal_policy, party)[0]:.2f} |")
+    sizes = ", ".join(
+        "/".join(str(int(x)) for x in res.gauge_start[4 * i : 4 * i + 4])
+        for i, c in enumerate(party.characters)
+        if c.actor == "pc"
+    )
+    states = sum(
+        int((res.gauge_start[4 * i : 4 * i + 4] + 1).prod())
+        for i, c in enumerate(party.characters)
+        if c.actor == "pc"
+    )
+    print(
+        f"| report's default party (gauges {sizes}) | {states:,} | {party.n_rolls} | "
+        f"fullest | {sec:.2f} | {timed(ex.optimal_policy, party)[0]:.2f} |"
+    )
     return 0
 
 

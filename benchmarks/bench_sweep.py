@@ -27,18 +27,30 @@ def grids(quick: bool) -> dict[str, tuple[dict, str]]:
     n = 200_000 if quick else 2_000_000
     return {
         "exact odds (ms per case)": (
-            {"modifier": mods, "dc": [8, 12, 16, 22, 28, 35],
-             "advantage": ["normal", "advantage", "disadvantage"],
-             "disadvantage": ["subtract", "drop"]}, "success"),
+            {
+                "modifier": mods,
+                "dc": [8, 12, 16, 22, 28, 35],
+                "advantage": ["normal", "advantage", "disadvantage"],
+                "disadvantage": ["subtract", "drop"],
+            },
+            "success",
+        ),
         f"simulated odds, {n:.0e} rolls per case": (
-            {"modifier": mods[:3], "dc": [12, 16, 22, 28],
-             "advantage": ["normal", "advantage", "disadvantage"], "method": "simulate",
-             "n": n}, "success"),
+            {
+                "modifier": mods[:3],
+                "dc": [12, 16, 22, 28],
+                "advantage": ["normal", "advantage", "disadvantage"],
+                "method": "simulate",
+                "n": n,
+            },
+            "success",
+        ),
     }
 
 
-def run(label: str, grid: dict, task: str, executor, reference: pd.DataFrame | None,
-        **kw) -> tuple[pd.DataFrame, dict]:
+def run(
+    label: str, grid: dict, task: str, executor, reference: pd.DataFrame | None, **kw
+) -> tuple[pd.DataFrame, dict]:
     began = time.perf_counter()
     df = sweep(grid, task, executor=executor, seed=2026, progress=False, **kw)
     wall = time.perf_counter() - began
@@ -46,9 +58,14 @@ def run(label: str, grid: dict, task: str, executor, reference: pd.DataFrame | N
         pd.testing.assert_frame_equal(df, reference)
     a = df.attrs
     slots = a["workers"]
-    return df, {"executor": label, "cases": a["n_cases"], "batches": a["batches"],
-                "wall_s": wall, "compute_s": a["compute_seconds"],
-                "overhead_ms_per_case": 1e3 * (slots * wall - a["compute_seconds"]) / a["n_cases"]}
+    return df, {
+        "executor": label,
+        "cases": a["n_cases"],
+        "batches": a["batches"],
+        "wall_s": wall,
+        "compute_s": a["compute_seconds"],
+        "overhead_ms_per_case": 1e3 * (slots * wall - a["compute_seconds"]) / a["n_cases"],
+    }
 
 
 def main() -> None:
@@ -58,20 +75,46 @@ def main() -> None:
     from dask.distributed import Client, LocalCluster
 
     rows = []
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=":0") as cluster, Client(cluster) as client:
+    with (
+        LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=":0",
+        ) as cluster,
+        Client(cluster) as client,
+    ):
         for name, (grid, task) in grids(args.quick).items():
             ref, r = run("in-process (1 thread)", grid, task, ThreadPoolExecutor(1), None)
             rows.append({"grid": name, **r})
             for workers in (1, 2):
-                rows.append({"grid": name, **run(f"local pool, {workers} process(es)", grid,
-                                                 task, None, ref, workers=workers)[1]})
+                rows.append(
+                    {
+                        "grid": name,
+                        **run(
+                            f"local pool, {workers} process(es)",
+                            grid,
+                            task,
+                            None,
+                            ref,
+                            workers=workers,
+                        )[1],
+                    }
+                )
             for attempt in ("cold", "warm"):
-                rows.append({"grid": name, **run(f"LocalCluster 2x1 ({attempt})", grid, task,
-                                                 client, ref)[1]})
+                rows.append(
+                    {
+                        "grid": name,
+                        **run(f"LocalCluster 2x1 ({attempt})", grid, task, client, ref)[1],
+                    }
+                )
     table = pd.DataFrame(rows)
-    print(table.to_markdown(index=False, floatfmt=".3g") if _has_tabulate()
-          else table.to_string(index=False))
+    print(
+        table.to_markdown(index=False, floatfmt=".3g")
+        if _has_tabulate()
+        else table.to_string(index=False)
+    )
 
 
 def _has_tabulate() -> bool:

@@ -55,23 +55,26 @@ def worktree(ref: str, tmp: Path) -> Path:
     if ref == ".":
         return ROOT
     path = tmp / ref.replace("/", "_")
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(path), ref],
-                   check=True)
+    subprocess.run(
+        ["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(path), ref], check=True
+    )
     return path
 
 
 def run_probe(tree: Path, n: int) -> dict[str, float]:
     env = {"PYTHONPATH": str(tree / "src"), "PATH": "/usr/bin:/bin"}
-    out = subprocess.run([sys.executable, "-c", PROBE, str(n)], env=env, capture_output=True,
-                         text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE, str(n)], env=env, capture_output=True, text=True, check=True
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("a", help="the version before (a commit)")
-    parser.add_argument("b", nargs="?", default=".", help="the version after (default: the "
-                        "working tree)")
+    parser.add_argument(
+        "b", nargs="?", default=".", help="the version after (default: the working tree)"
+    )
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--n", type=int, default=50_000_000, help="rolls per kernel timing")
     args = parser.parse_args()
@@ -84,10 +87,12 @@ def main() -> None:
                     for case, t in run_probe(tree, args.n).items():
                         times[version].setdefault(case, []).append(t)
         finally:
-            for version, tree in trees.items():
+            for tree in trees.values():
                 if tree != ROOT:
-                    subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
-                                    str(tree)], check=False)
+                    subprocess.run(
+                        ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
+                        check=False,
+                    )
     a, b = args.a, args.b
     print(f"| case | {a} median s | {b} median s | rate {b} / {a} |")
     print("|---|---:|---:|---:|")

@@ -158,8 +158,9 @@ def explode_then_malus(total, ones, dice, st, malus, explosion_ones):
 
 
 @njit(inline="always", cache=False)
-def one_roll(st, n_faces, face_n1, face_n6, face_s, k_table, malus, lucky, rule_applies,
-             explosion_ones):
+def one_roll(
+    st, n_faces, face_n1, face_n6, face_s, k_table, malus, lucky, rule_applies, explosion_ones
+):
     """One 3d6x roll: ``(dice total, kept 1s, st)``; the drain is rolled by the caller."""
     idx, st = uniform(n_faces, st)
     n1 = int64(face_n1[idx])
@@ -308,16 +309,39 @@ def chunk_table_drain(h, seed_row, size, throw_table, malus, explosion_ones, t_l
 
 
 @njit(cache=False, nogil=True)
-def chunk_face_by_face(h, seed_row, size, face_n1, face_n6, face_s, k_table, malus, lucky,
-                       rule_applies, drain_active, explosion_ones, t_lo):
+def chunk_face_by_face(
+    h,
+    seed_row,
+    size,
+    face_n1,
+    face_n6,
+    face_s,
+    k_table,
+    malus,
+    lucky,
+    rule_applies,
+    drain_active,
+    explosion_ones,
+    t_lo,
+):
     """Add ``size`` rolls made by :func:`one_roll` (needed for the lucky reroll, drawn between
     the throw and the choice) and their drain to ``h[kept 1s, drain, total - t_lo]``."""
     st = seed_state(seed_row)
     flat = h.reshape(N_ONES * HIST_D * HIST_T)
     clamped = 0
     for _ in range(size):
-        total, ones, st = one_roll(st, face_n1.size, face_n1, face_n6, face_s, k_table, malus,
-                                   lucky, rule_applies, explosion_ones)
+        total, ones, st = one_roll(
+            st,
+            face_n1.size,
+            face_n1,
+            face_n6,
+            face_s,
+            k_table,
+            malus,
+            lucky,
+            rule_applies,
+            explosion_ones,
+        )
         drain = 0
         if drain_active:
             drain, st = drain_of(ones, st)

@@ -23,8 +23,9 @@ def _explode(rng: np.random.Generator, pending: np.ndarray, out: np.ndarray) -> 
         # rows with several pending dice: one die per row per round, the rest next round
 
 
-def numpy_rolls(n: int, *, pool: int = 3, drain: bool = False, seed: int = 0,
-                batch: int = 1_000_000) -> tuple[np.ndarray, np.ndarray]:
+def numpy_rolls(
+    n: int, *, pool: int = 3, drain: bool = False, seed: int = 0, batch: int = 1_000_000
+) -> tuple[np.ndarray, np.ndarray]:
     """Histograms of the dice total and of the drain (zeros unless ``drain``) of n rolls."""
     rng = np.random.default_rng(seed)
     totals = np.zeros(512, dtype=np.int64)

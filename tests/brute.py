@@ -83,7 +83,10 @@ def choose_k(roll, rules, faces, malus, depth) -> int:
     for k in range(min(n1, n6) + 1):
         a, b = n1 - k, n6 - k
         ones = a + (b / 5 if rules.ones_on_explosions else 0)
-        v = p_success_given(mid + a, b, malus, need, depth) - roll.policy.weight * EXPLODING_MEAN * ones
+        v = (
+            p_success_given(mid + a, b, malus, need, depth)
+            - roll.policy.weight * EXPLODING_MEAN * ones
+        )
         if best_v is None or v >= best_v - 1e-12:
             best_k, best_v = k, v if best_v is None else max(v, best_v)
     return best_k

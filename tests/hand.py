@@ -35,9 +35,13 @@ def pool(n: int, minus: bool = False) -> tuple[np.ndarray, int]:
 def sf(pmf_lo: tuple[np.ndarray, int], need: int) -> float:
     """P(total >= need) of a (PMF, lowest total) pair."""
     p, lo = pmf_lo
-    return float(p[max(need - lo, 0):].sum())
+    return float(p[max(need - lo, 0) :].sum())
 
 
 #: By advantage state (and reading of disadvantage): the pool's hand-made PMF.
-HAND = {"normal": pool(3), "advantage": pool(4), "disadvantage (subtract)": pool(3, True),
-        "disadvantage (drop)": pool(2)}
+HAND = {
+    "normal": pool(3),
+    "advantage": pool(4),
+    "disadvantage (subtract)": pool(3, True),
+    "disadvantage (drop)": pool(2),
+}

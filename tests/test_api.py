@@ -7,11 +7,23 @@ import explodice as ex
 
 PROMISED = [
     # issue 2
-    "Rules", "Roll", "Best", "exact", "simulate",
+    "Rules",
+    "Roll",
+    "Best",
+    "exact",
+    "simulate",
     # issue 3
-    "Character", "success_table", "opposed", "group_success", "haggle", "passive", "equivalent_dc",
+    "Character",
+    "success_table",
+    "opposed",
+    "group_success",
+    "haggle",
+    "passive",
+    "equivalent_dc",
     # issue 4
-    "frontier", "Scenario", "simulate_day",
+    "frontier",
+    "Scenario",
+    "simulate_day",
     # issue 8
     "sweep",
 ]
@@ -33,8 +45,10 @@ def test_results_answer_the_promised_questions():
 
 def test_import_stays_light():
     # plotting, the GPU and the cluster load only when used (checked in a fresh interpreter)
-    code = ("import sys, explodice; "
-            "print(' '.join(m for m in ('matplotlib', 'numba.cuda', 'dask', 'distributed', "
-            "'tqdm') if m in sys.modules))")
+    code = (
+        "import sys, explodice; "
+        "print(' '.join(m for m in ('matplotlib', 'numba.cuda', 'dask', 'distributed', "
+        "'tqdm') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == []

@@ -18,10 +18,24 @@ from explodice.game.character import (
 SCORES = {"STR": 14, "DEX": 12, "CON": 14, "INT": 8, "WIS": 10, "CHA": 10}
 
 # Seed 000, "Valeurs de caractéristiques et modificateurs", row by row.
-SEED_MODIFIERS = [((1,), -5), ((2, 3), -4), ((4, 5), -3), ((6, 7), -2), ((8, 9), -1),
-                  ((10, 11), 0), ((12, 13), 1), ((14, 15), 2), ((16, 17), 3), ((18, 19), 4),
-                  ((20, 21), 5), ((22, 23), 6), ((24, 25), 7), ((26, 27), 8), ((28, 29), 9),
-                  ((30,), 10)]
+SEED_MODIFIERS = [
+    ((1,), -5),
+    ((2, 3), -4),
+    ((4, 5), -3),
+    ((6, 7), -2),
+    ((8, 9), -1),
+    ((10, 11), 0),
+    ((12, 13), 1),
+    ((14, 15), 2),
+    ((16, 17), 3),
+    ((18, 19), 4),
+    ((20, 21), 5),
+    ((22, 23), 6),
+    ((24, 25), 7),
+    ((26, 27), 8),
+    ((28, 29), 9),
+    ((30,), 10),
+]
 # The 5e proficiency table: levels 1-4 +2, 5-8 +3, 9-12 +4, 13-16 +5, 17-20 +6.
 SEED_PB = {1: 2, 4: 2, 5: 3, 8: 3, 9: 4, 12: 4, 13: 5, 16: 5, 17: 6, 20: 6}
 
@@ -170,17 +184,20 @@ def test_load_characters(tmp_path):
     assert goblin.actor == "npc" and goblin.skill_modifier("Stealth") == 4
 
 
-@pytest.mark.parametrize("change,key,problem", [
-    (("SAG = 10", "LUCK = 10"), "character[0].scores.LUCK", "ability"),
-    (("CHA = 10", "CHA = 31"), "character[0].scores.CHA", "1..30"),
-    (("level = 3", "level = 0"), "character[0].level", "1..20"),
-    (('Intimidation = 2', 'Jonglage = 1'), "character[0].skills.Jonglage", "skill"),
-    (('Intimidation = 2', 'Intimidation = 3'), "character[0].skills.Intimidation", "0..2"),
-    (('"Discrétion"', '"Nager"'), "character[1].skills.Nager", "skill"),
-    (('actor = "npc"', 'actor = "god"'), "character[1].actor", "pc"),
-    (("weight = 0.1", "weight = -1"), "character[0].policy.weight", ">= 0"),
-    (("level = 3", "levle = 3"), "character[0].levle", "known key"),
-])
+@pytest.mark.parametrize(
+    "change,key,problem",
+    [
+        (("SAG = 10", "LUCK = 10"), "character[0].scores.LUCK", "ability"),
+        (("CHA = 10", "CHA = 31"), "character[0].scores.CHA", "1..30"),
+        (("level = 3", "level = 0"), "character[0].level", "1..20"),
+        (("Intimidation = 2", "Jonglage = 1"), "character[0].skills.Jonglage", "skill"),
+        (("Intimidation = 2", "Intimidation = 3"), "character[0].skills.Intimidation", "0..2"),
+        (('"Discrétion"', '"Nager"'), "character[1].skills.Nager", "skill"),
+        (('actor = "npc"', 'actor = "god"'), "character[1].actor", "pc"),
+        (("weight = 0.1", "weight = -1"), "character[0].policy.weight", ">= 0"),
+        (("level = 3", "levle = 3"), "character[0].levle", "known key"),
+    ],
+)
 def test_toml_errors_name_file_key_and_problem(tmp_path, change, key, problem):
     path = tmp_path / "bad.toml"
     path.write_text(GOOD.replace(*change), encoding="utf-8")

@@ -16,14 +16,19 @@ import pytest
 
 from explodice import Best, Roll, Rules, d20, exact, frontier, opposed, simulate, success_table
 
-CLI = [sys.executable, "-m", "explodice_launch"]  # the console script: Ctrl-C honoured during imports too
+CLI = [
+    sys.executable,
+    "-m",
+    "explodice_launch",
+]  # the console script: Ctrl-C honoured during imports too
 GRID = str(Path(__file__).resolve().parent.parent / "src/explodice/data/sweep_example.toml")
 
 
 def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     env = os.environ | {"MPLBACKEND": "Agg"}
-    return subprocess.run(CLI + list(args), capture_output=True, text=True, timeout=timeout,
-                          env=env)
+    return subprocess.run(
+        CLI + list(args), capture_output=True, text=True, timeout=timeout, env=env
+    )
 
 
 def records(*args: str) -> list[dict]:
@@ -33,8 +38,19 @@ def records(*args: str) -> list[dict]:
 
 
 def test_odds_json_matches_the_exact_engine():
-    rows = records("odds", "--modifier", "4", "--dc", "12", "16", "22", "--advantage",
-                   "advantage", "--disadvantage", "drop")
+    rows = records(
+        "odds",
+        "--modifier",
+        "4",
+        "--dc",
+        "12",
+        "16",
+        "22",
+        "--advantage",
+        "advantage",
+        "--disadvantage",
+        "drop",
+    )
     d = exact(Roll(4, advantage="advantage"), Rules(disadvantage="drop"))
     assert [r["dc"] for r in rows] == [12, 16, 22]
     for r in rows:
@@ -44,8 +60,20 @@ def test_odds_json_matches_the_exact_engine():
 
 
 def test_odds_simulated_matches_simulate_with_the_same_seed():
-    rows = records("odds", "-m", "2", "--dc", "16", "--simulate", "--n", "20000", "--seed",
-                   "7", "--threads", "1")
+    rows = records(
+        "odds",
+        "-m",
+        "2",
+        "--dc",
+        "16",
+        "--simulate",
+        "--n",
+        "20000",
+        "--seed",
+        "7",
+        "--threads",
+        "1",
+    )
     d = simulate(Roll(2), n=20_000, seed=7, threads=1)
     assert rows[0]["p"] * 20_000 == pytest.approx(d.p_success(16) * 20_000, abs=1e-6)
     assert rows[0]["n"] == 20_000 and rows[0]["seed"] == 7
@@ -82,8 +110,17 @@ def test_table_disadvantage_drop_is_used():
     # `--disadvantage drop` sets the one reading the table shows: 2d6x. By hand: a total below 8
     # needs no 6 (a 6 explodes to 7 or more, plus the other die) and two faces of 1..5 summing
     # to 7 at most: 5 + 5 + 4 + 3 + 2 = 19 of the 36 throws.
-    out = records("table", "--modifiers", "0", "--dc", "8", "--states", "disadvantage",
-                  "--disadvantage", "drop")
+    out = records(
+        "table",
+        "--modifiers",
+        "0",
+        "--dc",
+        "8",
+        "--states",
+        "disadvantage",
+        "--disadvantage",
+        "drop",
+    )
     assert [r["advantage"] for r in out] == ["disadvantage (drop)"]
     assert out[0]["p"] == pytest.approx(1 - 19 / 36, abs=1e-12)
 
@@ -121,6 +158,7 @@ def test_odds_text_names_the_roll():
 
 def test_no_progress_reaches_the_day_engine(monkeypatch):
     from explodice.present import cli
+
     seen = []
 
     def fake(*args, **kwargs):
@@ -133,15 +171,18 @@ def test_no_progress_reaches_the_day_engine(monkeypatch):
     assert seen == [False, None]  # None: the engine's own rule (a bar on long runs)
 
 
-@pytest.mark.parametrize("args, needle", [
-    (["odds", "--advantage", "sideways"], "--advantage"),
-    (["odds", "--policy", "sometimes"], "--policy"),
-    (["odds", "--disadvantage", "halve"], "--disadvantage"),
-    (["odds", "--n", "0", "--simulate"], "--n"),
-    (["frobnicate"], "frobnicate"),
-    (["opposed", "--policy", "best:0.1"], "policy"),
-    (["compare", "--profiles", "trained"], "profiles"),
-])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["odds", "--advantage", "sideways"], "--advantage"),
+        (["odds", "--policy", "sometimes"], "--policy"),
+        (["odds", "--disadvantage", "halve"], "--disadvantage"),
+        (["odds", "--n", "0", "--simulate"], "--n"),
+        (["frobnicate"], "frobnicate"),
+        (["opposed", "--policy", "best:0.1"], "policy"),
+        (["compare", "--profiles", "trained"], "profiles"),
+    ],
+)
 def test_bad_options_exit_2_with_one_line(args, needle):
     out = run(*args)
     assert out.returncode == 2
@@ -154,17 +195,21 @@ def test_bad_files_exit_2_with_one_line(tmp_path):
     bad_toml = tmp_path / "bad.toml"
     bad_toml.write_text("title = [unclosed\n")
     zero = tmp_path / "zero.toml"
-    zero.write_text('[[character]]\nname = "Zed"\n'
-                    'scores = { STR = 0, DEX = 10, CON = 10, INT = 10, WIS = 10, CHA = 10 }\n')
+    zero.write_text(
+        '[[character]]\nname = "Zed"\n'
+        "scores = { STR = 0, DEX = 10, CON = 10, INT = 10, WIS = 10, CHA = 10 }\n"
+    )
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    for args, needle in ([("report", str(bad_toml)), "not valid TOML"],
-                         [("report", str(zero)), "STR"],
-                         [("report", str(tmp_path / "missing.toml")), "cannot be read"],
-                         [("report", "--out", str(blocker / "sub")), str(blocker)],
-                         [("day", str(bad_toml)), "not valid TOML"],
-                         [("sweep", str(bad_toml)), "not valid TOML"],
-                         [("sweep", GRID, "--out", str(blocker / "x.csv")), "--out"]):
+    for args, needle in (
+        [("report", str(bad_toml)), "not valid TOML"],
+        [("report", str(zero)), "STR"],
+        [("report", str(tmp_path / "missing.toml")), "cannot be read"],
+        [("report", "--out", str(blocker / "sub")), str(blocker)],
+        [("day", str(bad_toml)), "not valid TOML"],
+        [("sweep", str(bad_toml)), "not valid TOML"],
+        [("sweep", GRID, "--out", str(blocker / "x.csv")), "--out"],
+    ):
         out = run(*args)
         assert out.returncode == 2, (args, out.stderr)
         lines = out.stderr.strip().splitlines()
@@ -183,9 +228,13 @@ def test_write_default_config_then_refuse_to_overwrite(tmp_path):
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_ctrl_c_stops_cleanly_with_status_130():
     env = os.environ | {"MPLBACKEND": "Agg"}
-    proc = subprocess.Popen(CLI + ["odds", "--simulate", "--n", "100000000000", "--seed", "1",
-                                   "--no-progress"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(
+        CLI + ["odds", "--simulate", "--n", "100000000000", "--seed", "1", "--no-progress"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     time.sleep(4)  # imports, then into the simulation loop
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)

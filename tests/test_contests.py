@@ -32,8 +32,11 @@ def _d20_orders_by_enumeration(mods):
     for faces in itertools.product(range(1, 21), repeat=len(names)):
         keys = {n: (f + mods[n], mods[n]) for n, f in zip(names, faces)}
         # all orders consistent with the keys are equally likely among equal keys
-        orders = [o for o in itertools.permutations(names)
-                  if all(keys[o[i]] >= keys[o[i + 1]] for i in range(len(o) - 1))]
+        orders = [
+            o
+            for o in itertools.permutations(names)
+            if all(keys[o[i]] >= keys[o[i + 1]] for i in range(len(o) - 1))
+        ]
         for o in orders:
             out[o] = out.get(o, Fraction(0)) + Fraction(1, 20 ** len(names) * len(orders))
     return out
@@ -111,8 +114,9 @@ def test_hiding_3d6x_against_a_monte_carlo():
     rng = np.random.default_rng(8)
     n = 100_000
     draw = {m: ex.exact(Roll(m)) for m in (2, 1, 0)}
-    sample = {m: rng.choice(d.totals, size=n, p=d.total_pmf / d.total_pmf.sum())
-              for m, d in draw.items()}
+    sample = {
+        m: rng.choice(d.totals, size=n, p=d.total_pmf / d.total_pmf.sum()) for m, d in draw.items()
+    }
     hidden = (sample[2] >= 13) & (sample[2] >= sample[1]) & (sample[2] >= sample[0])
     p = ex.hide(Roll(2), passive=[13], active=[Roll(1), Roll(0)]).p_hidden
     assert abs(hidden.mean() - p) <= Z * np.sqrt(p * (1 - p) / n)
@@ -184,12 +188,18 @@ def test_close_contest_monte_carlo():
 
 def test_success_table_gains_the_tie_when_close_contest_is_on():
     # 3d6x + 0 = 8 needs three faces 1..5 summing to 8 (a 6 explodes past 8): 18 / 216
-    t = ex.success_table(modifiers=[0], dcs=[8], advantages=["normal"],
-                         rules=ex.Rules(close_contest=True))
+    t = ex.success_table(
+        modifiers=[0], dcs=[8], advantages=["normal"], rules=ex.Rules(close_contest=True)
+    )
     assert t.p_tie.iloc[0] == pytest.approx(18 / 216, abs=1e-12)
     assert "p_tie" not in ex.success_table(modifiers=[0], dcs=[8], advantages=["normal"])
-    d = ex.success_table(modifiers=[0], dcs=[11], system="d20", advantages=["normal"],
-                         rules=ex.Rules(close_contest=True))
+    d = ex.success_table(
+        modifiers=[0],
+        dcs=[11],
+        system="d20",
+        advantages=["normal"],
+        rules=ex.Rules(close_contest=True),
+    )
     assert d.p_tie.iloc[0] == pytest.approx(0.05, abs=1e-12)
     # with the bids: a total above the DC succeeds, one equal to it goes to the bids
     from explodice.analysis.close_contest import close_opposed

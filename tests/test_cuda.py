@@ -29,13 +29,22 @@ SIM_N = 3_000
 CASES = {
     "check_keep_drain": ({}, {}, {}),
     "attack_plain": ({"kind": "attack"}, {}, {}),
-    "advantage_cancel_lucky": ({"modifier": 2, "advantage": "advantage", "policy": "cancel",
-                                "reroll": "one"}, {}, {}),
+    "advantage_cancel_lucky": (
+        {"modifier": 2, "advantage": "advantage", "policy": "cancel", "reroll": "one"},
+        {},
+        {},
+    ),
     "malus_explosion_ones": ({"advantage": "disadvantage"}, {"ones_on_explosions": True}, {}),
-    "drop_pool_of_two": ({"modifier": 1, "advantage": "disadvantage"}, {"disadvantage": "drop"},
-                         {}),
-    "best_advantage": ({"modifier": 3, "advantage": "advantage", "policy": "best:16:0.02"},
-                       {"ones_on_explosions": True}, {}),
+    "drop_pool_of_two": (
+        {"modifier": 1, "advantage": "disadvantage"},
+        {"disadvantage": "drop"},
+        {},
+    ),
+    "best_advantage": (
+        {"modifier": 3, "advantage": "advantage", "policy": "best:16:0.02"},
+        {"ones_on_explosions": True},
+        {},
+    ),
     "npc_forced_cancel": ({"actor": "npc"}, {}, {}),
     "three_chunks": ({}, {}, {"chunk": 1_000}),
     "global_fallback": ({"advantage": "advantage"}, {}, {"hot_lo": 40}),
@@ -68,8 +77,14 @@ SIM_SCRIPT = textwrap.dedent("""
 
 def _run(code: str, *args: str, simulator: bool) -> subprocess.CompletedProcess:
     env = {**os.environ, "NUMBA_ENABLE_CUDASIM": "1" if simulator else "0"}
-    return subprocess.run([sys.executable, "-W", "error", "-c", code, *args], env=env,
-                          capture_output=True, text=True, timeout=900, check=False)
+    return subprocess.run(
+        [sys.executable, "-W", "error", "-c", code, *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
 
 
 def _case_objects(name: str) -> tuple[Roll, Rules]:
@@ -86,8 +101,7 @@ def simulated() -> dict:
     """All cases, run once under the CUDA simulator (about 2 s of simulator per case)."""
     if importlib.util.find_spec("numba.cuda") is None:
         pytest.skip("numba.cuda is not installed (pip install 'explodice[cuda]' or '[dev]')")
-    spec = {"cases": CASES, "n": SIM_N, "seed": 11,
-            "seeds": {"check_keep_drain": [11, 11, 12]}}
+    spec = {"cases": CASES, "n": SIM_N, "seed": 11, "seeds": {"check_keep_drain": [11, 11, 12]}}
     done = _run(SIM_SCRIPT, json.dumps(spec), simulator=True)
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout)
@@ -98,14 +112,20 @@ def _aligned(result: dict, roll: Roll, rules: Rules) -> tuple[np.ndarray, np.nda
     counts = np.asarray(result["counts"], dtype=float)
     ref = exact(roll, rules)
     lo = min(result["lo"], ref.lo)
-    shape = np.maximum(np.array(counts.shape) + [result["lo"] - lo, 0, 0],
-                       np.array(ref.pmf.shape) + [ref.lo - lo, 0, 0])
+    shape = np.maximum(
+        np.array(counts.shape) + [result["lo"] - lo, 0, 0],
+        np.array(ref.pmf.shape) + [ref.lo - lo, 0, 0],
+    )
     c = np.zeros(shape)
     e = np.zeros(shape)
-    c[result["lo"] - lo : result["lo"] - lo + counts.shape[0], : counts.shape[1],
-      : counts.shape[2]] = counts
-    e[ref.lo - lo : ref.lo - lo + ref.pmf.shape[0], : ref.pmf.shape[1],
-      : ref.pmf.shape[2]] = ref.pmf * result["n"]
+    c[
+        result["lo"] - lo : result["lo"] - lo + counts.shape[0],
+        : counts.shape[1],
+        : counts.shape[2],
+    ] = counts
+    e[ref.lo - lo : ref.lo - lo + ref.pmf.shape[0], : ref.pmf.shape[1], : ref.pmf.shape[2]] = (
+        ref.pmf * result["n"]
+    )
     return c, e
 
 
@@ -145,7 +165,7 @@ def test_chunk_layouts_cover_n_and_fit_the_block_counters() -> None:
             assert l.base_rolls * threads + l.extra == l.rolls and 0 <= l.extra < threads
             # a block's uint32 shared counters cannot overflow
             assert (l.base_rolls + 1) * cuda_backend.THREADS_PER_BLOCK < 2**32
-    assert len(chunk_layouts(10**11)) == -(-10**11 // CHUNK)
+    assert len(chunk_layouts(10**11)) == -(-(10**11) // CHUNK)
     assert [(l.blocks, l.base_rolls, l.extra) for l in chunk_layouts(3_000)] == [(1, 11, 184)]
 
 
@@ -156,15 +176,21 @@ def test_import_does_not_load_numba_cuda() -> None:
 
 
 def test_backend_must_be_known() -> None:
-    with pytest.raises(ExplodiceError, match=r"`backend` must be one of \['cpu', 'cuda', 'auto'\]"
-                                             r", but 'gpu' was passed"):
+    with pytest.raises(
+        ExplodiceError,
+        match=r"`backend` must be one of \['cpu', 'cuda', 'auto'\]"
+        r", but 'gpu' was passed",
+    ):
         simulate(Roll(0), n=10, seed=1, backend="gpu")
 
 
 def test_cuda_without_gpu_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cuda_backend, "_load", lambda: (None, "no GPU here (test)"))
-    with pytest.raises(ExplodiceError, match=r"`backend` 'cuda' needs an NVIDIA GPU.*no GPU "
-                                             r"here \(test\).*backend='cpu'"):
+    with pytest.raises(
+        ExplodiceError,
+        match=r"`backend` 'cuda' needs an NVIDIA GPU.*no GPU "
+        r"here \(test\).*backend='cpu'",
+    ):
         simulate(Roll(0), n=10, seed=1, backend="cuda")
 
 
@@ -184,19 +210,23 @@ def test_chi_square_matches_scipy() -> None:
     big = e >= 5
     obs = np.append(c[big], c[~big].sum())
     exp = np.append(e[big], e[~big].sum())
-    assert stat == pytest.approx(stats.chisquare(obs, exp * obs.sum() / exp.sum()).statistic,
-                                 rel=1e-6)
+    assert stat == pytest.approx(
+        stats.chisquare(obs, exp * obs.sum() / exp.sum()).statistic, rel=1e-6
+    )
     assert dof == big.sum()
     # Wilson-Hilferty against scipy's quantile: z = 5 is the 1 - Phi(5) point
     assert stats.chi2.sf(stats.chi2.ppf(stats.norm.cdf(z), dof), dof) == pytest.approx(
-        stats.norm.sf(z), rel=0.05, abs=1e-9)
+        stats.norm.sf(z), rel=0.05, abs=1e-9
+    )
 
 
 def test_no_gpu_message_from_a_fresh_process() -> None:
-    code = ("from explodice import Roll, simulate\n"
-            "try:\n    simulate(Roll(0), n=10, seed=1, backend='cuda')\n"
-            "except Exception as err:\n    print(type(err).__name__, err)\n"
-            "else:\n    print('ran')\n")
+    code = (
+        "from explodice import Roll, simulate\n"
+        "try:\n    simulate(Roll(0), n=10, seed=1, backend='cuda')\n"
+        "except Exception as err:\n    print(type(err).__name__, err)\n"
+        "else:\n    print('ran')\n"
+    )
     done = _run(code, simulator=False)
     assert done.returncode == 0, done.stderr
     if done.stdout.startswith("ran"):
@@ -255,6 +285,8 @@ def test_kernel_compiles_to_ptx_for_sm90() -> None:
     done = _run(PTX_SCRIPT, simulator=False)
     assert done.returncode == 0, done.stderr[-3000:]
     if done.stdout.startswith("no NVVM"):
-        pytest.skip("NVVM/NVRTC libraries are not installed (pip install nvidia-nvvm "
-                    "nvidia-cuda-nvrtc, and put their lib/ on LD_LIBRARY_PATH)")
+        pytest.skip(
+            "NVVM/NVRTC libraries are not installed (pip install nvidia-nvvm "
+            "nvidia-cuda-nvrtc, and put their lib/ on LD_LIBRARY_PATH)"
+        )
     assert done.stdout.split() == ["ok", "False", "False"]  # registers only, all inlined

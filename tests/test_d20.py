@@ -66,8 +66,13 @@ def test_simulated_d20_within_its_interval_and_reproducible():
 def test_d20_success_table():
     t = success_table(system="d20")
     assert t.drop_duplicates("dc").set_index("dc").difficulty.to_dict() == {
-        5: "very easy", 10: "easy", 15: "moderate", 20: "hard", 25: "very hard",
-        30: "nearly impossible"}
+        5: "very easy",
+        10: "easy",
+        15: "moderate",
+        20: "hard",
+        25: "very hard",
+        30: "nearly impossible",
+    }
     assert set(t.advantage) == {"normal", "advantage", "disadvantage"}
     assert len(t) == 16 * 6 * 3 and set(t.policy) == {"none"}
     row = t[(t.modifier == 3) & (t.dc == 15)].set_index("advantage").p
@@ -79,10 +84,15 @@ def test_d20_success_table():
 
 
 def test_d20_character_table_adds_save_proficiency_once():
-    c = Character("S", {"STR": 10, "DEX": 16, "CON": 10, "INT": 10, "WIS": 10, "CHA": 10},
-                  level=5, saves={"DEX": 2})
-    t = success_table(characters=[c], tests=["save DEX"], dcs=[15], system="d20",
-                      advantages=["normal"])
+    c = Character(
+        "S",
+        {"STR": 10, "DEX": 16, "CON": 10, "INT": 10, "WIS": 10, "CHA": 10},
+        level=5,
+        saves={"DEX": 2},
+    )
+    t = success_table(
+        characters=[c], tests=["save DEX"], dcs=[15], system="d20", advantages=["normal"]
+    )
     # DEX +3, PB +3 once: d20 + 6 >= 15 on faces 9..20
     assert t.modifier.tolist() == [6] and t.p.tolist() == pytest.approx([12 / 20])
 

@@ -24,12 +24,16 @@ from tests.day_helpers import hero
 # -- seeds, tables, validation -------------------------------------------------------------------
 def test_same_seed_same_numbers_for_one_or_two_threads():
     who = hero(gauges={"PA": 12, "PM": 8, "PF": 6, "PH": 4}, policy=ex.Best(0, 0.05))
-    s = ex.Scenario([who], [ex.DayRoll("Hero", skill="Acrobatics", dc=15),
-                            ex.DayRoll("Hero", skill="Persuasion", dc=12, weight=0.5)],
-                    rolls_per_day=15)
+    s = ex.Scenario(
+        [who],
+        [
+            ex.DayRoll("Hero", skill="Acrobatics", dc=15),
+            ex.DayRoll("Hero", skill="Persuasion", dc=12, weight=0.5),
+        ],
+        rolls_per_day=15,
+    )
     a = ex.simulate_day(s, n_days=3000, seed=9, threads=1, chunk_days=500)
-    b = ex.simulate_day(s, n_days=3000, seed=np.random.SeedSequence(9), threads=2,
-                        chunk_days=500)
+    b = ex.simulate_day(s, n_days=3000, seed=np.random.SeedSequence(9), threads=2, chunk_days=500)
     for key in ("first", "succ_t", "by_type", "caused", "end", "lost", "sums"):
         assert np.array_equal(getattr(a, key), getattr(b, key)), key
     c = ex.simulate_day(s, n_days=3000, seed=10, threads=1, chunk_days=500)
@@ -69,6 +73,7 @@ class Bar:
 
 def recording_bar(monkeypatch):
     from explodice.day import simulate as day
+
     bars = []
 
     def fake(total, progress):
@@ -92,6 +97,7 @@ def test_progress_bar_counts_every_roll(monkeypatch):
 @pytest.mark.parametrize("threads", [1, 2])
 def test_ctrl_c_stops_between_chunks_and_closes_the_bar(monkeypatch, threads):
     from explodice.day import _kernel as day_kernel  # simulate_day imports it when it runs
+
     bars = recording_bar(monkeypatch)
     kernel = day_kernel.day_chunk
     calls = []
@@ -114,6 +120,7 @@ def test_ctrl_c_stops_between_chunks_and_closes_the_bar(monkeypatch, threads):
 def test_an_error_in_one_lane_stops_the_others_promptly(monkeypatch):
     """With tiny chunks and a cold compile the failing lane must stop the run itself."""
     from explodice.day import _kernel as day_kernel  # simulate_day imports it when it runs
+
     kernel = day_kernel.day_chunk
     calls = []
 
@@ -160,5 +167,3 @@ def test_mix_lookup_table_holds_every_roll_type():
     assert lut.size == 40_000 and int(lut[-1]) == 39_999 and int(lut.min()) == 0
     small = _mix_lut(np.array([3, 4, 6], dtype=np.int64))  # weights 3, 1, 2
     assert small.tolist() == [0, 0, 0, 1, 2, 2]
-
-

@@ -38,18 +38,23 @@ def test_rerolls_a_day_by_hand(per_day):
 
 
 def test_numpy_day_agrees_with_the_kernel_without_rerolls():
-    who = ex.Character("H", SCORES, gauge_max={"PA": 6, "PM": 3, "PF": 0, "PH": 2},
-                       policy="cancel")
+    who = ex.Character("H", SCORES, gauge_max={"PA": 6, "PM": 3, "PF": 0, "PH": 2}, policy="cancel")
     orc = ex.Character("Orc", SCORES, actor="npc")
-    s = ex.Scenario([who, orc], [
-        ex.DayRoll("H", skill="Athletics", dc=14, weight=3),
-        ex.DayRoll("H", ability="WIS", kind="save", dc=12),
-        ex.DayRoll("H", skill="Intimidation", ability="STR", dc=13, advantages=1),
-        ex.DayRoll("Orc", skill="Athletics", dc=12)], rolls_per_day=12)
+    s = ex.Scenario(
+        [who, orc],
+        [
+            ex.DayRoll("H", skill="Athletics", dc=14, weight=3),
+            ex.DayRoll("H", ability="WIS", kind="save", dc=12),
+            ex.DayRoll("H", skill="Intimidation", ability="STR", dc=13, advantages=1),
+            ex.DayRoll("Orc", skill="Athletics", dc=12),
+        ],
+        rolls_per_day=12,
+    )
     n = 20_000
     kernel = ex.simulate_day(s, n_days=n, seed=1, threads=1)
-    h = day_histograms(s, ex.Rules(), n_days=n, seed=resolve_seed(2), chunk_days=4096,
-                       n_bins=64 + 16 * 12)
+    h = day_histograms(
+        s, ex.Rules(), n_days=n, seed=resolve_seed(2), chunk_days=4096, n_bins=64 + 16 * 12
+    )
     for t in range(12):
         p = kernel.succ_t[t] / n
         q = h["per_roll"][t, 0] / n

@@ -26,8 +26,9 @@ def test_heavy_load_is_one_disadvantage_on_str_dex_con():
 
 
 def test_tools_add_pb_or_give_advantage_with_the_skill():
-    c = ex.Character("Thief", SCORES, level=5, skills={"Sleight of Hand": 1},
-                     tools={"Thieves' tools": 1})
+    c = ex.Character(
+        "Thief", SCORES, level=5, skills={"Sleight of Hand": 1}, tools={"Thieves' tools": 1}
+    )
     pb = 3
     # a check with the tool alone: ability + PB
     assert c.roll(ability="DEX", tool="thieves' tools").modifier == 2 + pb
@@ -42,8 +43,9 @@ def test_tools_add_pb_or_give_advantage_with_the_skill():
 
 
 def test_d20_features():
-    bard = ex.Character("Bard", SCORES, level=5, skills={"Performance": 1},
-                        features=["half_proficiency"])
+    bard = ex.Character(
+        "Bard", SCORES, level=5, skills={"Performance": 1}, features=["half_proficiency"]
+    )
     assert bard.roll(ability="DEX", system="d20").modifier == 2 + 3 // 2  # initiative too
     assert bard.roll("Performance", system="d20").modifier == 0 + 3  # proficient: PB
     assert bard.roll(ability="DEX").modifier == 2  # 3d6x has no such feature
@@ -74,8 +76,9 @@ reroll = "lucky"
     (c,) = ex.game.character.characters_from_toml(text)
     assert c.heavily_encumbered and c.features == {"half_proficiency"}
     assert c.reroll == ex.Reroll("one")
-    s = ex.Scenario([c], [ex.DayRoll("Thief", skill="Sleight of Hand", tool="outils de voleur",
-                                     dc=15)])
+    s = ex.Scenario(
+        [c], [ex.DayRoll("Thief", skill="Sleight of Hand", tool="outils de voleur", dc=15)]
+    )
     r = s.roll_of(0)
     assert (r.modifier, r.advantage) == (5, "normal")  # tool+skill advantage, load disadvantage
     assert r.reroll == ex.Reroll("one")

@@ -73,8 +73,9 @@ def test_equivalent_dc_table_and_divergence():
         assert row.dc_3d6x == _hand_equivalent(4, row.d20_dc)  # the reference: trained +4
         assert row.modifier == mods[row.profile]
         assert row.p_d20 == pytest.approx(d20_hand(row.modifier, row.d20_dc), abs=1e-12)
-        assert row.p_3d6x == pytest.approx(sf(HAND["normal"], row.dc_3d6x - row.modifier),
-                                           abs=1e-12)
+        assert row.p_3d6x == pytest.approx(
+            sf(HAND["normal"], row.dc_3d6x - row.modifier), abs=1e-12
+        )
     d = ex.divergence()
     assert d.abs_gap.is_monotonic_decreasing and len(d) == 3 * 4 * 6
     assert set(d.advantage) == set(HAND)
@@ -82,8 +83,9 @@ def test_equivalent_dc_table_and_divergence():
         assert row.dc_3d6x == _hand_equivalent(row.modifier, row.d20_dc)
         adv = row.advantage.split(" ")[0]
         assert row.p_d20 == pytest.approx(d20_hand(row.modifier, row.d20_dc, adv), abs=1e-12)
-        assert row.p_3d6x == pytest.approx(sf(HAND[row.advantage], row.dc_3d6x - row.modifier),
-                                           abs=1e-12)
+        assert row.p_3d6x == pytest.approx(
+            sf(HAND[row.advantage], row.dc_3d6x - row.modifier), abs=1e-12
+        )
 
 
 def test_dc_for_probability():

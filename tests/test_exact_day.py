@@ -45,8 +45,11 @@ def brute_day(scenario, rules):
     states = {start: 1.0}
     succ, lost, empty_after = [], 0.0, [[float(v == 0) for v in start]]
     for t in range(scenario.n_rolls):
-        types = [(seq[t], 1.0)] if seq else [(r, x.weight / total_w)
-                                             for r, x in enumerate(scenario.rolls)]
+        types = (
+            [(seq[t], 1.0)]
+            if seq
+            else [(r, x.weight / total_w) for r, x in enumerate(scenario.rolls)]
+        )
         nxt, s_t = {}, 0.0
         for levels, p in states.items():
             for r, w in types:
@@ -65,29 +68,41 @@ def brute_day(scenario, rules):
         succ.append(s_t)
         empty_after.append([sum(p for lv, p in states.items() if lv[j] == 0) for j in range(4)])
     end_mean = [sum(p * lv[j] for lv, p in states.items()) for j in range(4)]
-    return {"succ": np.array(succ), "lost": lost, "empty": np.array(empty_after),
-            "end_mean": np.array(end_mean)}
+    return {
+        "succ": np.array(succ),
+        "lost": lost,
+        "empty": np.array(empty_after),
+        "end_mean": np.array(end_mean),
+    }
 
 
-MIX = [ex.DayRoll("Hero", skill="Athletics", dc=14, weight=2),
-       ex.DayRoll("Hero", ability="INT", dc=15, advantages=1),
-       ex.DayRoll("Hero", ability="WIS", kind="save", dc=12, disadvantages=1),
-       ex.DayRoll("Orc", skill="Athletics", dc=12),
-       ex.DayRoll("Hero", ability="CHA", dc=10, advantages=1)]
+MIX = [
+    ex.DayRoll("Hero", skill="Athletics", dc=14, weight=2),
+    ex.DayRoll("Hero", ability="INT", dc=15, advantages=1),
+    ex.DayRoll("Hero", ability="WIS", kind="save", dc=12, disadvantages=1),
+    ex.DayRoll("Orc", skill="Athletics", dc=12),
+    ex.DayRoll("Hero", ability="CHA", dc=10, advantages=1),
+]
 
 
-@pytest.mark.parametrize("rules", [
-    ex.Rules(),
-    ex.Rules(overflow="lost"),
-    (ex.Rules(disadvantage="drop", ones_on_explosions=True), "lucky"),
-], ids=["fullest", "lost", "drop-lucky-explosion-ones"])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        ex.Rules(),
+        ex.Rules(overflow="lost"),
+        (ex.Rules(disadvantage="drop", ones_on_explosions=True), "lucky"),
+    ],
+    ids=["fullest", "lost", "drop-lucky-explosion-ones"],
+)
 @pytest.mark.parametrize("policy", ["keep", ex.Best(0, 0.05)])
 def test_chain_matches_plain_python_enumeration(rules, policy):
     rules, lucky = rules if isinstance(rules, tuple) else (rules, False)
     gauges = {"PA": 3, "PM": 2, "PF": 2, "PH": 0}  # PH at 0: CHA at disadvantage all day
     party = [hero(gauges=gauges, policy=policy), ex.Character("Orc", SCORES, actor="npc")]
-    for s in (ex.Scenario(party, MIX, rolls_per_day=6),
-              ex.Scenario(party, [MIX[0], MIX[3], MIX[2], MIX[1], MIX[0]])):
+    for s in (
+        ex.Scenario(party, MIX, rolls_per_day=6),
+        ex.Scenario(party, [MIX[0], MIX[3], MIX[2], MIX[1], MIX[0]]),
+    ):
         s = lucky_party(s, bool(lucky))
         want = brute_day(s, rules)
         got = ex.exact_day(s, rules)
@@ -102,8 +117,11 @@ def test_chain_matches_plain_python_enumeration(rules, policy):
 
 def _npc_success(s, rules):
     """The Orc's share of each roll's success (the brute chain counts the Hero's only)."""
-    p = {r: ex.exact(s.roll_of(r), rules).p_success(x.dc) for r, x in enumerate(s.rolls)
-         if x.character == "Orc"}
+    p = {
+        r: ex.exact(s.roll_of(r), rules).p_success(x.dc)
+        for r, x in enumerate(s.rolls)
+        if x.character == "Orc"
+    }
     seq = s.sequence()
     if seq:
         return np.array([p.get(r, 0.0) for r in seq])
@@ -118,41 +136,51 @@ def test_one_point_gauge_by_hand():
     s = ex.Scenario([who], [ex.DayRoll("Hero", skill="Athletics", dc=16, repeat=3)])
     r = ex.exact_day(s)
     q = 91 / 216
-    assert r.first[0, 1:].tolist() == pytest.approx([q, (1 - q) * q, (1 - q) ** 2 * q,
-                                                      (1 - q) ** 3], abs=1e-12)
+    assert r.first[0, 1:].tolist() == pytest.approx(
+        [q, (1 - q) * q, (1 - q) ** 2 * q, (1 - q) ** 3], abs=1e-12
+    )
     assert r.first[1:4, 0].tolist() == [1.0, 1.0, 1.0]  # gauges of 0 points: empty at the start
 
 
-@pytest.mark.parametrize("gauge,policy,advantage", [(7, "keep", 0), (12, "cancel", 1),
-                                                     (20, ex.Best(0, 0.1), 0)])
+@pytest.mark.parametrize(
+    "gauge,policy,advantage", [(7, "keep", 0), (12, "cancel", 1), (20, ex.Best(0, 0.1), 0)]
+)
 def test_rolls_to_empty_is_the_one_gauge_case(gauge, policy, advantage):
     T = 30
     who = hero(gauges={"PA": gauge, "PM": 0, "PF": 0, "PH": 0}, policy=policy)
-    s = ex.Scenario([who], [ex.DayRoll("Hero", skill="Acrobatics", dc=15, advantages=advantage,
-                                       repeat=T)])
+    s = ex.Scenario(
+        [who], [ex.DayRoll("Hero", skill="Acrobatics", dc=15, advantages=advantage, repeat=T)]
+    )
     e = ex.exact_day(s)
-    ref = ex.rolls_to_empty(1, gauge, 15,
-                            policy=policy if isinstance(policy, str) else policy.weight,
-                            advantage="advantage" if advantage else "normal")
-    assert e.first[0, 1: T + 1] == pytest.approx(ref.pmf[1: T + 1], abs=1e-12)
+    ref = ex.rolls_to_empty(
+        1,
+        gauge,
+        15,
+        policy=policy if isinstance(policy, str) else policy.weight,
+        advantage="advantage" if advantage else "normal",
+    )
+    assert e.first[0, 1 : T + 1] == pytest.approx(ref.pmf[1 : T + 1], abs=1e-12)
     assert e.first[0, T + 1] == pytest.approx(1 - ref.pmf[: T + 1].sum(), abs=1e-12)
 
 
 def test_full_gauges_give_the_single_roll_and_an_empty_one_nets_advantage():
     big = {"PA": 60, "PM": 60, "PF": 0, "PH": 60}  # three rolls cannot empty 60 points
     who = hero(gauges=big)
-    rolls = [ex.DayRoll("Hero", skill="Athletics", dc=16, advantages=1),
-             ex.DayRoll("Hero", ability="WIS", kind="save", dc=12, advantages=1),
-             ex.DayRoll("Hero", ability="INT", kind="attack", dc=13)]
+    rolls = [
+        ex.DayRoll("Hero", skill="Athletics", dc=16, advantages=1),
+        ex.DayRoll("Hero", ability="WIS", kind="save", dc=12, advantages=1),
+        ex.DayRoll("Hero", ability="INT", kind="attack", dc=13),
+    ]
     s = ex.Scenario([who], rolls)
     r = ex.exact_day(s)
-    assert r.succ_t[0] == pytest.approx(ex.exact(ex.Roll(2, advantage="advantage"))
-                                        .p_success(16), abs=1e-12)
+    assert r.succ_t[0] == pytest.approx(
+        ex.exact(ex.Roll(2, advantage="advantage")).p_success(16), abs=1e-12
+    )
     # PF at 0: the save's advantage meets one disadvantage source, netted to a normal roll
-    assert r.succ_t[1] == pytest.approx(ex.exact(ex.Roll(0, kind="save")).p_success(12),
-                                        abs=1e-12)
-    assert r.drain_t[0] == pytest.approx(ex.exact(ex.Roll(2, advantage="advantage"))
-                                         .drain_mean, abs=1e-9)
+    assert r.succ_t[1] == pytest.approx(ex.exact(ex.Roll(0, kind="save")).p_success(12), abs=1e-12)
+    assert r.drain_t[0] == pytest.approx(
+        ex.exact(ex.Roll(2, advantage="advantage")).drain_mean, abs=1e-9
+    )
     assert r.drain_t[2] == 0.0  # an attack: outside the rule of 1
 
 
@@ -161,8 +189,7 @@ def test_every_point_goes_somewhere():
     s = ex.Scenario([who], [ex.DayRoll("Hero", skill="Athletics", dc=14, repeat=20)])
     for overflow in ("fullest", "lost"):
         r = ex.exact_day(s, ex.Rules(overflow=overflow))
-        assert r.sums[:, 0].sum() == pytest.approx(r.sums[:, 1].sum() + r.lost_sum.sum(),
-                                                   rel=1e-10)
+        assert r.sums[:, 0].sum() == pytest.approx(r.sums[:, 1].sum() + r.lost_sum.sum(), rel=1e-10)
         if overflow == "lost":
             assert r.sums[1, 1] == 0 and r.sums[2, 1] == 0
 
@@ -173,30 +200,40 @@ def _z_ok(sim, exact, se):
     return np.all(np.abs(np.asarray(sim, float) - np.asarray(exact, float)) <= Z * se + 1e-9)
 
 
-@pytest.mark.parametrize("rules", [
-    ex.Rules(),
-    ex.Rules(overflow="lost", disadvantage="drop"),
-    (ex.Rules(ones_on_explosions=True), "lucky"),
-], ids=["fullest", "lost-drop", "lucky-explosion-ones"])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        ex.Rules(),
+        ex.Rules(overflow="lost", disadvantage="drop"),
+        (ex.Rules(ones_on_explosions=True), "lucky"),
+    ],
+    ids=["fullest", "lost-drop", "lucky-explosion-ones"],
+)
 @pytest.mark.parametrize("mix", [True, False], ids=["mix", "sequence"])
 def test_simulate_day_agrees_on_every_table(rules, mix):
     rules, lucky = rules if isinstance(rules, tuple) else (rules, False)
-    party = [hero(gauges={"PA": 6, "PM": 4, "PF": 3, "PH": 0}, policy=ex.Best(0, 0.05)),
-             hero("Mage", gauges={"PA": 2, "PM": 8, "PF": 2, "PH": 2}, policy="cancel"),
-             ex.Character("Orc", SCORES, actor="npc")]
-    rolls = [ex.DayRoll("Hero", skill="Athletics", dc=14, weight=3, repeat=4),
-             ex.DayRoll("Mage", ability="INT", dc=15, weight=2, repeat=3),
-             ex.DayRoll("Hero", ability="WIS", kind="save", dc=12, repeat=2),
-             ex.DayRoll("Orc", skill="Athletics", dc=12, repeat=2),
-             ex.DayRoll("Mage", skill="Acrobatics", dc=13, advantages=1, repeat=3)]
+    party = [
+        hero(gauges={"PA": 6, "PM": 4, "PF": 3, "PH": 0}, policy=ex.Best(0, 0.05)),
+        hero("Mage", gauges={"PA": 2, "PM": 8, "PF": 2, "PH": 2}, policy="cancel"),
+        ex.Character("Orc", SCORES, actor="npc"),
+    ]
+    rolls = [
+        ex.DayRoll("Hero", skill="Athletics", dc=14, weight=3, repeat=4),
+        ex.DayRoll("Mage", ability="INT", dc=15, weight=2, repeat=3),
+        ex.DayRoll("Hero", ability="WIS", kind="save", dc=12, repeat=2),
+        ex.DayRoll("Orc", skill="Athletics", dc=12, repeat=2),
+        ex.DayRoll("Mage", skill="Acrobatics", dc=13, advantages=1, repeat=3),
+    ]
     s = lucky_party(ex.Scenario(party, rolls, rolls_per_day=14 if mix else None), bool(lucky))
     n = 20_000
     e = ex.exact_day(s, rules)
     m = ex.simulate_day(s, rules, n_days=n, seed=7, threads=1)
     assert e.omitted < 1e-12
-    for what, keys in (("empty", ["character", "gauge", "roll"]),
-                       ("first_empty", ["character", "gauge", "roll", "never"]),
-                       ("success", ["roll"])):
+    for what, keys in (
+        ("empty", ["character", "gauge", "roll"]),
+        ("first_empty", ["character", "gauge", "roll", "never"]),
+        ("success", ["roll"]),
+    ):
         a, b = e.to_frame(what), m.to_frame(what)
         both = a.merge(b, on=keys, how="outer", suffixes=("_e", "_s"))
         pe = np.clip(both["p_e"].fillna(0.0).to_numpy(float), 0.0, 1.0)  # 1 + 2e-16 happens
@@ -207,9 +244,13 @@ def test_simulate_day_agrees_on_every_table(rules, mix):
     assert _z_ok(b.rolls / n, a.rolls, np.sqrt(a.rolls * 3 / n))  # counts per day, loosely
     seen = (b.rolls > 100).to_numpy()
     assert _z_ok(b.p[seen], a.p[seen], np.sqrt(a.p * (1 - a.p) / b.rolls)[seen])
-    sd = np.sqrt(np.maximum(e.by_type[:, :, 3] / np.where(e.by_type[:, :, 0] > 0,
-                                                             e.by_type[:, :, 0], 1)
-                            - (a.drain_mean.to_numpy().reshape(-1, 2)) ** 2, 0)).ravel()
+    sd = np.sqrt(
+        np.maximum(
+            e.by_type[:, :, 3] / np.where(e.by_type[:, :, 0] > 0, e.by_type[:, :, 0], 1)
+            - (a.drain_mean.to_numpy().reshape(-1, 2)) ** 2,
+            0,
+        )
+    ).ravel()
     assert _z_ok(b.drain_mean[seen], a.drain_mean[seen], (sd / np.sqrt(b.rolls))[seen])
     ga, gb = e.to_frame("gauges"), m.to_frame("gauges")
     for g in range(len(ga)):
@@ -254,7 +295,8 @@ def test_exact_result_tables_and_refusals():
 
 def test_cli_day_exact(tmp_path, capsys):
     path = tmp_path / "day.toml"
-    path.write_text('''
+    path.write_text(
+        """
 name = "mines"
 rolls_per_day = 6
 [[character]]
@@ -265,7 +307,9 @@ gauge_max = { PA = 4, PM = 0, PF = 2, PH = 0 }
 character = "Gudulf"
 ability = "FOR"
 dc = 16
-''', encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     assert cli.main(["day", str(path), "--exact", "--format", "csv", "--table", "empty"]) == 0
     out = pd.read_csv(io.StringIO(capsys.readouterr().out), comment="#")
     want = ex.exact_day(ex.load_scenario(path)).to_frame("empty")
@@ -279,8 +323,10 @@ dc = 16
 
 def test_a_pc_without_rolls_keeps_its_gauges():
     idle = hero("Idle", gauges={"PA": 300, "PM": 300, "PF": 300, "PH": 0})  # 27M states
-    s = ex.Scenario([hero(gauges={"PA": 3, "PM": 0, "PF": 0, "PH": 0}), idle],
-                    [ex.DayRoll("Hero", skill="Athletics", dc=14, repeat=4)])
+    s = ex.Scenario(
+        [hero(gauges={"PA": 3, "PM": 0, "PF": 0, "PH": 0}), idle],
+        [ex.DayRoll("Hero", skill="Athletics", dc=14, repeat=4)],
+    )
     g = ex.exact_day(s).to_frame("gauges").set_index(["character", "gauge"])
     assert g.loc[("Idle", "PA"), "p_empty"] == 0.0 and g.loc[("Idle", "PA"), "end_mean"] == 300
     assert g.loc[("Idle", "PH"), "p_empty"] == 1.0  # a gauge of 0 points: empty from the start

@@ -1,6 +1,5 @@
 """The exact engine against values derived by hand from RULES.md and a brute-force enumerator."""
 
-
 import importlib
 
 import numpy as np
@@ -45,8 +44,14 @@ def test_quantiles_and_frames():
 @pytest.fixture
 def shallow_cut(monkeypatch):
     """Cut every die after one explosion, in the engine as in the enumerator."""
-    caches = [dice.exploding_die, dice.exploding_sum, dice.chains, policy_mod.chain_survival,
-              policy_mod.policy_table, exact_mod._joint]
+    caches = [
+        dice.exploding_die,
+        dice.exploding_sum,
+        dice.chains,
+        policy_mod.chain_survival,
+        policy_mod.policy_table,
+        exact_mod._joint,
+    ]
 
     def clear():
         for c in caches:
@@ -75,12 +80,14 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("roll, rules", CASES, ids=[f"{r.describe()}|{u.describe()}" for r, u in CASES])
+@pytest.mark.parametrize(
+    "roll, rules", CASES, ids=[f"{r.describe()}|{u.describe()}" for r, u in CASES]
+)
 def test_engine_equals_brute_force(shallow_cut, roll, rules):
     d = exact(roll, rules)
     ref = brute.enumerate_roll(roll, rules, depth=shallow_cut)
     got = {}
-    for (i, dr, c) in zip(*np.nonzero(d.pmf)):
+    for i, dr, c in zip(*np.nonzero(d.pmf)):
         got[(int(i) + d.lo, int(dr), int(c))] = float(d.pmf[i, dr, c])
     keys = set(got) | set(ref)
     worst = max(abs(got.get(k, 0.0) - ref.get(k, 0.0)) for k in keys)

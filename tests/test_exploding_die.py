@@ -20,7 +20,9 @@ def test_gudulf_example():
     # (Drain dice are left out: their cut would only thin the enumerator's marginal.)
     no_drain = Rules(rule_of_one_kinds=set())
     d = exact(Roll(4), no_drain)
-    by_brute = sum(p for (t, _, _), p in brute.enumerate_roll(Roll(4), no_drain, 3).items() if t == 25)
+    by_brute = sum(
+        p for (t, _, _), p in brute.enumerate_roll(Roll(4), no_drain, 3).items() if t == 25
+    )
     assert d.total_pmf[25 - d.lo] == pytest.approx(by_brute, rel=1e-12)
     assert d.total_pmf[25 - d.lo] > (1 / 6) ** 5
 

@@ -39,8 +39,9 @@ def test_one_point_gauge_by_hand():
 
 def test_rolls_to_empty_simulated_agrees_with_exact():
     e = ex.rolls_to_empty(1, 6, 14, policy="cancel")
-    s = ex.rolls_to_empty(1, 6, 14, policy="cancel", method="simulate", n_days=20_000, seed=5,
-                          threads=1)
+    s = ex.rolls_to_empty(
+        1, 6, 14, policy="cancel", method="simulate", n_days=20_000, seed=5, threads=1
+    )
     t = np.arange(e.pmf.size)
     sd = np.sqrt((e.pmf * (t - e.mean) ** 2).sum())
     assert close(s.mean, e.mean, sd / np.sqrt(20_000))
@@ -56,8 +57,9 @@ def test_rolls_to_empty_refuses_a_roll_that_never_drains():
 def test_first_empty_matches_markov_chain(policy, advantage):
     gauge, t_max, n = 5, 25, 20_000
     who = hero(gauges={"PA": gauge, "PM": 0, "PF": 0, "PH": 0}, policy=policy)
-    s = ex.Scenario([who], [ex.DayRoll("Hero", skill="Acrobatics", dc=15, advantages=advantage,
-                                       repeat=t_max)])
+    s = ex.Scenario(
+        [who], [ex.DayRoll("Hero", skill="Acrobatics", dc=15, advantages=advantage, repeat=t_max)]
+    )
     res = ex.simulate_day(s, n_days=n, seed=11, threads=1)
     drain = ex.exact(s.roll_of(0)).drain_pmf
     p, beyond = chain_first_passage(drain, gauge, t_max)
@@ -69,22 +71,33 @@ def test_first_empty_matches_markov_chain(policy, advantage):
     assert frame.loc[frame.never, "count"].sum() == counts[t_max + 1]
 
 
-@pytest.mark.parametrize("rules", [
-    ex.Rules(),
-    "lucky",  # Reroll("one") for every character: the face-by-face path of the kernel
-    ex.Rules(disadvantage="drop", ones_on_explosions=True, rule_of_one_kinds=frozenset({"check"})),
-], ids=["default", "lucky", "drop-explosion-ones"])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        ex.Rules(),
+        "lucky",  # Reroll("one") for every character: the face-by-face path of the kernel
+        ex.Rules(
+            disadvantage="drop", ones_on_explosions=True, rule_of_one_kinds=frozenset({"check"})
+        ),
+    ],
+    ids=["default", "lucky", "drop-explosion-ones"],
+)
 def test_large_gauges_reproduce_exact_single_rolls(rules):
     big = {"PA": 10_000, "PM": 10_000, "PF": 10_000, "PH": 10_000}
     trait = {"reroll": ex.Reroll("one")} if rules == "lucky" else {}
     rules = ex.Rules() if rules == "lucky" else rules
-    party = [hero(gauges=big, **trait), hero("Mage", gauges=big, policy=ex.Best(0, 0.1), **trait),
-             ex.Character("Orc", SCORES, actor="npc", **trait)]
-    rolls = [ex.DayRoll("Hero", skill="Athletics", dc=16, advantages=1, weight=3),
-             ex.DayRoll("Hero", ability="WIS", kind="save", dc=12, weight=2),
-             ex.DayRoll("Hero", ability="STR", kind="attack", dc=13),
-             ex.DayRoll("Mage", skill="Arcana", dc=18, disadvantages=1, weight=2),
-             ex.DayRoll("Orc", skill="Athletics", dc=14)]
+    party = [
+        hero(gauges=big, **trait),
+        hero("Mage", gauges=big, policy=ex.Best(0, 0.1), **trait),
+        ex.Character("Orc", SCORES, actor="npc", **trait),
+    ]
+    rolls = [
+        ex.DayRoll("Hero", skill="Athletics", dc=16, advantages=1, weight=3),
+        ex.DayRoll("Hero", ability="WIS", kind="save", dc=12, weight=2),
+        ex.DayRoll("Hero", ability="STR", kind="attack", dc=13),
+        ex.DayRoll("Mage", skill="Arcana", dc=18, disadvantages=1, weight=2),
+        ex.DayRoll("Orc", skill="Athletics", dc=14),
+    ]
     s = ex.Scenario(party, rolls, rolls_per_day=40)
     n_days = 4000
     res = ex.simulate_day(s, rules, n_days=n_days, seed=3, threads=2)
@@ -114,8 +127,13 @@ def test_large_gauges_reproduce_exact_single_rolls(rules):
 def test_empty_gauge_puts_its_abilities_at_disadvantage():
     rules = ex.Rules(disadvantage="drop")  # 2 dice: fewer successes and fewer 1s
     who = hero(gauges={"PA": 0, "PM": 5, "PF": 1000, "PH": 5})
-    s = ex.Scenario([who], [ex.DayRoll("Hero", skill="Athletics", dc=14, repeat=3),
-                            ex.DayRoll("Hero", ability="WIS", kind="save", dc=12, repeat=2)])
+    s = ex.Scenario(
+        [who],
+        [
+            ex.DayRoll("Hero", skill="Athletics", dc=14, repeat=3),
+            ex.DayRoll("Hero", ability="WIS", kind="save", dc=12, repeat=2),
+        ],
+    )
     n = 20_000
     res = ex.simulate_day(s, rules, n_days=n, seed=2, threads=1)
     types = res.to_frame("roll_types").set_index(["type", "state"])
@@ -137,8 +155,9 @@ def test_empty_gauge_puts_its_abilities_at_disadvantage():
 
 def test_own_advantage_nets_with_the_empty_gauge():
     who = hero(gauges={"PA": 0, "PM": 1, "PF": 1, "PH": 1})
-    s = ex.Scenario([who], [ex.DayRoll("Hero", ability="CON", kind="save", dc=14, advantages=2,
-                                       repeat=4)])
+    s = ex.Scenario(
+        [who], [ex.DayRoll("Hero", ability="CON", kind="save", dc=14, advantages=2, repeat=4)]
+    )
     n = 10_000
     res = ex.simulate_day(s, n_days=n, seed=8, threads=1)
     row = res.to_frame("roll_types").iloc[1]

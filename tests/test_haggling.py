@@ -26,8 +26,9 @@ def _hand_change(margin: int) -> int:
 def test_haggle_d20_by_hand():
     h = ex.haggle(Roll(0), dc=10, system="d20")
     # faces 1-7: -25; 8: -20; 9: -10; 10: 0; 11: +10; 12: +20; 13-20: +25
-    assert h.pmf.to_dict() == pytest.approx({-25: 7 / 20, -20: 0.05, -10: 0.05, 0: 0.05,
-                                             10: 0.05, 20: 0.05, 25: 8 / 20})
+    assert h.pmf.to_dict() == pytest.approx(
+        {-25: 7 / 20, -20: 0.05, -10: 0.05, 0: 0.05, 10: 0.05, 20: 0.05, 25: 8 / 20}
+    )
     assert h.mean == pytest.approx(1.25)
 
 
@@ -41,9 +42,17 @@ def test_haggle_3d6x_against_engine_pmf():
 
 
 def test_haggle_items_of_the_seed():
-    assert ex.HAGGLE_DCS == {"weapons": 16, "armour": 16, "magic components": 16,
-                             "common items": 16, "magic items": 22, "legendary magic items": 35,
-                             "sacred magic items": 28, "works of art": 22, "gems": 22}
+    assert ex.HAGGLE_DCS == {
+        "weapons": 16,
+        "armour": 16,
+        "magic components": 16,
+        "common items": 16,
+        "magic items": 22,
+        "legendary magic items": 35,
+        "sacred magic items": 28,
+        "works of art": 22,
+        "gems": 22,
+    }
     assert ex.haggle(Roll(0), item="Oeuvre d'art").dc == 22
     assert ex.haggle(Roll(0), item="objets magiques légendaires").dc == 35
     assert ex.haggle(Roll(0)).dc == 16
@@ -54,7 +63,10 @@ def test_haggle_items_of_the_seed():
     with pytest.raises(ExplodiceError, match=r"`dc` must be at least 22 for gems.*16"):
         ex.haggle(Roll(0), item="gems", dc=16)
     t = ex.haggle_table([0, 4])
-    assert len(t) == 2 * 9 and t.groupby("item")["mean"].apply(lambda s: s.is_monotonic_increasing).all()
+    assert (
+        len(t) == 2 * 9
+        and t.groupby("item")["mean"].apply(lambda s: s.is_monotonic_increasing).all()
+    )
 
 
 def test_haggle_simulated_within_error():

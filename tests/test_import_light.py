@@ -16,10 +16,13 @@ SRC = str(Path(__file__).resolve().parents[1] / "src")
 def _loaded_after(code: str) -> list[str]:
     """The kernel modules and numba found in sys.modules after running ``code`` afresh."""
     watch = KERNELS + ["numba"]
-    script = f"{code}\nimport json, sys\nprint(json.dumps([m for m in {watch!r} if m in sys.modules]))"
+    script = (
+        f"{code}\nimport json, sys\nprint(json.dumps([m for m in {watch!r} if m in sys.modules]))"
+    )
     env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         env=env, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 

@@ -9,11 +9,18 @@ from scipy import stats
 from explodice import Best, ExplodiceError, Roll, Rules, exact, simulate
 
 DCS = [8, 12, 16, 22, 28, 35]
-ADVANTAGES = [("normal", "subtract"), ("advantage", "subtract"),
-              ("disadvantage", "subtract"), ("disadvantage", "drop")]
+ADVANTAGES = [
+    ("normal", "subtract"),
+    ("advantage", "subtract"),
+    ("disadvantage", "subtract"),
+    ("disadvantage", "drop"),
+]
 POLICIES = ["keep", "cancel", Best(16, 0.05)]
-COMBOS = list(itertools.product(ADVANTAGES, POLICIES, ["pc", "npc"], ["check", "attack"],
-                                [False, True], [False, True]))
+COMBOS = list(
+    itertools.product(
+        ADVANTAGES, POLICIES, ["pc", "npc"], ["check", "attack"], [False, True], [False, True]
+    )
+)
 
 
 def _grouped_chi2(counts: np.ndarray, probs: np.ndarray, n: int) -> float:
@@ -56,15 +63,23 @@ def assert_agrees(sim, ex, *, z=5.0, p_min=1e-6):
         offset = (sim.lo - ex.lo) if get(sim) is sim.total_pmf else 0
         full = np.zeros(max(e.size, s.size + offset) + 1)
         full[offset : offset + s.size] = s
-        assert offset >= 0 and not np.any((full[: e.size] > 0) & (e == 0)) and not full[e.size:].any()
+        assert (
+            offset >= 0 and not np.any((full[: e.size] > 0) & (e == 0)) and not full[e.size :].any()
+        )
         assert _grouped_chi2(full[: e.size] * n, e, n) > p_min
 
 
 @pytest.mark.parametrize("combo", COMBOS, ids=lambda c: str(c))
 def test_simulation_agrees_with_exact(combo):
     (advantage, reading), policy, actor, kind, ooe, lucky = combo
-    roll = Roll(2, advantage=advantage, policy=policy, actor=actor, kind=kind,
-                reroll="one" if lucky else None)
+    roll = Roll(
+        2,
+        advantage=advantage,
+        policy=policy,
+        actor=actor,
+        kind=kind,
+        reroll="one" if lucky else None,
+    )
     rules = Rules(disadvantage=reading, ones_on_explosions=ooe)
     seed = COMBOS.index(combo)
     sim = simulate(roll, rules, n=20_000, seed=seed)
@@ -74,11 +89,14 @@ def test_simulation_agrees_with_exact(combo):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("roll, rules", [
-    (Roll(0), Rules()),
-    (Roll(4, advantage="advantage", policy=Best(22, 0.02)), Rules(ones_on_explosions=True)),
-    (Roll(1, advantage="disadvantage", policy="cancel", reroll="one"), Rules()),
-])
+@pytest.mark.parametrize(
+    "roll, rules",
+    [
+        (Roll(0), Rules()),
+        (Roll(4, advantage="advantage", policy=Best(22, 0.02)), Rules(ones_on_explosions=True)),
+        (Roll(1, advantage="disadvantage", policy="cancel", reroll="one"), Rules()),
+    ],
+)
 def test_large_simulation_agrees_with_exact(roll, rules):
     sim = simulate(roll, rules, n=200_000_000, seed=2026)
     assert_agrees(sim, exact(roll, rules), p_min=1e-4)
@@ -111,10 +129,17 @@ def test_confidence_intervals_are_wilson_and_cover():
     assert tidy["count"].sum() == 10_000
 
 
-@pytest.mark.parametrize("kwargs, field", [
-    ({"n": 0}, "n"), ({"n": 2.5}, "n"), ({"seed": -1}, "seed"), ({"seed": "abc"}, "seed"),
-    ({"threads": 0}, "threads"), ({"chunk_size": 0}, "chunk_size"),
-])
+@pytest.mark.parametrize(
+    "kwargs, field",
+    [
+        ({"n": 0}, "n"),
+        ({"n": 2.5}, "n"),
+        ({"seed": -1}, "seed"),
+        ({"seed": "abc"}, "seed"),
+        ({"threads": 0}, "threads"),
+        ({"chunk_size": 0}, "chunk_size"),
+    ],
+)
 def test_bad_input_is_refused(kwargs, field):
     kwargs = {"n": 100, **kwargs}
     with pytest.raises(ExplodiceError, match=f"`{field}`"):

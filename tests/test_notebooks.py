@@ -38,10 +38,15 @@ def test_the_three_notebooks_are_there() -> None:
 def test_notebook_is_stored_without_outputs(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)
     nbformat.validate(nb)
-    dirty = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"
-             and (c.outputs or c.execution_count is not None)]
-    assert not dirty, (f"{path.name}: code cells {dirty} have outputs or an execution count; "
-                       "clear them before committing (Jupyter: Edit > Clear Outputs of All Cells)")
+    dirty = [
+        i
+        for i, c in enumerate(nb.cells)
+        if c.cell_type == "code" and (c.outputs or c.execution_count is not None)
+    ]
+    assert not dirty, (
+        f"{path.name}: code cells {dirty} have outputs or an execution count; "
+        "clear them before committing (Jupyter: Edit > Clear Outputs of All Cells)"
+    )
 
 
 @pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])
@@ -60,11 +65,16 @@ def test_notebook_runs(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setenv(key, value)
     nb = nbformat.read(path, as_version=4)
     client = nbclient.NotebookClient(
-        nb, kernel_name="python3", timeout=CELL_TIMEOUT_S,
-        resources={"metadata": {"path": str(NOTEBOOKS)}})
+        nb,
+        kernel_name="python3",
+        timeout=CELL_TIMEOUT_S,
+        resources={"metadata": {"path": str(NOTEBOOKS)}},
+    )
     # jupyter_client runs a kernelspec whose argv[0] is "python" with sys.executable: this venv.
-    assert Path(client.kernel_manager_class(kernel_name="python3").format_kernel_cmd()[0]
-                ).resolve() == Path(sys.executable).resolve()
+    assert (
+        Path(client.kernel_manager_class(kernel_name="python3").format_kernel_cmd()[0]).resolve()
+        == Path(sys.executable).resolve()
+    )
     try:
         client.execute()
     except nbclient.exceptions.CellExecutionError as err:

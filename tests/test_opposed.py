@@ -47,7 +47,8 @@ def test_opposed_3d6x_by_enumeration():
     mixed = ex.opposed(ex.d20(Roll(0)), ex.exact(Roll(0)))
     assert mixed.system == "d20/3d6x"
     assert (mixed.win, mixed.tie, mixed.loss) == pytest.approx(
-        _enumerate_opposed(ex.d20(Roll(0)), ex.exact(Roll(0))), abs=1e-12)
+        _enumerate_opposed(ex.d20(Roll(0)), ex.exact(Roll(0))), abs=1e-12
+    )
 
 
 def test_opposed_against_an_independent_simulation():

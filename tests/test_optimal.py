@@ -13,7 +13,6 @@ from tests.day_helpers import SCORES, hero, lucky_party
 DEPTH = 8  # explosions the slow DP follows: (1/6)**9 left out per die
 
 
-
 # -- a second implementation: plain Python over every level, throw and choice -----------------
 @cache
 def p_success(kept_other, kept_sixes, malus, need):
@@ -55,8 +54,9 @@ def slow_value(roll_full, roll_empty, dc, gauge, n_rolls, rules):
     return V[gauge]
 
 
-@pytest.mark.parametrize("rules", [ex.Rules(), (ex.Rules(disadvantage="drop"), "lucky")],
-                         ids=["default", "lucky-drop"])
+@pytest.mark.parametrize(
+    "rules", [ex.Rules(), (ex.Rules(disadvantage="drop"), "lucky")], ids=["default", "lucky-drop"]
+)
 @pytest.mark.parametrize("gauge,n_rolls,dc", [(3, 4, 14), (5, 3, 16)])
 def test_value_matches_a_slow_plain_python_dp(rules, gauge, n_rolls, dc):
     rules, lucky = rules if isinstance(rules, tuple) else (rules, False)
@@ -68,7 +68,8 @@ def test_value_matches_a_slow_plain_python_dp(rules, gauge, n_rolls, dc):
     assert got.value["Hero"] == pytest.approx(want, abs=1e-6)
     # played forward by the exact day, the policy scores its own value
     assert ex.exact_day(s, rules, policy=got).succ_t.sum() == pytest.approx(
-        got.value["Hero"], abs=1e-10)
+        got.value["Hero"], abs=1e-10
+    )
 
 
 def test_last_roll_only_wants_to_succeed():
@@ -84,19 +85,25 @@ def test_last_roll_only_wants_to_succeed():
     assert (choices.k <= np.minimum(choices.n1, choices.n6)).all()
 
 
-PARTY = [hero(gauges={"PA": 5, "PM": 3, "PF": 2, "PH": 0}),
-         hero("Mage", gauges={"PA": 2, "PM": 6, "PF": 2, "PH": 1}, policy="cancel"),
-         ex.Character("Orc", SCORES, actor="npc")]
-ROLLS = [ex.DayRoll("Hero", skill="Athletics", dc=14, weight=3, repeat=3),
-         ex.DayRoll("Mage", ability="INT", dc=16, weight=2, repeat=3),
-         ex.DayRoll("Hero", ability="WIS", kind="save", dc=12, repeat=2),
-         ex.DayRoll("Orc", skill="Athletics", dc=12, repeat=2),
-         ex.DayRoll("Mage", skill="Acrobatics", dc=13, advantages=1, repeat=2)]
+PARTY = [
+    hero(gauges={"PA": 5, "PM": 3, "PF": 2, "PH": 0}),
+    hero("Mage", gauges={"PA": 2, "PM": 6, "PF": 2, "PH": 1}, policy="cancel"),
+    ex.Character("Orc", SCORES, actor="npc"),
+]
+ROLLS = [
+    ex.DayRoll("Hero", skill="Athletics", dc=14, weight=3, repeat=3),
+    ex.DayRoll("Mage", ability="INT", dc=16, weight=2, repeat=3),
+    ex.DayRoll("Hero", ability="WIS", kind="save", dc=12, repeat=2),
+    ex.DayRoll("Orc", skill="Athletics", dc=12, repeat=2),
+    ex.DayRoll("Mage", skill="Acrobatics", dc=13, advantages=1, repeat=2),
+]
 
 
-@pytest.mark.parametrize("rules", [ex.Rules(), ex.Rules(overflow="lost"),
-                                   (ex.Rules(ones_on_explosions=True), "lucky")],
-                         ids=["fullest", "lost", "explosion-ones-lucky"])
+@pytest.mark.parametrize(
+    "rules",
+    [ex.Rules(), ex.Rules(overflow="lost"), (ex.Rules(ones_on_explosions=True), "lucky")],
+    ids=["fullest", "lost", "explosion-ones-lucky"],
+)
 @pytest.mark.parametrize("mix", [True, False], ids=["mix", "sequence"])
 def test_no_fixed_policy_beats_the_optimum(rules, mix):
     rules, lucky = rules if isinstance(rules, tuple) else (rules, False)
@@ -119,7 +126,7 @@ def test_simulate_day_plays_the_optimal_policy():
     best = ex.optimal_policy(s, rules)
     n = 40_000
     e = ex.exact_day(s, rules, policy=best)
-    for r in (rules, ):
+    for r in (rules,):
         m = ex.simulate_day(s, r, n_days=n, seed=5, threads=2, policy=best)
         a, b = e.to_frame("success"), m.to_frame("success")
         assert np.all(np.abs(b.p - a.p) <= 4.5 * np.sqrt(a.p * (1 - a.p) / n))
@@ -136,8 +143,13 @@ def test_simulate_day_plays_the_optimal_policy():
 
 def test_values_weigh_roll_types():
     who = hero(gauges={"PA": 4, "PM": 0, "PF": 3, "PH": 0})
-    s = ex.Scenario([who], [ex.DayRoll("Hero", skill="Athletics", dc=14, repeat=3),
-                            ex.DayRoll("Hero", ability="WIS", kind="save", dc=13, repeat=3)])
+    s = ex.Scenario(
+        [who],
+        [
+            ex.DayRoll("Hero", skill="Athletics", dc=14, repeat=3),
+            ex.DayRoll("Hero", ability="WIS", kind="save", dc=13, repeat=3),
+        ],
+    )
     only_saves = ex.optimal_policy(s, values=(0.0, 1.0))
     played = ex.exact_day(s, policy=only_saves)
     assert played.by_type[1, :, 1].sum() == pytest.approx(only_saves.value["Hero"], abs=1e-10)
@@ -154,8 +166,17 @@ def test_readable_form_and_refusals():
     s = ex.Scenario([who], [ex.DayRoll("Hero", skill="Athletics", dc=14, repeat=6)])
     best = ex.optimal_policy(s)
     th = best.to_frame("thresholds")
-    assert list(th.columns) == ["character", "type", "gauge", "roll", "n1", "n6", "s",
-                                "cancel_up_to", "monotone"]
+    assert list(th.columns) == [
+        "character",
+        "type",
+        "gauge",
+        "roll",
+        "n1",
+        "n6",
+        "s",
+        "cancel_up_to",
+        "monotone",
+    ]
     assert set(th.roll) == set(range(1, 7))
     assert "OptimalPolicy" in repr(best)
     with pytest.raises(ex.ExplodiceError, match="`what`"):

@@ -42,8 +42,9 @@ def test_pmf_and_at_least_share_a_scale_and_name_their_provenance(ax):
 
 @pytest.mark.parametrize("log", [False, True])
 def test_at_least_curve_with_bands_and_tail(ax, log):
-    out = plots.plot_at_least([exact(Roll(0)), d20(Roll(0))], ax=ax, log=log,
-                              bands=plots.DC_BANDS_3D6X)
+    out = plots.plot_at_least(
+        [exact(Roll(0)), d20(Roll(0))], ax=ax, log=log, bands=plots.DC_BANDS_3D6X
+    )
     _check(ax, out)
     assert (ax.get_yscale() == "log") is log
     # the step curve drawn is P(total >= k) read from the distribution
@@ -63,9 +64,15 @@ def test_success_curves_one_line_per_modifier_and_state_with_named_bands(ax):
 
 
 def test_success_curves_named_series_and_own_title(ax):
-    table = pd.DataFrame({"series": ["group"] * 3 + ["alone"] * 3, "dc": [8, 12, 16] * 2,
-                          "p": [0.9, 0.5, 0.2, 0.8, 0.4, 0.1], "advantage": "normal",
-                          "method": "exact"})
+    table = pd.DataFrame(
+        {
+            "series": ["group"] * 3 + ["alone"] * 3,
+            "dc": [8, 12, 16] * 2,
+            "p": [0.9, 0.5, 0.2, 0.8, 0.4, 0.1],
+            "advantage": "normal",
+            "method": "exact",
+        }
+    )
     _check(ax, plots.plot_success_curves(table, ax=ax, hue="series", title="Stealth"))
     # a text hue is not prefixed with its column's name, and one style is not repeated
     assert [line.get_label() for line in ax.get_lines()] == ["group", "alone"]
@@ -82,8 +89,12 @@ def test_heatmap_annotates_every_cell_with_a_percentage(ax):
 
 
 def test_drain_and_frontier(ax):
-    _check(ax, plots.plot_drain({"keep": exact(Roll(0)),
-                                 "cancel": exact(Roll(0, policy="cancel"))}, ax=ax))
+    _check(
+        ax,
+        plots.plot_drain(
+            {"keep": exact(Roll(0)), "cancel": exact(Roll(0, policy="cancel"))}, ax=ax
+        ),
+    )
     fig = Figure()
     other = fig.add_subplot()
     front = frontier(2, 16)
@@ -102,27 +113,53 @@ def test_monte_carlo_band_and_convergence_state_n_and_seed(ax):
     for n in (1_000, 10_000):
         s = simulate(Roll(2), n=n, seed=2026, threads=1)
         lo, hi = s.ci(16)
-        rows.append({"n": n, "p": s.p_success(16), "ci_low": lo, "ci_high": hi, "seed": 2026,
-                     "method": "simulate"})
-    _check(other, plots.plot_convergence(pd.DataFrame(rows), exact=exact(Roll(2)).p_success(16),
-                                         ax=other))
+        rows.append(
+            {
+                "n": n,
+                "p": s.p_success(16),
+                "ci_low": lo,
+                "ci_high": hi,
+                "seed": 2026,
+                "method": "simulate",
+            }
+        )
+    _check(
+        other,
+        plots.plot_convergence(pd.DataFrame(rows), exact=exact(Roll(2)).p_success(16), ax=other),
+    )
     assert other.get_xscale() == "log"
     assert "seed=2026" in _texts(other)  # a seed is a name, not a quantity: no "2,026"
 
 
 def test_equivalent_dc_depletion_outcomes_and_bars(ax):
-    eq = pd.DataFrame({"profile": ["a"] * 3, "d20_dc": [5, 10, 15], "dc_3d6x": [8, 13, 16],
-                       "gap": [0.01, -0.02, 0.0]})
+    eq = pd.DataFrame(
+        {
+            "profile": ["a"] * 3,
+            "d20_dc": [5, 10, 15],
+            "dc_3d6x": [8, 13, 16],
+            "gap": [0.01, -0.02, 0.0],
+        }
+    )
     _check(ax, plots.plot_equivalent_dc(eq, ax=ax))
     fig = Figure()
     axes = fig.subplots(1, 3)
-    empty = pd.DataFrame({"character": "A", "gauge": ["PA"] * 4, "roll": np.arange(4),
-                          "p": [0, 0.1, 0.3, 0.5], "ci_low": [0, 0.05, 0.2, 0.4],
-                          "ci_high": [0, 0.15, 0.4, 0.6], "n_days": 100, "seed": "1"})
+    empty = pd.DataFrame(
+        {
+            "character": "A",
+            "gauge": ["PA"] * 4,
+            "roll": np.arange(4),
+            "p": [0, 0.1, 0.3, 0.5],
+            "ci_low": [0, 0.05, 0.2, 0.4],
+            "ci_high": [0, 0.15, 0.4, 0.6],
+            "n_days": 100,
+            "seed": "1",
+        }
+    )
     _check(axes[0], plots.plot_depletion(empty, ax=axes[0]))
     assert "n_days=100" in _texts(axes[0])
-    outcomes = pd.DataFrame({"modifier": [0, 2], "win": [0.4, 0.6], "tie": [0.2, 0.1],
-                             "loss": [0.4, 0.3]})
+    outcomes = pd.DataFrame(
+        {"modifier": [0, 2], "win": [0.4, 0.6], "tie": [0.2, 0.1], "loss": [0.4, 0.3]}
+    )
     _check(axes[1], plots.plot_outcomes(outcomes, x="modifier", ax=axes[1]))
     _check(axes[2], plots.plot_bars(outcomes, x="modifier", y="win", ax=axes[2], percent=True))
 

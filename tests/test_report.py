@@ -102,12 +102,21 @@ def test_one_png_per_page_and_the_csvs_beside_them(written):
     assert len(pngs) == len(report.PAGES)
     assert all((out / n).stat().st_size > 10_000 for n in pngs)
     csvs = {p.name for p in out.glob("*.csv")}
-    for name in ("02-dc-table-success.csv", "06-rule-of-one-frontier.csv",
-                 "07-day-gauges.csv", "08-opposed-opposed.csv", "05-d20-comparison-"
-                 "equivalent-dc-table.csv", "11-haggling-items.csv", "10-group-group.csv",
-                 "09-passive-passive.csv", "12-monte-carlo-convergence.csv",
-                 "07b-day-policies-policies.csv",
-                 "13-rerolls-worth.csv", "14-initiative-sides.csv", "15-lutte-serree-ties.csv"):
+    for name in (
+        "02-dc-table-success.csv",
+        "06-rule-of-one-frontier.csv",
+        "07-day-gauges.csv",
+        "08-opposed-opposed.csv",
+        "05-d20-comparison-equivalent-dc-table.csv",
+        "11-haggling-items.csv",
+        "10-group-group.csv",
+        "09-passive-passive.csv",
+        "12-monte-carlo-convergence.csv",
+        "07b-day-policies-policies.csv",
+        "13-rerolls-worth.csv",
+        "14-initiative-sides.csv",
+        "15-lutte-serree-ties.csv",
+    ):
         assert name in csvs
     policies = pd.read_csv(out / "07b-day-policies-policies.csv")
     assert (policies.optimal_gain >= -1e-9).all()  # no fixed policy beats the optimal player
@@ -198,8 +207,9 @@ def test_two_writers_cannot_interleave(written, tiny_config):
         os.close(fd)
 
 
-def test_leftovers_of_a_crashed_run_are_cleaned_on_the_next_start(tmp_path, tiny_config,
-                                                                  monkeypatch):
+def test_leftovers_of_a_crashed_run_are_cleaned_on_the_next_start(
+    tmp_path, tiny_config, monkeypatch
+):
     crashed = tmp_path / ".explodice-report" / "run-19990101-000000-1"
     crashed.mkdir(parents=True)
     (crashed / "explodice-report.pdf").write_bytes(b"half")
@@ -231,14 +241,17 @@ def test_the_embedded_default_is_a_party_of_levels_1_5_10_with_a_day():
     assert config.day.n_rolls > 0 and config.source == "embedded default"
 
 
-@pytest.mark.parametrize("text, needle", [
-    ("colour = 'red'\n", "`colour`"),
-    ("[rules]\ndisadvantage = 'halve'\n", "disadvantage"),
-    ("[simulation]\nn = 0\n", "simulation.n"),
-    ("[table]\nmodifiers = []\n", "table.modifiers"),
-    ("seed = -1\n", "seed"),
-    ("title = [\n", "not valid TOML"),
-])
+@pytest.mark.parametrize(
+    "text, needle",
+    [
+        ("colour = 'red'\n", "`colour`"),
+        ("[rules]\ndisadvantage = 'halve'\n", "disadvantage"),
+        ("[simulation]\nn = 0\n", "simulation.n"),
+        ("[table]\nmodifiers = []\n", "table.modifiers"),
+        ("seed = -1\n", "seed"),
+        ("title = [\n", "not valid TOML"),
+    ],
+)
 def test_config_errors_name_the_file_and_the_key(tmp_path, text, needle):
     path = tmp_path / "c.toml"
     path.write_text(text)

@@ -45,19 +45,22 @@ def test_failure_reroll_without_advantage_is_one_minus_square(modifier, dc):
     assert d.drain_mean == pytest.approx(2.1 * (1 + (1 - p)), abs=1e-9)
     assert d.ones_mean == pytest.approx(0.5 * (1 + (1 - p)), abs=1e-12)
     q = ex.d20(Roll(modifier)).p_success(dc)
-    assert ex.d20(Roll(modifier, reroll=Reroll("failure", dc=dc))).p_success(dc) == \
-        pytest.approx(1 - (1 - q) ** 2, abs=1e-12)
+    assert ex.d20(Roll(modifier, reroll=Reroll("failure", dc=dc))).p_success(dc) == pytest.approx(
+        1 - (1 - q) ** 2, abs=1e-12
+    )
 
 
 def test_d20_lucky_self_check_and_hand_counts():
     assert ex.d20(Roll(0, reroll=Reroll("one"))).p_success(11) == pytest.approx(0.525, abs=1e-12)
     # d20+3 against 14 needs 11+. Advantage: both below 11 (1/4), one die again: 1/2
-    assert ex.d20(Roll(3, advantage="advantage", reroll=Reroll("failure", dc=14))
-                  ).p_success(14) == pytest.approx(0.75 + 0.25 * 0.5, abs=1e-12)
+    assert ex.d20(Roll(3, advantage="advantage", reroll=Reroll("failure", dc=14))).p_success(
+        14
+    ) == pytest.approx(0.75 + 0.25 * 0.5, abs=1e-12)
     # disadvantage: the lower die again succeeds when the other shows 11+ (P 1/2 given failure
     # with exactly one die 11+) and the new one too: 0.25 + 0.5 x 0.5
-    assert ex.d20(Roll(3, advantage="disadvantage", reroll=Reroll("failure", dc=14))
-                  ).p_success(14) == pytest.approx(0.5, abs=1e-12)
+    assert ex.d20(Roll(3, advantage="disadvantage", reroll=Reroll("failure", dc=14))).p_success(
+        14
+    ) == pytest.approx(0.5, abs=1e-12)
     # Lucky under advantage: pairs with a 1 reroll it: P(max >= 11) counted pair by pair
     count = 0.0
     for a, b in itertools.product(range(1, 21), repeat=2):
@@ -119,15 +122,25 @@ def brute_p_success(modifier, dc, pool, malus, cancel):
     return total_p, 1.0 - mass
 
 
-@pytest.mark.parametrize("advantage, modifier, dc, cancel", [
-    ("advantage", 0, 16, False), ("advantage", 2, 22, True), ("advantage", -1, 12, False),
-    ("disadvantage", 2, 16, False), ("disadvantage", 0, 12, True),
-])
+@pytest.mark.parametrize(
+    "advantage, modifier, dc, cancel",
+    [
+        ("advantage", 0, 16, False),
+        ("advantage", 2, 22, True),
+        ("advantage", -1, 12, False),
+        ("disadvantage", 2, 16, False),
+        ("disadvantage", 0, 12, True),
+    ],
+)
 def test_single_die_reroll_equals_brute_force(advantage, modifier, dc, cancel):
     pool, malus = (4, False) if advantage == "advantage" else (3, True)
     brute, omitted = brute_p_success(modifier, dc, pool, malus, cancel)
-    roll = Roll(modifier, advantage=advantage, policy="cancel" if cancel else "keep",
-                reroll=Reroll("failure", dc=dc))
+    roll = Roll(
+        modifier,
+        advantage=advantage,
+        policy="cancel" if cancel else "keep",
+        reroll=Reroll("failure", dc=dc),
+    )
     exact = ex.exact(roll).p_success(dc)
     # the enumerator leaves out the longer chains: at most their mass, and (1/6)^(DEPTH+1)
     # per rerolled die's own cut
@@ -141,21 +154,28 @@ def test_single_die_reroll_keeps_the_first_throws_drain():
     for adv in ("advantage", "disadvantage"):
         roll = Roll(1, advantage=adv, reroll=Reroll("failure", dc=18))
         assert ex.exact(roll).drain_mean == pytest.approx(
-            ex.exact(roll.replace(reroll=None)).drain_mean, abs=1e-9)
+            ex.exact(roll.replace(reroll=None)).drain_mean, abs=1e-9
+        )
 
 
 # -- Monte Carlo against exact ----------------------------------------------------------------
 CASES = [
     (Roll(2, reroll=Reroll("failure", dc=16)), Rules()),
     (Roll(2, advantage="advantage", policy="cancel", reroll=Reroll("failure", dc=20)), Rules()),
-    (Roll(1, advantage="disadvantage", reroll=Reroll("failure", dc=14)),
-     Rules(ones_on_explosions=True)),
-    (Roll(0, advantage="disadvantage", reroll=Reroll("failure", dc=12)),
-     Rules(disadvantage="drop")),
+    (
+        Roll(1, advantage="disadvantage", reroll=Reroll("failure", dc=14)),
+        Rules(ones_on_explosions=True),
+    ),
+    (
+        Roll(0, advantage="disadvantage", reroll=Reroll("failure", dc=12)),
+        Rules(disadvantage="drop"),
+    ),
     (Roll(3, advantage="disadvantage", reroll=Reroll("one")), Rules()),
     (Roll(3, policy=ex.Best(16, 0.05), reroll=Reroll("failure", dc=16)), Rules()),
-    (Roll(4, advantage="advantage", policy=ex.Best(18, 0.0), reroll=Reroll("failure", dc=18)),
-     Rules()),
+    (
+        Roll(4, advantage="advantage", policy=ex.Best(18, 0.0), reroll=Reroll("failure", dc=18)),
+        Rules(),
+    ),
 ]
 
 
@@ -205,7 +225,8 @@ def test_character_trait_binds_the_roll_dc():
         stubborn.roll("Athletics")
     (c,) = ex.game.character.characters_from_toml(
         '[[character]]\nname = "Pip"\nreroll = "lucky"\n'
-        'scores = { STR = 10, DEX = 10, CON = 10, INT = 10, WIS = 10, CHA = 10 }\n')
+        "scores = { STR = 10, DEX = 10, CON = 10, INT = 10, WIS = 10, CHA = 10 }\n"
+    )
     assert c.reroll == Reroll("one")
 
 
@@ -218,15 +239,25 @@ def test_a_failure_reroll_is_refused_on_cuda_not_ignored():
 
 def test_character_tables_carry_the_reroll_trait():
     scores = dict(STR=14, DEX=12, CON=14, INT=16, WIS=10, CHA=8)  # Athletics +2 +2 = +4
-    party = [ex.Character("A", scores, skills={"Athletics": 1}, reroll="one"),
-             ex.Character("B", scores, skills={"Athletics": 1}, reroll=Reroll("failure")),
-             ex.Character("C", scores, skills={"Athletics": 1})]
-    t = ex.success_table(characters=party, tests=["Athletics"], dcs=[12], advantages=["normal"],
-                         system="d20").set_index("character").p
+    party = [
+        ex.Character("A", scores, skills={"Athletics": 1}, reroll="one"),
+        ex.Character("B", scores, skills={"Athletics": 1}, reroll=Reroll("failure")),
+        ex.Character("C", scores, skills={"Athletics": 1}),
+    ]
+    t = (
+        ex.success_table(
+            characters=party, tests=["Athletics"], dcs=[12], advantages=["normal"], system="d20"
+        )
+        .set_index("character")
+        .p
+    )
     # d20 + 4 against 12 needs 8+: 0.65; Lucky adds 0.05 x 0.65; a reroll 1 - 0.35^2
     assert t["C"] == pytest.approx(0.65) and t["A"] == pytest.approx(0.65 + 0.05 * 0.65)
     assert t["B"] == pytest.approx(1 - 0.35**2)
-    t = ex.success_table(characters=party, tests=["Athletics"], dcs=[16], advantages=["normal"]
-                         ).set_index("character").p
+    t = (
+        ex.success_table(characters=party, tests=["Athletics"], dcs=[16], advantages=["normal"])
+        .set_index("character")
+        .p
+    )
     p = ex.exact(Roll(4)).p_success(16)
     assert t["B"] == pytest.approx(1 - (1 - p) ** 2, abs=1e-12) and t["C"] == pytest.approx(p)

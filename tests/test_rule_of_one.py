@@ -26,20 +26,23 @@ def _reachable_table(modifier, dc, weight, advantage="normal"):
     return tuple(int(table[s]) for s in sorted(initial_states(roll.pool_size(ex.Rules()), False)))
 
 
-@pytest.mark.parametrize("modifier,dc,advantage",
-                         [(2, 16, "normal"), (0, 12, "normal"), (4, 22, "advantage"),
-                          (1, 16, "disadvantage")])
+@pytest.mark.parametrize(
+    "modifier,dc,advantage",
+    [(2, 16, "normal"), (0, 12, "normal"), (4, 22, "advantage"), (1, 16, "disadvantage")],
+)
 def test_breakpoints_are_exactly_where_the_engine_table_changes(modifier, dc, advantage):
     cuts = ex.breakpoints(modifier, dc, advantage=advantage)
     assert cuts.size > 0 and (np.diff(cuts) > 0).all()
     for b in cuts:  # the table changes across each breakpoint...
-        assert _reachable_table(modifier, dc, b * (1 - 1e-7), advantage) != \
-            _reachable_table(modifier, dc, b * (1 + 1e-7), advantage)
+        assert _reachable_table(modifier, dc, b * (1 - 1e-7), advantage) != _reachable_table(
+            modifier, dc, b * (1 + 1e-7), advantage
+        )
     # ...and nowhere else: a dense grid sees one table per segment
     edges = np.concatenate([[0.0], cuts, [cuts[-1] * 3]])
     for lo, hi in zip(edges[:-1], edges[1:]):
-        tables = {_reachable_table(modifier, dc, x, advantage)
-                  for x in np.linspace(lo, hi, 9)[1:-1]}
+        tables = {
+            _reachable_table(modifier, dc, x, advantage) for x in np.linspace(lo, hi, 9)[1:-1]
+        }
         assert len(tables) == 1
 
 
@@ -71,8 +74,10 @@ def test_frontier_ends_and_prices():
 
 def test_cancel_end_matches_hand_enumeration():
     # under cancel, kept 1s = n1 - min(n1, n6), enumerated over the 216 throws of 3d6
-    ones = sum(Fraction(f.count(1) - min(f.count(1), f.count(6)), 216)
-               for f in product(range(1, 7), repeat=3))
+    ones = sum(
+        Fraction(f.count(1) - min(f.count(1), f.count(6)), 216)
+        for f in product(range(1, 7), repeat=3)
+    )
     df = ex.frontier(0, 16)
     assert df.ones_mean.iloc[-1] == pytest.approx(float(ones), abs=1e-12)
     # (the exact engine cuts the drain's infinite tail below 1e-12 of mass)

@@ -44,16 +44,16 @@ def test_drain_gauge_switch():
 
 def _str_intimidation_day(rules, gauges):
     hero = ex.Character("H", SCORES, gauge_max=gauges)
-    s = ex.Scenario([hero], [ex.DayRoll("H", skill="Intimidation", ability="STR", dc=14,
-                                        repeat=4)])
+    s = ex.Scenario([hero], [ex.DayRoll("H", skill="Intimidation", ability="STR", dc=14, repeat=4)])
     res = ex.simulate_day(s, rules, n_days=4000, seed=3, threads=1)
     return res.to_frame("gauges").set_index("gauge"), res.to_frame("roll_types")
 
 
 @pytest.mark.parametrize("reading, drained", [("skill", "PH"), ("roll", "PA")])
 def test_day_drains_the_gauge_drain_gauge_names(reading, drained):
-    gauges, _ = _str_intimidation_day(ex.Rules(drain_gauge=reading),
-                                      {"PA": 100, "PM": 0, "PF": 0, "PH": 100})
+    gauges, _ = _str_intimidation_day(
+        ex.Rules(drain_gauge=reading), {"PA": 100, "PM": 0, "PF": 0, "PH": 100}
+    )
     other = "PA" if drained == "PH" else "PH"
     # keep, 3 dice: E[drain] = 2.1 a roll, 4 rolls a day; the other gauge is never touched
     q = ex.exact(ex.Roll(2)).drain_pmf
@@ -79,8 +79,7 @@ def test_day_roll_without_a_skill_is_an_ability_check():
 
 def test_exact_day_refuses_a_roll_that_drains_another_gauge():
     hero = ex.Character("H", SCORES, gauge_max={"PA": 3, "PM": 0, "PF": 0, "PH": 3})
-    s = ex.Scenario([hero], [ex.DayRoll("H", skill="Intimidation", ability="STR", dc=14,
-                                        repeat=3)])
+    s = ex.Scenario([hero], [ex.DayRoll("H", skill="Intimidation", ability="STR", dc=14, repeat=3)])
     with pytest.raises(ex.ExplodiceError, match="drains PH.*PA"):
         ex.exact_day(s)
     # under drain_gauge="roll" the roll drains PA, the gauge of its disadvantage: exact again

@@ -5,7 +5,13 @@ from explodice import Best, ExplodiceError, Roll, Rules, RulesError, net_advanta
 
 def test_defaults_follow_the_rules():
     r = Roll()
-    assert (r.modifier, r.advantage, r.kind, r.actor, r.policy) == (0, "normal", "check", "pc", "keep")
+    assert (r.modifier, r.advantage, r.kind, r.actor, r.policy) == (
+        0,
+        "normal",
+        "check",
+        "pc",
+        "keep",
+    )
     rules = Rules()
     assert rules.disadvantage == "subtract"
     assert rules.rule_of_one_kinds == frozenset({"check", "save"})
@@ -15,8 +21,15 @@ def test_defaults_follow_the_rules():
 
 @pytest.mark.parametrize(
     "adv, dis, expected",
-    [(0, 0, "normal"), (1, 0, "advantage"), (3, 0, "advantage"), (0, 2, "disadvantage"),
-     (1, 1, "normal"), (3, 1, "normal"), (1, 4, "normal")],
+    [
+        (0, 0, "normal"),
+        (1, 0, "advantage"),
+        (3, 0, "advantage"),
+        (0, 2, "disadvantage"),
+        (1, 1, "normal"),
+        (3, 1, "normal"),
+        (1, 4, "normal"),
+    ],
 )
 def test_sources_are_netted(adv, dis, expected):
     assert net_advantage(adv, dis) == expected
@@ -70,7 +83,9 @@ def test_rules_and_rolls_are_frozen_and_hashable():
 
 
 def test_one_sided_bounds_are_stated_plainly():
-    with pytest.raises(RulesError, match=r"`advantages` must be an integer >= 0, but -1 was passed"):
+    with pytest.raises(
+        RulesError, match=r"`advantages` must be an integer >= 0, but -1 was passed"
+    ):
         net_advantage(-1, 0)
     with pytest.raises(RulesError, match=r"`modifier` must be an integer in -100\.\.100, but 2\.5"):
         Roll(modifier=2.5)

@@ -60,14 +60,20 @@ def test_load_scenario(tmp_path):
     assert s.roll_of(1).kind == "save" and s.rolls[1].gauge == "PF"
 
 
-@pytest.mark.parametrize("edit,message", [
-    (("dc = 16", 'dc = "hard"'), r"`roll\[0\]`.*`dc`"),
-    (("weight = 3", "wieght = 3"), r"`roll\[0\].wieght`: unknown key"),
-    (('character = "Gudulf"\nability', 'character = "Nobody"\nability'), r"rolls\[1\].character"),
-    (('characters = "party.toml"', 'characters = "missing.toml"'), "cannot be read"),
-    (("rolls_per_day = 12", "rolls_per_day = 12\ncolour = 1"), r"`colour`: unknown key"),
-    (("[[roll]]", "[[roll]\n"), "not valid TOML"),
-])
+@pytest.mark.parametrize(
+    "edit,message",
+    [
+        (("dc = 16", 'dc = "hard"'), r"`roll\[0\]`.*`dc`"),
+        (("weight = 3", "wieght = 3"), r"`roll\[0\].wieght`: unknown key"),
+        (
+            ('character = "Gudulf"\nability', 'character = "Nobody"\nability'),
+            r"rolls\[1\].character",
+        ),
+        (('characters = "party.toml"', 'characters = "missing.toml"'), "cannot be read"),
+        (("rolls_per_day = 12", "rolls_per_day = 12\ncolour = 1"), r"`colour`: unknown key"),
+        (("[[roll]]", "[[roll]\n"), "not valid TOML"),
+    ],
+)
 def test_load_scenario_errors_name_file_key_problem(tmp_path, edit, message):
     (tmp_path / "party.toml").write_text(PARTY, encoding="utf-8")
     path = tmp_path / "day.toml"
@@ -81,8 +87,9 @@ def test_load_scenario_with_inline_characters(tmp_path):
     (tmp_path / "party.toml").write_text(PARTY, encoding="utf-8")
     (tmp_path / "day.toml").write_text(SCENARIO, encoding="utf-8")
     one_file = tmp_path / "one.toml"
-    one_file.write_text(SCENARIO.replace('characters = "party.toml"\n', "") + PARTY,
-                        encoding="utf-8")
+    one_file.write_text(
+        SCENARIO.replace('characters = "party.toml"\n', "") + PARTY, encoding="utf-8"
+    )
     s = ex.load_scenario(one_file)
     assert s.characters == ex.load_scenario(tmp_path / "day.toml").characters
     assert s.roll_of(0).modifier == 5  # FOR 16: +3, Athlétisme at level 1: +2
@@ -90,8 +97,12 @@ def test_load_scenario_with_inline_characters(tmp_path):
 
 def test_load_scenario_day_table_layout(tmp_path):
     top, rolls = SCENARIO.split("[[roll]]", 1)
-    day = ("[day]\n" + top.replace('characters = "party.toml"\n', "")
-           + "[[day.roll]]" + rolls.replace("[[roll]]", "[[day.roll]]"))
+    day = (
+        "[day]\n"
+        + top.replace('characters = "party.toml"\n', "")
+        + "[[day.roll]]"
+        + rolls.replace("[[roll]]", "[[day.roll]]")
+    )
     path = tmp_path / "day.toml"
     path.write_text(PARTY + day, encoding="utf-8")
     s = ex.load_scenario(path)
@@ -99,15 +110,21 @@ def test_load_scenario_day_table_layout(tmp_path):
     assert s.gauge_start()["Gudulf"]["PA"] == 10
 
 
-@pytest.mark.parametrize("text,message", [
-    (SCENARIO + PARTY, r"`characters`: give the party either"),
-    (SCENARIO.replace('characters = "party.toml"\n', ""), r"`characters`: missing"),
-    (SCENARIO.replace('characters = "party.toml"\n', "") + PARTY.replace("FOR = 16", "FOR = 99"),
-     r"`character\[0\]\.scores\.FOR`"),
-    (SCENARIO + "[day]\nrolls_per_day = 3\n", r"`name`: give the day's keys either"),
-    (PARTY + "[day]\ncolour = 1\n", r"`day.colour`: unknown key"),
-    (PARTY + "[day]\nname = 'x'\n", r"`day.roll`: no \[\[day.roll\]\]"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        (SCENARIO + PARTY, r"`characters`: give the party either"),
+        (SCENARIO.replace('characters = "party.toml"\n', ""), r"`characters`: missing"),
+        (
+            SCENARIO.replace('characters = "party.toml"\n', "")
+            + PARTY.replace("FOR = 16", "FOR = 99"),
+            r"`character\[0\]\.scores\.FOR`",
+        ),
+        (SCENARIO + "[day]\nrolls_per_day = 3\n", r"`name`: give the day's keys either"),
+        (PARTY + "[day]\ncolour = 1\n", r"`day.colour`: unknown key"),
+        (PARTY + "[day]\nname = 'x'\n", r"`day.roll`: no \[\[day.roll\]\]"),
+    ],
+)
 def test_load_scenario_one_file_errors(tmp_path, text, message):
     (tmp_path / "party.toml").write_text(PARTY, encoding="utf-8")
     path = tmp_path / "day.toml"
@@ -141,10 +158,12 @@ def test_default_report_config_party_and_day_read_as_a_scenario():
 
     from explodice.day.scenario import scenario_from_tables
 
-    data = tomllib.loads(resources.files("explodice").joinpath("data/default.toml")
-                         .read_text("utf-8"))
-    s = scenario_from_tables({"character": data["character"], "day": data["day"]},
-                             source="default.toml")
+    data = tomllib.loads(
+        resources.files("explodice").joinpath("data/default.toml").read_text("utf-8")
+    )
+    s = scenario_from_tables(
+        {"character": data["character"], "day": data["day"]}, source="default.toml"
+    )
     assert [c.name for c in s.characters] == [t["name"] for t in data["character"]]
     assert s.rolls_per_day == data["day"]["rolls_per_day"]
     assert len(s.rolls) == len(data["day"]["roll"])

@@ -19,25 +19,41 @@ from tests.hand import HAND, sf
 # -- success tables -------------------------------------------------------------------------
 def test_success_table_default_shape_and_columns():
     t = ex.success_table()
-    assert list(t.columns[:9]) == ["system", "modifier", "dc", "difficulty", "advantage",
-                                   "disadvantage", "policy", "method", "p"]
+    assert list(t.columns[:9]) == [
+        "system",
+        "modifier",
+        "dc",
+        "difficulty",
+        "advantage",
+        "disadvantage",
+        "policy",
+        "method",
+        "p",
+    ]
     assert len(t) == 16 * 6 * 3  # the rules' own reading of disadvantage only
     assert len(ex.success_table(readings="both")) == 16 * 6 * 4
     assert sorted(t.modifier.unique()) == list(range(-5, 11))
     assert t.drop_duplicates("dc").set_index("dc").difficulty.to_dict() == {
-        8: "very easy", 12: "easy", 16: "moderate", 22: "hard", 28: "very hard",
-        35: "nearly impossible"}
+        8: "very easy",
+        12: "easy",
+        16: "moderate",
+        22: "hard",
+        28: "very hard",
+        35: "nearly impossible",
+    }
     assert set(t.advantage) == set(HAND) - {"disadvantage (drop)"}
 
 
 def test_the_reading_of_disadvantage_comes_from_the_rules():
     # one source for the reading: Rules(disadvantage="drop") is 2d6x (hand PMF), not subtract
-    t = ex.success_table([0], [8, 16], advantages=["disadvantage"],
-                         rules=ex.Rules(disadvantage="drop"))
+    t = ex.success_table(
+        [0], [8, 16], advantages=["disadvantage"], rules=ex.Rules(disadvantage="drop")
+    )
     assert t.advantage.tolist() == ["disadvantage (drop)"] * 2
     assert t.disadvantage.tolist() == ["drop"] * 2
-    assert t.p.tolist() == pytest.approx([sf(HAND["disadvantage (drop)"], d) for d in (8, 16)],
-                                         abs=1e-12)
+    assert t.p.tolist() == pytest.approx(
+        [sf(HAND["disadvantage (drop)"], d) for d in (8, 16)], abs=1e-12
+    )
 
 
 def test_success_table_against_hand_convolution():
@@ -68,8 +84,7 @@ def test_simulated_table_within_error_and_reproducible():
 
 
 def test_best_policy_reads_each_rows_dc():
-    t = ex.success_table(modifiers=[0, 3], dcs=[12, 16], advantages=["normal"],
-                         policy=Best(0, 0.1))
+    t = ex.success_table(modifiers=[0, 3], dcs=[12, 16], advantages=["normal"], policy=Best(0, 0.1))
     for row in t.itertuples():
         direct = ex.exact(Roll(row.modifier, policy=Best(row.dc, 0.1))).p_success(row.dc)
         assert row.p == pytest.approx(direct, abs=1e-12)
@@ -90,8 +105,13 @@ def test_pivot_round_trips():
 
 
 def test_character_table():
-    c = Character("Aelis", {"STR": 8, "DEX": 16, "CON": 12, "INT": 10, "WIS": 14, "CHA": 12},
-                  level=5, skills={"Stealth": 2, "Perception": 1}, saves={"DEX": 1})
+    c = Character(
+        "Aelis",
+        {"STR": 8, "DEX": 16, "CON": 12, "INT": 10, "WIS": 14, "CHA": 12},
+        level=5,
+        skills={"Stealth": 2, "Perception": 1},
+        saves={"DEX": 1},
+    )
     t = ex.success_table(characters=[c], advantages=["normal"])
     assert list(t.columns[:3]) == ["character", "test", "kind"]
     assert set(t.test) == {f"save {a}" for a in ABILITIES} | {"Stealth", "Perception"}
@@ -99,8 +119,9 @@ def test_character_table():
     assert (stealth.modifier == 3 + 2 * 3).all()
     assert stealth.set_index("dc").p[16] == pytest.approx(sf(HAND["normal"], 16 - 9))
     assert (t[t.test == "save DEX"].kind == "save").all()
-    t2 = ex.success_table(characters=[c], tests=["Discrétion", "WIS", ("save", "CON")],
-                          advantages=["normal"])
+    t2 = ex.success_table(
+        characters=[c], tests=["Discrétion", "WIS", ("save", "CON")], advantages=["normal"]
+    )
     assert t2.drop_duplicates("test").modifier.tolist() == [9, 2, 1]
     with pytest.raises(ExplodiceError):
         ex.success_table(characters=[c], tests=["Jonglage"])
@@ -134,7 +155,14 @@ def test_bad_table_arguments():
 
 
 def test_public_names():
-    for name in ("Character", "success_table", "opposed", "group_success", "haggle", "passive",
-                 "equivalent_dc"):
+    for name in (
+        "Character",
+        "success_table",
+        "opposed",
+        "group_success",
+        "haggle",
+        "passive",
+        "equivalent_dc",
+    ):
         assert name in ex.__all__ and hasattr(ex, name)
     assert isinstance(Rules(), Rules)

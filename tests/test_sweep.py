@@ -22,8 +22,13 @@ from explodice.analysis.success import roll_distribution
 from explodice.present.cli import main
 from explodice.sweeps import SweepError, SweepWarning, load_grid, sweep, sweep_parameters
 
-GRID = {"modifier": [0, 3], "dc": [12, 16], "advantage": ["normal", "advantage"],
-        "method": "simulate", "n": 20_000}
+GRID = {
+    "modifier": [0, 3],
+    "dc": [12, 16],
+    "advantage": ["normal", "advantage"],
+    "method": "simulate",
+    "n": 20_000,
+}
 
 
 def serial() -> ThreadPoolExecutor:
@@ -44,8 +49,9 @@ def test_case_seeds_are_numpys_spawn_of_the_root_whatever_the_batching():
     assert one.x.tolist() == expected
     assert one.twice.tolist() == [2 * a for a in range(7)]
     # other batch sizes and another executor: the same numbers, case for case
-    many = sweep(grid, _draws, seed=42, executor=ThreadPoolExecutor(3), batch_seconds=1e-6,
-                 progress=False)
+    many = sweep(
+        grid, _draws, seed=42, executor=ThreadPoolExecutor(3), batch_seconds=1e-6, progress=False
+    )
     assert many.x.tolist() == expected
     assert one.seed.unique().tolist() == [42] and one.case.tolist() == list(range(7))
 
@@ -72,14 +78,16 @@ def test_fresh_root_seed_is_recorded_and_replays():
 
 # -- grids ----------------------------------------------------------------------------------
 def test_grid_as_mapping_and_as_dataframe_give_the_same_cases():
-    by_map = sweep({"modifier": [0, 2], "dc": [12, 16]}, "success", seed=1, executor=serial(),
-                   progress=False)
+    by_map = sweep(
+        {"modifier": [0, 2], "dc": [12, 16]}, "success", seed=1, executor=serial(), progress=False
+    )
     cases = pd.DataFrame({"modifier": [0, 0, 2, 2], "dc": [12, 16, 12, 16]})
     by_frame = sweep(cases, "success", seed=1, executor=serial(), progress=False)
     pd.testing.assert_frame_equal(by_map, by_frame)
     # the sweep only carries numbers: they are the exact engine's, called directly
-    assert by_map.p.tolist() == [exact(Roll(m)).p_success(dc) for m, dc in
-                                 [(0, 12), (0, 16), (2, 12), (2, 16)]]
+    assert by_map.p.tolist() == [
+        exact(Roll(m)).p_success(dc) for m, dc in [(0, 12), (0, 16), (2, 12), (2, 16)]
+    ]
     assert by_map.method.unique().tolist() == ["exact"] and by_map.n.isna().all()
 
 
@@ -90,15 +98,18 @@ def test_dataframe_grid_empty_cells_take_the_defaults():
     assert df.p.iloc[1] == direct.p.iloc[0]
 
 
-@pytest.mark.parametrize("grid, message", [
-    ({"modifer": [1, 2]}, "`modifer` is not a parameter of the 'success' task"),
-    ({"modifier": []}, "grid `modifier` must hold at least one value"),
-    ({"seed": [1, 2]}, "grid `seed` is reserved"),
-    ({}, "grid must name at least one parameter"),
-    (pd.DataFrame({"dc": []}), "at least one case"),
-    ([("modifier", 1)], "grid must be a mapping"),
-    ({"modifier": {"a": 1}}, "grid `modifier` must be a list"),
-])
+@pytest.mark.parametrize(
+    "grid, message",
+    [
+        ({"modifer": [1, 2]}, "`modifer` is not a parameter of the 'success' task"),
+        ({"modifier": []}, "grid `modifier` must hold at least one value"),
+        ({"seed": [1, 2]}, "grid `seed` is reserved"),
+        ({}, "grid must name at least one parameter"),
+        (pd.DataFrame({"dc": []}), "at least one case"),
+        ([("modifier", 1)], "grid must be a mapping"),
+        ({"modifier": {"a": 1}}, "grid `modifier` must be a list"),
+    ],
+)
 def test_bad_grid_raises_a_clear_error(grid, message):
     with pytest.raises(SweepError, match=message):
         sweep(grid, "success", executor=serial(), progress=False)
@@ -155,8 +166,9 @@ def test_ctrl_c_cancels_pending_batches_and_reraises():
 def cluster():
     # every test process gets its own ports (":0"): xdist runs several clusters at once
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=":0") as cl:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=":0"
+    ) as cl:
         with distributed.Client(cl) as client:
             yield client
 
@@ -167,8 +179,9 @@ def test_localcluster_equals_the_local_process_pool_case_for_case(cluster):
     pd.testing.assert_frame_equal(on_dask, local)
     assert on_dask.attrs["workers"] == 2 and (on_dask.n == 20_000).all()
     children = np.random.SeedSequence(2026).spawn(8)
-    dist = roll_distribution(Roll(3, advantage="advantage"), method="simulate", n=20_000,
-                             seed=children[7])
+    dist = roll_distribution(
+        Roll(3, advantage="advantage"), method="simulate", n=20_000, seed=children[7]
+    )
     assert on_dask.p.iloc[7] == dist.p_success(16)
 
 
@@ -185,8 +198,9 @@ def test_cli_sweep_on_the_scheduler_writes_csv(cluster, tmp_path, capsys):
     grid.write_text('task = "frontier"\nseed = 3\n[grid]\nmodifier = [0, 2]\ndc = 16\n')
     out = tmp_path / "out.csv"
     address = cluster.scheduler.address
-    assert main(["sweep", str(grid), "--scheduler", address, "--out", str(out),
-                 "--no-progress"]) == 0
+    assert (
+        main(["sweep", str(grid), "--scheduler", address, "--out", str(out), "--no-progress"]) == 0
+    )
     df = pd.read_csv(out)
     assert sorted(df.case.unique()) == [0, 1] and set(df.policy) >= {"keep", "cancel"}
     assert "wrote" in capsys.readouterr().out
@@ -212,15 +226,13 @@ def test_cli_bad_grid_is_one_line_exit_2(tmp_path, capsys):
 def test_empty_task_gives_the_hand_derived_mean():
     # one point of gauge, 3d6x+2 against DC 16: 216/91 rolls on average (day.py's docstring
     # derives it from the rule of 1 by hand)
-    df = sweep({"modifier": 2, "gauge": 1, "dc": 16}, "empty", executor=serial(),
-               progress=False)
+    df = sweep({"modifier": 2, "gauge": 1, "dc": 16}, "empty", executor=serial(), progress=False)
     assert df["mean"].iloc[0] == pytest.approx(216 / 91, rel=1e-9)
     assert df.method.iloc[0] == "exact" and pd.isna(df.n.iloc[0])
 
 
 def test_day_task_overrides_every_pcs_gauges(capsys):
-    df = sweep({"gauge_max": [7, 30], "n": 200}, "day", seed=4, executor=serial(),
-               progress=True)
+    df = sweep({"gauge_max": [7, 30], "n": 200}, "day", seed=4, executor=serial(), progress=True)
     assert set(df.groupby("case").start.unique().map(tuple)) == {(7,), (30,)}
     assert (df.method == "simulate").all() and (df.n == 200).all()
     small, big = (df[df.case == c].p_empty.mean() for c in (0, 1))
@@ -230,8 +242,10 @@ def test_day_task_overrides_every_pcs_gauges(capsys):
 
 def test_grid_file_cases_and_relative_scenario(tmp_path):
     grid = tmp_path / "g.toml"
-    grid.write_text('task = "day"\n[[case]]\nscenario = "sub/s.toml"\nlevel = 3\n'
-                    '[[case]]\nscenario = "default"\n')
+    grid.write_text(
+        'task = "day"\n[[case]]\nscenario = "sub/s.toml"\nlevel = 3\n'
+        '[[case]]\nscenario = "default"\n'
+    )
     spec = load_grid(grid)
     assert spec.grid.scenario.tolist() == [str(tmp_path / "sub" / "s.toml"), "default"]
     grid.write_text('task = "day"\nsed = 1\n[grid]\nlevel = [1]\n')

@@ -10,47 +10,7 @@ Carlo engine reports its sample size, seed and confidence intervals.
 """
 
 # the game: rules, characters, the seeds' tables
-from explodice.core.errors import ExplodiceError, ExplodiceTypeError, RulesError
-from explodice.core.version import __version__ as __version__
-from explodice.game.rules import Best, Roll, Rules, net_advantage, parse_policy
-from explodice.game.reroll import Reroll
-from explodice.game.character import (
-    SKILLS,
-    Character,
-    CharacterFileError,
-    ability_modifier,
-    load_characters,
-    proficiency_bonus,
-)
-from explodice.game.tables import DC_TABLE, HAGGLE_DCS
-
-# the two engines and their one result type; the d20 reference
-from explodice.engine.distribution import Distribution, wilson_interval
-from explodice.engine.exact import exact
-from explodice.engine.simulate import simulate
-from explodice.engine.d20 import D20Distribution, d20
-
-# the analysis layer
-from explodice.analysis.success import (
-    dc_table,
-    pivot_success,
-    roll_distribution,
-    success_table,
-    unpivot_success,
-)
-from explodice.analysis.resolutions import (
-    group_success,
-    haggle,
-    haggle_table,
-    opposed,
-    passive,
-    passive_table,
-    working_together,
-)
-from explodice.analysis.initiative import Initiative, initiative
-from explodice.analysis.hiding import Hiding, hide
 from explodice.analysis.close_contest import CloseContest, close_contest, close_opposed
-from explodice.analysis.reroll import reroll_worth
 from explodice.analysis.compare import (
     dc_for_probability,
     divergence,
@@ -62,34 +22,128 @@ from explodice.analysis.compare import (
 # the rule of 1 in play
 from explodice.analysis.drain import drain_frame, drain_summary
 from explodice.analysis.frontier import breakpoints, frontier, implied_lambda
+from explodice.analysis.hiding import Hiding, hide
+from explodice.analysis.initiative import Initiative, initiative
+from explodice.analysis.reroll import reroll_worth
+from explodice.analysis.resolutions import (
+    group_success,
+    haggle,
+    haggle_table,
+    opposed,
+    passive,
+    passive_table,
+    working_together,
+)
+
+# the analysis layer
+from explodice.analysis.success import (
+    dc_table,
+    pivot_success,
+    roll_distribution,
+    success_table,
+    unpivot_success,
+)
+from explodice.core.errors import ExplodiceError, ExplodiceTypeError, RulesError
+from explodice.core.version import __version__ as __version__
 from explodice.day.scenario import DayRoll, Scenario, ScenarioFileError, load_scenario
 from explodice.day.simulate import DayResult, EmptyTime, rolls_to_empty, simulate_day
-# exact_day, OptimalPolicy and optimal_policy: loaded on first use (see __getattr__ below)
+from explodice.engine.d20 import D20Distribution, d20
 
+# the two engines and their one result type; the d20 reference
+from explodice.engine.distribution import Distribution, wilson_interval
+from explodice.engine.exact import exact
+from explodice.engine.simulate import simulate
+from explodice.game.character import (
+    SKILLS,
+    Character,
+    CharacterFileError,
+    ability_modifier,
+    load_characters,
+    proficiency_bonus,
+)
+from explodice.game.reroll import Reroll
+from explodice.game.rules import Best, Roll, Rules, net_advantage, parse_policy
+from explodice.game.tables import DC_TABLE, HAGGLE_DCS
+
+# exact_day, OptimalPolicy and optimal_policy: loaded on first use (see __getattr__ below)
 # grids, reports
 from explodice.sweeps import SweepError, SweepWarning, sweep
+
 __all__ = [
     # rules and engines
-    "Best", "Distribution", "ExplodiceError", "ExplodiceTypeError", "Reroll", "Roll", "Rules",
+    "Best",
+    "Distribution",
+    "ExplodiceError",
+    "ExplodiceTypeError",
+    "Reroll",
+    "Roll",
+    "Rules",
     "RulesError",
-    "exact", "net_advantage", "parse_policy", "simulate", "wilson_interval",
+    "exact",
+    "net_advantage",
+    "parse_policy",
+    "simulate",
+    "wilson_interval",
     # characters and d20
-    "SKILLS", "Character", "CharacterFileError", "D20Distribution", "ability_modifier", "d20",
-    "load_characters", "proficiency_bonus",
+    "SKILLS",
+    "Character",
+    "CharacterFileError",
+    "D20Distribution",
+    "ability_modifier",
+    "d20",
+    "load_characters",
+    "proficiency_bonus",
     # analysis
-    "DC_TABLE", "HAGGLE_DCS", "dc_for_probability", "dc_table", "divergence", "equivalent_dc",
-    "equivalent_dc_table", "group_success", "haggle", "haggle_table", "opposed", "passive",
-    "passive_table", "pivot_success", "roll_distribution", "success_table", "suggest_dcs",
-    "unpivot_success", "working_together",
+    "DC_TABLE",
+    "HAGGLE_DCS",
+    "dc_for_probability",
+    "dc_table",
+    "divergence",
+    "equivalent_dc",
+    "equivalent_dc_table",
+    "group_success",
+    "haggle",
+    "haggle_table",
+    "opposed",
+    "passive",
+    "passive_table",
+    "pivot_success",
+    "roll_distribution",
+    "success_table",
+    "suggest_dcs",
+    "unpivot_success",
+    "working_together",
     # rules of the seeds: initiative, hiding, lutte serrée, rerolls
-    "CloseContest", "Hiding", "Initiative", "close_contest", "close_opposed", "hide",
-    "initiative", "reroll_worth",
+    "CloseContest",
+    "Hiding",
+    "Initiative",
+    "close_contest",
+    "close_opposed",
+    "hide",
+    "initiative",
+    "reroll_worth",
     # the rule of 1 in play
-    "DayResult", "DayRoll", "EmptyTime", "Scenario", "ScenarioFileError", "breakpoints",
-    "OptimalPolicy", "drain_frame", "drain_summary", "exact_day", "frontier", "implied_lambda",
-    "load_scenario", "optimal_policy", "rolls_to_empty", "simulate_day",
+    "DayResult",
+    "DayRoll",
+    "EmptyTime",
+    "Scenario",
+    "ScenarioFileError",
+    "breakpoints",
+    "OptimalPolicy",
+    "drain_frame",
+    "drain_summary",
+    "exact_day",
+    "frontier",
+    "implied_lambda",
+    "load_scenario",
+    "optimal_policy",
+    "rolls_to_empty",
+    "simulate_day",
     # grids and reports
-    "SweepError", "SweepWarning", "sweep", "write_report",
+    "SweepError",
+    "SweepWarning",
+    "sweep",
+    "write_report",
 ]
 
 

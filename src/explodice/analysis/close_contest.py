@@ -46,8 +46,10 @@ def bid_model(spec: Any, field_name: str = "bids") -> np.ndarray:
     >>> bid_model(2).tolist(), bid_model("uniform:2").round(3).tolist()
     ([0.0, 0.0, 1.0], [0.333, 0.333, 0.333])
     """
-    allowed = ("a bid (an integer 0..1000), 'uniform:B', ('uniform', B) or a probability "
-               "vector over bids 0..B")
+    allowed = (
+        "a bid (an integer 0..1000), 'uniform:B', ('uniform', B) or a probability "
+        "vector over bids 0..B"
+    )
     if isinstance(spec, numbers.Integral) and not isinstance(spec, bool):
         bid = check_int(field_name, spec, lo=0, hi=MAX_BID)
         out = np.zeros(bid + 1)
@@ -59,18 +61,29 @@ def bid_model(spec: Any, field_name: str = "bids") -> np.ndarray:
         try:
             top = int(spec[1])
         except (TypeError, ValueError):
-            raise ExplodiceError(f"`{field_name}` must be {allowed}, but {spec!r} was passed.") from None
+            raise ExplodiceError(
+                f"`{field_name}` must be {allowed}, but {spec!r} was passed."
+            ) from None
         top = check_int(f"{field_name} (uniform's B)", top, lo=0, hi=MAX_BID)
         return np.full(top + 1, 1.0 / (top + 1))
     if isinstance(spec, (Sequence, np.ndarray)) and not isinstance(spec, str) and len(spec):
         try:
             p = np.asarray(spec, dtype=float)
         except (TypeError, ValueError):
-            raise ExplodiceError(f"`{field_name}` must be {allowed}, but {spec!r} was passed.") from None
-        if (p.ndim != 1 or p.size > MAX_BID + 1 or not np.isfinite(p).all() or (p < 0).any()
-                or abs(p.sum() - 1.0) > 1e-9):
-            raise ExplodiceError(f"`{field_name}` must be {allowed} (non-negative, summing to "
-                                 f"1), but {spec!r} was passed.")
+            raise ExplodiceError(
+                f"`{field_name}` must be {allowed}, but {spec!r} was passed."
+            ) from None
+        if (
+            p.ndim != 1
+            or p.size > MAX_BID + 1
+            or not np.isfinite(p).all()
+            or (p < 0).any()
+            or abs(p.sum() - 1.0) > 1e-9
+        ):
+            raise ExplodiceError(
+                f"`{field_name}` must be {allowed} (non-negative, summing to "
+                f"1), but {spec!r} was passed."
+            )
         return p / p.sum()
     raise ExplodiceError(f"`{field_name}` must be {allowed}, but {spec!r} was passed.")
 
@@ -82,8 +95,10 @@ def settle(bids_a: Sequence[int], bids_b: Sequence[int]) -> tuple[str, int, int]
     ('b', 0, 5)
     """
     if len(bids_a) != len(bids_b) or not len(bids_a):
-        raise ExplodiceError("`bids_a` and `bids_b` must be non-empty and of the same length "
-                             f"(one bid each per round), but {bids_a!r} and {bids_b!r} were passed.")
+        raise ExplodiceError(
+            "`bids_a` and `bids_b` must be non-empty and of the same length "
+            f"(one bid each per round), but {bids_a!r} and {bids_b!r} were passed."
+        )
     hp_a = hp_b = 0
     for r, (x, y) in enumerate(zip(bids_a, bids_b)):
         x = check_int(f"bids_a[{r}]", x, lo=0)
@@ -93,8 +108,10 @@ def settle(bids_a: Sequence[int], bids_b: Sequence[int]) -> tuple[str, int, int]
         if y > x:
             return "b", hp_a, hp_b + y
         hp_a, hp_b = hp_a + x, hp_b + y
-    raise ExplodiceError(f"the bids end on equal bids ({bids_a[-1]} and {bids_b[-1]}): bidding "
-                         "starts again, so give the next round too.")
+    raise ExplodiceError(
+        f"the bids end on equal bids ({bids_a[-1]} and {bids_b[-1]}): bidding "
+        "starts again, so give the next round too."
+    )
 
 
 @dataclass(frozen=True)
@@ -134,8 +151,13 @@ class CloseContest:
         return self.hp.groupby(f"hp_{side}").p.sum()
 
     def summary(self) -> dict[str, float]:
-        return {"p_win_a": self.p_win_a, "p_win_b": self.p_win_b, "hp_a_mean": self.hp_a_mean,
-                "hp_b_mean": self.hp_b_mean, "rounds_mean": self.rounds_mean}
+        return {
+            "p_win_a": self.p_win_a,
+            "p_win_b": self.p_win_b,
+            "hp_a_mean": self.hp_a_mean,
+            "hp_b_mean": self.hp_b_mean,
+            "rounds_mean": self.rounds_mean,
+        }
 
 
 def close_contest(bids_a: Any, bids_b: Any) -> CloseContest:
@@ -152,8 +174,10 @@ def close_contest(bids_a: Any, bids_b: Any) -> CloseContest:
     tie = a * b  # both bid v: both pay v, and bid again
     e = float(tie.sum())
     if e > 1 - 1e-12:
-        raise ExplodiceError("the two bid models always bid the same: equal bids start again "
-                             "forever. Give one side another bid or a distribution.")
+        raise ExplodiceError(
+            "the two bid models always bid the same: equal bids start again "
+            "forever. Give one side another bid or a distribution."
+        )
     win_a = a * (np.cumsum(b) - b)  # A bids x, B bids less
     win_b = b * (np.cumsum(a) - a)
     runs = np.zeros(1)
@@ -197,14 +221,28 @@ class ClosedTie:
         return self.p_tie * self.contest.hp_b_mean
 
     def summary(self) -> dict[str, float]:
-        return {"p_win_a": self.p_win_a, "p_tie": self.p_tie, "hp_a_mean": self.hp_a_mean,
-                "hp_b_mean": self.hp_b_mean}
+        return {
+            "p_win_a": self.p_win_a,
+            "p_tie": self.p_tie,
+            "hp_a_mean": self.hp_a_mean,
+            "hp_b_mean": self.hp_b_mean,
+        }
 
 
-def close_opposed(roll_a: Any, roll_b: Any | None = None, *, dc: int | None = None,
-                  bids_a: Any = 0, bids_b: Any = 0, system: str = "3d6x",
-                  rules: Rules | None = None, method: str = "exact", n: int = DEFAULT_N,
-                  seed: Any = None, threads: int | None = None) -> ClosedTie:
+def close_opposed(
+    roll_a: Any,
+    roll_b: Any | None = None,
+    *,
+    dc: int | None = None,
+    bids_a: Any = 0,
+    bids_b: Any = 0,
+    system: str = "3d6x",
+    rules: Rules | None = None,
+    method: str = "exact",
+    n: int = DEFAULT_N,
+    seed: Any = None,
+    threads: int | None = None,
+) -> ClosedTie:
     """Side A's roll against side B's roll (an opposed test) or against ``dc``, with the ties
     settled by bids (the higher total wins outright; a tie goes to the bids).
 
@@ -235,4 +273,3 @@ def close_opposed(roll_a: Any, roll_b: Any | None = None, *, dc: int | None = No
         p_above, p_tie = float(diff[margins > 0].sum()), float(diff[margins == 0].sum())
     contest = close_contest(bids_a, bids_b)
     return ClosedTie(p_above + p_tie * contest.p_win_a, p_tie, contest)
-

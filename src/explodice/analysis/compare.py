@@ -20,14 +20,21 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from explodice.engine.d20 import d20
-from explodice.game.tables import D20_DCS, DC_TABLES, DEFAULT_TARGETS, PROFILES, check_system, difficulty_of
-from explodice.engine.distribution import Distribution
-from explodice.engine.exact import exact
-from explodice.game.rules import ADVANTAGE_STATES, ExplodiceError, Roll, Rules, check_int
 from explodice.analysis.success import states
 from explodice.core.errors import ExplodiceTypeError, check_items, check_mapping, shown
+from explodice.engine.d20 import d20
+from explodice.engine.distribution import Distribution
+from explodice.engine.exact import exact
 from explodice.game.checks import check_rules
+from explodice.game.rules import ADVANTAGE_STATES, ExplodiceError, Roll, Rules, check_int
+from explodice.game.tables import (
+    D20_DCS,
+    DC_TABLES,
+    DEFAULT_TARGETS,
+    PROFILES,
+    check_system,
+    difficulty_of,
+)
 
 __all__ = [
     "DEFAULT_TARGETS",
@@ -61,8 +68,13 @@ def _closest(p: np.ndarray, target: float, candidates: np.ndarray) -> tuple[int,
     return int(candidates[best]), float(p[best])
 
 
-def equivalent_dc(roll: int | Roll, *, d20_dcs: Mapping[str, int] | Iterable[int] | None = None,
-                  rules: Rules | None = None, tolerance: float = 0.005) -> pd.DataFrame:
+def equivalent_dc(
+    roll: int | Roll,
+    *,
+    d20_dcs: Mapping[str, int] | Iterable[int] | None = None,
+    rules: Rules | None = None,
+    tolerance: float = 0.005,
+) -> pd.DataFrame:
     """For each d20 DC, the 3d6x DC whose success probability is closest, and how close.
 
     ``roll`` (or a modifier) is read in both systems: same modifier, advantage and kind.
@@ -76,8 +88,9 @@ def equivalent_dc(roll: int | Roll, *, d20_dcs: Mapping[str, int] | Iterable[int
     """
     roll = _as_roll(roll)
     if not isinstance(tolerance, (int, float)) or not 0 <= tolerance < 0.5:
-        raise ExplodiceError(f"`tolerance` must be a probability in [0, 0.5), but "
-                             f"{tolerance!r} was passed.")
+        raise ExplodiceError(
+            f"`tolerance` must be a probability in [0, 0.5), but {tolerance!r} was passed."
+        )
     table = _dc_map(d20_dcs)
     dist_d20 = d20(roll)
     dist_3 = exact(roll, rules)
@@ -97,8 +110,18 @@ def equivalent_dc(roll: int | Roll, *, d20_dcs: Mapping[str, int] | Iterable[int
             dc3, q = int(candidates[best]), float(p3[best])
         else:
             dc3, q = _closest(p3, p, candidates)
-        rows.append({"difficulty": name, "d20_dc": dc, "p_d20": p, "dc_3d6x": dc3, "p_3d6x": q,
-                     "gap": q - p, "difficulty_3d6x": difficulty_of(dc3, "3d6x"), "note": note})
+        rows.append(
+            {
+                "difficulty": name,
+                "d20_dc": dc,
+                "p_d20": p,
+                "dc_3d6x": dc3,
+                "p_3d6x": q,
+                "gap": q - p,
+                "difficulty_3d6x": difficulty_of(dc3, "3d6x"),
+                "note": note,
+            }
+        )
     out = pd.DataFrame(rows)
     out.attrs.update({"roll": roll.describe(), "rules": check_rules(rules).describe()})
     return out
@@ -112,9 +135,13 @@ def _dc_map(dcs: Mapping[str, int] | Iterable[int] | None) -> dict[str, int]:
     return {difficulty_of(int(d), "d20") or f"DC {d}": check_int("d20_dcs", d) for d in dcs}
 
 
-def equivalent_dc_table(profiles: Mapping[str, int | Roll] | None = None, *,
-                        reference: str = "trained", rules: Rules | None = None,
-                        d20_dcs: Mapping[str, int] | None = None) -> pd.DataFrame:
+def equivalent_dc_table(
+    profiles: Mapping[str, int | Roll] | None = None,
+    *,
+    reference: str = "trained",
+    rules: Rules | None = None,
+    d20_dcs: Mapping[str, int] | None = None,
+) -> pd.DataFrame:
     """The d20 DC table mapped onto 3d6x for a reference profile, with what it gives others.
 
     For each difficulty, ``dc_3d6x`` is the reference profile's equivalent DC; each profile's
@@ -125,33 +152,47 @@ def equivalent_dc_table(profiles: Mapping[str, int | Roll] | None = None, *,
     >>> t[t.profile == "trained"].dc_3d6x.tolist()
     [8, 13, 16, 20, 38, 38]
     """
-    profiles = check_mapping("profiles", PROFILES if profiles is None else profiles,
-                             what="NAME: modifier items")
+    profiles = check_mapping(
+        "profiles", PROFILES if profiles is None else profiles, what="NAME: modifier items"
+    )
     if reference not in profiles:
-        raise ExplodiceError(f"`reference` must name one of the profiles {list(profiles)}, but "
-                             f"{reference!r} was passed.")
-    mapping = equivalent_dc(_as_roll(profiles[reference], "profiles"), d20_dcs=d20_dcs,
-                            rules=rules)
+        raise ExplodiceError(
+            f"`reference` must name one of the profiles {list(profiles)}, but "
+            f"{reference!r} was passed."
+        )
+    mapping = equivalent_dc(_as_roll(profiles[reference], "profiles"), d20_dcs=d20_dcs, rules=rules)
     rows = []
     for row in mapping.itertuples():
         for name, value in profiles.items():
             roll = _as_roll(value, "profiles")
             p_d20 = float(d20(roll).p_success(row.d20_dc))
             p_3 = float(exact(roll, rules).p_success(row.dc_3d6x))
-            rows.append({"difficulty": row.difficulty, "d20_dc": row.d20_dc,
-                         "dc_3d6x": row.dc_3d6x, "profile": name, "modifier": roll.modifier,
-                         "p_d20": p_d20, "p_3d6x": p_3, "gap": p_3 - p_d20})
+            rows.append(
+                {
+                    "difficulty": row.difficulty,
+                    "d20_dc": row.d20_dc,
+                    "dc_3d6x": row.dc_3d6x,
+                    "profile": name,
+                    "modifier": roll.modifier,
+                    "p_d20": p_d20,
+                    "p_3d6x": p_3,
+                    "gap": p_3 - p_d20,
+                }
+            )
     out = pd.DataFrame(rows)
     out.attrs.update({"reference": reference, "rules": check_rules(rules).describe()})
     return out
 
 
-def divergence(profiles: Mapping[str, int | Roll] | None = None, *,
-               reference: str | None = None,
-               advantages: Iterable[str] = ("normal", "advantage", "disadvantage"),
-               readings: Iterable[str] = ("subtract", "drop"),
-               rules: Rules | None = None,
-               d20_dcs: Mapping[str, int] | None = None) -> pd.DataFrame:
+def divergence(
+    profiles: Mapping[str, int | Roll] | None = None,
+    *,
+    reference: str | None = None,
+    advantages: Iterable[str] = ("normal", "advantage", "disadvantage"),
+    readings: Iterable[str] = ("subtract", "drop"),
+    rules: Rules | None = None,
+    d20_dcs: Mapping[str, int] | None = None,
+) -> pd.DataFrame:
     """Where the systems diverge: map each d20 DC to its 3d6x equivalent without advantage
     (for each profile itself, or for ``reference``), then compare the odds with advantage and
     disadvantage (3d6x: each reading). Sorted by ``abs_gap``, largest first.
@@ -160,11 +201,14 @@ def divergence(profiles: Mapping[str, int | Roll] | None = None, *,
     >>> d.iloc[0].advantage
     'disadvantage (subtract)'
     """
-    profiles = check_mapping("profiles", PROFILES if profiles is None else profiles,
-                             what="NAME: modifier items")
+    profiles = check_mapping(
+        "profiles", PROFILES if profiles is None else profiles, what="NAME: modifier items"
+    )
     if reference is not None and reference not in profiles:
-        raise ExplodiceError(f"`reference` must be None or name one of the profiles "
-                             f"{list(profiles)}, but {reference!r} was passed.")
+        raise ExplodiceError(
+            f"`reference` must be None or name one of the profiles "
+            f"{list(profiles)}, but {reference!r} was passed."
+        )
     rules = check_rules(rules)
     advantages = check_items("advantages", advantages, what=f"states {list(ADVANTAGE_STATES)}")
     readings = check_items("readings", readings, what="readings of disadvantage")
@@ -179,19 +223,34 @@ def divergence(profiles: Mapping[str, int | Roll] | None = None, *,
             for row in mapping.itertuples():
                 p_d20 = float(dist_d20.p_success(row.d20_dc))
                 p_3 = float(dist_3.p_success(row.dc_3d6x))
-                rows.append({"profile": name, "modifier": roll.modifier,
-                             "difficulty": row.difficulty, "d20_dc": row.d20_dc,
-                             "dc_3d6x": row.dc_3d6x, "advantage": label, "p_d20": p_d20,
-                             "p_3d6x": p_3, "gap": p_3 - p_d20, "abs_gap": abs(p_3 - p_d20)})
+                rows.append(
+                    {
+                        "profile": name,
+                        "modifier": roll.modifier,
+                        "difficulty": row.difficulty,
+                        "d20_dc": row.d20_dc,
+                        "dc_3d6x": row.dc_3d6x,
+                        "advantage": label,
+                        "p_d20": p_d20,
+                        "p_3d6x": p_3,
+                        "gap": p_3 - p_d20,
+                        "abs_gap": abs(p_3 - p_d20),
+                    }
+                )
     out = pd.DataFrame(rows).sort_values("abs_gap", ascending=False, kind="stable")
     out = out.reset_index(drop=True)
     out.attrs.update({"rules": rules.describe(), "reference": reference})
     return out
 
 
-def dc_for_probability(roll: int | Roll | Distribution, target: float | Iterable[float], *,
-                       system: str = "3d6x", rules: Rules | None = None,
-                       mode: str = "closest") -> Any:
+def dc_for_probability(
+    roll: int | Roll | Distribution,
+    target: float | Iterable[float],
+    *,
+    system: str = "3d6x",
+    rules: Rules | None = None,
+    mode: str = "closest",
+) -> Any:
     """The DC that gives ``roll`` a target probability of success.
 
     ``mode``: ``"closest"`` (the DC whose P(success) is nearest the target; ties: the higher
@@ -202,13 +261,15 @@ def dc_for_probability(roll: int | Roll | Distribution, target: float | Iterable
     (15, array([12, 16]))
     """
     if mode not in ("closest", "at_least", "at_most"):
-        raise ExplodiceError(f"`mode` must be one of ['closest', 'at_least', 'at_most'], but "
-                             f"{mode!r} was passed.")
+        raise ExplodiceError(
+            f"`mode` must be one of ['closest', 'at_least', 'at_most'], but {mode!r} was passed."
+        )
     try:
         targets = np.asarray(target, dtype=float)
     except (TypeError, ValueError, OverflowError):
-        raise ExplodiceTypeError(f"`target` must be a probability or probabilities, but "
-                                 f"{shown(target)} was passed.") from None
+        raise ExplodiceTypeError(
+            f"`target` must be a probability or probabilities, but {shown(target)} was passed."
+        ) from None
     if np.any((targets < 0) | (targets > 1)) or np.any(np.isnan(targets)):
         raise ExplodiceError(f"`target` must be in [0, 1], but {shown(target)} was passed.")
     if isinstance(roll, Distribution):
@@ -225,17 +286,25 @@ def dc_for_probability(roll: int | Roll | Distribution, target: float | Iterable
             continue
         hits = np.nonzero(p >= t - _TIE)[0] if mode == "at_least" else np.nonzero(p <= t + _TIE)[0]
         if hits.size == 0:  # a d20 attack never goes below 5 % nor above 95 %
-            raise ExplodiceError(f"`target` must be reachable in mode {mode!r}: P(success) of this "
-                                 f"roll spans [{p.min():.4g}, {p.max():.4g}], but {float(t)!r} was "
-                                 "passed.")
+            raise ExplodiceError(
+                f"`target` must be reachable in mode {mode!r}: P(success) of this "
+                f"roll spans [{p.min():.4g}, {p.max():.4g}], but {float(t)!r} was "
+                "passed."
+            )
         out.append(int(candidates[hits[-1] if mode == "at_least" else hits[0]]))
     result = np.array(out).reshape(targets.shape)
     return int(result) if result.ndim == 0 else result
 
 
-def suggest_dcs(targets: Mapping[str, float] | None = None, *, reference: str = "trained",
-                profiles: Mapping[str, int | Roll] | None = None, system: str = "3d6x",
-                rules: Rules | None = None, mode: str = "closest") -> pd.DataFrame:
+def suggest_dcs(
+    targets: Mapping[str, float] | None = None,
+    *,
+    reference: str = "trained",
+    profiles: Mapping[str, int | Roll] | None = None,
+    system: str = "3d6x",
+    rules: Rules | None = None,
+    mode: str = "closest",
+) -> pd.DataFrame:
     """A DC table from target probabilities per difficulty band for a reference profile,
     with the odds it gives every profile (tidy: one row per difficulty and profile).
 
@@ -247,25 +316,41 @@ def suggest_dcs(targets: Mapping[str, float] | None = None, *, reference: str = 
     [[13.0, 0.755]]
     """
     system = check_system(system)
-    targets = check_mapping("targets", DEFAULT_TARGETS if targets is None else targets,
-                            what="difficulty: probability items")
-    profiles = check_mapping("profiles", PROFILES if profiles is None else profiles,
-                             what="NAME: modifier items")
+    targets = check_mapping(
+        "targets",
+        DEFAULT_TARGETS if targets is None else targets,
+        what="difficulty: probability items",
+    )
+    profiles = check_mapping(
+        "profiles", PROFILES if profiles is None else profiles, what="NAME: modifier items"
+    )
     if reference not in profiles:
-        raise ExplodiceError(f"`reference` must name one of the profiles {list(profiles)}, but "
-                             f"{reference!r} was passed.")
-    dist_of = {name: (d20(r) if system == "d20" else exact(r, rules))
-               for name, r in ((n, _as_roll(v, "profiles")) for n, v in profiles.items())}
+        raise ExplodiceError(
+            f"`reference` must name one of the profiles {list(profiles)}, but "
+            f"{reference!r} was passed."
+        )
+    dist_of = {
+        name: (d20(r) if system == "d20" else exact(r, rules))
+        for name, r in ((n, _as_roll(v, "profiles")) for n, v in profiles.items())
+    }
     typical = DC_TABLES[system]
     rows = []
     for band, target in targets.items():
         dc = dc_for_probability(dist_of[reference], target, mode=mode)
         for name, dist in dist_of.items():
             table_dc = typical.get(band)
-            rows.append({"difficulty": band, "target": float(target), "dc": dc,
-                         "table_dc": table_dc, "profile": name, "modifier": _modifier(dist),
-                         "p": float(dist.p_success(dc)),
-                         "p_table": float(dist.p_success(table_dc)) if table_dc else np.nan})
+            rows.append(
+                {
+                    "difficulty": band,
+                    "target": float(target),
+                    "dc": dc,
+                    "table_dc": table_dc,
+                    "profile": name,
+                    "modifier": _modifier(dist),
+                    "p": float(dist.p_success(dc)),
+                    "p_table": float(dist.p_success(table_dc)) if table_dc else np.nan,
+                }
+            )
     out = pd.DataFrame(rows)
     out.attrs.update({"system": system, "reference": reference, "mode": mode})
     return out

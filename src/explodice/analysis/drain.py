@@ -17,11 +17,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from explodice.core.errors import check_items
 from explodice.engine.exact import exact
 from explodice.game.character import ABILITIES, ABILITY_GAUGE
-from explodice.game.rules import ExplodiceError, Roll, Rules, check_int
 from explodice.game.checks import check_rules
-from explodice.core.errors import check_items
+from explodice.game.rules import ExplodiceError, Roll, Rules, check_int
 
 __all__ = ["drain_frame", "drain_summary"]
 
@@ -37,17 +37,24 @@ def _labelled_rolls(rolls: Any) -> list[tuple[dict[str, Any], Roll]]:
         for label, roll in rolls.items():
             if not isinstance(roll, Roll):
                 raise ExplodiceError(
-                    f"`rolls[{label!r}]` must be a Roll, but {type(roll).__name__} was passed.")
+                    f"`rolls[{label!r}]` must be a Roll, but {type(roll).__name__} was passed."
+                )
             out.append(({"label": str(label), "gauge": None}, roll))
         return out
     if hasattr(rolls, "roll") and hasattr(rolls, "gauges"):
         # a Character: one save per ability (an ability check without a skill is outside the
         # rule of 1 by default; a save always drains its ability's gauge)
-        return [({"label": ability, "gauge": ABILITY_GAUGE[ability]},
-                 rolls.roll(ability=ability, kind="save")) for ability in ABILITIES]
+        return [
+            (
+                {"label": ability, "gauge": ABILITY_GAUGE[ability]},
+                rolls.roll(ability=ability, kind="save"),
+            )
+            for ability in ABILITIES
+        ]
     raise ExplodiceError(
         "`rolls` must be a Roll, a mapping of labels to Rolls or a Character, but "
-        f"{type(rolls).__name__} was passed.")
+        f"{type(rolls).__name__} was passed."
+    )
 
 
 def drain_frame(rolls: Any, rules: Rules | None = None, *, upto: int | None = None) -> pd.DataFrame:
@@ -73,14 +80,25 @@ def drain_frame(rolls: Any, rules: Rules | None = None, *, upto: int | None = No
             stop = int(np.searchsorted(-at_least, -1e-9, side="right"))
         else:
             stop = min(pmf.size, upto + 1)
-        frames.append(pd.DataFrame({
-            **labels, "drain": np.arange(stop), "p": pmf[:stop], "p_at_least": at_least[:stop],
-            "drain_mean": d.drain_mean, "method": "exact", "rules": rules.describe()}))
+        frames.append(
+            pd.DataFrame(
+                {
+                    **labels,
+                    "drain": np.arange(stop),
+                    "p": pmf[:stop],
+                    "p_at_least": at_least[:stop],
+                    "drain_mean": d.drain_mean,
+                    "method": "exact",
+                    "rules": rules.describe(),
+                }
+            )
+        )
     return pd.concat(frames, ignore_index=True)
 
 
-def drain_summary(rolls: Any, rules: Rules | None = None, *,
-                  tail: tuple[int, ...] = TAIL_POINTS) -> pd.DataFrame:
+def drain_summary(
+    rolls: Any, rules: Rules | None = None, *, tail: tuple[int, ...] = TAIL_POINTS
+) -> pd.DataFrame:
     """One row per roll: mean and std of the drain, E[kept 1s], and P(drain >= x) for ``tail``.
 
     >>> from explodice import Roll
@@ -93,8 +111,12 @@ def drain_summary(rolls: Any, rules: Rules | None = None, *,
         d = exact(roll, rules)
         x = np.arange(d.drain_pmf.size)
         var = float((d.drain_pmf * (x - d.drain_mean) ** 2).sum())
-        row = {**labels, "drain_mean": d.drain_mean, "drain_std": var ** 0.5,
-               "ones_mean": d.ones_mean}
+        row = {
+            **labels,
+            "drain_mean": d.drain_mean,
+            "drain_std": var**0.5,
+            "ones_mean": d.ones_mean,
+        }
         for t in check_items("tail", tail, what="drain points"):
             row[f"p_drain_ge_{t}"] = d.p_drain_at_least(t)
         rows.append({**row, "method": "exact", "rules": rules.describe()})

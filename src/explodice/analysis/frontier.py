@@ -32,8 +32,8 @@ import pandas as pd
 from explodice.engine.dice import initial_states, sf_at
 from explodice.engine.exact import exact
 from explodice.engine.rule_of_one import chain_survival, expected_drain
-from explodice.game.rules import ADVANTAGE_STATES, Best, ExplodiceError, Roll, Rules, check_int
 from explodice.game.checks import check_rules
+from explodice.game.rules import ADVANTAGE_STATES, Best, ExplodiceError, Roll, Rules, check_int
 
 __all__ = ["frontier", "breakpoints", "implied_lambda"]
 
@@ -43,8 +43,10 @@ _SAME = 1e-12  # breakpoints closer than this (relative) are one
 def _base_roll(modifier: int | Roll, advantage: str, kind: str) -> Roll:
     if isinstance(modifier, Roll):
         if modifier.reroll_dc is not None:
-            raise ExplodiceError("`roll` must not carry a reroll on failure: the frontier "
-                                 "reads one throw's choice (Reroll('one') is allowed).")
+            raise ExplodiceError(
+                "`roll` must not carry a reroll on failure: the frontier "
+                "reads one throw's choice (Reroll('one') is allowed)."
+            )
         return modifier.replace(actor="pc", policy="keep")
     return Roll(modifier, advantage=advantage, kind=kind)
 
@@ -53,7 +55,7 @@ def _state_lines(roll: Roll, dc: int, rules: Rules):
     """For each reachable initial throw with a choice: the (P, E[drain]) of k = 0..min(n1, n6)."""
     malus = roll.has_malus_die(rules)
     need = dc - roll.modifier
-    for (n1, n6, s) in initial_states(roll.pool_size(rules), roll.lucky):
+    for n1, n6, s in initial_states(roll.pool_size(rules), roll.lucky):
         m = min(n1, n6)
         if m == 0:
             continue
@@ -79,8 +81,14 @@ def _envelope_switches(p: np.ndarray, d: np.ndarray) -> list[float]:
     return out
 
 
-def breakpoints(modifier: int | Roll, dc: int, *, advantage: str = "normal", kind: str = "check",
-                rules: Rules | None = None) -> np.ndarray:
+def breakpoints(
+    modifier: int | Roll,
+    dc: int,
+    *,
+    advantage: str = "normal",
+    kind: str = "check",
+    rules: Rules | None = None,
+) -> np.ndarray:
     """The sorted λ > 0 at which ``Best(dc, λ)``'s table changes, for this roll.
 
     Beyond the last one ``best`` equals ``cancel``; before the first it is ``best(0)``.
@@ -101,8 +109,14 @@ def breakpoints(modifier: int | Roll, dc: int, *, advantage: str = "normal", kin
     return np.asarray(merged)
 
 
-def frontier(modifier: int | Roll, dc: int, *, advantage: str = "normal", kind: str = "check",
-             rules: Rules | None = None) -> pd.DataFrame:
+def frontier(
+    modifier: int | Roll,
+    dc: int,
+    *,
+    advantage: str = "normal",
+    kind: str = "check",
+    rules: Rules | None = None,
+) -> pd.DataFrame:
     """Tidy table of (P(success), E[drain]) along the frontier, exact, one row per policy.
 
     Rows: ``keep``; then ``best`` on each λ segment ``[lambda_lo, lambda_hi)`` between the
@@ -118,17 +132,25 @@ def frontier(modifier: int | Roll, dc: int, *, advantage: str = "normal", kind: 
     """
     rules = check_rules(rules)
     if advantage not in ADVANTAGE_STATES:
-        raise ExplodiceError(f"`advantage` must be one of {list(ADVANTAGE_STATES)}, "
-                             f"but {advantage!r} was passed.")
+        raise ExplodiceError(
+            f"`advantage` must be one of {list(ADVANTAGE_STATES)}, but {advantage!r} was passed."
+        )
     roll = _base_roll(modifier, advantage, kind)
     cuts = breakpoints(roll, dc, rules=rules)
     rows: list[dict[str, Any]] = []
 
     def add(policy_name: str, policy: Any, lo: float, hi: float) -> None:
         d = exact(roll.replace(policy=policy), rules)
-        rows.append({"policy": policy_name, "lambda_lo": lo, "lambda_hi": hi,
-                     "p_success": d.p_success(dc), "drain_mean": d.drain_mean,
-                     "ones_mean": d.ones_mean})
+        rows.append(
+            {
+                "policy": policy_name,
+                "lambda_lo": lo,
+                "lambda_hi": hi,
+                "p_success": d.p_success(dc),
+                "drain_mean": d.drain_mean,
+                "ones_mean": d.ones_mean,
+            }
+        )
 
     add("keep", "keep", np.nan, np.nan)
     edges = np.concatenate([[0.0], cuts])
@@ -140,8 +162,12 @@ def frontier(modifier: int | Roll, dc: int, *, advantage: str = "normal", kind: 
     df["price"] = np.where(dd > 0, np.maximum(dp / dd.where(dd > 0, 1.0), 0.0), np.nan)
     lam = _chord_slope(df)
     df["knee"] = (df.lambda_lo <= lam) & (lam < df.lambda_hi) & (df.policy != "keep")
-    for key, value in (("roll", roll.describe()), ("dc", dc), ("method", "exact"),
-                       ("rules", rules.describe())):
+    for key, value in (
+        ("roll", roll.describe()),
+        ("dc", dc),
+        ("method", "exact"),
+        ("rules", rules.describe()),
+    ):
         df[key] = value
     df.attrs["implied_lambda"] = lam
     return df
@@ -154,12 +180,19 @@ def _chord_slope(df: pd.DataFrame) -> float:
     return dp / dd if dd > 0 else 0.0
 
 
-def implied_lambda(modifier: int | Roll, dc: int, *, advantage: str = "normal",
-                   kind: str = "check", rules: Rules | None = None) -> float:
+def implied_lambda(
+    modifier: int | Roll,
+    dc: int,
+    *,
+    advantage: str = "normal",
+    kind: str = "check",
+    rules: Rules | None = None,
+) -> float:
     """λ* of a sensible player: the frontier's chord slope (its knee), in success per point.
 
     >>> round(implied_lambda(2, 16), 4)   # 3d6x+2 against DC 16
     0.1356
     """
-    return float(frontier(modifier, dc, advantage=advantage, kind=kind,
-                          rules=rules).attrs["implied_lambda"])
+    return float(
+        frontier(modifier, dc, advantage=advantage, kind=kind, rules=rules).attrs["implied_lambda"]
+    )

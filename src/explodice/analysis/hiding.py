@@ -58,8 +58,10 @@ class Hiding:
         return pd.DataFrame(rows).assign(system=self.system, method=self.method)
 
     def _repr_html_(self) -> str:
-        return (f"<div><b>Hiding</b>: P(hidden from all) = {self.p_hidden:.4f} (if independent: "
-                f"{self.p_if_independent:.4f}){self.to_frame().to_html(index=False)}</div>")
+        return (
+            f"<div><b>Hiding</b>: P(hidden from all) = {self.p_hidden:.4f} (if independent: "
+            f"{self.p_if_independent:.4f}){self.to_frame().to_html(index=False)}</div>"
+        )
 
 
 def _roll_of(who: Any, skill: str, system: str, field_name: str) -> Roll | Distribution:
@@ -67,8 +69,9 @@ def _roll_of(who: Any, skill: str, system: str, field_name: str) -> Roll | Distr
         return who.roll(skill, system=system)
     if isinstance(who, (Roll, Distribution)):
         return who
-    raise ExplodiceError(f"`{field_name}` must be a Character, a Roll or a Distribution, but "
-                         f"{who!r} was passed.")
+    raise ExplodiceError(
+        f"`{field_name}` must be a Character, a Roll or a Distribution, but {who!r} was passed."
+    )
 
 
 def _passive_value(who: Any, system: str, i: int) -> tuple[str, int]:
@@ -79,9 +82,18 @@ def _passive_value(who: Any, system: str, i: int) -> tuple[str, int]:
     return f"passive {value}", value
 
 
-def hide(stealth: Any, *, active: Sequence[Any] = (), passive: Sequence[Any] = (),
-         system: str = "3d6x", rules: Rules | None = None, method: str = "exact",
-         n: int = DEFAULT_N, seed: Any = None, threads: int | None = None) -> Hiding:
+def hide(
+    stealth: Any,
+    *,
+    active: Sequence[Any] = (),
+    passive: Sequence[Any] = (),
+    system: str = "3d6x",
+    rules: Rules | None = None,
+    method: str = "exact",
+    n: int = DEFAULT_N,
+    seed: Any = None,
+    threads: int | None = None,
+) -> Hiding:
     """P(``stealth`` stays hidden) from ``active`` observers (Perception rolls: a Roll, a
     Distribution or a Character) and ``passive`` ones (passive Perception values, or
     Characters: 10 + their Perception modifier).
@@ -96,8 +108,7 @@ def hide(stealth: Any, *, active: Sequence[Any] = (), passive: Sequence[Any] = (
     system = check_system(system)
     for name, value in (("active", active), ("passive", passive)):
         if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
-            raise ExplodiceError(f"`{name}` must be a list of observers, but {value!r} was "
-                                 "passed.")
+            raise ExplodiceError(f"`{name}` must be a list of observers, but {value!r} was passed.")
     if not active and not passive:
         raise ExplodiceError("`active` and `passive` are both empty: give at least one observer.")
     sampling = Sampling(method, n, seed, threads)
@@ -110,8 +121,9 @@ def hide(stealth: Any, *, active: Sequence[Any] = (), passive: Sequence[Any] = (
         labels.append(label)
         hidden_from.append((totals >= value).astype(float))
     for i, who in enumerate(active):
-        d = as_distribution(_roll_of(who, "Perception", system, f"active[{i}]"), system, rules,
-                            sampling)
+        d = as_distribution(
+            _roll_of(who, "Perception", system, f"active[{i}]"), system, rules, sampling
+        )
         q = d.total_pmf / d.total_pmf.sum()
         cdf = np.cumsum(q)  # P(Perception <= lo + k)
         k = np.clip(totals - d.lo, -1, q.size - 1)
@@ -125,5 +137,10 @@ def hide(stealth: Any, *, active: Sequence[Any] = (), passive: Sequence[Any] = (
     for i in np.nonzero(ps)[0]:
         spotted += ps[i] * count_successes(1.0 - h[:, i])
     sim = s.simulated
-    return Hiding(p_hidden, p_each, tuple(float(x) for x in spotted), system,
-                  "simulate" if sim or method == "simulate" else "exact")
+    return Hiding(
+        p_hidden,
+        p_each,
+        tuple(float(x) for x in spotted),
+        system,
+        "simulate" if sim or method == "simulate" else "exact",
+    )

@@ -62,8 +62,9 @@ class Initiative:
         r = self.ranks
         rows = r[(r.creature == name) & (r["rank"] == 1)]
         if rows.empty:
-            raise ExplodiceError(f"`name` must be one of {list(r.creature.unique())}, but "
-                                 f"{name!r} was passed.")
+            raise ExplodiceError(
+                f"`name` must be one of {list(r.creature.unique())}, but {name!r} was passed."
+            )
         return float(rows.p.iloc[0])
 
     def to_frame(self) -> pd.DataFrame:
@@ -84,11 +85,14 @@ def _creatures(creatures: Any, system: str, rules: Rules, sampling: Sampling) ->
     elif isinstance(creatures, Sequence) and all(isinstance(c, Character) for c in creatures):
         items = [(c.name, c) for c in creatures]
     else:
-        raise ExplodiceError("`creatures` must be a mapping name -> Character, Roll or "
-                             f"modifier, or a list of Characters, but {creatures!r} was passed.")
+        raise ExplodiceError(
+            "`creatures` must be a mapping name -> Character, Roll or "
+            f"modifier, or a list of Characters, but {creatures!r} was passed."
+        )
     if len(items) < 2:
-        raise ExplodiceError(f"`creatures` must hold at least two creatures, but {len(items)} "
-                             "was passed.")
+        raise ExplodiceError(
+            f"`creatures` must hold at least two creatures, but {len(items)} was passed."
+        )
     out = []
     for name, who in items:
         if isinstance(who, Character):
@@ -192,9 +196,17 @@ def _side_before(a: list[int], b: list[int], cs: list[_Creature], p: np.ndarray)
     return total
 
 
-def initiative(creatures: Any, *, sides: Mapping[str, Sequence[str]] | None = None,
-               system: str = "3d6x", rules: Rules | None = None, method: str = "exact",
-               n: int = DEFAULT_N, seed: Any = None, threads: int | None = None) -> Initiative:
+def initiative(
+    creatures: Any,
+    *,
+    sides: Mapping[str, Sequence[str]] | None = None,
+    system: str = "3d6x",
+    rules: Rules | None = None,
+    method: str = "exact",
+    n: int = DEFAULT_N,
+    seed: Any = None,
+    threads: int | None = None,
+) -> Initiative:
     """Initiative for ``creatures``: a mapping name -> :class:`Character` (its DEX ability
     check and DEX modifier), :class:`Roll` (its modifier breaks ties) or a modifier, or a list
     of Characters. ``sides`` maps a side's name to its creatures' names.
@@ -213,33 +225,48 @@ def initiative(creatures: Any, *, sides: Mapping[str, Sequence[str]] | None = No
     p, _ = _grid(cs)
     names = [c.name for c in cs]
     rank_p = _ranks(cs, p)
-    ranks = pd.DataFrame([{"creature": c.name, "rank": r + 1, "p": float(rank_p[i, r])}
-                          for i, c in enumerate(cs) for r in range(len(cs))])
+    ranks = pd.DataFrame(
+        [
+            {"creature": c.name, "rank": r + 1, "p": float(rank_p[i, r])}
+            for i, c in enumerate(cs)
+            for r in range(len(cs))
+        ]
+    )
     orders = None
     if len(cs) <= MAX_ORDERS:
-        rows = [{"order": " > ".join(names[i] for i in o), "p": _order_p(o, cs, p)}
-                for o in itertools.permutations(range(len(cs)))]
+        rows = [
+            {"order": " > ".join(names[i] for i in o), "p": _order_p(o, cs, p)}
+            for o in itertools.permutations(range(len(cs)))
+        ]
         orders = pd.DataFrame(rows).sort_values("p", ascending=False, kind="stable")
         orders = orders.reset_index(drop=True)
     side_frame = None
     if sides is not None:
         index = {name: i for i, name in enumerate(names)}
         if not isinstance(sides, Mapping):
-            raise ExplodiceError(f"`sides` must be a mapping side -> names, but {sides!r} was "
-                                 "passed.")
+            raise ExplodiceError(
+                f"`sides` must be a mapping side -> names, but {sides!r} was passed."
+            )
         groups = {}
         for side, members in sides.items():
-            if isinstance(members, (str, bytes)) or not isinstance(members, Sequence) \
-                    or not members:
-                raise ExplodiceError(f"`sides.{side}` must be a non-empty list of names, but "
-                                     f"{members!r} was passed.")
+            if (
+                isinstance(members, (str, bytes))
+                or not isinstance(members, Sequence)
+                or not members
+            ):
+                raise ExplodiceError(
+                    f"`sides.{side}` must be a non-empty list of names, but {members!r} was passed."
+                )
             unknown = [m for m in members if m not in index]
             if unknown:
-                raise ExplodiceError(f"`sides.{side}` must name creatures of {names}, but "
-                                     f"{unknown[0]!r} was passed.")
+                raise ExplodiceError(
+                    f"`sides.{side}` must name creatures of {names}, but {unknown[0]!r} was passed."
+                )
             groups[side] = [index[m] for m in members]
-        rows = [{"first": x, "second": y, "p": _side_before(groups[x], groups[y], cs, p)}
-                for x, y in itertools.permutations(groups, 2)]
+        rows = [
+            {"first": x, "second": y, "p": _side_before(groups[x], groups[y], cs, p)}
+            for x, y in itertools.permutations(groups, 2)
+        ]
         side_frame = pd.DataFrame(rows)
     sim = any(c.dist.simulated for c in cs)
     return Initiative(ranks, orders, side_frame, system, "simulate" if sim else "exact")

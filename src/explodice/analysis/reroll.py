@@ -27,10 +27,16 @@ from explodice.game.tables import DC_TABLES, MODIFIERS, check_system
 __all__ = ["reroll_worth"]
 
 
-def reroll_worth(modifiers: Iterable[int] = MODIFIERS, dcs: Iterable[int] | None = None, *,
-                 system: str = "3d6x", trigger: str = "failure",
-                 advantages: Iterable[str] = ADVANTAGE_STATES, policy: str = "keep",
-                 rules: Rules | None = None) -> pd.DataFrame:
+def reroll_worth(
+    modifiers: Iterable[int] = MODIFIERS,
+    dcs: Iterable[int] | None = None,
+    *,
+    system: str = "3d6x",
+    trigger: str = "failure",
+    advantages: Iterable[str] = ADVANTAGE_STATES,
+    policy: str = "keep",
+    rules: Rules | None = None,
+) -> pd.DataFrame:
     """One row per (advantage, modifier, DC): ``p`` and ``p_reroll`` (P(success) without and
     with the reroll), ``gain``, ``drain`` and ``drain_reroll`` (E[drain], 3d6x), and
     ``drain_added``. ``dcs`` defaults to the system's DC table."""
@@ -50,8 +56,19 @@ def reroll_worth(modifiers: Iterable[int] = MODIFIERS, dcs: Iterable[int] | None
                 else:
                     before, after = exact(base, rules), exact(base.replace(reroll=reroll), rules)
                 p, q = float(before.p_success(dc)), float(after.p_success(dc))
-                rows.append({"system": system, "trigger": trigger, "advantage": adv,
-                             "modifier": m, "dc": dc, "p": p, "p_reroll": q, "gain": q - p,
-                             "drain": before.drain_mean, "drain_reroll": after.drain_mean,
-                             "drain_added": after.drain_mean - before.drain_mean})
+                rows.append(
+                    {
+                        "system": system,
+                        "trigger": trigger,
+                        "advantage": adv,
+                        "modifier": m,
+                        "dc": dc,
+                        "p": p,
+                        "p_reroll": q,
+                        "gain": q - p,
+                        "drain": before.drain_mean,
+                        "drain_reroll": after.drain_mean,
+                        "drain_added": after.drain_mean - before.drain_mean,
+                    }
+                )
     return pd.DataFrame(rows)

@@ -24,9 +24,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from explodice.game.tables import HAGGLE_BASE_DC, HAGGLE_DCS, HAGGLE_DCS_FR, resolve_item
-from explodice.engine.distribution import Distribution
-from explodice.game.rules import ExplodiceError, Roll, Rules, check_int
 from explodice.analysis.success import (
     DEFAULT_N,
     MODIFIERS,
@@ -36,7 +33,10 @@ from explodice.analysis.success import (
     states,
 )
 from explodice.core.errors import check_items
+from explodice.engine.distribution import Distribution
 from explodice.game.checks import check_roll, check_rules
+from explodice.game.rules import ExplodiceError, Roll, Rules, check_int
+from explodice.game.tables import HAGGLE_BASE_DC, HAGGLE_DCS, HAGGLE_DCS_FR, resolve_item
 
 __all__ = [
     "Group",
@@ -52,6 +52,7 @@ __all__ = [
     "passive_table",
     "working_together",
 ]
+
 
 def _fmt(value: Any) -> str:
     if isinstance(value, float):
@@ -70,16 +71,25 @@ class _Shown:
         return pd.DataFrame([self.summary()])
 
     def _repr_html_(self) -> str:
-        rows = "".join(f"<tr><th style='text-align:left'>{k}</th><td>{_fmt(v)}</td></tr>"
-                       for k, v in self.summary().items())
+        rows = "".join(
+            f"<tr><th style='text-align:left'>{k}</th><td>{_fmt(v)}</td></tr>"
+            for k, v in self.summary().items()
+        )
         return f"<div><b>{type(self).__name__}</b><table>{rows}</table>{self._extra_html()}</div>"
 
     def _extra_html(self) -> str:
         return ""
 
 
-def _prepare(items: Iterable[Roll | Distribution], system: str, rules: Rules | None,
-             method: str, n: int, seed: Any, threads: int | None) -> list[Distribution]:
+def _prepare(
+    items: Iterable[Roll | Distribution],
+    system: str,
+    rules: Rules | None,
+    method: str,
+    n: int,
+    seed: Any,
+    threads: int | None,
+) -> list[Distribution]:
     system = check_system(system)
     rules = check_rules(rules)
     sampling = Sampling(method, n, seed, threads)
@@ -88,10 +98,12 @@ def _prepare(items: Iterable[Roll | Distribution], system: str, rules: Rules | N
 
 def _provenance(dists: Sequence[Distribution]) -> dict[str, Any]:
     sims = [d for d in dists if d.simulated]
-    return {"system": "/".join(dict.fromkeys(d.system for d in dists)),
-            "method": "simulate" if sims else "exact",
-            "n": min(d.n for d in sims) if sims else None,
-            "seed": sims[0].seed if sims else None}
+    return {
+        "system": "/".join(dict.fromkeys(d.system for d in dists)),
+        "method": "simulate" if sims else "exact",
+        "n": min(d.n for d in sims) if sims else None,
+        "seed": sims[0].seed if sims else None,
+    }
 
 
 def _label(d: Distribution) -> str:
@@ -121,14 +133,31 @@ class Opposed(_Shown):
     seed: Any = None
 
     def summary(self) -> dict[str, Any]:
-        return {"a": self.a, "b": self.b, "win": self.win, "tie": self.tie, "loss": self.loss,
-                "mean margin": float(self.margin.index.to_numpy() @ self.margin.to_numpy()),
-                "system": self.system, "method": self.method, "n": self.n, "seed": self.seed}
+        return {
+            "a": self.a,
+            "b": self.b,
+            "win": self.win,
+            "tie": self.tie,
+            "loss": self.loss,
+            "mean margin": float(self.margin.index.to_numpy() @ self.margin.to_numpy()),
+            "system": self.system,
+            "method": self.method,
+            "n": self.n,
+            "seed": self.seed,
+        }
 
 
-def opposed(roll_a: Roll | Distribution, roll_b: Roll | Distribution, *, system: str = "3d6x",
-            rules: Rules | None = None, method: str = "exact", n: int = DEFAULT_N,
-            seed: Any = None, threads: int | None = None) -> Opposed:
+def opposed(
+    roll_a: Roll | Distribution,
+    roll_b: Roll | Distribution,
+    *,
+    system: str = "3d6x",
+    rules: Rules | None = None,
+    method: str = "exact",
+    n: int = DEFAULT_N,
+    seed: Any = None,
+    threads: int | None = None,
+) -> Opposed:
     """Both sides roll their own test; the higher total wins, a tie keeps the status quo.
 
     Each side has its own modifier, advantage and policy (a :class:`Roll`), or is a ready
@@ -145,11 +174,15 @@ def opposed(roll_a: Roll | Distribution, roll_b: Roll | Distribution, *, system:
     lo = da.lo - (db.lo + pb.size - 1)
     margins = np.arange(lo, lo + diff.size)
     keep = diff > 0
-    return Opposed(win=float(diff[margins > 0].sum()), tie=float(diff[margins == 0].sum()),
-                   loss=float(diff[margins < 0].sum()),
-                   margin=pd.Series(diff[keep], index=pd.Index(margins[keep], name="margin"),
-                                    name="p"),
-                   a=_label(da), b=_label(db), **_provenance([da, db]))
+    return Opposed(
+        win=float(diff[margins > 0].sum()),
+        tie=float(diff[margins == 0].sum()),
+        loss=float(diff[margins < 0].sum()),
+        margin=pd.Series(diff[keep], index=pd.Index(margins[keep], name="margin"), name="p"),
+        a=_label(da),
+        b=_label(db),
+        **_provenance([da, db]),
+    )
 
 
 # -- passive --------------------------------------------------------------------------------
@@ -183,10 +216,18 @@ class Passive(_Shown):
         return self.median - self.modifier - _PASSIVE_SHIFT[self.advantage]
 
     def summary(self) -> dict[str, Any]:
-        return {"system": self.system, "modifier": self.modifier, "advantage": self.advantage,
-                "passive": self.value, "median": self.median, "mean": self.mean,
-                "gap_median": self.gap_median, "gap_mean": self.gap_mean,
-                "base_for_median": self.base_for_median, "p_roll_at_least": self.p_roll_at_least}
+        return {
+            "system": self.system,
+            "modifier": self.modifier,
+            "advantage": self.advantage,
+            "passive": self.value,
+            "median": self.median,
+            "mean": self.mean,
+            "gap_median": self.gap_median,
+            "gap_mean": self.gap_mean,
+            "base_for_median": self.base_for_median,
+            "p_roll_at_least": self.p_roll_at_least,
+        }
 
 
 _PASSIVE_SHIFT = {"normal": 0, "advantage": 5, "disadvantage": -5}
@@ -202,15 +243,25 @@ def passive(roll: Roll, *, system: str = "3d6x", rules: Rules | None = None) -> 
     roll = check_roll(roll)
     (d,) = _prepare([roll], system, rules, "exact", DEFAULT_N, None, None)
     value = 10 + roll.modifier + _PASSIVE_SHIFT[roll.advantage]
-    return Passive(value=value, modifier=roll.modifier, advantage=roll.advantage,
-                   median=d.median, mean=d.mean, p_roll_at_least=float(d.p_success(value)),
-                   system=d.system)
+    return Passive(
+        value=value,
+        modifier=roll.modifier,
+        advantage=roll.advantage,
+        median=d.median,
+        mean=d.mean,
+        p_roll_at_least=float(d.p_success(value)),
+        system=d.system,
+    )
 
 
-def passive_table(modifiers: Iterable[int] = MODIFIERS, *, system: str = "3d6x",
-                  advantages: Iterable[str] = ("normal", "advantage", "disadvantage"),
-                  readings: Iterable[str] = ("subtract", "drop"),
-                  rules: Rules | None = None) -> pd.DataFrame:
+def passive_table(
+    modifiers: Iterable[int] = MODIFIERS,
+    *,
+    system: str = "3d6x",
+    advantages: Iterable[str] = ("normal", "advantage", "disadvantage"),
+    readings: Iterable[str] = ("subtract", "drop"),
+    rules: Rules | None = None,
+) -> pd.DataFrame:
     """:func:`passive` for each modifier and advantage state, as a tidy DataFrame.
 
     >>> passive_table([0], advantages=["normal"]).base_for_median.tolist()
@@ -242,14 +293,28 @@ class Together(_Shown):
     p_alone: float | None = None
 
     def summary(self) -> dict[str, Any]:
-        return {"leader": self.leader, "roll": _label(self.distribution), "dc": self.dc,
-                "p": self.p, "p_alone": self.p_alone, **_provenance([self.distribution])}
+        return {
+            "leader": self.leader,
+            "roll": _label(self.distribution),
+            "dc": self.dc,
+            "p": self.p,
+            "p_alone": self.p_alone,
+            **_provenance([self.distribution]),
+        }
 
 
-def working_together(rolls: Sequence[Roll], dc: int | None = None, *, leader: int | None = None,
-                     system: str = "3d6x", rules: Rules | None = None, method: str = "exact",
-                     n: int = DEFAULT_N, seed: Any = None,
-                     threads: int | None = None) -> Together:
+def working_together(
+    rolls: Sequence[Roll],
+    dc: int | None = None,
+    *,
+    leader: int | None = None,
+    system: str = "3d6x",
+    rules: Rules | None = None,
+    method: str = "exact",
+    n: int = DEFAULT_N,
+    seed: Any = None,
+    threads: int | None = None,
+) -> Together:
     """The helped roll: the ``leader`` (by default the best modifier) rolls with advantage.
 
     An advantage source nets with the roll's own state: a roll at disadvantage becomes normal.
@@ -288,10 +353,18 @@ class Group(_Shown):
     seed: Any = None
 
     def summary(self) -> dict[str, Any]:
-        return {"p": self.p, "members": len(self.p_each), "need": self.need,
-                "p_each": ", ".join(f"{p:.3f}" for p in self.p_each),
-                "p_all": self.count_pmf[-1], "p_none": self.count_pmf[0],
-                "system": self.system, "method": self.method, "n": self.n, "seed": self.seed}
+        return {
+            "p": self.p,
+            "members": len(self.p_each),
+            "need": self.need,
+            "p_each": ", ".join(f"{p:.3f}" for p in self.p_each),
+            "p_all": self.count_pmf[-1],
+            "p_none": self.count_pmf[0],
+            "system": self.system,
+            "method": self.method,
+            "n": self.n,
+            "seed": self.seed,
+        }
 
     def to_frame(self) -> pd.DataFrame:
         """P(k successes) for k = 0..members, and whether the group succeeds."""
@@ -307,9 +380,17 @@ def count_successes(p_each: Sequence[float]) -> np.ndarray:
     return pmf
 
 
-def group_success(rolls: Sequence[Roll | Distribution], *, dc: int | Sequence[int],
-                  system: str = "3d6x", rules: Rules | None = None, method: str = "exact",
-                  n: int = DEFAULT_N, seed: Any = None, threads: int | None = None) -> Group:
+def group_success(
+    rolls: Sequence[Roll | Distribution],
+    *,
+    dc: int | Sequence[int],
+    system: str = "3d6x",
+    rules: Rules | None = None,
+    method: str = "exact",
+    n: int = DEFAULT_N,
+    seed: Any = None,
+    threads: int | None = None,
+) -> Group:
     """P(at least half of the group succeeds), members with their own rolls; exact.
 
     ``dc`` is one DC for all, or one per member.
@@ -321,14 +402,20 @@ def group_success(rolls: Sequence[Roll | Distribution], *, dc: int | Sequence[in
     rolls = check_items("rolls", rolls, what="rolls")
     dcs = list(dc) if isinstance(dc, Iterable) and not isinstance(dc, str) else [dc] * len(rolls)
     if len(dcs) != len(rolls):
-        raise ExplodiceError(f"`dc` must be one DC or one per member ({len(rolls)}), but "
-                             f"{dc!r} was passed.")
+        raise ExplodiceError(
+            f"`dc` must be one DC or one per member ({len(rolls)}), but {dc!r} was passed."
+        )
     dists = _prepare(rolls, system, rules, method, n, seed, threads)
     p_each = tuple(float(d.p_success(check_int("dc", x))) for d, x in zip(dists, dcs))
     counts = count_successes(p_each)
     need = math.ceil(len(rolls) / 2)
-    return Group(p=float(counts[need:].sum()), need=need, p_each=p_each,
-                 count_pmf=tuple(float(c) for c in counts), **_provenance(dists))
+    return Group(
+        p=float(counts[need:].sum()),
+        need=need,
+        p_each=p_each,
+        count_pmf=tuple(float(c) for c in counts),
+        **_provenance(dists),
+    )
 
 
 # -- haggling -------------------------------------------------------------------------------
@@ -363,10 +450,19 @@ class Haggle(_Shown):
         return float(self.pmf[self.pmf.index < 0].sum())
 
     def summary(self) -> dict[str, Any]:
-        return {"item": self.item, "dc": self.dc, "mean": self.mean, "p_better": self.p_better,
-                "p_even": 1.0 - self.p_better - self.p_worse, "p_worse": self.p_worse,
-                "p_noticed": self.p_noticed,
-                "system": self.system, "method": self.method, "n": self.n, "seed": self.seed}
+        return {
+            "item": self.item,
+            "dc": self.dc,
+            "mean": self.mean,
+            "p_better": self.p_better,
+            "p_even": 1.0 - self.p_better - self.p_worse,
+            "p_worse": self.p_worse,
+            "p_noticed": self.p_noticed,
+            "system": self.system,
+            "method": self.method,
+            "n": self.n,
+            "seed": self.seed,
+        }
 
     def to_frame(self) -> pd.DataFrame:
         """One row per price change (percent, in the character's favour) with its probability."""
@@ -376,11 +472,22 @@ class Haggle(_Shown):
         return self.to_frame().to_html(index=False, float_format="%.4f")
 
 
-def haggle(roll: Roll | Distribution, *, dc: int | None = None, item: str | None = None,
-           system: str = "3d6x", rules: Rules | None = None, step: int = 10, cap: int = 25,
-           deception: Roll | Distribution | None = None, deception_cap: int = 50,
-           method: str = "exact", n: int = DEFAULT_N, seed: Any = None,
-           threads: int | None = None) -> Haggle:
+def haggle(
+    roll: Roll | Distribution,
+    *,
+    dc: int | None = None,
+    item: str | None = None,
+    system: str = "3d6x",
+    rules: Rules | None = None,
+    step: int = 10,
+    cap: int = 25,
+    deception: Roll | Distribution | None = None,
+    deception_cap: int = 50,
+    method: str = "exact",
+    n: int = DEFAULT_N,
+    seed: Any = None,
+    threads: int | None = None,
+) -> Haggle:
     """The price change of a haggling test against ``dc`` (default: the ``item``'s minimum DC
     from the seed, else 16; a ``dc`` below the item's minimum is refused).
 
@@ -400,10 +507,12 @@ def haggle(roll: Roll | Distribution, *, dc: int | None = None, item: str | None
     item_name = resolve_item(item) if item is not None else None
     if dc is None:
         dc = HAGGLE_DCS[item_name] if item_name is not None else HAGGLE_BASE_DC
-    dc = check_int("dc", dc, lo=-10**6, hi=10**6)
+    dc = check_int("dc", dc, lo=-(10**6), hi=10**6)
     if item_name is not None and dc < HAGGLE_DCS[item_name]:
-        raise ExplodiceError(f"`dc` must be at least {HAGGLE_DCS[item_name]} for {item_name} "
-                             f"(the seed's minimum), but {dc!r} was passed.")
+        raise ExplodiceError(
+            f"`dc` must be at least {HAGGLE_DCS[item_name]} for {item_name} "
+            f"(the seed's minimum), but {dc!r} was passed."
+        )
     step = check_int("step", step, lo=1, hi=100)
     cap = check_int("cap", cap, lo=0, hi=100)
     deception_cap = check_int("deception_cap", deception_cap, lo=cap, hi=100)
@@ -418,8 +527,9 @@ def haggle(roll: Roll | Distribution, *, dc: int | None = None, item: str | None
         q = float(dists[1].p_success(dc)) / float(dists[1].total_pmf.sum())
         beyond = margins * step > cap
         change = np.concatenate([change, np.minimum(margins[beyond] * step, deception_cap)])
-        weights = np.concatenate([np.where(beyond, (1 - q) * weights, weights),
-                                  q * weights[beyond]])
+        weights = np.concatenate(
+            [np.where(beyond, (1 - q) * weights, weights), q * weights[beyond]]
+        )
         p_noticed = float(weights[: margins.size][beyond].sum())
     values, inverse = np.unique(change, return_inverse=True)
     probs = np.bincount(inverse, weights=weights, minlength=values.size)
@@ -427,21 +537,28 @@ def haggle(roll: Roll | Distribution, *, dc: int | None = None, item: str | None
     return Haggle(pmf[pmf > 0], dc, item_name, p_noticed, **_provenance(dists))
 
 
-def haggle_table(modifiers: Iterable[int] = MODIFIERS, *, items: Iterable[str] | None = None,
-                 system: str = "3d6x", rules: Rules | None = None,
-                 advantage: str = "normal") -> pd.DataFrame:
+def haggle_table(
+    modifiers: Iterable[int] = MODIFIERS,
+    *,
+    items: Iterable[str] | None = None,
+    system: str = "3d6x",
+    rules: Rules | None = None,
+    advantage: str = "normal",
+) -> pd.DataFrame:
     """Mean price change and odds per modifier and item type of the seed's table (exact).
 
     >>> haggle_table([0], items=["gems"])[["item", "dc"]].values.tolist()
     [['gems', 22]]
     """
     modifiers = check_items("modifiers", modifiers, what="modifiers")
-    names = list(HAGGLE_DCS) if items is None else [
-        resolve_item(i) for i in check_items("items", items, what="item types")]
+    names = (
+        list(HAGGLE_DCS)
+        if items is None
+        else [resolve_item(i) for i in check_items("items", items, what="item types")]
+    )
     rows = []
     for m in modifiers:
         for name in names:
             h = haggle(Roll(m, advantage=advantage), item=name, system=system, rules=rules)
-            rows.append({"modifier": m, "item": name, "item_fr": HAGGLE_DCS_FR[name]}
-                        | h.summary())
+            rows.append({"modifier": m, "item": name, "item_fr": HAGGLE_DCS_FR[name]} | h.summary())
     return pd.DataFrame(rows).drop(columns=["n", "seed"])

@@ -24,6 +24,25 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from explodice.core.errors import ExplodiceTypeError, check_choice, check_items, shown
+from explodice.engine.d20 import d20
+from explodice.engine.distribution import Distribution
+from explodice.engine.exact import exact
+from explodice.engine.seeding import MAX_ROLLS, resolve_seed, seed_record
+from explodice.engine.simulate import simulate
+from explodice.game.character import ABILITIES, Character, resolve_ability, resolve_skill
+from explodice.game.checks import check_rules
+from explodice.game.reroll import Reroll
+from explodice.game.rules import (
+    ADVANTAGE_STATES,
+    DISADVANTAGE_READINGS,
+    Best,
+    ExplodiceError,
+    Policy,
+    Roll,
+    Rules,
+    check_int,
+)
 from explodice.game.tables import (
     DC_TABLE,
     DC_TABLES,
@@ -33,17 +52,6 @@ from explodice.game.tables import (
     check_system,
     difficulty_of,
 )
-from explodice.game.character import ABILITIES, Character, resolve_ability, resolve_skill
-from explodice.game.reroll import Reroll
-from explodice.engine.d20 import d20
-from explodice.engine.distribution import Distribution
-from explodice.engine.exact import exact
-from explodice.core.errors import ExplodiceTypeError, check_choice, check_items, shown
-from explodice.game.rules import DISADVANTAGE_READINGS, ADVANTAGE_STATES, Best, ExplodiceError, Policy, Roll, Rules, check_int
-from explodice.engine.seeding import resolve_seed, seed_record
-from explodice.engine.seeding import MAX_ROLLS
-from explodice.engine.simulate import simulate
-from explodice.game.checks import check_rules
 
 __all__ = [
     "DC_TABLE",
@@ -70,8 +78,13 @@ def dc_table(system: str = "3d6x") -> pd.DataFrame:
     [8, 12, 16, 22, 28, 35]
     """
     table = DC_TABLES[check_system(system)]
-    return pd.DataFrame({"difficulty": list(table), "difficulty_fr": [DIFFICULTY_FR[d] for d in table],
-                         "dc": list(table.values())})
+    return pd.DataFrame(
+        {
+            "difficulty": list(table),
+            "difficulty_fr": [DIFFICULTY_FR[d] for d in table],
+            "dc": list(table.values()),
+        }
+    )
 
 
 @dataclass
@@ -89,8 +102,9 @@ class Sampling:
 
     def __post_init__(self) -> None:
         if self.method not in ("exact", "simulate"):
-            raise ExplodiceError(f"`method` must be one of ['exact', 'simulate'], but "
-                                 f"{self.method!r} was passed.")
+            raise ExplodiceError(
+                f"`method` must be one of ['exact', 'simulate'], but {self.method!r} was passed."
+            )
         if self.method == "simulate":
             self.n = check_int("n", self.n, lo=1, hi=MAX_ROLLS)
             self._ss = resolve_seed(self.seed)
@@ -112,9 +126,17 @@ class Sampling:
         return self._ss.spawn(1)[0]
 
 
-def roll_distribution(roll: Roll, *, system: str = "3d6x", rules: Rules | None = None,
-                      method: str = "exact", n: int = DEFAULT_N, seed: Any = None,
-                      threads: int | None = None, progress: bool | None = None) -> Distribution:
+def roll_distribution(
+    roll: Roll,
+    *,
+    system: str = "3d6x",
+    rules: Rules | None = None,
+    method: str = "exact",
+    n: int = DEFAULT_N,
+    seed: Any = None,
+    threads: int | None = None,
+    progress: bool | None = None,
+) -> Distribution:
     """The distribution of ``roll`` in either system, exact or simulated (with ``seed`` as
     given: the same numbers as :func:`~explodice.simulate` or :func:`~explodice.d20`).
 
@@ -139,8 +161,9 @@ def _distribution(roll: Roll, system: str, rules: Rules, sampling: Sampling) -> 
     return simulate(roll, rules, n=sampling.n, seed=sampling.child(), threads=sampling.threads)
 
 
-def as_distribution(item: Roll | Distribution, system: str, rules: Rules,
-                    sampling: Sampling) -> Distribution:
+def as_distribution(
+    item: Roll | Distribution, system: str, rules: Rules, sampling: Sampling
+) -> Distribution:
     """A Distribution passes through; a Roll is computed."""
     if isinstance(item, Distribution):
         return item
@@ -168,20 +191,28 @@ def resolve_readings(readings: Iterable[str] | str | None, rules: Rules) -> tupl
     return out
 
 
-def states(system: str, advantages: Iterable[str], readings: Iterable[str],
-           rules: Rules) -> list[tuple[str, str, Rules]]:
+def states(
+    system: str, advantages: Iterable[str], readings: Iterable[str], rules: Rules
+) -> list[tuple[str, str, Rules]]:
     """``(label, advantage, rules)`` per advantage state; 3d6x disadvantage once per reading."""
     out = []
     advantages = list(advantages)
     for adv in advantages:
         if adv not in ADVANTAGE_STATES:
-            raise ExplodiceError(f"`advantages` must hold states from {list(ADVANTAGE_STATES)}, "
-                                 f"but {adv!r} was passed.")
+            raise ExplodiceError(
+                f"`advantages` must hold states from {list(ADVANTAGE_STATES)}, "
+                f"but {adv!r} was passed."
+            )
     for adv in sorted(advantages, key=_STATE_ORDER.index):
         if adv == "disadvantage" and system == "3d6x":
             for reading in readings:
-                out.append((f"disadvantage ({reading})", adv,
-                            dataclasses.replace(rules, disadvantage=reading)))
+                out.append(
+                    (
+                        f"disadvantage ({reading})",
+                        adv,
+                        dataclasses.replace(rules, disadvantage=reading),
+                    )
+                )
         else:
             out.append((adv, adv, rules))
     return out
@@ -198,8 +229,14 @@ def policy_label(policy: Policy, actor: str = "pc", system: str = "3d6x") -> str
     return str(policy)
 
 
-def _grid(base: Roll | tuple[Roll, Reroll], mods: np.ndarray, dcs: np.ndarray, system: str,
-          rules: Rules, sampling: Sampling) -> dict[str, np.ndarray]:
+def _grid(
+    base: Roll | tuple[Roll, Reroll],
+    mods: np.ndarray,
+    dcs: np.ndarray,
+    system: str,
+    rules: Rules,
+    sampling: Sampling,
+) -> dict[str, np.ndarray]:
     """p, ci_low, ci_high, p_complication, drain_mean over (modifier, dc), from base (mod 0);
     ``(base, reroll)`` for a reroll on failure, which depends on each cell's DC."""
     if isinstance(base, tuple):
@@ -209,13 +246,19 @@ def _grid(base: Roll | tuple[Roll, Reroll], mods: np.ndarray, dcs: np.ndarray, s
         dist = _distribution(base, system, rules, sampling)
         lo, hi = dist.ci(need)
         comp = 1.0 - dist.ones_pmf[0] / dist.ones_pmf.sum()
-        return {"p": dist.p_success(need), "ci_low": lo, "ci_high": hi,
-                "p_tie": dist.p_success(need) - dist.p_success(need + 1),  # total == DC
-                "p_complication": np.full(need.shape, comp),
-                "drain_mean": np.full(need.shape, dist.drain_mean)}
+        return {
+            "p": dist.p_success(need),
+            "ci_low": lo,
+            "ci_high": hi,
+            "p_tie": dist.p_success(need) - dist.p_success(need + 1),  # total == DC
+            "p_complication": np.full(need.shape, comp),
+            "drain_mean": np.full(need.shape, dist.drain_mean),
+        }
     # best(λ) knows the DC: its table depends on dc - modifier only.
-    out = {k: np.empty(need.shape) for k in ("p", "ci_low", "ci_high", "p_tie",
-                                             "p_complication", "drain_mean")}
+    out = {
+        k: np.empty(need.shape)
+        for k in ("p", "ci_low", "ci_high", "p_tie", "p_complication", "drain_mean")
+    }
     for value in np.unique(need):
         roll = base.replace(policy=Best(int(value), base.policy.weight))
         dist = _distribution(roll, system, rules, sampling)
@@ -228,12 +271,21 @@ def _grid(base: Roll | tuple[Roll, Reroll], mods: np.ndarray, dcs: np.ndarray, s
     return out
 
 
-def _failure_grid(base: Roll, reroll: Reroll, mods: np.ndarray, dcs: np.ndarray, system: str,
-                  rules: Rules, sampling: Sampling) -> dict[str, np.ndarray]:
+def _failure_grid(
+    base: Roll,
+    reroll: Reroll,
+    mods: np.ndarray,
+    dcs: np.ndarray,
+    system: str,
+    rules: Rules,
+    sampling: Sampling,
+) -> dict[str, np.ndarray]:
     """The grid of a roll with a reroll on failure: one distribution per cell."""
     shape = (mods.size, dcs.size)
-    out = {k: np.empty(shape) for k in ("p", "ci_low", "ci_high", "p_tie", "p_complication",
-                                        "drain_mean")}
+    out = {
+        k: np.empty(shape)
+        for k in ("p", "ci_low", "ci_high", "p_tie", "p_complication", "drain_mean")
+    }
     for i, m in enumerate(mods):
         for j, dc in enumerate(dcs):
             roll = base.replace(modifier=int(m), reroll=reroll.with_dc(int(dc)))
@@ -260,21 +312,35 @@ class _Spec:
     reroll: Reroll | None = None  # a character's trait; a reroll on failure takes each DC
 
 
-def _character_specs(characters: Sequence[Character], tests: Iterable[Any] | None,
-                     system: str) -> list[_Spec]:
+def _character_specs(
+    characters: Sequence[Character], tests: Iterable[Any] | None, system: str
+) -> list[_Spec]:
     specs = []
     for c in characters:
         if not isinstance(c, Character):
-            raise ExplodiceTypeError(f"`characters` must hold Character objects, but "
-                                     f"{shown(c)} was passed.")
-        wanted = list(tests) if tests is not None else (
-            [f"save {a}" for a in ABILITIES] + list(dict.fromkeys(
-                s for s, m in c.skills.items() if m)))
+            raise ExplodiceTypeError(
+                f"`characters` must hold Character objects, but {shown(c)} was passed."
+            )
+        wanted = (
+            list(tests)
+            if tests is not None
+            else (
+                [f"save {a}" for a in ABILITIES]
+                + list(dict.fromkeys(s for s, m in c.skills.items() if m))
+            )
+        )
         for test in wanted:
             roll, label = _character_roll(c, test, system)
-            specs.append(_Spec(roll.modifier, roll.kind, roll.actor, roll.policy,
-                               (("character", c.name), ("test", label), ("kind", roll.kind)),
-                               c.reroll))
+            specs.append(
+                _Spec(
+                    roll.modifier,
+                    roll.kind,
+                    roll.actor,
+                    roll.policy,
+                    (("character", c.name), ("test", label), ("kind", roll.kind)),
+                    c.reroll,
+                )
+            )
     return specs
 
 
@@ -283,12 +349,15 @@ def _character_roll(c: Character, test: Any, system: str) -> tuple[Roll, str]:
     if isinstance(test, tuple) and len(test) == 2 and test[0] == "save":
         test = f"save {test[1]}"
     if not isinstance(test, str):
-        raise ExplodiceError(f"`tests` must hold skill or ability names or 'save <ability>', "
-                             f"but {test!r} was passed.")
+        raise ExplodiceError(
+            f"`tests` must hold skill or ability names or 'save <ability>', "
+            f"but {test!r} was passed."
+        )
     words = test.split()
     if len(words) == 2 and "save" in (words[0].lower(), words[1].lower()):
-        ability = resolve_ability(words[1] if words[0].lower() == "save" else words[0],
-                                  field_name="tests")
+        ability = resolve_ability(
+            words[1] if words[0].lower() == "save" else words[0], field_name="tests"
+        )
         return c.roll(ability=ability, kind="save", system=system, dc=0), f"save {ability}"
     try:
         ability = resolve_ability(test, field_name="tests")
@@ -298,14 +367,24 @@ def _character_roll(c: Character, test: Any, system: str) -> tuple[Roll, str]:
     return c.roll(ability=ability, system=system, dc=0), ability
 
 
-def success_table(modifiers: Iterable[int] | None = None, dcs: Iterable[int] | None = None, *,
-                  system: str = "3d6x", characters: Sequence[Character] | None = None,
-                  tests: Iterable[Any] | None = None,
-                  advantages: Iterable[str] = _STATE_ORDER,
-                  readings: Iterable[str] | str | None = None,
-                  rules: Rules | None = None, kind: str = "check", actor: str = "pc",
-                  policy: Policy = "keep", method: str = "exact", n: int = DEFAULT_N,
-                  seed: Any = None, threads: int | None = None) -> pd.DataFrame:
+def success_table(
+    modifiers: Iterable[int] | None = None,
+    dcs: Iterable[int] | None = None,
+    *,
+    system: str = "3d6x",
+    characters: Sequence[Character] | None = None,
+    tests: Iterable[Any] | None = None,
+    advantages: Iterable[str] = _STATE_ORDER,
+    readings: Iterable[str] | str | None = None,
+    rules: Rules | None = None,
+    kind: str = "check",
+    actor: str = "pc",
+    policy: Policy = "keep",
+    method: str = "exact",
+    n: int = DEFAULT_N,
+    seed: Any = None,
+    threads: int | None = None,
+) -> pd.DataFrame:
     """P(success) for each modifier (or each character's test), DC and advantage state.
 
     Defaults: modifiers -5..+10, the system's DC table (3d6x 8..35, d20 5..30) and every
@@ -332,22 +411,34 @@ def success_table(modifiers: Iterable[int] | None = None, dcs: Iterable[int] | N
     readings = resolve_readings(readings, rules)
     advantages = check_items("advantages", advantages, what=f"states {list(ADVANTAGE_STATES)}")
     sampling = Sampling(method, n, seed, threads)
-    dc_list = list(DC_TABLES[system].values()) if dcs is None else [
-        check_int("dcs", d, lo=-1000, hi=1000) for d in check_items("dcs", dcs, what="DCs")]
+    dc_list = (
+        list(DC_TABLES[system].values())
+        if dcs is None
+        else [check_int("dcs", d, lo=-1000, hi=1000) for d in check_items("dcs", dcs, what="DCs")]
+    )
     if characters is not None:
         if modifiers is not None:
-            raise ExplodiceError("`modifiers` must be None when `characters` is given, but "
-                                 f"{modifiers!r} was passed.")
-        characters = [characters] if isinstance(characters, Character) else check_items(
-            "characters", characters, what="Character objects")
+            raise ExplodiceError(
+                "`modifiers` must be None when `characters` is given, but "
+                f"{modifiers!r} was passed."
+            )
+        characters = (
+            [characters]
+            if isinstance(characters, Character)
+            else check_items("characters", characters, what="Character objects")
+        )
         tests = None if tests is None else check_items("tests", tests, what="tests")
         specs = _character_specs(characters, tests, system)
     else:
-        mods = MODIFIERS if modifiers is None else check_items("modifiers", modifiers,
-                                                               what="modifiers")
+        mods = (
+            MODIFIERS
+            if modifiers is None
+            else check_items("modifiers", modifiers, what="modifiers")
+        )
         Roll(kind=kind, actor=actor, policy=policy)  # validates kind, actor, policy
-        specs = [_Spec(check_int("modifiers", m, lo=-100, hi=100), kind, actor, policy)
-                 for m in mods]
+        specs = [
+            _Spec(check_int("modifiers", m, lo=-100, hi=100), kind, actor, policy) for m in mods
+        ]
     dc_arr = np.asarray(dc_list, dtype=int)
     difficulties = np.array([difficulty_of(int(d), system) for d in dc_arr], dtype=object)
     groups: dict[tuple[str, str, Policy], list[int]] = {}
@@ -356,30 +447,47 @@ def success_table(modifiers: Iterable[int] | None = None, dcs: Iterable[int] | N
     parts: dict[str, list[Any]] = {}
     for s_i, (label, adv, state_rules) in enumerate(states(system, advantages, readings, rules)):
         for (g_kind, g_actor, g_policy, g_reroll), idx in groups.items():
-            base = Roll(0, advantage=adv, kind=g_kind, actor=g_actor, policy=g_policy,
-                        reroll=g_reroll if g_reroll is None or g_reroll.trigger == "one" else None)
+            base = Roll(
+                0,
+                advantage=adv,
+                kind=g_kind,
+                actor=g_actor,
+                policy=g_policy,
+                reroll=g_reroll if g_reroll is None or g_reroll.trigger == "one" else None,
+            )
             if g_reroll is not None and g_reroll.trigger == "failure":
                 base = (base, g_reroll)
             mods_arr = np.array([specs[i].modifier for i in idx])
             grid = _grid(base, mods_arr, dc_arr, system, state_rules, sampling)
             size = grid["p"].size
-            cols = {"_order": np.repeat(idx, dc_arr.size), "_state": np.full(size, s_i),
-                    "modifier": np.repeat(mods_arr, dc_arr.size), "dc": np.tile(dc_arr, len(idx)),
-                    "difficulty": np.tile(difficulties, len(idx)),
-                    "advantage": np.full(size, label, dtype=object),
-                    "disadvantage": np.full(size, state_rules.disadvantage if adv ==
-                                            "disadvantage" else None, dtype=object),
-                    "policy": np.full(size, policy_label(g_policy, g_actor, system), dtype=object)}
+            cols = {
+                "_order": np.repeat(idx, dc_arr.size),
+                "_state": np.full(size, s_i),
+                "modifier": np.repeat(mods_arr, dc_arr.size),
+                "dc": np.tile(dc_arr, len(idx)),
+                "difficulty": np.tile(difficulties, len(idx)),
+                "advantage": np.full(size, label, dtype=object),
+                "disadvantage": np.full(
+                    size, state_rules.disadvantage if adv == "disadvantage" else None, dtype=object
+                ),
+                "policy": np.full(size, policy_label(g_policy, g_actor, system), dtype=object),
+            }
             cols |= {k: v.ravel() for k, v in grid.items()}
             for name in dict(specs[idx[0]].labels):
-                cols[name] = np.repeat(np.array([dict(specs[i].labels)[name] for i in idx],
-                                                dtype=object), dc_arr.size)
+                cols[name] = np.repeat(
+                    np.array([dict(specs[i].labels)[name] for i in idx], dtype=object), dc_arr.size
+                )
             for k, v in cols.items():
                 parts.setdefault(k, []).append(v)
     data = {k: np.concatenate(v) for k, v in parts.items()}
     # rows ordered by test (as given), then advantage state, then DC (as given)
-    order = np.lexsort((np.tile(np.arange(dc_arr.size), data["dc"].size // dc_arr.size),
-                        data["_state"], data["_order"]))
+    order = np.lexsort(
+        (
+            np.tile(np.arange(dc_arr.size), data["dc"].size // dc_arr.size),
+            data["_state"],
+            data["_order"],
+        )
+    )
     data = {k: v[order] for k, v in data.items()}
     columns = [c for c in ("character", "test", "kind") if c in data]
     columns += ["system", "modifier", "dc", "difficulty", "advantage"]
@@ -392,17 +500,26 @@ def success_table(modifiers: Iterable[int] | None = None, dcs: Iterable[int] | N
     columns += ["p_tie"] if rules.close_contest else []  # lutte serrée: ties go to the bids
     columns += ["p_complication", "drain_mean"]
     table = pd.DataFrame({c: data[c] for c in columns}, index=pd.RangeIndex(order.size))
-    table.attrs.update({"system": system, "method": sampling.method,
-                        "rules": rules if system == "3d6x" else None,
-                        "kind": kind if characters is None else None,
-                        "n": sampling.n if sampling.simulated else None,
-                        "seed": sampling.seed_label})
+    table.attrs.update(
+        {
+            "system": system,
+            "method": sampling.method,
+            "rules": rules if system == "3d6x" else None,
+            "kind": kind if characters is None else None,
+            "n": sampling.n if sampling.simulated else None,
+            "seed": sampling.seed_label,
+        }
+    )
     return table
 
 
-def pivot_success(table: pd.DataFrame, *, index: str | Sequence[str] = "modifier",
-                  columns: str | Sequence[str] = ("advantage", "dc"),
-                  values: str = "p") -> pd.DataFrame:
+def pivot_success(
+    table: pd.DataFrame,
+    *,
+    index: str | Sequence[str] = "modifier",
+    columns: str | Sequence[str] = ("advantage", "dc"),
+    values: str = "p",
+) -> pd.DataFrame:
     """The wide grid of a tidy success table (rows: modifiers; columns: advantage x DC).
 
     Each cell must be unique: filter the table first if it holds several policies or
@@ -413,19 +530,23 @@ def pivot_success(table: pd.DataFrame, *, index: str | Sequence[str] = "modifier
     (2, 2)
     """
     if not isinstance(table, pd.DataFrame):
-        raise ExplodiceTypeError(f"`table` must be a DataFrame from success_table, but "
-                                 f"{shown(table)} was passed.")
+        raise ExplodiceTypeError(
+            f"`table` must be a DataFrame from success_table, but {shown(table)} was passed."
+        )
     index = [index] if isinstance(index, str) else list(index)
     columns = [columns] if isinstance(columns, str) else list(columns)
     missing = [c for c in index + columns + [values] if c not in table.columns]
     if missing:
-        raise ExplodiceError(f"`table` must have the columns {missing}, but its columns are "
-                             f"{list(table.columns)}.")
+        raise ExplodiceError(
+            f"`table` must have the columns {missing}, but its columns are {list(table.columns)}."
+        )
     dup = table.duplicated(subset=index + columns)
     if dup.any():
         row = table.loc[dup, index + columns].iloc[0].to_dict()
-        raise ExplodiceError(f"`table` must have one row per {index + columns} to pivot, but "
-                             f"{row} repeats; filter it (by policy, character, ...) first.")
+        raise ExplodiceError(
+            f"`table` must have one row per {index + columns} to pivot, but "
+            f"{row} repeats; filter it (by policy, character, ...) first."
+        )
     wide = table.pivot(index=index, columns=columns, values=values)
     order = table[columns].drop_duplicates()
     if len(columns) == 1:

@@ -142,8 +142,13 @@ def check_real(
     return x
 
 
-def check_items(field_name: str, value: Any, *, what: str = "values",
-                error: type[ExplodiceError] = ExplodiceError) -> list[Any]:
+def check_items(
+    field_name: str,
+    value: Any,
+    *,
+    what: str = "values",
+    error: type[ExplodiceError] = ExplodiceError,
+) -> list[Any]:
     """``value`` (an iterable other than a string) as a non-empty list, or the error.
 
     A non-iterable raises :class:`ExplodiceTypeError`; an empty one ``error``.
@@ -163,7 +168,9 @@ def check_items(field_name: str, value: Any, *, what: str = "values",
     return items
 
 
-def check_mapping(field_name: str, value: Any, *, what: str = "NAME: value items") -> dict[Any, Any]:
+def check_mapping(
+    field_name: str, value: Any, *, what: str = "NAME: value items"
+) -> dict[Any, Any]:
     """``value`` (a mapping) as a non-empty dict; anything else is refused.
 
     >>> check_mapping("profiles", {"trained": 4})

@@ -22,8 +22,9 @@ import os
 import stat
 import tempfile
 import tomllib
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from explodice.core.errors import ExplodiceError, ExplodiceTypeError, fail
 
@@ -111,8 +112,9 @@ def read_toml(path: str | os.PathLike[str], *, error: type[ExplodiceError]) -> d
     return parse_toml(read_text(path, error=error), source=str(path), error=error)
 
 
-def check_writable(path: str | os.PathLike[str], *, error: type[ExplodiceError],
-                   what: str = "--out") -> Path:
+def check_writable(
+    path: str | os.PathLike[str], *, error: type[ExplodiceError], what: str = "--out"
+) -> Path:
     """``path`` as a Path when a file can be written there, checked before any work starts.
 
     Its folder must exist and accept new files, and ``path`` must not be a folder.

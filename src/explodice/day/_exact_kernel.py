@@ -27,8 +27,9 @@ from numba import njit
 
 
 @njit(cache=True)
-def move(P, out, base, stride, m1, law, qs, t0, t1, dest, lost_amt, others, top, pour,
-         weight, mass):
+def move(
+    P, out, base, stride, m1, law, qs, t0, t1, dest, lost_amt, others, top, pour, weight, mass
+):
     """Add ``weight`` times the array after one roll of the gauge into ``out``; add each
     law's probability (before the roll, times ``weight``) into ``mass``; return the expected
     points lost (times ``weight``).

@@ -83,10 +83,36 @@ def _table_roll(st, v, drains, throws, v_tab, v_malus, v_expl):
 
 
 @njit(cache=True, nogil=True)
-def day_chunk(seed_row, size, out, throws, v_tab, n_faces, face_n1, face_n6, face_s, v_pool,
-              k_tables, v_malus, v_rule, v_expl, t_lucky, t_gauge, t_check, t_drains, t_need,
-              sequence, mix_cum, mix_lut, gauge_start, overflow_fullest, t_owner, t_policy,
-              policy_var, c_strides):
+def day_chunk(
+    seed_row,
+    size,
+    out,
+    throws,
+    v_tab,
+    n_faces,
+    face_n1,
+    face_n6,
+    face_s,
+    v_pool,
+    k_tables,
+    v_malus,
+    v_rule,
+    v_expl,
+    t_lucky,
+    t_gauge,
+    t_check,
+    t_drains,
+    t_need,
+    sequence,
+    mix_cum,
+    mix_lut,
+    gauge_start,
+    overflow_fullest,
+    t_owner,
+    t_policy,
+    policy_var,
+    c_strides,
+):
     """Run ``size`` days on the stream ``seed_row`` (uint64[4]), adding into ``out`` (one lane's
     accumulators, see :func:`accumulators`). Releases the GIL: lanes run on Python threads.
 
@@ -114,7 +140,7 @@ def day_chunk(seed_row, size, out, throws, v_tab, n_faces, face_n1, face_n6, fac
             level[g] = gauge_start[g]
             first[g] = 0 if level[g] == 0 else NEVER
         for c in range(n_c):
-            pts[c] = level[N_GAUGES * c: N_GAUGES * c + N_GAUGES].sum()
+            pts[c] = level[N_GAUGES * c : N_GAUGES * c + N_GAUGES].sum()
         caused[:] = 0
         lost[:] = 0
         u_next = -1  # the second roll type of the last pair drawn for a mix
@@ -140,8 +166,18 @@ def day_chunk(seed_row, size, out, throws, v_tab, n_faces, face_n1, face_n6, fac
                 empty = 1 if level[h] == 0 else 0
                 v = 2 * r + empty if w < 0 else 2 * t_gauge.size + w
                 p = v_pool[v]
-                total, ones, st = one_roll(st, n_faces[p], face_n1[p], face_n6[p], face_s[p],
-                                           k_tables[v], v_malus[v], True, v_rule[v], v_expl[v])
+                total, ones, st = one_roll(
+                    st,
+                    n_faces[p],
+                    face_n1[p],
+                    face_n6[p],
+                    face_s[p],
+                    k_tables[v],
+                    v_malus[v],
+                    True,
+                    v_rule[v],
+                    v_expl[v],
+                )
                 drain = 0
                 if drains:
                     drain, st = drain_of(ones, st)
@@ -149,15 +185,17 @@ def day_chunk(seed_row, size, out, throws, v_tab, n_faces, face_n1, face_n6, fac
             # starts the next roll before this one's drain is known.
             elif w >= 0:
                 empty = 1 if level[h] == 0 else 0
-                total, drain, st = _table_roll(st, 2 * t_gauge.size + w, drains, throws, v_tab,
-                                               v_malus, v_expl)
+                total, drain, st = _table_roll(
+                    st, 2 * t_gauge.size + w, drains, throws, v_tab, v_malus, v_expl
+                )
             elif level[h] > 0:
                 empty = 0
                 total, drain, st = _table_roll(st, 2 * r, drains, throws, v_tab, v_malus, v_expl)
             else:
                 empty = 1
-                total, drain, st = _table_roll(st, 2 * r + 1, drains, throws, v_tab, v_malus,
-                                               v_expl)
+                total, drain, st = _table_roll(
+                    st, 2 * r + 1, drains, throws, v_tab, v_malus, v_expl
+                )
             ok = 1 if total >= t_need[r] else 0
             roll_h[t, 0] += ok
             roll_h[t, 1] += drain
@@ -197,6 +235,14 @@ def accumulators(n_g: int, n_rolls: int, n_types: int, n_bins: int, top: int) ->
       ``lost_sum[c]``: exact total of points character ``c`` lost.
     """
     n_c = n_g // N_GAUGES
-    shapes = [(n_g, n_rolls + 2), (n_rolls, 2), (n_types, 2, 4), (n_g, n_bins), (n_g, top + 1),
-              (n_c, n_bins), (n_g, 2), (n_c,)]
+    shapes = [
+        (n_g, n_rolls + 2),
+        (n_rolls, 2),
+        (n_types, 2, 4),
+        (n_g, n_bins),
+        (n_g, top + 1),
+        (n_c, n_bins),
+        (n_g, 2),
+        (n_c,),
+    ]
     return tuple(np.zeros(shape, dtype=np.int64) for shape in shapes)

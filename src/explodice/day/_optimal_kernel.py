@@ -48,8 +48,9 @@ def pull(V, W, base, stride, m1, q, t0, dest, others, pour):
 
 
 @njit(cache=True)
-def decide(W, variant, weight, s0, pi0, first, last, p, kmax, succ, ones, Q, s_out, pi_out,
-           key_out):
+def decide(
+    W, variant, weight, s0, pi0, first, last, p, kmax, succ, ones, Q, s_out, pi_out, key_out
+):
     """The best choice in every state ``i`` (columns of ``W[c, i]``: the value left after a
     roll with ``c`` draining 1s).
 

@@ -38,13 +38,12 @@ from typing import Any
 
 import numpy as np
 
-from explodice.core.errors import ExplodiceError
+from explodice.core.errors import ExplodiceError, ExplodiceTypeError
 from explodice.day import _exact_kernel
 from explodice.day.rolls import RollChoices, roll_choices
 from explodice.day.scenario import Scenario
 from explodice.day.simulate import DayResult
 from explodice.game.character import GAUGES
-from explodice.core.errors import ExplodiceTypeError
 from explodice.game.checks import check_rules
 from explodice.game.rules import Rules
 
@@ -79,10 +78,13 @@ def _choices(scenario: Scenario, rules: Rules) -> list[tuple[RollChoices, RollCh
             raise ExplodiceError(
                 f"`rolls[{r}]` ({day_roll.label}) drains {day_roll.drain_gauge(rules)} but has "
                 f"disadvantage when {day_roll.gauge} is at 0: the exact day moves one gauge per "
-                "roll; use simulate_day, or Rules(drain_gauge='roll').")
+                "roll; use simulate_day, or Rules(drain_gauge='roll')."
+            )
         if roll.reroll_dc is not None:
-            raise ExplodiceError(f"`rolls[{r}]` ({day_roll.label}): a reroll on failure is not "
-                                 "in the exact day; use simulate_day.")
+            raise ExplodiceError(
+                f"`rolls[{r}]` ({day_roll.label}): a reroll on failure is not "
+                "in the exact day; use simulate_day."
+            )
         pair = []
         for empty in (False, True):
             roll = scenario.roll_of(r, gauge_empty=empty)
@@ -132,8 +134,11 @@ class _Pour:
         self.lost = left
         self.lost_f = left.astype(float)
         self.others = self.others.astype(np.int64)
-        self.dest = np.ravel_multi_index(tuple(levels[..., j] for j in range(len(other))),
-                                         o_sizes) if n_x else np.zeros((self.n_o, 0), np.int64)
+        self.dest = (
+            np.ravel_multi_index(tuple(levels[..., j] for j in range(len(other))), o_sizes)
+            if n_x
+            else np.zeros((self.n_o, 0), np.int64)
+        )
 
 
 def _laws(rows: list[np.ndarray], width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -145,8 +150,11 @@ def _laws(rows: list[np.ndarray], width: int) -> tuple[np.ndarray, np.ndarray, n
         qs[i, : q.size] = q
     t0 = np.cumsum(qs[:, ::-1], axis=1)[:, ::-1]
     t1 = np.cumsum((qs * np.arange(size))[:, ::-1], axis=1)[:, ::-1]
-    return (np.ascontiguousarray(qs[:, :width]), np.ascontiguousarray(t0[:, :width]),
-            np.ascontiguousarray(t1[:, :width]))
+    return (
+        np.ascontiguousarray(qs[:, :width]),
+        np.ascontiguousarray(t0[:, :width]),
+        np.ascontiguousarray(t1[:, :width]),
+    )
 
 
 class _Chain:
@@ -159,7 +167,7 @@ class _Chain:
         self.P[np.ravel_multi_index(tuple(start), self.sizes)] = 1.0
         self.fullest = fullest
         self.pours = {g: _Pour(self.sizes, g) for g in range(4)}
-        strides = np.array([int(np.prod(self.sizes[j + 1:])) for j in range(4)])
+        strides = np.array([int(np.prod(self.sizes[j + 1 :])) for j in range(4)])
         self.strides = strides
         levels = np.indices(self.sizes).reshape(4, -1)
         self.levels = levels
@@ -179,25 +187,46 @@ class _Chain:
         """``[g, l]`` = P(gauge g at level l)."""
         return _exact_kernel.marginals(self.P, np.array(self.sizes, dtype=np.int64))
 
-    def laws(self, key: Any, g: int, rows: list[np.ndarray]
-             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def laws(
+        self, key: Any, g: int, rows: list[np.ndarray]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if key not in self._laws:
             self._laws[key] = _laws(rows, self.width(g))
         return self._laws[key]
 
-    def move(self, out: np.ndarray, g: int, law: np.ndarray,
-             tables: tuple[np.ndarray, np.ndarray, np.ndarray], weight: float,
-             mass: np.ndarray, P: np.ndarray | None = None) -> float:
+    def move(
+        self,
+        out: np.ndarray,
+        g: int,
+        law: np.ndarray,
+        tables: tuple[np.ndarray, np.ndarray, np.ndarray],
+        weight: float,
+        mass: np.ndarray,
+        P: np.ndarray | None = None,
+    ) -> float:
         """Add ``weight`` times the array (``P``, default the chain's) after a roll of gauge
         ``g`` into ``out`` (state ``i`` drains by law ``law[i]`` of ``tables``); return the
         expected points lost."""
         pour = self.pours[g]
         qs, t0, t1 = tables
         return _exact_kernel.move(
-            self.P if P is None else P, out, self.base[g], int(self.strides[g]), self.sizes[g],
-            law, qs, t0, t1,
-            pour.dest, pour.lost_f, pour.others, pour.top, self.fullest and pour.top > 0,
-            float(weight), mass)
+            self.P if P is None else P,
+            out,
+            self.base[g],
+            int(self.strides[g]),
+            self.sizes[g],
+            law,
+            qs,
+            t0,
+            t1,
+            pour.dest,
+            pour.lost_f,
+            pour.others,
+            pour.top,
+            self.fullest and pour.top > 0,
+            float(weight),
+            mass,
+        )
 
 
 def check_states(name: str, levels: list[int]) -> None:
@@ -207,12 +236,12 @@ def check_states(name: str, levels: list[int]) -> None:
         raise ExplodiceError(
             f"`scenario`: character {name!r} has gauges {dict(zip(GAUGES, levels))}, {n:,} "
             f"combinations of levels; the exact day allows at most {STATE_LIMIT:,} per "
-            "character (use simulate_day).")
+            "character (use simulate_day)."
+        )
 
 
 # -- the day ------------------------------------------------------------------------------------
-def exact_day(scenario: Scenario, rules: Rules | None = None, *,
-              policy: Any = None) -> DayResult:
+def exact_day(scenario: Scenario, rules: Rules | None = None, *, policy: Any = None) -> DayResult:
     """The exact day of ``scenario`` under ``rules``, as a DayResult with ``method="exact"``.
 
     Each character plays its own policy, unless ``policy`` (a
@@ -228,7 +257,8 @@ def exact_day(scenario: Scenario, rules: Rules | None = None, *,
     rules = check_rules(rules)
     if not isinstance(scenario, Scenario):
         raise ExplodiceTypeError(
-            f"`scenario` must be a Scenario, but {type(scenario).__name__} was passed.")
+            f"`scenario` must be a Scenario, but {type(scenario).__name__} was passed."
+        )
     began = time.perf_counter()
     choices = _choices(scenario, rules)
     laws = _fixed_laws(choices)
@@ -254,8 +284,7 @@ def exact_day(scenario: Scenario, rules: Rules | None = None, *,
     sums = np.zeros((n_g, 2))
     lost_sum = np.zeros(len(names))
     omitted = 0.0
-    moments = [[(law.succ[e], law.moment(e, 1), law.moment(e, 2)) for e in (0, 1)]
-               for law in laws]
+    moments = [[(law.succ[e], law.moment(e, 1), law.moment(e, 2)) for e in (0, 1)] for law in laws]
 
     def account(r: int, w: float, p_f: float, p_e: float, t: int) -> None:
         """Success and drain of roll type ``r`` taken with probability ``w`` at roll ``t``,
@@ -284,7 +313,7 @@ def exact_day(scenario: Scenario, rules: Rules | None = None, *,
         chain = _Chain(levels, rules.overflow == "fullest")
         decide = deciders.get(who.name)
         pe_prev = chain.marginals()[:, 0]
-        first[4 * c: 4 * c + 4, 0] = pe_prev
+        first[4 * c : 4 * c + 4, 0] = pe_prev
         for t in range(T):
             types = [sequence[t]] if sequence[t] >= 0 else list(mine)
             shares = {r: (1.0 if sequence[t] >= 0 else weights[r]) for r in types if owner[r] == c}
@@ -296,23 +325,25 @@ def exact_day(scenario: Scenario, rules: Rules | None = None, *,
                 for g, rs in by_gauge.items():
                     if decide is not None:
                         for r in rs:
-                            lost_sum[c] += decide.move(chain, new, t, r, g, shares[r], by_type,
-                                                       succ_t, drain_t)
+                            lost_sum[c] += decide.move(
+                                chain, new, t, r, g, shares[r], by_type, succ_t, drain_t
+                            )
                         continue
                     key = (g, tuple(rs), tuple(shares[r] for r in rs))
                     total = sum(shares[r] for r in rs)
                     rows = [sum(shares[r] * laws[r].drain[e] for r in rs) / total for e in (0, 1)]
                     mass = np.zeros(2)
-                    lost_sum[c] += chain.move(new, g, chain.empty_law[g], chain.laws(key, g, rows),
-                                              total, mass)
+                    lost_sum[c] += chain.move(
+                        new, g, chain.empty_law[g], chain.laws(key, g, rows), total, mass
+                    )
                     for r in rs:  # mass[e]: P(gauge full / at 0) times the gauge's share
                         account(r, shares[r], mass[0] / total, mass[1] / total, t)
                 chain.P = new
             marg = chain.marginals()
             pe = marg[:, 0]
-            first[4 * c: 4 * c + 4, t + 1] = np.maximum(pe - pe_prev, 0.0)
+            first[4 * c : 4 * c + 4, t + 1] = np.maximum(pe - pe_prev, 0.0)
             pe_prev = pe
-        first[4 * c: 4 * c + 4, T + 1] = np.maximum(1.0 - pe_prev, 0.0)
+        first[4 * c : 4 * c + 4, T + 1] = np.maximum(1.0 - pe_prev, 0.0)
         omitted += max(0.0, 1.0 - float(chain.P.sum()))
         marg = chain.marginals()
         for j in range(4):
@@ -322,10 +353,24 @@ def exact_day(scenario: Scenario, rules: Rules | None = None, *,
     for r in range(n_types):
         if scenario.character(scenario.rolls[r].character).actor == "pc":
             sums[4 * owner[r] + gauge_of[r], 0] += by_type[r, :, 2].sum()
-    return DayResult(scenario=scenario, rules=rules, n_days=1, seed=None, chunk_days=0,
-                     seconds=time.perf_counter() - began, sequence=sequence,
-                     gauge_start=gauge_start, first=first, succ_t=succ_t, drain_t=drain_t,
-                     by_type=by_type, caused=None, end=end,
-                     lost=None, sums=sums, lost_sum=lost_sum,
-                     method="exact", omitted=omitted)
-
+    return DayResult(
+        scenario=scenario,
+        rules=rules,
+        n_days=1,
+        seed=None,
+        chunk_days=0,
+        seconds=time.perf_counter() - began,
+        sequence=sequence,
+        gauge_start=gauge_start,
+        first=first,
+        succ_t=succ_t,
+        drain_t=drain_t,
+        by_type=by_type,
+        caused=None,
+        end=end,
+        lost=None,
+        sums=sums,
+        lost_sum=lost_sum,
+        method="exact",
+        omitted=omitted,
+    )

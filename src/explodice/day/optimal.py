@@ -30,14 +30,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from explodice.core.errors import ExplodiceError
+from explodice.core.errors import ExplodiceError, ExplodiceTypeError
 from explodice.day import _optimal_kernel
 from explodice.day.exact import _Chain, _choices, _laws, check_states, exact_day
 from explodice.day.rolls import MAX_ONES, RollChoices, drain_pmf
 from explodice.day.scenario import Scenario
 from explodice.engine.rule_of_one import policy_table
 from explodice.game.character import GAUGES
-from explodice.core.errors import ExplodiceTypeError
 from explodice.game.checks import check_rules
 from explodice.game.rules import Best, Rules
 
@@ -74,8 +73,15 @@ def _throws(pair: tuple[RollChoices, RollChoices]) -> _Throws:
         kmax = ch.k_max
         for i in idx:
             if ch.free and kmax[i] > 0:
-                rows.append((ch.p[i], int(kmax[i]), ch.succ[i], ch.ones[i],
-                             (int(ch.n1[i]), int(ch.n6[i]), int(ch.s[i]))))
+                rows.append(
+                    (
+                        ch.p[i],
+                        int(kmax[i]),
+                        ch.succ[i],
+                        ch.ones[i],
+                        (int(ch.n1[i]), int(ch.n6[i]), int(ch.s[i])),
+                    )
+                )
             else:
                 k = 0 if ch.free else int(ch.k_fixed[i])
                 s0[v] += ch.p[i] * ch.succ[i, k]
@@ -87,8 +93,7 @@ def _throws(pair: tuple[RollChoices, RollChoices]) -> _Throws:
     state = np.zeros((n, 3), np.int64)
     for j, (pj, kj, sj, oj, st) in enumerate(rows):
         p[j], kmax[j], succ[j], ones[j], state[j] = pj, kj, sj, oj, st
-    return _Throws(s0, pi0, first, last, p, kmax, succ, ones, state,
-                   (pair[0].free, pair[1].free))
+    return _Throws(s0, pi0, first, last, p, kmax, succ, ones, state, (pair[0].free, pair[1].free))
 
 
 # -- one character's day, backward and forward -------------------------------------------------------
@@ -102,8 +107,15 @@ class _Player:
         for g in range(4):
             w = self.chain.width(g)
             self.tables[g] = [_laws([drain_pmf(c)], w) for c in range(MAX_ONES + 1)]
-        self.moments = np.array([[float(drain_pmf(c) @ np.arange(drain_pmf(c).size) ** j)
-                                  for c in range(MAX_ONES + 1)] for j in (1, 2)])
+        self.moments = np.array(
+            [
+                [
+                    float(drain_pmf(c) @ np.arange(drain_pmf(c).size) ** j)
+                    for c in range(MAX_ONES + 1)
+                ]
+                for j in (1, 2)
+            ]
+        )
 
     def after(self, V: np.ndarray, g: int) -> np.ndarray:
         """``W[c]``: the value of ``V`` after a roll of gauge ``g`` with c draining 1s."""
@@ -113,23 +125,55 @@ class _Player:
         W[0] = V
         for c in range(1, MAX_ONES + 1):
             qs, t0, _ = self.tables[g][c]
-            _optimal_kernel.pull(V, W[c], ch.base[g], int(ch.strides[g]), ch.sizes[g], qs[0],
-                                t0[0], pour.dest, pour.others, ch.fullest and pour.top > 0)
+            _optimal_kernel.pull(
+                V,
+                W[c],
+                ch.base[g],
+                int(ch.strides[g]),
+                ch.sizes[g],
+                qs[0],
+                t0[0],
+                pour.dest,
+                pour.others,
+                ch.fullest and pour.top > 0,
+            )
         return W
 
-    def decide(self, W: np.ndarray, g: int, th: _Throws, weight: float
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def decide(
+        self, W: np.ndarray, g: int, th: _Throws, weight: float
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """``(Q, P(success), P(c draining 1s), choice keys)`` in every state."""
         n = self.chain.n
         Q, s, key = np.empty(n), np.empty(n), np.empty(n, np.int64)
         pi = np.empty((n, MAX_ONES + 1))
-        _optimal_kernel.decide(W, self.chain.empty_law[g], float(weight), th.s0, th.pi0,
-                              th.first, th.last, th.p, th.kmax, th.succ, th.ones, Q, s, pi, key)
+        _optimal_kernel.decide(
+            W,
+            self.chain.empty_law[g],
+            float(weight),
+            th.s0,
+            th.pi0,
+            th.first,
+            th.last,
+            th.p,
+            th.kmax,
+            th.succ,
+            th.ones,
+            Q,
+            s,
+            pi,
+            key,
+        )
         return Q, s, pi, key
 
 
-def _shares(scenario: Scenario, t: int, c: int, owner: np.ndarray, seq: list[int] | None,
-            weights: np.ndarray) -> dict[int, float]:
+def _shares(
+    scenario: Scenario,
+    t: int,
+    c: int,
+    owner: np.ndarray,
+    seq: list[int] | None,
+    weights: np.ndarray,
+) -> dict[int, float]:
     """Roll types of character ``c`` at roll ``t`` and their probabilities."""
     if seq is not None:
         return {seq[t]: 1.0} if owner[seq[t]] == c else {}
@@ -159,7 +203,8 @@ class OptimalPolicy:
         if scenario != self.scenario or rules != self.rules:
             raise ExplodiceError(
                 "`policy`: this OptimalPolicy was computed for another scenario or other "
-                f"rules ({self.scenario.describe()}; {self.rules.describe()}).")
+                f"rules ({self.scenario.describe()}; {self.rules.describe()})."
+            )
 
     def deciders(self, scenario: Scenario, rules: Rules, choices: Any) -> dict[str, _Decider]:
         """One object per PC that moves exact_day's chain under these choices."""
@@ -176,19 +221,33 @@ class OptimalPolicy:
         fixed.update({f"best(λ={lam:g})": Best(0, lam) for lam in lambdas})
         scores = {}
         for label, pol in fixed.items():
-            s = self.scenario.replace(characters=tuple(
-                replace(c, policy=pol) if c.name in self._V else c
-                for c in self.scenario.characters))
+            s = self.scenario.replace(
+                characters=tuple(
+                    replace(c, policy=pol) if c.name in self._V else c
+                    for c in self.scenario.characters
+                )
+            )
             scores[label] = _day_values(exact_day(s, self.rules), self.values)
         for name in self._V:
-            best_label = max((lab for lab in scores if lab.startswith("best")),
-                             key=lambda lab: scores[lab][name])
-            for label, pol in (("optimal", None), ("keep", "keep"), ("cancel", "cancel"),
-                               ("best fixed λ", best_label)):
+            best_label = max(
+                (lab for lab in scores if lab.startswith("best")), key=lambda lab: scores[lab][name]
+            )
+            for label, pol in (
+                ("optimal", None),
+                ("keep", "keep"),
+                ("cancel", "cancel"),
+                ("best fixed λ", best_label),
+            ):
                 v = self.value[name] if pol is None else scores[pol][name]
-                rows.append({"character": name, "policy": label,
-                             "detail": best_label if label == "best fixed λ" else "",
-                             "successes": v, "optimal_gain": self.value[name] - v})
+                rows.append(
+                    {
+                        "character": name,
+                        "policy": label,
+                        "detail": best_label if label == "best fixed λ" else "",
+                        "successes": v,
+                        "optimal_gain": self.value[name] - v,
+                    }
+                )
         columns = ["character", "policy", "detail", "successes", "optimal_gain"]
         df = pd.DataFrame(rows, columns=columns)  # no PC: no row, the same columns
         df["scenario"] = self.scenario.name
@@ -204,8 +263,9 @@ class OptimalPolicy:
         roll and throw, the highest level of the gauge at which the player still cancels
         (NA: never), and whether every level below cancels too (``monotone``)."""
         if what not in ("choices", "thresholds"):
-            raise ExplodiceError(f"`what` must be one of ['choices', 'thresholds'], but "
-                                 f"{what!r} was passed.")
+            raise ExplodiceError(
+                f"`what` must be one of ['choices', 'thresholds'], but {what!r} was passed."
+            )
         rows = []
         s = self.scenario
         seq = s.sequence()
@@ -233,41 +293,75 @@ class OptimalPolicy:
                         sub = W[:, line]
                         variant = (np.arange(len(line)) == 0).astype(np.int64)
                         n = len(line)
-                        Q, sp, pi, key = (np.empty(n), np.empty(n), np.empty((n, MAX_ONES + 1)),
-                                          np.empty(n, np.int64))
-                        _optimal_kernel.decide(np.ascontiguousarray(sub), variant,
-                                              self.values[r], th.s0, th.pi0, th.first,
-                                              th.last, th.p, th.kmax, th.succ, th.ones, Q, sp,
-                                              pi, key)
+                        Q, sp, pi, key = (
+                            np.empty(n),
+                            np.empty(n),
+                            np.empty((n, MAX_ONES + 1)),
+                            np.empty(n, np.int64),
+                        )
+                        _optimal_kernel.decide(
+                            np.ascontiguousarray(sub),
+                            variant,
+                            self.values[r],
+                            th.s0,
+                            th.pi0,
+                            th.first,
+                            th.last,
+                            th.p,
+                            th.kmax,
+                            th.succ,
+                            th.ones,
+                            Q,
+                            sp,
+                            pi,
+                            key,
+                        )
                         for lv in range(n):
                             v = int(variant[lv])
-                            ks = _decode(int(key[lv]), th.kmax[th.first[v]: th.last[v]])
+                            ks = _decode(int(key[lv]), th.kmax[th.first[v] : th.last[v]])
                             for j, k in zip(range(th.first[v], th.last[v]), ks):
                                 n1, n6, ss = (int(x) for x in th.state[j])
-                                rows.append({"character": name, "type": s.rolls[r].label,
-                                             "gauge": s.rolls[r].gauge, "roll": t + 1,
-                                             "level": lv, "n1": n1, "n6": n6, "s": ss,
-                                             "k": k})
-        df = pd.DataFrame(rows, columns=["character", "type", "gauge", "roll", "level", "n1",
-                                         "n6", "s", "k"])
+                                rows.append(
+                                    {
+                                        "character": name,
+                                        "type": s.rolls[r].label,
+                                        "gauge": s.rolls[r].gauge,
+                                        "roll": t + 1,
+                                        "level": lv,
+                                        "n1": n1,
+                                        "n6": n6,
+                                        "s": ss,
+                                        "k": k,
+                                    }
+                                )
+        df = pd.DataFrame(
+            rows, columns=["character", "type", "gauge", "roll", "level", "n1", "n6", "s", "k"]
+        )
         if what == "choices":
             return df
         out = []
-        for key_, grp in df.groupby(["character", "type", "gauge", "roll", "n1", "n6", "s"],
-                                    sort=False):
+        for key_, grp in df.groupby(
+            ["character", "type", "gauge", "roll", "n1", "n6", "s"], sort=False
+        ):
             cancels = grp.loc[grp.k > 0, "level"]
             top = int(cancels.max()) if len(cancels) else None
             mono = top is None or bool((grp.loc[grp.level <= top, "k"] > 0).all())
-            out.append(dict(zip(["character", "type", "gauge", "roll", "n1", "n6", "s"], key_),
-                            cancel_up_to=top, monotone=mono))
+            out.append(
+                dict(
+                    zip(["character", "type", "gauge", "roll", "n1", "n6", "s"], key_),
+                    cancel_up_to=top,
+                    monotone=mono,
+                )
+            )
         res = pd.DataFrame(out)
         if len(res):
             res["cancel_up_to"] = res["cancel_up_to"].astype("Int64")
         return res
 
     # -- what simulate_day asks ----------------------------------------------------------------
-    def lookup(self, scenario: Scenario, rules: Rules) -> tuple[list[tuple[int, np.ndarray]],
-                                                                  np.ndarray, np.ndarray]:
+    def lookup(
+        self, scenario: Scenario, rules: Rules
+    ) -> tuple[list[tuple[int, np.ndarray]], np.ndarray, np.ndarray]:
         """For the day kernel: ``(extra, table, strides)``. ``extra[i] = (v, k_table)``: a
         variant ``2 r + empty`` played with that choice table; ``table[t, r, state]``: the
         index into ``extra`` (or -1: the roll's own policy) of roll type ``r`` at roll ``t``
@@ -282,7 +376,8 @@ class OptimalPolicy:
             raise ExplodiceError(
                 f"`policy`: simulating this optimal policy needs a table of {T} rolls x "
                 f"{n_types} roll types x {n_max:,} gauge states, more than {TABLE_LIMIT:,} "
-                "entries; play it with exact_day instead.")
+                "entries; play it with exact_day instead."
+            )
         table = np.full((T, n_types, n_max), -1, dtype=np.int32)
         strides = np.zeros((len(names), 4), dtype=np.int64)
         extra: list[tuple[int, np.ndarray]] = []
@@ -309,8 +404,7 @@ class OptimalPolicy:
                                 ident = (r, v, int(kk))
                                 if ident not in index:
                                     index[ident] = len(extra)
-                                    extra.append((2 * r + v, _k_table(s, rules, r, v, th,
-                                                                      int(kk))))
+                                    extra.append((2 * r + v, _k_table(s, rules, r, v, th, int(kk))))
                                 table[t, r, np.flatnonzero(sel & (key == kk))] = index[ident]
         return extra, table, strides
 
@@ -328,14 +422,14 @@ def _decode(key: int, kmax: np.ndarray) -> list[int]:
     return out[::-1]
 
 
-def _k_table(scenario: Scenario, rules: Rules, r: int, v: int, th: _Throws,
-             key: int) -> np.ndarray:
+def _k_table(scenario: Scenario, rules: Rules, r: int, v: int, th: _Throws, key: int) -> np.ndarray:
     """The day kernel's choice table ``k[n1, n6, s]`` of roll type ``r``'s variant ``v``."""
     roll = scenario.roll_of(r, gauge_empty=bool(v))
     k = np.array(policy_table(roll, rules)) if not th.free[v] else np.zeros((5, 5, 21), np.int8)
     if th.free[v]:
-        for j, kk in zip(range(th.first[v], th.last[v]),
-                         _decode(key, th.kmax[th.first[v]: th.last[v]])):
+        for j, kk in zip(
+            range(th.first[v], th.last[v]), _decode(key, th.kmax[th.first[v] : th.last[v]])
+        ):
             n1, n6, s = th.state[j]
             k[n1, n6, s] = kk
     return np.ascontiguousarray(k.astype(np.int8))
@@ -350,21 +444,31 @@ class _Decider:
         self.V = policy._V[name]
         self._W: dict[tuple[int, int], np.ndarray] = {}
 
-    def move(self, chain: _Chain, out: np.ndarray, t: int, r: int, g: int, share: float,
-             by_type: np.ndarray, succ_t: np.ndarray, drain_t: np.ndarray) -> float:
+    def move(
+        self,
+        chain: _Chain,
+        out: np.ndarray,
+        t: int,
+        r: int,
+        g: int,
+        share: float,
+        by_type: np.ndarray,
+        succ_t: np.ndarray,
+        drain_t: np.ndarray,
+    ) -> float:
         pl = self.player
         if (t, g) not in self._W:
             self._W = {(t, g): pl.after(self.V[t + 1], g)}
-        _, s, pi, _ = pl.decide(self._W[t, g], g, self.policy._throws[r],
-                                self.policy.values[r])
+        _, s, pi, _ = pl.decide(self._W[t, g], g, self.policy._throws[r], self.policy.values[r])
         P = chain.P
         lost = 0.0
         scratch = np.zeros(2)
         zeros = np.zeros(chain.n, np.int64)
         out += share * P * pi[:, 0]
         for c in range(1, MAX_ONES + 1):
-            lost += chain.move(out, g, zeros, pl.tables[g][c], share, scratch,
-                               P=np.ascontiguousarray(P * pi[:, c]))
+            lost += chain.move(
+                out, g, zeros, pl.tables[g][c], share, scratch, P=np.ascontiguousarray(P * pi[:, c])
+            )
         mean = pi @ pl.moments[0]
         second = pi @ pl.moments[1]
         for e in (0, 1):
@@ -392,8 +496,9 @@ def _day_values(result: Any, values: Sequence[float]) -> dict[str, float]:
 
 
 # -- the dynamic programme ------------------------------------------------------------------------
-def optimal_policy(scenario: Scenario, rules: Rules | None = None, *,
-                   values: Sequence[float] | None = None) -> OptimalPolicy:
+def optimal_policy(
+    scenario: Scenario, rules: Rules | None = None, *, values: Sequence[float] | None = None
+) -> OptimalPolicy:
     """The choices of k that maximise each PC's expected weighted successes over the day.
 
     ``values[r]`` weighs a success of roll type ``r`` (default 1 each). Backward over the
@@ -411,16 +516,20 @@ def optimal_policy(scenario: Scenario, rules: Rules | None = None, *,
     rules = check_rules(rules)
     if not isinstance(scenario, Scenario):
         raise ExplodiceTypeError(
-            f"`scenario` must be a Scenario, but {type(scenario).__name__} was passed.")
+            f"`scenario` must be a Scenario, but {type(scenario).__name__} was passed."
+        )
     n_types = len(scenario.rolls)
     if values is None:
         values = (1.0,) * n_types
     values = tuple(values)
     if len(values) != n_types or not all(
-            isinstance(v, (int, float)) and not isinstance(v, bool) and np.isfinite(v) and v >= 0
-            for v in values):
-        raise ExplodiceError(f"`values` must be {n_types} finite numbers >= 0 (one per roll "
-                             f"type), but {values!r} was passed.")
+        isinstance(v, (int, float)) and not isinstance(v, bool) and np.isfinite(v) and v >= 0
+        for v in values
+    ):
+        raise ExplodiceError(
+            f"`values` must be {n_types} finite numbers >= 0 (one per roll "
+            f"type), but {values!r} was passed."
+        )
     began = time.perf_counter()
     throws = [_throws(pair) for pair in _choices(scenario, rules)]
     names = [c.name for c in scenario.characters]
@@ -449,6 +558,6 @@ def optimal_policy(scenario: Scenario, rules: Rules | None = None, *,
             V[t] = cur
         V_all[who.name], players[who.name] = V, pl
         value[who.name] = float(V[0, np.ravel_multi_index(tuple(levels), pl.chain.sizes)])
-    return OptimalPolicy(scenario, rules, values, value, time.perf_counter() - began,
-                         V_all, players, throws)
-
+    return OptimalPolicy(
+        scenario, rules, values, value, time.perf_counter() - began, V_all, players, throws
+    )

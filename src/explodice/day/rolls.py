@@ -155,8 +155,11 @@ def roll_choices(roll: Roll, rules: Rules, need: int) -> RollChoices:
             a, b = int(n1[i]) - kk, int(n6[i]) - kk
             sf, lo = _chain_survival(b, count_ones, malus)
             at = need - int(s[i]) - a - lo  # the chains must add at least need - s - a
-            per_e = sf[:, min(max(at, 0), sf.shape[1] - 1)] if at < sf.shape[1] else \
-                np.zeros(sf.shape[0])
+            per_e = (
+                sf[:, min(max(at, 0), sf.shape[1] - 1)]
+                if at < sf.shape[1]
+                else np.zeros(sf.shape[0])
+            )
             succ[i, k] = per_e.sum()
             if drains:
                 p_e = sf[:, 0]  # P(e chains end on a 1)

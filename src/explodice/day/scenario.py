@@ -15,14 +15,17 @@ the file, the key and the problem.
 
 from __future__ import annotations
 
-import numbers
 import functools
-from importlib import resources
+import numbers
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping, Sequence
+from typing import Any
 
+from explodice.core.errors import clip, shown
+from explodice.core.files import check_path, parse_toml, read_toml
 from explodice.game.character import (
     ABILITY_GAUGE,
     GAUGES,
@@ -45,12 +48,17 @@ from explodice.game.rules import (
     check_int,
     net_advantage,
 )
-from explodice.core.files import check_path, parse_toml, read_toml
 from explodice.game.tables import MAX_GAUGE
-from explodice.core.errors import clip, shown
 
-__all__ = ["DayRoll", "Scenario", "ScenarioError", "ScenarioFileError", "default_scenario",
-           "load_scenario", "scenario_from_tables"]
+__all__ = [
+    "DayRoll",
+    "Scenario",
+    "ScenarioError",
+    "ScenarioFileError",
+    "default_scenario",
+    "load_scenario",
+    "scenario_from_tables",
+]
 
 #: The largest weight of a roll type in a mix (weights are relative: 1e9 to 1 is plenty).
 MAX_WEIGHT = 1e9
@@ -135,8 +143,12 @@ class DayRoll:
         if self.tool is not None and (not isinstance(self.tool, str) or not self.tool.strip()):
             raise _fail("tool", self.tool, "the name of a tool (a non-empty string), or absent")
         w = self.weight
-        if (isinstance(w, bool) or not isinstance(w, numbers.Real) or not 0 < w <= MAX_WEIGHT
-                or w == float("inf")):
+        if (
+            isinstance(w, bool)
+            or not isinstance(w, numbers.Real)
+            or not 0 < w <= MAX_WEIGHT
+            or w == float("inf")
+        ):
             raise _fail("weight", w, f"a number > 0 and <= {MAX_WEIGHT:.0e}")
         if self.label is None:
             what = self.skill or self.ability
@@ -190,8 +202,10 @@ class Scenario:
         if len(set(names)) != len(names):
             raise _fail("characters", names, "characters with unique names")
         set_(self, "characters", chars)
-        rolls = tuple(DayRoll(**r) if isinstance(r, Mapping) else r
-                      for r in (self.rolls if _iterable(self.rolls) else ()))
+        rolls = tuple(
+            DayRoll(**r) if isinstance(r, Mapping) else r
+            for r in (self.rolls if _iterable(self.rolls) else ())
+        )
         if not rolls or not all(isinstance(r, DayRoll) for r in rolls):
             raise _fail("rolls", self.rolls, "one or more DayRoll (or tables of their fields)")
         for i, r in enumerate(rolls):
@@ -226,8 +240,15 @@ class Scenario:
             raise _fail("name", self.name, "a string")
 
     def __hash__(self) -> int:
-        return hash((self.characters, self.rolls, self.rolls_per_day, self.name,
-                     tuple((k, tuple(v.items())) for k, v in self.start.items())))
+        return hash(
+            (
+                self.characters,
+                self.rolls,
+                self.rolls_per_day,
+                self.name,
+                tuple((k, tuple(v.items())) for k, v in self.start.items()),
+            )
+        )
 
     @property
     def n_rolls(self) -> int:
@@ -251,9 +272,16 @@ class Scenario:
         r = self.rolls[i]
         who = self.character(r.character)
         # the counts are netted once, with the character's own sources (load, tool)
-        roll = who.roll(r.skill, ability=r.ability, kind=r.kind, advantages=r.advantages,
-                        disadvantages=r.disadvantages + int(gauge_empty), bonus=r.bonus,
-                        dc=r.dc, tool=r.tool)
+        roll = who.roll(
+            r.skill,
+            ability=r.ability,
+            kind=r.kind,
+            advantages=r.advantages,
+            disadvantages=r.disadvantages + int(gauge_empty),
+            bonus=r.bonus,
+            dc=r.dc,
+            tool=r.tool,
+        )
         if isinstance(roll.policy, Best):
             roll = roll.replace(policy=Best(r.dc, roll.policy.weight))
         return roll
@@ -267,14 +295,17 @@ class Scenario:
             out[c.name] = levels
         return out
 
-    def replace(self, **changes: Any) -> "Scenario":
+    def replace(self, **changes: Any) -> Scenario:
         """A copy with some fields changed (validated again)."""
         return replace(self, **changes)
 
     def describe(self) -> str:
         """One line: name, party, rolls."""
-        how = (f"{self.rolls_per_day} rolls drawn from {len(self.rolls)} types"
-               if self.rolls_per_day is not None else f"a sequence of {self.n_rolls} rolls")
+        how = (
+            f"{self.rolls_per_day} rolls drawn from {len(self.rolls)} types"
+            if self.rolls_per_day is not None
+            else f"a sequence of {self.n_rolls} rolls"
+        )
         party = ", ".join(c.name for c in self.characters)
         return f"{self.name}: {party}; {how}"
 
@@ -311,15 +342,22 @@ def load_scenario(path: str | Path, *, characters: Sequence[Character] | None = 
     data = read_toml(path, error=ScenarioFileError)
     for key in data:
         if key not in _TOP_KEYS:
-            raise ScenarioFileError(f"{path}: `{clip(key)}`: unknown key; allowed: "
-                                    f"{', '.join(_TOP_KEYS)}.")
-    return scenario_from_tables(data, characters=characters, source=str(path),
-                                base=path.parent, default_name=path.stem)
+            raise ScenarioFileError(
+                f"{path}: `{clip(key)}`: unknown key; allowed: {', '.join(_TOP_KEYS)}."
+            )
+    return scenario_from_tables(
+        data, characters=characters, source=str(path), base=path.parent, default_name=path.stem
+    )
 
 
-def scenario_from_tables(data: Mapping[str, Any], *, characters: Sequence[Character] | None = None,
-                         source: str = "<tables>", base: str | Path | None = None,
-                         default_name: str = "scenario") -> Scenario:
+def scenario_from_tables(
+    data: Mapping[str, Any],
+    *,
+    characters: Sequence[Character] | None = None,
+    source: str = "<tables>",
+    base: str | Path | None = None,
+    default_name: str = "scenario",
+) -> Scenario:
     """A Scenario from parsed TOML tables (the layout of :func:`load_scenario`): the party as
     ``character`` tables or a ``characters`` path (relative to ``base``), the day as top-level
     keys or a ``day`` table. Keys other than those are not looked at.
@@ -330,6 +368,7 @@ def scenario_from_tables(data: Mapping[str, Any], *, characters: Sequence[Charac
     >>> s.describe()
     'scenario: Bo; a sequence of 1 rolls'
     """
+
     def bad(key: str, problem: str) -> ScenarioFileError:
         return ScenarioFileError(f"{source}: `{clip(key)}`: {problem}")
 
@@ -365,27 +404,39 @@ def scenario_from_tables(data: Mapping[str, Any], *, characters: Sequence[Charac
         except ExplodiceError as err:
             raise bad(where, str(err)) from None
     try:
-        return Scenario(characters, rolls, rolls_per_day=day.get("rolls_per_day"),
-                        start=day.get("start", {}), name=day.get("name", default_name))
+        return Scenario(
+            characters,
+            rolls,
+            rolls_per_day=day.get("rolls_per_day"),
+            start=day.get("start", {}),
+            name=day.get("name", default_name),
+        )
     except ExplodiceError as err:
         raise ScenarioFileError(f"{source}: {err}") from None
 
 
-def _party(data: Mapping[str, Any], bad: Any, source: str,
-           base: str | Path | None) -> list[Character]:
+def _party(
+    data: Mapping[str, Any], bad: Any, source: str, base: str | Path | None
+) -> list[Character]:
     """The ``[[character]]`` tables of the file, or the file its ``characters`` key names."""
     inline, ref = data.get("character"), data.get("characters")
     if inline is not None and ref is not None:
-        raise bad("characters", "give the party either as [[character]] tables in this file "
-                                "or as the path of another file, not both.")
+        raise bad(
+            "characters",
+            "give the party either as [[character]] tables in this file "
+            "or as the path of another file, not both.",
+        )
     if inline is not None:
         try:
             return characters_from_tables(inline, source=source)
         except CharacterFileError as err:
             raise ScenarioFileError(str(err)) from None
     if not isinstance(ref, str):
-        raise bad("characters", "missing: give [[character]] tables in this file, or the path "
-                                "of a TOML file of them (relative to this file).")
+        raise bad(
+            "characters",
+            "missing: give [[character]] tables in this file, or the path "
+            "of a TOML file of them (relative to this file).",
+        )
     return load_characters(Path(base or ".") / ref)
 
 
@@ -397,5 +448,6 @@ def default_scenario() -> Scenario:
     text = resources.files("explodice").joinpath("data/default.toml").read_text("utf-8")
     data = parse_toml(text, source=source, error=ScenarioFileError)
     party = characters_from_tables(data.get("character"), source=source)
-    return scenario_from_tables({"day": data.get("day", {})}, characters=party, source=source,
-                                default_name="a day")
+    return scenario_from_tables(
+        {"day": data.get("day", {})}, characters=party, source=source, default_name="a day"
+    )

@@ -34,18 +34,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from explodice.game.character import GAUGES, Character
-from explodice.engine.distribution import wilson_interval
-from explodice.engine.exact import exact
-from explodice.game.rules import Best, ExplodiceError, Policy, Roll, Rules, check_int
+from explodice.core.errors import ExplodiceTypeError, shown
 from explodice.day.reroll_day import day_histograms
 from explodice.day.scenario import DayRoll, Scenario
 from explodice.engine.chunks import lanes, progress_bar, resolve_threads, run_chunks
 from explodice.engine.compiled import compile_roll, throw_table
+from explodice.engine.distribution import wilson_interval
+from explodice.engine.exact import exact
 from explodice.engine.rule_of_one import STATE_SHAPE
 from explodice.engine.seeding import chunk_sizes, resolve_seed, seed_record, stream_seeds
+from explodice.game.character import GAUGES, Character
 from explodice.game.checks import check_rules
-from explodice.core.errors import ExplodiceTypeError, shown
+from explodice.game.rules import Best, ExplodiceError, Policy, Roll, Rules, check_int
 from explodice.game.tables import MAX_GAUGE
 
 __all__ = ["DayResult", "EmptyTime", "rolls_to_empty", "simulate_day", "DEFAULT_CHUNK_DAYS"]
@@ -146,20 +146,42 @@ def _compile(scenario: Scenario, rules: Rules, policy: Any = None) -> dict[str, 
             v_pool[w], k_tables[w], v_flags[:, w] = v_pool[v], k, v_flags[:, v]
             table = throw_table(roll, rules, k_table=k.tobytes())
             v_tab[w] = throws.setdefault(table.tobytes(), len(throws))
-    t_policy = np.array([policy_var.size > 0 and bool((policy_var[:, r] >= 0).any())
-                         for r in range(n_types)], dtype=np.bool_)
+    t_policy = np.array(
+        [policy_var.size > 0 and bool((policy_var[:, r] >= 0).any()) for r in range(n_types)],
+        dtype=np.bool_,
+    )
     seq = scenario.sequence()
     sequence = np.asarray(seq if seq is not None else [-1] * scenario.n_rolls, dtype=np.int64)
     start = scenario.gauge_start()
     gauge_start = np.array([start[c][g] for c in names for g in GAUGES], dtype=np.int64)
     mix_cum = _mix_cum(scenario)
-    return dict(throws=_throw_rows(throws), v_tab=v_tab, n_faces=n_faces, face_n1=faces[0], face_n6=faces[1],
-                face_s=faces[2], v_pool=v_pool, k_tables=k_tables, v_malus=v_flags[0],
-                v_rule=v_flags[1], v_expl=v_flags[2], t_lucky=t_lucky, t_gauge=t_gauge, t_check=t_check,
-                t_drains=t_drains, t_need=t_need, sequence=sequence, mix_cum=mix_cum,
-                mix_lut=_mix_lut(mix_cum), gauge_start=gauge_start,
-                overflow_fullest=rules.overflow == "fullest", t_owner=t_owner,
-                t_policy=t_policy, policy_var=policy_var, c_strides=c_strides)
+    return dict(
+        throws=_throw_rows(throws),
+        v_tab=v_tab,
+        n_faces=n_faces,
+        face_n1=faces[0],
+        face_n6=faces[1],
+        face_s=faces[2],
+        v_pool=v_pool,
+        k_tables=k_tables,
+        v_malus=v_flags[0],
+        v_rule=v_flags[1],
+        v_expl=v_flags[2],
+        t_lucky=t_lucky,
+        t_gauge=t_gauge,
+        t_check=t_check,
+        t_drains=t_drains,
+        t_need=t_need,
+        sequence=sequence,
+        mix_cum=mix_cum,
+        mix_lut=_mix_lut(mix_cum),
+        gauge_start=gauge_start,
+        overflow_fullest=rules.overflow == "fullest",
+        t_owner=t_owner,
+        t_policy=t_policy,
+        policy_var=policy_var,
+        c_strides=c_strides,
+    )
 
 
 def _n_bins(scenario: Scenario) -> int:
@@ -177,7 +199,7 @@ def simulate_day(
     chunk_days: int = DEFAULT_CHUNK_DAYS,
     progress: bool | None = None,
     policy: Any = None,
-) -> "DayResult":
+) -> DayResult:
     """Simulate ``n_days`` days of ``scenario`` and return their histograms as a DayResult.
 
     ``policy`` (an :class:`~explodice.OptimalPolicy` of this scenario and rules) chooses for
@@ -201,7 +223,9 @@ def simulate_day(
     """
     rules = check_rules(rules)
     if not isinstance(scenario, Scenario):
-        raise ExplodiceTypeError(f"`scenario` must be a Scenario, but {shown(scenario)} was passed.")
+        raise ExplodiceTypeError(
+            f"`scenario` must be a Scenario, but {shown(scenario)} was passed."
+        )
     n_days = check_int("n_days", n_days, lo=1, hi=MAX_DAYS)
     chunk_days = check_int("chunk_days", chunk_days, lo=1, hi=1 << 30)
     ss = resolve_seed(seed)
@@ -214,40 +238,69 @@ def simulate_day(
     n_lanes = lanes(sizes.size, n_threads)
     from explodice.day import _kernel as _day_kernel  # numba: only when days are simulated
 
-    outs = [_day_kernel.accumulators(arrays["gauge_start"].size, arrays["sequence"].size,
-                                     arrays["t_gauge"].size, _n_bins(scenario),
-                                     int(arrays["gauge_start"].max(initial=0)))
-            for _ in range(n_lanes)]
+    outs = [
+        _day_kernel.accumulators(
+            arrays["gauge_start"].size,
+            arrays["sequence"].size,
+            arrays["t_gauge"].size,
+            _n_bins(scenario),
+            int(arrays["gauge_start"].max(initial=0)),
+        )
+        for _ in range(n_lanes)
+    ]
 
     def work(c: int, t: int) -> None:
         _day_kernel.day_chunk(seeds[c], sizes[c], outs[t], **arrays)
 
     began = time.perf_counter()
-    run_chunks(work, sizes * scenario.n_rolls, threads=n_threads,
-               bar=progress_bar(n_days * scenario.n_rolls, progress))
+    run_chunks(
+        work,
+        sizes * scenario.n_rolls,
+        threads=n_threads,
+        bar=progress_bar(n_days * scenario.n_rolls, progress),
+    )
     totals = [sum(out[i] for out in outs) for i in range(len(outs[0]))]
     seconds = time.perf_counter() - began
     first, per_roll, *rest = totals
     keys = ("by_type", "caused", "end", "lost", "sums", "lost_sum")
-    return DayResult(scenario=scenario, rules=rules, n_days=n_days, seed=seed_record(ss),
-                     chunk_days=chunk_days, seconds=seconds, sequence=arrays["sequence"],
-                     gauge_start=arrays["gauge_start"], first=first,
-                     succ_t=np.ascontiguousarray(per_roll[:, 0]),
-                     drain_t=np.ascontiguousarray(per_roll[:, 1]), **dict(zip(keys, rest)))
+    return DayResult(
+        scenario=scenario,
+        rules=rules,
+        n_days=n_days,
+        seed=seed_record(ss),
+        chunk_days=chunk_days,
+        seconds=seconds,
+        sequence=arrays["sequence"],
+        gauge_start=arrays["gauge_start"],
+        first=first,
+        succ_t=np.ascontiguousarray(per_roll[:, 0]),
+        drain_t=np.ascontiguousarray(per_roll[:, 1]),
+        **dict(zip(keys, rest)),
+    )
 
 
-def _with_rerolls(scenario: Scenario, rules: Rules, n_days: int, ss: np.random.SeedSequence,
-                  chunk_days: int) -> DayResult:
+def _with_rerolls(
+    scenario: Scenario, rules: Rules, n_days: int, ss: np.random.SeedSequence, chunk_days: int
+) -> DayResult:
     """A day whose characters reroll failures: numpy, die by die (:mod:`.reroll_day`)."""
     began = time.perf_counter()
-    h = day_histograms(scenario, rules, n_days=n_days, seed=ss, chunk_days=chunk_days,
-                       n_bins=_n_bins(scenario))
-    return DayResult(scenario=scenario, rules=rules, n_days=n_days, seed=seed_record(ss),
-                     chunk_days=chunk_days, seconds=time.perf_counter() - began,
-                     sequence=h["sequence"], gauge_start=h["gauge_start"], first=h["first"],
-                     succ_t=np.ascontiguousarray(h["per_roll"][:, 0]),
-                     drain_t=np.ascontiguousarray(h["per_roll"][:, 1]),
-                     **{k: h[k] for k in ("by_type", "caused", "end", "lost", "sums", "lost_sum")})
+    h = day_histograms(
+        scenario, rules, n_days=n_days, seed=ss, chunk_days=chunk_days, n_bins=_n_bins(scenario)
+    )
+    return DayResult(
+        scenario=scenario,
+        rules=rules,
+        n_days=n_days,
+        seed=seed_record(ss),
+        chunk_days=chunk_days,
+        seconds=time.perf_counter() - began,
+        sequence=h["sequence"],
+        gauge_start=h["gauge_start"],
+        first=h["first"],
+        succ_t=np.ascontiguousarray(h["per_roll"][:, 0]),
+        drain_t=np.ascontiguousarray(h["per_roll"][:, 1]),
+        **{k: h[k] for k in ("by_type", "caused", "end", "lost", "sums", "lost_sum")},
+    )
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -309,8 +362,12 @@ class DayResult:
 
     def _gauges(self) -> list[tuple[int, str, str]]:
         """``(index, character, gauge)`` of every PC gauge."""
-        return [(4 * i + j, c.name, g) for i, c in enumerate(self.scenario.characters)
-                if c.actor == "pc" for j, g in enumerate(GAUGES)]
+        return [
+            (4 * i + j, c.name, g)
+            for i, c in enumerate(self.scenario.characters)
+            if c.actor == "pc"
+            for j, g in enumerate(GAUGES)
+        ]
 
     def _stamp(self, df: pd.DataFrame) -> pd.DataFrame:
         df["n_days"] = pd.NA if self.exact else self.n_days
@@ -330,17 +387,23 @@ class DayResult:
 
     def to_frame(self, what: str = "gauges", *, level: float = 0.95) -> pd.DataFrame:
         """One of the tidy tables named in the class docstring."""
-        tables = {"gauges": self._gauges_frame, "first_empty": self._first_frame,
-                  "empty": self._empty_frame, "success": self._success_frame,
-                  "roll_types": self._types_frame, "drain": self._drain_frame,
-                  "lost": self._lost_frame}
+        tables = {
+            "gauges": self._gauges_frame,
+            "first_empty": self._first_frame,
+            "empty": self._empty_frame,
+            "success": self._success_frame,
+            "roll_types": self._types_frame,
+            "drain": self._drain_frame,
+            "lost": self._lost_frame,
+        }
         if what not in tables:
             raise ExplodiceError(f"`what` must be one of {list(tables)}, but {what!r} was passed.")
         if getattr(self, {"drain": "caused", "lost": "lost"}.get(what, "first")) is None:
             raise ExplodiceError(
                 f"`what`: the exact day does not give the {what!r} table (a distribution over "
                 "days of a day's total, which would need the running sum in the chain's "
-                "state); its mean is in the 'gauges' table, and simulate_day gives it.")
+                "state); its mean is in the 'gauges' table, and simulate_day gives it."
+            )
         return self._stamp(tables[what](level))
 
     def _first_frame(self, level: float) -> pd.DataFrame:
@@ -348,9 +411,15 @@ class DayResult:
         T = self.n_rolls
         for g, who, name in self._gauges():
             for i in np.flatnonzero(self.first[g]):
-                rows.append({"character": who, "gauge": name,
-                             "roll": pd.NA if i == T + 1 else int(i), "never": bool(i == T + 1),
-                             "count": self._num(self.first[g, i])})
+                rows.append(
+                    {
+                        "character": who,
+                        "gauge": name,
+                        "roll": pd.NA if i == T + 1 else int(i),
+                        "never": bool(i == T + 1),
+                        "count": self._num(self.first[g, i]),
+                    }
+                )
         df = pd.DataFrame(rows, columns=["character", "gauge", "roll", "never", "count"])
         df["roll"] = df["roll"].astype("Int64")
         return self._with_ci(df, "count", self.n_days, level)
@@ -359,16 +428,30 @@ class DayResult:
         frames = []
         T = self.n_rolls
         for g, who, name in self._gauges():
-            frames.append(pd.DataFrame({"character": who, "gauge": name, "roll": np.arange(T + 1),
-                                        "count": np.cumsum(self.first[g, : T + 1])}))
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "character": who,
+                        "gauge": name,
+                        "roll": np.arange(T + 1),
+                        "count": np.cumsum(self.first[g, : T + 1]),
+                    }
+                )
+            )
         frames = frames or [_no_rows("character", "gauge", "roll", "count")]  # an all-NPC party
         return self._with_ci(pd.concat(frames, ignore_index=True), "count", self.n_days, level)
 
     def _success_frame(self, level: float) -> pd.DataFrame:
         seq = self.sequence
         labels = [self.scenario.rolls[r].label if r >= 0 else "mix" for r in seq]
-        df = pd.DataFrame({"roll": np.arange(1, self.n_rolls + 1), "type": labels,
-                           "successes": self.succ_t, "drain_mean": self.drain_t / self.n_days})
+        df = pd.DataFrame(
+            {
+                "roll": np.arange(1, self.n_rolls + 1),
+                "type": labels,
+                "successes": self.succ_t,
+                "drain_mean": self.drain_t / self.n_days,
+            }
+        )
         return self._with_ci(df, "successes", self.n_days, level)
 
     def _types_frame(self, level: float) -> pd.DataFrame:
@@ -378,18 +461,33 @@ class DayResult:
                 n, succ, dsum, dsq = (self._num(x) for x in self.by_type[r, e])
                 mean = dsum / n if n else np.nan
                 var = dsq / n - mean * mean if n else np.nan
-                rows.append({"type": day_roll.label, "gauge": day_roll.gauge, "state": state,
-                             "advantage": self.scenario.roll_of(r, gauge_empty=bool(e)).advantage,
-                             "rolls": n,
-                             "successes": succ, "drain_mean": mean,
-                             "drain_se": (0.0 if self.exact else math.sqrt(max(var, 0.0) / n))
-                             if n else np.nan})
+                rows.append(
+                    {
+                        "type": day_roll.label,
+                        "gauge": day_roll.gauge,
+                        "state": state,
+                        "advantage": self.scenario.roll_of(r, gauge_empty=bool(e)).advantage,
+                        "rolls": n,
+                        "successes": succ,
+                        "drain_mean": mean,
+                        "drain_se": (0.0 if self.exact else math.sqrt(max(var, 0.0) / n))
+                        if n
+                        else np.nan,
+                    }
+                )
         df = pd.DataFrame(rows)
         n = df["rolls"].to_numpy()
         df["p"] = np.where(n > 0, df["successes"] / np.where(n > 0, n, 1), np.nan)
-        lo, hi = zip(*((s / m, s / m) if self.exact and m else
-                       wilson_interval(s, m, level) if m else (np.nan, np.nan)
-                       for s, m in zip(df["successes"], n)))
+        lo, hi = zip(
+            *(
+                (s / m, s / m)
+                if self.exact and m
+                else wilson_interval(s, m, level)
+                if m
+                else (np.nan, np.nan)
+                for s, m in zip(df["successes"], n)
+            )
+        )
         df["ci_low"], df["ci_high"] = lo, hi
         return df
 
@@ -397,8 +495,11 @@ class DayResult:
         frames = []
         for g, who, name in self._gauges():
             nz = np.flatnonzero(self.caused[g])
-            frames.append(pd.DataFrame({"character": who, "gauge": name, "drain": nz,
-                                        "count": self.caused[g, nz]}))
+            frames.append(
+                pd.DataFrame(
+                    {"character": who, "gauge": name, "drain": nz, "count": self.caused[g, nz]}
+                )
+            )
         frames = frames or [_no_rows("character", "gauge", "drain", "count")]  # an all-NPC party
         df = self._with_ci(pd.concat(frames, ignore_index=True), "count", self.n_days, level)
         df["clamped"] = df["drain"] == self.caused.shape[1] - 1  # "this many or more"
@@ -410,10 +511,15 @@ class DayResult:
             if c.actor != "pc":
                 continue
             for b in np.flatnonzero(self.lost[i]):
-                rows.append({"character": c.name, "lost": int(b),
-                             "count": self._num(self.lost[i, b]),
-                             "lost_mean": self.lost_sum[i] / self.n_days,
-                             "clamped": bool(b == self.lost.shape[1] - 1)})
+                rows.append(
+                    {
+                        "character": c.name,
+                        "lost": int(b),
+                        "count": self._num(self.lost[i, b]),
+                        "lost_mean": self.lost_sum[i] / self.n_days,
+                        "clamped": bool(b == self.lost.shape[1] - 1),
+                    }
+                )
         df = pd.DataFrame(rows, columns=["character", "lost", "count", "lost_mean", "clamped"])
         return self._with_ci(df, "count", self.n_days, level)
 
@@ -425,30 +531,44 @@ class DayResult:
             emptied = self._num(f[: T + 1].sum())
             idx = np.arange(T + 1)
             cdf = np.cumsum(f[: T + 1])
-            lo, hi = ((emptied, emptied) if self.exact
-                      else wilson_interval(emptied, self.n_days, level))
-            rows.append({
-                "character": who, "gauge": name, "start": int(self.gauge_start[g]),
-                "p_empty": emptied / self.n_days, "ci_low": lo, "ci_high": hi,
-                "first_empty_mean": (f[: T + 1] * idx).sum() / emptied if emptied else np.nan,
-                "first_empty_median": int(np.searchsorted(cdf, self.n_days / 2))
-                if emptied * 2 >= self.n_days else pd.NA,
-                "caused_mean": self.sums[g, 0] / self.n_days,
-                "absorbed_mean": self.sums[g, 1] / self.n_days,
-                "end_mean": (self.end[g] * np.arange(self.end.shape[1])).sum() / self.n_days,
-                "lost_mean": self.lost_sum[g // 4] / self.n_days,
-                "policy": str(self.scenario.characters[g // 4].policy)})
+            lo, hi = (
+                (emptied, emptied) if self.exact else wilson_interval(emptied, self.n_days, level)
+            )
+            rows.append(
+                {
+                    "character": who,
+                    "gauge": name,
+                    "start": int(self.gauge_start[g]),
+                    "p_empty": emptied / self.n_days,
+                    "ci_low": lo,
+                    "ci_high": hi,
+                    "first_empty_mean": (f[: T + 1] * idx).sum() / emptied if emptied else np.nan,
+                    "first_empty_median": int(np.searchsorted(cdf, self.n_days / 2))
+                    if emptied * 2 >= self.n_days
+                    else pd.NA,
+                    "caused_mean": self.sums[g, 0] / self.n_days,
+                    "absorbed_mean": self.sums[g, 1] / self.n_days,
+                    "end_mean": (self.end[g] * np.arange(self.end.shape[1])).sum() / self.n_days,
+                    "lost_mean": self.lost_sum[g // 4] / self.n_days,
+                    "policy": str(self.scenario.characters[g // 4].policy),
+                }
+            )
         return pd.DataFrame(rows, columns=_GAUGE_COLUMNS)  # the columns even with no gauge
 
     def __repr__(self) -> str:
-        how = (f"exact, omitted={self.omitted:.1e}" if self.exact
-               else f"n_days={self.n_days:,}, seed={self.seed}")
+        how = (
+            f"exact, omitted={self.omitted:.1e}"
+            if self.exact
+            else f"n_days={self.n_days:,}, seed={self.seed}"
+        )
         return f"DayResult({self.scenario.describe()}; {how}; {self.rules.describe()})"
 
     def _repr_html_(self) -> str:
         table = self.to_frame("gauges").drop(columns=["seed", "method", "rules", "scenario"])
-        return (f"<div><b>{self!r}</b>"
-                f"{table.to_html(index=False, float_format='%.4f', na_rep='—')}</div>")
+        return (
+            f"<div><b>{self!r}</b>"
+            f"{table.to_html(index=False, float_format='%.4f', na_rep='—')}</div>"
+        )
 
 
 # -- the simple question --------------------------------------------------------------------
@@ -484,7 +604,8 @@ class EmptyTime:
         if cdf[-1] < q - 1e-12:
             raise ExplodiceError(
                 f"`q` = {q!r} lies beyond the rolls computed: the gauge is empty by roll "
-                f"{cdf.size - 1} with probability {cdf[-1]:.6g} (P(later) = {self.p_beyond:.3g}).")
+                f"{cdf.size - 1} with probability {cdf[-1]:.6g} (P(later) = {self.p_beyond:.3g})."
+            )
         return int(np.searchsorted(cdf, q - 1e-12))
 
     @property
@@ -498,18 +619,27 @@ class EmptyTime:
         df = pd.DataFrame({"rolls": t, "p": self.pmf[t], "cdf": np.cumsum(self.pmf)[t]})
         if self.counts is not None:
             df["count"] = self.counts[t]
-            df["ci_low"], df["ci_high"] = wilson_interval(df["count"].to_numpy(), self.n_days,
-                                                          level)
-        for key, value in (("gauge", self.gauge), ("roll_desc", self.roll.describe()),
-                           ("dc", self.dc), ("method", self.method), ("n_days", self.n_days),
-                           ("seed", str(self.seed)), ("rules", self.rules.describe())):
+            df["ci_low"], df["ci_high"] = wilson_interval(
+                df["count"].to_numpy(), self.n_days, level
+            )
+        for key, value in (
+            ("gauge", self.gauge),
+            ("roll_desc", self.roll.describe()),
+            ("dc", self.dc),
+            ("method", self.method),
+            ("n_days", self.n_days),
+            ("seed", str(self.seed)),
+            ("rules", self.rules.describe()),
+        ):
             df[key] = value
         return df
 
     def __repr__(self) -> str:
         how = self.method if self.n_days is None else f"{self.method}, n_days={self.n_days:,}"
-        return (f"EmptyTime(gauge {self.gauge}, {self.roll.describe()}, DC {self.dc}; {how}; "
-                f"mean={self.mean:.4f}, median={self.median}, p_beyond={self.p_beyond:.1e})")
+        return (
+            f"EmptyTime(gauge {self.gauge}, {self.roll.describe()}, DC {self.dc}; {how}; "
+            f"mean={self.mean:.4f}, median={self.median}, p_beyond={self.p_beyond:.1e})"
+        )
 
     def _repr_html_(self) -> str:
         return f"<div><b>{self!r}</b>{self.to_frame().head(40).to_html(index=False)}</div>"
@@ -528,9 +658,21 @@ def _first_passage(drain_pmf: np.ndarray, gauge: int, tol: float) -> tuple[np.nd
     return np.asarray(pmf), float(below.sum())
 
 
-_GAUGE_COLUMNS = ["character", "gauge", "start", "p_empty", "ci_low", "ci_high",
-                  "first_empty_mean", "first_empty_median", "caused_mean", "absorbed_mean",
-                  "end_mean", "lost_mean", "policy"]
+_GAUGE_COLUMNS = [
+    "character",
+    "gauge",
+    "start",
+    "p_empty",
+    "ci_low",
+    "ci_high",
+    "first_empty_mean",
+    "first_empty_median",
+    "caused_mean",
+    "absorbed_mean",
+    "end_mean",
+    "lost_mean",
+    "policy",
+]
 
 
 def _no_rows(*columns: str) -> pd.DataFrame:
@@ -571,27 +713,56 @@ def rolls_to_empty(
         policy = Best(dc, policy)
     roll = Roll(modifier, advantage=advantage, kind=kind, policy=policy)
     if method not in ("exact", "simulate"):
-        raise ExplodiceError(f"`method` must be one of ['exact', 'simulate'], "
-                             f"but {method!r} was passed.")
+        raise ExplodiceError(
+            f"`method` must be one of ['exact', 'simulate'], but {method!r} was passed."
+        )
     q = exact(roll, rules).drain_pmf
     if not roll.drains(rules):
-        raise ExplodiceError(f"`kind` {kind!r} drains nothing under these rules "
-                             f"({rules.describe()}): the gauge never empties.")
+        raise ExplodiceError(
+            f"`kind` {kind!r} drains nothing under these rules "
+            f"({rules.describe()}): the gauge never empties."
+        )
     pmf, beyond = _first_passage(q, gauge, 1e-12)
     if method == "exact":
         return EmptyTime(pmf, beyond, roll, gauge, dc, rules, "exact")
     survival = 1.0 - np.cumsum(pmf)
     horizon = int(np.argmax(survival < 1e-7)) if (survival < 1e-7).any() else pmf.size
-    hero = Character("pc", dict.fromkeys(("STR", "DEX", "CON", "INT", "WIS", "CHA"), 10),
-                     gauge_max={"PA": gauge, "PM": 0, "PF": 0, "PH": 0},
-                     policy=roll.policy)
+    hero = Character(
+        "pc",
+        dict.fromkeys(("STR", "DEX", "CON", "INT", "WIS", "CHA"), 10),
+        gauge_max={"PA": gauge, "PM": 0, "PF": 0, "PH": 0},
+        policy=roll.policy,
+    )
     what = {"skill": "Athletics"} if kind == "check" else {"ability": "STR"}  # STR: PA
-    scenario = Scenario([hero], [DayRoll("pc", **what, kind=kind, dc=dc, bonus=modifier,
-                                         advantages=int(advantage == "advantage"),
-                                         disadvantages=int(advantage == "disadvantage"),
-                                         repeat=horizon)], name="rolls_to_empty")
-    res = simulate_day(scenario, rules, n_days=n_days, seed=seed, threads=threads,
-                       progress=progress)
+    scenario = Scenario(
+        [hero],
+        [
+            DayRoll(
+                "pc",
+                **what,
+                kind=kind,
+                dc=dc,
+                bonus=modifier,
+                advantages=int(advantage == "advantage"),
+                disadvantages=int(advantage == "disadvantage"),
+                repeat=horizon,
+            )
+        ],
+        name="rolls_to_empty",
+    )
+    res = simulate_day(
+        scenario, rules, n_days=n_days, seed=seed, threads=threads, progress=progress
+    )
     counts = res.first[0, : horizon + 1]
-    return EmptyTime(counts / n_days, float(res.first[0, -1]) / n_days, roll, gauge, dc, rules,
-                     "simulate", n_days=n_days, seed=res.seed, counts=counts)
+    return EmptyTime(
+        counts / n_days,
+        float(res.first[0, -1]) / n_days,
+        roll,
+        gauge,
+        dc,
+        rules,
+        "simulate",
+        n_days=n_days,
+        seed=res.seed,
+        counts=counts,
+    )

@@ -186,8 +186,23 @@ def one_roll(rng, pool, k_table, malus, lucky, rule_applies, drain_active, explo
 
 
 @cuda.jit
-def roll_histogram(hist, clamped, key0, key1, base_rolls, extra, pool, k_table, malus, lucky,
-                   rule_applies, drain_active, explosion_ones, hot_lo, t_lo):
+def roll_histogram(
+    hist,
+    clamped,
+    key0,
+    key1,
+    base_rolls,
+    extra,
+    pool,
+    k_table,
+    malus,
+    lucky,
+    rule_applies,
+    drain_active,
+    explosion_ones,
+    hot_lo,
+    t_lo,
+):
     """Add one chunk of rolls to ``hist[kept 1s, drain, total - t_lo]`` (int64, on the device).
 
     Thread ``i`` of the grid (``blockIdx.x * blockDim.x + threadIdx.x``) rolls ``base_rolls``
@@ -215,8 +230,9 @@ def roll_histogram(hist, clamped, key0, key1, base_rolls, extra, pool, k_table, 
     seed_rng(rng, key0, key1, thread)
     rolls = base_rolls + (1 if thread < extra else 0)
     for _ in range(rolls):
-        total, ones, drain = one_roll(rng, pool, sh_k, malus, lucky, rule_applies,
-                                      drain_active, explosion_ones)
+        total, ones, drain = one_roll(
+            rng, pool, sh_k, malus, lucky, rule_applies, drain_active, explosion_ones
+        )
         t = total - hot_lo
         if 0 <= t < HOT_T and ones == 0:
             cuda.atomic.add(sh_a, t * WARP + lane, 1)

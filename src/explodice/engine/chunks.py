@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -48,8 +49,9 @@ def lanes(n_chunks: int, threads: int) -> int:
     return max(1, min(threads, n_chunks))
 
 
-def progress_bar(total: int, progress: bool | None, *, unit: str = "roll",
-                 desc: str = "simulate") -> Any:
+def progress_bar(
+    total: int, progress: bool | None, *, unit: str = "roll", desc: str = "simulate"
+) -> Any:
     """A tqdm bar of ``total`` units, or None; ``progress=None`` shows it for long runs."""
     if progress is None:
         progress = total >= AUTO_PROGRESS_UNITS
@@ -60,8 +62,9 @@ def progress_bar(total: int, progress: bool | None, *, unit: str = "roll",
     return tqdm(total=total, unit=unit, unit_scale=True, desc=desc, leave=False)
 
 
-def run_chunks(work: Callable[[int, int], None], units: np.ndarray, *, threads: int,
-               bar: Any = None) -> None:
+def run_chunks(
+    work: Callable[[int, int], None], units: np.ndarray, *, threads: int, bar: Any = None
+) -> None:
     """Call ``work(c, lane)`` once for every chunk ``c``; ``units[c]`` moves the bar.
 
     Each lane takes the next chunk as soon as it is free (so a slow core does not hold the

@@ -14,7 +14,7 @@ the rules differently.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -63,14 +63,21 @@ def compile_roll(roll: Roll, rules: Rules) -> CompiledRoll:
     k = np.ascontiguousarray(policy_table(roll, rules))
     applies = roll.rule_of_one_applies(rules)
     return CompiledRoll(
-        pool=pool, face_n1=n1, face_n6=n6, face_s=s, k_table=k,
-        throw_table=throw_table(roll, rules), malus=roll.has_malus_die(rules),
-        lucky=roll.lucky, rule_applies=applies, drains=roll.drains(rules),
+        pool=pool,
+        face_n1=n1,
+        face_n6=n6,
+        face_s=s,
+        k_table=k,
+        throw_table=throw_table(roll, rules),
+        malus=roll.has_malus_die(rules),
+        lucky=roll.lucky,
+        rule_applies=applies,
+        drains=roll.drains(rules),
         explosion_ones=applies and rules.ones_on_explosions,
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def face_tables(pool: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For each of the 6**pool initial throws: its 1s, its 6s and the sum of its other faces."""
     n1, n6, s = throw_counts(face_sequences(pool))
@@ -81,8 +88,9 @@ THROW_DEPTH = {2: 5, 3: 6, 4: 6}  # faces read per draw, by pool size
 
 
 @lru_cache(maxsize=256)
-def throw_table(roll: Roll, rules: Rules, depth: int | None = None,
-                k_table: bytes | None = None) -> np.ndarray:
+def throw_table(
+    roll: Roll, rules: Rules, depth: int | None = None, k_table: bytes | None = None
+) -> np.ndarray:
     """The initial throw and the first faces of its explosions, one entry per face sequence.
 
     Entry ``u`` of the 6**L entries (L = ``depth``, by default :data:`THROW_DEPTH`) reads u's
@@ -99,8 +107,11 @@ def throw_table(roll: Roll, rules: Rules, depth: int | None = None,
     depth = THROW_DEPTH[pool] if depth is None else depth
     faces = face_sequences(depth)
     n1, n6, s = throw_counts(faces[:, :pool])
-    table = (policy_table(roll, rules) if k_table is None
-             else np.frombuffer(k_table, dtype=np.int8).reshape(STATE_SHAPE))
+    table = (
+        policy_table(roll, rules)
+        if k_table is None
+        else np.frombuffer(k_table, dtype=np.int8).reshape(STATE_SHAPE)
+    )
     k = table[n1, n6, s].astype(np.int64)
     ones = n1 - k
     total = s + ones + 6 * (n6 - k)
@@ -120,5 +131,3 @@ def throw_table(roll: Roll, rules: Rules, depth: int | None = None,
     table = (total | ones << 8 | remaining << 11).astype(np.int16)
     table.setflags(write=False)
     return table
-
-

@@ -26,18 +26,25 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from explodice.engine.distribution import Distribution
-from explodice.game.rules import ExplodiceError, Roll, Rules
 from explodice.engine.chunks import progress_bar
+from explodice.engine.compiled import compile_roll
+from explodice.engine.distribution import Distribution, histogram_distribution
 from explodice.engine.histogram import HIST_D as N_D
 from explodice.engine.histogram import HIST_T as N_T
 from explodice.engine.histogram import HIST_T_LO as T_LO
-from explodice.engine.compiled import compile_roll
-from explodice.engine.distribution import histogram_distribution
 from explodice.engine.seeding import resolve_seed
+from explodice.game.rules import ExplodiceError, Roll, Rules
 
-__all__ = ["cuda_status", "cuda_available", "simulate_cuda", "chunk_layouts", "ChunkLayout",
-           "chi_square", "AUTO_CUDA_ROLLS", "CHUNK"]
+__all__ = [
+    "cuda_status",
+    "cuda_available",
+    "simulate_cuda",
+    "chunk_layouts",
+    "ChunkLayout",
+    "chi_square",
+    "AUTO_CUDA_ROLLS",
+    "CHUNK",
+]
 
 CHUNK = 1 << 30  # rolls per kernel launch
 THREADS_PER_BLOCK = 256
@@ -65,8 +72,7 @@ def chunk_layouts(n: int) -> list[ChunkLayout]:
     out = []
     full, rest = divmod(n, CHUNK)
     for size in [CHUNK] * full + ([rest] if rest else []):
-        per_thread = max(MIN_ROLLS_PER_THREAD,
-                         math.ceil(size / (MAX_BLOCKS * THREADS_PER_BLOCK)))
+        per_thread = max(MIN_ROLLS_PER_THREAD, math.ceil(size / (MAX_BLOCKS * THREADS_PER_BLOCK)))
         blocks = min(MAX_BLOCKS, math.ceil(math.ceil(size / per_thread) / THREADS_PER_BLOCK))
         base, extra = divmod(size, blocks * THREADS_PER_BLOCK)
         out.append(ChunkLayout(size, blocks, base, extra))
@@ -124,8 +130,9 @@ def cuda_available(*, allow_simulator: bool = False) -> bool:
     return cuda_status()[0] and (allow_simulator or not _simulator())
 
 
-def simulate_cuda(roll: Roll, rules: Rules, *, n: int, seed: Any = None,
-                  progress: bool | None = None) -> Distribution:
+def simulate_cuda(
+    roll: Roll, rules: Rules, *, n: int, seed: Any = None, progress: bool | None = None
+) -> Distribution:
     """``n`` rolls on the GPU, as ``simulate(roll, rules, n=n, seed=seed, backend="cuda")``.
 
     The arguments are those already validated by :func:`explodice.simulate`.
@@ -150,15 +157,36 @@ def simulate_cuda(roll: Roll, rules: Rules, *, n: int, seed: Any = None,
     with warnings.catch_warnings():
         if _simulator():  # numpy scalars stand for the GPU's wrapping uint64 arithmetic
             warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning)
-        counts, clamped = _launch(kernels, layouts, keys, bar, d_hist, d_clamped, r.pool, d_k,
-                                  r.malus, r.lucky, r.rule_applies, r.drains,
-                                  r.explosion_ones, lo)
-    return histogram_distribution(counts, T_LO, n=n, seed=ss, clamped=clamped, roll=roll,
-                                  rules=rules, backend="cuda")
+        counts, clamped = _launch(
+            kernels,
+            layouts,
+            keys,
+            bar,
+            d_hist,
+            d_clamped,
+            r.pool,
+            d_k,
+            r.malus,
+            r.lucky,
+            r.rule_applies,
+            r.drains,
+            r.explosion_ones,
+            lo,
+        )
+    return histogram_distribution(
+        counts, T_LO, n=n, seed=ss, clamped=clamped, roll=roll, rules=rules, backend="cuda"
+    )
 
 
-def _launch(kernels: ModuleType, layouts: list[ChunkLayout], keys: np.ndarray, bar: Any,
-            d_hist: Any, d_clamped: Any, *flags_and_tables: Any) -> tuple[np.ndarray, int]:
+def _launch(
+    kernels: ModuleType,
+    layouts: list[ChunkLayout],
+    keys: np.ndarray,
+    bar: Any,
+    d_hist: Any,
+    d_clamped: Any,
+    *flags_and_tables: Any,
+) -> tuple[np.ndarray, int]:
     """Run the chunks' launches in order and bring the histogram back."""
     from numba import cuda
 
@@ -166,8 +194,22 @@ def _launch(kernels: ModuleType, layouts: list[ChunkLayout], keys: np.ndarray, b
     try:
         for layout, key in zip(layouts, keys):
             kernels.roll_histogram[layout.blocks, THREADS_PER_BLOCK](
-                d_hist, d_clamped, key[0], key[1], layout.base_rolls, layout.extra, pool, d_k,
-                malus, lucky, rule_applies, drain_active, explosion_ones, lo, T_LO)
+                d_hist,
+                d_clamped,
+                key[0],
+                key[1],
+                layout.base_rolls,
+                layout.extra,
+                pool,
+                d_k,
+                malus,
+                lucky,
+                rule_applies,
+                drain_active,
+                explosion_ones,
+                lo,
+                T_LO,
+            )
             if bar is not None:
                 cuda.synchronize()
                 bar.update(layout.rolls)
@@ -177,8 +219,9 @@ def _launch(kernels: ModuleType, layouts: list[ChunkLayout], keys: np.ndarray, b
             bar.close()
 
 
-def chi_square(sim: Distribution, reference: Distribution, *,
-               min_expected: float = 5.0) -> tuple[float, int, float]:
+def chi_square(
+    sim: Distribution, reference: Distribution, *, min_expected: float = 5.0
+) -> tuple[float, int, float]:
     """Pearson's chi-square of a simulated histogram against a reference distribution.
 
     Bins are the joint ``(total, drain, kept 1s)``; bins expecting fewer than ``min_expected``
@@ -192,11 +235,15 @@ def chi_square(sim: Distribution, reference: Distribution, *,
     True
     """
     if sim.counts is None:
-        raise ExplodiceError("`sim` must be a simulated Distribution (with counts), but an "
-                             f"{sim.method!r} one was passed.")
+        raise ExplodiceError(
+            "`sim` must be a simulated Distribution (with counts), but an "
+            f"{sim.method!r} one was passed."
+        )
     lo = min(sim.lo, reference.lo)
-    shape = [max(a.pmf.shape[i] + (a.lo - lo if i == 0 else 0) for a in (sim, reference))
-             for i in range(3)]
+    shape = [
+        max(a.pmf.shape[i] + (a.lo - lo if i == 0 else 0) for a in (sim, reference))
+        for i in range(3)
+    ]
     counts = np.zeros(shape)
     expected = np.zeros(shape)
     for dest, dist, values in ((counts, sim, sim.counts), (expected, reference, reference.pmf)):

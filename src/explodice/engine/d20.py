@@ -16,15 +16,14 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 
 from explodice.engine.d20_reroll import kept_face_pmf_with_reroll, simulate_faces
 from explodice.engine.distribution import Distribution
-from explodice.game.tables import D20_DCS
-from explodice.game.rules import ExplodiceError, Roll, check_int
 from explodice.engine.seeding import (
     DEFAULT_CHUNK,
     MAX_ROLLS,
@@ -34,6 +33,8 @@ from explodice.engine.seeding import (
     seed_record,
 )
 from explodice.game.checks import check_roll
+from explodice.game.rules import ExplodiceError, Roll, check_int
+from explodice.game.tables import D20_DCS
 
 __all__ = ["D20_DCS", "D20Distribution", "d20", "kept_face_pmf"]
 
@@ -53,8 +54,10 @@ def kept_face_pmf(advantage: str) -> np.ndarray:
         return (41 - 2 * _FACES) / 400.0
     if advantage == "normal":
         return np.full(20, 1 / 20)
-    raise ExplodiceError(f"`advantage` must be one of ['advantage', 'normal', 'disadvantage'], "
-                         f"but {advantage!r} was passed.")
+    raise ExplodiceError(
+        f"`advantage` must be one of ['advantage', 'normal', 'disadvantage'], "
+        f"but {advantage!r} was passed."
+    )
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -99,14 +102,23 @@ class D20Distribution(Distribution):
 
     def __repr__(self) -> str:
         what = self.label
-        how = self.method if not self.simulated else f"{self.method}, n={self.n:,}, seed={self.seed}"
-        return (f"D20Distribution({what}; {how}; mean={self.mean:.4f}, "
-                f"P(natural 1)={self.p_natural_1:.4f})")
+        how = (
+            self.method if not self.simulated else f"{self.method}, n={self.n:,}, seed={self.seed}"
+        )
+        return (
+            f"D20Distribution({what}; {how}; mean={self.mean:.4f}, "
+            f"P(natural 1)={self.p_natural_1:.4f})"
+        )
 
 
-def d20(roll: Roll, *, method: str = "exact", n: int = 1_000_000,
-        seed: int | np.random.SeedSequence | None = None,
-        naturals: bool | None = None) -> D20Distribution:
+def d20(
+    roll: Roll,
+    *,
+    method: str = "exact",
+    n: int = 1_000_000,
+    seed: int | np.random.SeedSequence | None = None,
+    naturals: bool | None = None,
+) -> D20Distribution:
     """The d20 system's distribution for ``roll`` (its modifier, advantage and kind).
 
     ``naturals`` (natural 1 misses, 20 hits) defaults to ``roll.kind == "attack"``. ``method``
@@ -119,8 +131,11 @@ def d20(roll: Roll, *, method: str = "exact", n: int = 1_000_000,
     """
     roll = check_roll(roll)
     naturals = roll.kind == "attack" if naturals is None else bool(naturals)
-    face = (kept_face_pmf(roll.advantage) if roll.reroll is None
-            else kept_face_pmf_with_reroll(roll, naturals=naturals))  # Reroll: Lucky, failure
+    face = (
+        kept_face_pmf(roll.advantage)
+        if roll.reroll is None
+        else kept_face_pmf_with_reroll(roll, naturals=naturals)
+    )  # Reroll: Lucky, failure
     common: dict[str, Any] = dict(roll=roll, system="d20", naturals=naturals)
     if method == "exact":
         pmf = np.zeros((20, 1, 2))
@@ -128,8 +143,9 @@ def d20(roll: Roll, *, method: str = "exact", n: int = 1_000_000,
         pmf[0, 0, 0], pmf[0, 0, 1] = 0.0, face[0]
         return D20Distribution(pmf, 1 + roll.modifier, method="exact", **common)
     if method != "simulate":
-        raise ExplodiceError(f"`method` must be one of ['exact', 'simulate'], but {method!r} "
-                             "was passed.")
+        raise ExplodiceError(
+            f"`method` must be one of ['exact', 'simulate'], but {method!r} was passed."
+        )
     n = check_int("n", n, lo=1, hi=MAX_ROLLS)
     ss = resolve_seed(seed)
     sizes = chunk_sizes(n, DEFAULT_CHUNK)
@@ -147,5 +163,6 @@ def d20(roll: Roll, *, method: str = "exact", n: int = 1_000_000,
     counts[0, 0, 1] = hist[0]
     counts.setflags(write=False)
     entropy = seed_record(ss)
-    return D20Distribution(counts / n, 1 + roll.modifier, method="simulate", n=n, seed=entropy,
-                           counts=counts, **common)
+    return D20Distribution(
+        counts / n, 1 + roll.modifier, method="simulate", n=n, seed=entropy, counts=counts, **common
+    )

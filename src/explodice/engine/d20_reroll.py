@@ -78,8 +78,9 @@ def kept_face_pmf_with_reroll(roll: Roll, *, naturals: bool) -> np.ndarray:
     return pmf[1:]
 
 
-def simulate_faces(roll: Roll, rng: np.random.Generator, size: int, *,
-                   naturals: bool) -> np.ndarray:
+def simulate_faces(
+    roll: Roll, rng: np.random.Generator, size: int, *, naturals: bool
+) -> np.ndarray:
     """``size`` kept faces with the roll's reroll, played die by die with numpy."""
     adv = roll.advantage
     a = rng.integers(1, 21, size=size)

@@ -14,7 +14,7 @@ stays below 1e-12; the exact engine measures and reports it.
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -42,7 +42,7 @@ def _frozen(a: np.ndarray) -> np.ndarray:
     return a
 
 
-@lru_cache(maxsize=None)
+@cache
 def exploding_die() -> Pmf:
     """PMF of one exploding d6: P(6k + r) = (1/6)**(k + 1), r in 1..5, k <= MAX_EXPLOSIONS."""
     p = np.zeros(6 * (MAX_EXPLOSIONS + 1))
@@ -51,7 +51,7 @@ def exploding_die() -> Pmf:
     return _frozen(p), 0
 
 
-@lru_cache(maxsize=None)
+@cache
 def exploding_sum(n: int) -> Pmf:
     """PMF of the sum of ``n`` independent exploding d6 (a point mass at 0 for n = 0)."""
     if n == 0:
@@ -63,7 +63,7 @@ def exploding_sum(n: int) -> Pmf:
     return _frozen(out), 0
 
 
-@lru_cache(maxsize=None)
+@cache
 def chains(b: int, count_ones: bool) -> np.ndarray:
     """Joint PMF of ``b`` explosion chains started by kept 6s.
 
@@ -94,7 +94,7 @@ def chains(b: int, count_ones: bool) -> np.ndarray:
     return _frozen(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def initial_states(pool: int, lucky: bool) -> dict[tuple[int, int, int], float]:
     """Distribution of the initial throw's state ``(n1, n6, s)`` by enumeration.
 

@@ -13,9 +13,10 @@ confidence intervals.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -43,12 +44,15 @@ def as_dcs(dc: Any, field_name: str = "dc") -> np.ndarray:
         return np.clip(dc, -DC_LIMIT, DC_LIMIT).astype(np.int64)
     items = np.asarray(dc, dtype=object)
     if items.size == 0:
-        raise ExplodiceError(f"`{field_name}` must hold at least one integer, but {shown(dc)} was passed.")
+        raise ExplodiceError(
+            f"`{field_name}` must hold at least one integer, but {shown(dc)} was passed."
+        )
     flat = items.reshape(-1)
     for v in flat:
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
             raise ExplodiceTypeError(
-                f"`{field_name}` must be an integer or integers, but {shown(dc)} was passed.")
+                f"`{field_name}` must be an integer or integers, but {shown(dc)} was passed."
+            )
     clamped = [max(-DC_LIMIT, min(DC_LIMIT, int(v))) for v in flat]
     return np.asarray(clamped, dtype=np.int64).reshape(items.shape)
 
@@ -69,14 +73,21 @@ def wilson_interval(successes: np.ndarray | int, n: int, level: float = 0.95) ->
         raise ExplodiceError(f"`level` must be in (0, 1), but {level!r} was passed.")
     n = check_int("n", n, lo=1, hi=2**62, error=ExplodiceError)
     k = np.asarray(successes, dtype=object if isinstance(successes, int) else None)
-    if k.dtype.kind not in "iuO" or k.dtype.kind == "O" and any(
+    if (
+        k.dtype.kind not in "iuO"
+        or k.dtype.kind == "O"
+        and any(
             isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer))
-            for v in k.reshape(-1)):
+            for v in k.reshape(-1)
+        )
+    ):
         raise ExplodiceTypeError(
-            f"`successes` must be an integer or integers, but {shown(successes)} was passed.")
+            f"`successes` must be an integer or integers, but {shown(successes)} was passed."
+        )
     if k.size and (k.min() < 0 or k.max() > n):
-        raise ExplodiceError(f"`successes` must be in 0..n = 0..{n}, but {shown(successes)} was "
-                             "passed.")
+        raise ExplodiceError(
+            f"`successes` must be in 0..n = 0..{n}, but {shown(successes)} was passed."
+        )
     from statistics import NormalDist
 
     z = _Z95 if level == 0.95 else NormalDist().inv_cdf(0.5 + level / 2)
@@ -112,8 +123,8 @@ class Distribution:
     n: int | None = None
     seed: int | None = None
     omitted: float = 0.0
-    roll: "Roll | None" = None
-    rules: "Rules | None" = None
+    roll: Roll | None = None
+    rules: Rules | None = None
     system: str = "3d6x"
     counts: np.ndarray | None = None
     backend: str | None = None
@@ -131,7 +142,7 @@ class Distribution:
 
     # -- construction helpers ---------------------------------------------------------------
     @classmethod
-    def from_total_pmf(cls, p: np.ndarray, lo: int, **kwargs: Any) -> "Distribution":
+    def from_total_pmf(cls, p: np.ndarray, lo: int, **kwargs: Any) -> Distribution:
         """A distribution with no drain and no kept 1s (the d20 system, say)."""
         return cls(np.asarray(p, dtype=float).reshape(-1, 1, 1), lo, **kwargs)
 
@@ -194,8 +205,9 @@ class Distribution:
     @cached_property
     def std(self) -> float:
         """Standard deviation of the total."""
-        return math.sqrt(max(self._expect(self.totals.astype(float) ** 2, self.total_pmf)
-                             - self.mean**2, 0.0))
+        return math.sqrt(
+            max(self._expect(self.totals.astype(float) ** 2, self.total_pmf) - self.mean**2, 0.0)
+        )
 
     @cached_property
     def drain_mean(self) -> float:
@@ -235,7 +247,9 @@ class Distribution:
         try:
             qs = np.asarray(q, dtype=float)
         except (TypeError, ValueError, OverflowError):
-            raise ExplodiceTypeError(f"`q` must be a number in [0, 1], but {shown(q)} was passed.") from None
+            raise ExplodiceTypeError(
+                f"`q` must be a number in [0, 1], but {shown(q)} was passed."
+            ) from None
         if not np.all((qs >= 0) & (qs <= 1)):  # NaN fails too
             raise ExplodiceError(f"`q` must be in [0, 1], but {shown(q)} was passed.")
         cdf = np.cumsum(self.total_pmf) / self._mass
@@ -307,8 +321,17 @@ class Distribution:
         """Tidy table of P(total >= dc) for each DC, with its interval."""
         dcs = as_dcs(list(dcs) if not isinstance(dcs, np.ndarray) else dcs, "dcs").reshape(-1)
         lo, hi = self.ci(dcs, level)
-        return pd.DataFrame({"dc": dcs, "p": self.p_success(dcs), "ci_low": lo, "ci_high": hi,
-                             "method": self.method, "n": self.n, "seed": self.seed})
+        return pd.DataFrame(
+            {
+                "dc": dcs,
+                "p": self.p_success(dcs),
+                "ci_low": lo,
+                "ci_high": hi,
+                "method": self.method,
+                "n": self.n,
+                "seed": self.seed,
+            }
+        )
 
     def summary(self) -> dict[str, Any]:
         """The headline numbers and the provenance of this result."""
@@ -330,10 +353,15 @@ class Distribution:
 
     def __repr__(self) -> str:
         what = self.roll.describe() if self.roll is not None else self.system
-        how = self.method if not self.simulated else (
-            f"{self.method} on {self.backend or 'cpu'}, n={self.n:,}, seed={self.seed}")
-        return (f"Distribution({what}; {how}; mean={self.mean:.4f}, "
-                f"drain_mean={self.drain_mean:.4f}, omitted={self.omitted:.1e})")
+        how = (
+            self.method
+            if not self.simulated
+            else (f"{self.method} on {self.backend or 'cpu'}, n={self.n:,}, seed={self.seed}")
+        )
+        return (
+            f"Distribution({what}; {how}; mean={self.mean:.4f}, "
+            f"drain_mean={self.drain_mean:.4f}, omitted={self.omitted:.1e})"
+        )
 
     def _repr_html_(self) -> str:
         head = pd.Series(self.summary()).to_frame("value").to_html()
@@ -342,9 +370,18 @@ class Distribution:
         return f"<div><b>{self!r}</b>{head}{table.to_html(index=False, float_format='%.4f')}</div>"
 
 
-def histogram_distribution(counts: np.ndarray, t_lo: int, *, n: int, seed: np.random.SeedSequence,
-                           clamped: int, roll: Roll, rules: Rules,
-                           method: str = "simulate", backend: str = "cpu") -> Distribution:
+def histogram_distribution(
+    counts: np.ndarray,
+    t_lo: int,
+    *,
+    n: int,
+    seed: np.random.SeedSequence,
+    clamped: int,
+    roll: Roll,
+    rules: Rules,
+    method: str = "simulate",
+    backend: str = "cpu",
+) -> Distribution:
     """Trim a kernel histogram ``[ones, drain, total]`` into a simulated Distribution."""
     counts = np.ascontiguousarray(counts.transpose(2, 1, 0))  # -> [total, drain, ones]
     t_any = np.nonzero(counts.any(axis=(1, 2)))[0]
@@ -352,6 +389,15 @@ def histogram_distribution(counts: np.ndarray, t_lo: int, *, n: int, seed: np.ra
     c_any = np.nonzero(counts.any(axis=(0, 1)))[0]
     counts = counts[t_any[0] : t_any[-1] + 1, : d_any[-1] + 1, : c_any[-1] + 1].copy()
     counts.setflags(write=False)
-    return Distribution(counts / n, t_lo + int(t_any[0]) + roll.modifier, method=method, n=n,
-                        seed=seed_record(seed), omitted=clamped / n, roll=roll, rules=rules,
-                        counts=counts, backend=backend)
+    return Distribution(
+        counts / n,
+        t_lo + int(t_any[0]) + roll.modifier,
+        method=method,
+        n=n,
+        seed=seed_record(seed),
+        omitted=clamped / n,
+        roll=roll,
+        rules=rules,
+        counts=counts,
+        backend=backend,
+    )

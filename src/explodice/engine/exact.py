@@ -20,8 +20,8 @@ from explodice.engine.dice import chains, exploding_die, exploding_sum, initial_
 from explodice.engine.distribution import Distribution
 from explodice.engine.reroll import exact_failure_reroll
 from explodice.engine.rule_of_one import STATE_SHAPE, policy_table
-from explodice.game.rules import Best, Roll, Rules
 from explodice.game.checks import check_roll, check_rules
+from explodice.game.rules import Best, Roll, Rules
 
 __all__ = ["exact", "OMITTED_LIMIT"]
 
@@ -43,8 +43,9 @@ def exact(roll: Roll, rules: Rules | None = None) -> Distribution:
     # Only a best(λ) policy depends on the modifier; otherwise shift one cached result.
     base = roll if isinstance(roll.policy, Best) else roll.replace(modifier=0)
     pmf, lo, omitted = _joint(base, rules)
-    return Distribution(pmf, lo + roll.modifier, method="exact", omitted=omitted,
-                        roll=roll, rules=rules)
+    return Distribution(
+        pmf, lo + roll.modifier, method="exact", omitted=omitted, roll=roll, rules=rules
+    )
 
 
 @lru_cache(maxsize=512)
@@ -63,8 +64,7 @@ def _joint(roll: Roll, rules: Rules) -> tuple[np.ndarray, int, float]:
         groups.setdefault(key, np.zeros(STATE_SHAPE[2]))[s] += p
 
     n_ones = 5
-    length = max(STATE_SHAPE[2] + a + chains(b, explosion_ones).shape[1]
-                 for a, b in groups)
+    length = max(STATE_SHAPE[2] + a + chains(b, explosion_ones).shape[1] for a, b in groups)
     joint = np.zeros((length, n_ones))  # dice total (from 0) x kept 1s
     for (a, b), mid in groups.items():
         q = chains(b, explosion_ones)

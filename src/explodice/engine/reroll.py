@@ -67,8 +67,9 @@ def _whole_roll_again(first: Distribution, dc: int) -> tuple[np.ndarray, int]:
     nt, nd, no = p.shape
     shape = (2 * nd - 1, 2 * no - 1)
     # (drain, ones) of the two rolls add: a 2-d convolution per total, by FFT
-    again = np.fft.irfft2(np.fft.rfft2(p, s=shape, axes=(1, 2)) * np.fft.rfft2(failed, s=shape),
-                          s=shape, axes=(1, 2))
+    again = np.fft.irfft2(
+        np.fft.rfft2(p, s=shape, axes=(1, 2)) * np.fft.rfft2(failed, s=shape), s=shape, axes=(1, 2)
+    )
     out = np.where(np.abs(again) < 1e-17, 0.0, again)  # the FFT's rounding around 0
     out[:, :nd, :no] += p * (~fail)[:, None, None]
     return _trim(np.clip(out, 0.0, None)), first.lo
@@ -270,8 +271,11 @@ def _throw(rng: np.random.Generator, n: int, roll: Roll, rules: Rules) -> dict[s
     big = 1 << 30
     cheapest_plain = np.where(plain > 0, plain, big).min(axis=1)
     cheapest_chain = np.where(live, chain_val, big).min(axis=1)
-    cheapest = np.where(a > 0, 1, np.where(cheapest_plain < big, cheapest_plain,
-                                           np.where(b > 0, cheapest_chain, -1)))
+    cheapest = np.where(
+        a > 0,
+        1,
+        np.where(cheapest_plain < big, cheapest_plain, np.where(b > 0, cheapest_chain, -1)),
+    )
     malus = np.zeros(n, dtype=np.int64)
     if roll.has_malus_die(rules):
         malus = _explode(rng, (n,))[0]
@@ -281,13 +285,18 @@ def _throw(rng: np.random.Generator, n: int, roll: Roll, rules: Rules) -> dict[s
         if width:
             d, _ = _explode(rng, (n, width))
             drain = np.where(np.arange(width)[None, :] < ones[:, None], d, 0).sum(axis=1)
-    return {"total": total - malus, "ones": ones, "drain": drain, "cheapest": cheapest,
-            "malus": malus}
+    return {
+        "total": total - malus,
+        "ones": ones,
+        "drain": drain,
+        "cheapest": cheapest,
+        "malus": malus,
+    }
 
 
-def play(rng: np.random.Generator, n: int, roll: Roll, rules: Rules,
-         may_reroll: np.ndarray | None = None
-         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def play(
+    rng: np.random.Generator, n: int, roll: Roll, rules: Rules, may_reroll: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``n`` rolls played die by die with the roll's reroll: ``(total with modifier, drain,
     kept 1s, rerolled)``. ``may_reroll`` (bools) limits a reroll on failure to some rows (a
     character's rerolls left in a day); ``rerolled`` says which rows spent one."""
@@ -311,17 +320,21 @@ def play(rng: np.random.Generator, n: int, roll: Roll, rules: Rules,
     _, sf, cdf = _die()
     t1, c, m = total[fail], r["cheapest"][fail], r["malus"][fail]
     p_die = np.where(c >= 0, _sf(sf, dc - t1 + c), -1.0)
-    p_malus = (_cdf(cdf, t1 + m - dc) if roll.has_malus_die(rules)
-               else np.full(fail.size, -1.0))
+    p_malus = _cdf(cdf, t1 + m - dc) if roll.has_malus_die(rules) else np.full(fail.size, -1.0)
     fresh = _explode(rng, (fail.size,))[0]
     new = np.where(p_die >= p_malus, np.where(c >= 0, t1 - c + fresh, t1), t1 + m - fresh)
     total[fail] = new
     return total, drain, ones, rerolled
 
 
-def simulate_reroll(roll: Roll, rules: Rules | None = None, *, n: int = 1_000_000,
-                    seed: int | np.random.SeedSequence | None = None,
-                    chunk_size: int = DEFAULT_CHUNK) -> Distribution:
+def simulate_reroll(
+    roll: Roll,
+    rules: Rules | None = None,
+    *,
+    n: int = 1_000_000,
+    seed: int | np.random.SeedSequence | None = None,
+    chunk_size: int = DEFAULT_CHUNK,
+) -> Distribution:
     """Simulate ``roll`` with its reroll by plain numpy, die by die (independent of the
     numba kernels and of the exact engine's grouping). Fixed chunks, one spawned stream each:
     the same seed gives the same counts.
@@ -341,8 +354,10 @@ def simulate_reroll(roll: Roll, rules: Rules | None = None, *, n: int = 1_000_00
         parts.append(play(rng, int(size), roll, rules)[:3])
     total, drain, ones = (np.concatenate(x) for x in zip(*parts))
     t_lo = int(total.min())
-    counts = np.zeros((int(ones.max()) + 1, int(drain.max()) + 1, int(total.max()) - t_lo + 1),
-                      dtype=np.int64)
+    counts = np.zeros(
+        (int(ones.max()) + 1, int(drain.max()) + 1, int(total.max()) - t_lo + 1), dtype=np.int64
+    )
     np.add.at(counts, (ones, drain, total - t_lo), 1)
-    return histogram_distribution(counts, t_lo - roll.modifier, n=n, seed=ss, clamped=0,
-                                  roll=roll, rules=rules)
+    return histogram_distribution(
+        counts, t_lo - roll.modifier, n=n, seed=ss, clamped=0, roll=roll, rules=rules
+    )

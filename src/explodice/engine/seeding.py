@@ -82,8 +82,9 @@ class StreamSeeds:
         """The ``c``-th child sequence (what ``ss.spawn(n)[c]`` returns)."""
         if not 0 <= c < self.n_chunks:
             raise IndexError(f"chunk {c} of {self.n_chunks}")
-        return np.random.SeedSequence(self.entropy, spawn_key=(*self.key, self.first + c),
-                                      pool_size=self.pool)
+        return np.random.SeedSequence(
+            self.entropy, spawn_key=(*self.key, self.first + c), pool_size=self.pool
+        )
 
     def __getitem__(self, c: int) -> np.ndarray:
         state = self.child(int(c)).generate_state(4, np.uint64)
@@ -115,10 +116,10 @@ def chunk_sizes(n: int, chunk_size: int, *, what: str = "chunk_size") -> np.ndar
     """
     if -(-n // chunk_size) > MAX_CHUNKS:
         least = -(-n // MAX_CHUNKS)
-        raise ExplodiceError(f"`{what}` {chunk_size:,} cuts {n:,} into more than {MAX_CHUNKS:,} "
-                             f"chunks; give {what} >= {least:,} (or keep the default).")
+        raise ExplodiceError(
+            f"`{what}` {chunk_size:,} cuts {n:,} into more than {MAX_CHUNKS:,} "
+            f"chunks; give {what} >= {least:,} (or keep the default)."
+        )
     full, rest = divmod(n, chunk_size)
     sizes = [chunk_size] * full + ([rest] if rest else [])
     return np.asarray(sizes, dtype=np.int64)
-
-

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from explodice.core.errors import ExplodiceError, check_int
 from explodice.engine import cuda as cuda_backend
 from explodice.engine.chunks import lanes, progress_bar, resolve_threads, run_chunks
 from explodice.engine.compiled import compile_roll, throw_table
@@ -30,9 +31,8 @@ from explodice.engine.seeding import (
     resolve_seed,
     stream_seeds,
 )
-from explodice.core.errors import ExplodiceError, check_int
-from explodice.game.rules import Roll, Rules
 from explodice.game.checks import check_roll, check_rules
+from explodice.game.rules import Roll, Rules
 
 __all__ = ["MAX_ROLLS", "histogram_distribution", "simulate"]
 
@@ -76,11 +76,14 @@ def simulate(
     chunk_size = check_int("chunk_size", chunk_size, lo=1, hi=1 << 40)
     if backend not in ("cpu", "cuda", "auto"):
         raise ExplodiceError(
-            f"`backend` must be one of ['cpu', 'cuda', 'auto'], but {backend!r} was passed.")
+            f"`backend` must be one of ['cpu', 'cuda', 'auto'], but {backend!r} was passed."
+        )
     if roll.reroll_dc is not None:  # a reroll on failure: the numpy Monte Carlo, die by die
         if backend == "cuda":
-            raise ExplodiceError("`backend` 'cuda' cannot play a reroll on failure: use 'cpu' "
-                                 "(a numpy simulation, die by die) or the exact engine.")
+            raise ExplodiceError(
+                "`backend` 'cuda' cannot play a reroll on failure: use 'cpu' "
+                "(a numpy simulation, die by die) or the exact engine."
+            )
         return simulate_reroll(roll, rules, n=n, seed=seed)
     if backend != "cpu":
         if backend == "cuda" or n >= cuda_backend.AUTO_CUDA_ROLLS and cuda_backend.cuda_available():
@@ -92,12 +95,14 @@ def simulate(
     seeds = stream_seeds(ss, sizes.size)
     work, hists, clamped = _chunk_work(roll, rules, seeds, sizes, lanes(sizes.size, n_threads))
     run_chunks(work, sizes, threads=n_threads, bar=progress_bar(n, progress))
-    return histogram_distribution(hists.sum(axis=0), T_LO, n=n, seed=ss, clamped=int(clamped.sum()),
-                                  roll=roll, rules=rules)
+    return histogram_distribution(
+        hists.sum(axis=0), T_LO, n=n, seed=ss, clamped=int(clamped.sum()), roll=roll, rules=rules
+    )
 
 
-def _chunk_work(roll: Roll, rules: Rules, seeds: Any, sizes: np.ndarray,
-                n_lanes: int) -> tuple[Any, np.ndarray, np.ndarray]:
+def _chunk_work(
+    roll: Roll, rules: Rules, seeds: Any, sizes: np.ndarray, n_lanes: int
+) -> tuple[Any, np.ndarray, np.ndarray]:
     """The work of one chunk for :func:`run_chunks`, and the lanes' histograms it fills.
 
     Picks the kernel for the case (the throw table, or face by face for the lucky reroll),
@@ -110,17 +115,40 @@ def _chunk_work(roll: Roll, rules: Rules, seeds: Any, sizes: np.ndarray,
     clamped = np.zeros(n_lanes, dtype=np.int64)
     r = compile_roll(roll, rules)
     if r.lucky:
+
         def work(c: int, t: int) -> None:
             clamped[t] += _kernels.chunk_face_by_face(
-                hists[t], seeds[c], sizes[c], r.face_n1, r.face_n6, r.face_s, r.k_table,
-                r.malus, r.lucky, r.rule_applies, r.drains, r.explosion_ones, T_LO)
+                hists[t],
+                seeds[c],
+                sizes[c],
+                r.face_n1,
+                r.face_n6,
+                r.face_s,
+                r.k_table,
+                r.malus,
+                r.lucky,
+                r.rule_applies,
+                r.drains,
+                r.explosion_ones,
+                T_LO,
+            )
     else:
         table = throw_table(roll, rules, depth=STATE_DEPTH[r.pool])
         per_draw = 4 if table.size <= 6**5 else 3
         threshold = _kernels.digits_threshold(table.size, per_draw)
 
         def work(c: int, t: int) -> None:
-            clamped[t] += _kernels.chunk_throws(hists[t], seeds[c], sizes[c], table, per_draw,
-                                                threshold, r.malus, r.explosion_ones, r.drains,
-                                                T_LO)
+            clamped[t] += _kernels.chunk_throws(
+                hists[t],
+                seeds[c],
+                sizes[c],
+                table,
+                per_draw,
+                threshold,
+                r.malus,
+                r.explosion_ones,
+                r.drains,
+                T_LO,
+            )
+
     return work, hists, clamped

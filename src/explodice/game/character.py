@@ -14,11 +14,15 @@ the key and the problem.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
+from explodice.core.errors import clip, shown
+from explodice.core.files import parse_toml, read_text
+from explodice.game.reroll import as_reroll
 from explodice.game.rules import (
     ADVANTAGE_STATES,
     Best,
@@ -32,9 +36,6 @@ from explodice.game.rules import (
     check_real,
     net_advantage,
 )
-from explodice.core.errors import clip, shown
-from explodice.core.files import parse_toml, read_text
-from explodice.game.reroll import as_reroll
 from explodice.game.tables import MAX_GAUGE, MAX_GAUGE_PER_LEVEL, check_system, fold_name
 
 __all__ = [
@@ -86,8 +87,13 @@ _SKILL_TABLE: dict[str, tuple[str, str]] = {
 SKILLS: dict[str, str] = {name: ability for name, (ability, _) in _SKILL_TABLE.items()}
 SKILLS_FR: dict[str, str] = {name: fr for name, (_, fr) in _SKILL_TABLE.items()}
 # other spellings met in the seeds (004 says Tromperie, 001 Arcane)
-_SKILL_ALIASES = {"Tromperie": "Deception", "Arcane": "Arcana", "Acrobatie": "Acrobatics",
-                  "Athletisme": "Athletics", "Animal handling": "Animal Handling"}
+_SKILL_ALIASES = {
+    "Tromperie": "Deception",
+    "Arcane": "Arcana",
+    "Acrobatie": "Acrobatics",
+    "Athletisme": "Athletics",
+    "Animal handling": "Animal Handling",
+}
 
 _ABILITY_NAMES: dict[str, tuple[str, ...]] = {
     "STR": ("FOR", "Force", "Strength"),
@@ -99,10 +105,14 @@ _ABILITY_NAMES: dict[str, tuple[str, ...]] = {
 }
 
 
-_SKILL_LOOKUP = {fold_name(n): n for n in SKILLS} | {fold_name(fr): n for n, fr in SKILLS_FR.items()} | {
-    fold_name(a): n for a, n in _SKILL_ALIASES.items()}
+_SKILL_LOOKUP = (
+    {fold_name(n): n for n in SKILLS}
+    | {fold_name(fr): n for n, fr in SKILLS_FR.items()}
+    | {fold_name(a): n for a, n in _SKILL_ALIASES.items()}
+)
 _ABILITY_LOOKUP = {fold_name(a): a for a in ABILITIES} | {
-    fold_name(alias): a for a, names in _ABILITY_NAMES.items() for alias in names}
+    fold_name(alias): a for a, names in _ABILITY_NAMES.items() for alias in names
+}
 
 
 class CharacterError(ExplodiceError):
@@ -118,7 +128,9 @@ class CharacterFileError(ExplodiceError):
 
 
 def _fail(field_name: str, value: Any, allowed: str) -> CharacterError:
-    return CharacterError(field_name, f"`{field_name}` must be {allowed}, but {shown(value)} was passed.")
+    return CharacterError(
+        field_name, f"`{field_name}` must be {allowed}, but {shown(value)} was passed."
+    )
 
 
 def _int(field_name: str, value: Any, lo: int, hi: int | None = None) -> int:
@@ -149,8 +161,11 @@ def resolve_ability(name: str, *, field_name: str = "ability") -> str:
     """
     found = _ABILITY_LOOKUP.get(fold_name(name)) if isinstance(name, str) else None
     if found is None:
-        raise _fail(field_name, name, f"an ability: one of {list(ABILITIES)} "
-                                      "(or FOR, SAG, or a full English/French name)")
+        raise _fail(
+            field_name,
+            name,
+            f"an ability: one of {list(ABILITIES)} (or FOR, SAG, or a full English/French name)",
+        )
     return found
 
 
@@ -246,16 +261,27 @@ class Character:
         set_(self, "scores", self._mapping("scores", self.scores, resolve_ability, 1, 30))
         missing = [a for a in ABILITIES if a not in self.scores]
         if missing:
-            raise _fail("scores", dict(self.scores), f"a score for each of {list(ABILITIES)} "
-                                                     f"(missing {missing})")
+            raise _fail(
+                "scores",
+                dict(self.scores),
+                f"a score for each of {list(ABILITIES)} (missing {missing})",
+            )
         set_(self, "level", _int("level", self.level, 1, 20))
         set_(self, "skills", self._mapping("skills", self.skills, resolve_skill, 0, 2))
         set_(self, "saves", self._mapping("saves", self.saves, resolve_ability, 0, 2))
-        set_(self, "gauge_per_level",
-             self._mapping("gauge_per_level", self.gauge_per_level, self._gauge, 0,
-                           MAX_GAUGE_PER_LEVEL))
+        set_(
+            self,
+            "gauge_per_level",
+            self._mapping(
+                "gauge_per_level", self.gauge_per_level, self._gauge, 0, MAX_GAUGE_PER_LEVEL
+            ),
+        )
         if self.gauge_max is not None:
-            set_(self, "gauge_max", self._mapping("gauge_max", self.gauge_max, self._gauge, 0, MAX_GAUGE))
+            set_(
+                self,
+                "gauge_max",
+                self._mapping("gauge_max", self.gauge_max, self._gauge, 0, MAX_GAUGE),
+            )
         if self.actor not in ("pc", "npc"):
             raise _fail("actor", self.actor, "one of ['pc', 'npc']")
         _check_policy("policy", self.policy)
@@ -280,8 +306,9 @@ class Character:
         return name.upper()
 
     @staticmethod
-    def _mapping(field_name: str, value: Any, resolve: Any, lo: int,
-                 hi: int | None) -> Mapping[str, int]:
+    def _mapping(
+        field_name: str, value: Any, resolve: Any, lo: int, hi: int | None
+    ) -> Mapping[str, int]:
         if not isinstance(value, Mapping):
             raise _fail(field_name, value, "a table of names to integers")
         out: dict[str, int] = {}
@@ -295,14 +322,26 @@ class Character:
 
     def __hash__(self) -> int:
         maps = (self.scores, self.skills, self.saves, self.gauge_per_level, self.gauge_max or {})
-        return hash((self.name, self.level, self.actor, self.policy, self.reroll, self.load,
-                     self.features, *(tuple(sorted(m.items())) for m in (*maps, self.tools))))
+        return hash(
+            (
+                self.name,
+                self.level,
+                self.actor,
+                self.policy,
+                self.reroll,
+                self.load,
+                self.features,
+                *(tuple(sorted(m.items())) for m in (*maps, self.tools)),
+            )
+        )
 
     def __repr__(self) -> str:
         scores = " ".join(f"{a} {self.scores[a]}" for a in ABILITIES)
         skills = dict(self.skills)
-        return (f"Character({self.name!r}, level {self.level}, {self.actor}, {scores}, "
-                f"skills={skills}, saves={dict(self.saves)}, policy={self.policy})")
+        return (
+            f"Character({self.name!r}, level {self.level}, {self.actor}, {scores}, "
+            f"skills={skills}, saves={dict(self.saves)}, policy={self.policy})"
+        )
 
     # -- derived numbers --------------------------------------------------------------------
     def modifier(self, ability: str) -> int:
@@ -320,8 +359,9 @@ class Character:
         CON checks, saves and attacks."""
         return self.load > 5 * self.scores["STR"]
 
-    def skill_modifier(self, skill: str, *, system: str = "3d6x",
-                       ability: str | None = None) -> int:
+    def skill_modifier(
+        self, skill: str, *, system: str = "3d6x", ability: str | None = None
+    ) -> int:
         """Ability modifier + multiplier x PB (3d6x: PB added 0-2 times; d20: 2 = Expertise).
 
         ``ability`` overrides the skill's usual ability (e.g. CON (Athletics), seed 000).
@@ -345,15 +385,28 @@ class Character:
 
     def gauges(self) -> dict[str, int]:
         """Maxima of PA, PM, PF, PH: score + per-level points x level, or the stated maxima."""
-        out = {g: self.scores[GAUGE_ABILITY[g]] + self.gauge_per_level.get(g, 0) * self.level
-               for g in GAUGES}
+        out = {
+            g: self.scores[GAUGE_ABILITY[g]] + self.gauge_per_level.get(g, 0) * self.level
+            for g in GAUGES
+        }
         out.update(self.gauge_max or {})
         return out
 
-    def roll(self, skill: str | None = None, *, ability: str | None = None, kind: str | None = None,
-             advantage: str = "normal", bonus: int = 0, policy: Policy | None = None,
-             system: str = "3d6x", dc: int | None = None, advantages: int = 0,
-             disadvantages: int = 0, tool: str | None = None) -> Roll:
+    def roll(
+        self,
+        skill: str | None = None,
+        *,
+        ability: str | None = None,
+        kind: str | None = None,
+        advantage: str = "normal",
+        bonus: int = 0,
+        policy: Policy | None = None,
+        system: str = "3d6x",
+        dc: int | None = None,
+        advantages: int = 0,
+        disadvantages: int = 0,
+        tool: str | None = None,
+    ) -> Roll:
         """The :class:`Roll` of a skill check, an ability check, a save or an attack; its
         modifier is the ``system``'s (they differ only for a save proficient twice).
 
@@ -396,8 +449,11 @@ class Character:
             mod = self.modifier(ability)
         else:
             raise _fail("skill", skill, "a skill, or an ability given as `ability=`")
-        rolled = SKILLS[resolve_skill(skill)] if skill is not None and ability is None else (
-            resolve_ability(ability) if ability is not None else None)
+        rolled = (
+            SKILLS[resolve_skill(skill)]
+            if skill is not None and ability is None
+            else (resolve_ability(ability) if ability is not None else None)
+        )
         if self.heavily_encumbered and rolled in ("STR", "DEX", "CON"):
             disadvantages += 1
         proficient = self.skills.get(resolve_skill(skill), 0) if skill is not None else 0
@@ -410,8 +466,12 @@ class Character:
                 else:
                     mod += self.proficiency_bonus
                     proficient = 1
-        if (system == "d20" and "half_proficiency" in self.features and not proficient
-                and kind in ("check", "ability")):
+        if (
+            system == "d20"
+            and "half_proficiency" in self.features
+            and not proficient
+            and kind in ("check", "ability")
+        ):
             mod += self.proficiency_bonus // 2
         advantage = net_advantage(advantages, disadvantages)
         pol = self.policy if policy is None else _check_policy("policy", policy)
@@ -419,9 +479,10 @@ class Character:
         if reroll is not None and reroll.trigger == "failure":
             if dc is None and reroll.dc is None:
                 raise _fail("dc", dc, f"the roll's DC: {self.name}'s reroll on failure needs it")
-            reroll = reroll.with_dc(_int("dc", dc, -10**6, 10**6)) if dc is not None else reroll
-        return Roll(mod + bonus, advantage=advantage, kind=kind, actor=self.actor, policy=pol,
-                    reroll=reroll)
+            reroll = reroll.with_dc(_int("dc", dc, -(10**6), 10**6)) if dc is not None else reroll
+        return Roll(
+            mod + bonus, advantage=advantage, kind=kind, actor=self.actor, policy=pol, reroll=reroll
+        )
 
     def ability_of(self, skill: str) -> str:
         """The ability a skill is rolled with (from the seeds)."""
@@ -430,19 +491,39 @@ class Character:
     def _repr_html_(self) -> str:
         rows = "".join(
             f"<tr><td>{a}</td><td>{self.scores[a]}</td><td>{self.modifier(a):+d}</td>"
-            f"<td>{self.save_modifier(a):+d}</td></tr>" for a in ABILITIES)
-        skills = ", ".join(f"{s} {self.skill_modifier(s):+d}" + (" (×2)" if m == 2 else "")
-                           for s, m in self.skills.items() if m)
+            f"<td>{self.save_modifier(a):+d}</td></tr>"
+            for a in ABILITIES
+        )
+        skills = ", ".join(
+            f"{s} {self.skill_modifier(s):+d}" + (" (×2)" if m == 2 else "")
+            for s, m in self.skills.items()
+            if m
+        )
         gauges = ", ".join(f"{g} {v}" for g, v in self.gauges().items())
-        return (f"<div><b>{self.name}</b> — level {self.level} ({self.actor}), "
-                f"PB +{self.proficiency_bonus}, policy {self.policy}<table><tr><th>ability</th>"
-                f"<th>score</th><th>mod</th><th>save</th></tr>{rows}</table>"
-                f"skills: {skills or '—'}<br>gauges: {gauges}</div>")
+        return (
+            f"<div><b>{self.name}</b> — level {self.level} ({self.actor}), "
+            f"PB +{self.proficiency_bonus}, policy {self.policy}<table><tr><th>ability</th>"
+            f"<th>score</th><th>mod</th><th>save</th></tr>{rows}</table>"
+            f"skills: {skills or '—'}<br>gauges: {gauges}</div>"
+        )
 
 
 # -- TOML ---------------------------------------------------------------------------------
-_TOML_KEYS = ("name", "scores", "level", "skills", "saves", "gauge_per_level", "gauge_max",
-              "actor", "policy", "reroll", "load", "tools", "features")
+_TOML_KEYS = (
+    "name",
+    "scores",
+    "level",
+    "skills",
+    "saves",
+    "gauge_per_level",
+    "gauge_max",
+    "actor",
+    "policy",
+    "reroll",
+    "load",
+    "tools",
+    "features",
+)
 
 
 def _policy_from_toml(value: Any) -> Any:
@@ -455,7 +536,9 @@ def _policy_from_toml(value: Any) -> Any:
             return Best(value["dc"], value.get("weight", 0.0))
         except RulesError as err:
             sub = "weight" if "Best.weight" in str(err) else "dc"
-            raise CharacterError(f"policy.{sub}", str(err).replace(f"Best.{sub}", f"policy.{sub}")) from None
+            raise CharacterError(
+                f"policy.{sub}", str(err).replace(f"Best.{sub}", f"policy.{sub}")
+            ) from None
     return value
 
 
@@ -471,8 +554,10 @@ def characters_from_toml(text: str, *, source: str = "<string>") -> list[Charact
     data = parse_toml(text, source=source, error=CharacterFileError)
     extra = [k for k in data if k != "character"]
     if extra:
-        raise CharacterFileError(f"{source}: `{clip(extra[0])}`: unknown top-level key; "
-                                 "the file holds [[character]] tables.")
+        raise CharacterFileError(
+            f"{source}: `{clip(extra[0])}`: unknown top-level key; "
+            "the file holds [[character]] tables."
+        )
     return characters_from_tables(data.get("character"), source=source)
 
 
@@ -490,13 +575,18 @@ def characters_from_tables(tables: Any, *, source: str = "<tables>") -> list[Cha
     for i, table in enumerate(tables):
         where = f"character[{i}]"
         if not isinstance(table, Mapping):
-            raise CharacterFileError(f"{source}: `{where}`: a [[character]] table was expected, "
-                                     f"but {table!r} was passed.")
+            raise CharacterFileError(
+                f"{source}: `{where}`: a [[character]] table was expected, "
+                f"but {table!r} was passed."
+            )
         try:
             unknown = [k for k in table if k not in _TOML_KEYS]
             if unknown:
-                raise _fail(unknown[0], table[unknown[0]],
-                            f"absent: it is not a known key ({', '.join(_TOML_KEYS)})")
+                raise _fail(
+                    unknown[0],
+                    table[unknown[0]],
+                    f"absent: it is not a known key ({', '.join(_TOML_KEYS)})",
+                )
             for required in ("name", "scores"):
                 if required not in table:
                     raise CharacterError(required, f"`{required}` is missing.")
@@ -514,8 +604,9 @@ def characters_from_tables(tables: Any, *, source: str = "<tables>") -> list[Cha
     names = [c.name for c in out]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
-        raise CharacterFileError(f"{source}: `character.name`: {dupes[0]!r} is used twice; "
-                                 "names must be unique.")
+        raise CharacterFileError(
+            f"{source}: `character.name`: {dupes[0]!r} is used twice; names must be unique."
+        )
     return out
 
 

@@ -44,24 +44,35 @@ class Reroll:
         check_choice("Reroll.trigger", self.trigger, REROLL_TRIGGERS)
         if self.dc is not None:
             if self.trigger == "one":
-                raise fail("Reroll.dc", self.dc, "absent for Reroll('one') (it fires on a 1, "
-                           "whatever the DC)")
-            object.__setattr__(self, "dc", check_int("Reroll.dc", self.dc, lo=-10**6, hi=10**6))
+                raise fail(
+                    "Reroll.dc",
+                    self.dc,
+                    "absent for Reroll('one') (it fires on a 1, whatever the DC)",
+                )
+            object.__setattr__(self, "dc", check_int("Reroll.dc", self.dc, lo=-(10**6), hi=10**6))
         if self.per_day is not None:
             if self.trigger == "one":
-                raise fail("Reroll.per_day", self.per_day, "absent for Reroll('one') (Lucky "
-                           "acts on every roll)")
-            object.__setattr__(self, "per_day",
-                               check_int("Reroll.per_day", self.per_day, lo=0, hi=10**6))
+                raise fail(
+                    "Reroll.per_day",
+                    self.per_day,
+                    "absent for Reroll('one') (Lucky acts on every roll)",
+                )
+            object.__setattr__(
+                self, "per_day", check_int("Reroll.per_day", self.per_day, lo=0, hi=10**6)
+            )
 
     def __repr__(self) -> str:
-        extra = "".join(f", {k}={v}" for k, v in (("dc", self.dc), ("per_day", self.per_day))
-                        if v is not None)
+        extra = "".join(
+            f", {k}={v}" for k, v in (("dc", self.dc), ("per_day", self.per_day)) if v is not None
+        )
         return f"Reroll({self.trigger!r}{extra})"
 
     def __str__(self) -> str:
-        return "lucky" if self.trigger == "one" else (
-            "reroll on failure" + ("" if self.dc is None else f" (DC {self.dc})"))
+        return (
+            "lucky"
+            if self.trigger == "one"
+            else ("reroll on failure" + ("" if self.dc is None else f" (DC {self.dc})"))
+        )
 
     def with_dc(self, dc: int) -> Reroll:
         """The same reroll against ``dc`` (a ``"one"`` reroll is returned unchanged)."""
@@ -83,10 +94,18 @@ def as_reroll(value: Any, field_name: str = "reroll") -> Reroll | None:
             return Reroll("one")
         if text == "failure":
             return Reroll("failure")
-    if isinstance(value, dict) and set(value) <= {"trigger", "dc", "per_day"} and "trigger" in value:
+    if (
+        isinstance(value, dict)
+        and set(value) <= {"trigger", "dc", "per_day"}
+        and "trigger" in value
+    ):
         try:
             return Reroll(**value)
         except RulesError as err:
             raise RulesError(str(err).replace("Reroll.", f"{field_name}.")) from None
-    raise fail(field_name, value, "Reroll('one'), Reroll('failure', dc=...), 'one' (or "
-               "'lucky'), 'failure', or a table {trigger = ..., dc = ..., per_day = ...}")
+    raise fail(
+        field_name,
+        value,
+        "Reroll('one'), Reroll('failure', dc=...), 'one' (or "
+        "'lucky'), 'failure', or a table {trigger = ..., dc = ..., per_day = ...}",
+    )

@@ -10,10 +10,10 @@ value that the rules do not allow.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
 import numbers
 from collections.abc import Mapping
-from typing import Any, Literal, Union
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
 
 from explodice.core.errors import (
     ExplodiceError,
@@ -103,7 +103,8 @@ class Rules:
             raise RulesError(
                 "`Rules.lucky` is gone: a reroll belongs to a roll or a character, not the "
                 "game. Give the roll `Roll(..., reroll=Reroll('one'))` (or the character "
-                "`Character(..., reroll=Reroll('one'))`) instead.")
+                "`Character(..., reroll=Reroll('one'))`) instead."
+            )
         return super().__new__(cls)
 
     def __getattr__(self, name: str) -> Any:
@@ -132,8 +133,7 @@ class Rules:
         return (
             f"disadvantage={self.disadvantage}, rule of 1 on {kinds}, "
             f"ones_on_explosions={self.ones_on_explosions}, overflow={self.overflow}, "
-            f"drain_gauge={self.drain_gauge}"
-            + (", close_contest" if self.close_contest else "")
+            f"drain_gauge={self.drain_gauge}" + (", close_contest" if self.close_contest else "")
         )
 
 
@@ -160,7 +160,7 @@ class Best:
         return f"best(dc={self.dc}, λ={self.weight:g})"
 
 
-Policy = Union[str, Best]
+Policy = str | Best
 
 
 @dataclass(frozen=True)
@@ -195,12 +195,13 @@ class Roll:
                 raise fail("policy", self.policy, "'keep', 'cancel' or Best(dc=..., weight=λ)")
 
     @classmethod
-    def from_sources(cls, modifier: int = 0, *, advantages: int = 0, disadvantages: int = 0,
-                     **kwargs: Any) -> "Roll":
+    def from_sources(
+        cls, modifier: int = 0, *, advantages: int = 0, disadvantages: int = 0, **kwargs: Any
+    ) -> Roll:
         """Build a roll from counts of advantage and disadvantage sources (netted)."""
         return cls(modifier, advantage=net_advantage(advantages, disadvantages), **kwargs)
 
-    def replace(self, **changes: Any) -> "Roll":
+    def replace(self, **changes: Any) -> Roll:
         """A copy with some fields changed (validated again)."""
         return replace(self, **changes)
 
@@ -225,7 +226,9 @@ class Roll:
     @property
     def reroll_dc(self) -> int | None:
         """The DC of a reroll on failure, else ``None``."""
-        return self.reroll.dc if self.reroll is not None and self.reroll.trigger == "failure" else None
+        return (
+            self.reroll.dc if self.reroll is not None and self.reroll.trigger == "failure" else None
+        )
 
     def rule_of_one_applies(self, rules: Rules) -> bool:
         """True when the roll's kind is under the rule of 1."""
@@ -286,6 +289,8 @@ def parse_policy(value: Any, *, dc: int | None = None, field_name: str = "policy
         raise fail(field_name, value, POLICY_GRAMMAR)
     given_dc = dc if given_dc is None else given_dc
     if given_dc is None:
-        raise RulesError(f"`{field_name}` {shown(value)} needs a DC: give the roll's DC, or best:λ@DC.")
+        raise RulesError(
+            f"`{field_name}` {shown(value)} needs a DC: give the roll's DC, or best:λ@DC."
+        )
     weight = check_real(f"{field_name} weight λ", weight, lo=0)
-    return Best(check_int(f"{field_name} DC", given_dc, lo=-10**6, hi=10**6), weight)
+    return Best(check_int(f"{field_name} DC", given_dc, lo=-(10**6), hi=10**6), weight)

@@ -11,8 +11,8 @@ Every other module reads these; none writes its own copy.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Mapping
 
 from explodice.core.errors import ExplodiceError, check_choice
 
@@ -46,7 +46,14 @@ DIFFICULTY_FR: Mapping[str, str] = MappingProxyType(
     dict(
         zip(
             DIFFICULTIES,
-            ("Très facile", "Facile", "Modérée", "Difficile", "Très difficile", "Presque impossible"),
+            (
+                "Très facile",
+                "Facile",
+                "Modérée",
+                "Difficile",
+                "Très difficile",
+                "Presque impossible",
+            ),
         )
     )
 )

@@ -53,15 +53,21 @@ def cmd_initiative(args: argparse.Namespace) -> int:
         try:
             mods[name] = int(value)
         except ValueError:
-            raise ExplodiceError(f"`creature` {name!r} must have an integer DEX modifier, but "
-                                 f"{value!r} was passed.") from None
-    sides = ({name: value.split(",") for name, value in _pairs(args.side, "--side").items()}
-             if args.side else None)
+            raise ExplodiceError(
+                f"`creature` {name!r} must have an integer DEX modifier, but {value!r} was passed."
+            ) from None
+    sides = (
+        {name: value.split(",") for name, value in _pairs(args.side, "--side").items()}
+        if args.side
+        else None
+    )
     r = initiative(mods, sides=sides, system=args.system)
     what = {"ranks": r.ranks, "orders": r.orders, "sides": r.sides}[args.show]
     if what is None:
-        raise ExplodiceError(f"`--show {args.show}` needs " + (
-            "--side NAME=A,B" if args.show == "sides" else "at most 7 creatures"))
+        raise ExplodiceError(
+            f"`--show {args.show}` needs "
+            + ("--side NAME=A,B" if args.show == "sides" else "at most 7 creatures")
+        )
     if args.show == "orders":
         what = what.head(args.top)
     _show(what, args.format, f"initiative, {args.system}, exact (ties: DEX modifier, then a coin)")
@@ -70,11 +76,19 @@ def cmd_initiative(args: argparse.Namespace) -> int:
 
 def cmd_hide(args: argparse.Namespace) -> int:
     """Hiding: one Stealth total against every observer."""
-    r = hide(Roll(args.modifier, advantage=args.advantage),
-             active=[Roll(m) for m in args.active], passive=args.passive, system=args.system)
+    r = hide(
+        Roll(args.modifier, advantage=args.advantage),
+        active=[Roll(m) for m in args.active],
+        passive=args.passive,
+        system=args.system,
+    )
     frame = r.to_frame()
-    _show(frame, args.format, f"hiding, {args.system}, exact: P(hidden from all) "
-          f"{r.p_hidden:.6f} (independent product would say {r.p_if_independent:.6f})")
+    _show(
+        frame,
+        args.format,
+        f"hiding, {args.system}, exact: P(hidden from all) "
+        f"{r.p_hidden:.6f} (independent product would say {r.p_if_independent:.6f})",
+    )
     return 0
 
 
@@ -84,8 +98,9 @@ def _bids(text: str) -> Any:
         try:
             return [float(x) for x in text.split(",")]
         except ValueError:
-            raise ExplodiceError(f"`bids` must be a bid, uniform:B or p0,p1,..., but {text!r} "
-                                 "was passed.") from None
+            raise ExplodiceError(
+                f"`bids` must be a bid, uniform:B or p0,p1,..., but {text!r} was passed."
+            ) from None
     return int(text) if text.isdigit() else text
 
 
@@ -99,47 +114,76 @@ def cmd_contest(args: argparse.Namespace) -> int:
 
 def cmd_reroll(args: argparse.Namespace) -> int:
     """What a reroll is worth: success and drain with and without it."""
-    frame = reroll_worth(args.modifier, args.dc, system=args.system, trigger=args.trigger,
-                         advantages=args.advantage)
+    frame = reroll_worth(
+        args.modifier, args.dc, system=args.system, trigger=args.trigger, advantages=args.advantage
+    )
     _show(frame, args.format, f"what Reroll({args.trigger!r}) is worth, {args.system}, exact")
     return 0
 
 
 def add_commands(sub: Any, output: argparse.ArgumentParser) -> None:
     """Add ``initiative``, ``hide``, ``contest`` and ``reroll`` to the subcommands ``sub``."""
-    p = sub.add_parser("initiative", parents=[output], help="who acts first: ranks, orders",
-                       description="Each creature's DEX ability check; ties go to the higher "
-                                   "DEX modifier, then to a coin.")
-    p.add_argument("creatures", nargs="+", metavar="NAME=DEX", help="a creature and its DEX "
-                   "modifier")
+    p = sub.add_parser(
+        "initiative",
+        parents=[output],
+        help="who acts first: ranks, orders",
+        description="Each creature's DEX ability check; ties go to the higher "
+        "DEX modifier, then to a coin.",
+    )
+    p.add_argument(
+        "creatures", nargs="+", metavar="NAME=DEX", help="a creature and its DEX modifier"
+    )
     p.add_argument("--side", action="append", metavar="SIDE=A,B", help="a side's members")
     p.add_argument("--show", choices=("ranks", "orders", "sides"), default="ranks")
     p.add_argument("--top", type=int, default=10, help="orders listed (with --show orders)")
     p.add_argument("--system", choices=SYSTEMS, default="3d6x")
     p.set_defaults(func=cmd_initiative)
 
-    p = sub.add_parser("hide", parents=[output], help="hiding from observers",
-                       description="One Stealth total against active observers (opposed, a "
-                                   "tie keeps the hider hidden) and passive ones (the DC).")
+    p = sub.add_parser(
+        "hide",
+        parents=[output],
+        help="hiding from observers",
+        description="One Stealth total against active observers (opposed, a "
+        "tie keeps the hider hidden) and passive ones (the DC).",
+    )
     p.add_argument("--modifier", "-m", type=int, default=0, help="the Stealth modifier")
     p.add_argument("--advantage", choices=ADVANTAGE_STATES, default="normal")
-    p.add_argument("--active", type=int, nargs="*", default=[], metavar="MOD",
-                   help="Perception modifiers of observers who search")
-    p.add_argument("--passive", type=int, nargs="*", default=[], metavar="VALUE",
-                   help="passive Perception values of observers who do not")
+    p.add_argument(
+        "--active",
+        type=int,
+        nargs="*",
+        default=[],
+        metavar="MOD",
+        help="Perception modifiers of observers who search",
+    )
+    p.add_argument(
+        "--passive",
+        type=int,
+        nargs="*",
+        default=[],
+        metavar="VALUE",
+        help="passive Perception values of observers who do not",
+    )
     p.add_argument("--system", choices=SYSTEMS, default="3d6x")
     p.set_defaults(func=cmd_hide)
 
-    p = sub.add_parser("contest", parents=[output], help="lutte serrée: a tie settled by bids",
-                       description="Bids of HP drawn each round: a fixed bid, uniform:B, or "
-                                   "probabilities p0,p1,... of bids 0, 1, ...")
+    p = sub.add_parser(
+        "contest",
+        parents=[output],
+        help="lutte serrée: a tie settled by bids",
+        description="Bids of HP drawn each round: a fixed bid, uniform:B, or "
+        "probabilities p0,p1,... of bids 0, 1, ...",
+    )
     p.add_argument("--bids-a", default="0")
     p.add_argument("--bids-b", default="0")
     p.set_defaults(func=cmd_contest)
 
-    p = sub.add_parser("reroll", parents=[output], help="what a reroll is worth",
-                       description="P(success) and E[drain] with and without a reroll, per "
-                                   "modifier and DC.")
+    p = sub.add_parser(
+        "reroll",
+        parents=[output],
+        help="what a reroll is worth",
+        description="P(success) and E[drain] with and without a reroll, per modifier and DC.",
+    )
     p.add_argument("--trigger", choices=("one", "failure"), default="failure")
     p.add_argument("--modifier", "-m", type=int, nargs="+", default=[0, 2, 4, 6])
     p.add_argument("--dc", type=int, nargs="+", default=None)

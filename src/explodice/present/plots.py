@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import dataclasses
 import textwrap
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -50,9 +51,15 @@ __all__ = [
 DC_BANDS_3D6X = dc_bands("3d6x")
 DC_BANDS_D20 = dc_bands("d20")
 
-_ADVANTAGE_STYLE = {"advantage": "-", "normal": "--", "disadvantage": ":",
-                    "disadvantage (subtract)": ":", "disadvantage (drop)": "-.",
-                    "3d6x": "-", "d20": "--"}
+_ADVANTAGE_STYLE = {
+    "advantage": "-",
+    "normal": "--",
+    "disadvantage": ":",
+    "disadvantage (subtract)": ":",
+    "disadvantage (drop)": "-.",
+    "3d6x": "-",
+    "d20": "--",
+}
 _NOTE_SIZE = 7
 _NOTE_WIDTH = 95
 
@@ -93,8 +100,10 @@ def frame_provenance(frame: pd.DataFrame) -> str:
         if col in frame.columns:
             vals = [v for v in pd.unique(frame[col]) if v is not None and not _isnan(v)]
             if vals:  # thousands separators for sizes, never for seeds
-                shown = ", ".join(f"{v:,}" if col != "seed" and isinstance(v, (int, np.integer))
-                                  else str(v) for v in vals[:3])
+                shown = ", ".join(
+                    f"{v:,}" if col != "seed" and isinstance(v, (int, np.integer)) else str(v)
+                    for v in vals[:3]
+                )
                 parts.append(f"{col}={shown}" if col in ("n", "n_days", "seed") else shown)
     rules = frame.attrs.get("rules")
     if isinstance(rules, Rules):
@@ -105,8 +114,9 @@ def frame_provenance(frame: pd.DataFrame) -> str:
             rules = dataclasses.replace(rules, disadvantage=readings[0])
         text = rules.describe()
         if len(readings) > 1:
-            text = text.replace(f"disadvantage={rules.disadvantage}",
-                                "disadvantage=" + "/".join(readings))
+            text = text.replace(
+                f"disadvantage={rules.disadvantage}", "disadvantage=" + "/".join(readings)
+            )
         parts.append(text)
     elif "rules" in frame.columns:
         parts += [str(r) for r in pd.unique(frame["rules"])[:2]]
@@ -127,9 +137,18 @@ def _titled(ax: Any, title: str, note: str = "") -> None:
     width = _note_width(ax)
     lines = [w for line in note.splitlines() for w in textwrap.wrap(line, width)]
     if lines:
-        ax.annotate("\n".join(lines), xy=(0, 1), xycoords="axes fraction", xytext=(0, 3),
-                    textcoords="offset points", ha="left", va="bottom", fontsize=_NOTE_SIZE - 0.5,
-                    color="0.35", annotation_clip=False)
+        ax.annotate(
+            "\n".join(lines),
+            xy=(0, 1),
+            xycoords="axes fraction",
+            xytext=(0, 3),
+            textcoords="offset points",
+            ha="left",
+            va="bottom",
+            fontsize=_NOTE_SIZE - 0.5,
+            color="0.35",
+            annotation_clip=False,
+        )
     ax.set_title(title, pad=6 + 8.5 * len(lines))
 
 
@@ -161,8 +180,9 @@ def _label_of(key: Any, dist: Distribution) -> str:
     return label
 
 
-def _named(dists: Mapping[str, Distribution] | Sequence[Distribution] | Distribution
-           ) -> list[tuple[str, Distribution]]:
+def _named(
+    dists: Mapping[str, Distribution] | Sequence[Distribution] | Distribution,
+) -> list[tuple[str, Distribution]]:
     if isinstance(dists, Distribution):
         dists = [dists]
     items = dists.items() if isinstance(dists, Mapping) else ((None, d) for d in dists)
@@ -174,8 +194,9 @@ def _common_note(named: list[tuple[str, Distribution]]) -> str:
     return "\n".join(notes)
 
 
-def shade_dc_bands(ax: Any, bands: Sequence[tuple[str, int]] = DC_BANDS_3D6X, *,
-                   vertical: bool = True) -> Any:
+def shade_dc_bands(
+    ax: Any, bands: Sequence[tuple[str, int]] = DC_BANDS_3D6X, *, vertical: bool = True
+) -> Any:
     """Shade and name the bands of a DC table on the x axis (or the y axis)."""
     edges = [dc for _, dc in bands]
     lim = ax.get_xlim() if vertical else ax.get_ylim()
@@ -184,13 +205,27 @@ def shade_dc_bands(ax: Any, bands: Sequence[tuple[str, int]] = DC_BANDS_3D6X, *,
     for i, ((name, start), end) in enumerate(zip(bands, ends)):
         span(start, end, color="0.5", alpha=0.10 if i % 2 == 0 else 0.04, lw=0, zorder=0)
         if vertical:  # every other name a line lower, so narrow bands do not overlap
-            ax.text(start + 0.3, 0.99 - 0.06 * (i % 2), f"{name}\nDC {start}",
-                    transform=ax.get_xaxis_transform(),
-                    ha="left", va="top", fontsize=_NOTE_SIZE, color="0.3")
+            ax.text(
+                start + 0.3,
+                0.99 - 0.06 * (i % 2),
+                f"{name}\nDC {start}",
+                transform=ax.get_xaxis_transform(),
+                ha="left",
+                va="top",
+                fontsize=_NOTE_SIZE,
+                color="0.3",
+            )
         else:
-            ax.text(0.005, start + 0.3, f"{name} (DC {start})",
-                    transform=ax.get_yaxis_transform(), ha="left", va="bottom",
-                    fontsize=_NOTE_SIZE, color="0.3")
+            ax.text(
+                0.005,
+                start + 0.3,
+                f"{name} (DC {start})",
+                transform=ax.get_yaxis_transform(),
+                ha="left",
+                va="bottom",
+                fontsize=_NOTE_SIZE,
+                color="0.3",
+            )
     if vertical:
         ax.set_xlim(*lim)
     else:
@@ -199,8 +234,13 @@ def shade_dc_bands(ax: Any, bands: Sequence[tuple[str, int]] = DC_BANDS_3D6X, *,
 
 
 # -- one roll's distribution ----------------------------------------------------------------
-def plot_pmf(dists: Mapping[str, Distribution] | Sequence[Distribution] | Distribution, *,
-             ax: Any = None, log: bool = False, xlim: tuple[int, int] | None = None) -> Any:
+def plot_pmf(
+    dists: Mapping[str, Distribution] | Sequence[Distribution] | Distribution,
+    *,
+    ax: Any = None,
+    log: bool = False,
+    xlim: tuple[int, int] | None = None,
+) -> Any:
     """P(total = k) of several distributions on one shared total axis (3d6x against d20, say).
 
     ``log=True`` puts the probability on a log scale, to read the tail.
@@ -216,14 +256,20 @@ def plot_pmf(dists: Mapping[str, Distribution] | Sequence[Distribution] | Distri
     ax.set_xlim(*(xlim or _default_xlim(named, log)))
     ax.legend(fontsize="small", loc="upper right")
     ax.grid(alpha=0.3)
-    _titled(ax, "Distribution of the total" + (" (tail, log scale)" if log else ""),
-            _common_note(named))
+    _titled(
+        ax, "Distribution of the total" + (" (tail, log scale)" if log else ""), _common_note(named)
+    )
     return ax
 
 
-def plot_at_least(dists: Mapping[str, Distribution] | Sequence[Distribution] | Distribution, *,
-                  ax: Any = None, log: bool = False, xlim: tuple[int, int] | None = None,
-                  bands: Sequence[tuple[str, int]] | None = None) -> Any:
+def plot_at_least(
+    dists: Mapping[str, Distribution] | Sequence[Distribution] | Distribution,
+    *,
+    ax: Any = None,
+    log: bool = False,
+    xlim: tuple[int, int] | None = None,
+    bands: Sequence[tuple[str, int]] | None = None,
+) -> Any:
     """The "at least" curve P(total >= k) of several distributions, on a shared axis.
 
     ``log=True`` shows the tail on a log scale; ``bands`` shades a DC table.
@@ -245,14 +291,18 @@ def plot_at_least(dists: Mapping[str, Distribution] | Sequence[Distribution] | D
         shade_dc_bands(ax, bands)
     ax.legend(fontsize="small", loc="lower left" if not log else "upper right")
     ax.grid(alpha=0.3)
-    _titled(ax, "P(total ≥ k)" + (" — the tail, log scale" if log else ""),
-            _common_note(named))
+    _titled(ax, "P(total ≥ k)" + (" — the tail, log scale" if log else ""), _common_note(named))
     return ax
 
 
-def plot_drain(dists: Mapping[str, Distribution] | Sequence[Distribution] | Distribution, *,
-               ax: Any = None, at_least: bool = False, log: bool = True,
-               max_drain: int = 40) -> Any:
+def plot_drain(
+    dists: Mapping[str, Distribution] | Sequence[Distribution] | Distribution,
+    *,
+    ax: Any = None,
+    at_least: bool = False,
+    log: bool = True,
+    max_drain: int = 40,
+) -> Any:
     """The drain distribution (gauge points lost by one roll), or P(drain >= x) with ``at_least``.
 
     A log scale by default, since the tail is what empties gauges.
@@ -267,8 +317,12 @@ def plot_drain(dists: Mapping[str, Distribution] | Sequence[Distribution] | Dist
             ys = np.zeros(xs.size)
             m = min(xs.size, d.drain_pmf.size)
             ys[:m] = d.drain_pmf[:m]
-        ax.step(xs, np.where(ys > 0, ys, np.nan), where="mid",
-                label=f"{label} (E[drain] {d.drain_mean:.2f})")
+        ax.step(
+            xs,
+            np.where(ys > 0, ys, np.nan),
+            where="mid",
+            label=f"{label} (E[drain] {d.drain_mean:.2f})",
+        )
     ax.set_xlabel("x, drain (gauge points lost by one roll)")
     ax.set_ylabel(("P(drain ≥ x)" if at_least else "P(drain = x)") + (", log" if log else ""))
     if log:
@@ -280,10 +334,15 @@ def plot_drain(dists: Mapping[str, Distribution] | Sequence[Distribution] | Dist
 
 
 # -- tables of odds -------------------------------------------------------------------------
-def plot_success_curves(table: pd.DataFrame, *, ax: Any = None,
-                        bands: Sequence[tuple[str, int]] | None = DC_BANDS_3D6X,
-                        hue: str = "modifier", style: str = "advantage",
-                        title: str = "Success against DC (line style: advantage state)") -> Any:
+def plot_success_curves(
+    table: pd.DataFrame,
+    *,
+    ax: Any = None,
+    bands: Sequence[tuple[str, int]] | None = DC_BANDS_3D6X,
+    hue: str = "modifier",
+    style: str = "advantage",
+    title: str = "Success against DC (line style: advantage state)",
+) -> Any:
     """P(success) against DC: one colour per ``hue`` value, one line style per advantage state.
 
     ``table`` is tidy, with columns ``dc``, ``p`` and the ``hue`` and ``style`` columns
@@ -297,8 +356,13 @@ def plot_success_curves(table: pd.DataFrame, *, ax: Any = None,
     for (h, s), g in table.groupby([hue, style], sort=False):
         g = g.sort_values("dc")
         label = f"{h}" if isinstance(h, str) else f"{hue} {_signed(h)}"
-        ax.plot(g["dc"], g["p"], _advantage_style(s), color=colours[h],
-                label=label if one_style else f"{label}, {s}")
+        ax.plot(
+            g["dc"],
+            g["p"],
+            _advantage_style(s),
+            color=colours[h],
+            label=label if one_style else f"{label}, {s}",
+        )
         if {"ci_low", "ci_high"} <= set(g.columns) and (g["ci_high"] > g["ci_low"]).any():
             ax.fill_between(g["dc"], g["ci_low"], g["ci_high"], color=colours[h], alpha=0.2)
     ax.set_xlabel("DC (success when total ≥ DC)")
@@ -313,10 +377,18 @@ def plot_success_curves(table: pd.DataFrame, *, ax: Any = None,
     return ax
 
 
-def plot_heatmap(table: pd.DataFrame, *, ax: Any = None, row: str = "modifier",
-                 col: str = "dc", value: str = "p", cmap: str = "RdYlGn",
-                 fmt: str = "{:.0%}", title: str | None = None,
-                 label: str | None = None) -> Any:
+def plot_heatmap(
+    table: pd.DataFrame,
+    *,
+    ax: Any = None,
+    row: str = "modifier",
+    col: str = "dc",
+    value: str = "p",
+    cmap: str = "RdYlGn",
+    fmt: str = "{:.0%}",
+    title: str | None = None,
+    label: str | None = None,
+) -> Any:
     """A ``row`` × ``col`` heatmap of ``value`` (P(success) by default), each cell annotated.
 
     ``label`` names the colour bar (default: P(success), or the ``value`` column).
@@ -331,30 +403,53 @@ def plot_heatmap(table: pd.DataFrame, *, ax: Any = None, row: str = "modifier",
         vmax = float(np.nanmax(np.abs(data))) or 1.0
         vmin = -vmax
     image = ax.imshow(data, cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto")
-    ax.set_xticks(range(grid.shape[1]),
-                  [_signed(c) if col == "modifier" else str(c) for c in grid.columns])
-    ax.set_yticks(range(grid.shape[0]),
-                  [_signed(r) if row == "modifier" else str(r) for r in grid.index])
+    ax.set_xticks(
+        range(grid.shape[1]), [_signed(c) if col == "modifier" else str(c) for c in grid.columns]
+    )
+    ax.set_yticks(
+        range(grid.shape[0]), [_signed(r) if row == "modifier" else str(r) for r in grid.index]
+    )
     light = (0.2, 0.85) if value == "p" else (-0.6 * vmax, 0.6 * vmax)
     ax.set_xlabel(col if col != "dc" else "DC")
     ax.set_ylabel(row)
     size = 7 if data.size <= 120 else 5
     for (i, j), v in np.ndenumerate(data):
         if not np.isnan(v):
-            ax.text(j, i, fmt.format(v), ha="center", va="center", fontsize=size,
-                    color="black" if light[0] < v < light[1] else "white")
-    ax.figure.colorbar(image, ax=ax, fraction=0.04, pad=0.02,
-                       label=label or ("P(success)" if value == "p" else value))
+            ax.text(
+                j,
+                i,
+                fmt.format(v),
+                ha="center",
+                va="center",
+                fontsize=size,
+                color="black" if light[0] < v < light[1] else "white",
+            )
+    ax.figure.colorbar(
+        image,
+        ax=ax,
+        fraction=0.04,
+        pad=0.02,
+        label=label or ("P(success)" if value == "p" else value),
+    )
     ax.set_xlim(-0.5, grid.shape[1] - 0.5)
     ax.set_ylim(grid.shape[0] - 0.5, -0.5)
-    _titled(ax, title or f"{'P(success)' if value == 'p' else value} by {row} and {col}",
-            frame_provenance(table))
+    _titled(
+        ax,
+        title or f"{'P(success)' if value == 'p' else value} by {row} and {col}",
+        frame_provenance(table),
+    )
     return ax
 
 
 # -- Monte Carlo ----------------------------------------------------------------------------
-def plot_mc_bands(sim: Distribution, *, exact: Distribution | None = None, ax: Any = None,
-                  dcs: Iterable[int] | None = None, level: float = 0.95) -> Any:
+def plot_mc_bands(
+    sim: Distribution,
+    *,
+    exact: Distribution | None = None,
+    ax: Any = None,
+    dcs: Iterable[int] | None = None,
+    level: float = 0.95,
+) -> Any:
     """A simulated success curve with its Wilson confidence band, over the exact curve if given."""
     ax = _axes(ax)
     if dcs is None:
@@ -377,8 +472,9 @@ def plot_mc_bands(sim: Distribution, *, exact: Distribution | None = None, ax: A
     return ax
 
 
-def plot_convergence(frame: pd.DataFrame, *, exact: float | None = None, ax: Any = None,
-                     title: str | None = None) -> Any:
+def plot_convergence(
+    frame: pd.DataFrame, *, exact: float | None = None, ax: Any = None, title: str | None = None
+) -> Any:
     """Monte Carlo estimates against n (log axis), with their intervals, converging on ``exact``.
 
     ``frame`` has one row per run: ``n``, ``p``, ``ci_low``, ``ci_high`` (and ``seed``).
@@ -395,15 +491,24 @@ def plot_convergence(frame: pd.DataFrame, *, exact: float | None = None, ax: Any
     ax.yaxis.set_major_formatter(_percent(decimals=1))
     ax.legend(fontsize="small", loc="upper right")
     ax.grid(alpha=0.3, which="both")
-    _titled(ax, title or "Convergence of the Monte Carlo estimate",
-            frame_provenance(f.drop(columns=["n"], errors="ignore")))
+    _titled(
+        ax,
+        title or "Convergence of the Monte Carlo estimate",
+        frame_provenance(f.drop(columns=["n"], errors="ignore")),
+    )
     return ax
 
 
 # -- comparisons and the rule of 1 ----------------------------------------------------------
-def plot_equivalent_dc(table: pd.DataFrame, *, ax: Any = None, x: str = "d20_dc",
-                       y: str = "dc_3d6x", hue: str = "profile",
-                       gap: str | None = "gap") -> Any:
+def plot_equivalent_dc(
+    table: pd.DataFrame,
+    *,
+    ax: Any = None,
+    x: str = "d20_dc",
+    y: str = "dc_3d6x",
+    hue: str = "profile",
+    gap: str | None = "gap",
+) -> Any:
     """The d20 DC on x, the 3d6x DC with the closest odds on y, one line per ``hue``.
 
     ``gap`` (a column of probability differences, if present) is written beside each point.
@@ -412,12 +517,23 @@ def plot_equivalent_dc(table: pd.DataFrame, *, ax: Any = None, x: str = "d20_dc"
     colours = _colour_map(pd.unique(table[hue]))
     for h, g in table.groupby(hue, sort=False):
         g = g.sort_values(x)
-        ax.plot(g[x], g[y], "o-", color=colours[h], label=f"{h}" if isinstance(h, str)
-                else f"{hue} {_signed(h)}")
+        ax.plot(
+            g[x],
+            g[y],
+            "o-",
+            color=colours[h],
+            label=f"{h}" if isinstance(h, str) else f"{hue} {_signed(h)}",
+        )
         if gap is not None and gap in g.columns:
             for xv, yv, gv in zip(g[x], g[y], g[gap]):
-                ax.annotate(f"{gv:+.0%}", (xv, yv), textcoords="offset points", xytext=(4, -8),
-                            fontsize=6, color=colours[h])
+                ax.annotate(
+                    f"{gv:+.0%}",
+                    (xv, yv),
+                    textcoords="offset points",
+                    xytext=(4, -8),
+                    fontsize=6,
+                    color=colours[h],
+                )
     ax.plot([0, 35], [0, 35], color="0.6", lw=0.8, ls="--", label="same DC")
     ax.set_xlim(table[x].min() - 2, table[x].max() + 2)
     ax.set_xlabel("d20 DC")
@@ -429,9 +545,15 @@ def plot_equivalent_dc(table: pd.DataFrame, *, ax: Any = None, x: str = "d20_dc"
     return ax
 
 
-def plot_frontier(frame: pd.DataFrame, *, ax: Any = None, x: str = "drain_mean",
-                  y: str = "p_success", hue: str | None = None,
-                  label_col: str | None = "policy") -> Any:
+def plot_frontier(
+    frame: pd.DataFrame,
+    *,
+    ax: Any = None,
+    x: str = "drain_mean",
+    y: str = "p_success",
+    hue: str | None = None,
+    label_col: str | None = "policy",
+) -> Any:
     """The success/drain frontier: E[drain] on x, P(success) on y, one point per policy.
 
     The ends (``keep``, ``cancel``) and a few λ values are labelled from ``label_col``.
@@ -448,10 +570,8 @@ def plot_frontier(frame: pd.DataFrame, *, ax: Any = None, x: str = "drain_mean",
             labels = _frontier_labels(g, label_col)
             for i, (xv, yv, lv) in enumerate(zip(g[x], g[y], labels)):
                 if i in (0, len(g) - 1) or (h is None or i % max(1, len(g) // 4) == 0):
-                    ax.annotate(lv, (xv, yv), textcoords="offset points", xytext=(4, 4),
-                                fontsize=6)
-    ax.plot([], [], "*", ms=8, color="0.5", mec="black", mew=0.5,
-            label="implied λ (the knee)")
+                    ax.annotate(lv, (xv, yv), textcoords="offset points", xytext=(4, 4), fontsize=6)
+    ax.plot([], [], "*", ms=8, color="0.5", mec="black", mew=0.5, label="implied λ (the knee)")
     ax.set_xlabel("E[drain] per roll (gauge points)")
     ax.set_ylabel("P(success)")
     ax.yaxis.set_major_formatter(_percent(decimals=1))
@@ -461,10 +581,17 @@ def plot_frontier(frame: pd.DataFrame, *, ax: Any = None, x: str = "drain_mean",
     return ax
 
 
-def plot_depletion(frame: pd.DataFrame, *, ax: Any = None, x: str = "roll", y: str = "p",
-                   hue: str = "character", style: str | None = "gauge",
-                   ylabel: str = "P(gauge empty after roll t)",
-                   title: str = "Gauges over an adventuring day") -> Any:
+def plot_depletion(
+    frame: pd.DataFrame,
+    *,
+    ax: Any = None,
+    x: str = "roll",
+    y: str = "p",
+    hue: str = "character",
+    style: str | None = "gauge",
+    ylabel: str = "P(gauge empty after roll t)",
+    title: str = "Gauges over an adventuring day",
+) -> Any:
     """Gauge depletion over a day: P(gauge empty after roll t), one line per gauge.
 
     ``frame`` is tidy (the ``"empty"`` table of a day simulation) with the columns ``x``,
@@ -473,8 +600,9 @@ def plot_depletion(frame: pd.DataFrame, *, ax: Any = None, x: str = "roll", y: s
     """
     ax = _axes(ax)
     keys = [hue] + ([style] if style else [])
-    styles = {v: s for v, s in zip(pd.unique(frame[style]), ["-", "--", ":", "-."] * 8)} \
-        if style else {}
+    styles = (
+        {v: s for v, s in zip(pd.unique(frame[style]), ["-", "--", ":", "-."] * 8)} if style else {}
+    )
     colours = _colour_map(pd.unique(frame[hue]))
     for key, g in frame.groupby(keys, sort=False):
         h = key[0] if isinstance(key, tuple) else key
@@ -496,10 +624,16 @@ def plot_depletion(frame: pd.DataFrame, *, ax: Any = None, x: str = "roll", y: s
     return ax
 
 
-def plot_outcomes(frame: pd.DataFrame, *, x: str, ax: Any = None,
-                  parts: Sequence[str] = ("win", "tie", "loss"),
-                  colours: Sequence[str] = ("tab:green", "0.7", "tab:red"),
-                  xlabel: str | None = None, title: str | None = None) -> Any:
+def plot_outcomes(
+    frame: pd.DataFrame,
+    *,
+    x: str,
+    ax: Any = None,
+    parts: Sequence[str] = ("win", "tie", "loss"),
+    colours: Sequence[str] = ("tab:green", "0.7", "tab:red"),
+    xlabel: str | None = None,
+    title: str | None = None,
+) -> Any:
     """Stacked bars of outcome probabilities (win / tie / loss by default) against ``x``."""
     ax = _axes(ax)
     f = frame.sort_values(x)
@@ -517,15 +651,29 @@ def plot_outcomes(frame: pd.DataFrame, *, x: str, ax: Any = None,
     ax.set_ylabel("probability")
     ax.set_ylim(0, 1.0)
     ax.yaxis.set_major_formatter(_percent())
-    ax.legend(fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.1),
-              ncol=min(len(parts), 4), frameon=False)
+    ax.legend(
+        fontsize="x-small",
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.1),
+        ncol=min(len(parts), 4),
+        frameon=False,
+    )
     _titled(ax, title or "Outcomes", frame_provenance(frame))
     return ax
 
 
-def plot_bars(frame: pd.DataFrame, *, x: str, y: str, ax: Any = None, hue: str | None = None,
-              xlabel: str | None = None, ylabel: str | None = None, title: str | None = None,
-              percent: bool = False) -> Any:
+def plot_bars(
+    frame: pd.DataFrame,
+    *,
+    x: str,
+    y: str,
+    ax: Any = None,
+    hue: str | None = None,
+    xlabel: str | None = None,
+    ylabel: str | None = None,
+    title: str | None = None,
+    percent: bool = False,
+) -> Any:
     """Grouped bars of ``y`` against ``x`` (one colour per ``hue``), values written on the bars."""
     ax = _axes(ax)
     xs = list(pd.unique(frame[x]))
@@ -539,8 +687,14 @@ def plot_bars(frame: pd.DataFrame, *, x: str, y: str, ax: Any = None, hue: str |
         ax.bar(pos, vals, width=width, color=colours[h], label=None if h is None else f"{h}")
         for p_, v in zip(pos, vals):
             if not np.isnan(v):
-                ax.text(p_, v, f"{v:.0%}" if percent else f"{v:.3g}", ha="center",
-                        va="bottom", fontsize=6)
+                ax.text(
+                    p_,
+                    v,
+                    f"{v:.0%}" if percent else f"{v:.3g}",
+                    ha="center",
+                    va="bottom",
+                    fontsize=6,
+                )
     ax.set_xticks(range(len(xs)), [_signed(v) for v in xs])
     ax.set_xlabel(xlabel or x)
     ax.set_ylabel(ylabel or y)

@@ -64,11 +64,15 @@ def check_names(names: Iterable[Any], task: Task) -> list[str]:
         if not isinstance(name, str):
             raise SweepError(f"grid parameter names must be strings, but {shown(name)} was passed.")
         if name in RESERVED:
-            raise SweepError(f"grid `{name}` is reserved: sweep() writes the `{name}` column "
-                             f"itself (give the root seed as sweep(seed=...)).")
+            raise SweepError(
+                f"grid `{name}` is reserved: sweep() writes the `{name}` column "
+                f"itself (give the root seed as sweep(seed=...))."
+            )
         if task.defaults and name not in task.defaults:
-            raise SweepError(f"grid `{clip(name)}` is not a parameter of the {task.name!r} task; "
-                             f"allowed: {', '.join(task.defaults)}.")
+            raise SweepError(
+                f"grid `{clip(name)}` is not a parameter of the {task.name!r} task; "
+                f"allowed: {', '.join(task.defaults)}."
+            )
     return names
 
 
@@ -77,35 +81,37 @@ def grid_cases(grid: Any, task: Task) -> tuple[list[str], list[dict[str, Any]]]:
     if isinstance(grid, pd.DataFrame):
         names = check_names(grid.columns, task)
         if grid.empty:
-            raise SweepError("grid must hold at least one case, but an empty DataFrame was "
-                             "passed.")
+            raise SweepError("grid must hold at least one case, but an empty DataFrame was passed.")
         if len(grid) > MAX_CASES:
-            raise SweepError(f"grid has {len(grid):,} cases; at most {MAX_CASES:,} are run in "
-                             "one sweep: split it.")
+            raise SweepError(
+                f"grid has {len(grid):,} cases; at most {MAX_CASES:,} are run in "
+                "one sweep: split it."
+            )
         cols = {}
         for name in names:
             col = [plain_value(v) for v in grid[name].tolist()]
             if all(v is None or (isinstance(v, float) and v.is_integer()) for v in col):
                 col = [None if v is None else int(v) for v in col]  # ints that met a NaN
             cols[name] = col
-        cases = [{k: cols[k][i] for k in names if cols[k][i] is not None}
-                 for i in range(len(grid))]
+        cases = [{k: cols[k][i] for k in names if cols[k][i] is not None} for i in range(len(grid))]
         return names, cases
     if not isinstance(grid, Mapping):
-        raise SweepError(f"grid must be a mapping of parameter names to lists of values, or a "
-                         f"DataFrame of cases, but {type(grid).__name__} was passed.")
+        raise SweepError(
+            f"grid must be a mapping of parameter names to lists of values, or a "
+            f"DataFrame of cases, but {type(grid).__name__} was passed."
+        )
     if not grid:
         raise SweepError("grid must name at least one parameter, but {} was passed.")
     names = check_names(grid, task)
     lists = [grid_values(name, grid[name]) for name in names]
     size = math.prod(len(values) for values in lists)
     if size > MAX_CASES:
-        raise SweepError(f"grid has {size:,} cases (the product of its lists' lengths "
-                         f"{' x '.join(str(len(v)) for v in lists)}); at most {MAX_CASES:,} "
-                         "are run in one sweep: split it.")
+        raise SweepError(
+            f"grid has {size:,} cases (the product of its lists' lengths "
+            f"{' x '.join(str(len(v)) for v in lists)}); at most {MAX_CASES:,} "
+            "are run in one sweep: split it."
+        )
     return names, [dict(zip(names, combo)) for combo in itertools.product(*lists)]
-
-
 
 
 # -- files ----------------------------------------------------------------------------------
@@ -154,14 +160,19 @@ def load_grid(path: str | os.PathLike[str]) -> GridFile:
         if not isinstance(grid, dict):
             raise bad("grid", "must be a table of parameter = [values].")
         if "scenario" in grid:
-            grid = {**grid, "scenario": [_relative(path, s) for s in grid_values("scenario",
-                                                                             grid["scenario"])]}
+            grid = {
+                **grid,
+                "scenario": [_relative(path, s) for s in grid_values("scenario", grid["scenario"])],
+            }
     else:
-        if not isinstance(data["case"], list) or not all(isinstance(c, dict)
-                                                         for c in data["case"]):
+        if not isinstance(data["case"], list) or not all(isinstance(c, dict) for c in data["case"]):
             raise bad("case", "must be [[case]] tables.")
-        grid = pd.DataFrame([{**c, **({"scenario": _relative(path, c["scenario"])}
-                                      if "scenario" in c else {})} for c in data["case"]])
+        grid = pd.DataFrame(
+            [
+                {**c, **({"scenario": _relative(path, c["scenario"])} if "scenario" in c else {})}
+                for c in data["case"]
+            ]
+        )
     try:
         spec = resolve_task(data["task"])
         grid_cases(grid, spec)  # names and lists checked now, with the file named
@@ -175,4 +186,3 @@ def _relative(path: Path, scenario: Any) -> Any:
     if isinstance(scenario, str) and scenario != "default" and not Path(scenario).is_absolute():
         return str((path.parent / scenario).resolve())
     return scenario
-

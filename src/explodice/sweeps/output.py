@@ -36,8 +36,11 @@ def write_results(frame: pd.DataFrame, out: str | os.PathLike[str]) -> list[Path
     paths = output_paths(out)
     write_with(paths[0], lambda tmp: frame.to_csv(tmp, index=False))
     if len(paths) > 1:
-        mixed = [c for c in frame.columns if frame[c].dtype == object
-                 and len({type(v) for v in frame[c] if v is not None}) > 1]
+        mixed = [
+            c
+            for c in frame.columns
+            if frame[c].dtype == object and len({type(v) for v in frame[c] if v is not None}) > 1
+        ]
         table = frame.astype({c: str for c in mixed})
         write_with(paths[1], lambda tmp: table.to_parquet(tmp, index=False))
     return paths

@@ -21,7 +21,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-
 from explodice.core.errors import one_line, shown
 from explodice.engine.seeding import resolve_seed
 from explodice.sweeps.grid import grid_cases
@@ -38,8 +37,13 @@ __all__ = ["MAX_WORKERS", "WORKERS_PER_CORE", "sweep"]
 
 
 # -- running batches (in the workers) --------------------------------------------------------
-def _run_batch(task: Any, defaults: Mapping[str, Any], items: list[tuple[int, dict[str, Any]]],
-               entropy: int, root_key: tuple[int, ...]) -> tuple[list[tuple[Any, ...]], float]:
+def _run_batch(
+    task: Any,
+    defaults: Mapping[str, Any],
+    items: list[tuple[int, dict[str, Any]]],
+    entropy: int,
+    root_key: tuple[int, ...],
+) -> tuple[list[tuple[Any, ...]], float]:
     """Run cases ``(index, params)``; returns ``(index, rows | None, error | None)`` each and
     the seconds spent. Runs in a worker: a named task travels by name, a callable by pickle."""
     run = TASKS[task].run if isinstance(task, str) else task
@@ -54,8 +58,10 @@ def _run_batch(task: Any, defaults: Mapping[str, Any], items: list[tuple[int, di
             elif isinstance(result, Mapping):
                 rows = [dict(result)]
             else:
-                raise SweepError(f"a task must return a dict or a DataFrame, but "
-                                 f"{type(result).__name__} was returned.")
+                raise SweepError(
+                    f"a task must return a dict or a DataFrame, but "
+                    f"{type(result).__name__} was returned."
+                )
             out.append((index, rows, None))
         except Exception as err:  # noqa: BLE001 - reported per case, with its parameters
             out.append((index, None, one_line(err)))
@@ -108,24 +114,33 @@ MAX_WORKERS = 4096
 def _pool(executor: Any, workers: int | None) -> _Pool:
     local = WORKERS_PER_CORE * (os.cpu_count() or 1)
     hi = local if executor is None else MAX_WORKERS
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
-                                or not 1 <= workers <= hi):
-        where = (f"{WORKERS_PER_CORE} per core on this machine" if executor is None else
-                 "the most batches in flight")
-        raise SweepError(f"`workers` must be an integer in 1..{hi} ({where}) or None, but "
-                         f"{shown(workers)} was passed.")
+    if workers is not None and (
+        isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= hi
+    ):
+        where = (
+            f"{WORKERS_PER_CORE} per core on this machine"
+            if executor is None
+            else "the most batches in flight"
+        )
+        raise SweepError(
+            f"`workers` must be an integer in 1..{hi} ({where}) or None, but "
+            f"{shown(workers)} was passed."
+        )
     if executor is None:
         n = workers or os.cpu_count() or 1
-        pool = concurrent.futures.ProcessPoolExecutor(n, mp_context=_mp_context(),
-                                                      initializer=_worker_init)
+        pool = concurrent.futures.ProcessPoolExecutor(
+            n, mp_context=_mp_context(), initializer=_worker_init
+        )
         return _Pool(pool, n, True)
     client = None
     if isinstance(executor, str):  # a scheduler address
         try:
             from dask.distributed import Client
         except ImportError:
-            raise SweepError(f"a scheduler address ({executor!r}) needs dask.distributed: "
-                             f"pip install 'explodice[dask]'.") from None
+            raise SweepError(
+                f"a scheduler address ({executor!r}) needs dask.distributed: "
+                f"pip install 'explodice[dask]'."
+            ) from None
         executor = client = Client(executor, timeout="20s")
     if _is_dask_client(executor):
         slots = workers or sum(executor.nthreads().values()) or 1
@@ -133,9 +148,11 @@ def _pool(executor: Any, workers: int | None) -> _Pool:
     if isinstance(executor, concurrent.futures.Executor):
         slots = workers or getattr(executor, "_max_workers", None) or os.cpu_count() or 1
         return _Pool(executor, int(slots), False)
-    raise SweepError(f"`executor` must be None (a local process pool), a concurrent.futures "
-                     f"Executor, a dask.distributed Client or a scheduler address, but "
-                     f"{type(executor).__name__} was passed.")
+    raise SweepError(
+        f"`executor` must be None (a local process pool), a concurrent.futures "
+        f"Executor, a dask.distributed Client or a scheduler address, but "
+        f"{type(executor).__name__} was passed."
+    )
 
 
 # -- the sweep ------------------------------------------------------------------------------
@@ -145,10 +162,16 @@ def _root_seed(seed: Any) -> np.random.SeedSequence:
     return resolve_seed(seed)
 
 
-def sweep(grid: Mapping[str, Any] | pd.DataFrame, task: str | Callable[..., Any], *,
-          executor: Any = None, workers: int | None = None, seed: Any = None,
-          batch_seconds: float = DEFAULT_BATCH_SECONDS,
-          progress: bool | None = None) -> pd.DataFrame:
+def sweep(
+    grid: Mapping[str, Any] | pd.DataFrame,
+    task: str | Callable[..., Any],
+    *,
+    executor: Any = None,
+    workers: int | None = None,
+    seed: Any = None,
+    batch_seconds: float = DEFAULT_BATCH_SECONDS,
+    progress: bool | None = None,
+) -> pd.DataFrame:
     """Run ``task`` on every case of ``grid``; one tidy DataFrame (see the module docstring).
 
     ``executor``: None (a local process pool of ``workers`` processes, default all cores),
@@ -166,39 +189,54 @@ def sweep(grid: Mapping[str, Any] | pd.DataFrame, task: str | Callable[..., Any]
     """
     spec = resolve_task(task)
     names, cases = grid_cases(grid, spec)
-    if (isinstance(batch_seconds, bool) or not isinstance(batch_seconds, numbers.Real)
-            or not 0 < batch_seconds < math.inf):
-        raise SweepError(f"`batch_seconds` must be a number > 0, but {batch_seconds!r} was "
-                         f"passed.")
+    if (
+        isinstance(batch_seconds, bool)
+        or not isinstance(batch_seconds, numbers.Real)
+        or not 0 < batch_seconds < math.inf
+    ):
+        raise SweepError(f"`batch_seconds` must be a number > 0, but {batch_seconds!r} was passed.")
     root = _root_seed(seed)
     priors = [_prior(spec, c) for c in cases]
     pool = _pool(executor, workers)
     carried = spec.name if spec.name in TASKS and TASKS[spec.name] is spec else spec.run
     if isinstance(pool.executor, concurrent.futures.ProcessPoolExecutor) and not isinstance(
-            carried, str):
+        carried, str
+    ):
         try:
             pickle.dumps(carried)
         except Exception as err:  # noqa: BLE001
             pool.close()
-            raise SweepError(f"`task` must be picklable to run in worker processes (a "
-                             f"module-level function, not a lambda or a local function): "
-                             f"{err}") from None
+            raise SweepError(
+                f"`task` must be picklable to run in worker processes (a "
+                f"module-level function, not a lambda or a local function): "
+                f"{err}"
+            ) from None
     show = sum(priors) > 5.0 if progress is None else bool(progress)
     runner = _Runner(pool, carried, dict(spec.defaults), cases, priors, root, batch_seconds)
     began = time.perf_counter()
     results = runner.run(show, f"sweep {spec.name}")
     frame = _assemble(names, cases, results, root)
     failed = frame.drop_duplicates("case").error.notna()
-    frame.attrs.update({"task": spec.name, "seed": _seed_label(root),
-                        "n_cases": len(cases), "n_failed": int(failed.sum()),
-                        "batches": runner.n_batches, "workers": pool.slots,
-                        "seconds": time.perf_counter() - began,
-                        "compute_seconds": runner.busy})
+    frame.attrs.update(
+        {
+            "task": spec.name,
+            "seed": _seed_label(root),
+            "n_cases": len(cases),
+            "n_failed": int(failed.sum()),
+            "batches": runner.n_batches,
+            "workers": pool.slots,
+            "seconds": time.perf_counter() - began,
+            "compute_seconds": runner.busy,
+        }
+    )
     if failed.any():
         first = int(frame.case[frame.error.notna()].iloc[0])
-        warnings.warn(f"{int(failed.sum())} of {len(cases)} cases failed; their rows carry "
-                      f"`error`. First: case {first} {cases[first]}: {results[first][1]}",
-                      SweepWarning, stacklevel=2)
+        warnings.warn(
+            f"{int(failed.sum())} of {len(cases)} cases failed; their rows carry "
+            f"`error`. First: case {first} {cases[first]}: {results[first][1]}",
+            SweepWarning,
+            stacklevel=2,
+        )
     return frame
 
 
@@ -213,9 +251,16 @@ def _prior(spec: Task, case: Mapping[str, Any]) -> float:
 class _Runner:
     """Submits batches sized by measured cost, at most two per worker in flight."""
 
-    def __init__(self, pool: _Pool, task: Any, defaults: dict[str, Any],
-                 cases: list[dict[str, Any]], priors: list[float],
-                 root: np.random.SeedSequence, batch_seconds: float) -> None:
+    def __init__(
+        self,
+        pool: _Pool,
+        task: Any,
+        defaults: dict[str, Any],
+        cases: list[dict[str, Any]],
+        priors: list[float],
+        root: np.random.SeedSequence,
+        batch_seconds: float,
+    ) -> None:
         self.pool, self.task, self.defaults, self.cases = pool, task, defaults, cases
         self.priors, self.root, self.batch_seconds = priors, root, float(batch_seconds)
         self.queue = deque(range(len(cases)))
@@ -244,8 +289,14 @@ class _Runner:
             batch = self._next_batch()
             items = [(i, self.cases[i]) for i in batch]
             try:
-                future = self.pool.executor.submit(_run_batch, self.task, self.defaults, items,
-                                                   self.root.entropy, tuple(self.root.spawn_key))
+                future = self.pool.executor.submit(
+                    _run_batch,
+                    self.task,
+                    self.defaults,
+                    items,
+                    self.root.entropy,
+                    tuple(self.root.spawn_key),
+                )
             except Exception as err:  # noqa: BLE001 - e.g. a broken pool: these cases fail
                 for i in batch:
                     self.results[i] = (None, one_line(err))
@@ -274,8 +325,9 @@ class _Runner:
         try:
             self._fill()
             while self.inflight:
-                done, _ = concurrent.futures.wait(self.inflight,
-                                                  return_when=concurrent.futures.FIRST_COMPLETED)
+                done, _ = concurrent.futures.wait(
+                    self.inflight, return_when=concurrent.futures.FIRST_COMPLETED
+                )
                 for future in done:
                     batch = self.inflight.pop(future)
                     self._collect(future, batch)
@@ -298,9 +350,12 @@ def _seed_label(root: np.random.SeedSequence) -> int | str:
     return int(root.entropy) if int(root.entropy) < 2**63 else str(root.entropy)
 
 
-def _assemble(names: list[str], cases: list[dict[str, Any]],
-              results: Mapping[int, tuple[Any, str | None]],
-              root: np.random.SeedSequence) -> pd.DataFrame:
+def _assemble(
+    names: list[str],
+    cases: list[dict[str, Any]],
+    results: Mapping[int, tuple[Any, str | None]],
+    root: np.random.SeedSequence,
+) -> pd.DataFrame:
     seed = _seed_label(root)
     params = [n for n in names if n not in ("method", "n")]
     rows = []
@@ -309,11 +364,16 @@ def _assemble(names: list[str], cases: list[dict[str, Any]],
         head = {"case": i, **{k: case.get(k) for k in params}}
         for row in out or [{}]:
             rest = {k: v for k, v in row.items() if k not in names and k not in ("method", "n")}
-            rows.append({**head, "method": row.get("method", case.get("method")),
-                         "n": row.get("n", case.get("n")), "seed": seed, **rest,
-                         "error": error})
+            rows.append(
+                {
+                    **head,
+                    "method": row.get("method", case.get("method")),
+                    "n": row.get("n", case.get("n")),
+                    "seed": seed,
+                    **rest,
+                    "error": error,
+                }
+            )
     frame = pd.DataFrame(rows)
     frame["n"] = pd.array([None if pd.isna(v) else int(v) for v in frame["n"]], dtype="Int64")
     return frame
-
-

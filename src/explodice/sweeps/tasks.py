@@ -19,8 +19,15 @@ from explodice.day.simulate import rolls_to_empty, simulate_day
 from explodice.game.character import GAUGES
 from explodice.game.rules import Roll, Rules, parse_policy
 
-__all__ = ["TASKS", "SweepError", "SweepFileError", "SweepWarning", "Task", "resolve_task",
-           "sweep_parameters"]
+__all__ = [
+    "TASKS",
+    "SweepError",
+    "SweepFileError",
+    "SweepWarning",
+    "Task",
+    "resolve_task",
+    "sweep_parameters",
+]
 
 DEFAULT_BATCH_SECONDS = 2.0
 RESERVED = ("case", "seed", "error")  # columns sweep() writes itself
@@ -76,33 +83,73 @@ def _n_or_none(method: str, n: Any) -> Any:
 
 def _success(case: dict[str, Any], seed: np.random.SeedSequence) -> dict[str, Any]:
     rules, dc = rules_of(case), case["dc"]
-    roll = Roll(case["modifier"], advantage=case["advantage"], kind=case["kind"],
-                actor=case["actor"], policy=policy_of(case["policy"], dc))
-    dist = roll_distribution(roll, system=case["system"], rules=rules, method=case["method"],
-                             n=case["n"], seed=seed, threads=1)
+    roll = Roll(
+        case["modifier"],
+        advantage=case["advantage"],
+        kind=case["kind"],
+        actor=case["actor"],
+        policy=policy_of(case["policy"], dc),
+    )
+    dist = roll_distribution(
+        roll,
+        system=case["system"],
+        rules=rules,
+        method=case["method"],
+        n=case["n"],
+        seed=seed,
+        threads=1,
+    )
     lo, hi = dist.ci(dc)
-    return {"method": dist.method, "n": _n_or_none(dist.method, dist.n),
-            "p": float(dist.p_success(dc)), "ci_low": float(lo), "ci_high": float(hi),
-            "p_complication": float(1.0 - dist.ones_pmf[0] / dist.ones_pmf.sum()),
-            "drain_mean": float(dist.drain_mean), "mean": float(dist.mean),
-            "roll": roll.describe(), "rules": rules.describe() if dist.system == "3d6x" else "d20"}
+    return {
+        "method": dist.method,
+        "n": _n_or_none(dist.method, dist.n),
+        "p": float(dist.p_success(dc)),
+        "ci_low": float(lo),
+        "ci_high": float(hi),
+        "p_complication": float(1.0 - dist.ones_pmf[0] / dist.ones_pmf.sum()),
+        "drain_mean": float(dist.drain_mean),
+        "mean": float(dist.mean),
+        "roll": roll.describe(),
+        "rules": rules.describe() if dist.system == "3d6x" else "d20",
+    }
 
 
 def _frontier(case: dict[str, Any], seed: np.random.SeedSequence) -> pd.DataFrame:
-    df = frontier(case["modifier"], case["dc"], advantage=case["advantage"], kind=case["kind"],
-                  rules=rules_of(case))
+    df = frontier(
+        case["modifier"],
+        case["dc"],
+        advantage=case["advantage"],
+        kind=case["kind"],
+        rules=rules_of(case),
+    )
     df = df.drop(columns=["dc", "method"]).assign(implied_lambda=df.attrs["implied_lambda"])
     return df.assign(method="exact", n=None)
 
 
 def _empty(case: dict[str, Any], seed: np.random.SeedSequence) -> dict[str, Any]:
-    r = rolls_to_empty(case["modifier"], case["gauge"], case["dc"],
-                       policy=policy_of(case["policy"], case["dc"]),
-                       advantage=case["advantage"], kind=case["kind"], rules=rules_of(case),
-                       method=case["method"], n_days=case["n"], seed=seed, threads=1)
-    return {"method": r.method, "n": _n_or_none(r.method, r.n_days), "mean": r.mean,
-            "median": r.median, "p90": r.quantile(0.9), "p_beyond": r.p_beyond,
-            "roll": r.roll.describe(), "rules": r.rules.describe()}
+    r = rolls_to_empty(
+        case["modifier"],
+        case["gauge"],
+        case["dc"],
+        policy=policy_of(case["policy"], case["dc"]),
+        advantage=case["advantage"],
+        kind=case["kind"],
+        rules=rules_of(case),
+        method=case["method"],
+        n_days=case["n"],
+        seed=seed,
+        threads=1,
+    )
+    return {
+        "method": r.method,
+        "n": _n_or_none(r.method, r.n_days),
+        "mean": r.mean,
+        "median": r.median,
+        "p90": r.quantile(0.9),
+        "p_beyond": r.p_beyond,
+        "roll": r.roll.describe(),
+        "rules": r.rules.describe(),
+    }
 
 
 @functools.lru_cache(maxsize=32)
@@ -124,8 +171,11 @@ def _day_scenario(case: Mapping[str, Any]) -> Any:
             if case["policy"] is not None:
                 c = replace(c, policy=policy_of(case["policy"], 16))  # Best: each roll's DC
         chars.append(c)
-    rolls = [replace(r, dc=r.dc + case["dc_shift"]) for r in base.rolls] if case["dc_shift"] \
+    rolls = (
+        [replace(r, dc=r.dc + case["dc_shift"]) for r in base.rolls]
+        if case["dc_shift"]
         else base.rolls
+    )
     per_day = base.rolls_per_day if case["rolls_per_day"] is None else case["rolls_per_day"]
     return base.replace(characters=chars, rolls=rolls, rolls_per_day=per_day)
 
@@ -154,25 +204,60 @@ def _day_cost(c: Mapping[str, Any]) -> float:
 
 _SAMPLING = {"method": "exact", "n": 200_000}
 TASKS: dict[str, Task] = {
-    "success": Task("success", {**_ROLL_DEFAULTS, "actor": "pc", "policy": "keep",
-                                "system": "3d6x", **_SAMPLING, **RULES_DEFAULTS},
-                    _success, _success_cost,
-                    "P(total >= dc) of one roll: p, ci_low, ci_high, p_complication, "
-                    "drain_mean, mean, roll, rules"),
-    "frontier": Task("frontier", {**_ROLL_DEFAULTS, **RULES_DEFAULTS}, _frontier,
-                     lambda c: 0.05,
-                     "the cancel frontier of one roll (exact): one row per policy"),
-    "empty": Task("empty", {**_ROLL_DEFAULTS, "gauge": 20, "policy": "keep",
-                            "method": "exact", "n": 20_000, **RULES_DEFAULTS},
-                  _empty, _empty_cost,
-                  "rolls until one gauge of `gauge` points empties: mean, median, p90"),
-    "day": Task("day", {"scenario": "default", "n": 20_000, "level": None, "gauge_max": None,
-                        "policy": None, "dc_shift": 0, "rolls_per_day": None,
-                        **RULES_DEFAULTS},
-                _day, _day_cost,
-                "`n` simulated days of a scenario ('default': the report's party and day, or "
-                "a scenario TOML path); level/gauge_max/policy override every PC, dc_shift moves "
-                "every DC: one row per PC gauge"),
+    "success": Task(
+        "success",
+        {
+            **_ROLL_DEFAULTS,
+            "actor": "pc",
+            "policy": "keep",
+            "system": "3d6x",
+            **_SAMPLING,
+            **RULES_DEFAULTS,
+        },
+        _success,
+        _success_cost,
+        "P(total >= dc) of one roll: p, ci_low, ci_high, p_complication, "
+        "drain_mean, mean, roll, rules",
+    ),
+    "frontier": Task(
+        "frontier",
+        {**_ROLL_DEFAULTS, **RULES_DEFAULTS},
+        _frontier,
+        lambda c: 0.05,
+        "the cancel frontier of one roll (exact): one row per policy",
+    ),
+    "empty": Task(
+        "empty",
+        {
+            **_ROLL_DEFAULTS,
+            "gauge": 20,
+            "policy": "keep",
+            "method": "exact",
+            "n": 20_000,
+            **RULES_DEFAULTS,
+        },
+        _empty,
+        _empty_cost,
+        "rolls until one gauge of `gauge` points empties: mean, median, p90",
+    ),
+    "day": Task(
+        "day",
+        {
+            "scenario": "default",
+            "n": 20_000,
+            "level": None,
+            "gauge_max": None,
+            "policy": None,
+            "dc_shift": 0,
+            "rolls_per_day": None,
+            **RULES_DEFAULTS,
+        },
+        _day,
+        _day_cost,
+        "`n` simulated days of a scenario ('default': the report's party and day, or "
+        "a scenario TOML path); level/gauge_max/policy override every PC, dc_shift moves "
+        "every DC: one row per PC gauge",
+    ),
 }
 
 
@@ -198,7 +283,7 @@ def resolve_task(task: Any) -> Task:
             raise SweepError(f"`task` {task!r} cannot be imported ({err}).") from None
     if callable(task):
         return Task(getattr(task, "__qualname__", repr(task)), {}, task, lambda c: 0.05)
-    raise SweepError(f"`task` must be one of {list(TASKS)}, 'module:function' or a callable "
-                     f"(case, seed) -> dict | DataFrame, but {task!r} was passed.")
-
-
+    raise SweepError(
+        f"`task` must be one of {list(TASKS)}, 'module:function' or a callable "
+        f"(case, seed) -> dict | DataFrame, but {task!r} was passed."
+    )

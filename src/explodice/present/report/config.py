@@ -8,10 +8,11 @@ sizes, party, day), read into a frozen :class:`ReportConfig`.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from explodice.core.errors import ExplodiceError, check_int, clip, shown
 from explodice.core.files import atomic_write_text, parse_toml, read_text
@@ -21,7 +22,13 @@ from explodice.game.rules import Rules
 from explodice.game.tables import PROFILES
 from explodice.present.i18n import LANGS
 
-__all__ = ["ConfigError", "ReportConfig", "default_config_text", "load_config", "write_default_config"]
+__all__ = [
+    "ConfigError",
+    "ReportConfig",
+    "default_config_text",
+    "load_config",
+    "write_default_config",
+]
 
 CONFIG_KEYS = ("title", "seed", "lang", "rules", "table", "simulation", "character", "day")
 
@@ -78,8 +85,9 @@ def load_config(path: str | os.PathLike[str] | None = None) -> ReportConfig:
 
 def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
     def fail(key: str, value: Any, allowed: str) -> ConfigError:
-        return ConfigError(f"{source}: `{clip(key)}` must be {allowed}, but {shown(value)} was "
-                           "passed.")
+        return ConfigError(
+            f"{source}: `{clip(key)}` must be {allowed}, but {shown(value)} was passed."
+        )
 
     unknown = [k for k in data if k not in CONFIG_KEYS]
     if unknown:
@@ -109,8 +117,18 @@ def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
     if lang not in LANGS:
         raise fail("lang", lang, f"one of {list(LANGS)}")
 
-    rules_table = section("rules", ("disadvantage", "rule_of_one_kinds", "ones_on_explosions",
-                                    "overflow", "drain_gauge", "close_contest", "lucky"))  # lucky: Rules says where it went
+    rules_table = section(
+        "rules",
+        (
+            "disadvantage",
+            "rule_of_one_kinds",
+            "ones_on_explosions",
+            "overflow",
+            "drain_gauge",
+            "close_contest",
+            "lucky",
+        ),
+    )  # lucky: Rules says where it went
     try:
         rules = Rules(**rules_table)
     except ExplodiceError as err:
@@ -131,10 +149,19 @@ def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
     days = integer("simulation.days", sim.get("days", defaults.days), 10, 10**7)
 
     party = tuple(characters_from_tables(data.get("character"), source=source))
-    day = scenario_from_tables({"day": data.get("day", {})}, characters=party, source=source,
-                               default_name="a day")
-    return ReportConfig(title=title, seed=seed, rules=rules, modifiers=modifiers,
-                        profiles=profiles, n=n, days=days, party=party, day=day, source=source,
-                        lang=lang)
-
-
+    day = scenario_from_tables(
+        {"day": data.get("day", {})}, characters=party, source=source, default_name="a day"
+    )
+    return ReportConfig(
+        title=title,
+        seed=seed,
+        rules=rules,
+        modifiers=modifiers,
+        profiles=profiles,
+        n=n,
+        days=days,
+        party=party,
+        day=day,
+        source=source,
+        lang=lang,
+    )

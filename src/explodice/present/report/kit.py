@@ -4,8 +4,9 @@ Axes, an optional table and the provenance footer)."""
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 import pandas as pd
 from matplotlib.figure import Figure
@@ -45,22 +46,38 @@ class Context:
 
     def footer(self) -> str:
         c = self.config
-        return (f"explodice {self.version} · {self.date} · config: {c.source} · seed {c.seed} · "
-                f"{c.rules.describe()}")
+        return (
+            f"explodice {self.version} · {self.date} · config: {c.source} · seed {c.seed} · "
+            f"{c.rules.describe()}"
+        )
 
 
-def page_figure(ctx: Context, title: str, caption: str, *, nrows: int = 1, ncols: int = 1,
-                 table: pd.DataFrame | None = None, table_height: float = 0.22,
-                 width_ratios: Sequence[float] | None = None,
-                 **grid: Any) -> tuple[Any, list[Any]]:
+def page_figure(
+    ctx: Context,
+    title: str,
+    caption: str,
+    *,
+    nrows: int = 1,
+    ncols: int = 1,
+    table: pd.DataFrame | None = None,
+    table_height: float = 0.22,
+    width_ratios: Sequence[float] | None = None,
+    **grid: Any,
+) -> tuple[Any, list[Any]]:
     """A landscape page: title, caption sentence, a grid of Axes, an optional table, a footer."""
     fig = Figure(figsize=PAGE_SIZE)
     fig.text(0.04, 0.965, title, fontsize=15, weight="bold", va="top")
     fig.text(0.04, 0.925, textwrap.fill(caption, 170), fontsize=9, va="top", color="0.15")
     fig.text(0.04, 0.012, ctx.footer(), fontsize=6.5, color="0.4", va="bottom")
     bottom = 0.08 + (table_height if table is not None else 0.0)
-    layout = {"left": 0.07, "right": 0.96, "top": 0.80, "bottom": bottom, "wspace": 0.3,
-              "hspace": 0.55} | grid
+    layout = {
+        "left": 0.07,
+        "right": 0.96,
+        "top": 0.80,
+        "bottom": bottom,
+        "wspace": 0.3,
+        "hspace": 0.55,
+    } | grid
     spec = fig.add_gridspec(nrows, ncols, width_ratios=width_ratios, **layout)
     axes = [fig.add_subplot(spec[i, j]) for i in range(nrows) for j in range(ncols)]
     if table is not None:
@@ -73,8 +90,9 @@ def draw_table(fig: Any, table: pd.DataFrame, rect: tuple[float, float, float, f
     ax = fig.add_axes(rect)
     ax.axis("off")
     cells = [[str(v) for v in row] for row in table.itertuples(index=False)]
-    t = ax.table(cellText=cells, colLabels=[str(c) for c in table.columns], loc="center",
-                 cellLoc="center")
+    t = ax.table(
+        cellText=cells, colLabels=[str(c) for c in table.columns], loc="center", cellLoc="center"
+    )
     t.auto_set_font_size(False)
     t.set_fontsize(7 if len(table.columns) <= 12 else 6)
     t.auto_set_column_width(list(range(len(table.columns))))
@@ -87,5 +105,3 @@ def draw_table(fig: Any, table: pd.DataFrame, rect: tuple[float, float, float, f
 
 def pct(x: Any, digits: int = 1) -> str:
     return "—" if pd.isna(x) else f"{100 * float(x):.{digits}f} %"
-
-

@@ -40,8 +40,9 @@ def _warm_day_kernel() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         hero = Character("warm-up", dict(STR=10, DEX=10, CON=10, INT=10, WIS=10, CHA=10))
-        simulate_day(Scenario([hero], [DayRoll("warm-up", ability="STR")]), n_days=1, seed=0,
-                     threads=1)
+        simulate_day(
+            Scenario([hero], [DayRoll("warm-up", ability="STR")]), n_days=1, seed=0, threads=1
+        )
     except Exception:  # noqa: BLE001 - a warm-up that fails costs only time
         pass
 
@@ -62,5 +63,3 @@ def stop(proc: Any) -> None:
     if proc is not None and proc.is_alive():
         proc.terminate()
         proc.join(timeout=10)
-
-

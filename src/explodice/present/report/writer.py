@@ -33,8 +33,9 @@ import signal
 import tempfile
 import threading
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import matplotlib
 from matplotlib.backends.backend_pdf import PdfPages
@@ -63,9 +64,14 @@ class ReportWarning(UserWarning):
     """Something the user should know about a report that was written (a file moved aside)."""
 
 
-def write_report(config: ReportConfig | str | os.PathLike[str] | None = None,
-                 out: str | os.PathLike[str] = "reports", *, progress: bool = False,
-                 date: str | None = None, lang: str | None = None) -> list[Path]:
+def write_report(
+    config: ReportConfig | str | os.PathLike[str] | None = None,
+    out: str | os.PathLike[str] = "reports",
+    *,
+    progress: bool = False,
+    date: str | None = None,
+    lang: str | None = None,
+) -> list[Path]:
     """Write the report into ``out`` and return the paths it shows there.
 
     The new report is complete on disk before it replaces the old one, in one rename; if
@@ -104,12 +110,16 @@ def write_report(config: ReportConfig | str | os.PathLike[str] | None = None,
         warnings.warn(
             f"lang={config.lang!r}: {EXPLORER_NAME} is in that language, but the PDF and PNG "
             "pages are still in English (their translation is not done yet).",
-            ReportWarning, stacklevel=2)
+            ReportWarning,
+            stacklevel=2,
+        )
     if displaced:
         warnings.warn(
             f"{len(displaced)} file(s) of yours stood where the report writes and were moved to "
             f"{displaced[0].parent} (nothing was deleted): {', '.join(p.name for p in displaced)}",
-            ReportWarning, stacklevel=2)
+            ReportWarning,
+            stacklevel=2,
+        )
     return [out / n for n in names]
 
 
@@ -178,12 +188,17 @@ def _link(out: Path, names: list[str]) -> list[Path]:
             continue
         if path.is_symlink() or path.exists():
             if path.is_dir() and not path.is_symlink():
-                raise ExplodiceError(f"{path} is a folder where the report writes a file; "
-                                     "move it or choose another --out.")
+                raise ExplodiceError(
+                    f"{path} is a folder where the report writes a file; "
+                    "move it or choose another --out."
+                )
             if aside is None:  # one new folder per run: a file moved aside is never overwritten
                 (out / AREA / "displaced").mkdir(exist_ok=True)
-                aside = Path(tempfile.mkdtemp(prefix=f"{_dt.datetime.now():%Y%m%d-%H%M%S}-",
-                                              dir=out / AREA / "displaced"))
+                aside = Path(
+                    tempfile.mkdtemp(
+                        prefix=f"{_dt.datetime.now():%Y%m%d-%H%M%S}-", dir=out / AREA / "displaced"
+                    )
+                )
             os.replace(path, aside / name)
             displaced.append(aside / name)
         tmp = out / f".{name}.{os.getpid()}.link"
@@ -215,8 +230,10 @@ def _locked(area: Path) -> Iterator[None]:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise ReportBusyError(f"another report is being written into {area.parent}; "
-                                  "wait for it to finish or choose another --out.") from None
+            raise ReportBusyError(
+                f"another report is being written into {area.parent}; "
+                "wait for it to finish or choose another --out."
+            ) from None
         yield
     finally:
         os.close(fd)  # closing releases the lock
