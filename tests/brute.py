@@ -98,7 +98,8 @@ def enumerate_roll(roll, rules, depth: int) -> dict[tuple[int, int, int], float]
     under_rule = roll.kind in rules.rule_of_one_kinds
     drains = under_rule and roll.actor == "pc"
     out: dict[tuple[int, int, int], float] = defaultdict(float)
-    for faces, p in throws(pool, rules.lucky):
+    lucky = roll.reroll is not None and roll.reroll.trigger == "one"
+    for faces, p in throws(pool, lucky):
         k = choose_k(roll, rules, faces, malus, depth)
         kept = list(faces)
         for _ in range(k):  # set aside k pairs of one 1 and one 6

@@ -30,8 +30,8 @@ CASES = {
     "check_keep_drain": ({}, {}, {}),
     "attack_plain": ({"kind": "attack"}, {}, {}),
     "advantage_cancel_lucky": (
-        {"modifier": 2, "advantage": "advantage", "policy": "cancel"},
-        {"lucky": True},
+        {"modifier": 2, "advantage": "advantage", "policy": "cancel", "reroll": "one"},
+        {},
         {},
     ),
     "malus_explosion_ones": ({"advantage": "disadvantage"}, {"ones_on_explosions": True}, {}),

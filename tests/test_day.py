@@ -27,8 +27,8 @@ def test_same_seed_same_numbers_for_one_or_two_threads():
     s = ex.Scenario(
         [who],
         [
-            ex.DayRoll("Hero", ability="DEX", dc=15),
-            ex.DayRoll("Hero", ability="CHA", dc=12, weight=0.5),
+            ex.DayRoll("Hero", skill="Acrobatics", dc=15),
+            ex.DayRoll("Hero", skill="Persuasion", dc=12, weight=0.5),
         ],
         rolls_per_day=15,
     )
@@ -42,7 +42,7 @@ def test_same_seed_same_numbers_for_one_or_two_threads():
 
 def test_tables_carry_provenance_and_are_consistent():
     who = hero(gauges={"PA": 6, "PM": 6, "PF": 6, "PH": 6})
-    s = ex.Scenario([who], [ex.DayRoll("Hero", ability="STR", dc=14, repeat=8)])
+    s = ex.Scenario([who], [ex.DayRoll("Hero", skill="Athletics", dc=14, repeat=8)])
     res = ex.simulate_day(s, n_days=2000, seed=1, threads=1)
     for what in ("gauges", "first_empty", "empty", "success", "roll_types", "drain", "lost"):
         df = res.to_frame(what)
@@ -86,7 +86,7 @@ def recording_bar(monkeypatch):
 
 def test_progress_bar_counts_every_roll(monkeypatch):
     bars = recording_bar(monkeypatch)
-    s = ex.Scenario([hero()], [ex.DayRoll("Hero", ability="STR", dc=14, repeat=7)])
+    s = ex.Scenario([hero()], [ex.DayRoll("Hero", skill="Athletics", dc=14, repeat=7)])
     ex.simulate_day(s, n_days=1000, seed=1, threads=1, chunk_days=100, progress=True)
     (bar,) = bars
     assert bar.total == bar.done == 7000 and bar.closed
@@ -109,7 +109,7 @@ def test_ctrl_c_stops_between_chunks_and_closes_the_bar(monkeypatch, threads):
         return kernel(*args, **kw)
 
     monkeypatch.setattr(day_kernel, "day_chunk", interrupted)
-    s = ex.Scenario([hero()], [ex.DayRoll("Hero", ability="STR", dc=14, repeat=5)])
+    s = ex.Scenario([hero()], [ex.DayRoll("Hero", skill="Athletics", dc=14, repeat=5)])
     with pytest.raises(KeyboardInterrupt):
         ex.simulate_day(s, n_days=10_000, seed=1, threads=threads, chunk_days=100, progress=True)
     # the run stopped after the chunk in hand: far fewer than the 100 chunks were started
@@ -131,7 +131,7 @@ def test_an_error_in_one_lane_stops_the_others_promptly(monkeypatch):
         return kernel(*args, **kw)
 
     monkeypatch.setattr(day_kernel, "day_chunk", failing)
-    s = ex.Scenario([hero()], [ex.DayRoll("Hero", ability="STR", dc=14, repeat=5)])
+    s = ex.Scenario([hero()], [ex.DayRoll("Hero", skill="Athletics", dc=14, repeat=5)])
     with pytest.raises(RuntimeError, match="boom"):
         ex.simulate_day(s, n_days=100_000, seed=1, threads=2, chunk_days=10)
     assert len(calls) <= 2  # the other lane finished at most the chunk it had taken

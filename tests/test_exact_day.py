@@ -9,7 +9,7 @@ import pytest
 import explodice as ex
 from explodice.game.character import GAUGES
 from explodice.present import cli
-from tests.day_helpers import SCORES, Z, hero
+from tests.day_helpers import SCORES, Z, hero, lucky_party
 
 
 # -- a second chain, plain Python over dict states, the drain laws from the exact engine --------
@@ -77,10 +77,10 @@ def brute_day(scenario, rules):
 
 
 MIX = [
-    ex.DayRoll("Hero", ability="STR", dc=14, weight=2),
+    ex.DayRoll("Hero", skill="Athletics", dc=14, weight=2),
     ex.DayRoll("Hero", ability="INT", dc=15, advantages=1),
     ex.DayRoll("Hero", ability="WIS", kind="save", dc=12, disadvantages=1),
-    ex.DayRoll("Orc", ability="STR", dc=12),
+    ex.DayRoll("Orc", skill="Athletics", dc=12),
     ex.DayRoll("Hero", ability="CHA", dc=10, advantages=1),
 ]
 
@@ -90,18 +90,20 @@ MIX = [
     [
         ex.Rules(),
         ex.Rules(overflow="lost"),
-        ex.Rules(disadvantage="drop", lucky=True, ones_on_explosions=True),
+        (ex.Rules(disadvantage="drop", ones_on_explosions=True), "lucky"),
     ],
     ids=["fullest", "lost", "drop-lucky-explosion-ones"],
 )
 @pytest.mark.parametrize("policy", ["keep", ex.Best(0, 0.05)])
 def test_chain_matches_plain_python_enumeration(rules, policy):
+    rules, lucky = rules if isinstance(rules, tuple) else (rules, False)
     gauges = {"PA": 3, "PM": 2, "PF": 2, "PH": 0}  # PH at 0: CHA at disadvantage all day
     party = [hero(gauges=gauges, policy=policy), ex.Character("Orc", SCORES, actor="npc")]
     for s in (
         ex.Scenario(party, MIX, rolls_per_day=6),
         ex.Scenario(party, [MIX[0], MIX[3], MIX[2], MIX[1], MIX[0]]),
     ):
+        s = lucky_party(s, bool(lucky))
         want = brute_day(s, rules)
         got = ex.exact_day(s, rules)
         assert got.succ_t == pytest.approx(want["succ"] + _npc_success(s, rules), abs=1e-9)
@@ -131,7 +133,7 @@ def _npc_success(s, rules):
 def test_one_point_gauge_by_hand():
     # a gauge of 1 empties at the first kept 1: 1 - (5/6)**3 = 91/216 per roll (keep)
     who = hero(gauges={"PA": 1, "PM": 0, "PF": 0, "PH": 0})
-    s = ex.Scenario([who], [ex.DayRoll("Hero", ability="STR", dc=16, repeat=3)])
+    s = ex.Scenario([who], [ex.DayRoll("Hero", skill="Athletics", dc=16, repeat=3)])
     r = ex.exact_day(s)
     q = 91 / 216
     assert r.first[0, 1:].tolist() == pytest.approx(
@@ -147,7 +149,7 @@ def test_rolls_to_empty_is_the_one_gauge_case(gauge, policy, advantage):
     T = 30
     who = hero(gauges={"PA": gauge, "PM": 0, "PF": 0, "PH": 0}, policy=policy)
     s = ex.Scenario(
-        [who], [ex.DayRoll("Hero", ability="DEX", dc=15, advantages=advantage, repeat=T)]
+        [who], [ex.DayRoll("Hero", skill="Acrobatics", dc=15, advantages=advantage, repeat=T)]
     )
     e = ex.exact_day(s)
     ref = ex.rolls_to_empty(
@@ -165,7 +167,7 @@ def test_full_gauges_give_the_single_roll_and_an_empty_one_nets_advantage():
     big = {"PA": 60, "PM": 60, "PF": 0, "PH": 60}  # three rolls cannot empty 60 points
     who = hero(gauges=big)
     rolls = [
-        ex.DayRoll("Hero", ability="STR", dc=16, advantages=1),
+        ex.DayRoll("Hero", skill="Athletics", dc=16, advantages=1),
         ex.DayRoll("Hero", ability="WIS", kind="save", dc=12, advantages=1),
         ex.DayRoll("Hero", ability="INT", kind="attack", dc=13),
     ]
@@ -184,7 +186,7 @@ def test_full_gauges_give_the_single_roll_and_an_empty_one_nets_advantage():
 
 def test_every_point_goes_somewhere():
     who = hero(gauges={"PA": 2, "PM": 30, "PF": 3, "PH": 0})
-    s = ex.Scenario([who], [ex.DayRoll("Hero", ability="STR", dc=14, repeat=20)])
+    s = ex.Scenario([who], [ex.DayRoll("Hero", skill="Athletics", dc=14, repeat=20)])
     for overflow in ("fullest", "lost"):
         r = ex.exact_day(s, ex.Rules(overflow=overflow))
         assert r.sums[:, 0].sum() == pytest.approx(r.sums[:, 1].sum() + r.lost_sum.sum(), rel=1e-10)
@@ -203,25 +205,26 @@ def _z_ok(sim, exact, se):
     [
         ex.Rules(),
         ex.Rules(overflow="lost", disadvantage="drop"),
-        ex.Rules(lucky=True, ones_on_explosions=True),
+        (ex.Rules(ones_on_explosions=True), "lucky"),
     ],
     ids=["fullest", "lost-drop", "lucky-explosion-ones"],
 )
 @pytest.mark.parametrize("mix", [True, False], ids=["mix", "sequence"])
 def test_simulate_day_agrees_on_every_table(rules, mix):
+    rules, lucky = rules if isinstance(rules, tuple) else (rules, False)
     party = [
         hero(gauges={"PA": 6, "PM": 4, "PF": 3, "PH": 0}, policy=ex.Best(0, 0.05)),
         hero("Mage", gauges={"PA": 2, "PM": 8, "PF": 2, "PH": 2}, policy="cancel"),
         ex.Character("Orc", SCORES, actor="npc"),
     ]
     rolls = [
-        ex.DayRoll("Hero", ability="STR", dc=14, weight=3, repeat=4),
+        ex.DayRoll("Hero", skill="Athletics", dc=14, weight=3, repeat=4),
         ex.DayRoll("Mage", ability="INT", dc=15, weight=2, repeat=3),
         ex.DayRoll("Hero", ability="WIS", kind="save", dc=12, repeat=2),
-        ex.DayRoll("Orc", ability="STR", dc=12, repeat=2),
-        ex.DayRoll("Mage", ability="DEX", dc=13, advantages=1, repeat=3),
+        ex.DayRoll("Orc", skill="Athletics", dc=12, repeat=2),
+        ex.DayRoll("Mage", skill="Acrobatics", dc=13, advantages=1, repeat=3),
     ]
-    s = ex.Scenario(party, rolls, rolls_per_day=14 if mix else None)
+    s = lucky_party(ex.Scenario(party, rolls, rolls_per_day=14 if mix else None), bool(lucky))
     n = 20_000
     e = ex.exact_day(s, rules)
     m = ex.simulate_day(s, rules, n_days=n, seed=7, threads=1)
@@ -271,7 +274,7 @@ def _sd(hist):
 # -- the result object ----------------------------------------------------------------------------
 def test_exact_result_tables_and_refusals():
     who = hero(gauges={"PA": 5, "PM": 5, "PF": 5, "PH": 5})
-    s = ex.Scenario([who], [ex.DayRoll("Hero", ability="STR", dc=14, repeat=8)])
+    s = ex.Scenario([who], [ex.DayRoll("Hero", skill="Athletics", dc=14, repeat=8)])
     r = ex.exact_day(s)
     assert isinstance(r, ex.DayResult) and r.exact and "exact" in repr(r)
     for what in ("gauges", "first_empty", "empty", "success", "roll_types"):
@@ -322,7 +325,7 @@ def test_a_pc_without_rolls_keeps_its_gauges():
     idle = hero("Idle", gauges={"PA": 300, "PM": 300, "PF": 300, "PH": 0})  # 27M states
     s = ex.Scenario(
         [hero(gauges={"PA": 3, "PM": 0, "PF": 0, "PH": 0}), idle],
-        [ex.DayRoll("Hero", ability="STR", dc=14, repeat=4)],
+        [ex.DayRoll("Hero", skill="Athletics", dc=14, repeat=4)],
     )
     g = ex.exact_day(s).to_frame("gauges").set_index(["character", "gauge"])
     assert g.loc[("Idle", "PA"), "p_empty"] == 0.0 and g.loc[("Idle", "PA"), "end_mean"] == 300

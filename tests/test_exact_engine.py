@@ -71,11 +71,11 @@ CASES = [
     (Roll(0, advantage="disadvantage"), Rules()),
     (Roll(0, advantage="disadvantage", policy="cancel"), Rules(disadvantage="drop")),
     (Roll(2, actor="npc"), Rules(ones_on_explosions=True)),
-    (Roll(2, kind="attack"), Rules(lucky=True)),
-    (Roll(2, kind="save", policy="cancel"), Rules(lucky=True, ones_on_explosions=True)),
+    (Roll(2, kind="attack", reroll="one"), Rules()),
+    (Roll(2, kind="save", policy="cancel", reroll="one"), Rules(ones_on_explosions=True)),
     (Roll(3, policy=Best(16, 0.0)), Rules()),
     (Roll(3, policy=Best(14, 0.05), advantage="disadvantage"), Rules(ones_on_explosions=True)),
-    (Roll(-1, policy=Best(12, 0.02), advantage="advantage"), Rules(lucky=True)),
+    (Roll(-1, policy=Best(12, 0.02), advantage="advantage", reroll="one"), Rules()),
     (Roll(0, kind="attack"), Rules(rule_of_one_kinds={"attack"})),
 ]
 

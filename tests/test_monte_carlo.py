@@ -72,8 +72,15 @@ def assert_agrees(sim, ex, *, z=5.0, p_min=1e-6):
 @pytest.mark.parametrize("combo", COMBOS, ids=lambda c: str(c))
 def test_simulation_agrees_with_exact(combo):
     (advantage, reading), policy, actor, kind, ooe, lucky = combo
-    roll = Roll(2, advantage=advantage, policy=policy, actor=actor, kind=kind)
-    rules = Rules(disadvantage=reading, ones_on_explosions=ooe, lucky=lucky)
+    roll = Roll(
+        2,
+        advantage=advantage,
+        policy=policy,
+        actor=actor,
+        kind=kind,
+        reroll="one" if lucky else None,
+    )
+    rules = Rules(disadvantage=reading, ones_on_explosions=ooe)
     seed = COMBOS.index(combo)
     sim = simulate(roll, rules, n=20_000, seed=seed)
     assert sim.method == "simulate" and sim.n == 20_000 and sim.seed == seed
@@ -87,7 +94,7 @@ def test_simulation_agrees_with_exact(combo):
     [
         (Roll(0), Rules()),
         (Roll(4, advantage="advantage", policy=Best(22, 0.02)), Rules(ones_on_explosions=True)),
-        (Roll(1, advantage="disadvantage", policy="cancel"), Rules(lucky=True)),
+        (Roll(1, advantage="disadvantage", policy="cancel", reroll="one"), Rules()),
     ],
 )
 def test_large_simulation_agrees_with_exact(roll, rules):
@@ -96,7 +103,7 @@ def test_large_simulation_agrees_with_exact(roll, rules):
 
 
 def test_same_seed_same_counts_on_one_or_two_threads():
-    roll, rules = Roll(3, policy=Best(16, 0.1), advantage="advantage"), Rules(lucky=True)
+    roll, rules = Roll(3, policy=Best(16, 0.1), advantage="advantage", reroll="one"), Rules()
     a = simulate(roll, rules, n=50_000, seed=11, threads=1, chunk_size=3_000)
     b = simulate(roll, rules, n=50_000, seed=11, threads=2, chunk_size=3_000)
     c = simulate(roll, rules, n=50_000, seed=12, threads=2, chunk_size=3_000)

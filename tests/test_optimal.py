@@ -8,7 +8,7 @@ import pytest
 import explodice as ex
 from explodice.engine.rule_of_one import policy_table
 from tests import brute
-from tests.day_helpers import SCORES, hero
+from tests.day_helpers import SCORES, hero, lucky_party
 
 DEPTH = 8  # explosions the slow DP follows: (1/6)**9 left out per die
 
@@ -38,7 +38,7 @@ def slow_value(roll_full, roll_empty, dc, gauge, n_rolls, rules):
             pool, malus = brute.pool_of(roll, rules)
             need = dc - roll.modifier
             total = 0.0
-            for faces, p in brute.throws(pool, rules.lucky):
+            for faces, p in brute.throws(pool, roll.reroll is not None):  # Lucky
                 n1, n6 = faces.count(1), faces.count(6)
                 mid = sum(f for f in faces if 1 < f < 6)
                 best = None
@@ -55,12 +55,14 @@ def slow_value(roll_full, roll_empty, dc, gauge, n_rolls, rules):
 
 
 @pytest.mark.parametrize(
-    "rules", [ex.Rules(), ex.Rules(lucky=True, disadvantage="drop")], ids=["default", "lucky-drop"]
+    "rules", [ex.Rules(), (ex.Rules(disadvantage="drop"), "lucky")], ids=["default", "lucky-drop"]
 )
 @pytest.mark.parametrize("gauge,n_rolls,dc", [(3, 4, 14), (5, 3, 16)])
 def test_value_matches_a_slow_plain_python_dp(rules, gauge, n_rolls, dc):
-    who = hero(gauges={"PA": gauge, "PM": 0, "PF": 0, "PH": 0})
-    s = ex.Scenario([who], [ex.DayRoll("Hero", ability="STR", dc=dc, repeat=n_rolls)])
+    rules, lucky = rules if isinstance(rules, tuple) else (rules, False)
+    trait = {"reroll": ex.Reroll("one")} if lucky else {}
+    who = hero(gauges={"PA": gauge, "PM": 0, "PF": 0, "PH": 0}, **trait)
+    s = ex.Scenario([who], [ex.DayRoll("Hero", skill="Athletics", dc=dc, repeat=n_rolls)])
     got = ex.optimal_policy(s, rules)
     want = slow_value(s.roll_of(0), s.roll_of(0, gauge_empty=True), dc, gauge, n_rolls, rules)
     assert got.value["Hero"] == pytest.approx(want, abs=1e-6)
@@ -73,7 +75,7 @@ def test_value_matches_a_slow_plain_python_dp(rules, gauge, n_rolls, dc):
 def test_last_roll_only_wants_to_succeed():
     # nothing is left to save for: the last roll's choice is best(λ=0)'s, throw by throw
     who = hero(gauges={"PA": 6, "PM": 0, "PF": 0, "PH": 0})
-    s = ex.Scenario([who], [ex.DayRoll("Hero", ability="STR", dc=15, repeat=5)])
+    s = ex.Scenario([who], [ex.DayRoll("Hero", skill="Athletics", dc=15, repeat=5)])
     choices = ex.optimal_policy(s).to_frame("choices")
     last = choices[(choices.roll == 5) & (choices.level > 0)]
     table = policy_table(s.roll_of(0).replace(policy=ex.Best(15, 0.0)), ex.Rules())
@@ -89,22 +91,23 @@ PARTY = [
     ex.Character("Orc", SCORES, actor="npc"),
 ]
 ROLLS = [
-    ex.DayRoll("Hero", ability="STR", dc=14, weight=3, repeat=3),
+    ex.DayRoll("Hero", skill="Athletics", dc=14, weight=3, repeat=3),
     ex.DayRoll("Mage", ability="INT", dc=16, weight=2, repeat=3),
     ex.DayRoll("Hero", ability="WIS", kind="save", dc=12, repeat=2),
-    ex.DayRoll("Orc", ability="STR", dc=12, repeat=2),
-    ex.DayRoll("Mage", ability="DEX", dc=13, advantages=1, repeat=2),
+    ex.DayRoll("Orc", skill="Athletics", dc=12, repeat=2),
+    ex.DayRoll("Mage", skill="Acrobatics", dc=13, advantages=1, repeat=2),
 ]
 
 
 @pytest.mark.parametrize(
     "rules",
-    [ex.Rules(), ex.Rules(overflow="lost"), ex.Rules(ones_on_explosions=True, lucky=True)],
+    [ex.Rules(), ex.Rules(overflow="lost"), (ex.Rules(ones_on_explosions=True), "lucky")],
     ids=["fullest", "lost", "explosion-ones-lucky"],
 )
 @pytest.mark.parametrize("mix", [True, False], ids=["mix", "sequence"])
 def test_no_fixed_policy_beats_the_optimum(rules, mix):
-    s = ex.Scenario(PARTY, ROLLS, rolls_per_day=12 if mix else None)
+    rules, lucky = rules if isinstance(rules, tuple) else (rules, False)
+    s = lucky_party(ex.Scenario(PARTY, ROLLS, rolls_per_day=12 if mix else None), bool(lucky))
     best = ex.optimal_policy(s, rules)
     table = best.compare(lambdas=(0.0, 0.02, 0.05, 0.1, 0.3))
     assert set(table.character) == {"Hero", "Mage"}  # NPCs do not choose
@@ -118,8 +121,8 @@ def test_no_fixed_policy_beats_the_optimum(rules, mix):
 
 
 def test_simulate_day_plays_the_optimal_policy():
-    s = ex.Scenario(PARTY, ROLLS, rolls_per_day=12)
-    rules = ex.Rules(lucky=True)  # the kernel's face-by-face path too
+    s = lucky_party(ex.Scenario(PARTY, ROLLS, rolls_per_day=12))  # the face-by-face path too
+    rules = ex.Rules()
     best = ex.optimal_policy(s, rules)
     n = 40_000
     e = ex.exact_day(s, rules, policy=best)
@@ -143,7 +146,7 @@ def test_values_weigh_roll_types():
     s = ex.Scenario(
         [who],
         [
-            ex.DayRoll("Hero", ability="STR", dc=14, repeat=3),
+            ex.DayRoll("Hero", skill="Athletics", dc=14, repeat=3),
             ex.DayRoll("Hero", ability="WIS", kind="save", dc=13, repeat=3),
         ],
     )
@@ -160,7 +163,7 @@ def test_values_weigh_roll_types():
 
 def test_readable_form_and_refusals():
     who = hero(gauges={"PA": 4, "PM": 0, "PF": 0, "PH": 0})
-    s = ex.Scenario([who], [ex.DayRoll("Hero", ability="STR", dc=14, repeat=6)])
+    s = ex.Scenario([who], [ex.DayRoll("Hero", skill="Athletics", dc=14, repeat=6)])
     best = ex.optimal_policy(s)
     th = best.to_frame("thresholds")
     assert list(th.columns) == [
@@ -178,7 +181,7 @@ def test_readable_form_and_refusals():
     assert "OptimalPolicy" in repr(best)
     with pytest.raises(ex.ExplodiceError, match="`what`"):
         best.to_frame("nope")
-    other = ex.Scenario([who], [ex.DayRoll("Hero", ability="STR", dc=15, repeat=6)])
+    other = ex.Scenario([who], [ex.DayRoll("Hero", skill="Athletics", dc=15, repeat=6)])
     with pytest.raises(ex.ExplodiceError, match="another scenario"):
         ex.exact_day(other, policy=best)
     with pytest.raises(ex.ExplodiceError, match="another scenario"):

@@ -29,17 +29,19 @@ rolls = st.builds(
     ex.Roll,
     modifier=st.integers(-10, 12),
     advantage=st.sampled_from(["advantage", "normal", "disadvantage"]),
-    kind=st.sampled_from(["check", "save", "attack"]),
+    kind=st.sampled_from(["check", "ability", "save", "attack"]),
     actor=st.sampled_from(["pc", "npc"]),
     policy=policies,
+    reroll=st.sampled_from([None, ex.Reroll("one")]),
 )
 rules = st.builds(
     ex.Rules,
     disadvantage=st.sampled_from(["subtract", "drop"]),
-    rule_of_one_kinds=st.frozensets(st.sampled_from(["check", "save", "attack"])),
+    rule_of_one_kinds=st.frozensets(st.sampled_from(["check", "ability", "save", "attack"])),
     ones_on_explosions=st.booleans(),
     overflow=st.sampled_from(["fullest", "lost"]),
-    lucky=st.booleans(),
+    drain_gauge=st.sampled_from(["skill", "roll"]),
+    close_contest=st.booleans(),
 )
 dcs = st.lists(st.integers(-60, 120), min_size=1, max_size=12)
 
@@ -161,7 +163,27 @@ CALLS = {
     "Best.dc": lambda x: ex.Best(x),
     "Best.weight": lambda x: ex.Best(16, x),
     "Rules.rule_of_one_kinds": lambda x: ex.Rules(rule_of_one_kinds=x),
-    "Rules.lucky": lambda x: ex.Rules(lucky=x),
+    "Rules.lucky": lambda x: ex.Rules(lucky=x),  # always refused: a reroll is a character's
+    "Rules.drain_gauge": lambda x: ex.Rules(drain_gauge=x),
+    "Rules.close_contest": lambda x: ex.Rules(close_contest=x),
+    "Reroll.trigger": lambda x: ex.Reroll(x),
+    "Reroll.dc": lambda x: ex.Reroll("failure", dc=x),
+    "Roll.reroll": lambda x: ex.Roll(0, reroll=x),
+    "initiative": lambda x: ex.initiative(x),
+    "initiative.sides": lambda x: ex.initiative({"A": 1, "B": 2}, sides=x),
+    "hide.passive": lambda x: ex.hide(ex.Roll(0), passive=x),
+    "hide.active": lambda x: ex.hide(ex.Roll(0), active=x),
+    "close_contest": lambda x: ex.close_contest(x, 1),
+    "haggle.deception": lambda x: ex.haggle(ex.Roll(0), dc=16, deception=x),
+    "Character.load": lambda x: ex.Character(
+        "A", dict(STR=10, DEX=10, CON=10, INT=10, WIS=10, CHA=10), load=x
+    ),
+    "Character.tools": lambda x: ex.Character(
+        "A", dict(STR=10, DEX=10, CON=10, INT=10, WIS=10, CHA=10), tools=x
+    ),
+    "Character.features": lambda x: ex.Character(
+        "A", dict(STR=10, DEX=10, CON=10, INT=10, WIS=10, CHA=10), features=x
+    ),
     "exact.roll": lambda x: ex.exact(x),
     "exact.rules": lambda x: ex.exact(ex.Roll(0), x),
     "p_success": lambda x: BASE.p_success(x),

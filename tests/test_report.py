@@ -90,7 +90,7 @@ def written(tiny_config, tmp_path_factory):
 def test_the_pdf_opens_with_one_page_per_builder(written):
     out, paths = written
     reader = PdfReader(out / report.PDF_NAME)
-    assert len(reader.pages) == len(report.PAGES) == 13
+    assert len(reader.pages) == len(report.PAGES) == 16
     first = reader.pages[0].extract_text()
     assert "A tiny test report" in first and "2026-01-02" in first and "drop" in first
     assert "Seed: 11" in first
@@ -113,6 +113,9 @@ def test_one_png_per_page_and_the_csvs_beside_them(written):
         "09-passive-passive.csv",
         "12-monte-carlo-convergence.csv",
         "07b-day-policies-policies.csv",
+        "13-rerolls-worth.csv",
+        "14-initiative-sides.csv",
+        "15-lutte-serree-ties.csv",
     ):
         assert name in csvs
     policies = pd.read_csv(out / "07b-day-policies-policies.csv")

@@ -137,7 +137,7 @@ def test_cancel_npc_attack_and_lucky_by_counting_throws():
     assert attack.drain_mean == 0 and attack.ones_mean == 0
     assert attack.mean == pytest.approx(12.6, abs=1e-9)
     # lucky: a throw with a 1 rerolls one of them: E[1s] falls by P(any 1) * 5/6
-    lucky = exact(Roll(0), Rules(lucky=True))
+    lucky = exact(Roll(0, reroll="one"), Rules())
     ones = 0.5 - (1 - (5 / 6) ** 3) * 5 / 6
     assert lucky.ones_mean == pytest.approx(ones, abs=1e-12)
     # the rerolled 1 becomes a uniform face: +2.5 on average, and 0.7 more from a new 6's chain

@@ -15,9 +15,8 @@ def test_defaults_follow_the_rules():
     rules = Rules()
     assert rules.disadvantage == "subtract"
     assert rules.rule_of_one_kinds == frozenset({"check", "save"})
-    assert (
-        rules.ones_on_explosions is False and rules.overflow == "fullest" and rules.lucky is False
-    )
+    assert rules.ones_on_explosions is False and rules.overflow == "fullest"
+    assert rules.drain_gauge == "skill" and r.reroll is None
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ Carlo engine reports its sample size, seed and confidence intervals.
 """
 
 # the game: rules, characters, the seeds' tables
+from explodice.analysis.close_contest import CloseContest, close_contest, close_opposed
 from explodice.analysis.compare import (
     dc_for_probability,
     divergence,
@@ -21,6 +22,9 @@ from explodice.analysis.compare import (
 # the rule of 1 in play
 from explodice.analysis.drain import drain_frame, drain_summary
 from explodice.analysis.frontier import breakpoints, frontier, implied_lambda
+from explodice.analysis.hiding import Hiding, hide
+from explodice.analysis.initiative import Initiative, initiative
+from explodice.analysis.reroll import reroll_worth
 from explodice.analysis.resolutions import (
     group_success,
     haggle,
@@ -57,6 +61,7 @@ from explodice.game.character import (
     load_characters,
     proficiency_bonus,
 )
+from explodice.game.reroll import Reroll
 from explodice.game.rules import Best, Roll, Rules, net_advantage, parse_policy
 from explodice.game.tables import DC_TABLE, HAGGLE_DCS
 
@@ -70,6 +75,7 @@ __all__ = [
     "Distribution",
     "ExplodiceError",
     "ExplodiceTypeError",
+    "Reroll",
     "Roll",
     "Rules",
     "RulesError",
@@ -107,6 +113,15 @@ __all__ = [
     "suggest_dcs",
     "unpivot_success",
     "working_together",
+    # rules of the seeds: initiative, hiding, lutte serrée, rerolls
+    "CloseContest",
+    "Hiding",
+    "Initiative",
+    "close_contest",
+    "close_opposed",
+    "hide",
+    "initiative",
+    "reroll_worth",
     # the rule of 1 in play
     "DayResult",
     "DayRoll",

@@ -41,9 +41,14 @@ def _labelled_rolls(rolls: Any) -> list[tuple[dict[str, Any], Roll]]:
                 )
             out.append(({"label": str(label), "gauge": None}, roll))
         return out
-    if hasattr(rolls, "roll") and hasattr(rolls, "gauges"):  # a Character: every raw check
+    if hasattr(rolls, "roll") and hasattr(rolls, "gauges"):
+        # a Character: one save per ability (an ability check without a skill is outside the
+        # rule of 1 by default; a save always drains its ability's gauge)
         return [
-            ({"label": ability, "gauge": ABILITY_GAUGE[ability]}, rolls.roll(ability=ability))
+            (
+                {"label": ability, "gauge": ABILITY_GAUGE[ability]},
+                rolls.roll(ability=ability, kind="save"),
+            )
             for ability in ABILITIES
         ]
     raise ExplodiceError(
@@ -55,7 +60,7 @@ def _labelled_rolls(rolls: Any) -> list[tuple[dict[str, Any], Roll]]:
 def drain_frame(rolls: Any, rules: Rules | None = None, *, upto: int | None = None) -> pd.DataFrame:
     """Tidy drain PMF: one row per (roll, drain) with ``p`` and ``p_at_least`` = P(drain >= x).
 
-    ``rolls`` is a :class:`Roll`, a mapping ``label -> Roll`` or a Character (one raw check per
+    ``rolls`` is a :class:`Roll`, a mapping ``label -> Roll`` or a Character (one save per
     ability, with its gauge). ``upto`` caps the drains listed (default: up to P < 1e-9).
 
     >>> from explodice import Roll

@@ -42,6 +42,11 @@ _SAME = 1e-12  # breakpoints closer than this (relative) are one
 
 def _base_roll(modifier: int | Roll, advantage: str, kind: str) -> Roll:
     if isinstance(modifier, Roll):
+        if modifier.reroll_dc is not None:
+            raise ExplodiceError(
+                "`roll` must not carry a reroll on failure: the frontier "
+                "reads one throw's choice (Reroll('one') is allowed)."
+            )
         return modifier.replace(actor="pc", policy="keep")
     return Roll(modifier, advantage=advantage, kind=kind)
 
@@ -50,7 +55,7 @@ def _state_lines(roll: Roll, dc: int, rules: Rules):
     """For each reachable initial throw with a choice: the (P, E[drain]) of k = 0..min(n1, n6)."""
     malus = roll.has_malus_die(rules)
     need = dc - roll.modifier
-    for n1, n6, s in initial_states(roll.pool_size(rules), rules.lucky):
+    for n1, n6, s in initial_states(roll.pool_size(rules), roll.lucky):
         m = min(n1, n6)
         if m == 0:
             continue

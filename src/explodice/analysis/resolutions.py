@@ -428,6 +428,7 @@ class Haggle(_Shown):
     pmf: pd.Series = field(repr=False)
     dc: int
     item: str | None = None
+    p_noticed: float | None = None  # with Deception: aimed past the cap, the trick failed
     system: str = "3d6x"
     method: str = "exact"
     n: int | None = None
@@ -456,6 +457,7 @@ class Haggle(_Shown):
             "p_better": self.p_better,
             "p_even": 1.0 - self.p_better - self.p_worse,
             "p_worse": self.p_worse,
+            "p_noticed": self.p_noticed,
             "system": self.system,
             "method": self.method,
             "n": self.n,
@@ -479,14 +481,24 @@ def haggle(
     rules: Rules | None = None,
     step: int = 10,
     cap: int = 25,
+    deception: Roll | Distribution | None = None,
+    deception_cap: int = 50,
     method: str = "exact",
     n: int = DEFAULT_N,
     seed: Any = None,
     threads: int | None = None,
 ) -> Haggle:
     """The price change of a haggling test against ``dc`` (default: the ``item``'s minimum DC
-    from the seed, else 16; a ``dc`` below the item's minimum is refused). ``cap=50`` models
-    the optional Deception extension's ceiling.
+    from the seed, else 16; a ``dc`` below the item's minimum is refused).
+
+    ``deception`` (a Deception roll) plays the seed's option: when the Persuasion margin would
+    move the price past ``cap``, the character aims up to ``deception_cap`` and rolls
+    Deception against the same DC; on a failure the gain stays at ``cap`` and the seller will
+    notice the trick later (``p_noticed``). Losses stay capped at ``cap`` either way.
+
+    >>> h = haggle(Roll(6), dc=16, deception=Roll(2))
+    >>> sorted(h.pmf.index.tolist())[-3:], h.p_noticed > 0
+    ([30, 40, 50], True)
 
     >>> h = haggle(Roll(4), item="Objets magiques")
     >>> h.dc, sorted(h.pmf.index.tolist())
@@ -503,13 +515,26 @@ def haggle(
         )
     step = check_int("step", step, lo=1, hi=100)
     cap = check_int("cap", cap, lo=0, hi=100)
-    (d,) = _prepare([roll], system, rules, method, n, seed, threads)
+    deception_cap = check_int("deception_cap", deception_cap, lo=cap, hi=100)
+    items = [roll] if deception is None else [roll, deception]
+    dists = _prepare(items, system, rules, method, n, seed, threads)
+    d = dists[0]
     margins = d.totals - dc
     change = np.clip(margins * step, -cap, cap)
+    weights = _total_pmf(d)
+    p_noticed = None
+    if deception is not None:  # aiming past the cap needs Deception against the same DC
+        q = float(dists[1].p_success(dc)) / float(dists[1].total_pmf.sum())
+        beyond = margins * step > cap
+        change = np.concatenate([change, np.minimum(margins[beyond] * step, deception_cap)])
+        weights = np.concatenate(
+            [np.where(beyond, (1 - q) * weights, weights), q * weights[beyond]]
+        )
+        p_noticed = float(weights[: margins.size][beyond].sum())
     values, inverse = np.unique(change, return_inverse=True)
-    probs = np.bincount(inverse, weights=_total_pmf(d), minlength=values.size)
+    probs = np.bincount(inverse, weights=weights, minlength=values.size)
     pmf = pd.Series(probs, index=pd.Index(values, name="change_pct"), name="p")
-    return Haggle(pmf[pmf > 0], dc, item_name, **_provenance([d]))
+    return Haggle(pmf[pmf > 0], dc, item_name, p_noticed, **_provenance(dists))
 
 
 def haggle_table(

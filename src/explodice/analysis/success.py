@@ -32,6 +32,7 @@ from explodice.engine.seeding import MAX_ROLLS, resolve_seed, seed_record
 from explodice.engine.simulate import simulate
 from explodice.game.character import ABILITIES, Character, resolve_ability, resolve_skill
 from explodice.game.checks import check_rules
+from explodice.game.reroll import Reroll
 from explodice.game.rules import (
     ADVANTAGE_STATES,
     DISADVANTAGE_READINGS,
@@ -229,9 +230,17 @@ def policy_label(policy: Policy, actor: str = "pc", system: str = "3d6x") -> str
 
 
 def _grid(
-    base: Roll, mods: np.ndarray, dcs: np.ndarray, system: str, rules: Rules, sampling: Sampling
+    base: Roll | tuple[Roll, Reroll],
+    mods: np.ndarray,
+    dcs: np.ndarray,
+    system: str,
+    rules: Rules,
+    sampling: Sampling,
 ) -> dict[str, np.ndarray]:
-    """p, ci_low, ci_high, p_complication, drain_mean over (modifier, dc), from base (mod 0)."""
+    """p, ci_low, ci_high, p_complication, drain_mean over (modifier, dc), from base (mod 0);
+    ``(base, reroll)`` for a reroll on failure, which depends on each cell's DC."""
+    if isinstance(base, tuple):
+        return _failure_grid(*base, mods, dcs, system, rules, sampling)
     need = dcs[None, :] - mods[:, None]
     if not isinstance(base.policy, Best) or system == "d20":
         dist = _distribution(base, system, rules, sampling)
@@ -241,12 +250,14 @@ def _grid(
             "p": dist.p_success(need),
             "ci_low": lo,
             "ci_high": hi,
+            "p_tie": dist.p_success(need) - dist.p_success(need + 1),  # total == DC
             "p_complication": np.full(need.shape, comp),
             "drain_mean": np.full(need.shape, dist.drain_mean),
         }
     # best(λ) knows the DC: its table depends on dc - modifier only.
     out = {
-        k: np.empty(need.shape) for k in ("p", "ci_low", "ci_high", "p_complication", "drain_mean")
+        k: np.empty(need.shape)
+        for k in ("p", "ci_low", "ci_high", "p_tie", "p_complication", "drain_mean")
     }
     for value in np.unique(need):
         roll = base.replace(policy=Best(int(value), base.policy.weight))
@@ -254,8 +265,38 @@ def _grid(
         cells = need == value
         out["p"][cells] = dist.p_success(int(value))
         out["ci_low"][cells], out["ci_high"][cells] = dist.ci(int(value))
+        out["p_tie"][cells] = dist.p_success(int(value)) - dist.p_success(int(value) + 1)
         out["p_complication"][cells] = 1.0 - dist.ones_pmf[0] / dist.ones_pmf.sum()
         out["drain_mean"][cells] = dist.drain_mean
+    return out
+
+
+def _failure_grid(
+    base: Roll,
+    reroll: Reroll,
+    mods: np.ndarray,
+    dcs: np.ndarray,
+    system: str,
+    rules: Rules,
+    sampling: Sampling,
+) -> dict[str, np.ndarray]:
+    """The grid of a roll with a reroll on failure: one distribution per cell."""
+    shape = (mods.size, dcs.size)
+    out = {
+        k: np.empty(shape)
+        for k in ("p", "ci_low", "ci_high", "p_tie", "p_complication", "drain_mean")
+    }
+    for i, m in enumerate(mods):
+        for j, dc in enumerate(dcs):
+            roll = base.replace(modifier=int(m), reroll=reroll.with_dc(int(dc)))
+            if isinstance(roll.policy, Best):
+                roll = roll.replace(policy=Best(int(dc), roll.policy.weight))
+            dist = _distribution(roll, system, rules, sampling)
+            out["p"][i, j] = dist.p_success(int(dc))
+            out["ci_low"][i, j], out["ci_high"][i, j] = dist.ci(int(dc))
+            out["p_tie"][i, j] = dist.p_success(int(dc)) - dist.p_success(int(dc) + 1)
+            out["p_complication"][i, j] = 1.0 - dist.ones_pmf[0] / dist.ones_pmf.sum()
+            out["drain_mean"][i, j] = dist.drain_mean
     return out
 
 
@@ -268,6 +309,7 @@ class _Spec:
     actor: str
     policy: Policy
     labels: tuple[tuple[str, Any], ...] = ()
+    reroll: Reroll | None = None  # a character's trait; a reroll on failure takes each DC
 
 
 def _character_specs(
@@ -296,6 +338,7 @@ def _character_specs(
                     roll.actor,
                     roll.policy,
                     (("character", c.name), ("test", label), ("kind", roll.kind)),
+                    c.reroll,
                 )
             )
     return specs
@@ -315,13 +358,13 @@ def _character_roll(c: Character, test: Any, system: str) -> tuple[Roll, str]:
         ability = resolve_ability(
             words[1] if words[0].lower() == "save" else words[0], field_name="tests"
         )
-        return c.roll(ability=ability, kind="save", system=system), f"save {ability}"
+        return c.roll(ability=ability, kind="save", system=system, dc=0), f"save {ability}"
     try:
         ability = resolve_ability(test, field_name="tests")
     except ExplodiceError:
         skill = resolve_skill(test, field_name="tests")
-        return c.roll(skill, system=system), skill
-    return c.roll(ability=ability, system=system), ability
+        return c.roll(skill, system=system, dc=0), skill  # dc: binds a failure reroll
+    return c.roll(ability=ability, system=system, dc=0), ability
 
 
 def success_table(
@@ -355,7 +398,9 @@ def success_table(
 
     Columns: ``system, modifier, dc, difficulty, advantage, policy, method, p``, then
     ``p_complication`` (P(at least one kept 1) in 3d6x, P(natural 1) in d20) and
-    ``drain_mean``; simulated tables add ``ci_low, ci_high, n, seed``.
+    ``drain_mean``; simulated tables add ``ci_low, ci_high, n, seed``. With
+    ``rules.close_contest`` (lutte serrée) on, ``p_tie`` is P(total == DC): the share of ``p``
+    that is settled by bids of HP instead (see :mod:`explodice.analysis.close_contest`).
 
     >>> t = success_table(modifiers=[3], dcs=[15], system="d20", advantages=["advantage"])
     >>> round(float(t.p.iloc[0]), 4)
@@ -398,11 +443,20 @@ def success_table(
     difficulties = np.array([difficulty_of(int(d), system) for d in dc_arr], dtype=object)
     groups: dict[tuple[str, str, Policy], list[int]] = {}
     for i, spec in enumerate(specs):
-        groups.setdefault((spec.kind, spec.actor, spec.policy), []).append(i)
+        groups.setdefault((spec.kind, spec.actor, spec.policy, spec.reroll), []).append(i)
     parts: dict[str, list[Any]] = {}
     for s_i, (label, adv, state_rules) in enumerate(states(system, advantages, readings, rules)):
-        for (g_kind, g_actor, g_policy), idx in groups.items():
-            base = Roll(0, advantage=adv, kind=g_kind, actor=g_actor, policy=g_policy)
+        for (g_kind, g_actor, g_policy, g_reroll), idx in groups.items():
+            base = Roll(
+                0,
+                advantage=adv,
+                kind=g_kind,
+                actor=g_actor,
+                policy=g_policy,
+                reroll=g_reroll if g_reroll is None or g_reroll.trigger == "one" else None,
+            )
+            if g_reroll is not None and g_reroll.trigger == "failure":
+                base = (base, g_reroll)
             mods_arr = np.array([specs[i].modifier for i in idx])
             grid = _grid(base, mods_arr, dc_arr, system, state_rules, sampling)
             size = grid["p"].size
@@ -443,6 +497,7 @@ def success_table(
     if sampling.simulated:
         columns += ["ci_low", "ci_high", "n", "seed"]
         data |= {"n": sampling.n, "seed": sampling.seed_label}
+    columns += ["p_tie"] if rules.close_contest else []  # lutte serrée: ties go to the bids
     columns += ["p_complication", "drain_mean"]
     table = pd.DataFrame({c: data[c] for c in columns}, index=pd.RangeIndex(order.size))
     table.attrs.update(

@@ -11,7 +11,8 @@ Roll types ``r`` have two *variants* ``2 r`` (its gauge has points) and ``2 r + 
 is at 0: one more disadvantage source, netted in Python when the tables were built). Each
 variant carries its throw table (row ``throws[v_tab[v]]`` of 6**6 entries; variants with equal
 tables share a row), its pool (index into the face tables) and policy table for the lucky
-path, and its flags. Gauges are numbered ``4 c + j`` for character
+path (``t_lucky[r]``: the roll carries Reroll("one")), and its flags. Roll type ``r``
+drains gauge ``t_gauge[r]`` and has disadvantage while gauge ``t_check[r]`` is at 0 (they differ for a skill rolled with another ability). Gauges are numbered ``4 c + j`` for character
 ``c`` and gauge ``j`` in PA, PM, PF, PH. A mix draws two roll types per 64-bit output, read
 through ``mix_lut`` (type of each integer weight unit) when the weights total at most
 :data:`MAX_LUT`, else by a search of the cumulative weights ``mix_cum``.
@@ -97,8 +98,9 @@ def day_chunk(
     v_malus,
     v_rule,
     v_expl,
-    lucky,
+    t_lucky,
     t_gauge,
+    t_check,
     t_drains,
     t_need,
     sequence,
@@ -150,7 +152,8 @@ def day_chunk(
                 else:
                     u, u_next, st = uniform2(w_total, w_total, st)
                 r = _pick(u, mix_lut, mix_cum)
-            g = t_gauge[r]
+            g = t_gauge[r]  # the gauge drained (rules.drain_gauge) ...
+            h = t_check[r]  # ... and the one whose 0 gives disadvantage (the rolled ability's)
             drains = t_drains[r]
             w = -1
             if t_policy[r]:
@@ -159,8 +162,8 @@ def day_chunk(
                 for j in range(N_GAUGES):
                     i += level[N_GAUGES * c + j] * c_strides[c, j]
                 w = policy_var[t, r, i]
-            if lucky:  # the reroll comes between the throw and the choice: face by face
-                empty = 1 if level[g] == 0 else 0
+            if t_lucky[r]:  # Reroll("one") comes between the throw and the choice: face by face
+                empty = 1 if level[h] == 0 else 0
                 v = 2 * r + empty if w < 0 else 2 * t_gauge.size + w
                 p = v_pool[v]
                 total, ones, st = one_roll(
@@ -171,7 +174,7 @@ def day_chunk(
                     face_s[p],
                     k_tables[v],
                     v_malus[v],
-                    lucky,
+                    True,
                     v_rule[v],
                     v_expl[v],
                 )
@@ -181,11 +184,11 @@ def day_chunk(
             # A branch, not a select: the CPU predicts it (a gauge stays full, then empty) and
             # starts the next roll before this one's drain is known.
             elif w >= 0:
-                empty = 1 if level[g] == 0 else 0
+                empty = 1 if level[h] == 0 else 0
                 total, drain, st = _table_roll(
                     st, 2 * t_gauge.size + w, drains, throws, v_tab, v_malus, v_expl
                 )
-            elif level[g] > 0:
+            elif level[h] > 0:
                 empty = 0
                 total, drain, st = _table_roll(st, 2 * r, drains, throws, v_tab, v_malus, v_expl)
             else:

@@ -25,7 +25,7 @@ lost, which would need that running sum in the chain's state (their means are in
 >>> from explodice import Character, DayRoll, Scenario
 >>> hero = Character("Hero", dict(STR=12, DEX=10, CON=10, INT=10, WIS=10, CHA=10),
 ...                  gauge_max={"PA": 1, "PM": 0, "PF": 0, "PH": 0})
->>> day = exact_day(Scenario([hero], [DayRoll("Hero", ability="STR", dc=12, repeat=2)]))
+>>> day = exact_day(Scenario([hero], [DayRoll("Hero", skill="Athletics", dc=12, repeat=2)]))
 >>> round(float(day.first[0, 1]) * 216, 9)   # a gauge of 1 empties at the first 1: 91/216
 91.0
 """
@@ -66,9 +66,25 @@ class _Law:
 
 
 def _choices(scenario: Scenario, rules: Rules) -> list[tuple[RollChoices, RollChoices]]:
-    """Each roll type's choices with its gauge full and at 0."""
+    """Each roll type's choices with its gauge full and at 0.
+
+    The chain moves one gauge per roll: a roll that drains a gauge other than the one whose 0
+    gives it disadvantage (a skill rolled with another ability under ``drain_gauge="skill"``)
+    and a reroll on failure are refused, with :func:`simulate_day` named instead."""
     out = []
     for r, day_roll in enumerate(scenario.rolls):
+        roll = scenario.roll_of(r)
+        if roll.drains(rules) and day_roll.drain_gauge(rules) != day_roll.gauge:
+            raise ExplodiceError(
+                f"`rolls[{r}]` ({day_roll.label}) drains {day_roll.drain_gauge(rules)} but has "
+                f"disadvantage when {day_roll.gauge} is at 0: the exact day moves one gauge per "
+                "roll; use simulate_day, or Rules(drain_gauge='roll')."
+            )
+        if roll.reroll_dc is not None:
+            raise ExplodiceError(
+                f"`rolls[{r}]` ({day_roll.label}): a reroll on failure is not "
+                "in the exact day; use simulate_day."
+            )
         pair = []
         for empty in (False, True):
             roll = scenario.roll_of(r, gauge_empty=empty)

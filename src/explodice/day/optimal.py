@@ -14,7 +14,7 @@ value per character (:attr:`OptimalPolicy.value`), the comparison with the fixed
 >>> from explodice import Character, DayRoll, Scenario
 >>> hero = Character("Hero", dict(STR=12, DEX=10, CON=10, INT=10, WIS=10, CHA=10),
 ...                  gauge_max={"PA": 3, "PM": 0, "PF": 0, "PH": 0})
->>> s = Scenario([hero], [DayRoll("Hero", ability="STR", dc=14, repeat=5)])
+>>> s = Scenario([hero], [DayRoll("Hero", skill="Athletics", dc=14, repeat=5)])
 >>> best = optimal_policy(s)
 >>> bool(best.value["Hero"] >= exact_day(s).to_frame("success").p.sum() - 1e-12)
 True
@@ -509,7 +509,7 @@ def optimal_policy(
     >>> from explodice import Character, DayRoll, Scenario
     >>> hero = Character("Hero", dict(STR=12, DEX=10, CON=10, INT=10, WIS=10, CHA=10),
     ...                  gauge_max={"PA": 2, "PM": 0, "PF": 0, "PH": 0})
-    >>> s = Scenario([hero], [DayRoll("Hero", ability="STR", dc=14)])
+    >>> s = Scenario([hero], [DayRoll("Hero", skill="Athletics", dc=14)])
     >>> round(optimal_policy(s).value["Hero"] - float(exact_day(s).succ_t[0]), 12)  # as keep
     0.0
     """

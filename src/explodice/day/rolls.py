@@ -141,7 +141,7 @@ def roll_choices(roll: Roll, rules: Rules, need: int) -> RollChoices:
     count_ones = applies and rules.ones_on_explosions
     malus = roll.has_malus_die(rules)
     drains = roll.drains(rules)
-    states = initial_states(pool, rules.lucky)
+    states = initial_states(pool, roll.lucky)
     keys = sorted(states)
     n1, n6, s = (np.array([key[j] for key in keys], dtype=np.int64) for j in range(3))
     p = np.array([states[key] for key in keys])

@@ -33,6 +33,7 @@ from explodice.game.character import (
     Character,
     CharacterFileError,
     characters_from_tables,
+    drain_gauge,
     load_characters,
     resolve_ability,
     resolve_skill,
@@ -42,6 +43,7 @@ from explodice.game.rules import (
     Best,
     ExplodiceError,
     Roll,
+    Rules,
     RulesError,
     check_int,
     net_advantage,
@@ -110,6 +112,7 @@ class DayRoll:
     weight: float = 1.0
     repeat: int = 1
     label: str | None = None
+    tool: str | None = None
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -128,6 +131,8 @@ class DayRoll:
             raise _fail("skill", self.skill, f"absent for a {self.kind} (give `ability`)")
         if self.skill is None and self.ability is None:
             raise _fail("ability", None, "an ability, or a skill, for every roll")
+        if self.kind == "check" and self.skill is None:  # a check without a skill (RULES.md)
+            set_(self, "kind", "ability")
         if self.ability is None:
             set_(self, "ability", SKILLS[self.skill])
         set_(self, "dc", _int("dc", self.dc, -100, 200))
@@ -135,6 +140,8 @@ class DayRoll:
             set_(self, name, _int(name, getattr(self, name), 0, 100))
         set_(self, "bonus", _int("bonus", self.bonus, -100, 100))
         set_(self, "repeat", _int("repeat", self.repeat, 1, 100_000))
+        if self.tool is not None and (not isinstance(self.tool, str) or not self.tool.strip()):
+            raise _fail("tool", self.tool, "the name of a tool (a non-empty string), or absent")
         w = self.weight
         if (
             isinstance(w, bool)
@@ -149,8 +156,14 @@ class DayRoll:
 
     @property
     def gauge(self) -> str:
-        """The gauge that pays for this roll's ability."""
+        """The gauge that pays for this roll's ability: at 0, the roll has disadvantage."""
         return ABILITY_GAUGE[self.ability]
+
+    def drain_gauge(self, rules: Rules | None = None) -> str:
+        """The gauge this roll's kept 1s drain (``rules.drain_gauge``): a skill check drains
+        its skill's gauge by default, so STR (Intimidation) drains PH while PA at 0 gives it
+        disadvantage."""
+        return drain_gauge(self.ability, self.skill, rules)
 
     def advantage(self, gauge_empty: bool = False) -> str:
         """The net advantage state; an empty gauge adds one disadvantage source."""
@@ -199,6 +212,11 @@ class Scenario:
             if r.character not in names:
                 raise _fail(f"rolls[{i}].character", r.character, f"one of {names}")
         set_(self, "rolls", rolls)
+        for i in range(len(rolls)):  # each roll must be one its character can make
+            try:
+                self.roll_of(i)
+            except ExplodiceError as err:
+                raise ScenarioError(f"`rolls[{i}]`: {err}") from None
         if self.rolls_per_day is not None:
             set_(self, "rolls_per_day", _int("rolls_per_day", self.rolls_per_day, 1, 100_000))
         if self.n_rolls > 100_000:
@@ -253,12 +271,16 @@ class Scenario:
         """The :class:`Roll` of roll type ``i`` (with its gauge at 0 if ``gauge_empty``)."""
         r = self.rolls[i]
         who = self.character(r.character)
+        # the counts are netted once, with the character's own sources (load, tool)
         roll = who.roll(
             r.skill,
             ability=r.ability,
             kind=r.kind,
-            advantage=r.advantage(gauge_empty),
+            advantages=r.advantages,
+            disadvantages=r.disadvantages + int(gauge_empty),
             bonus=r.bonus,
+            dc=r.dc,
+            tool=r.tool,
         )
         if isinstance(roll.policy, Best):
             roll = roll.replace(policy=Best(r.dc, roll.policy.weight))

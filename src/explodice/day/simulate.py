@@ -5,7 +5,8 @@
 translation the single-roll kernel uses) and runs
 :func:`explodice.day._kernel.day_chunk` on threads (:func:`explodice.engine.chunks.run_chunks`). The rules of RULES.md it plays:
 
-- each drain goes to the gauge of the roll's ability; past 0 the excess overflows
+- each drain goes to the gauge `rules.drain_gauge` names (a skill check: its skill's gauge by
+  default; a save or an ability check: its ability's); past 0 the excess overflows
   (``rules.overflow``): ``"fullest"`` pours it into the same character's non-empty gauge with
   the most points left, then the next fullest, and so on (ties: the first in PA, PM, PF, PH
   order); what no gauge can absorb is *lost*. ``"lost"``: the excess is lost at once;
@@ -34,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from explodice.core.errors import ExplodiceTypeError, shown
+from explodice.day.reroll_day import day_histograms
 from explodice.day.scenario import DayRoll, Scenario
 from explodice.engine.chunks import lanes, progress_bar, resolve_threads, run_chunks
 from explodice.engine.compiled import compile_roll, throw_table
@@ -102,7 +104,9 @@ def _compile(scenario: Scenario, rules: Rules, policy: Any = None) -> dict[str, 
     v_flags = np.zeros((3, 2 * n_types), dtype=np.bool_)  # malus, rule applies, explosion 1s
     n_gauges = 4 * len(scenario.characters)
     t_gauge = np.full(n_types, n_gauges, dtype=np.int64)  # NPCs: the kernel's scratch gauge
+    t_check = np.full(n_types, n_gauges, dtype=np.int64)  # the gauge whose 0 gives disadvantage
     t_drains = np.zeros(n_types, dtype=np.bool_)
+    t_lucky = np.zeros(n_types, dtype=np.bool_)  # Reroll("one"): the face-by-face path
     t_need = np.zeros(n_types, dtype=np.int64)
     throws: dict[bytes, int] = {}  # equal tables stored once
     v_tab = np.zeros(2 * n_types, dtype=np.int64)
@@ -117,11 +121,15 @@ def _compile(scenario: Scenario, rules: Rules, policy: Any = None) -> dict[str, 
             v_pool[v], k_tables[v] = p, c.k_table
             v_tab[v] = throws.setdefault(c.throw_table.tobytes(), len(throws))
             v_flags[:, v] = (c.malus, c.rule_applies, c.explosion_ones)
+            assert roll.reroll_dc is None  # a reroll on failure goes through reroll_day
             if not empty:
                 t_drains[r] = c.drains
+                t_lucky[r] = c.lucky
                 t_need[r] = day_roll.dc - roll.modifier
                 if roll.actor == "pc":
-                    t_gauge[r] = names.index(day_roll.character) * 4 + GAUGES.index(day_roll.gauge)
+                    base = names.index(day_roll.character) * 4
+                    t_gauge[r] = base + GAUGES.index(day_roll.drain_gauge(rules))
+                    t_check[r] = base + GAUGES.index(day_roll.gauge)
     t_owner = np.array([names.index(r.character) for r in scenario.rolls], dtype=np.int64)
     policy_var = np.zeros((0, 0, 0), dtype=np.int32)
     c_strides = np.zeros((len(names), 4), dtype=np.int64)
@@ -159,8 +167,9 @@ def _compile(scenario: Scenario, rules: Rules, policy: Any = None) -> dict[str, 
         v_malus=v_flags[0],
         v_rule=v_flags[1],
         v_expl=v_flags[2],
-        lucky=rules.lucky,
+        t_lucky=t_lucky,
         t_gauge=t_gauge,
+        t_check=t_check,
         t_drains=t_drains,
         t_need=t_need,
         sequence=sequence,
@@ -202,6 +211,9 @@ def simulate_day(
     chunks (within a fraction of a second for ordinary days), closes the bar and raises
     ``KeyboardInterrupt``.
 
+    A scenario where a character rerolls failures (``Reroll("failure", per_day=N)``) is played
+    die by die with numpy instead (:mod:`explodice.day.reroll_day`: one thread, no bar).
+
     >>> from explodice import Character
     >>> hero = Character("Hero", dict(STR=12, DEX=10, CON=10, INT=10, WIS=10, CHA=10))
     >>> s = Scenario([hero], [DayRoll("Hero", ability="STR", dc=12, repeat=10)])
@@ -218,6 +230,8 @@ def simulate_day(
     chunk_days = check_int("chunk_days", chunk_days, lo=1, hi=1 << 30)
     ss = resolve_seed(seed)
     n_threads = resolve_threads(threads)
+    if any(scenario.roll_of(r).reroll_dc is not None for r in range(len(scenario.rolls))):
+        return _with_rerolls(scenario, rules, n_days, ss, chunk_days)
     sizes = chunk_sizes(n_days, chunk_days, what="chunk_days")
     seeds = stream_seeds(ss, sizes.size)
     arrays = _compile(scenario, rules, policy)
@@ -262,6 +276,30 @@ def simulate_day(
         succ_t=np.ascontiguousarray(per_roll[:, 0]),
         drain_t=np.ascontiguousarray(per_roll[:, 1]),
         **dict(zip(keys, rest)),
+    )
+
+
+def _with_rerolls(
+    scenario: Scenario, rules: Rules, n_days: int, ss: np.random.SeedSequence, chunk_days: int
+) -> DayResult:
+    """A day whose characters reroll failures: numpy, die by die (:mod:`.reroll_day`)."""
+    began = time.perf_counter()
+    h = day_histograms(
+        scenario, rules, n_days=n_days, seed=ss, chunk_days=chunk_days, n_bins=_n_bins(scenario)
+    )
+    return DayResult(
+        scenario=scenario,
+        rules=rules,
+        n_days=n_days,
+        seed=seed_record(ss),
+        chunk_days=chunk_days,
+        seconds=time.perf_counter() - began,
+        sequence=h["sequence"],
+        gauge_start=h["gauge_start"],
+        first=h["first"],
+        succ_t=np.ascontiguousarray(h["per_roll"][:, 0]),
+        drain_t=np.ascontiguousarray(h["per_roll"][:, 1]),
+        **{k: h[k] for k in ("by_type", "caused", "end", "lost", "sums", "lost_sum")},
     )
 
 
@@ -428,7 +466,7 @@ class DayResult:
                         "type": day_roll.label,
                         "gauge": day_roll.gauge,
                         "state": state,
-                        "advantage": day_roll.advantage(bool(e)),
+                        "advantage": self.scenario.roll_of(r, gauge_empty=bool(e)).advantage,
                         "rolls": n,
                         "successes": succ,
                         "drain_mean": mean,
@@ -695,12 +733,13 @@ def rolls_to_empty(
         gauge_max={"PA": gauge, "PM": 0, "PF": 0, "PH": 0},
         policy=roll.policy,
     )
+    what = {"skill": "Athletics"} if kind == "check" else {"ability": "STR"}  # STR: PA
     scenario = Scenario(
         [hero],
         [
             DayRoll(
                 "pc",
-                ability="STR",
+                **what,
                 kind=kind,
                 dc=dc,
                 bonus=modifier,

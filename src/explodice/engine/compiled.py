@@ -70,7 +70,7 @@ def compile_roll(roll: Roll, rules: Rules) -> CompiledRoll:
         k_table=k,
         throw_table=throw_table(roll, rules),
         malus=roll.has_malus_die(rules),
-        lucky=rules.lucky,
+        lucky=roll.lucky,
         rule_applies=applies,
         drains=roll.drains(rules),
         explosion_ones=applies and rules.ones_on_explosions,

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from explodice.engine.d20_reroll import kept_face_pmf_with_reroll, simulate_faces
 from explodice.engine.distribution import Distribution
 from explodice.engine.seeding import (
     DEFAULT_CHUNK,
@@ -129,8 +130,12 @@ def d20(
     (0.0975, 7.175)
     """
     roll = check_roll(roll)
-    face = kept_face_pmf(roll.advantage)
     naturals = roll.kind == "attack" if naturals is None else bool(naturals)
+    face = (
+        kept_face_pmf(roll.advantage)
+        if roll.reroll is None
+        else kept_face_pmf_with_reroll(roll, naturals=naturals)
+    )  # Reroll: Lucky, failure
     common: dict[str, Any] = dict(roll=roll, system="d20", naturals=naturals)
     if method == "exact":
         pmf = np.zeros((20, 1, 2))
@@ -147,8 +152,11 @@ def d20(
     hist = np.zeros(20, dtype=np.int64)
     for size, child in zip(sizes, chunk_children(ss, sizes.size)):
         rng = np.random.Generator(np.random.PCG64(child))
-        dice = rng.integers(1, 21, size=(2 if roll.advantage != "normal" else 1, int(size)))
-        kept = dice.max(axis=0) if roll.advantage == "advantage" else dice.min(axis=0)
+        if roll.reroll is not None:
+            kept = simulate_faces(roll, rng, int(size), naturals=naturals)
+        else:
+            dice = rng.integers(1, 21, size=(2 if roll.advantage != "normal" else 1, int(size)))
+            kept = dice.max(axis=0) if roll.advantage == "advantage" else dice.min(axis=0)
         hist += np.bincount(kept, minlength=21)[1:]
     counts = np.zeros((20, 1, 2), dtype=np.int64)
     counts[1:, 0, 0] = hist[1:]

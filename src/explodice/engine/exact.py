@@ -18,6 +18,7 @@ import numpy as np
 
 from explodice.engine.dice import chains, exploding_die, exploding_sum, initial_states, negate
 from explodice.engine.distribution import Distribution
+from explodice.engine.reroll import exact_failure_reroll
 from explodice.engine.rule_of_one import STATE_SHAPE, policy_table
 from explodice.game.checks import check_roll, check_rules
 from explodice.game.rules import Best, Roll, Rules
@@ -37,6 +38,8 @@ def exact(roll: Roll, rules: Rules | None = None) -> Distribution:
     20.8
     """
     roll, rules = check_roll(roll), check_rules(rules)
+    if roll.reroll_dc is not None:  # Reroll("failure"): from the roll without it
+        return exact_failure_reroll(roll, rules, exact(roll.replace(reroll=None), rules))
     # Only a best(λ) policy depends on the modifier; otherwise shift one cached result.
     base = roll if isinstance(roll.policy, Best) else roll.replace(modifier=0)
     pmf, lo, omitted = _joint(base, rules)
@@ -55,7 +58,7 @@ def _joint(roll: Roll, rules: Rules) -> tuple[np.ndarray, int, float]:
 
     # Group the initial throw by (kept 1s, kept 6s): the distribution of the other faces' sum.
     groups: dict[tuple[int, int], np.ndarray] = {}
-    for (n1, n6, s), p in initial_states(pool, rules.lucky).items():
+    for (n1, n6, s), p in initial_states(pool, roll.lucky).items():
         k = int(k_table[n1, n6, s])
         key = (n1 - k, n6 - k)
         groups.setdefault(key, np.zeros(STATE_SHAPE[2]))[s] += p

@@ -23,6 +23,7 @@ from explodice.engine.chunks import lanes, progress_bar, resolve_threads, run_ch
 from explodice.engine.compiled import compile_roll, throw_table
 from explodice.engine.distribution import Distribution, histogram_distribution
 from explodice.engine.histogram import HIST_D, HIST_T, HIST_T_LO, N_ONES
+from explodice.engine.reroll import simulate_reroll
 from explodice.engine.seeding import (
     DEFAULT_CHUNK,
     MAX_ROLLS,
@@ -77,6 +78,13 @@ def simulate(
         raise ExplodiceError(
             f"`backend` must be one of ['cpu', 'cuda', 'auto'], but {backend!r} was passed."
         )
+    if roll.reroll_dc is not None:  # a reroll on failure: the numpy Monte Carlo, die by die
+        if backend == "cuda":
+            raise ExplodiceError(
+                "`backend` 'cuda' cannot play a reroll on failure: use 'cpu' "
+                "(a numpy simulation, die by die) or the exact engine."
+            )
+        return simulate_reroll(roll, rules, n=n, seed=seed)
     if backend != "cpu":
         if backend == "cuda" or n >= cuda_backend.AUTO_CUDA_ROLLS and cuda_backend.cuda_available():
             return cuda_backend.simulate_cuda(roll, rules, n=n, seed=seed, progress=progress)

@@ -22,7 +22,20 @@ from typing import Any
 
 from explodice.core.errors import clip, shown
 from explodice.core.files import parse_toml, read_text
-from explodice.game.rules import Best, ExplodiceError, Policy, Roll, RulesError, check_int
+from explodice.game.reroll import as_reroll
+from explodice.game.rules import (
+    ADVANTAGE_STATES,
+    Best,
+    ExplodiceError,
+    Policy,
+    Reroll,
+    Roll,
+    Rules,
+    RulesError,
+    check_int,
+    check_real,
+    net_advantage,
+)
 from explodice.game.tables import MAX_GAUGE, MAX_GAUGE_PER_LEVEL, check_system, fold_name
 
 __all__ = [
@@ -38,6 +51,7 @@ __all__ = [
     "ability_modifier",
     "characters_from_tables",
     "characters_from_toml",
+    "drain_gauge",
     "load_characters",
     "proficiency_bonus",
     "resolve_ability",
@@ -155,6 +169,35 @@ def resolve_ability(name: str, *, field_name: str = "ability") -> str:
     return found
 
 
+#: Features that change a roll's numbers (d20): half PB on checks without proficiency (5e
+#: "Jack of All Trades"), a save proficient twice counting twice.
+FEATURES = ("half_proficiency", "save_expertise")
+
+
+def _tool_name(name: Any, *, field_name: str = "tool") -> str:
+    """A tool's name, folded (case and accents) so that files and calls agree."""
+    if not isinstance(name, str) or not name.strip():
+        raise _fail(field_name, name, "the name of a tool (a non-empty string)")
+    return fold_name(name)
+
+
+def drain_gauge(ability: str, skill: str | None = None, rules: Rules | None = None) -> str:
+    """The gauge a roll's kept 1s drain (RULES.md, the rule of 1, step 4).
+
+    Under ``drain_gauge="skill"`` (the default) a skill check drains the gauge of the skill's
+    own ability, even rolled with another one; under ``"roll"`` the rolled ability's gauge.
+    Saves and ability checks (no skill) drain the gauge of their ability.
+
+    >>> drain_gauge("STR", "Intimidation"), drain_gauge("STR", "Intimidation", Rules(drain_gauge="roll"))
+    ('PH', 'PA')
+    """
+    rules = Rules() if rules is None else rules
+    rolled = resolve_ability(ability)
+    if skill is None or rules.drain_gauge == "roll":
+        return ABILITY_GAUGE[rolled]
+    return ABILITY_GAUGE[SKILLS[resolve_skill(skill)]]
+
+
 def ability_modifier(score: int) -> int:
     """floor((score - 10) / 2), for a score in 1..30.
 
@@ -206,6 +249,10 @@ class Character:
     gauge_max: Mapping[str, int] | None = None
     actor: str = "pc"
     policy: Policy = "keep"
+    reroll: Reroll | None = None
+    load: float = 0.0
+    tools: Mapping[str, int] = field(default_factory=dict)
+    features: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
@@ -238,6 +285,19 @@ class Character:
         if self.actor not in ("pc", "npc"):
             raise _fail("actor", self.actor, "one of ['pc', 'npc']")
         _check_policy("policy", self.policy)
+        try:
+            set_(self, "reroll", as_reroll(self.reroll))
+            set_(self, "load", check_real("load", self.load, lo=0, hi=1e6))
+        except RulesError as err:
+            raise CharacterError("reroll" if "reroll" in str(err) else "load", str(err)) from None
+        set_(self, "tools", self._mapping("tools", self.tools, _tool_name, 0, 1))
+        features = self.features
+        if isinstance(features, str) or not hasattr(features, "__iter__"):
+            raise _fail("features", features, f"a list of features from {list(FEATURES)}")
+        for f in features:
+            if f not in FEATURES:
+                raise _fail("features", f, f"one of {list(FEATURES)}")
+        set_(self, "features", frozenset(features))
 
     @staticmethod
     def _gauge(name: str, *, field_name: str) -> str:
@@ -268,7 +328,10 @@ class Character:
                 self.level,
                 self.actor,
                 self.policy,
-                *(tuple(sorted(m.items())) for m in maps),
+                self.reroll,
+                self.load,
+                self.features,
+                *(tuple(sorted(m.items())) for m in (*maps, self.tools)),
             )
         )
 
@@ -290,6 +353,12 @@ class Character:
         """The proficiency bonus of the character's level."""
         return proficiency_bonus(self.level)
 
+    @property
+    def heavily_encumbered(self) -> bool:
+        """Load (kg) over 5 x STR score (RULES.md, Encumbrance): disadvantage on STR, DEX and
+        CON checks, saves and attacks."""
+        return self.load > 5 * self.scores["STR"]
+
     def skill_modifier(
         self, skill: str, *, system: str = "3d6x", ability: str | None = None
     ) -> int:
@@ -310,8 +379,8 @@ class Character:
         check_system(system)
         ab = resolve_ability(ability)
         times = self.saves.get(ab, 0)
-        if system == "d20":
-            times = min(times, 1)
+        if system == "d20" and "save_expertise" not in self.features:
+            times = min(times, 1)  # a save is proficient once in 5e unless a feature says so
         return self.modifier(ab) + times * self.proficiency_bonus
 
     def gauges(self) -> dict[str, int]:
@@ -328,40 +397,92 @@ class Character:
         skill: str | None = None,
         *,
         ability: str | None = None,
-        kind: str = "check",
+        kind: str | None = None,
         advantage: str = "normal",
         bonus: int = 0,
         policy: Policy | None = None,
         system: str = "3d6x",
+        dc: int | None = None,
+        advantages: int = 0,
+        disadvantages: int = 0,
+        tool: str | None = None,
     ) -> Roll:
         """The :class:`Roll` of a skill check, an ability check, a save or an attack; its
         modifier is the ``system``'s (they differ only for a save proficient twice).
 
-        - ``roll("Perception")``: a skill check (ability from the skill, or ``ability=``);
-        - ``roll(ability="STR")``: a raw ability check;
+        - ``roll("Perception")``: a skill check, kind ``check`` (ability from the skill, or
+          ``ability=``);
+        - ``roll(ability="STR")``: an ability check without a skill, kind ``ability`` (outside
+          the rule of 1 by default; ``kind="check"`` without a skill reads the same);
         - ``roll(ability="DEX", kind="save")``: a save;
         - ``roll(ability="STR", kind="attack", bonus=pb)``: an attack (``bonus`` for the rest).
+
+        The character's ``reroll`` trait goes with the roll; a reroll on failure is spent
+        against ``dc``. ``advantage`` (a state) and the counts ``advantages`` /
+        ``disadvantages`` are netted with the character's own sources: heavy encumbrance (one
+        disadvantage on STR, DEX and CON rolls) and a ``tool`` (its proficiency adds PB to a
+        check without it; with the skill's proficiency too, it gives advantage, seed 004).
+        In d20 the ``half_proficiency`` feature adds half PB (rounded down) to a check
+        without proficiency, and ``save_expertise`` lets a save count its proficiency twice.
 
         >>> c = Character("Bob", dict(STR=16, DEX=10, CON=10, INT=10, WIS=10, CHA=10))
         >>> c.roll(ability="STR", kind="attack", bonus=c.proficiency_bonus).modifier
         5
         """
         bonus = _int("bonus", bonus, -100, 100)
+        if advantage not in ADVANTAGE_STATES:
+            raise _fail("advantage", advantage, f"one of {list(ADVANTAGE_STATES)}")
+        advantages = _int("advantages", advantages, 0, 100) + (advantage == "advantage")
+        disadvantages = _int("disadvantages", disadvantages, 0, 100) + (advantage == "disadvantage")
+        if kind is None or kind == "check":  # RULES.md: a check names a skill, else "ability"
+            kind = "check" if skill is not None else "ability"
         if kind == "save":
             if ability is None or skill is not None:
                 raise _fail("ability", ability, "an ability (and no skill) for a save")
             mod = self.save_modifier(ability, system=system)
         elif skill is not None:
             if kind != "check":
-                raise _fail("kind", kind, "'check' when a skill is given")
+                raise _fail("kind", kind, "'check' (or absent) when a skill is given")
             mod = self.skill_modifier(skill, ability=ability, system=system)
         elif ability is not None:
             check_system(system)
             mod = self.modifier(ability)
         else:
             raise _fail("skill", skill, "a skill, or an ability given as `ability=`")
+        rolled = (
+            SKILLS[resolve_skill(skill)]
+            if skill is not None and ability is None
+            else (resolve_ability(ability) if ability is not None else None)
+        )
+        if self.heavily_encumbered and rolled in ("STR", "DEX", "CON"):
+            disadvantages += 1
+        proficient = self.skills.get(resolve_skill(skill), 0) if skill is not None else 0
+        if tool is not None:
+            if kind in ("save", "attack"):
+                raise _fail("tool", tool, f"absent for a {kind} (a tool is used in a check)")
+            if self.tools.get(_tool_name(tool, field_name="tool"), 0):
+                if proficient:
+                    advantages += 1  # tool and skill: advantage as well (PB once)
+                else:
+                    mod += self.proficiency_bonus
+                    proficient = 1
+        if (
+            system == "d20"
+            and "half_proficiency" in self.features
+            and not proficient
+            and kind in ("check", "ability")
+        ):
+            mod += self.proficiency_bonus // 2
+        advantage = net_advantage(advantages, disadvantages)
         pol = self.policy if policy is None else _check_policy("policy", policy)
-        return Roll(mod + bonus, advantage=advantage, kind=kind, actor=self.actor, policy=pol)
+        reroll = self.reroll
+        if reroll is not None and reroll.trigger == "failure":
+            if dc is None and reroll.dc is None:
+                raise _fail("dc", dc, f"the roll's DC: {self.name}'s reroll on failure needs it")
+            reroll = reroll.with_dc(_int("dc", dc, -(10**6), 10**6)) if dc is not None else reroll
+        return Roll(
+            mod + bonus, advantage=advantage, kind=kind, actor=self.actor, policy=pol, reroll=reroll
+        )
 
     def ability_of(self, skill: str) -> str:
         """The ability a skill is rolled with (from the seeds)."""
@@ -398,6 +519,10 @@ _TOML_KEYS = (
     "gauge_max",
     "actor",
     "policy",
+    "reroll",
+    "load",
+    "tools",
+    "features",
 )
 
 
@@ -466,7 +591,7 @@ def characters_from_tables(tables: Any, *, source: str = "<tables>") -> list[Cha
                 if required not in table:
                     raise CharacterError(required, f"`{required}` is missing.")
             kwargs = dict(table)
-            for key in ("skills", "saves"):
+            for key in ("skills", "saves", "tools"):
                 if key in kwargs:
                     kwargs[key] = _proficiencies(kwargs[key])
             if "policy" in kwargs:

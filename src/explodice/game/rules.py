@@ -24,6 +24,7 @@ from explodice.core.errors import (
     fail,
     shown,
 )
+from explodice.game.reroll import Reroll, as_reroll
 
 __all__ = [
     "ADVANTAGE_STATES",
@@ -32,6 +33,7 @@ __all__ = [
     "Best",
     "ExplodiceError",
     "Policy",
+    "Reroll",
     "Roll",
     "Rules",
     "RulesError",
@@ -39,10 +41,11 @@ __all__ = [
 ]
 
 ADVANTAGE_STATES = ("advantage", "normal", "disadvantage")
-KINDS = ("check", "save", "attack")
+KINDS = ("check", "ability", "save", "attack")
 ACTORS = ("pc", "npc")
 DISADVANTAGE_READINGS = ("subtract", "drop")
 OVERFLOW_MODES = ("fullest", "lost")
+DRAIN_GAUGES = ("skill", "roll")
 POLICY_NAMES = ("keep", "cancel")
 
 
@@ -75,7 +78,14 @@ class Rules:
     - ``rule_of_one_kinds``: the kinds of roll the rule of 1 applies to.
     - ``ones_on_explosions``: a 1 shown by a die added by an explosion drains too.
     - ``overflow``: where drain beyond an empty gauge goes (``"fullest"`` gauge, or ``"lost"``).
-    - ``lucky``: one initial 1 is rerolled once before the rule of 1's choice.
+    - ``drain_gauge``: which gauge a skill check drains: ``"skill"`` (the skill's own ability,
+      so STR (Intimidation) drains PH) or ``"roll"`` (the ability actually rolled).
+    - ``close_contest``: lutte serrée (seed 001): a total equal to its DC, or an opposed tie,
+      is settled by bids of HP (:mod:`explodice.analysis.close_contest`); off, the total
+      equal to the DC succeeds and an opposed tie keeps the status quo.
+
+    There is no ``lucky`` switch: a reroll belongs to a roll or a character,
+    ``Roll(..., reroll=Reroll("one"))`` (RULES.md, Rerolls).
 
     >>> Rules(disadvantage="drop").disadvantage
     'drop'
@@ -85,11 +95,27 @@ class Rules:
     rule_of_one_kinds: frozenset[str] = field(default_factory=lambda: frozenset({"check", "save"}))
     ones_on_explosions: bool = False
     overflow: Literal["fullest", "lost"] = "fullest"
-    lucky: bool = False
+    drain_gauge: Literal["skill", "roll"] = "skill"
+    close_contest: bool = False
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Rules:
+        if "lucky" in kwargs:
+            raise RulesError(
+                "`Rules.lucky` is gone: a reroll belongs to a roll or a character, not the "
+                "game. Give the roll `Roll(..., reroll=Reroll('one'))` (or the character "
+                "`Character(..., reroll=Reroll('one'))`) instead."
+            )
+        return super().__new__(cls)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "lucky":
+            raise AttributeError("`Rules.lucky` is gone: use `Roll(..., reroll=Reroll('one'))`.")
+        raise AttributeError(f"'Rules' object has no attribute {name!r}")
 
     def __post_init__(self) -> None:
         check_choice("disadvantage", self.disadvantage, DISADVANTAGE_READINGS)
         check_choice("overflow", self.overflow, OVERFLOW_MODES)
+        check_choice("drain_gauge", self.drain_gauge, DRAIN_GAUGES)
         kinds = self.rule_of_one_kinds
         if isinstance(kinds, str) or not hasattr(kinds, "__iter__"):
             raise fail("rule_of_one_kinds", kinds, f"a set of kinds from {list(KINDS)}")
@@ -97,7 +123,7 @@ class Rules:
         for kind in kinds:
             check_choice("rule_of_one_kinds", kind, KINDS)
         object.__setattr__(self, "rule_of_one_kinds", kinds)
-        for name in ("ones_on_explosions", "lucky"):
+        for name in ("ones_on_explosions", "close_contest"):
             if not isinstance(getattr(self, name), bool):
                 raise fail(name, getattr(self, name), "True or False")
 
@@ -107,7 +133,7 @@ class Rules:
         return (
             f"disadvantage={self.disadvantage}, rule of 1 on {kinds}, "
             f"ones_on_explosions={self.ones_on_explosions}, overflow={self.overflow}, "
-            f"lucky={self.lucky}"
+            f"drain_gauge={self.drain_gauge}" + (", close_contest" if self.close_contest else "")
         )
 
 
@@ -139,7 +165,8 @@ Policy = str | Best
 
 @dataclass(frozen=True)
 class Roll:
-    """One 3d6x roll: its modifier, advantage state, kind, actor and rule-of-1 policy.
+    """One 3d6x roll: its modifier, advantage state, kind, actor, rule-of-1 policy and reroll
+    (``None``, ``Reroll("one")`` or ``Reroll("failure", dc=...)``).
 
     >>> Roll(3).modifier, Roll(3).advantage, Roll(3).policy
     (3, 'normal', 'keep')
@@ -149,12 +176,17 @@ class Roll:
 
     modifier: int = 0
     advantage: Literal["advantage", "normal", "disadvantage"] = "normal"
-    kind: Literal["check", "save", "attack"] = "check"
+    kind: Literal["check", "ability", "save", "attack"] = "check"
     actor: Literal["pc", "npc"] = "pc"
     policy: Policy = "keep"
+    reroll: Reroll | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "modifier", check_int("modifier", self.modifier, lo=-100, hi=100))
+        reroll = as_reroll(self.reroll)
+        if reroll is not None and reroll.trigger == "failure" and reroll.dc is None:
+            raise fail("reroll", reroll, "Reroll('failure', dc=...) with the roll's DC")
+        object.__setattr__(self, "reroll", reroll)
         check_choice("advantage", self.advantage, ADVANTAGE_STATES)
         check_choice("kind", self.kind, KINDS)
         check_choice("actor", self.actor, ACTORS)
@@ -186,6 +218,18 @@ class Roll:
         """True when one exploding die is subtracted (disadvantage under "subtract")."""
         return self.advantage == "disadvantage" and rules.disadvantage == "subtract"
 
+    @property
+    def lucky(self) -> bool:
+        """True when a die of the initial throw showing 1 is rerolled (``Reroll("one")``)."""
+        return self.reroll is not None and self.reroll.trigger == "one"
+
+    @property
+    def reroll_dc(self) -> int | None:
+        """The DC of a reroll on failure, else ``None``."""
+        return (
+            self.reroll.dc if self.reroll is not None and self.reroll.trigger == "failure" else None
+        )
+
     def rule_of_one_applies(self, rules: Rules) -> bool:
         """True when the roll's kind is under the rule of 1."""
         return self.kind in rules.rule_of_one_kinds
@@ -199,7 +243,7 @@ class Roll:
         sign = "+" if self.modifier >= 0 else "-"
         return (
             f"3d6x{sign}{abs(self.modifier)}, {self.advantage}, {self.kind}, {self.actor}, "
-            f"{self.policy}"
+            f"{self.policy}" + (f", {self.reroll}" if self.reroll is not None else "")
         )
 
 

@@ -33,10 +33,12 @@ from explodice.day.scenario import load_scenario
 from explodice.day.simulate import MAX_DAYS, rolls_to_empty, simulate_day
 from explodice.engine.chunks import MAX_THREADS
 from explodice.engine.seeding import MAX_ROLLS
+from explodice.game.reroll import Reroll
 from explodice.game.rules import (
     ACTORS,
     ADVANTAGE_STATES,
     DISADVANTAGE_READINGS,
+    DRAIN_GAUGES,
     KINDS,
     OVERFLOW_MODES,
     Roll,
@@ -45,6 +47,7 @@ from explodice.game.rules import (
 )
 from explodice.game.tables import DC_TABLES, MAX_GAUGE, PROFILES, SYSTEMS
 from explodice.present import i18n
+from explodice.present.cli_rules import add_commands
 from explodice.present.explorer import write_explorer
 from explodice.present.i18n import LANGS
 from explodice.present.options import integer
@@ -123,7 +126,22 @@ def _rules_options() -> argparse.ArgumentParser:
         default=DEFAULTS.overflow,
         help="where drain beyond an empty gauge goes (default: fullest)",
     )
-    g.add_argument("--lucky", action="store_true", help="reroll one initial 1 (Chanceux)")
+    g.add_argument(
+        "--drain-gauge",
+        choices=DRAIN_GAUGES,
+        default=DEFAULTS.drain_gauge,
+        help="gauge a skill check drains: its skill's (default) or the rolled ability's",
+    )
+    g.add_argument(
+        "--close-contest",
+        action="store_true",
+        help="lutte serrée: a total equal to the DC goes to bids (tables add p_tie)",
+    )
+    g.add_argument(
+        "--lucky",
+        action="store_true",
+        help="the roll carries Reroll('one'): a die showing 1 is rerolled (Chanceux)",
+    )
     return p
 
 
@@ -146,7 +164,26 @@ def _roll_options() -> argparse.ArgumentParser:
         default="keep",
         help="rule-of-1 policy: keep, cancel, or best:λ (e.g. best:0.05)",
     )
+    g.add_argument(
+        "--reroll-on-failure",
+        action="store_true",
+        help="the roll carries Reroll('failure') against the (first) DC",
+    )
     return p
+
+
+def _reroll(args: argparse.Namespace, dc: int | None) -> Reroll | None:
+    """The roll's reroll from --lucky / --reroll-on-failure (one of them)."""
+    lucky, failure = getattr(args, "lucky", False), getattr(args, "reroll_on_failure", False)
+    if lucky and failure:
+        raise ExplodiceError(
+            "`--lucky` and `--reroll-on-failure` cannot both be given: a roll carries one reroll."
+        )
+    if failure:
+        if dc is None:
+            raise ExplodiceError("`--reroll-on-failure` needs a DC, and this command has none.")
+        return Reroll("failure", dc)
+    return Reroll("one") if lucky else None
 
 
 def _sampling_options() -> argparse.ArgumentParser:
@@ -203,7 +240,8 @@ def _rules(args: argparse.Namespace) -> Any:
         rule_of_one_kinds=frozenset(args.rule_of_one),
         ones_on_explosions=args.ones_on_explosions,
         overflow=args.overflow,
-        lucky=args.lucky,
+        drain_gauge=args.drain_gauge,
+        close_contest=args.close_contest,
     )
 
 
@@ -265,6 +303,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
         kind=args.kind,
         actor=args.actor,
         policy=_resolve_policy(args.policy, dcs[0]),
+        reroll=_reroll(args, dcs[0]),
     )
     dist = _distribution(roll, rules, args)
     label = dist.label
@@ -412,6 +451,7 @@ def cmd_opposed(args: argparse.Namespace) -> int:
         kind=args.kind,
         actor=args.actor,
         policy=args.policy,
+        reroll=_reroll(args, None),
     )
     b = Roll(args.vs, advantage=args.vs_advantage, kind=args.kind)
     result = opposed(
@@ -850,6 +890,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=SEED, default=None, help="root seed (default: the file's)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_sweep)
+    add_commands(sub, output)  # initiative, hide, contest, reroll (present/cli_rules.py)
     return parser
 
 

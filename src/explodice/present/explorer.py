@@ -416,7 +416,7 @@ def explorer_data(
             "rule_of_one_kinds": sorted(rules.rule_of_one_kinds),
             "ones_on_explosions": rules.ones_on_explosions,
             "overflow": rules.overflow,
-            "lucky": rules.lucky,
+            "drain_gauge": rules.drain_gauge,
         },
         "days": config.days,
         "day": config.day.name if config.day is not None else "",
@@ -830,6 +830,7 @@ footer { color: #555; font-size: 0.85em; border-top: 1px solid #ddd; }
 
 
 _OVERFLOW = {"fullest": N_("moves to the fullest gauge"), "lost": N_("is lost")}
+_DRAIN_GAUGE = {"skill": N_("the skill's gauge"), "roll": N_("the rolled ability's gauge")}
 
 
 def _meta_html(meta: dict[str, Any], _: Callable[[str], str]) -> str:
@@ -853,7 +854,7 @@ def _meta_html(meta: dict[str, Any], _: Callable[[str], str]) -> str:
         ),
         (_("a 1 on an explosion die drains too"), yes_no[sw["ones_on_explosions"]]),
         (_("excess drain"), _(_OVERFLOW[sw["overflow"]])),
-        (_("lucky"), yes_no[sw["lucky"]]),
+        (_("a skill check drains"), _(_DRAIN_GAUGE[sw["drain_gauge"]])),
     ]
     return (
         "<dl class='meta'>"

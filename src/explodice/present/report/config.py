@@ -118,8 +118,17 @@ def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
         raise fail("lang", lang, f"one of {list(LANGS)}")
 
     rules_table = section(
-        "rules", ("disadvantage", "rule_of_one_kinds", "ones_on_explosions", "overflow", "lucky")
-    )
+        "rules",
+        (
+            "disadvantage",
+            "rule_of_one_kinds",
+            "ones_on_explosions",
+            "overflow",
+            "drain_gauge",
+            "close_contest",
+            "lucky",
+        ),
+    )  # lucky: Rules says where it went
     try:
         rules = Rules(**rules_table)
     except ExplodiceError as err:

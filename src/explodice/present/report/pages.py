@@ -39,6 +39,7 @@ from explodice.present.explorer import roll_type_label, test_label
 from explodice.present.i18n import N_
 from explodice.present.report.config import ReportConfig, load_config
 from explodice.present.report.kit import PAGE_SIZE, Context, Page, draw_table, page_figure
+from explodice.present.report.rules_pages import RULES_PAGES
 from explodice.present.report.warmup import start_day_warm_up, stop, wait_for, warm_roll_kernel
 
 __all__ = ["PAGES", "build_pages"]
@@ -72,7 +73,7 @@ def title_page(ctx: Context) -> Page:
             ones=yes_no[bool(c.rules.ones_on_explosions)]
         ),
         "    " + _("excess drain: {overflow}").format(overflow=_(i18n.OVERFLOW[c.rules.overflow])),
-        "    " + _("lucky: {lucky}").format(lucky=yes_no[bool(c.rules.lucky)]),
+        "    " + _("gauge a drain hits: {gauge}").format(gauge=_(c.rules.drain_gauge)),
         "",
         _(
             "Exact numbers come from the exact engine (every cut of the infinite explosion leaves "
@@ -934,6 +935,7 @@ PAGES: list[Callable[[Context], Page]] = [
     group_page,
     haggle_page,
     monte_carlo_page,
+    *RULES_PAGES,  # rerolls, initiative, lutte serrée (present/report/rules_pages.py)
 ]
 
 

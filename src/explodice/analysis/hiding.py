@@ -1,0 +1,146 @@
+"""Hiding (seed 000, Se cacher): one Stealth total against every observer.
+
+A hider makes one DEX (Stealth) check. An observer who searches actively makes a WIS
+(Perception) check: an opposed test whose tie keeps the status quo, so the hider stays hidden
+when Stealth >= Perception. One who does not search has a passive Perception, which is the DC:
+hidden when Stealth >= passive. The hider is hidden from a group when hidden from each; the
+one Stealth total is compared with every observer, so these events are *not* independent
+(a high roll hides from everyone at once). Exact: condition on the Stealth total.
+
+>>> from explodice import Roll
+>>> h = hide(Roll(3), passive=[12, 15])
+>>> from explodice import exact
+>>> bool(abs(h.p_hidden - exact(Roll(3)).p_success(15)) < 1e-12)  # the higher passive rules
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from explodice.analysis.resolutions import count_successes
+from explodice.analysis.success import DEFAULT_N, Sampling, as_distribution, check_system
+from explodice.engine.distribution import Distribution
+from explodice.game.character import Character
+from explodice.game.checks import check_rules
+from explodice.game.rules import ExplodiceError, Roll, Rules, check_int
+
+__all__ = ["Hiding", "hide"]
+
+
+@dataclass(frozen=True)
+class Hiding:
+    """The result of :func:`hide`. ``p_hidden``: hidden from every observer; ``p_each``: from
+    each alone (observer label -> p); ``p_if_independent``: the product of ``p_each``, which a
+    designer multiplying per-observer odds would get (wrong: the events share one roll);
+    ``spotted``: P(exactly k observers notice the hider), k = 0..observers."""
+
+    p_hidden: float
+    p_each: dict[str, float]
+    spotted: tuple[float, ...] = field(repr=False)
+    system: str = "3d6x"
+    method: str = "exact"
+
+    @property
+    def p_if_independent(self) -> float:
+        """The product of the per-observer probabilities (what independence would give)."""
+        return float(np.prod(list(self.p_each.values())))
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per observer (``p_hidden_from``), and a last row for the whole group."""
+        rows = [{"observer": k, "p_hidden_from": v} for k, v in self.p_each.items()]
+        rows.append({"observer": "all", "p_hidden_from": self.p_hidden})
+        return pd.DataFrame(rows).assign(system=self.system, method=self.method)
+
+    def _repr_html_(self) -> str:
+        return (
+            f"<div><b>Hiding</b>: P(hidden from all) = {self.p_hidden:.4f} (if independent: "
+            f"{self.p_if_independent:.4f}){self.to_frame().to_html(index=False)}</div>"
+        )
+
+
+def _roll_of(who: Any, skill: str, system: str, field_name: str) -> Roll | Distribution:
+    if isinstance(who, Character):
+        return who.roll(skill, system=system)
+    if isinstance(who, (Roll, Distribution)):
+        return who
+    raise ExplodiceError(
+        f"`{field_name}` must be a Character, a Roll or a Distribution, but {who!r} was passed."
+    )
+
+
+def _passive_value(who: Any, system: str, i: int) -> tuple[str, int]:
+    if isinstance(who, Character):
+        roll = who.roll("Perception", system=system)
+        return f"{who.name} (passive {10 + roll.modifier})", 10 + roll.modifier
+    value = check_int(f"passive[{i}]", who, lo=-1000, hi=1000)
+    return f"passive {value}", value
+
+
+def hide(
+    stealth: Any,
+    *,
+    active: Sequence[Any] = (),
+    passive: Sequence[Any] = (),
+    system: str = "3d6x",
+    rules: Rules | None = None,
+    method: str = "exact",
+    n: int = DEFAULT_N,
+    seed: Any = None,
+    threads: int | None = None,
+) -> Hiding:
+    """P(``stealth`` stays hidden) from ``active`` observers (Perception rolls: a Roll, a
+    Distribution or a Character) and ``passive`` ones (passive Perception values, or
+    Characters: 10 + their Perception modifier).
+
+    >>> from explodice import Roll, opposed
+    >>> h = hide(Roll(2), active=[Roll(1)])
+    >>> o = opposed(Roll(2), Roll(1))
+    >>> bool(abs(h.p_hidden - (o.win + o.tie)) < 1e-12)  # a tie keeps the hider hidden
+    True
+    """
+    rules = check_rules(rules)
+    system = check_system(system)
+    for name, value in (("active", active), ("passive", passive)):
+        if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+            raise ExplodiceError(f"`{name}` must be a list of observers, but {value!r} was passed.")
+    if not active and not passive:
+        raise ExplodiceError("`active` and `passive` are both empty: give at least one observer.")
+    sampling = Sampling(method, n, seed, threads)
+    s = as_distribution(_roll_of(stealth, "Stealth", system, "stealth"), system, rules, sampling)
+    totals = s.totals
+    ps = s.total_pmf / s.total_pmf.sum()
+    labels, hidden_from = [], []  # hidden_from[j][i]: P(hidden from j | Stealth total i)
+    for i, who in enumerate(passive):
+        label, value = _passive_value(who, system, i)
+        labels.append(label)
+        hidden_from.append((totals >= value).astype(float))
+    for i, who in enumerate(active):
+        d = as_distribution(
+            _roll_of(who, "Perception", system, f"active[{i}]"), system, rules, sampling
+        )
+        q = d.total_pmf / d.total_pmf.sum()
+        cdf = np.cumsum(q)  # P(Perception <= lo + k)
+        k = np.clip(totals - d.lo, -1, q.size - 1)
+        labels.append(f"{who.name} (active)" if isinstance(who, Character) else f"active {i}")
+        hidden_from.append(np.where(k < 0, 0.0, cdf[np.maximum(k, 0)]))
+    labels = [f"{x} #{i}" if labels.count(x) > 1 else x for i, x in enumerate(labels)]
+    h = np.array(hidden_from)
+    p_hidden = float(ps @ h.prod(axis=0))
+    p_each = {lab: float(ps @ row) for lab, row in zip(labels, h)}
+    spotted = np.zeros(len(labels) + 1)
+    for i in np.nonzero(ps)[0]:
+        spotted += ps[i] * count_successes(1.0 - h[:, i])
+    sim = s.simulated
+    return Hiding(
+        p_hidden,
+        p_each,
+        tuple(float(x) for x in spotted),
+        system,
+        "simulate" if sim or method == "simulate" else "exact",
+    )

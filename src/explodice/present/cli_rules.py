@@ -1,0 +1,192 @@
+"""The command line's questions on the seeds' other rules: initiative, hiding, lutte serrée and
+what a reroll is worth. :func:`add_commands` adds them to the ``explodice`` parser.
+
+    explodice initiative Aelis=3 Orc=1 Wolf=2 --side party=Aelis --side monsters=Orc,Wolf
+    explodice hide -m 5 --passive 12 14 --active 2
+    explodice contest --bids-a 3 --bids-b uniform:4
+    explodice reroll --trigger failure -m 0 2 4 --dc 12 16 22
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+import pandas as pd
+
+from explodice.analysis.close_contest import close_contest
+from explodice.analysis.hiding import hide
+from explodice.analysis.initiative import initiative
+from explodice.analysis.reroll import reroll_worth
+from explodice.core.errors import ExplodiceError
+from explodice.game.rules import ADVANTAGE_STATES, Roll
+from explodice.game.tables import SYSTEMS
+
+__all__ = ["add_commands"]
+
+
+def _show(frame: pd.DataFrame, fmt: str, header: str) -> None:
+    """csv or json records for scripts, else a header line and the aligned table."""
+    if fmt == "csv":
+        frame.to_csv(sys.stdout, index=False)
+    elif fmt == "json":
+        sys.stdout.write(frame.to_json(orient="records", double_precision=15) + "\n")
+    else:
+        sys.stdout.write(f"# {header}\n{frame.to_string(index=False, float_format='%.6f')}\n")
+
+
+def _pairs(items: list[str], what: str) -> dict[str, str]:
+    out = {}
+    for item in items:
+        name, eq, value = item.partition("=")
+        if not eq or not name or not value:
+            raise ExplodiceError(f"`{what}` must be NAME=VALUE, but {item!r} was passed.")
+        out[name] = value
+    return out
+
+
+def cmd_initiative(args: argparse.Namespace) -> int:
+    """Initiative: each creature's rank, the likeliest orders, side before side."""
+    mods = {}
+    for name, value in _pairs(args.creatures, "creature").items():
+        try:
+            mods[name] = int(value)
+        except ValueError:
+            raise ExplodiceError(
+                f"`creature` {name!r} must have an integer DEX modifier, but {value!r} was passed."
+            ) from None
+    sides = (
+        {name: value.split(",") for name, value in _pairs(args.side, "--side").items()}
+        if args.side
+        else None
+    )
+    r = initiative(mods, sides=sides, system=args.system)
+    what = {"ranks": r.ranks, "orders": r.orders, "sides": r.sides}[args.show]
+    if what is None:
+        raise ExplodiceError(
+            f"`--show {args.show}` needs "
+            + ("--side NAME=A,B" if args.show == "sides" else "at most 7 creatures")
+        )
+    if args.show == "orders":
+        what = what.head(args.top)
+    _show(what, args.format, f"initiative, {args.system}, exact (ties: DEX modifier, then a coin)")
+    return 0
+
+
+def cmd_hide(args: argparse.Namespace) -> int:
+    """Hiding: one Stealth total against every observer."""
+    r = hide(
+        Roll(args.modifier, advantage=args.advantage),
+        active=[Roll(m) for m in args.active],
+        passive=args.passive,
+        system=args.system,
+    )
+    frame = r.to_frame()
+    _show(
+        frame,
+        args.format,
+        f"hiding, {args.system}, exact: P(hidden from all) "
+        f"{r.p_hidden:.6f} (independent product would say {r.p_if_independent:.6f})",
+    )
+    return 0
+
+
+def _bids(text: str) -> Any:
+    text = text.strip()
+    if "," in text:
+        try:
+            return [float(x) for x in text.split(",")]
+        except ValueError:
+            raise ExplodiceError(
+                f"`bids` must be a bid, uniform:B or p0,p1,..., but {text!r} was passed."
+            ) from None
+    return int(text) if text.isdigit() else text
+
+
+def cmd_contest(args: argparse.Namespace) -> int:
+    """Lutte serrée: a tie settled by bids of HP."""
+    c = close_contest(_bids(args.bids_a), _bids(args.bids_b))
+    frame = pd.DataFrame([c.summary()])
+    _show(frame, args.format, f"lutte serrée: A bids {args.bids_a}, B bids {args.bids_b}")
+    return 0
+
+
+def cmd_reroll(args: argparse.Namespace) -> int:
+    """What a reroll is worth: success and drain with and without it."""
+    frame = reroll_worth(
+        args.modifier, args.dc, system=args.system, trigger=args.trigger, advantages=args.advantage
+    )
+    _show(frame, args.format, f"what Reroll({args.trigger!r}) is worth, {args.system}, exact")
+    return 0
+
+
+def add_commands(sub: Any, output: argparse.ArgumentParser) -> None:
+    """Add ``initiative``, ``hide``, ``contest`` and ``reroll`` to the subcommands ``sub``."""
+    p = sub.add_parser(
+        "initiative",
+        parents=[output],
+        help="who acts first: ranks, orders",
+        description="Each creature's DEX ability check; ties go to the higher "
+        "DEX modifier, then to a coin.",
+    )
+    p.add_argument(
+        "creatures", nargs="+", metavar="NAME=DEX", help="a creature and its DEX modifier"
+    )
+    p.add_argument("--side", action="append", metavar="SIDE=A,B", help="a side's members")
+    p.add_argument("--show", choices=("ranks", "orders", "sides"), default="ranks")
+    p.add_argument("--top", type=int, default=10, help="orders listed (with --show orders)")
+    p.add_argument("--system", choices=SYSTEMS, default="3d6x")
+    p.set_defaults(func=cmd_initiative)
+
+    p = sub.add_parser(
+        "hide",
+        parents=[output],
+        help="hiding from observers",
+        description="One Stealth total against active observers (opposed, a "
+        "tie keeps the hider hidden) and passive ones (the DC).",
+    )
+    p.add_argument("--modifier", "-m", type=int, default=0, help="the Stealth modifier")
+    p.add_argument("--advantage", choices=ADVANTAGE_STATES, default="normal")
+    p.add_argument(
+        "--active",
+        type=int,
+        nargs="*",
+        default=[],
+        metavar="MOD",
+        help="Perception modifiers of observers who search",
+    )
+    p.add_argument(
+        "--passive",
+        type=int,
+        nargs="*",
+        default=[],
+        metavar="VALUE",
+        help="passive Perception values of observers who do not",
+    )
+    p.add_argument("--system", choices=SYSTEMS, default="3d6x")
+    p.set_defaults(func=cmd_hide)
+
+    p = sub.add_parser(
+        "contest",
+        parents=[output],
+        help="lutte serrée: a tie settled by bids",
+        description="Bids of HP drawn each round: a fixed bid, uniform:B, or "
+        "probabilities p0,p1,... of bids 0, 1, ...",
+    )
+    p.add_argument("--bids-a", default="0")
+    p.add_argument("--bids-b", default="0")
+    p.set_defaults(func=cmd_contest)
+
+    p = sub.add_parser(
+        "reroll",
+        parents=[output],
+        help="what a reroll is worth",
+        description="P(success) and E[drain] with and without a reroll, per modifier and DC.",
+    )
+    p.add_argument("--trigger", choices=("one", "failure"), default="failure")
+    p.add_argument("--modifier", "-m", type=int, nargs="+", default=[0, 2, 4, 6])
+    p.add_argument("--dc", type=int, nargs="+", default=None)
+    p.add_argument("--advantage", choices=ADVANTAGE_STATES, nargs="+", default=["normal"])
+    p.add_argument("--system", choices=SYSTEMS, default="3d6x")
+    p.set_defaults(func=cmd_reroll)

@@ -1,0 +1,263 @@
+"""Rerolls (RULES.md, Rerolls): Reroll("one") and Reroll("failure", dc=...), both systems.
+
+Expected values come from the rules by hand (the two self-checks of RULES.md, d20 dice
+counted on paper) and from a brute-force enumerator written here, apart from the engine.
+"""
+
+import itertools
+
+import numpy as np
+import pytest
+
+import explodice as ex
+from explodice import Reroll, Roll, Rules
+from explodice.engine.reroll import simulate_reroll
+
+Z = 4.5
+
+
+def test_rules_lucky_is_gone_and_says_where_it_went():
+    with pytest.raises(ex.RulesError, match=r"Reroll\('one'\)"):
+        Rules(lucky=True)
+    with pytest.raises(AttributeError, match=r"Reroll\('one'\)"):
+        Rules().lucky  # noqa: B018
+
+
+def test_reroll_validation():
+    with pytest.raises(ex.RulesError, match="trigger"):
+        Reroll("twice")
+    with pytest.raises(ex.RulesError, match="Reroll.dc"):
+        Reroll("one", dc=12)
+    with pytest.raises(ex.RulesError, match="roll's DC"):
+        Roll(0, reroll=Reroll("failure"))
+    with pytest.raises(ex.RulesError, match="reroll"):
+        Roll(0, reroll="sometimes")
+    assert Roll(0, reroll="lucky").reroll == Reroll("one")
+
+
+@pytest.mark.parametrize("modifier, dc", [(0, 16), (4, 22), (-2, 8), (8, 28)])
+def test_failure_reroll_without_advantage_is_one_minus_square(modifier, dc):
+    # RULES.md's self-check: two independent tries, 1 - (1 - p)^2
+    p = ex.exact(Roll(modifier)).p_success(dc)
+    d = ex.exact(Roll(modifier, reroll=Reroll("failure", dc=dc)))
+    assert d.p_success(dc) == pytest.approx(1 - (1 - p) ** 2, abs=1e-12)
+    # the second roll drains on its own: E = 2.1 + P(fail) x 2.1 under keep
+    assert d.drain_mean == pytest.approx(2.1 * (1 + (1 - p)), abs=1e-9)
+    assert d.ones_mean == pytest.approx(0.5 * (1 + (1 - p)), abs=1e-12)
+    q = ex.d20(Roll(modifier)).p_success(dc)
+    assert ex.d20(Roll(modifier, reroll=Reroll("failure", dc=dc))).p_success(dc) == pytest.approx(
+        1 - (1 - q) ** 2, abs=1e-12
+    )
+
+
+def test_d20_lucky_self_check_and_hand_counts():
+    assert ex.d20(Roll(0, reroll=Reroll("one"))).p_success(11) == pytest.approx(0.525, abs=1e-12)
+    # d20+3 against 14 needs 11+. Advantage: both below 11 (1/4), one die again: 1/2
+    assert ex.d20(Roll(3, advantage="advantage", reroll=Reroll("failure", dc=14))).p_success(
+        14
+    ) == pytest.approx(0.75 + 0.25 * 0.5, abs=1e-12)
+    # disadvantage: the lower die again succeeds when the other shows 11+ (P 1/2 given failure
+    # with exactly one die 11+) and the new one too: 0.25 + 0.5 x 0.5
+    assert ex.d20(Roll(3, advantage="disadvantage", reroll=Reroll("failure", dc=14))).p_success(
+        14
+    ) == pytest.approx(0.5, abs=1e-12)
+    # Lucky under advantage: pairs with a 1 reroll it: P(max >= 11) counted pair by pair
+    count = 0.0
+    for a, b in itertools.product(range(1, 21), repeat=2):
+        if a == 1:
+            count += sum(max(x, b) >= 11 for x in range(1, 21)) / 20
+        elif b == 1:
+            count += sum(max(a, x) >= 11 for x in range(1, 21)) / 20
+        else:
+            count += max(a, b) >= 11
+    lucky = ex.d20(Roll(3, advantage="advantage", reroll=Reroll("one")))
+    assert lucky.p_success(14) == pytest.approx(count / 400, abs=1e-12)
+    # a natural 1 is rarer with Lucky: 1/20 x 1/20
+    assert ex.d20(Roll(0, reroll=Reroll("one"))).p_natural_1 == pytest.approx(1 / 400)
+
+
+# -- a brute-force enumerator of the single-die reroll ---------------------------------------
+DEPTH = 3  # explosions enumerated per die; the rest is the bound below
+
+
+def _die(depth=DEPTH):
+    return [(6 * j + r, (1 / 6) ** (j + 1)) for j in range(depth + 1) for r in range(1, 6)]
+
+
+def _sf_truncated(depth=DEPTH):
+    values = np.zeros(6 * depth + 8)
+    for v, p in _die(depth):
+        values[v] += p
+    sf = np.cumsum(values[::-1])[::-1]
+    return lambda need: 1.0 if need <= 1 else (float(sf[need]) if need < sf.size else 0.0)
+
+
+def brute_p_success(modifier, dc, pool, malus, cancel):
+    """P(success) of a roll with one die rerolled on failure, walked face by face."""
+    sf = _sf_truncated()
+    need = dc - modifier
+    total_p = 0.0
+    mass = 0.0
+    malus_values = _die() if malus else [(0, 1.0)]
+    for faces in itertools.product(range(1, 7), repeat=pool):
+        p0 = (1 / 6) ** pool
+        n1, n6 = faces.count(1), faces.count(6)
+        k = min(n1, n6) if cancel else 0
+        plain = [1] * (n1 - k) + [f for f in faces if 1 < f < 6]
+        b = n6 - k
+        for xs in itertools.product(_die(), repeat=b):
+            p1 = p0 * np.prod([q for _, q in xs]) if b else p0
+            dice = plain + [6 + v for v, _ in xs]
+            for m, pm in malus_values:
+                p = p1 * pm
+                mass += p
+                t = sum(dice) - m
+                if t >= need:
+                    total_p += p
+                    continue
+                best = max((sf(need - (t - c)) for c in dice), default=0.0)
+                if malus:  # a fresh malus die m': t + m - m' >= need
+                    best = max(best, 1.0 - sf(t + m - need + 1))
+                total_p += p * best
+    return total_p, 1.0 - mass
+
+
+@pytest.mark.parametrize(
+    "advantage, modifier, dc, cancel",
+    [
+        ("advantage", 0, 16, False),
+        ("advantage", 2, 22, True),
+        ("advantage", -1, 12, False),
+        ("disadvantage", 2, 16, False),
+        ("disadvantage", 0, 12, True),
+    ],
+)
+def test_single_die_reroll_equals_brute_force(advantage, modifier, dc, cancel):
+    pool, malus = (4, False) if advantage == "advantage" else (3, True)
+    brute, omitted = brute_p_success(modifier, dc, pool, malus, cancel)
+    roll = Roll(
+        modifier,
+        advantage=advantage,
+        policy="cancel" if cancel else "keep",
+        reroll=Reroll("failure", dc=dc),
+    )
+    exact = ex.exact(roll).p_success(dc)
+    # the enumerator leaves out the longer chains: at most their mass, and (1/6)^(DEPTH+1)
+    # per rerolled die's own cut
+    slack = omitted + (1 / 6) ** (DEPTH + 1) + 1e-12
+    assert abs(exact - brute) <= slack
+    assert exact > ex.exact(roll.replace(reroll=None)).p_success(dc) + 0.02  # it helps
+
+
+def test_single_die_reroll_keeps_the_first_throws_drain():
+    # the first throw's choice stands and the rerolled die is outside the rule of 1
+    for adv in ("advantage", "disadvantage"):
+        roll = Roll(1, advantage=adv, reroll=Reroll("failure", dc=18))
+        assert ex.exact(roll).drain_mean == pytest.approx(
+            ex.exact(roll.replace(reroll=None)).drain_mean, abs=1e-9
+        )
+
+
+# -- Monte Carlo against exact ----------------------------------------------------------------
+CASES = [
+    (Roll(2, reroll=Reroll("failure", dc=16)), Rules()),
+    (Roll(2, advantage="advantage", policy="cancel", reroll=Reroll("failure", dc=20)), Rules()),
+    (
+        Roll(1, advantage="disadvantage", reroll=Reroll("failure", dc=14)),
+        Rules(ones_on_explosions=True),
+    ),
+    (
+        Roll(0, advantage="disadvantage", reroll=Reroll("failure", dc=12)),
+        Rules(disadvantage="drop"),
+    ),
+    (Roll(3, advantage="disadvantage", reroll=Reroll("one")), Rules()),
+    (Roll(3, policy=ex.Best(16, 0.05), reroll=Reroll("failure", dc=16)), Rules()),
+    (
+        Roll(4, advantage="advantage", policy=ex.Best(18, 0.0), reroll=Reroll("failure", dc=18)),
+        Rules(),
+    ),
+]
+
+
+@pytest.mark.parametrize("roll, rules", CASES, ids=[r.describe() for r, _ in CASES])
+def test_numpy_monte_carlo_agrees_with_exact(roll, rules):
+    n = 60_000
+    d = ex.exact(roll, rules)
+    s = simulate_reroll(roll, rules, n=n, seed=CASES.index((roll, rules)))
+    for dc in (10, 14, 18, 24):
+        p = d.p_success(dc)
+        assert abs(s.p_success(dc) - p) <= Z * np.sqrt(p * (1 - p) / n) + 1e-12
+    assert abs(s.mean - d.mean) <= Z * d.std / np.sqrt(n)
+    x = np.arange(d.drain_pmf.size)
+    sd = np.sqrt(d.drain_pmf @ (x - d.drain_mean) ** 2)
+    assert abs(s.drain_mean - d.drain_mean) <= Z * sd / np.sqrt(n) + 1e-12
+    if roll.reroll.trigger == "one":  # the numba kernels play it too
+        k = ex.simulate(roll, rules, n=n, seed=1, threads=1)
+        assert abs(k.mean - d.mean) <= Z * d.std / np.sqrt(n)
+
+
+def test_simulate_routes_a_failure_reroll_and_is_reproducible():
+    roll = Roll(2, reroll=Reroll("failure", dc=16))
+    a = ex.simulate(roll, n=20_000, seed=4, threads=1)
+    b = ex.simulate(roll, n=20_000, seed=4, threads=2)
+    assert np.array_equal(a.counts, b.counts) and a.n == 20_000
+
+
+@pytest.mark.parametrize("adv", ["normal", "advantage", "disadvantage"])
+@pytest.mark.parametrize("reroll", [Reroll("one"), Reroll("failure", dc=14)], ids=str)
+def test_d20_simulated_agrees_with_exact(adv, reroll):
+    roll = Roll(3, advantage=adv, reroll=reroll, kind="attack")
+    d = ex.d20(roll)
+    n = 100_000
+    s = ex.d20(roll, method="simulate", n=n, seed=9)
+    for dc in (8, 14, 20):
+        p = d.p_success(dc)
+        assert abs(s.p_success(dc) - p) <= Z * np.sqrt(p * (1 - p) / n) + 1e-12
+
+
+def test_character_trait_binds_the_roll_dc():
+    scores = dict(STR=14, DEX=12, CON=14, INT=10, WIS=10, CHA=8)
+    lucky = ex.Character("Pip", scores, reroll="one")
+    assert lucky.roll("Athletics").reroll == Reroll("one")
+    stubborn = ex.Character("Bo", scores, reroll=Reroll("failure"))
+    assert stubborn.roll("Athletics", dc=14).reroll == Reroll("failure", dc=14)
+    with pytest.raises(ex.ExplodiceError, match="dc"):
+        stubborn.roll("Athletics")
+    (c,) = ex.game.character.characters_from_toml(
+        '[[character]]\nname = "Pip"\nreroll = "lucky"\n'
+        "scores = { STR = 10, DEX = 10, CON = 10, INT = 10, WIS = 10, CHA = 10 }\n"
+    )
+    assert c.reroll == Reroll("one")
+
+
+def test_a_failure_reroll_is_refused_on_cuda_not_ignored():
+    with pytest.raises(ex.ExplodiceError, match="cuda"):
+        ex.simulate(Roll(0, reroll=Reroll("failure", dc=12)), n=1000, backend="cuda")
+    with pytest.raises(ex.ExplodiceError, match="reroll on failure"):
+        ex.frontier(Roll(0, reroll=Reroll("failure", dc=12)), 12)
+
+
+def test_character_tables_carry_the_reroll_trait():
+    scores = dict(STR=14, DEX=12, CON=14, INT=16, WIS=10, CHA=8)  # Athletics +2 +2 = +4
+    party = [
+        ex.Character("A", scores, skills={"Athletics": 1}, reroll="one"),
+        ex.Character("B", scores, skills={"Athletics": 1}, reroll=Reroll("failure")),
+        ex.Character("C", scores, skills={"Athletics": 1}),
+    ]
+    t = (
+        ex.success_table(
+            characters=party, tests=["Athletics"], dcs=[12], advantages=["normal"], system="d20"
+        )
+        .set_index("character")
+        .p
+    )
+    # d20 + 4 against 12 needs 8+: 0.65; Lucky adds 0.05 x 0.65; a reroll 1 - 0.35^2
+    assert t["C"] == pytest.approx(0.65) and t["A"] == pytest.approx(0.65 + 0.05 * 0.65)
+    assert t["B"] == pytest.approx(1 - 0.35**2)
+    t = (
+        ex.success_table(characters=party, tests=["Athletics"], dcs=[16], advantages=["normal"])
+        .set_index("character")
+        .p
+    )
+    p = ex.exact(Roll(4)).p_success(16)
+    assert t["B"] == pytest.approx(1 - (1 - p) ** 2, abs=1e-12) and t["C"] == pytest.approx(p)
