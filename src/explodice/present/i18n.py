@@ -23,6 +23,7 @@ from importlib import resources
 from typing import Any
 
 from explodice.core.errors import ExplodiceError
+from explodice.game.rules import KINDS
 
 __all__ = [
     "LANGS",
@@ -149,7 +150,7 @@ def rules_text(rules: Any, lang: str, readings: Any = None) -> str:
 
     >>> from explodice.game.rules import Rules
     >>> rules_text(Rules(), "fr")
-    'désavantage=soustraire, règle du 1 sur test,sauvegarde, 1_sur_explosion=non, excédent=plus pleine, chanceux=non'
+    'désavantage=soustraire, règle du 1 sur test,sauvegarde, 1_sur_explosion=non, excédent=plus pleine, jauge=de la compétence'
     """
     _ = translator(lang)
     readings = list(readings) if readings else [rules.disadvantage]
@@ -160,20 +161,19 @@ def rules_text(rules: Any, lang: str, readings: Any = None) -> str:
                 f"disadvantage={rules.disadvantage}", "disadvantage=" + "/".join(readings)
             )
         return text
-    from explodice.game.rules import KINDS
-
     kinds = [_(k) for k in KINDS if k in rules.rule_of_one_kinds]
     yes_no = {True: _("yes"), False: _("no")}
-    return _(
+    text = _(
         "disadvantage={reading}, rule of 1 on {kinds}, ones_on_explosions={ones}, "
-        "overflow={overflow}, lucky={lucky}"
+        "overflow={overflow}, drain_gauge={gauge}"
     ).format(
         reading="/".join(_(r) for r in readings),
         kinds=",".join(kinds) or _("none"),
         ones=yes_no[bool(rules.ones_on_explosions)],
         overflow=_(OVERFLOW_SHORT[rules.overflow]),
-        lucky=yes_no[bool(rules.lucky)],
+        gauge=_(DRAIN_GAUGE[rules.drain_gauge]),
     )
+    return text + (", " + _("Lutte serrée").lower() if rules.close_contest else "")
 
 
 def percent_formatter(lang: str, digits: int = 0) -> Any:
@@ -218,6 +218,8 @@ N_ = _noop
 OVERFLOW = {"fullest": N_("moves to the fullest gauge"), "lost": N_("is lost")}
 #: The same, in one word, as ``Rules.describe()`` writes it.
 OVERFLOW_SHORT = {"fullest": N_("fullest"), "lost": N_("lost")}
+#: The gauge a drain hits (Rules.drain_gauge), in a word.
+DRAIN_GAUGE = {"skill": N_("the skill's"), "roll": N_("the roll's")}
 #: Column names of the command line's tables and cell values that are labels, for the catalogue.
 COLUMNS = (
     N_("system"),

@@ -73,7 +73,8 @@ def title_page(ctx: Context) -> Page:
             ones=yes_no[bool(c.rules.ones_on_explosions)]
         ),
         "    " + _("excess drain: {overflow}").format(overflow=_(i18n.OVERFLOW[c.rules.overflow])),
-        "    " + _("gauge a drain hits: {gauge}").format(gauge=_(c.rules.drain_gauge)),
+        "    "
+        + _("gauge a drain hits: {gauge}").format(gauge=_(i18n.DRAIN_GAUGE[c.rules.drain_gauge])),
         "",
         _(
             "Exact numbers come from the exact engine (every cut of the infinite explosion leaves "
@@ -181,6 +182,9 @@ CONTENTS = (
     N_("Group tests and working together, for the party"),
     N_("Haggling: the price change for each modifier and item type of the seed's table"),
     N_("The Monte Carlo engine checked against the exact one: bands and convergence"),
+    N_("Rerolls: what a reroll on failure and the Lucky trait are worth, in success and drain"),
+    N_("Initiative: each creature's rank and P(the party acts first), both systems"),
+    N_("Lutte serrée: how often a test ties its DC, and what the bids cost each side"),
 )
 #: Column names and cell values the pages show, for the catalogue.
 LABELS = (
