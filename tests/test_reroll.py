@@ -261,3 +261,24 @@ def test_character_tables_carry_the_reroll_trait():
     )
     p = ex.exact(Roll(4)).p_success(16)
     assert t["B"] == pytest.approx(1 - (1 - p) ** 2, abs=1e-12) and t["C"] == pytest.approx(p)
+
+
+def test_a_character_with_a_reroll_on_failure_in_every_analysis_that_takes_characters():
+    # found in review: callers without a DC crashed on this trait (initiative, drain, hiding,
+    # the explorer's subjects, the report's group page)
+
+    scores = dict(STR=10, DEX=14, CON=10, INT=10, WIS=12, CHA=10)
+    plain = ex.Character("A", scores, skills={"Stealth": 1})
+    rerolls = ex.Character("A", scores, skills={"Stealth": 1}, reroll=ex.Reroll("failure"))
+    # initiative has no DC to fail: the trait cannot be spent, the odds are the plain ones
+    wolf = ex.Roll(2)
+    a = ex.initiative({"A": plain, "W": wolf}).ranks
+    b = ex.initiative({"A": rerolls, "W": wolf}).ranks
+    assert a.p.tolist() == pytest.approx(b.p.tolist(), abs=1e-12)
+    ex.drain_frame(rerolls)  # one save per ability, without a DC: no crash
+    # against passive observers alone, failing is falling under the highest passive: the
+    # reroll is spent against that DC, p -> 1 - (1 - p)**2
+    p = ex.hide(plain, passive=[12, 15]).p_hidden
+    assert ex.hide(rerolls, passive=[12, 15]).p_hidden == pytest.approx(1 - (1 - p) ** 2, abs=1e-12)
+    with pytest.raises(ex.ExplodiceError, match="active observer"):
+        ex.hide(rerolls, active=[plain])

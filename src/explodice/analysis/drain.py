@@ -43,11 +43,12 @@ def _labelled_rolls(rolls: Any) -> list[tuple[dict[str, Any], Roll]]:
         return out
     if hasattr(rolls, "roll") and hasattr(rolls, "gauges"):
         # a Character: one save per ability (an ability check without a skill is outside the
-        # rule of 1 by default; a save always drains its ability's gauge)
+        # rule of 1 by default; a save always drains its ability's gauge), without a DC, so
+        # without a reroll on failure
         return [
             (
                 {"label": ability, "gauge": ABILITY_GAUGE[ability]},
-                rolls.roll(ability=ability, kind="save"),
+                rolls.roll(ability=ability, kind="save", reroll_on_failure=False),
             )
             for ability in ABILITIES
         ]

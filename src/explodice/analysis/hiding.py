@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from explodice.analysis.resolutions import count_successes
+from explodice.analysis.resolutions import count_successes, passive
 from explodice.analysis.success import DEFAULT_N, Sampling, as_distribution, check_system
 from explodice.engine.distribution import Distribution
 from explodice.game.character import Character
@@ -64,9 +64,17 @@ class Hiding:
         )
 
 
-def _roll_of(who: Any, skill: str, system: str, field_name: str) -> Roll | Distribution:
+def _roll_of(
+    who: Any, skill: str, system: str, field_name: str, dc: int | None = None
+) -> Roll | Distribution:
     if isinstance(who, Character):
-        return who.roll(skill, system=system)
+        reroll = who.reroll
+        if reroll is not None and reroll.trigger == "failure" and dc is None:
+            raise ExplodiceError(
+                f"`{field_name}`: {who.name}'s reroll on failure needs a DC, which a test "
+                "against an active observer does not have; pass their Roll instead."
+            )
+        return who.roll(skill, system=system, dc=dc)
     if isinstance(who, (Roll, Distribution)):
         return who
     raise ExplodiceError(
@@ -76,8 +84,8 @@ def _roll_of(who: Any, skill: str, system: str, field_name: str) -> Roll | Distr
 
 def _passive_value(who: Any, system: str, i: int) -> tuple[str, int]:
     if isinstance(who, Character):
-        roll = who.roll("Perception", system=system)
-        return f"{who.name} (passive {10 + roll.modifier})", 10 + roll.modifier
+        value = passive(who.roll("Perception", system=system, reroll_on_failure=False)).value
+        return f"{who.name} (passive {value})", value
     value = check_int(f"passive[{i}]", who, lo=-1000, hi=1000)
     return f"passive {value}", value
 
@@ -112,7 +120,11 @@ def hide(
     if not active and not passive:
         raise ExplodiceError("`active` and `passive` are both empty: give at least one observer.")
     sampling = Sampling(method, n, seed, threads)
-    s = as_distribution(_roll_of(stealth, "Stealth", system, "stealth"), system, rules, sampling)
+    # against passive observers alone, failing means falling under the highest passive value
+    dc = max(_passive_value(w, system, i)[1] for i, w in enumerate(passive)) if not active else None
+    s = as_distribution(
+        _roll_of(stealth, "Stealth", system, "stealth", dc), system, rules, sampling
+    )
     totals = s.totals
     ps = s.total_pmf / s.total_pmf.sum()
     labels, hidden_from = [], []  # hidden_from[j][i]: P(hidden from j | Stealth total i)

@@ -96,7 +96,9 @@ def _creatures(creatures: Any, system: str, rules: Rules, sampling: Sampling) ->
     out = []
     for name, who in items:
         if isinstance(who, Character):
-            roll, dex = who.roll(ability="DEX", system=system), who.modifier("DEX")
+            # no DC to fail in initiative: a reroll on failure cannot be spent (Lucky can)
+            roll = who.roll(ability="DEX", system=system, reroll_on_failure=False)
+            dex = who.modifier("DEX")
         elif isinstance(who, Roll):
             roll, dex = who, who.modifier
         else:

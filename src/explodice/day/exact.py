@@ -65,26 +65,35 @@ class _Law:
         return float(q @ np.arange(q.size, dtype=float) ** j)
 
 
-def _choices(scenario: Scenario, rules: Rules) -> list[tuple[RollChoices, RollChoices]]:
-    """Each roll type's choices with its gauge full and at 0.
+def unsupported(scenario: Scenario, rules: Rules) -> str | None:
+    """Why the exact day cannot play ``scenario`` under ``rules``, or ``None`` when it can.
 
     The chain moves one gauge per roll: a roll that drains a gauge other than the one whose 0
     gives it disadvantage (a skill rolled with another ability under ``drain_gauge="skill"``)
-    and a reroll on failure are refused, with :func:`simulate_day` named instead."""
-    out = []
+    and a reroll on failure are out of its reach; :func:`simulate_day` plays both."""
     for r, day_roll in enumerate(scenario.rolls):
         roll = scenario.roll_of(r)
         if roll.drains(rules) and day_roll.drain_gauge(rules) != day_roll.gauge:
-            raise ExplodiceError(
+            return (
                 f"`rolls[{r}]` ({day_roll.label}) drains {day_roll.drain_gauge(rules)} but has "
                 f"disadvantage when {day_roll.gauge} is at 0: the exact day moves one gauge per "
                 "roll; use simulate_day, or Rules(drain_gauge='roll')."
             )
         if roll.reroll_dc is not None:
-            raise ExplodiceError(
+            return (
                 f"`rolls[{r}]` ({day_roll.label}): a reroll on failure is not "
                 "in the exact day; use simulate_day."
             )
+    return None
+
+
+def _choices(scenario: Scenario, rules: Rules) -> list[tuple[RollChoices, RollChoices]]:
+    """Each roll type's choices with its gauge full and at 0 (see :func:`unsupported`)."""
+    reason = unsupported(scenario, rules)
+    if reason is not None:
+        raise ExplodiceError(reason)
+    out = []
+    for r, day_roll in enumerate(scenario.rolls):
         pair = []
         for empty in (False, True):
             roll = scenario.roll_of(r, gauge_empty=empty)

@@ -406,6 +406,7 @@ class Character:
         advantages: int = 0,
         disadvantages: int = 0,
         tool: str | None = None,
+        reroll_on_failure: bool = True,
     ) -> Roll:
         """The :class:`Roll` of a skill check, an ability check, a save or an attack; its
         modifier is the ``system``'s (they differ only for a save proficient twice).
@@ -418,7 +419,8 @@ class Character:
         - ``roll(ability="STR", kind="attack", bonus=pb)``: an attack (``bonus`` for the rest).
 
         The character's ``reroll`` trait goes with the roll; a reroll on failure is spent
-        against ``dc``. ``advantage`` (a state) and the counts ``advantages`` /
+        against ``dc`` (without one it is an error), or left out with
+        ``reroll_on_failure=False`` where a roll has no DC to fail (initiative). ``advantage`` (a state) and the counts ``advantages`` /
         ``disadvantages`` are netted with the character's own sources: heavy encumbrance (one
         disadvantage on STR, DEX and CON rolls) and a ``tool`` (its proficiency adds PB to a
         check without it; with the skill's proficiency too, it gives advantage, seed 004).
@@ -476,6 +478,8 @@ class Character:
         advantage = net_advantage(advantages, disadvantages)
         pol = self.policy if policy is None else _check_policy("policy", policy)
         reroll = self.reroll
+        if reroll is not None and reroll.trigger == "failure" and not reroll_on_failure:
+            reroll = None
         if reroll is not None and reroll.trigger == "failure":
             if dc is None and reroll.dc is None:
                 raise _fail("dc", dc, f"the roll's DC: {self.name}'s reroll on failure needs it")

@@ -197,16 +197,24 @@ def _subjects(party: Sequence[Any], lang: str) -> pd.DataFrame:
         }
     ]
     for c in party:
+        # the page reads each test by its modifier and kind: a character's reroll trait is not
+        # in its tables (it would need one table per DC), so it is left out here
         tests: list[tuple[str, Roll, Roll]] = []
         for skill, prof in c.skills.items():
             if prof:
-                tests.append((skill, c.roll(skill), c.roll(skill, system="d20")))
+                tests.append(
+                    (
+                        skill,
+                        c.roll(skill, reroll_on_failure=False),
+                        c.roll(skill, system="d20", reroll_on_failure=False),
+                    )
+                )
         for a in ABILITIES:
             tests.append(
                 (
                     f"save {a}",
-                    c.roll(ability=a, kind="save"),
-                    c.roll(ability=a, kind="save", system="d20"),
+                    c.roll(ability=a, kind="save", reroll_on_failure=False),
+                    c.roll(ability=a, kind="save", system="d20", reroll_on_failure=False),
                 )
             )
         for test, r3, r20 in tests:

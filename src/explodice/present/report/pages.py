@@ -26,6 +26,7 @@ from explodice.analysis.resolutions import (
 )
 from explodice.analysis.success import success_table
 from explodice.core.version import __version__
+from explodice.day.exact import unsupported
 from explodice.day.optimal import optimal_policy
 from explodice.day.simulate import simulate_day
 from explodice.engine.d20 import d20
@@ -714,9 +715,9 @@ def group_page(ctx: Context) -> Page:
     _, lang = ctx._, ctx.lang
     skill = "Stealth"
     shown_skill = test_label(skill, lang)
-    rolls = [ch.roll(skill) for ch in party]
     rows = []
     for dc in range(4, 37):
+        rolls = [ch.roll(skill, dc=dc) for ch in party]  # a reroll on failure needs the DC
         g = group_success(rolls, dc=dc, rules=ctx.rules)
         t = working_together(rolls, dc, rules=ctx.rules)
         rows.append(
@@ -835,6 +836,9 @@ def day_policies_page(ctx: Context) -> Page:
     """The party's day under four policies, exactly: keep, cancel, the best fixed λ and the
     optimal state-dependent player."""
     c, _, lang = ctx.config, ctx._, ctx.lang
+    reason = unsupported(c.day, ctx.rules)
+    if reason is not None:  # the exact day cannot play this day: say why, draw nothing
+        return _unsupported_page(ctx, reason)
     best = optimal_policy(c.day, ctx.rules)
     table = best.compare(lambdas=REPORT_LAMBDAS)
     order = ["keep", "cancel", "best fixed λ", "optimal"]
@@ -918,6 +922,18 @@ def day_policies_page(ctx: Context) -> Page:
         fig,
         {"policies": table, "optimal-thresholds": thresholds},
     )
+
+
+def _unsupported_page(ctx: Context, reason: str) -> Page:
+    """The four-policies page for a day the exact engine cannot play (it says why)."""
+    _ = ctx._
+    title = _("The rule of 1 over a day: four policies")
+    caption = _("The exact day and its optimal player cannot play this day: {reason}").format(
+        reason=reason
+    )
+    fig, (a,) = page_figure(ctx, title, caption)
+    a.axis("off")
+    return Page("07b-day-policies", title, caption, fig, {})
 
 
 def _change_colour(change: int) -> Any:
