@@ -241,3 +241,13 @@ def test_ctrl_c_stops_cleanly_with_status_130():
     assert proc.returncode == 130
     assert err.strip().splitlines()[-1] == "explodice: interrupted"
     assert "Traceback" not in err
+
+
+def test_odds_refuses_several_dcs_for_a_roll_bound_to_its_dc():
+    # a reroll on failure (and best:λ) is spent against the roll's DC: one DC per roll, or each
+    # row would answer another question (found in review)
+    out = run("odds", "-m", "2", "--dc", "16", "17", "--reroll-on-failure")
+    assert out.returncode == 2 and "one DC" in out.stderr and "Traceback" not in out.stderr
+    one = records("odds", "-m", "2", "--dc", "17", "--reroll-on-failure")
+    p = exact(Roll(2)).p_success(17)
+    assert one[0]["p"] == pytest.approx(1 - (1 - p) ** 2, abs=1e-12)

@@ -217,3 +217,14 @@ def test_haggling_with_deception_simulated_within_error():
     assert abs(sim.mean - exact.mean) <= Z * sd * np.sqrt(2 / n)  # two independent samples
     p = exact.p_noticed
     assert abs(sim.p_noticed - p) <= Z * np.sqrt(2 * p * (1 - p) / n)
+
+
+def test_default_bids_settle_and_match_the_hand_values():
+    # both sides uniform over 0..5 by default: a round ties with 1/6, so 1.2 rounds; A pays
+    # (sum a*a + sum a) / 36 = 70/36 a round (its bid when it wins, both pay on a tie)
+    c = ex.close_contest("uniform:5", "uniform:5")
+    s = c.summary()
+    assert s["p_win_a"] == pytest.approx(0.5, abs=1e-12)
+    assert s["rounds_mean"] == pytest.approx(1.2, abs=1e-12)
+    assert s["hp_a_mean"] == pytest.approx(70 / 36 * 1.2, abs=1e-12)
+    assert ex.close_opposed(Roll(0), Roll(0), dc=None).p_tie > 0  # the defaults finish

@@ -5,7 +5,7 @@ day's roll cannot disagree with :func:`explodice.simulate`: each roll is read fr
 table (:func:`explodice.engine.compiled.throw_table`, the policy's choice already made) by
 ``table_roll_drain`` / ``table_roll``; only the lucky reroll, which comes between the throw and
 the choice, goes face by face through ``one_roll`` and ``drain_of``.
-:mod:`explodice.day` compiles a Scenario into the arrays below; nothing here validates.
+:mod:`explodice.day.simulate` compiles a Scenario into the arrays below; nothing here validates.
 
 Roll types ``r`` have two *variants* ``2 r`` (its gauge has points) and ``2 r + 1`` (its gauge
 is at 0: one more disadvantage source, netted in Python when the tables were built). Each

@@ -1,6 +1,6 @@
 """Numba kernels: random dice and the single-roll histogram. Plain arrays in, plain arrays out.
 
-Nothing here knows a rules object or validates anything: :mod:`explodice.simulate` turns a
+Nothing here knows a rules object or validates anything: :mod:`explodice.engine.simulate` turns a
 ``Roll`` and ``Rules`` into the integers and tables these functions take.
 
 The generator is xoshiro256** (Blackman & Vigna), one stream per chunk, seeded from a

@@ -58,7 +58,7 @@ def expected_drain(kept_ones: int, kept_sixes: int, rules: Rules) -> float:
 def chain_survival(b: int, malus: bool) -> tuple[np.ndarray, int]:
     """Survival ``(sf, lo)`` of what ``b`` kept 6s add (6 + an exploding die each), minus
     the malus die if any: ``sf[i] = P(value >= lo + i)``. Shared by the best(λ) tables and
-    :mod:`explodice.frontier`, so both read the same numbers."""
+    :mod:`explodice.analysis.frontier`, so both read the same numbers."""
     pmf = (chains(b, False)[0], 0)
     if malus:
         pmf = convolve(pmf, negate(exploding_die()))

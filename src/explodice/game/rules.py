@@ -81,8 +81,11 @@ class Rules:
     - ``drain_gauge``: which gauge a skill check drains: ``"skill"`` (the skill's own ability,
       so STR (Intimidation) drains PH) or ``"roll"`` (the ability actually rolled).
     - ``close_contest``: lutte serrée (seed 001): a total equal to its DC, or an opposed tie,
-      is settled by bids of HP (:mod:`explodice.analysis.close_contest`); off, the total
-      equal to the DC succeeds and an opposed tie keeps the status quo.
+      is settled by bids of HP. Switched on, success tables add ``p_tie`` (the share of rolls
+      that go to the bids); the bids themselves are played by
+      :mod:`explodice.analysis.close_contest` (``close_opposed``, ``close_contest``), since
+      their outcome depends on a bidding model. Off, a total equal to the DC succeeds and an
+      opposed tie keeps the status quo.
 
     There is no ``lucky`` switch: a reroll belongs to a roll or a character,
     ``Roll(..., reroll=Reroll("one"))`` (RULES.md, Rerolls).

@@ -297,6 +297,16 @@ def cmd_odds(args: argparse.Namespace) -> int:
     """The odds of one roll against one or more DCs."""
     rules = _rules(args)
     dcs = args.dc or _default_dcs(args.system)
+    policy_text = args.policy.strip().lower()
+    bound = getattr(args, "reroll_on_failure", False) or (
+        policy_text.startswith("best") and "@" not in policy_text
+    )
+    if bound and len(dcs) != 1:  # the roll itself depends on its DC: one DC, one roll
+        raise ExplodiceError(
+            "`--dc` must be one DC with --reroll-on-failure or --policy best:λ (the roll's "
+            f"choices depend on its DC), but {len(dcs)} DCs were asked; use `explodice table` "
+            "for several DCs, or best:λ@DC."
+        )
     roll = Roll(
         args.modifier,
         advantage=args.advantage,

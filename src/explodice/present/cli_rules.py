@@ -174,8 +174,8 @@ def add_commands(sub: Any, output: argparse.ArgumentParser) -> None:
         description="Bids of HP drawn each round: a fixed bid, uniform:B, or "
         "probabilities p0,p1,... of bids 0, 1, ...",
     )
-    p.add_argument("--bids-a", default="0")
-    p.add_argument("--bids-b", default="0")
+    p.add_argument("--bids-a", default="uniform:5", help="A's bid model (default: uniform:5)")
+    p.add_argument("--bids-b", default="uniform:5", help="B's bid model (default: uniform:5)")
     p.set_defaults(func=cmd_contest)
 
     p = sub.add_parser(

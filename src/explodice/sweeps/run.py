@@ -77,7 +77,7 @@ def _worker_init() -> None:
 def _mp_context() -> Any:
     if "forkserver" in mp.get_all_start_methods():
         ctx = mp.get_context("forkserver")
-        ctx.set_forkserver_preload(["explodice.sweep"])  # numba imported once, in the server
+        ctx.set_forkserver_preload(["explodice.sweeps.tasks"])  # numba imported once, in the server
         return ctx
     return mp.get_context("spawn")
 

@@ -94,8 +94,7 @@ def write_report(
         raise ExplodiceError(f"`--out` {str(out)!r} cannot be written ({err.strerror}).") from None
     with _locked(area), _interrupt_guard() as interrupted:
         _clean_leftovers(area)
-        run = area / f"run-{_dt.datetime.now():%Y%m%d-%H%M%S}-{os.getpid()}"
-        run.mkdir()
+        run = Path(tempfile.mkdtemp(prefix=f"run-{_dt.datetime.now():%Y%m%d-%H%M%S}-", dir=area))
         try:
             names = _write_pages(run, config, progress=progress, date=date)
             if interrupted.is_set():
@@ -237,7 +236,8 @@ def _interrupt_guard() -> Iterator[threading.Event]:
     """Record Ctrl-C even where a library swallows the KeyboardInterrupt it raises.
 
     The report checks the record before it switches to the new report, so a Ctrl-C at any
-    moment means nothing is replaced.
+    moment before the switch replaces nothing; one after it (while the links are laid) leaves
+    the new report shown, and the next run lays any link still missing.
     """
     pressed = threading.Event()
     if threading.current_thread() is not threading.main_thread():
