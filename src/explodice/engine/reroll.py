@@ -31,6 +31,7 @@ import numpy as np
 from explodice.core.errors import check_int
 from explodice.engine.dice import chains, exploding_die, exploding_sum
 from explodice.engine.distribution import Distribution, histogram_distribution
+from explodice.engine.histogram import HIST_D, HIST_T, HIST_T_LO, N_ONES
 from explodice.engine.rule_of_one import policy_table
 from explodice.engine.seeding import DEFAULT_CHUNK, chunk_sizes, resolve_seed
 from explodice.game.rules import Best, Roll, Rules
@@ -348,16 +349,19 @@ def simulate_reroll(
     n = check_int("n", n, lo=1, hi=10**10)
     ss = resolve_seed(seed)
     sizes = chunk_sizes(n, min(chunk_size, 1 << 20))
-    parts = []
+    # one fixed histogram, each chunk added as it is played: memory stays flat for any n
+    # (kept 1s of two throws reach 8; totals and drains beyond the edges are clamped there)
+    counts = np.zeros((2 * N_ONES, HIST_D, HIST_T), dtype=np.int64)
+    clamped = 0
     for size, child in zip(sizes, ss.spawn(sizes.size)):
         rng = np.random.Generator(np.random.PCG64(child))
-        parts.append(play(rng, int(size), roll, rules)[:3])
-    total, drain, ones = (np.concatenate(x) for x in zip(*parts))
-    t_lo = int(total.min())
-    counts = np.zeros(
-        (int(ones.max()) + 1, int(drain.max()) + 1, int(total.max()) - t_lo + 1), dtype=np.int64
-    )
-    np.add.at(counts, (ones, drain, total - t_lo), 1)
+        total, drain, ones = play(rng, int(size), roll, rules)[:3]
+        t = np.asarray(total) - roll.modifier - HIST_T_LO
+        d = np.asarray(drain)
+        outside = (t < 0) | (t >= HIST_T) | (d >= HIST_D)
+        clamped += int(outside.sum())
+        t, d = np.clip(t, 0, HIST_T - 1), np.minimum(d, HIST_D - 1)
+        np.add.at(counts, (np.minimum(ones, 2 * N_ONES - 1), d, t), 1)
     return histogram_distribution(
-        counts, t_lo - roll.modifier, n=n, seed=ss, clamped=0, roll=roll, rules=rules
+        counts, HIST_T_LO, n=n, seed=ss, clamped=clamped, roll=roll, rules=rules
     )
