@@ -36,7 +36,15 @@ from explodice.core.errors import check_items
 from explodice.engine.distribution import Distribution
 from explodice.game.checks import check_roll, check_rules
 from explodice.game.rules import ExplodiceError, Roll, Rules, check_int
-from explodice.game.tables import HAGGLE_BASE_DC, HAGGLE_DCS, HAGGLE_DCS_FR, resolve_item
+from explodice.game.tables import (
+    HAGGLE_BASE_DC,
+    HAGGLE_CAP_PCT,
+    HAGGLE_DCS,
+    HAGGLE_DCS_FR,
+    HAGGLE_DECEPTION_CAP_PCT,
+    HAGGLE_STEP_PCT,
+    resolve_item,
+)
 
 __all__ = [
     "Group",
@@ -479,10 +487,10 @@ def haggle(
     item: str | None = None,
     system: str = "3d6x",
     rules: Rules | None = None,
-    step: int = 10,
-    cap: int = 25,
+    step: int = HAGGLE_STEP_PCT,
+    cap: int = HAGGLE_CAP_PCT,
     deception: Roll | Distribution | None = None,
-    deception_cap: int = 50,
+    deception_cap: int = HAGGLE_DECEPTION_CAP_PCT,
     method: str = "exact",
     n: int = DEFAULT_N,
     seed: Any = None,

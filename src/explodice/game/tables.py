@@ -24,6 +24,9 @@ __all__ = [
     "DIFFICULTY_FR",
     "D20_DCS",
     "HAGGLE_BASE_DC",
+    "HAGGLE_CAP_PCT",
+    "HAGGLE_DECEPTION_CAP_PCT",
+    "HAGGLE_STEP_PCT",
     "HAGGLE_DCS",
     "HAGGLE_DCS_FR",
     "MODIFIERS",
@@ -75,6 +78,12 @@ DEFAULT_TARGETS: Mapping[str, float] = MappingProxyType(
 
 #: Seed 000's base haggling DC (Persuasion).
 HAGGLE_BASE_DC = 16
+#: The price moves this many percent per point of margin (seed 000)...
+HAGGLE_STEP_PCT = 10
+#: ...at most this much either way...
+HAGGLE_CAP_PCT = 25
+#: ...or, aiming higher with a Deception check as well, this much in the buyer's favour.
+HAGGLE_DECEPTION_CAP_PCT = 50
 #: Seed 000's minimum haggling DCs by item type.
 HAGGLE_DCS: Mapping[str, int] = MappingProxyType(
     {

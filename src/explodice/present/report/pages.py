@@ -34,7 +34,14 @@ from explodice.engine.exact import exact
 from explodice.engine.simulate import simulate
 from explodice.game.character import ABILITIES
 from explodice.game.rules import Best, Roll
-from explodice.game.tables import DC_TABLES, DIFFICULTIES, HAGGLE_DCS_FR
+from explodice.game.tables import (
+    DC_TABLES,
+    DIFFICULTIES,
+    HAGGLE_BASE_DC,
+    HAGGLE_CAP_PCT,
+    HAGGLE_DCS_FR,
+    HAGGLE_STEP_PCT,
+)
 from explodice.present import i18n, plots
 from explodice.present.explorer import roll_type_label, test_label
 from explodice.present.i18n import N_
@@ -771,18 +778,20 @@ def haggle_page(ctx: Context) -> Page:
     table["method"] = "exact"
     rows = []
     for m in mods:
-        h = haggle(Roll(m), dc=16, rules=ctx.rules)
+        h = haggle(Roll(m), dc=HAGGLE_BASE_DC, rules=ctx.rules)
         for change, p in h.pmf.items():
-            rows.append({"modifier": m, "dc": 16, "change_pct": int(change), "p": float(p)})
+            rows.append(
+                {"modifier": m, "dc": HAGGLE_BASE_DC, "change_pct": int(change), "p": float(p)}
+            )
     dist = pd.DataFrame(rows)
     dist["method"] = "exact"
     _, lang = ctx._, ctx.lang
     caption = _(
-        "Persuasion against the seller (haggling): 10 % of the price per point of "
-        "margin, capped at 25 % either way. Left: the mean price change (in the buyer's "
+        "Persuasion against the seller (haggling): {step} % of the price per point of "
+        "margin, capped at {cap} % either way. Left: the mean price change (in the buyer's "
         "favour) by modifier and item type (the seed's minimum DCs). Right: the "
-        "distribution of the change at DC 16 for each modifier. Exact."
-    )
+        "distribution of the change at DC {dc} for each modifier. Exact."
+    ).format(step=HAGGLE_STEP_PCT, cap=HAGGLE_CAP_PCT, dc=HAGGLE_BASE_DC)
     title = _("Haggling")
     fig, (a, b) = page_figure(ctx, title, caption, ncols=2, wspace=0.4, left=0.2, bottom=0.14)
     items = [_item_label(i, lang) for i in table["item"]]
@@ -818,8 +827,8 @@ def haggle_page(ctx: Context) -> Page:
         lang=lang,
         colours=colours,
         ax=b,
-        xlabel=_("modifier (DC 16)"),
-        title=_("Price change at DC 16"),
+        xlabel=_("modifier (DC {dc})").format(dc=HAGGLE_BASE_DC),
+        title=_("Price change at DC {dc}").format(dc=HAGGLE_BASE_DC),
     )
     return Page("11-haggling", title, caption, fig, {"items": table, "dc16": dist})
 
