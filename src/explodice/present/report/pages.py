@@ -240,7 +240,7 @@ def distribution_page(ctx: Context) -> Page:
         "concentrates around its mean ({mean} + modifier) where the d20 is flat, and its "
         "explosions leave a long tail that the log scale shows: very high DCs stay "
         "possible."
-    ).format(mod=mod, mean=i18n.number(12.6, lang, 1))
+    ).format(mod=mod, mean=i18n.number(dists[f"3d6x+{mod}"].mean - mod, lang, 1))
     title = _("The total: 3d6x against d20")
     fig, (a, b, c) = page_figure(ctx, title, caption, ncols=3)
     plots.plot_pmf(dists, ax=a, xlim=(0, 45), lang=lang)
@@ -372,11 +372,11 @@ def dc_table_page(ctx: Context) -> Page:
     table = success_table(list(c.modifiers), readings="both", rules=ctx.rules)
     table.attrs["rules"] = ctx.rules
     caption = _(
-        "P(success) on the typical DC table (very easy 8 to nearly impossible 35) for "
+        "P(success) on the typical DC table (very easy {lo} to nearly impossible {hi}) for "
         "each modifier: normal, with advantage (a 4th die) and with disadvantage under "
         "both readings of the seed: subtract (3 dice minus an exploding malus die) and "
         "drop (2 dice). Exact. The two readings differ most on easy DCs."
-    )
+    ).format(lo=min(DC_TABLES["3d6x"].values()), hi=max(DC_TABLES["3d6x"].values()))
     title = _("The DC table")
     fig, axes = page_figure(ctx, title, caption, nrows=2, ncols=2, hspace=0.6)
     for ax, state in zip(
@@ -658,7 +658,7 @@ def passive_page(ctx: Context) -> Page:
         "the passive value (or 1 point above); 3d6x rolls higher (mean {mean} + "
         "modifier), so a base of {base} instead of 10 would match its median. The table "
         "adds the means and how often the roll reaches the passive value. Exact."
-    ).format(mean=i18n.number(12.6, lang, 1), base=int(normal.base_for_median))
+    ).format(mean=i18n.number(normal["mean"], lang, 1), base=int(normal.base_for_median))
     shown = frame[
         [
             "system",
