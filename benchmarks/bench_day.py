@@ -1,12 +1,16 @@
-"""Benchmark of the day kernel (:func:`explodice.simulate_day`): rolls per second.
+"""Benchmark of the day kernel (:func:`explodice.simulate_day`), side by side with the kernel
+before issue 13's part 3 (``benchmarks/day_kernel_before.py``): rolls per second.
 
-    python benchmarks/bench_day.py              # a few seconds on 2 cores
-    python benchmarks/bench_day.py --days 200000
+    python benchmarks/bench_day.py                    # about a minute on 2 cores
+    python benchmarks/bench_day.py --days 1000000 --repeat 5 --threads 1
 
-Three scenarios (one gauge emptied by one repeated roll; a party of three with a mix of five
-roll types; a Best(λ) player) are run once to compile, then timed (best of ``--repeat``) for
-each thread count. The single-roll kernel (:func:`explodice.simulate`, keep, with drain) is
-timed too, for comparison. Prints a markdown table for ``benchmarks/README.md``.
+Each scenario is compiled once into the kernel's arrays (``explodice.day.simulate._compile``,
+the optimal policy's choice tables included where the scenario plays it), then both kernels
+run the same chunks, seeds and lanes, calls alternating, best of ``--repeat`` kept (these
+machines are shared and noisy). Both kernels' mean drain per roll and success rate are
+checked against :func:`explodice.exact_day` (a few standard errors). The single-roll kernel
+(:func:`explodice.simulate`, with drain) is timed too, for reference. Prints markdown tables
+for ``benchmarks/README.md``.
 """
 
 from __future__ import annotations
@@ -14,17 +18,30 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
-import timeit
+import sys
+import time
+from pathlib import Path
 
 import numba
+import numpy as np
 
-import explodice as ex
+sys.path.insert(0, str(Path(__file__).parent))
+import day_kernel_before  # noqa: E402
+
+import explodice as ex  # noqa: E402
+from explodice.day import _kernel as day_kernel  # noqa: E402
+from explodice.day.simulate import _compile, _n_bins, _pack  # noqa: E402
+from explodice.engine.chunks import lanes, run_chunks  # noqa: E402
+from explodice.engine.seeding import chunk_sizes, stream_seeds  # noqa: E402
 
 SCORES = dict(STR=16, DEX=14, CON=14, INT=12, WIS=12, CHA=10)
+CHUNK_DAYS = 4096
 
 
-def scenarios() -> dict[str, ex.Scenario]:
+def scenarios() -> dict[str, tuple[ex.Scenario, bool]]:
+    """Name -> (scenario, whether it is played by its optimal policy)."""
     one = ex.Character("Solo", SCORES, gauge_max={"PA": 20, "PM": 0, "PF": 0, "PH": 0})
+    one_gauge = ex.Scenario([one], [ex.DayRoll("Solo", skill="Athletics", dc=16, repeat=40)])
     party = [
         ex.Character("A", SCORES, level=3, gauge_per_level={"PA": 3}),
         ex.Character("B", SCORES, level=5, policy="cancel"),
@@ -39,50 +56,121 @@ def scenarios() -> dict[str, ex.Scenario]:
     ]
     best = ex.Character("Best", SCORES, policy=ex.Best(0, 0.1))
     return {
-        "one gauge of 20, STR check repeated (keep)": ex.Scenario(
-            [one], [ex.DayRoll("Solo", ability="STR", dc=16, repeat=40)]
+        "one gauge of 20, Athletics repeated (keep)": (one_gauge, False),
+        "one gauge of 20, Athletics repeated (optimal policy)": (one_gauge, True),
+        "party of 3, mix of 5 roll types, 60 rolls/day": (
+            ex.Scenario(party, mix, rolls_per_day=60),
+            False,
         ),
-        "party of 3, mix of 5 roll types, 60 rolls/day": ex.Scenario(party, mix, rolls_per_day=60),
-        "best(λ=0.1), 2 roll types, 40 rolls/day": ex.Scenario(
-            [best],
-            [ex.DayRoll("Best", ability="DEX", dc=15), ex.DayRoll("Best", ability="INT", dc=13)],
-            rolls_per_day=40,
+        "best(λ=0.1), 2 roll types, 40 rolls/day": (
+            ex.Scenario(
+                [best],
+                [
+                    ex.DayRoll("Best", ability="DEX", dc=15),
+                    ex.DayRoll("Best", ability="INT", dc=13),
+                ],
+                rolls_per_day=40,
+            ),
+            False,
         ),
     }
 
 
-def best_of(fn, repeat: int) -> float:
-    return min(timeit.repeat(fn, number=1, repeat=repeat))
+def run(module, scenario: ex.Scenario, arrays: dict, n_days: int, seed: int, threads: int):
+    """Days of ``scenario`` by ``module.day_chunk``, as simulate_day drives it: the summed
+    accumulators. ``arrays`` are ``_compile``'s; the current kernel takes them packed."""
+    sizes = chunk_sizes(n_days, CHUNK_DAYS)
+    seeds = stream_seeds(np.random.SeedSequence(seed), sizes.size)
+    outs = [
+        module.accumulators(
+            arrays["gauge_start"].size,
+            arrays["sequence"].size,
+            arrays["t_gauge"].size,
+            _n_bins(scenario),
+            int(arrays["gauge_start"].max(initial=0)),
+        )
+        for _ in range(lanes(sizes.size, threads))
+    ]
+
+    args = _pack(arrays) if module is day_kernel else arrays
+
+    def work(c: int, t: int) -> None:
+        module.day_chunk(seeds[c], sizes[c], outs[t], **args)
+
+    run_chunks(work, sizes * scenario.n_rolls, threads=threads)
+    return [sum(out[i] for out in outs) for i in range(len(outs[0]))]
+
+
+def agreement(scenario, policy, per_roll, n_days) -> tuple[float, float]:
+    """Largest gaps, in standard errors, of the success rate and mean drain of each roll
+    against the exact day."""
+    e = ex.exact_day(scenario, policy=policy) if policy is not None else ex.exact_day(scenario)
+    p = np.asarray(e.succ_t, float)
+    gap_s = np.abs(per_roll[:, 0] / n_days - p) / np.sqrt(np.maximum(p * (1 - p), 1e-12) / n_days)
+    # the drain's spread: bounded by the exact mean's scale (a rough SE, the drain is ~4x its
+    # mean at most per roll); enough to catch a wrong law, not a calibrated test
+    d = np.asarray(e.drain_t, float)
+    gap_d = np.abs(per_roll[:, 1] / n_days - d) / np.sqrt(np.maximum(25 * d, 1e-12) / n_days)
+    return float(gap_s.max()), float(gap_d.max())
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--days", type=int, default=50_000, help="days per timed run")
+    parser.add_argument("--days", type=int, default=500_000, help="days per timed run")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--threads", type=int, nargs="*", default=None)
     args = parser.parse_args(argv)
     limit = numba.config.NUMBA_NUM_THREADS
     threads = args.threads or sorted({1, limit})
     print(
-        f"# day kernel, {datetime.date.today()}, {os.cpu_count()} CPUs, numba {numba.__version__}"
+        f"# day kernel before / after, {datetime.datetime.now():%Y-%m-%d %H:%M}, "
+        f"{os.cpu_count()} CPUs, numba {numba.__version__}, "
+        f"load average {os.getloadavg()[0]:.1f} at the start"
     )
-    print("\n| scenario | threads | days | rolls | seconds | rolls/s |\n|---|---|---|---|---|---|")
-    for name, s in scenarios().items():
-        ex.simulate_day(s, n_days=100, seed=0, threads=1)  # compile
+    print(
+        "\n| scenario | threads | rolls | before M rolls/s | after M rolls/s | after / before |"
+        "\n|---|---|---|---|---|---|"
+    )
+    checks = []
+    for name, (s, optimal) in scenarios().items():
+        policy = ex.optimal_policy(s) if optimal else None
+        arrays = _compile(s, ex.Rules(), policy)
+        for module in (day_kernel_before, day_kernel):
+            run(module, s, arrays, 100, 0, 1)  # compile / load the cache
         for th in threads:
-            sec = best_of(
-                lambda: ex.simulate_day(s, n_days=args.days, seed=1, threads=th), args.repeat
-            )
+            best = {day_kernel_before: np.inf, day_kernel: np.inf}
+            for _ in range(args.repeat):
+                for module in best:
+                    t = time.perf_counter()
+                    run(module, s, arrays, args.days, 1, th)
+                    best[module] = min(best[module], time.perf_counter() - t)
             rolls = args.days * s.n_rolls
-            print(f"| {name} | {th} | {args.days:,} | {rolls:,} | {sec:.3f} | {rolls / sec:,.0f} |")
+            before, after = rolls / best[day_kernel_before], rolls / best[day_kernel]
+            print(
+                f"| {name} | {th} | {rolls:,} | {before / 1e6:.1f} | {after / 1e6:.1f} | "
+                f"{after / before:.2f} |"
+            )
+        for module in (day_kernel_before, day_kernel):
+            per_roll = run(module, s, arrays, 200_000, 2, limit)[1]
+            checks.append((name, module.__name__, *agreement(s, policy, per_roll, 200_000)))
     n = args.days * 40
     ex.simulate(ex.Roll(2), n=1000, seed=0, threads=1)
     for th in threads:
-        sec = best_of(lambda: ex.simulate(ex.Roll(2), n=n, seed=1, threads=th), args.repeat)
+        t = time.perf_counter()
+        for _ in range(args.repeat):
+            t0 = time.perf_counter()
+            ex.simulate(ex.Roll(2), n=n, seed=1, threads=th)
+            t = min(t, time.perf_counter() - t0) if _ else time.perf_counter() - t0
         print(
-            f"| single-roll kernel `simulate(Roll(2))` (reference) | {th} | – | {n:,} | "
-            f"{sec:.3f} | {n / sec:,.0f} |"
+            f"| single-roll kernel `simulate(Roll(2))`, rule of 1 + drain (reference) | {th} "
+            f"| {n:,} | | {n / t / 1e6:.1f} | |"
         )
+    print(
+        "\n| scenario | kernel | largest success gap (SE) | largest drain gap (rough SE) |"
+        "\n|---|---|---|---|"
+    )
+    for name, kernel, gs, gd in checks:
+        print(f"| {name} | {kernel} | {gs:.2f} | {gd:.2f} |")
     return 0
 
 

@@ -167,18 +167,24 @@ def test_own_advantage_nets_with_the_empty_gauge():
 
 
 def test_overflow_pours_into_the_fullest_gauges_in_order():
-    level = np.array([0, 5, 9, 9, 7, 7, 7, 7], dtype=np.int64)  # two characters
-    pts = np.array([23, 28], dtype=np.int64)
-    first = np.full(8, _day_kernel.NEVER, dtype=np.int64)
-    first[0] = 0
-    left = _day_kernel._overflow(level, pts, 0, 12, first, 3)
+    # two characters, one day (width 1): rows are levels, first empty roll, caused, points left
+    n, gs = _day_kernel.gauge_state(8, 1)
+    gs[:8] = [0, 5, 9, 9, 7, 7, 7, 7]
+    gs[n : n + 8] = _day_kernel.NEVER
+    gs[n] = 0
+    gs[3 * n : 3 * n + 2] = [23, 28]
+
+    def levels(c):
+        return list(gs[4 * c : 4 * c + 4])
+
+    left = _day_kernel._overflow(gs, n, 1, 0, 0, 12, 3)
     # PF and PH tie at 9: PF (the first) takes 9, then PH (now the fullest) takes 3
-    assert left == 0 and list(level[:4]) == [0, 5, 0, 6] and first[2] == 3
-    assert list(pts) == [11, 28] and first[3] == _day_kernel.NEVER
-    left = _day_kernel._overflow(level, pts, 1, 100, first, 4)
-    assert left == 100 - 11 and list(level[:4]) == [0, 0, 0, 0]
-    assert list(first[:4]) == [0, 4, 3, 4] and list(pts) == [0, 28]
-    assert list(level[4:]) == [7, 7, 7, 7]  # never into another character's gauges
+    assert left == 0 and levels(0) == [0, 5, 0, 6] and gs[n + 2] == 3
+    assert list(gs[3 * n : 3 * n + 2]) == [11, 28] and gs[n + 3] == _day_kernel.NEVER
+    left = _day_kernel._overflow(gs, n, 1, 1, 0, 100, 4)
+    assert left == 100 - 11 and levels(0) == [0, 0, 0, 0]
+    assert list(gs[n : n + 4]) == [0, 4, 3, 4] and list(gs[3 * n : 3 * n + 2]) == [0, 28]
+    assert levels(1) == [7, 7, 7, 7]  # never into another character's gauges
 
 
 @pytest.mark.parametrize("overflow", ["fullest", "lost"])

@@ -2,63 +2,121 @@
 
 The dice come from :mod:`explodice.engine._kernels`, the same code as the single-roll kernel, so a
 day's roll cannot disagree with :func:`explodice.simulate`: each roll is read from its throw
-table (:func:`explodice.engine.compiled.throw_table`, the policy's choice already made) by
-``table_roll_drain`` / ``table_roll``; only the lucky reroll, which comes between the throw and
-the choice, goes face by face through ``one_roll`` and ``drain_of``.
-:mod:`explodice.day.simulate` compiles a Scenario into the arrays below; nothing here validates.
+table (:func:`explodice.engine.compiled.throw_table`, the policy's choice already made), its
+drain and malus die from :data:`~explodice.engine._kernels.DRAIN_TABLE`; only the lucky reroll,
+which comes between the throw and the choice, goes face by face through ``one_roll`` and
+``drain_of``. :mod:`explodice.day.simulate` compiles a Scenario into the arrays below
+(``_compile``, then ``_pack``); nothing here validates.
 
 Roll types ``r`` have two *variants* ``2 r`` (its gauge has points) and ``2 r + 1`` (its gauge
-is at 0: one more disadvantage source, netted in Python when the tables were built). Each
-variant carries its throw table (row ``throws[v_tab[v]]`` of 6**6 entries; variants with equal
-tables share a row), its pool (index into the face tables) and policy table for the lucky
-path (``t_lucky[r]``: the roll carries Reroll("one")), and its flags. Roll type ``r``
-drains gauge ``t_gauge[r]`` and has disadvantage while gauge ``t_check[r]`` is at 0 (they differ for a skill rolled with another ability). Gauges are numbered ``4 c + j`` for character
-``c`` and gauge ``j`` in PA, PM, PF, PH. A mix draws two roll types per 64-bit output, read
-through ``mix_lut`` (type of each integer weight unit) when the weights total at most
+is at 0: one more disadvantage source, netted in Python when the tables were built); a
+state-dependent policy adds variants ``2 n_types + i``. Gauges are numbered ``4 c + j`` for
+character ``c`` and gauge ``j`` in PA, PM, PF, PH; gauge ``n_g`` is a scratch gauge for the
+rolls of NPCs, never empty. A mix draws two roll types per 64-bit output, read through
+``mix_lut`` (type of each integer weight unit) when the weights total at most
 :data:`MAX_LUT`, else by a search of the cumulative weights ``mix_cum``.
+
+Written for speed (issue 13, part 3: from ~45 to over 100 M rolls/s per core), in two ways a
+reader should know:
+
+- **few arrays in the loop.** A function of thirty arrays keeps their addresses and strides on
+  the stack and reloads them on every roll; here the hot loop reads six flat arrays: the roll
+  types' fields (``types``, :data:`TYPE_FIELDS` per type), the variants' (``variants``,
+  :data:`VAR_FIELDS` each), the throw tables, the day's gauge state (``gs``: levels, first
+  empty roll, drain caused, points left, points lost, see :func:`gauge_state`), the hot
+  counters (per roll and per roll type, folded into the caller's accumulators at the end of
+  the chunk) and the sequence;
+- **branches, not selects, where a roll depends on the last one.** Which variant plays a roll
+  depends on its gauge's level, i.e. on the previous roll's drain. As a select, the next roll's
+  table address waits for that drain (dependent loads, ~25 cycles a roll); as a branch the CPU
+  predicts (a gauge stays full, then empty; a policy's choice rarely changes between rolls),
+  the next roll starts at once. Each such branch has a store in one arm only, which keeps LLVM
+  from turning it back into a select.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import int64, njit
+from numba import int64, njit, uint64
 
-from explodice.engine._kernels import drain_of, one_roll, seed_state, table_roll_drain, uniform2
+from explodice.engine._kernels import (
+    COMPLETE,
+    DRAIN_TABLE,
+    digits_mixed3,
+    drain_from,
+    drain_of,
+    finish_one,
+    mixed_threshold,
+    one_roll,
+    seed_state,
+    uniform2,
+)
 
 N_GAUGES = 4  # per character
 MAX_LUT = 1 << 16  # largest integer weight total read through a lookup table
-NEVER = 1 << 40  # first[g] of a gauge not yet at 0
+NEVER = 1 << 40  # first empty roll of a gauge not yet at 0
+BLOCK = 256  # days played side by side, roll by roll
+ROW = 6**6  # entries of a throw-table row (pools of 2 tiled to this size)
+DRAIN_W = DRAIN_TABLE.shape[1]  # 6**5: the first faces of a drain or of the malus die
+ROLL_THRESHOLD = mixed_threshold(ROW, DRAIN_W, DRAIN_W)  # one output: throw, drain, malus
+
+# the fields of a roll type in ``types`` (TYPE_FIELDS int64 each)
+T_GAUGE, T_CHECK, T_DRAINS, T_NEED, T_LUCKY, T_POLICY, T_OWNER = range(7)
+TYPE_FIELDS = 8
+# the fields of a variant in ``variants`` (VAR_FIELDS int64 each)
+V_ROW, V_MALUS, V_EXPL, V_POOL, V_RULE = range(5)
+VAR_FIELDS = 8
+# the counters of roll type r, gauge full (e = 0) or at 0 (e = 1), at 8 r + 4 e: rolls,
+# successes, drain, squared drain
+H_ALL, H_OK, H_DRAIN, H_DRAIN2 = 0, 1, 2, 3
 
 
-@njit(inline="always", cache=True)
-def _take(level, pts, g, amount, first, t):
-    """Remove up to ``amount`` points from gauge ``g`` (and from its owner's total ``pts``);
-    returns what it could not absorb.
+@njit(cache=True)
+def _take(gs, n, width, g, d, amount, t):
+    """Remove up to ``amount`` points from gauge ``g`` of day ``d`` (and from its owner's points
+    left); returns what it could not absorb. ``gs`` is a block's gauge state
+    (:func:`gauge_state`: ``n`` gauges a section, ``width`` days).
 
-    ``first[g]`` becomes ``t`` if the gauge is now at 0 and was not before (it holds
-    :data:`NEVER` until then). No branch: whether a roll drains is a coin toss the CPU
-    cannot predict.
+    The first empty roll of ``g`` becomes ``t`` if the gauge is now at 0 and was not before
+    (a branch taken once a day at most: the CPU predicts it). Whether a roll drains is a coin
+    toss, so the rest has no branch.
     """
-    got = min(amount, level[g])
-    level[g] -= got
-    pts[g // N_GAUGES] -= got
-    first[g] = min(first[g], t + (level[g] > 0) * NEVER)
+    i = g * width + d
+    level = gs[i]
+    got = min(amount, level)
+    gs[i] = level - got
+    gs[(3 * n + (g >> 2)) * width + d] -= got
+    if got > 0 and got == level:
+        gs[(n + g) * width + d] = t
     return amount - got
 
 
-@njit(inline="always", cache=True)
-def _overflow(level, pts, g, excess, first, t):
-    """Pour ``excess`` into the owner's fullest non-empty gauges (ties: lowest index)."""
-    c0 = (g // N_GAUGES) * N_GAUGES
+@njit(cache=True)
+def _overflow(gs, n, width, g, d, excess, t):
+    """Pour ``excess`` into the owner's fullest non-empty gauges of day ``d`` (ties: lowest
+    index)."""
+    c0 = (g >> 2) * N_GAUGES
     while excess > 0:
         h = -1
         for j in range(c0, c0 + N_GAUGES):
-            if level[j] > 0 and (h < 0 or level[j] > level[h]):
+            if gs[j * width + d] > 0 and (h < 0 or gs[j * width + d] > gs[h * width + d]):
                 h = j
         if h < 0:
             break
-        excess = _take(level, pts, h, excess, first, t)
+        excess = _take(gs, n, width, h, d, excess, t)
     return excess
+
+
+@njit(cache=True)
+def gauge_state(n_g, width):
+    """``(n, gs)``: the gauge state of a block of ``width`` days with ``n_g`` gauges each, in
+    four sections of ``n = n_g + 1`` rows of ``width`` (the last gauge, ``n_g``, is the
+    scratch gauge of NPCs' rolls): levels (row ``g``), first empty roll (row ``n + g``), drain
+    caused (``2 n + g``) and points left by character (``3 n + c``); day ``d`` is column ``d``
+    of each row. ``gauge_state(4, 256)`` is ``(5, zeros(5120))``.
+    """
+    n = n_g + 1
+    return n, np.zeros(4 * n * width, dtype=np.int64)
 
 
 @njit(inline="always", cache=True)
@@ -73,13 +131,240 @@ def _pick(u, mix_lut, mix_cum):
 
 
 @njit(inline="always", cache=True)
-def _table_roll(st, v, drains, throws, v_tab, v_malus, v_expl):
-    """Variant ``v`` read from its throw table: ``(dice total, drain, st)``.
+def _table_roll(st, flat, row, malus, expl, drains):
+    """One roll from its throw-table row (offset ``row`` in the flat tables) and its drain:
+    ``(dice total, drain, st)``.
 
-    The drain is drawn whatever ``drains`` and then zeroed: cheaper than a branch on the type.
+    One 64-bit output gives three digits (:func:`digits_mixed3`): the table entry, the first
+    faces of the drain and those of the malus die, both read through :data:`DRAIN_TABLE`
+    (its row 0 is all zeros, so a roll that does not drain, or has no malus die, reads 0
+    there without a branch). Only the rare rolls the table leaves open (dice still
+    exploding, a drain or malus die past five 6s) draw again.
     """
-    total, ones, drain, st = table_roll_drain(st, throws[v_tab[v]], v_malus[v], v_expl[v])
-    return total, drain if drains else 0, st
+    u, wd, wm, st = digits_mixed3(uint64(ROW), uint64(DRAIN_W), uint64(DRAIN_W), ROLL_THRESHOLD, st)
+    e = int64(flat[uint64(row) + u])  # unsigned indices: no test for a negative index
+    total = e & 0xFF
+    ones = (e >> 8) & 0x7
+    if e >= COMPLETE:  # dice still exploding past the table's faces (rare)
+        total, ones, st = finish_one(e, st, False, expl)
+    m, st = drain_from(DRAIN_TABLE[uint64(malus), wm], st)
+    total -= m
+    ones_d = ones * drains
+    if ones_d < DRAIN_TABLE.shape[0]:
+        drain, st = drain_from(DRAIN_TABLE[uint64(ones_d), wd], st)
+    else:  # never with pools of at most 4 dice; kept for safety
+        drain, st = drain_of(ones_d, st)
+    return total, drain, st
+
+
+@njit(cache=True)
+def _roll_block(
+    st,
+    m,
+    t,
+    r,
+    n_types,
+    gs,
+    n,
+    types,
+    variants,
+    throws,
+    policy_var,
+    c_strides,
+    n_states,
+    overflow_fullest,
+    hot,
+    start,
+):
+    """:func:`_roll_days` for roll type ``r`` on every day of the block, without the lucky
+    reroll: the fast path (a sequence scenario). The type's fields are read once, its two
+    variants' fields chosen by a select, its counters kept in registers; indices are cast to
+    unsigned, which spares numba's test for a negative index on every access."""
+    b = r * TYPE_FIELDS
+    g = types[b + T_GAUGE]
+    h = types[b + T_CHECK]
+    need = types[b + T_NEED]
+    drains = types[b + T_DRAINS]
+    policy = types[b + T_POLICY]
+    c = types[b + T_OWNER]
+    v0 = 2 * r * VAR_FIELDS
+    v1 = v0 + VAR_FIELDS
+    row0, row1 = variants[v0 + V_ROW], variants[v1 + V_ROW]
+    mal0, mal1 = variants[v0 + V_MALUS], variants[v1 + V_MALUS]
+    exp0, exp1 = variants[v0 + V_EXPL], variants[v1 + V_EXPL]
+    i_level = uint64(g * BLOCK)
+    i_check = uint64(h * BLOCK)
+    i_caused = uint64((2 * n + g) * BLOCK)
+    i_first = uint64((n + g) * BLOCK)
+    i_left = uint64((3 * n + (g >> 2)) * BLOCK)
+    i_own = uint64(N_GAUGES * c * BLOCK)
+    i_policy = (t * n_types + r) * n_states
+    s0, s1, s2, s3 = c_strides[N_GAUGES * c : N_GAUGES * c + N_GAUGES]
+    rest = policy and c < n // N_GAUGES and start[N_GAUGES * c + 1 : N_GAUGES * c + 4].sum() > 0
+    # the overflow can only go somewhere if another of the owner's gauges starts with points
+    # (levels only fall during a day); else the points left need no keeping
+    others = 0
+    if g < n - 1:  # not the scratch gauge of NPCs' rolls
+        for j in range(N_GAUGES * (g >> 2), N_GAUGES * (g >> 2) + N_GAUGES):
+            if j != g:
+                others += start[j]
+    pour = overflow_fullest and others > 0
+    n1 = ok0 = ok1 = dr0 = dr1 = dd0 = dd1 = 0
+    for d in range(m):
+        ud = uint64(d)
+        empty = 1 if gs[i_check + ud] <= 0 else 0
+        row = row1 if empty else row0
+        malus = mal1 if empty else mal0
+        expl = exp1 if empty else exp0
+        if policy:  # the choice for the owner's levels (flat index by the strides)
+            i = gs[i_own + ud] * s0
+            if rest:  # a gauge that starts at 0 stays there: its term is 0
+                i += (
+                    gs[i_own + uint64(BLOCK) + ud] * s1
+                    + gs[i_own + uint64(2 * BLOCK) + ud] * s2
+                    + gs[i_own + uint64(3 * BLOCK) + ud] * s3
+                )
+            w = int64(policy_var[uint64(i_policy + i)])
+            # a select, not a branch: the choice changes from day to day
+            v = uint64((2 * n_types + w) * VAR_FIELDS if w >= 0 else v0 + empty * VAR_FIELDS)
+            row = variants[v + uint64(V_ROW)]
+            malus = variants[v + uint64(V_MALUS)]
+            expl = variants[v + uint64(V_EXPL)]
+        total, drain, st = _table_roll(st, throws, row, malus, expl, drains)
+        ok = 1 if total >= need else 0
+        mask = -empty  # all ones at 0, else 0
+        n1 += empty
+        ok0 += ok
+        ok1 += ok & mask
+        dr0 += drain
+        dr1 += drain & mask
+        dd0 += drain * drain
+        dd1 += (drain * drain) & mask
+        # the drain dealt to gauge g: caused, then taken as _take does
+        gs[i_caused + ud] += drain
+        level = gs[i_level + ud]
+        got = min(drain, level)
+        gs[i_level + ud] = level - got
+        if got > 0 and got == level:
+            gs[i_first + ud] = t + 1
+        if pour:  # the owner's points left, and the overflow into its other gauges
+            left = gs[i_left + ud] - got
+            gs[i_left + ud] = left
+            # tested in this order, the branch is predictable until some gauge is at 0
+            if left > 0 and drain > got:
+                _overflow(gs, n, BLOCK, g, d, drain - got, t + 1)
+    q = 8 * r
+    hot[q + H_ALL] += m - n1
+    hot[q + H_OK] += ok0 - ok1
+    hot[q + H_DRAIN] += dr0 - dr1
+    hot[q + H_DRAIN2] += dd0 - dd1
+    hot[q + 4 + H_ALL] += n1
+    hot[q + 4 + H_OK] += ok1
+    hot[q + 4 + H_DRAIN] += dr1
+    hot[q + 4 + H_DRAIN2] += dd1
+    return ok0, dr0, st
+
+
+@njit(cache=True)
+def _roll_days(
+    st,
+    m,
+    t,
+    r0,
+    n_types,
+    gs,
+    n,
+    types,
+    variants,
+    throws,
+    policy_var,
+    c_strides,
+    n_states,
+    overflow_fullest,
+    hot,
+    rt,
+    mix_cum,
+    mix_lut,
+    n_faces,
+    face_n1,
+    face_n6,
+    face_s,
+    k_tables,
+):
+    """Roll ``t`` of a block's ``m`` days: roll type ``r0``, or for a mix (``r0 < 0``) each
+    day's own draw. Returns ``(successes, summed drain, st)`` and counts by roll type in
+    ``hot``. Written out in one function: numba counts references to the arrays an inlined
+    helper takes, on every call, which made this loop 4x slower."""
+    if r0 < 0:  # drawn from the mix by integer weight, two per 64-bit output
+        w_total = mix_cum[-1]
+        for d in range(0, m, 2):
+            u1, u2, st = uniform2(w_total, w_total, st)
+            rt[d] = _pick(u1, mix_lut, mix_cum)
+            if d + 1 < m:
+                rt[d + 1] = _pick(u2, mix_lut, mix_cum)
+    ok_t = 0
+    drain_t = 0
+    for d in range(m):
+        r = r0 if r0 >= 0 else rt[d]
+        b = r * TYPE_FIELDS
+        g = types[b + T_GAUGE]  # the gauge drained (rules.drain_gauge) ...
+        h = types[b + T_CHECK]  # ... and the one whose 0 gives disadvantage
+        # the variant: gauge full or at 0, or a state-dependent policy's choice
+        empty = 1 if gs[h * BLOCK + d] <= 0 else 0
+        v = 2 * r + empty
+        if types[b + T_POLICY]:
+            c = types[b + T_OWNER]
+            i = 0
+            for j in range(N_GAUGES):
+                i += gs[(N_GAUGES * c + j) * BLOCK + d] * c_strides[N_GAUGES * c + j]
+            w = policy_var[(t * n_types + r) * n_states + i]
+            if w >= 0:
+                v = 2 * n_types + w
+        v *= VAR_FIELDS
+        drains = types[b + T_DRAINS]
+        if types[b + T_LUCKY]:  # Reroll("one") comes between the throw and the choice
+            p = variants[v + V_POOL]
+            total, ones, st = one_roll(
+                st,
+                n_faces[p],
+                face_n1[p],
+                face_n6[p],
+                face_s[p],
+                k_tables[v // VAR_FIELDS],
+                variants[v + V_MALUS],
+                True,
+                variants[v + V_RULE],
+                variants[v + V_EXPL],
+            )
+            drain = 0
+            if drains:
+                drain, st = drain_of(ones, st)
+        else:
+            total, drain, st = _table_roll(
+                st, throws, variants[v + V_ROW], variants[v + V_MALUS], variants[v + V_EXPL], drains
+            )
+        ok = 1 if total >= types[b + T_NEED] else 0
+        ok_t += ok
+        drain_t += drain
+        q = 8 * r + 4 * empty
+        hot[q + H_ALL] += 1
+        hot[q + H_OK] += ok
+        hot[q + H_DRAIN] += drain
+        hot[q + H_DRAIN2] += drain * drain
+        # the drain dealt to gauge g: caused, then taken as _take does
+        gs[(2 * n + g) * BLOCK + d] += drain
+        k = g * BLOCK + d
+        level = gs[k]
+        got = min(drain, level)
+        gs[k] = level - got
+        p_left = (3 * n + (g >> 2)) * BLOCK + d
+        gs[p_left] -= got
+        if got > 0 and got == level:
+            gs[(n + g) * BLOCK + d] = t + 1
+        # tested in this order, the branch is predictable until some gauge is at 0
+        if gs[p_left] > 0 and drain > got and overflow_fullest:
+            _overflow(gs, n, BLOCK, g, d, drain - got, t + 1)
+    return ok_t, drain_t, st
 
 
 @njit(cache=True, nogil=True)
@@ -88,136 +373,128 @@ def day_chunk(
     size,
     out,
     throws,
-    v_tab,
+    types,
+    variants,
+    sequence,
+    gauge_start,
+    overflow_fullest,
+    mix_cum,
+    mix_lut,
+    policy_var,
+    c_strides,
+    n_states,
     n_faces,
     face_n1,
     face_n6,
     face_s,
-    v_pool,
     k_tables,
-    v_malus,
-    v_rule,
-    v_expl,
-    t_lucky,
-    t_gauge,
-    t_check,
-    t_drains,
-    t_need,
-    sequence,
-    mix_cum,
-    mix_lut,
-    gauge_start,
-    overflow_fullest,
-    t_owner,
-    t_policy,
-    policy_var,
-    c_strides,
 ):
     """Run ``size`` days on the stream ``seed_row`` (uint64[4]), adding into ``out`` (one lane's
     accumulators, see :func:`accumulators`). Releases the GIL: lanes run on Python threads.
 
-    A state-dependent policy: roll type ``r`` with ``t_policy[r]`` plays, at roll ``t``, the
-    extra variant ``2 n_types + policy_var[t, r, i]`` (when >= 0), ``i`` the flat index of
-    its character's (``t_owner[r]``) levels by ``c_strides``."""
+    ``types`` and ``variants`` hold the fields named by ``T_*`` and ``V_*``; ``throws`` the
+    throw tables, flat (a variant's row starts at its ``V_ROW``). A state-dependent policy:
+    roll type ``r`` with ``T_POLICY`` plays, at roll ``t``, the variant ``2 n_types +
+    policy_var[(t n_types + r) n_states + i]`` (when >= 0), ``i`` the flat index of its
+    character's levels by ``c_strides[4 c + j]``. The last four arrays serve the lucky
+    reroll's face-by-face path only. Returns how often a policy's choice changed between
+    two rolls (a count kept so that its branch stays a branch)."""
     st = seed_state(seed_row)
     first_h, roll_h, type_h, caused_h, end_h, lost_h, sums_h, lost_sum_h = out
     n_rolls = sequence.size
+    n_types = types.size // TYPE_FIELDS
     n_g = gauge_start.size
     n_c = n_g // N_GAUGES
     n_bins = caused_h.shape[1]
-    w_total = mix_cum[-1]
-    # one more gauge, index n_g: the scratch gauge of the rolls of NPCs, never empty
-    level = np.empty(n_g + 1, dtype=np.int64)
-    first = np.empty(n_g + 1, dtype=np.int64)
-    caused = np.empty(n_g + 1, dtype=np.int64)
-    lost = np.empty(n_c + 1, dtype=np.int64)  # by character (and the scratch's, always 0)
-    pts = np.empty(n_c + 1, dtype=np.int64)  # points left to each character (and the scratch)
-    level[n_g] = 1 << 62
-    first[n_g] = NEVER
-    pts[n_c] = 1 << 62
-    for _ in range(size):
-        for g in range(n_g):
-            level[g] = gauge_start[g]
-            first[g] = 0 if level[g] == 0 else NEVER
-        for c in range(n_c):
-            pts[c] = level[N_GAUGES * c : N_GAUGES * c + N_GAUGES].sum()
-        caused[:] = 0
-        lost[:] = 0
-        u_next = -1  # the second roll type of the last pair drawn for a mix
+    B = BLOCK
+    n, gs = gauge_state(n_g, B)
+    rt = np.zeros(B, dtype=np.int64)  # each day's roll type at this roll (a mix)
+    hot = np.zeros(8 * n_types, dtype=np.int64)  # by roll type: [4 e + field], H_*
+    start = np.zeros(4 * n, dtype=np.int64)  # each row of gs at the start of a day
+    for g in range(n_g):
+        start[g] = gauge_start[g]
+        start[n + g] = 0 if gauge_start[g] == 0 else NEVER
+        start[3 * n + g // N_GAUGES] += gauge_start[g]
+    start[n_g] = 1 << 62  # the scratch gauge and its owner: never empty
+    start[2 * n - 1] = NEVER
+    start[3 * n + n_c] = 1 << 62
+    done = 0
+    while done < size:
+        m = min(B, size - done)
+        for row in range(4 * n):
+            x = start[row]
+            for d in range(m):
+                gs[row * B + d] = x
         for t in range(n_rolls):
             r = sequence[t]
-            if r < 0:  # drawn from the mix by integer weight, two per 64-bit output
-                if u_next >= 0:
-                    u, u_next = u_next, -1
-                else:
-                    u, u_next, st = uniform2(w_total, w_total, st)
-                r = _pick(u, mix_lut, mix_cum)
-            g = t_gauge[r]  # the gauge drained (rules.drain_gauge) ...
-            h = t_check[r]  # ... and the one whose 0 gives disadvantage (the rolled ability's)
-            drains = t_drains[r]
-            w = -1
-            if t_policy[r]:
-                c = t_owner[r]
-                i = 0
-                for j in range(N_GAUGES):
-                    i += level[N_GAUGES * c + j] * c_strides[c, j]
-                w = policy_var[t, r, i]
-            if t_lucky[r]:  # Reroll("one") comes between the throw and the choice: face by face
-                empty = 1 if level[h] == 0 else 0
-                v = 2 * r + empty if w < 0 else 2 * t_gauge.size + w
-                p = v_pool[v]
-                total, ones, st = one_roll(
+            if r >= 0 and not types[r * TYPE_FIELDS + T_LUCKY]:  # one roll type for all days
+                ok_t, drain_t, st = _roll_block(
                     st,
-                    n_faces[p],
-                    face_n1[p],
-                    face_n6[p],
-                    face_s[p],
-                    k_tables[v],
-                    v_malus[v],
-                    True,
-                    v_rule[v],
-                    v_expl[v],
+                    m,
+                    t,
+                    r,
+                    n_types,
+                    gs,
+                    n,
+                    types,
+                    variants,
+                    throws,
+                    policy_var,
+                    c_strides,
+                    n_states,
+                    overflow_fullest,
+                    hot,
+                    start,
                 )
-                drain = 0
-                if drains:
-                    drain, st = drain_of(ones, st)
-            # A branch, not a select: the CPU predicts it (a gauge stays full, then empty) and
-            # starts the next roll before this one's drain is known.
-            elif w >= 0:
-                empty = 1 if level[h] == 0 else 0
-                total, drain, st = _table_roll(
-                    st, 2 * t_gauge.size + w, drains, throws, v_tab, v_malus, v_expl
+            else:  # a mix, or a lucky reroll: day by day
+                ok_t, drain_t, st = _roll_days(
+                    st,
+                    m,
+                    t,
+                    r,
+                    n_types,
+                    gs,
+                    n,
+                    types,
+                    variants,
+                    throws,
+                    policy_var,
+                    c_strides,
+                    n_states,
+                    overflow_fullest,
+                    hot,
+                    rt,
+                    mix_cum,
+                    mix_lut,
+                    n_faces,
+                    face_n1,
+                    face_n6,
+                    face_s,
+                    k_tables,
                 )
-            elif level[h] > 0:
-                empty = 0
-                total, drain, st = _table_roll(st, 2 * r, drains, throws, v_tab, v_malus, v_expl)
-            else:
-                empty = 1
-                total, drain, st = _table_roll(
-                    st, 2 * r + 1, drains, throws, v_tab, v_malus, v_expl
-                )
-            ok = 1 if total >= t_need[r] else 0
-            roll_h[t, 0] += ok
-            roll_h[t, 1] += drain
-            type_h[r, empty, 0] += 1
-            type_h[r, empty, 1] += ok
-            type_h[r, empty, 2] += drain
-            type_h[r, empty, 3] += drain * drain
-            caused[g] += drain
-            excess = _take(level, pts, g, drain, first, t + 1)
-            # tested in this order, the branch is predictable until some gauge is at 0
-            if pts[g // N_GAUGES] > 0 and excess > 0 and overflow_fullest:
-                excess = _overflow(level, pts, g, excess, first, t + 1)
-            lost[g // N_GAUGES] += excess
+            roll_h[t, 0] += ok_t
+            roll_h[t, 1] += drain_t
         for g in range(n_g):
-            first_h[g, min(first[g], n_rolls + 1)] += 1
-            caused_h[g, min(caused[g], n_bins - 1)] += 1
-            end_h[g, level[g]] += 1
-            sums_h[g, 0] += caused[g]
-            sums_h[g, 1] += gauge_start[g] - level[g]
-        for c in range(n_c):
-            lost_h[c, min(lost[c], n_bins - 1)] += 1
-            lost_sum_h[c] += lost[c]
+            for d in range(m):
+                level = gs[g * B + d]
+                caused = gs[(2 * n + g) * B + d]
+                first_h[g, min(gs[(n + g) * B + d], n_rolls + 1)] += 1
+                caused_h[g, min(caused, n_bins - 1)] += 1
+                end_h[g, level] += 1
+                sums_h[g, 0] += caused
+                sums_h[g, 1] += gauge_start[g] - level
+        for c in range(n_c):  # what c's gauges were dealt and did not absorb was lost
+            for d in range(m):
+                lost = 0
+                for g in range(N_GAUGES * c, N_GAUGES * c + N_GAUGES):
+                    lost += gs[(2 * n + g) * B + d] - gauge_start[g] + gs[g * B + d]
+                lost_h[c, min(lost, n_bins - 1)] += 1
+                lost_sum_h[c] += lost
+        done += m
+    for r in range(n_types):
+        for e in range(2):
+            for k in range(4):
+                type_h[r, e, k] += hot[8 * r + 4 * e + k]
 
 
 def accumulators(n_g: int, n_rolls: int, n_types: int, n_bins: int, top: int) -> tuple:

@@ -184,6 +184,55 @@ def _compile(scenario: Scenario, rules: Rules, policy: Any = None) -> dict[str, 
     )
 
 
+def _pack(arrays: dict[str, Any]) -> dict[str, Any]:
+    """The day kernel's arguments from :func:`_compile`'s named arrays: the roll types' and
+    variants' fields packed into two flat tables (see :mod:`explodice.day._kernel`, which
+    reads few arrays in its loop)."""
+    from explodice.day import _kernel as k  # numba: only when days are simulated
+
+    n_types = arrays["t_gauge"].size
+    types = np.zeros((n_types, k.TYPE_FIELDS), dtype=np.int64)
+    for field, name in [
+        (k.T_GAUGE, "t_gauge"),
+        (k.T_CHECK, "t_check"),
+        (k.T_DRAINS, "t_drains"),
+        (k.T_NEED, "t_need"),
+        (k.T_LUCKY, "t_lucky"),
+        (k.T_POLICY, "t_policy"),
+        (k.T_OWNER, "t_owner"),
+    ]:
+        types[:, field] = arrays[name]
+    n_var = arrays["v_tab"].size
+    variants = np.zeros((n_var, k.VAR_FIELDS), dtype=np.int64)
+    for field, values in [
+        (k.V_ROW, arrays["v_tab"] * k.ROW),
+        (k.V_MALUS, arrays["v_malus"]),
+        (k.V_EXPL, arrays["v_expl"]),
+        (k.V_POOL, arrays["v_pool"]),
+        (k.V_RULE, arrays["v_rule"]),
+    ]:
+        variants[:, field] = values
+    policy_var = arrays["policy_var"]
+    return dict(
+        throws=arrays["throws"].reshape(-1),
+        types=types.reshape(-1),
+        variants=variants.reshape(-1),
+        sequence=arrays["sequence"],
+        gauge_start=arrays["gauge_start"],
+        overflow_fullest=arrays["overflow_fullest"],
+        mix_cum=arrays["mix_cum"],
+        mix_lut=arrays["mix_lut"],
+        policy_var=np.ascontiguousarray(policy_var).reshape(-1),
+        c_strides=np.ascontiguousarray(arrays["c_strides"]).reshape(-1),
+        n_states=int(policy_var.shape[2]),
+        n_faces=arrays["n_faces"],
+        face_n1=arrays["face_n1"],
+        face_n6=arrays["face_n6"],
+        face_s=arrays["face_s"],
+        k_tables=arrays["k_tables"],
+    )
+
+
 def _n_bins(scenario: Scenario) -> int:
     return int(min(1 << 16, 64 + 16 * scenario.n_rolls))
 
@@ -249,8 +298,10 @@ def simulate_day(
         for _ in range(n_lanes)
     ]
 
+    packed = _pack(arrays)
+
     def work(c: int, t: int) -> None:
-        _day_kernel.day_chunk(seeds[c], sizes[c], outs[t], **arrays)
+        _day_kernel.day_chunk(seeds[c], sizes[c], outs[t], **packed)
 
     began = time.perf_counter()
     run_chunks(

@@ -324,6 +324,34 @@ def digits4(n, threshold, st):
             return a, b, c, d, st
 
 
+def mixed_threshold(*radices: int) -> np.uint64:
+    """The rejection threshold of :func:`digits_mixed3`: ``2**64 mod`` the product of the
+    radices. Refuses a product above 2**54, as :func:`digits_threshold` does.
+
+    >>> int(mixed_threshold(6**6, 6**5, 6**5)) == 2**64 % 6**16
+    True
+    """
+    n = int(np.prod([int(r) for r in radices], dtype=object))
+    if n > 1 << 54:
+        raise ValueError(f"digits below {radices} do not fit in 54 bits (product {n})")
+    return np.uint64((1 << 64) % n)
+
+
+@njit(inline="always", cache=True)
+def digits_mixed3(n1, n2, n3, threshold, st):
+    """Three independent uniform integers below ``n1``, ``n2`` and ``n3`` (uint64) from one
+    64-bit output in the common case: :func:`digits3` with a different base for each digit
+    (Lemire's method for one integer below ``n1 n2 n3`` read in mixed radix;
+    ``threshold`` from :func:`mixed_threshold`)."""
+    while True:
+        r, st = next_u64(st)
+        a, r = mul_wide(r, n1)
+        b, r = mul_wide(r, n2)
+        c, r = mul_wide(r, n3)
+        if r >= threshold:
+            return a, b, c, st
+
+
 # -- the chunk kernels: one per case, each compiled only when first used --------------------
 # They release the GIL: explodice.simulate runs chunks on Python threads, one private
 # histogram per thread, and adds the histograms at the end.
