@@ -55,7 +55,7 @@ from explodice.engine._kernels import (
 N_GAUGES = 4  # per character
 MAX_LUT = 1 << 16  # largest integer weight total read through a lookup table
 NEVER = 1 << 40  # first empty roll of a gauge not yet at 0
-BLOCK = 256  # days played side by side, roll by roll
+BLOCK = 1024  # days played side by side, roll by roll
 ROW = 6**6  # entries of a throw-table row (pools of 2 tiled to this size)
 DRAIN_W = DRAIN_TABLE.shape[1]  # 6**5: the first faces of a drain or of the malus die
 ROLL_THRESHOLD = mixed_threshold(ROW, DRAIN_W, DRAIN_W)  # one output: throw, drain, malus
@@ -66,6 +66,10 @@ TYPE_FIELDS = 8
 # the fields of a variant in ``variants`` (VAR_FIELDS int64 each)
 V_ROW, V_MALUS, V_EXPL, V_POOL, V_RULE = range(5)
 VAR_FIELDS = 8
+# a state-dependent policy's choice in ``policy_pack``: its variant's row, malus and
+# explosion-1s flags and number, packed (-1: the roll's own policy)
+P_ROW = (1 << 40) - 1
+P_MALUS, P_EXPL, P_VARIANT = 40, 41, 42
 # the counters of roll type r, gauge full (e = 0) or at 0 (e = 1), at 8 r + 4 e: rolls,
 # successes, drain, squared drain
 H_ALL, H_OK, H_DRAIN, H_DRAIN2 = 0, 1, 2, 3
@@ -138,23 +142,33 @@ def _table_roll(st, flat, row, malus, expl, drains):
     One 64-bit output gives three digits (:func:`digits_mixed3`): the table entry, the first
     faces of the drain and those of the malus die, both read through :data:`DRAIN_TABLE`
     (its row 0 is all zeros, so a roll that does not drain, or has no malus die, reads 0
-    there without a branch). Only the rare rolls the table leaves open (dice still
-    exploding, a drain or malus die past five 6s) draw again.
+    there without a branch). The rare rolls the tables leave open (dice still exploding, a
+    drain or malus die past five 6s) are finished by :func:`_finish_roll`.
     """
-    u, wd, wm, st = digits_mixed3(uint64(ROW), uint64(DRAIN_W), uint64(DRAIN_W), ROLL_THRESHOLD, st)
+    u, wd, wm, st = digits_mixed3(
+        uint64(ROW), uint64(DRAIN_W), uint64(DRAIN_W), ROLL_THRESHOLD, st
+    )
     e = int64(flat[uint64(row) + u])  # unsigned indices: no test for a negative index
-    total = e & 0xFF
     ones = (e >> 8) & 0x7
-    if e >= COMPLETE:  # dice still exploding past the table's faces (rare)
-        total, ones, st = finish_one(e, st, False, expl)
-    m, st = drain_from(DRAIN_TABLE[uint64(malus), wm], st)
-    total -= m
+    m = int64(DRAIN_TABLE[uint64(malus), wm])
+    drain = int64(DRAIN_TABLE[uint64(ones * drains), wd])
+    if (e | m | drain) >= COMPLETE or (m | drain) >= 256:  # one test for three rare cases
+        return _finish_roll(st, e, wd, wm, malus, expl, drains)
+    return (e & 0xFF) - m, drain, st
+
+
+@njit(cache=True)
+def _finish_roll(st, e, wd, wm, malus, expl, drains):
+    """:func:`_table_roll` for an entry or digits the tables leave open (under 1 % of rolls):
+    the same law, rolled with the general helpers."""
+    total, ones, st = finish_one(e, st, False, expl)
+    m, st = drain_from(DRAIN_TABLE[malus, wm], st)
     ones_d = ones * drains
     if ones_d < DRAIN_TABLE.shape[0]:
-        drain, st = drain_from(DRAIN_TABLE[uint64(ones_d), wd], st)
-    else:  # never with pools of at most 4 dice; kept for safety
+        drain, st = drain_from(DRAIN_TABLE[ones_d, wd], st)
+    else:  # more kept 1s than the table's rows (explosions ending on 1s): one die each
         drain, st = drain_of(ones_d, st)
-    return total, drain, st
+    return total - m, drain, st
 
 
 @njit(cache=True)
@@ -169,7 +183,7 @@ def _roll_block(
     types,
     variants,
     throws,
-    policy_var,
+    policy_pack,
     c_strides,
     n_states,
     overflow_fullest,
@@ -212,10 +226,7 @@ def _roll_block(
     n1 = ok0 = ok1 = dr0 = dr1 = dd0 = dd1 = 0
     for d in range(m):
         ud = uint64(d)
-        empty = 1 if gs[i_check + ud] <= 0 else 0
-        row = row1 if empty else row0
-        malus = mal1 if empty else mal0
-        expl = exp1 if empty else exp0
+        empty = gs[i_check + ud] <= 0
         if policy:  # the choice for the owner's levels (flat index by the strides)
             i = gs[i_own + ud] * s0
             if rest:  # a gauge that starts at 0 stays there: its term is 0
@@ -224,22 +235,27 @@ def _roll_block(
                     + gs[i_own + uint64(2 * BLOCK) + ud] * s2
                     + gs[i_own + uint64(3 * BLOCK) + ud] * s3
                 )
-            w = int64(policy_var[uint64(i_policy + i)])
-            # a select, not a branch: the choice changes from day to day
-            v = uint64((2 * n_types + w) * VAR_FIELDS if w >= 0 else v0 + empty * VAR_FIELDS)
-            row = variants[v + uint64(V_ROW)]
-            malus = variants[v + uint64(V_MALUS)]
-            expl = variants[v + uint64(V_EXPL)]
-        total, drain, st = _table_roll(st, throws, row, malus, expl, drains)
+            x = policy_pack[uint64(i_policy + i)]  # the chosen variant's fields, packed
+            row, malus, expl = x & P_ROW, (x >> P_MALUS) & 1, (x >> P_EXPL) & 1
+            if x < 0:  # the roll's own policy (not in this table's states)
+                row = row1 if empty else row0
+                malus = mal1 if empty else mal0
+                expl = exp1 if empty else exp0
+            total, drain, st = _table_roll(st, throws, row, malus, expl, drains)
+        elif empty:  # each variant in its own arm: its fields and counters stay in registers
+            total, drain, st = _table_roll(st, throws, row1, mal1, exp1, drains)
+        else:
+            total, drain, st = _table_roll(st, throws, row0, mal0, exp0, drains)
         ok = 1 if total >= need else 0
-        mask = -empty  # all ones at 0, else 0
-        n1 += empty
-        ok0 += ok
-        ok1 += ok & mask
-        dr0 += drain
-        dr1 += drain & mask
-        dd0 += drain * drain
-        dd1 += (drain * drain) & mask
+        if empty:  # the CPU predicts it: a gauge stays full, then empty
+            n1 += 1
+            ok1 += ok
+            dr1 += drain
+            dd1 += drain * drain
+        else:
+            ok0 += ok
+            dr0 += drain
+            dd0 += drain * drain
         # the drain dealt to gauge g: caused, then taken as _take does
         gs[i_caused + ud] += drain
         level = gs[i_level + ud]
@@ -255,14 +271,14 @@ def _roll_block(
                 _overflow(gs, n, BLOCK, g, d, drain - got, t + 1)
     q = 8 * r
     hot[q + H_ALL] += m - n1
-    hot[q + H_OK] += ok0 - ok1
-    hot[q + H_DRAIN] += dr0 - dr1
-    hot[q + H_DRAIN2] += dd0 - dd1
+    hot[q + H_OK] += ok0
+    hot[q + H_DRAIN] += dr0
+    hot[q + H_DRAIN2] += dd0
     hot[q + 4 + H_ALL] += n1
     hot[q + 4 + H_OK] += ok1
     hot[q + 4 + H_DRAIN] += dr1
     hot[q + 4 + H_DRAIN2] += dd1
-    return ok0, dr0, st
+    return ok0 + ok1, dr0 + dr1, st
 
 
 @njit(cache=True)
@@ -277,7 +293,7 @@ def _roll_days(
     types,
     variants,
     throws,
-    policy_var,
+    policy_pack,
     c_strides,
     n_states,
     overflow_fullest,
@@ -317,9 +333,9 @@ def _roll_days(
             i = 0
             for j in range(N_GAUGES):
                 i += gs[(N_GAUGES * c + j) * BLOCK + d] * c_strides[N_GAUGES * c + j]
-            w = policy_var[(t * n_types + r) * n_states + i]
-            if w >= 0:
-                v = 2 * n_types + w
+            x = policy_pack[(t * n_types + r) * n_states + i]
+            if x >= 0:
+                v = x >> P_VARIANT
         v *= VAR_FIELDS
         drains = types[b + T_DRAINS]
         if types[b + T_LUCKY]:  # Reroll("one") comes between the throw and the choice
@@ -380,7 +396,7 @@ def day_chunk(
     overflow_fullest,
     mix_cum,
     mix_lut,
-    policy_var,
+    policy_pack,
     c_strides,
     n_states,
     n_faces,
@@ -394,8 +410,8 @@ def day_chunk(
 
     ``types`` and ``variants`` hold the fields named by ``T_*`` and ``V_*``; ``throws`` the
     throw tables, flat (a variant's row starts at its ``V_ROW``). A state-dependent policy:
-    roll type ``r`` with ``T_POLICY`` plays, at roll ``t``, the variant ``2 n_types +
-    policy_var[(t n_types + r) n_states + i]`` (when >= 0), ``i`` the flat index of its
+    roll type ``r`` with ``T_POLICY`` plays, at roll ``t``, the variant packed in
+    ``policy_pack[(t n_types + r) n_states + i]`` (when >= 0), ``i`` the flat index of its
     character's levels by ``c_strides[4 c + j]``. The last four arrays serve the lucky
     reroll's face-by-face path only. Returns how often a policy's choice changed between
     two rolls (a count kept so that its branch stays a branch)."""
@@ -439,7 +455,7 @@ def day_chunk(
                     types,
                     variants,
                     throws,
-                    policy_var,
+                    policy_pack,
                     c_strides,
                     n_states,
                     overflow_fullest,
@@ -458,7 +474,7 @@ def day_chunk(
                     types,
                     variants,
                     throws,
-                    policy_var,
+                    policy_pack,
                     c_strides,
                     n_states,
                     overflow_fullest,

@@ -213,6 +213,17 @@ def _pack(arrays: dict[str, Any]) -> dict[str, Any]:
     ]:
         variants[:, field] = values
     policy_var = arrays["policy_var"]
+    # [t, r, state, field] (a cell at -1 reads some variant, then is set to -1 below)
+    chosen = variants[np.minimum(2 * n_types + np.maximum(policy_var, 0), n_var - 1)]
+    policy_pack = np.where(
+        policy_var >= 0,
+        chosen[..., k.V_ROW]
+        | chosen[..., k.V_MALUS] << k.P_MALUS
+        | chosen[..., k.V_EXPL] << k.P_EXPL
+        | (2 * n_types + policy_var.astype(np.int64)) << k.P_VARIANT,
+        -1,
+    )
+    assert int(variants[:, k.V_ROW].max(initial=0)) <= k.P_ROW
     return dict(
         throws=arrays["throws"].reshape(-1),
         types=types.reshape(-1),
@@ -222,7 +233,7 @@ def _pack(arrays: dict[str, Any]) -> dict[str, Any]:
         overflow_fullest=arrays["overflow_fullest"],
         mix_cum=arrays["mix_cum"],
         mix_lut=arrays["mix_lut"],
-        policy_var=np.ascontiguousarray(policy_var).reshape(-1),
+        policy_pack=np.ascontiguousarray(policy_pack).reshape(-1),
         c_strides=np.ascontiguousarray(arrays["c_strides"]).reshape(-1),
         n_states=int(policy_var.shape[2]),
         n_faces=arrays["n_faces"],

@@ -135,7 +135,8 @@ def _drain_table(depth: int, max_ones: int = 4) -> np.ndarray:
     return out
 
 
-DRAIN_TABLE = _drain_table(EXPLODE_DEPTH)  # 5 x 7776 int16
+DRAIN_TABLE = _drain_table(EXPLODE_DEPTH, 7)  # 8 x 7776 int16: every count of kept 1s a
+# throw-table entry can hold (rows past 4 are never read with pools of at most 4 dice)
 
 
 @njit(inline="always", cache=True)
