@@ -129,7 +129,7 @@ class CharacterFileError(ExplodiceError):
 
 def _fail(field_name: str, value: Any, allowed: str) -> CharacterError:
     return CharacterError(
-        field_name, f"`{field_name}` must be {allowed}, but {shown(value)} was passed."
+        field_name, f"`{clip(field_name)}` must be {allowed}, but {shown(value)} was passed."
     )
 
 
@@ -581,7 +581,7 @@ def characters_from_tables(tables: Any, *, source: str = "<tables>") -> list[Cha
         if not isinstance(table, Mapping):
             raise CharacterFileError(
                 f"{source}: `{where}`: a [[character]] table was expected, "
-                f"but {table!r} was passed."
+                f"but {shown(table)} was passed."
             )
         try:
             unknown = [k for k in table if k not in _TOML_KEYS]
@@ -602,14 +602,16 @@ def characters_from_tables(tables: Any, *, source: str = "<tables>") -> list[Cha
                 kwargs["policy"] = _policy_from_toml(kwargs["policy"])
             out.append(Character(**kwargs))
         except CharacterError as err:
-            who = f" ({table['name']!r})" if isinstance(table.get("name"), str) else ""
-            msg = str(err).replace(f"`{err.field}`", f"`{where}.{err.field}`{who}", 1)
+            who = f" ({shown(table['name'])})" if isinstance(table.get("name"), str) else ""
+            msg = str(err).replace(
+                f"`{clip(err.field)}`", f"`{clip(f'{where}.{err.field}')}`{who}", 1
+            )
             raise CharacterFileError(f"{source}: {msg}") from None
     names = [c.name for c in out]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise CharacterFileError(
-            f"{source}: `character.name`: {dupes[0]!r} is used twice; names must be unique."
+            f"{source}: `character.name`: {shown(dupes[0])} is used twice; names must be unique."
         )
     return out
 

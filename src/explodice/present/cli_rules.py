@@ -19,7 +19,7 @@ from explodice.analysis.close_contest import close_contest
 from explodice.analysis.hiding import hide
 from explodice.analysis.initiative import initiative
 from explodice.analysis.reroll import reroll_worth
-from explodice.core.errors import ExplodiceError
+from explodice.core.errors import ExplodiceError, shown
 from explodice.game.rules import ADVANTAGE_STATES, Roll
 from explodice.game.tables import SYSTEMS
 
@@ -41,7 +41,7 @@ def _pairs(items: list[str], what: str) -> dict[str, str]:
     for item in items:
         name, eq, value = item.partition("=")
         if not eq or not name or not value:
-            raise ExplodiceError(f"`{what}` must be NAME=VALUE, but {item!r} was passed.")
+            raise ExplodiceError(f"`{what}` must be NAME=VALUE, but {shown(item)} was passed.")
         out[name] = value
     return out
 
@@ -54,7 +54,8 @@ def cmd_initiative(args: argparse.Namespace) -> int:
             mods[name] = int(value)
         except ValueError:
             raise ExplodiceError(
-                f"`creature` {name!r} must have an integer DEX modifier, but {value!r} was passed."
+                f"`creature` {shown(name)} must have an integer DEX modifier,"
+                f" but {shown(value)} was passed."
             ) from None
     sides = (
         {name: value.split(",") for name, value in _pairs(args.side, "--side").items()}
@@ -99,7 +100,7 @@ def _bids(text: str) -> Any:
             return [float(x) for x in text.split(",")]
         except ValueError:
             raise ExplodiceError(
-                f"`bids` must be a bid, uniform:B or p0,p1,..., but {text!r} was passed."
+                f"`bids` must be a bid, uniform:B or p0,p1,..., but {shown(text)} was passed."
             ) from None
     return int(text) if text.isdigit() else text
 
