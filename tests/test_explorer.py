@@ -477,3 +477,42 @@ def test_the_page_says_what_its_numbers_count(reroll_data, data, page_file, conf
         "qu'une fois à un jet de sauvegarde (5e), là où le 3d6x l'ajoute deux fois. La "
         "capacité `save_expertise` du personnage le compterait deux fois au d20."
     ]
+
+
+@pytest.fixture
+def reroll_page(browser, reroll_data, tmp_path):
+    path = tmp_path / EXPLORER_NAME
+    path.write_text(explorer_html(reroll_data), encoding="utf-8")
+    pg = browser.new_page(viewport={"width": 1280, "height": 900})
+    problems: list[str] = []
+    pg.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    pg.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    pg.goto(path.as_uri())
+    pg.evaluate("window.explodiceReady")
+    yield pg
+    pg.close()
+    assert problems == []
+
+
+def test_browser_shows_a_reroll_on_failure_at_each_dc(reroll_page, reroll_config):
+    c = next(c for c in reroll_config.party if c.name == "Cy")
+    rules = Rules()  # the configuration's rules: disadvantage "subtract"
+    for adv, policy in (("normal", "keep"), ("advantage", "best(λ=0.05)")):
+        reroll_page.select_option("select[name=who]", "Cy: save DEX (+0)")
+        reroll_page.check(f"input[name=adv][value={adv}]")
+        reroll_page.select_option("select[name=policy]", policy)
+        _settle(reroll_page)
+        expected = {}
+        for band, dc in DC3.items():
+            pol = Best(dc, 0.05) if policy != "keep" else "keep"
+            d = exact(c.roll(ability="DEX", kind="save", advantage=adv, dc=dc, policy=pol), rules)
+            expected[f"3d6x DC @ {band}"] = dc
+            expected[f"3d6x P(success) @ {band}"] = float(d.p_success(dc))
+            expected[f"3d6x E[drain] @ {band}"] = d.drain_mean
+        for band, dc in DC20.items():
+            r20 = c.roll(ability="DEX", kind="save", advantage=adv, dc=dc, system="d20")
+            expected[f"d20 DC @ {band}"] = dc
+            expected[f"d20 P(success) @ {band}"] = float(d20(r20).p_success(dc))
+        _assert_shown(_cells(reroll_page, "roll", ""), expected)
+    notes = reroll_page.inner_text("#roll-notes")
+    assert "Cy has a reroll on failure" in notes and "Di has the Lucky trait" in notes
