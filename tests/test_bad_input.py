@@ -458,3 +458,90 @@ def test_a_wrong_rules_object_is_refused_by_every_public_function(name):
         required["scenario"] = _day()
     with pytest.raises(ExplodiceTypeError, match="`rules` must be a Rules"):
         f(**required, rules="drop")  # was read as the default rules, or an AttributeError
+
+
+# -- long values in character and scenario tables ------------------------------------------------
+LONG = "x" * 10_000
+_HERO = {"name": "Bo", "scores": SCORES}
+_ROLL = {"character": "Bo", "ability": "STR"}
+
+
+def _day_tables(**day):
+    return {"character": [_HERO], "day": {"roll": [_ROLL], **day}}
+
+
+# each case: what is built from tables, and the field the message must name
+LONG_VALUES = {
+    "day not a table": (lambda: {"character": [_HERO], "day": LONG}, "`day`"),
+    "roll not a table": (lambda: {"character": [_HERO], "day": {"roll": [LONG]}}, "day.roll[0]"),
+    "start of an unknown character": (lambda: _day_tables(start={LONG: {"PA": 1}}), "start.x"),
+    "start of an unknown gauge": (lambda: _day_tables(start={"Bo": {LONG: 1}}), "start.Bo.x"),
+    "roll of an unknown character": (
+        lambda: _day_tables(roll=[{"character": LONG, "ability": "STR"}]),
+        "rolls[0].character",
+    ),
+    "roll of a long-named party": (
+        lambda: {"character": [dict(_HERO, name=LONG)], "day": {"roll": [_ROLL]}},
+        "rolls[0].character",
+    ),
+    "character not a table": (lambda: {"character": [LONG], "day": {}}, "character[0]"),
+    "unknown character key": (
+        lambda: {"character": [dict(_HERO, **{LONG: 1})], "day": {}},
+        "character[0].x",
+    ),
+    "long name, bad level": (
+        lambda: {"character": [dict(_HERO, name=LONG, level=99)], "day": {}},
+        "character[0].level",
+    ),
+    "two long names": (
+        lambda: {"character": [dict(_HERO, name=LONG), dict(_HERO, name=LONG)], "day": {}},
+        "character.name",
+    ),
+    "long skill": (
+        lambda: {"character": [dict(_HERO, skills={LONG: 1})], "day": {}},
+        "character[0].skills.x",
+    ),
+    "long save": (
+        lambda: {"character": [dict(_HERO, saves={LONG: 1})], "day": {}},
+        "character[0].saves.x",
+    ),
+    "long tool": (
+        lambda: {"character": [dict(_HERO, tools={LONG: 3})], "day": {}},
+        "character[0].tools.x",
+    ),
+    "long gauge": (
+        lambda: {"character": [dict(_HERO, gauge_max={LONG: 3})], "day": {}},
+        "character[0].gauge_max.x",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(LONG_VALUES))
+def test_a_10000_character_value_in_a_table_gives_a_short_message_naming_the_field(name):
+    from explodice.day.scenario import scenario_from_tables
+
+    tables, field = LONG_VALUES[name]
+    with pytest.raises(ExplodiceError) as info:
+        scenario_from_tables(tables())
+    message = str(info.value)
+    # the skill's message lists the seeds' 18 skills in both languages (~600 characters)
+    assert len(message) < 800, message[:300]
+    assert field in message, message[:300]
+    assert "chars)" in message  # the long value or key is shown cut, with its length
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: ex.close_contest(LONG, 2),
+        lambda: ex.success_table(characters=[ex.Character("Bo", SCORES)], tests=[[LONG]]),
+        lambda: ex.initiative({"A": 1, "B": 2}, sides={LONG: [LONG]}),
+        lambda: ex.initiative({LONG: 1, "B": 2}).p_first(LONG + "y"),
+        lambda: ex.exact(ex.Roll(0)).to_frame(LONG),
+        lambda: ex.d20(ex.Roll(0), method=LONG),
+    ],
+)
+def test_a_10000_character_value_through_the_api_gives_a_short_message(call):
+    with pytest.raises(ExplodiceError) as info:
+        call()
+    assert len(str(info.value)) < 400 and "chars)" in str(info.value), str(info.value)[:300]

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
-from explodice import Best, Character, CharacterFileError, ExplodiceError, Roll, load_characters
+from explodice import (
+    Best,
+    Character,
+    CharacterFileError,
+    ExplodiceError,
+    ProficiencyWarning,
+    Roll,
+    load_characters,
+)
 from explodice.game.character import (
     ABILITIES,
     SKILLS,
@@ -108,12 +118,28 @@ def test_proficiency_multipliers_and_expertise():
         Character("R", SCORES, skills={"Stealth": 3})
 
 
-def test_d20_adds_a_save_proficiency_once():
-    # 3d6x: a save chosen twice adds PB twice; d20: PB at most once (Expertise is for checks).
+def test_d20_adds_a_save_proficiency_once_and_says_so():
+    # 3d6x: a save chosen twice adds PB twice; d20: PB at most once (RULES.md, d20: "added at
+    # most once"; Expertise is for checks). The file says "twice": d20 says aloud that it
+    # reads it once, naming the field, the value and the feature that would count it twice.
     c = Character("S", dict(SCORES, DEX=16), level=5, saves={"DEX": 2}, skills={"Stealth": 2})
     assert c.save_modifier("DEX") == 3 + 2 * 3
-    assert c.save_modifier("DEX", system="d20") == 3 + 3
-    assert c.roll(ability="DEX", kind="save", system="d20").modifier == 6
+    with pytest.warns(ProficiencyWarning) as caught:
+        assert c.save_modifier("DEX", system="d20") == 3 + 3
+    message = str(caught[0].message)
+    assert "`saves.DEX` is 2" in message and "'save_expertise'" in message
+    assert "+3, not +6" in message and message.startswith("'S'")
+    with pytest.warns(ProficiencyWarning, match="saves.DEX"):
+        assert c.roll(ability="DEX", kind="save", system="d20").modifier == 6
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing to say: 3d6x, a save proficient once, the feature
+        assert c.roll(ability="DEX", kind="save").modifier == 9
+        once = Character("T", dict(SCORES, DEX=16), level=5, saves={"DEX": 1})
+        assert once.save_modifier("DEX", system="d20") == 6
+        feat = Character(
+            "U", dict(SCORES, DEX=16), level=5, saves={"DEX": 2}, features=["save_expertise"]
+        )
+        assert feat.save_modifier("DEX", system="d20") == 9
     assert c.roll("Stealth", system="d20").modifier == 3 + 2 * 3  # Expertise doubles once
     with pytest.raises(ExplodiceError, match="system"):
         c.roll(ability="DEX", system="d100")

@@ -7,7 +7,15 @@ import itertools
 import numpy as np
 import pytest
 
-from explodice import Character, D20Distribution, ExplodiceError, Roll, d20, success_table
+from explodice import (
+    Character,
+    D20Distribution,
+    ExplodiceError,
+    ProficiencyWarning,
+    Roll,
+    d20,
+    success_table,
+)
 
 
 def test_check_odds_by_hand():
@@ -90,9 +98,10 @@ def test_d20_character_table_adds_save_proficiency_once():
         level=5,
         saves={"DEX": 2},
     )
-    t = success_table(
-        characters=[c], tests=["save DEX"], dcs=[15], system="d20", advantages=["normal"]
-    )
+    with pytest.warns(ProficiencyWarning, match="`saves.DEX` is 2"):
+        t = success_table(
+            characters=[c], tests=["save DEX"], dcs=[15], system="d20", advantages=["normal"]
+        )
     # DEX +3, PB +3 once: d20 + 6 >= 15 on faces 9..20
     assert t.modifier.tolist() == [6] and t.p.tolist() == pytest.approx([12 / 20])
 

@@ -52,7 +52,8 @@ def test_d20_features():
     twice = ex.Character("Monk", SCORES, level=5, saves={"DEX": 2}, features=["save_expertise"])
     once = ex.Character("Rogue", SCORES, level=5, saves={"DEX": 2})
     assert twice.roll(ability="DEX", kind="save", system="d20").modifier == 2 + 2 * 3
-    assert once.roll(ability="DEX", kind="save", system="d20").modifier == 2 + 3
+    with pytest.warns(ex.ProficiencyWarning, match="save_expertise"):  # never silently
+        assert once.roll(ability="DEX", kind="save", system="d20").modifier == 2 + 3
     with pytest.raises(ex.ExplodiceError, match="features"):
         ex.Character("X", SCORES, features=["flight"])
     # Lucky on the d20 is the character's reroll trait

@@ -368,3 +368,151 @@ def test_browser_day_follows_the_policy_control(page, config):
     types = res.to_frame("roll_types")
     types = types[types.rolls > 0]
     _assert_shown(bars, {f"day @ {r.type} @ {r.state}": r.p for r in types.itertuples()})
+
+
+# -- a character's reroll trait and a save proficient twice ----------------------------------
+REROLL_CONFIG = """
+title = "Rerolls"
+seed = 3
+
+[[character]]
+name = "Cy"
+level = 1
+scores = { STR = 10, DEX = 10, CON = 10, INT = 10, WIS = 10, CHA = 10 }
+reroll = "failure"
+
+[[character]]
+name = "Di"
+level = 1
+scores = { STR = 10, DEX = 14, CON = 10, INT = 10, WIS = 10, CHA = 10 }
+skills = { Stealth = 1 }
+reroll = "lucky"
+
+[[day.roll]]
+character = "Di"
+skill = "Stealth"
+dc = 12
+"""
+
+
+@pytest.fixture(scope="module")
+def reroll_config(tmp_path_factory):
+    path = tmp_path_factory.mktemp("explorer-rerolls") / "rerolls.toml"
+    path.write_text(REROLL_CONFIG, encoding="utf-8")
+    return load_config(path)
+
+
+@pytest.fixture(scope="module")
+def reroll_data(reroll_config):
+    return explorer_data(reroll_config, date=DATE, day=False)
+
+
+def test_a_reroll_on_failure_is_spent_against_each_dc(reroll_data, reroll_config):
+    cy = reroll_data.subjects.set_index("who").loc["Cy: save DEX (+0)"]
+    assert (cy.mod3, cy.mod20, cy.cls) == (0, 0, "save/pc/failure")
+    plain = exact(Roll(0, kind="save"))
+    for need in (4, 8, 12, 16, 22, 35):
+        # by hand: a failure throws the whole roll again, which drains again
+        p = float(plain.p_success(need))
+        keep = _row(
+            reroll_data, system="3d6x", cls=cy.cls, state="normal", policy="keep", need=need
+        )
+        assert keep.p == pytest.approx(1 - (1 - p) ** 2, abs=1e-9)
+        assert keep.drain == pytest.approx(plain.drain_mean * (1 + (1 - p)), abs=1e-9)
+        q = min(max((21 - need) / 20, 0), 1)  # d20 + 0 >= need
+        row = _row(reroll_data, system="d20", cls=cy.cls, state="normal", need=need)
+        assert row.p == pytest.approx(1 - (1 - q) ** 2, abs=1e-12)
+    # with advantage, disadvantage and best(λ): the character's own roll at that DC, as the API
+    # builds it (Character.roll binds the trait to the DC)
+    c = next(c for c in reroll_config.party if c.name == "Cy")
+    for state, adv, rules in (
+        ("advantage", "advantage", Rules()),
+        ("disadvantage (subtract)", "disadvantage", Rules(disadvantage="subtract")),
+        ("disadvantage (drop)", "disadvantage", Rules(disadvantage="drop")),
+    ):
+        for dc in (8, 16, 22):
+            r = c.roll(ability="DEX", kind="save", advantage=adv, dc=dc, policy=Best(dc, 0.05))
+            assert r.reroll_dc == dc
+            d = exact(r, rules)
+            row = _row(
+                reroll_data, system="3d6x", cls=cy.cls, state=state, policy="best(λ=0.05)", need=dc
+            )
+            assert (row.p, row.drain) == pytest.approx((d.p_success(dc), d.drain_mean), abs=1e-12)
+            r20 = c.roll(ability="DEX", kind="save", advantage=adv, dc=dc, system="d20")
+            row = _row(reroll_data, system="d20", cls=cy.cls, state=state, need=dc)
+            assert row.p == pytest.approx(d20(r20).p_success(dc), abs=1e-12)
+            no_reroll = exact(r.replace(reroll=None), rules).p_success(dc)
+            assert d.p_success(dc) > no_reroll  # the trait is in the numbers
+
+
+def test_lucky_is_in_its_rows(reroll_data):
+    di = reroll_data.subjects.set_index("who").loc["Di: Stealth (+4)"]
+    assert di.cls == "check/pc/one" and di.label.endswith(", Lucky")
+    for need in (2, 9, 15, 20):
+        # d20 by hand: a 1 is rerolled once, so P = q + (1/20) q with q = (21 - need) / 20
+        q = (21 - need) / 20
+        row = _row(reroll_data, system="d20", cls=di.cls, state="normal", need=need)
+        assert row.p == pytest.approx(q * 21 / 20, abs=1e-12)
+    keep = _row(reroll_data, system="3d6x", cls=di.cls, state="normal", policy="keep", need=4)
+    # 3d6x by hand: a total of 3 needs three 1s and the rerolled one showing 1 again
+    assert keep.p == pytest.approx(1 - Fraction(1, 6) ** 4, abs=1e-12)
+    # kept 1s: E[1s of the throw] - P(some 1) x P(its reroll is not a 1); each drains 4.2
+    ones = Fraction(1, 2) - (1 - Fraction(5, 6) ** 3) * Fraction(5, 6)
+    assert keep.drain == pytest.approx(float(ones * Fraction(21, 5)), abs=1e-9)
+
+
+def test_the_page_says_what_its_numbers_count(reroll_data, data, page_file, config):
+    page = explorer_html(reroll_data)
+    notes = page[page.index('<ul class="notes"') : page.index("</ul>")]
+    assert "Cy has a reroll on failure, counted in these numbers" in notes
+    assert "against each DC" in notes and "Di has the Lucky trait, counted" in notes
+    assert "Di: Stealth (+4), Lucky" in set(reroll_data.subjects.label)
+    # Bo's INT save is proficient twice: 3d6x counts it twice, d20 once, and the page says so
+    text = page_file.read_text(encoding="utf-8")
+    assert "Bo: save INT is proficient twice" in text and "save_expertise" in text
+    assert not any("Ana" in n for n in data.meta["notes"])  # nothing to say about Ana
+    french = explorer_data(config, lang="fr", date=DATE, day=False)
+    assert french.meta["notes"] == [
+        "Bo : sauvegarde INT est maîtrisée deux fois ; le d20 n'ajoute le bonus de maîtrise "
+        "qu'une fois à un jet de sauvegarde (5e), là où le 3d6x l'ajoute deux fois. La "
+        "capacité `save_expertise` du personnage le compterait deux fois au d20."
+    ]
+
+
+@pytest.fixture
+def reroll_page(browser, reroll_data, tmp_path):
+    path = tmp_path / EXPLORER_NAME
+    path.write_text(explorer_html(reroll_data), encoding="utf-8")
+    pg = browser.new_page(viewport={"width": 1280, "height": 900})
+    problems: list[str] = []
+    pg.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    pg.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    pg.goto(path.as_uri())
+    pg.evaluate("window.explodiceReady")
+    yield pg
+    pg.close()
+    assert problems == []
+
+
+def test_browser_shows_a_reroll_on_failure_at_each_dc(reroll_page, reroll_config):
+    c = next(c for c in reroll_config.party if c.name == "Cy")
+    rules = Rules()  # the configuration's rules: disadvantage "subtract"
+    for adv, policy in (("normal", "keep"), ("advantage", "best(λ=0.05)")):
+        reroll_page.select_option("select[name=who]", "Cy: save DEX (+0)")
+        reroll_page.check(f"input[name=adv][value={adv}]")
+        reroll_page.select_option("select[name=policy]", policy)
+        _settle(reroll_page)
+        expected = {}
+        for band, dc in DC3.items():
+            pol = Best(dc, 0.05) if policy != "keep" else "keep"
+            d = exact(c.roll(ability="DEX", kind="save", advantage=adv, dc=dc, policy=pol), rules)
+            expected[f"3d6x DC @ {band}"] = dc
+            expected[f"3d6x P(success) @ {band}"] = float(d.p_success(dc))
+            expected[f"3d6x E[drain] @ {band}"] = d.drain_mean
+        for band, dc in DC20.items():
+            r20 = c.roll(ability="DEX", kind="save", advantage=adv, dc=dc, system="d20")
+            expected[f"d20 DC @ {band}"] = dc
+            expected[f"d20 P(success) @ {band}"] = float(d20(r20).p_success(dc))
+        _assert_shown(_cells(reroll_page, "roll", ""), expected)
+    notes = reroll_page.inner_text("#roll-notes")
+    assert "Cy has a reroll on failure" in notes and "Di has the Lucky trait" in notes

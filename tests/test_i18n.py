@@ -36,6 +36,7 @@ level = 3
 scores = { FOR = 10, DEX = 16, CON = 12, INT = 10, SAG = 12, CHA = 8 }
 skills = { "Discrétion" = 1 }
 gauge_per_level = { PA = 1 }
+reroll = "chanceux"
 
 [day]
 name = "petite journée"
@@ -134,6 +135,17 @@ def test_cli_tables_in_french(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["table", "--lang", "de"])
     assert exit_.value.code == 2 and "--lang" in capsys.readouterr().err
+
+
+def test_french_explorer_says_which_trait_its_numbers_count(tmp_path):
+    path = tmp_path / "fr.toml"
+    path.write_text(FRENCH_CONFIG, encoding="utf-8")
+    data = explorer_data(path, date="2026-12-01", day=False)
+    assert any(label.endswith(", Chanceux") for label in data.subjects.label)
+    page = explorer_html(data)
+    notes = page[page.index('<ul class="notes"') : page.index("</ul>")]
+    assert "Ana a le trait Chanceux, compté dans ces nombres" in notes
+    assert ENGLISH.findall(re.sub(r"<[^>]+>", "", notes).replace("Ana", "")) == []
 
 
 # -- the French explorer in a real browser -------------------------------------------------

@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from explodice.analysis.success import DEFAULT_N, Sampling, as_distribution, check_system
+from explodice.core.errors import shown
 from explodice.game.checks import check_rules
 from explodice.game.rules import ExplodiceError, Rules, check_int
 
@@ -62,7 +63,7 @@ def bid_model(spec: Any, field_name: str = "bids") -> np.ndarray:
             top = int(spec[1])
         except (TypeError, ValueError):
             raise ExplodiceError(
-                f"`{field_name}` must be {allowed}, but {spec!r} was passed."
+                f"`{field_name}` must be {allowed}, but {shown(spec)} was passed."
             ) from None
         top = check_int(f"{field_name} (uniform's B)", top, lo=0, hi=MAX_BID)
         return np.full(top + 1, 1.0 / (top + 1))
@@ -71,7 +72,7 @@ def bid_model(spec: Any, field_name: str = "bids") -> np.ndarray:
             p = np.asarray(spec, dtype=float)
         except (TypeError, ValueError):
             raise ExplodiceError(
-                f"`{field_name}` must be {allowed}, but {spec!r} was passed."
+                f"`{field_name}` must be {allowed}, but {shown(spec)} was passed."
             ) from None
         if (
             p.ndim != 1
@@ -82,10 +83,10 @@ def bid_model(spec: Any, field_name: str = "bids") -> np.ndarray:
         ):
             raise ExplodiceError(
                 f"`{field_name}` must be {allowed} (non-negative, summing to "
-                f"1), but {spec!r} was passed."
+                f"1), but {shown(spec)} was passed."
             )
         return p / p.sum()
-    raise ExplodiceError(f"`{field_name}` must be {allowed}, but {spec!r} was passed.")
+    raise ExplodiceError(f"`{field_name}` must be {allowed}, but {shown(spec)} was passed.")
 
 
 def settle(bids_a: Sequence[int], bids_b: Sequence[int]) -> tuple[str, int, int]:
@@ -97,7 +98,7 @@ def settle(bids_a: Sequence[int], bids_b: Sequence[int]) -> tuple[str, int, int]
     if len(bids_a) != len(bids_b) or not len(bids_a):
         raise ExplodiceError(
             "`bids_a` and `bids_b` must be non-empty and of the same length "
-            f"(one bid each per round), but {bids_a!r} and {bids_b!r} were passed."
+            f"(one bid each per round), but {shown(bids_a)} and {shown(bids_b)} were passed."
         )
     hp_a = hp_b = 0
     for r, (x, y) in enumerate(zip(bids_a, bids_b)):
@@ -147,7 +148,7 @@ class CloseContest:
     def hp_pmf(self, side: str) -> pd.Series:
         """The PMF of the HP paid by ``side`` (``"a"`` or ``"b"``), indexed by HP."""
         if side not in ("a", "b"):
-            raise ExplodiceError(f"`side` must be 'a' or 'b', but {side!r} was passed.")
+            raise ExplodiceError(f"`side` must be 'a' or 'b', but {shown(side)} was passed.")
         return self.hp.groupby(f"hp_{side}").p.sum()
 
     def summary(self) -> dict[str, float]:

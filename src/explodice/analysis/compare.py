@@ -89,7 +89,7 @@ def equivalent_dc(
     roll = _as_roll(roll)
     if not isinstance(tolerance, (int, float)) or not 0 <= tolerance < 0.5:
         raise ExplodiceError(
-            f"`tolerance` must be a probability in [0, 0.5), but {tolerance!r} was passed."
+            f"`tolerance` must be a probability in [0, 0.5), but {shown(tolerance)} was passed."
         )
     table = _dc_map(d20_dcs)
     dist_d20 = d20(roll)
@@ -158,7 +158,7 @@ def equivalent_dc_table(
     if reference not in profiles:
         raise ExplodiceError(
             f"`reference` must name one of the profiles {list(profiles)}, but "
-            f"{reference!r} was passed."
+            f"{shown(reference)} was passed."
         )
     mapping = equivalent_dc(_as_roll(profiles[reference], "profiles"), d20_dcs=d20_dcs, rules=rules)
     rows = []
@@ -207,7 +207,7 @@ def divergence(
     if reference is not None and reference not in profiles:
         raise ExplodiceError(
             f"`reference` must be None or name one of the profiles "
-            f"{list(profiles)}, but {reference!r} was passed."
+            f"{list(profiles)}, but {shown(reference)} was passed."
         )
     rules = check_rules(rules)
     advantages = check_items("advantages", advantages, what=f"states {list(ADVANTAGE_STATES)}")
@@ -262,7 +262,8 @@ def dc_for_probability(
     """
     if mode not in ("closest", "at_least", "at_most"):
         raise ExplodiceError(
-            f"`mode` must be one of ['closest', 'at_least', 'at_most'], but {mode!r} was passed."
+            "`mode` must be one of ['closest', 'at_least', 'at_most'],"
+            f" but {shown(mode)} was passed."
         )
     try:
         targets = np.asarray(target, dtype=float)
@@ -287,7 +288,7 @@ def dc_for_probability(
         hits = np.nonzero(p >= t - _TIE)[0] if mode == "at_least" else np.nonzero(p <= t + _TIE)[0]
         if hits.size == 0:  # a d20 attack never goes below 5 % nor above 95 %
             raise ExplodiceError(
-                f"`target` must be reachable in mode {mode!r}: P(success) of this "
+                f"`target` must be reachable in mode {shown(mode)}: P(success) of this "
                 f"roll spans [{p.min():.4g}, {p.max():.4g}], but {float(t)!r} was "
                 "passed."
             )
@@ -327,7 +328,7 @@ def suggest_dcs(
     if reference not in profiles:
         raise ExplodiceError(
             f"`reference` must name one of the profiles {list(profiles)}, but "
-            f"{reference!r} was passed."
+            f"{shown(reference)} was passed."
         )
     dist_of = {
         name: (d20(r) if system == "d20" else exact(r, rules))

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from explodice.core.errors import check_items
+from explodice.core.errors import check_items, shown
 from explodice.engine.exact import exact
 from explodice.game.character import ABILITIES, ABILITY_GAUGE
 from explodice.game.checks import check_rules
@@ -37,7 +37,7 @@ def _labelled_rolls(rolls: Any) -> list[tuple[dict[str, Any], Roll]]:
         for label, roll in rolls.items():
             if not isinstance(roll, Roll):
                 raise ExplodiceError(
-                    f"`rolls[{label!r}]` must be a Roll, but {type(roll).__name__} was passed."
+                    f"`rolls[{shown(label)}]` must be a Roll, but {type(roll).__name__} was passed."
                 )
             out.append(({"label": str(label), "gauge": None}, roll))
         return out

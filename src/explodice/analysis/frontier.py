@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from explodice.core.errors import shown
 from explodice.engine.dice import initial_states, sf_at
 from explodice.engine.exact import exact
 from explodice.engine.rule_of_one import chain_survival, expected_drain
@@ -133,7 +134,8 @@ def frontier(
     rules = check_rules(rules)
     if advantage not in ADVANTAGE_STATES:
         raise ExplodiceError(
-            f"`advantage` must be one of {list(ADVANTAGE_STATES)}, but {advantage!r} was passed."
+            f"`advantage` must be one of {list(ADVANTAGE_STATES)},"
+            f" but {shown(advantage)} was passed."
         )
     roll = _base_roll(modifier, advantage, kind)
     cuts = breakpoints(roll, dc, rules=rules)

@@ -25,6 +25,7 @@ import pandas as pd
 
 from explodice.analysis.resolutions import count_successes, passive
 from explodice.analysis.success import DEFAULT_N, Sampling, as_distribution, check_system
+from explodice.core.errors import shown
 from explodice.engine.distribution import Distribution
 from explodice.game.character import Character
 from explodice.game.checks import check_rules
@@ -78,7 +79,8 @@ def _roll_of(
     if isinstance(who, (Roll, Distribution)):
         return who
     raise ExplodiceError(
-        f"`{field_name}` must be a Character, a Roll or a Distribution, but {who!r} was passed."
+        f"`{field_name}` must be a Character, a Roll or a Distribution,"
+        f" but {shown(who)} was passed."
     )
 
 
@@ -116,7 +118,9 @@ def hide(
     system = check_system(system)
     for name, value in (("active", active), ("passive", passive)):
         if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
-            raise ExplodiceError(f"`{name}` must be a list of observers, but {value!r} was passed.")
+            raise ExplodiceError(
+                f"`{name}` must be a list of observers, but {shown(value)} was passed."
+            )
     if not active and not passive:
         raise ExplodiceError("`active` and `passive` are both empty: give at least one observer.")
     sampling = Sampling(method, n, seed, threads)

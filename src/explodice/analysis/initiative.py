@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from explodice.analysis.success import DEFAULT_N, Sampling, as_distribution, check_system
+from explodice.core.errors import clip, listed, shown
 from explodice.engine.distribution import Distribution
 from explodice.game.character import Character
 from explodice.game.checks import check_rules
@@ -63,7 +64,8 @@ class Initiative:
         rows = r[(r.creature == name) & (r["rank"] == 1)]
         if rows.empty:
             raise ExplodiceError(
-                f"`name` must be one of {list(r.creature.unique())}, but {name!r} was passed."
+                f"`name` must be one of {listed(r.creature.unique())},"
+                f" but {shown(name)} was passed."
             )
         return float(rows.p.iloc[0])
 
@@ -87,7 +89,7 @@ def _creatures(creatures: Any, system: str, rules: Rules, sampling: Sampling) ->
     else:
         raise ExplodiceError(
             "`creatures` must be a mapping name -> Character, Roll or "
-            f"modifier, or a list of Characters, but {creatures!r} was passed."
+            f"modifier, or a list of Characters, but {shown(creatures)} was passed."
         )
     if len(items) < 2:
         raise ExplodiceError(
@@ -102,12 +104,12 @@ def _creatures(creatures: Any, system: str, rules: Rules, sampling: Sampling) ->
         elif isinstance(who, Roll):
             roll, dex = who, who.modifier
         else:
-            mod = check_int(f"creatures[{name!r}]", who, lo=-100, hi=100)
+            mod = check_int(f"creatures[{shown(name)}]", who, lo=-100, hi=100)
             roll, dex = Roll(mod, kind="ability"), mod
         out.append(_Creature(str(name), as_distribution(roll, system, rules, sampling), dex))
     names = [c.name for c in out]
     if len(set(names)) != len(names):
-        raise ExplodiceError(f"`creatures` must have unique names, but {names!r} was passed.")
+        raise ExplodiceError(f"`creatures` must have unique names, but {shown(names)} was passed.")
     return out
 
 
@@ -247,7 +249,7 @@ def initiative(
         index = {name: i for i, name in enumerate(names)}
         if not isinstance(sides, Mapping):
             raise ExplodiceError(
-                f"`sides` must be a mapping side -> names, but {sides!r} was passed."
+                f"`sides` must be a mapping side -> names, but {shown(sides)} was passed."
             )
         groups = {}
         for side, members in sides.items():
@@ -257,12 +259,14 @@ def initiative(
                 or not members
             ):
                 raise ExplodiceError(
-                    f"`sides.{side}` must be a non-empty list of names, but {members!r} was passed."
+                    f"`sides.{clip(side)}` must be a non-empty list of names,"
+                    f" but {shown(members)} was passed."
                 )
             unknown = [m for m in members if m not in index]
             if unknown:
                 raise ExplodiceError(
-                    f"`sides.{side}` must name creatures of {names}, but {unknown[0]!r} was passed."
+                    f"`sides.{clip(side)}` must name creatures of {listed(names)},"
+                    f" but {shown(unknown[0])} was passed."
                 )
             groups[side] = [index[m] for m in members]
         rows = [

@@ -32,7 +32,7 @@ from explodice.analysis.success import (
     check_system,
     states,
 )
-from explodice.core.errors import check_items
+from explodice.core.errors import check_items, shown
 from explodice.engine.distribution import Distribution
 from explodice.game.checks import check_roll, check_rules
 from explodice.game.rules import ExplodiceError, Roll, Rules, check_int
@@ -333,7 +333,9 @@ def working_together(
     """
     rolls = check_items("rolls", rolls, what="Roll objects")
     if not rolls or not all(isinstance(r, Roll) for r in rolls):
-        raise ExplodiceError(f"`rolls` must be a non-empty list of Roll, but {rolls!r} was passed.")
+        raise ExplodiceError(
+            f"`rolls` must be a non-empty list of Roll, but {shown(rolls)} was passed."
+        )
     if leader is None:
         leader = max(range(len(rolls)), key=lambda i: rolls[i].modifier)
     leader = check_int("leader", leader, lo=0, hi=len(rolls) - 1)
@@ -411,7 +413,7 @@ def group_success(
     dcs = list(dc) if isinstance(dc, Iterable) and not isinstance(dc, str) else [dc] * len(rolls)
     if len(dcs) != len(rolls):
         raise ExplodiceError(
-            f"`dc` must be one DC or one per member ({len(rolls)}), but {dc!r} was passed."
+            f"`dc` must be one DC or one per member ({len(rolls)}), but {shown(dc)} was passed."
         )
     dists = _prepare(rolls, system, rules, method, n, seed, threads)
     p_each = tuple(float(d.p_success(check_int("dc", x))) for d, x in zip(dists, dcs))
@@ -519,7 +521,7 @@ def haggle(
     if item_name is not None and dc < HAGGLE_DCS[item_name]:
         raise ExplodiceError(
             f"`dc` must be at least {HAGGLE_DCS[item_name]} for {item_name} "
-            f"(the seed's minimum), but {dc!r} was passed."
+            f"(the seed's minimum), but {shown(dc)} was passed."
         )
     step = check_int("step", step, lo=1, hi=100)
     cap = check_int("cap", cap, lo=0, hi=100)

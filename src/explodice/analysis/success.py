@@ -103,7 +103,8 @@ class Sampling:
     def __post_init__(self) -> None:
         if self.method not in ("exact", "simulate"):
             raise ExplodiceError(
-                f"`method` must be one of ['exact', 'simulate'], but {self.method!r} was passed."
+                "`method` must be one of ['exact', 'simulate'],"
+                f" but {shown(self.method)} was passed."
             )
         if self.method == "simulate":
             self.n = check_int("n", self.n, lo=1, hi=MAX_ROLLS)
@@ -201,7 +202,7 @@ def states(
         if adv not in ADVANTAGE_STATES:
             raise ExplodiceError(
                 f"`advantages` must hold states from {list(ADVANTAGE_STATES)}, "
-                f"but {adv!r} was passed."
+                f"but {shown(adv)} was passed."
             )
     for adv in sorted(advantages, key=_STATE_ORDER.index):
         if adv == "disadvantage" and system == "3d6x":
@@ -351,7 +352,7 @@ def _character_roll(c: Character, test: Any, system: str) -> tuple[Roll, str]:
     if not isinstance(test, str):
         raise ExplodiceError(
             f"`tests` must hold skill or ability names or 'save <ability>', "
-            f"but {test!r} was passed."
+            f"but {shown(test)} was passed."
         )
     words = test.split()
     if len(words) == 2 and "save" in (words[0].lower(), words[1].lower()):
@@ -420,7 +421,7 @@ def success_table(
         if modifiers is not None:
             raise ExplodiceError(
                 "`modifiers` must be None when `characters` is given, but "
-                f"{modifiers!r} was passed."
+                f"{shown(modifiers)} was passed."
             )
         characters = (
             [characters]

@@ -30,6 +30,7 @@ __all__ = [
     "check_real",
     "clip",
     "fail",
+    "listed",
     "one_line",
     "shown",
 ]
@@ -69,8 +70,9 @@ def shown(value: Any) -> str:
 def fail(
     field_name: str, value: Any, allowed: str, error: type[ExplodiceError] = RulesError
 ) -> ExplodiceError:
-    """The error to raise: "`field` must be <allowed>, but <value> was passed."."""
-    err = error(f"`{field_name}` must be {allowed}, but {shown(value)} was passed.")
+    """The error to raise: "`field` must be <allowed>, but <value> was passed." (the field's
+    name, which may hold a user's key, and the value both shortened when long)."""
+    err = error(f"`{clip(field_name)}` must be {allowed}, but {shown(value)} was passed.")
     err.field = field_name
     return err
 
@@ -193,6 +195,19 @@ def clip(text: Any, limit: int = MAX_SHOWN) -> str:
     if len(text) > limit:
         return f"{text[: max(1, limit - 20)]}...({len(text)} chars)"
     return text
+
+
+def listed(names: Any, limit: int = 12) -> str:
+    """Names a message offers as the allowed ones: each cut by :func:`clip`, at most ``limit``.
+
+    >>> listed(["Bo", "x" * 100])
+    "['Bo', 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...(100 chars)']"
+    >>> listed(range(20), limit=3)
+    "['0', '1', '2', ... (20 in all)]"
+    """
+    names = [clip(n) for n in names]
+    more = f", ... ({len(names)} in all)" if len(names) > limit else ""
+    return "[" + ", ".join(repr(n) for n in names[:limit]) + more + "]"
 
 
 MAX_LINE = 2000  # characters of a one-line error message at most

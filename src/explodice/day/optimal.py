@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from explodice.core.errors import ExplodiceError, ExplodiceTypeError
+from explodice.core.errors import ExplodiceError, ExplodiceTypeError, shown
 from explodice.day import _optimal_kernel
 from explodice.day.exact import _Chain, _choices, _laws, check_states, exact_day
 from explodice.day.rolls import MAX_ONES, RollChoices, drain_pmf
@@ -264,7 +264,7 @@ class OptimalPolicy:
         (NA: never), and whether every level below cancels too (``monotone``)."""
         if what not in ("choices", "thresholds"):
             raise ExplodiceError(
-                f"`what` must be one of ['choices', 'thresholds'], but {what!r} was passed."
+                f"`what` must be one of ['choices', 'thresholds'], but {shown(what)} was passed."
             )
         rows = []
         s = self.scenario
@@ -528,7 +528,7 @@ def optimal_policy(
     ):
         raise ExplodiceError(
             f"`values` must be {n_types} finite numbers >= 0 (one per roll "
-            f"type), but {values!r} was passed."
+            f"type), but {shown(values)} was passed."
         )
     began = time.perf_counter()
     throws = [_throws(pair) for pair in _choices(scenario, rules)]

@@ -24,7 +24,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from explodice.core.errors import clip, shown
+from explodice.core.errors import clip, listed, shown
 from explodice.core.files import check_path, parse_toml, read_toml
 from explodice.game.character import (
     ABILITY_GAUGE,
@@ -73,7 +73,9 @@ class ScenarioFileError(ExplodiceError):
 
 
 def _fail(field_name: str, value: Any, allowed: str) -> ScenarioError:
-    return ScenarioError(f"`{field_name}` must be {allowed}, but {shown(value)} was passed.")
+    err = ScenarioError(f"`{clip(field_name)}` must be {allowed}, but {shown(value)} was passed.")
+    err.field = field_name
+    return err
 
 
 def _iterable(value: Any) -> bool:
@@ -210,7 +212,7 @@ class Scenario:
             raise _fail("rolls", self.rolls, "one or more DayRoll (or tables of their fields)")
         for i, r in enumerate(rolls):
             if r.character not in names:
-                raise _fail(f"rolls[{i}].character", r.character, f"one of {names}")
+                raise _fail(f"rolls[{i}].character", r.character, f"one of {listed(names)}")
         set_(self, "rolls", rolls)
         for i in range(len(rolls)):  # each roll must be one its character can make
             try:
@@ -226,7 +228,7 @@ class Scenario:
             raise _fail("start", self.start, "a table {character: {gauge: points}}")
         for who, levels in self.start.items():
             if who not in names:
-                raise _fail(f"start.{who}", who, f"one of {names}")
+                raise _fail(f"start.{who}", who, f"one of {listed(names)}")
             if not isinstance(levels, Mapping):
                 raise _fail(f"start.{who}", levels, "a table {gauge: points}")
             out = {}
@@ -375,7 +377,7 @@ def scenario_from_tables(
     if "day" in data:
         day, prefix = data["day"], "day."
         if not isinstance(day, Mapping):
-            raise bad("day", f"must be a table of the day's keys, but {day!r} was passed.")
+            raise bad("day", f"must be a table of the day's keys, but {shown(day)} was passed.")
         here = [k for k in _DAY_KEYS if k in data]
         if here:
             raise bad(here[0], "give the day's keys either at the top or in [day], not both.")
@@ -393,7 +395,9 @@ def scenario_from_tables(
     for i, table in enumerate(tables):
         where = f"{prefix}roll[{i}]"
         if not isinstance(table, Mapping):
-            raise bad(where, f"a [[{prefix}roll]] table was expected, but {table!r} was passed.")
+            raise bad(
+                where, f"a [[{prefix}roll]] table was expected, but {shown(table)} was passed."
+            )
         unknown = [k for k in table if k not in _ROLL_KEYS]
         if unknown:
             raise bad(f"{where}.{unknown[0]}", f"unknown key; allowed: {', '.join(_ROLL_KEYS)}.")

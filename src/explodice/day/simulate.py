@@ -459,10 +459,12 @@ class DayResult:
             "lost": self._lost_frame,
         }
         if what not in tables:
-            raise ExplodiceError(f"`what` must be one of {list(tables)}, but {what!r} was passed.")
+            raise ExplodiceError(
+                f"`what` must be one of {list(tables)}, but {shown(what)} was passed."
+            )
         if getattr(self, {"drain": "caused", "lost": "lost"}.get(what, "first")) is None:
             raise ExplodiceError(
-                f"`what`: the exact day does not give the {what!r} table (a distribution over "
+                f"`what`: the exact day does not give the {shown(what)} table (a distribution over "
                 "days of a day's total, which would need the running sum in the chain's "
                 "state); its mean is in the 'gauges' table, and simulate_day gives it."
             )
@@ -665,7 +667,7 @@ class EmptyTime:
         cdf = np.cumsum(self.pmf)
         if cdf[-1] < q - 1e-12:
             raise ExplodiceError(
-                f"`q` = {q!r} lies beyond the rolls computed: the gauge is empty by roll "
+                f"`q` = {shown(q)} lies beyond the rolls computed: the gauge is empty by roll "
                 f"{cdf.size - 1} with probability {cdf[-1]:.6g} (P(later) = {self.p_beyond:.3g})."
             )
         return int(np.searchsorted(cdf, q - 1e-12))
@@ -776,12 +778,12 @@ def rolls_to_empty(
     roll = Roll(modifier, advantage=advantage, kind=kind, policy=policy)
     if method not in ("exact", "simulate"):
         raise ExplodiceError(
-            f"`method` must be one of ['exact', 'simulate'], but {method!r} was passed."
+            f"`method` must be one of ['exact', 'simulate'], but {shown(method)} was passed."
         )
     q = exact(roll, rules).drain_pmf
     if not roll.drains(rules):
         raise ExplodiceError(
-            f"`kind` {kind!r} drains nothing under these rules "
+            f"`kind` {shown(kind)} drains nothing under these rules "
             f"({rules.describe()}): the gauge never empties."
         )
     pmf, beyond = _first_passage(q, gauge, 1e-12)

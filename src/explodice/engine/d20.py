@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from explodice.core.errors import shown
 from explodice.engine.d20_reroll import kept_face_pmf_with_reroll, simulate_faces
 from explodice.engine.distribution import Distribution
 from explodice.engine.seeding import (
@@ -56,7 +57,7 @@ def kept_face_pmf(advantage: str) -> np.ndarray:
         return np.full(20, 1 / 20)
     raise ExplodiceError(
         f"`advantage` must be one of ['advantage', 'normal', 'disadvantage'], "
-        f"but {advantage!r} was passed."
+        f"but {shown(advantage)} was passed."
     )
 
 
@@ -144,7 +145,7 @@ def d20(
         return D20Distribution(pmf, 1 + roll.modifier, method="exact", **common)
     if method != "simulate":
         raise ExplodiceError(
-            f"`method` must be one of ['exact', 'simulate'], but {method!r} was passed."
+            f"`method` must be one of ['exact', 'simulate'], but {shown(method)} was passed."
         )
     n = check_int("n", n, lo=1, hi=MAX_ROLLS)
     ss = resolve_seed(seed)

@@ -70,7 +70,7 @@ def wilson_interval(successes: np.ndarray | int, n: int, level: float = 0.95) ->
     """
     level = check_real("level", level, error=ExplodiceError)
     if not 0 < level < 1:
-        raise ExplodiceError(f"`level` must be in (0, 1), but {level!r} was passed.")
+        raise ExplodiceError(f"`level` must be in (0, 1), but {shown(level)} was passed.")
     n = check_int("n", n, lo=1, hi=2**62, error=ExplodiceError)
     k = np.asarray(successes, dtype=object if isinstance(successes, int) else None)
     if (
@@ -298,7 +298,9 @@ class Distribution:
         keys = (by,) if isinstance(by, str) else tuple(by)
         bad = [k for k in keys if k not in _AXES]
         if bad or not keys:
-            raise ExplodiceError(f"`by` must name axes from {list(_AXES)}, but {by!r} was passed.")
+            raise ExplodiceError(
+                f"`by` must name axes from {list(_AXES)}, but {shown(by)} was passed."
+            )
         drop = tuple(i for i, a in enumerate(_AXES) if a not in keys)
         arr = self.counts if self.simulated else self.pmf
         marg = arr.sum(axis=drop) if drop else arr

@@ -134,7 +134,8 @@ def _chain_power(single: np.ndarray, b: int) -> np.ndarray:
     return out
 
 
-def _sixes_by_cheapest(b: int, count_ones: bool) -> list[tuple[int, np.ndarray]]:
+@lru_cache(maxsize=32)
+def _sixes_by_cheapest(b: int, count_ones: bool) -> tuple[tuple[int, np.ndarray], ...]:
     """For ``b`` kept 6s and nothing else kept: ``(c, q[e, v])`` where ``q`` is the joint PMF
     of the chains' sum ``v`` and their 1s ``e`` with the cheapest chain worth ``c``
     (from P(all chains >= c) - P(all chains >= c + 1))."""
@@ -152,7 +153,9 @@ def _sixes_by_cheapest(b: int, count_ones: bool) -> list[tuple[int, np.ndarray]]
         above = higher
         if above.sum() <= _TINY:
             break
-    return out
+    for _, q in out:
+        q.setflags(write=False)  # cached: shared by every call
+    return tuple(out)
 
 
 @lru_cache(maxsize=128)
@@ -187,22 +190,29 @@ def _one_die(roll: Roll, rules: Rules, need: int) -> tuple[np.ndarray, int]:
             again = np.convolve(failed, x)  # u - c + X
             col[np.arange(again.size) - c - t_lo] += again
             return
-        m = np.arange(x.size)
-        for u in us:
-            w = u_pmf[u]
-            t1 = u - m
-            fail = (t1 < need) & (x > 0)
-            col[t1[~fail & (x > 0)] - t_lo] += w * x[~fail & (x > 0)]
-            p_die = _sf(sf, need - t1 + c) if c >= 0 else np.full(m.size, -1.0)
-            p_malus = _cdf(cdf, np.full(m.size, u - need))
-            die = fail & (p_die >= p_malus)
-            mal = fail & ~die
-            if die.any():
-                part = np.convolve(np.where(die, x, 0.0)[::-1], x)  # X - m, from -(size-1)
-                col[u - c - (x.size - 1) + np.arange(part.size) - t_lo] += w * part
-            p_mal = float(x[mal].sum())
-            if p_mal > 0:
-                col[u - np.arange(x.size) - t_lo] += w * p_mal * x
+        # The malus die: every (u, m) pair at once. A failure rerolls the cheapest kept die
+        # (u - c + X - m) or the malus die (u - M), whichever gives the better P(success);
+        # a tie goes to the kept die.
+        ms = np.nonzero(x > 0)[0]
+        w = u_pmf[us][:, None] * x[ms][None, :]
+        t1 = us[:, None] - ms[None, :]
+        fail = t1 < need
+        col += np.bincount(t1[~fail] - t_lo, weights=w[~fail], minlength=col.size)
+        if not fail.any():
+            return
+        p_malus = _cdf(cdf, us - need)[:, None]
+        die = fail & (_sf(sf, need - t1 + c) >= p_malus) if c >= 0 else np.zeros_like(fail)
+        if die.any():  # u - m - c (>= 1 - size: the cheapest die is part of u), plus X
+            d = t1[die] - c
+            d_lo = int(d.min())
+            part = np.convolve(np.bincount(d - d_lo, weights=w[die]), x)
+            col[d_lo - t_lo : d_lo - t_lo + part.size] += part
+        mal = fail & ~die
+        if mal.any():  # u - M over the malus die's values M (x reversed: from -(size-1))
+            v = np.bincount(np.broadcast_to(us[:, None], mal.shape)[mal], weights=w[mal])
+            part = np.convolve(v, x[::-1])
+            lo = -(x.size - 1)
+            col[lo - t_lo : lo - t_lo + part.size] += part
 
     for (a, b, cheapest), rest in _kept_groups(roll, rules).items():
         if cheapest == 0:

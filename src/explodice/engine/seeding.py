@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from explodice.core.errors import ExplodiceError
+from explodice.core.errors import ExplodiceError, shown
 
 __all__ = [
     "DEFAULT_CHUNK",
@@ -49,7 +49,8 @@ def resolve_seed(seed: Any) -> np.random.SeedSequence:
         return seed
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
         raise ExplodiceError(
-            f"`seed` must be an integer >= 0, a numpy SeedSequence or None, but {seed!r} was passed."
+            "`seed` must be an integer >= 0, a numpy SeedSequence or None,"
+            f" but {shown(seed)} was passed."
         )
     return np.random.SeedSequence(int(seed))
 

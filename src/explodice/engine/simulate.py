@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from explodice.core.errors import ExplodiceError, check_int
+from explodice.core.errors import ExplodiceError, check_int, shown
 from explodice.engine import cuda as cuda_backend
 from explodice.engine.chunks import lanes, progress_bar, resolve_threads, run_chunks
 from explodice.engine.compiled import compile_roll, throw_table
@@ -76,7 +76,7 @@ def simulate(
     chunk_size = check_int("chunk_size", chunk_size, lo=1, hi=1 << 40)
     if backend not in ("cpu", "cuda", "auto"):
         raise ExplodiceError(
-            f"`backend` must be one of ['cpu', 'cuda', 'auto'], but {backend!r} was passed."
+            f"`backend` must be one of ['cpu', 'cuda', 'auto'], but {shown(backend)} was passed."
         )
     if roll.reroll_dc is not None:  # a reroll on failure: the numpy Monte Carlo, die by die
         if backend == "cuda":

@@ -14,6 +14,7 @@ the key and the problem.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,6 +49,7 @@ __all__ = [
     "Character",
     "CharacterError",
     "CharacterFileError",
+    "ProficiencyWarning",
     "ability_modifier",
     "characters_from_tables",
     "characters_from_toml",
@@ -127,9 +129,19 @@ class CharacterFileError(ExplodiceError):
     """A TOML file of characters is malformed: the message names the file, key and problem."""
 
 
+class ProficiencyWarning(UserWarning):
+    """A character's proficiency that a d20 roll reads otherwise than 3d6x does, said aloud.
+
+    A save proficient twice (``saves`` multiplier 2, a 3d6x choice) adds PB once in d20, where
+    proficiency is added at most once (RULES.md, d20), unless the character has the
+    ``save_expertise`` feature. The number follows the rules; the warning says so, since the
+    file says "twice".
+    """
+
+
 def _fail(field_name: str, value: Any, allowed: str) -> CharacterError:
     return CharacterError(
-        field_name, f"`{field_name}` must be {allowed}, but {shown(value)} was passed."
+        field_name, f"`{clip(field_name)}` must be {allowed}, but {shown(value)} was passed."
     )
 
 
@@ -374,13 +386,36 @@ class Character:
 
     def save_modifier(self, ability: str, *, system: str = "3d6x") -> int:
         """Ability modifier + save multiplier x PB (3d6x: 0-2 times; d20: at most once, since
-        Expertise doubles ability checks only, seed 004).
+        Expertise doubles ability checks only, seed 004, unless the ``save_expertise`` feature
+        says twice). A save proficient twice read in d20 without that feature adds PB once and
+        says so with a :class:`ProficiencyWarning`.
+
+        >>> import warnings
+        >>> c = Character("Bo", dict(STR=10, DEX=10, CON=10, INT=16, WIS=10, CHA=10),
+        ...               level=5, saves={"INT": 2})
+        >>> c.save_modifier("INT")
+        9
+        >>> with warnings.catch_warnings(record=True) as caught:
+        ...     warnings.simplefilter("always")
+        ...     c.save_modifier("INT", system="d20")
+        6
+        >>> caught[0].category.__name__
+        'ProficiencyWarning'
         """
         check_system(system)
         ab = resolve_ability(ability)
         times = self.saves.get(ab, 0)
-        if system == "d20" and "save_expertise" not in self.features:
-            times = min(times, 1)  # a save is proficient once in 5e unless a feature says so
+        if system == "d20" and times == 2 and "save_expertise" not in self.features:
+            times = 1  # a save is proficient once in 5e unless a feature says so: said aloud
+            warnings.warn(
+                ProficiencyWarning(
+                    f"{shown(self.name)}: `saves.{ab}` is 2 (proficient twice), which d20 "
+                    f"reads as proficient once: 5e adds the proficiency bonus to a save at "
+                    f"most once (+{self.proficiency_bonus}, not +{2 * self.proficiency_bonus}). "
+                    "Add 'save_expertise' to the character's `features` to count it twice."
+                ),
+                stacklevel=2,
+            )
         return self.modifier(ab) + times * self.proficiency_bonus
 
     def gauges(self) -> dict[str, int]:
@@ -581,7 +616,7 @@ def characters_from_tables(tables: Any, *, source: str = "<tables>") -> list[Cha
         if not isinstance(table, Mapping):
             raise CharacterFileError(
                 f"{source}: `{where}`: a [[character]] table was expected, "
-                f"but {table!r} was passed."
+                f"but {shown(table)} was passed."
             )
         try:
             unknown = [k for k in table if k not in _TOML_KEYS]
@@ -602,14 +637,16 @@ def characters_from_tables(tables: Any, *, source: str = "<tables>") -> list[Cha
                 kwargs["policy"] = _policy_from_toml(kwargs["policy"])
             out.append(Character(**kwargs))
         except CharacterError as err:
-            who = f" ({table['name']!r})" if isinstance(table.get("name"), str) else ""
-            msg = str(err).replace(f"`{err.field}`", f"`{where}.{err.field}`{who}", 1)
+            who = f" ({shown(table['name'])})" if isinstance(table.get("name"), str) else ""
+            msg = str(err).replace(
+                f"`{clip(err.field)}`", f"`{clip(f'{where}.{err.field}')}`{who}", 1
+            )
             raise CharacterFileError(f"{source}: {msg}") from None
     names = [c.name for c in out]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise CharacterFileError(
-            f"{source}: `character.name`: {dupes[0]!r} is used twice; names must be unique."
+            f"{source}: `character.name`: {shown(dupes[0])} is used twice; names must be unique."
         )
     return out
 

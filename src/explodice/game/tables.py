@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from explodice.core.errors import ExplodiceError, check_choice
+from explodice.core.errors import ExplodiceError, check_choice, shown
 
 __all__ = [
     "DC_TABLE",
@@ -169,6 +169,6 @@ def resolve_item(item: str) -> str:
     if found is None:
         names = ", ".join(f"{k} ({HAGGLE_DCS_FR[k]})" for k in HAGGLE_DCS)
         raise ExplodiceError(
-            f"`item` must be an item type of the seed: {names}, but {item!r} was passed."
+            f"`item` must be an item type of the seed: {names}, but {shown(item)} was passed."
         )
     return found

@@ -27,7 +27,7 @@ from explodice.analysis.compare import equivalent_dc, equivalent_dc_table
 from explodice.analysis.frontier import frontier
 from explodice.analysis.resolutions import opposed
 from explodice.analysis.success import pivot_success, roll_distribution, success_table
-from explodice.core.errors import ExplodiceError, one_line
+from explodice.core.errors import ExplodiceError, one_line, shown
 from explodice.core.version import __version__
 from explodice.day.scenario import load_scenario
 from explodice.day.simulate import MAX_DAYS, rolls_to_empty, simulate_day
@@ -500,7 +500,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         if len(profiles) < len(pairs):
             names = [name for name, _ in pairs]
             twice = next(n for n in names if names.count(n) > 1)
-            raise ExplodiceError(f"`--profiles` names {twice!r} twice; give each profile once.")
+            raise ExplodiceError(
+                f"`--profiles` names {shown(twice)} twice; give each profile once."
+            )
         reference = args.reference or ("trained" if "trained" in profiles else next(iter(profiles)))
         frame = equivalent_dc_table(profiles, reference=reference, rules=rules)
         header = f"# the d20 DC table mapped onto 3d6x for {reference}; exact; {rules.describe()}"
@@ -521,7 +523,8 @@ def _profile(text: str) -> tuple[str, int]:
         return name, int(value)
     except ValueError:
         raise ExplodiceError(
-            f"`--profiles` must be NAME=MODIFIER items (e.g. trained=4), but {text!r} was passed."
+            "`--profiles` must be NAME=MODIFIER items (e.g. trained=4),"
+            f" but {shown(text)} was passed."
         ) from None
 
 

@@ -5,6 +5,10 @@ what a reroll is worth. :func:`add_commands` adds them to the ``explodice`` pars
     explodice hide -m 5 --passive 12 14 --active 2
     explodice contest --bids-a 3 --bids-b uniform:4
     explodice reroll --trigger failure -m 0 2 4 --dc 12 16 22
+
+Each takes ``--format text|csv|json`` and ``--lang en|fr``: the text table in the game's words
+(DD, avantage, relance, lutte serrée ...) with Babel's numbers (49,1 %); csv and json keep the
+English keys and full precision for scripts.
 """
 
 from __future__ import annotations
@@ -19,21 +23,76 @@ from explodice.analysis.close_contest import close_contest
 from explodice.analysis.hiding import hide
 from explodice.analysis.initiative import initiative
 from explodice.analysis.reroll import reroll_worth
-from explodice.core.errors import ExplodiceError
+from explodice.core.errors import ExplodiceError, shown
 from explodice.game.rules import ADVANTAGE_STATES, Roll
 from explodice.game.tables import SYSTEMS
+from explodice.present import i18n
 
 __all__ = ["add_commands"]
 
 
-def _show(frame: pd.DataFrame, fmt: str, header: str) -> None:
-    """csv or json records for scripts, else a header line and the aligned table."""
-    if fmt == "csv":
+def _noop(text: str) -> str:
+    """Marks a label for the catalogue where it is only a key (translated where shown)."""
+    return text
+
+
+N_ = _noop
+#: The text tables' columns, in the catalogue (the csv and json keep the English keys).
+COLUMNS = (
+    N_("creature"),
+    N_("rank"),
+    N_("order"),
+    N_("side first"),
+    N_("side second"),
+    N_("observer"),
+    N_("p_hidden_from"),
+    N_("p_win_a"),
+    N_("p_win_b"),
+    N_("hp_a_mean"),
+    N_("hp_b_mean"),
+    N_("rounds_mean"),
+    N_("trigger"),
+    N_("p_reroll"),
+    N_("gain"),
+    N_("drain"),
+    N_("drain_reroll"),
+    N_("drain_added"),
+)
+#: Columns that hold probabilities: percentages in the text table (49,1 % in French).
+PERCENT = {"p", "p_hidden_from", "p_win_a", "p_win_b", "p_reroll", "gain"}
+#: Columns whose cells are labels, read in the catalogue.
+LABELS = {"advantage", "method", "trigger"}
+#: A reroll's trigger as the game names it.
+TRIGGER = {"one": N_("Lucky"), "failure": N_("reroll on failure")}
+
+
+def _show(frame: pd.DataFrame, args: argparse.Namespace, header: str) -> None:
+    """csv or json records for scripts (English keys, full precision), else a header line
+    and the aligned table in ``--lang``: probabilities in percent and numbers the language's
+    way (Babel), column names and label cells from the catalogue."""
+    if args.format == "csv":
         frame.to_csv(sys.stdout, index=False)
-    elif fmt == "json":
+        return
+    if args.format == "json":
         sys.stdout.write(frame.to_json(orient="records", double_precision=15) + "\n")
-    else:
-        sys.stdout.write(f"# {header}\n{frame.to_string(index=False, float_format='%.6f')}\n")
+        return
+    lang = args.lang
+    _ = i18n.translator(lang)
+    text = pd.DataFrame(index=frame.index)
+    for col in frame.columns:
+        values = frame[col]
+        if col in PERCENT:
+            shown = [i18n.percent(float(v), lang) for v in values]
+        elif pd.api.types.is_float_dtype(values):
+            shown = [i18n.number(float(v), lang, 2) for v in values]
+        elif col == "trigger":
+            shown = [_(TRIGGER[v]) for v in values]
+        elif col in LABELS:
+            shown = [_(v) for v in values]
+        else:
+            shown = list(values)
+        text[_(col)] = shown
+    sys.stdout.write(f"# {header}\n{text.to_string(index=False)}\n")
 
 
 def _pairs(items: list[str], what: str) -> dict[str, str]:
@@ -41,7 +100,7 @@ def _pairs(items: list[str], what: str) -> dict[str, str]:
     for item in items:
         name, eq, value = item.partition("=")
         if not eq or not name or not value:
-            raise ExplodiceError(f"`{what}` must be NAME=VALUE, but {item!r} was passed.")
+            raise ExplodiceError(f"`{what}` must be NAME=VALUE, but {shown(item)} was passed.")
         out[name] = value
     return out
 
@@ -54,7 +113,8 @@ def cmd_initiative(args: argparse.Namespace) -> int:
             mods[name] = int(value)
         except ValueError:
             raise ExplodiceError(
-                f"`creature` {name!r} must have an integer DEX modifier, but {value!r} was passed."
+                f"`creature` {shown(name)} must have an integer DEX modifier,"
+                f" but {shown(value)} was passed."
             ) from None
     sides = (
         {name: value.split(",") for name, value in _pairs(args.side, "--side").items()}
@@ -70,7 +130,16 @@ def cmd_initiative(args: argparse.Namespace) -> int:
         )
     if args.show == "orders":
         what = what.head(args.top)
-    _show(what, args.format, f"initiative, {args.system}, exact (ties: DEX modifier, then a coin)")
+    elif args.show == "sides":
+        what = what.rename(columns={"first": "side first", "second": "side second"})
+    _ = i18n.translator(args.lang)
+    _show(
+        what,
+        args,
+        _("initiative, {system}, exact (ties: the higher DEX modifier, then a coin)").format(
+            system=args.system
+        ),
+    )
     return 0
 
 
@@ -83,11 +152,24 @@ def cmd_hide(args: argparse.Namespace) -> int:
         system=args.system,
     )
     frame = r.to_frame()
+    _ = i18n.translator(args.lang)
+    if args.format == "text":  # the observers as the command was given them
+        frame["observer"] = (
+            [_("passive {value}").format(value=v) for v in args.passive]
+            + [_("active, Perception {modifier}").format(modifier=f"{m:+d}") for m in args.active]
+            + [_("all")]
+        )
     _show(
         frame,
-        args.format,
-        f"hiding, {args.system}, exact: P(hidden from all) "
-        f"{r.p_hidden:.6f} (independent product would say {r.p_if_independent:.6f})",
+        args,
+        _(
+            "hiding, {system}, exact: P(hidden from all) {p} (each observer on their own, "
+            "multiplied, would say {q})"
+        ).format(
+            system=args.system,
+            p=i18n.percent(r.p_hidden, args.lang, 2),
+            q=i18n.percent(r.p_if_independent, args.lang, 2),
+        ),
     )
     return 0
 
@@ -99,7 +181,7 @@ def _bids(text: str) -> Any:
             return [float(x) for x in text.split(",")]
         except ValueError:
             raise ExplodiceError(
-                f"`bids` must be a bid, uniform:B or p0,p1,..., but {text!r} was passed."
+                f"`bids` must be a bid, uniform:B or p0,p1,..., but {shown(text)} was passed."
             ) from None
     return int(text) if text.isdigit() else text
 
@@ -108,7 +190,19 @@ def cmd_contest(args: argparse.Namespace) -> int:
     """Lutte serrée: a tie settled by bids of HP."""
     c = close_contest(_bids(args.bids_a), _bids(args.bids_b))
     frame = pd.DataFrame([c.summary()])
-    _show(frame, args.format, f"lutte serrée: A bids {args.bids_a}, B bids {args.bids_b}")
+    _ = i18n.translator(args.lang)
+
+    def model(text: str) -> str:  # a bid model as a reader says it
+        top = text.strip().removeprefix("uniform:")
+        return _("uniform 0..{top}").format(top=top) if top != text.strip() else text.strip()
+
+    _show(
+        frame,
+        args,
+        _("lutte serrée: A bids {bids_a}, B bids {bids_b} (hit points)").format(
+            bids_a=model(args.bids_a), bids_b=model(args.bids_b)
+        ),
+    )
     return 0
 
 
@@ -117,7 +211,14 @@ def cmd_reroll(args: argparse.Namespace) -> int:
     frame = reroll_worth(
         args.modifier, args.dc, system=args.system, trigger=args.trigger, advantages=args.advantage
     )
-    _show(frame, args.format, f"what Reroll({args.trigger!r}) is worth, {args.system}, exact")
+    _ = i18n.translator(args.lang)
+    _show(
+        frame,
+        args,
+        _("what a reroll is worth ({trigger}), {system}, exact").format(
+            trigger=_(TRIGGER[args.trigger]), system=args.system
+        ),
+    )
     return 0
 
 

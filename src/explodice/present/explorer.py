@@ -23,6 +23,7 @@ import datetime as _dt
 import html
 import json
 import os
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,7 +39,8 @@ from explodice.core.version import __version__
 from explodice.day.simulate import simulate_day
 from explodice.engine.d20 import d20
 from explodice.engine.exact import exact
-from explodice.game.character import ABILITIES, SKILLS_FR
+from explodice.game.character import ABILITIES, SKILLS_FR, ProficiencyWarning
+from explodice.game.reroll import Reroll
 from explodice.game.rules import ADVANTAGE_STATES, Best, Policy, Roll, Rules
 from explodice.game.tables import DC_TABLES, DIFFICULTY_FR
 from explodice.present import i18n
@@ -69,6 +71,8 @@ OWN_POLICIES = "each character's own"
 _STATES = ("normal", "advantage", "disadvantage (subtract)", "disadvantage (drop)")
 _SYSTEM_COLOURS = {"3d6x": "#1f5fa8", "d20": "#d2691e"}
 _GAUGE_STATES = ("gauge full", "gauge empty")
+#: A character's reroll trait as the page names it (its rows' class ends with the trigger).
+_TRAITS = {"one": "Lucky", "failure": "reroll on failure"}
 
 
 def _noop(text: str) -> str:
@@ -103,6 +107,8 @@ _KEY_LABELS = (
     N_("certain in d20"),
     N_("a day"),  # the name of a day the configuration leaves unnamed
     N_("impossible in d20"),
+    N_("Lucky"),
+    N_("reroll on failure"),
 )
 
 
@@ -184,8 +190,13 @@ def test_label(test: str, lang: str) -> str:
     return SKILLS_FR.get(test, test) if lang == "fr" else test
 
 
-def _subjects(party: Sequence[Any], lang: str) -> pd.DataFrame:
-    """A modifier (the slider), then each character's proficient skills and saves."""
+def _subjects(party: Sequence[Any], lang: str) -> tuple[pd.DataFrame, list[str]]:
+    """A modifier (the slider), then each character's proficient skills and saves; and the
+    notes the page shows about them (a reroll trait, a save the d20 reads otherwise).
+
+    A subject's class ``cls`` is ``kind/actor``, then ``/one`` or ``/failure`` when the
+    character has a reroll trait: its rows in the roll table carry the reroll (a reroll on
+    failure spent against each DC)."""
     _ = i18n.translator(lang)
     rows = [
         {
@@ -196,9 +207,9 @@ def _subjects(party: Sequence[Any], lang: str) -> pd.DataFrame:
             "cls": "check/pc",
         }
     ]
+    notes: list[str] = []
     for c in party:
-        # the page reads each test by its modifier and kind: a character's reroll trait is not
-        # in its tables (it would need one table per DC), so it is left out here
+        # a reroll on failure needs the DC: it is bound per DC in the roll table, by class
         tests: list[tuple[str, Roll, Roll]] = []
         for skill, prof in c.skills.items():
             if prof:
@@ -210,29 +221,57 @@ def _subjects(party: Sequence[Any], lang: str) -> pd.DataFrame:
                     )
                 )
         for a in ABILITIES:
-            tests.append(
-                (
-                    f"save {a}",
-                    c.roll(ability=a, kind="save", reroll_on_failure=False),
-                    c.roll(ability=a, kind="save", system="d20", reroll_on_failure=False),
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", ProficiencyWarning)
+                r20 = c.roll(ability=a, kind="save", system="d20", reroll_on_failure=False)
+            for w in caught:
+                if not issubclass(w.category, ProficiencyWarning):
+                    warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+                    continue
+                notes.append(
+                    _(
+                        "{name}: {test} is proficient twice; d20 adds the proficiency bonus "
+                        "to a save once (5e), where 3d6x adds it twice. The character's "
+                        "`save_expertise` feature would count it twice in d20."
+                    ).format(name=c.name, test=test_label(f"save {a}", lang))
                 )
+            tests.append(
+                (f"save {a}", c.roll(ability=a, kind="save", reroll_on_failure=False), r20)
+            )
+        trait = c.reroll.trigger if c.reroll is not None else None
+        if trait == "one":
+            notes.append(
+                _(
+                    "{name} has the Lucky trait, counted in these numbers: a die of the first "
+                    "throw showing 1 is rerolled once (3d6x: before the rule of 1; d20: the die "
+                    "showing 1)."
+                ).format(name=c.name)
+            )
+        elif trait == "failure":
+            notes.append(
+                _(
+                    "{name} has a reroll on failure, counted in these numbers: a failed roll is "
+                    "rerolled once, against each DC of the table and of the curve (with "
+                    "advantage or disadvantage, the best die only)."
+                ).format(name=c.name)
             )
         for test, r3, r20 in tests:
             mods = f"{r3.modifier:+d}" + (
                 "" if r20.modifier == r3.modifier else f"; d20 {r20.modifier:+d}"
             )
+            label = _("{name}: {test} ({modifiers})").format(
+                name=c.name, test=test_label(test, lang), modifiers=mods
+            )
             rows.append(
                 {
                     "who": f"{c.name}: {test} ({mods})",
-                    "label": _("{name}: {test} ({modifiers})").format(
-                        name=c.name, test=test_label(test, lang), modifiers=mods
-                    ),
+                    "label": label + (f", {_(_TRAITS[trait])}" if trait else ""),
                     "mod3": r3.modifier,
                     "mod20": r20.modifier,
-                    "cls": f"{r3.kind}/{r3.actor}",
+                    "cls": f"{r3.kind}/{r3.actor}" + (f"/{trait}" if trait else ""),
                 }
             )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows), notes
 
 
 def _state_rules(state: str, rules: Rules) -> tuple[str, Rules]:
@@ -242,17 +281,48 @@ def _state_rules(state: str, rules: Rules) -> tuple[str, Rules]:
     return state, rules
 
 
+def _needs(subjects: pd.DataFrame, cls: str) -> np.ndarray:
+    """The needs (DC - modifier) the page reads for a class: every DC of the curve for the
+    slider's whole range and each subject's modifier in both systems."""
+    of = subjects[subjects.cls == cls]
+    mods = {*of.mod3, *of.mod20}
+    if cls == "check/pc":  # the slider's subject: every modifier it offers
+        mods |= set(range(SLIDER[0], SLIDER[1] + 1))
+    needs = {dc - int(m) for dc in CURVE_DCS for m in mods}
+    return np.arange(min(needs), max(needs) + 1)
+
+
+def _class_roll(cls: str, advantage: str, policy: Policy, need: int) -> Roll:
+    """The roll at modifier 0 of a class ``kind/actor[/trigger]``, its reroll bound to
+    ``need`` when it is a reroll on failure.
+
+    >>> _class_roll("save/pc/failure", "normal", "keep", 12).reroll
+    Reroll('failure', dc=12)
+    """
+    kind, actor, *trait = cls.split("/")
+    reroll = None
+    if trait:
+        reroll = Reroll("failure", dc=need) if trait == ["failure"] else Reroll("one")
+    return Roll(0, advantage=advantage, kind=kind, actor=actor, policy=policy, reroll=reroll)
+
+
 def _roll_table(subjects: pd.DataFrame, rules: Rules) -> pd.DataFrame:
-    """P(success) and E[drain] against need = DC - modifier, for every choice of the controls."""
-    lo = min(CURVE_DCS) - max(SLIDER[1], int(subjects.mod3.max()), int(subjects.mod20.max()))
-    hi = max(CURVE_DCS) - min(SLIDER[0], int(subjects.mod3.min()), int(subjects.mod20.min()))
-    needs = np.arange(lo, hi + 1)
+    """P(success) and E[drain] against need = DC - modifier, for every choice of the controls.
+
+    A class with a reroll trait (``.../one``, ``.../failure``) rolls with it; a reroll on
+    failure is bound to each need (the roll at modifier 0 against DC = need is the roll at
+    any modifier against DC = need + modifier: the engines shift)."""
     frames = []
     for cls in subjects.cls.unique():
-        kind, actor = cls.split("/")
+        needs = _needs(subjects, cls)
+        bound = cls.endswith("/failure")  # the roll itself depends on its DC
+
         for state in _STATES:
             adv, state_rules = _state_rules(state, rules)
-            dist20 = d20(Roll(0, advantage=adv, kind=kind, actor=actor))
+            if bound:
+                p20 = [d20(_class_roll(cls, adv, "keep", int(n))).p_success(int(n)) for n in needs]
+            else:
+                p20 = d20(_class_roll(cls, adv, "keep", 0)).p_success(needs)
             frames.append(
                 pd.DataFrame(
                     {
@@ -261,30 +331,20 @@ def _roll_table(subjects: pd.DataFrame, rules: Rules) -> pd.DataFrame:
                         "state": state,
                         "policy": "-",
                         "need": needs,
-                        "p": dist20.p_success(needs),
+                        "p": np.asarray(p20, dtype=float),
                         "drain": 0.0,
                     }
                 )
             )
             for key, policy in policy_choices().items():
-                if isinstance(policy, Best):
+                if isinstance(policy, Best) or bound:
                     p, drain = np.empty(needs.size), np.empty(needs.size)
                     for i, need in enumerate(needs):
-                        d = exact(
-                            Roll(
-                                0,
-                                advantage=adv,
-                                kind=kind,
-                                actor=actor,
-                                policy=Best(int(need), policy.weight),
-                            ),
-                            state_rules,
-                        )
+                        pol = Best(int(need), policy.weight) if isinstance(policy, Best) else policy
+                        d = exact(_class_roll(cls, adv, pol, int(need)), state_rules)
                         p[i], drain[i] = d.p_success(int(need)), d.drain_mean
                 else:
-                    d = exact(
-                        Roll(0, advantage=adv, kind=kind, actor=actor, policy=policy), state_rules
-                    )
+                    d = exact(_class_roll(cls, adv, policy, 0), state_rules)
                     p, drain = d.p_success(needs), np.full(needs.size, d.drain_mean)
                 frames.append(
                     pd.DataFrame(
@@ -407,7 +467,7 @@ def explorer_data(
     if not isinstance(config, ReportConfig):
         config = load_config(config)
     lang = i18n.check_lang(config.lang if lang is None else lang)
-    subjects = _subjects(config.party, lang)
+    subjects, notes = _subjects(config.party, lang)
     empty = pd.DataFrame()
     day_tables = _day_tables(config, lang) if day and config.day is not None else (empty,) * 3
     rules = config.rules
@@ -431,6 +491,7 @@ def explorer_data(
         "party": [c.name for c in config.day.characters] if config.day is not None else [],
         "rolls_per_day": config.day.n_rolls if config.day is not None else 0,
         "profiles": dict(config.profiles),
+        "notes": notes,
     }
     return ExplorerData(
         subjects,
@@ -834,6 +895,8 @@ dl.meta dt { font-weight: 600; } dl.meta dd { margin: 0; font-family: ui-monospa
 .view { background: white; border: 1px solid #e2e2e2; border-radius: 6px; padding: 10px;
         margin-top: 10px; overflow-x: auto; }
 footer { color: #555; font-size: 0.85em; border-top: 1px solid #ddd; }
+ul.notes { max-width: 75em; margin: 4px 0 10px; padding: 6px 14px 6px 30px; line-height: 1.4;
+           background: #fff8e6; border: 1px solid #ecd9a8; border-radius: 6px; }
 """
 
 
@@ -946,6 +1009,8 @@ def explorer_html(data: ExplorerData) -> str:
         source=_(meta["source"]),
         seed=meta["seed"],
     )
+    notes = "".join(f"\n    <li>{esc(n)}</li>" for n in meta.get("notes", ()))
+    notes_html = f'\n  <ul class="notes" id="roll-notes">{notes}\n  </ul>' if notes else ""
     headings = (
         _("1. One roll against the DC table"),
         _("2. Equivalent DCs for the configuration's profiles"),
@@ -972,7 +1037,7 @@ def explorer_html(data: ExplorerData) -> str:
 </header>
 <section id="roll-section">
   <h2>{esc(headings[0])}</h2>
-  <p class="lead">{roll_lead}</p>
+  <p class="lead">{roll_lead}</p>{notes_html}
   <div class="controls" id="controls-roll"></div>
   <div class="view" id="view-roll"></div>
 </section>

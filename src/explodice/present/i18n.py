@@ -22,7 +22,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from importlib import resources
 from typing import Any
 
-from explodice.core.errors import ExplodiceError
+from explodice.core.errors import ExplodiceError, shown
 from explodice.game.rules import KINDS
 
 __all__ = [
@@ -53,7 +53,7 @@ ABILITY = {
 def check_lang(lang: Any) -> str:
     """``lang`` validated: ``"en"`` or ``"fr"``."""
     if lang not in LANGS:
-        raise ExplodiceError(f"`lang` must be one of {list(LANGS)}, but {lang!r} was passed.")
+        raise ExplodiceError(f"`lang` must be one of {list(LANGS)}, but {shown(lang)} was passed.")
     return lang
 
 

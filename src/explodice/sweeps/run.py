@@ -138,7 +138,7 @@ def _pool(executor: Any, workers: int | None) -> _Pool:
             from dask.distributed import Client
         except ImportError:
             raise SweepError(
-                f"a scheduler address ({executor!r}) needs dask.distributed: "
+                f"a scheduler address ({shown(executor)}) needs dask.distributed: "
                 f"pip install 'explodice[dask]'."
             ) from None
         executor = client = Client(executor, timeout="20s")
@@ -194,7 +194,9 @@ def sweep(
         or not isinstance(batch_seconds, numbers.Real)
         or not 0 < batch_seconds < math.inf
     ):
-        raise SweepError(f"`batch_seconds` must be a number > 0, but {batch_seconds!r} was passed.")
+        raise SweepError(
+            f"`batch_seconds` must be a number > 0, but {shown(batch_seconds)} was passed."
+        )
     root = _root_seed(seed)
     priors = [_prior(spec, c) for c in cases]
     pool = _pool(executor, workers)

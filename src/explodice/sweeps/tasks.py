@@ -13,7 +13,7 @@ import pandas as pd
 
 from explodice.analysis.frontier import frontier
 from explodice.analysis.success import roll_distribution
-from explodice.core.errors import ExplodiceError
+from explodice.core.errors import ExplodiceError, shown
 from explodice.day.scenario import default_scenario, load_scenario
 from explodice.day.simulate import rolls_to_empty, simulate_day
 from explodice.game.character import GAUGES
@@ -280,10 +280,10 @@ def resolve_task(task: Any) -> Task:
         try:
             task = getattr(importlib.import_module(module), name)
         except (ImportError, AttributeError) as err:
-            raise SweepError(f"`task` {task!r} cannot be imported ({err}).") from None
+            raise SweepError(f"`task` {shown(task)} cannot be imported ({err}).") from None
     if callable(task):
         return Task(getattr(task, "__qualname__", repr(task)), {}, task, lambda c: 0.05)
     raise SweepError(
         f"`task` must be one of {list(TASKS)}, 'module:function' or a callable "
-        f"(case, seed) -> dict | DataFrame, but {task!r} was passed."
+        f"(case, seed) -> dict | DataFrame, but {shown(task)} was passed."
     )
