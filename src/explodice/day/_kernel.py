@@ -56,20 +56,23 @@ N_GAUGES = 4  # per character
 MAX_LUT = 1 << 16  # largest integer weight total read through a lookup table
 NEVER = 1 << 40  # first empty roll of a gauge not yet at 0
 BLOCK = 1024  # days played side by side, roll by roll
-ROW = 6**6  # entries of a throw-table row (pools of 2 tiled to this size)
+ROW = 6**6  # entries of a throw table for 4 dice
+ROW5 = 6**5  # entries of a throw table for 2 or 3 dice
 DRAIN_W = DRAIN_TABLE.shape[1]  # 6**5: the first faces of a drain or of the malus die
-ROLL_THRESHOLD = mixed_threshold(ROW, DRAIN_W, DRAIN_W)  # one output: throw, drain, malus
+# one output gives the throw, drain and malus digits: the rejection thresholds by table size
+THRESHOLD6 = mixed_threshold(ROW, DRAIN_W, DRAIN_W)
+THRESHOLD5 = mixed_threshold(ROW5, DRAIN_W, DRAIN_W)
 
 # the fields of a roll type in ``types`` (TYPE_FIELDS int64 each)
 T_GAUGE, T_CHECK, T_DRAINS, T_NEED, T_LUCKY, T_POLICY, T_OWNER = range(7)
 TYPE_FIELDS = 8
 # the fields of a variant in ``variants`` (VAR_FIELDS int64 each)
-V_ROW, V_MALUS, V_EXPL, V_POOL, V_RULE = range(5)
+V_ROW, V_MALUS, V_EXPL, V_POOL, V_RULE, V_BIG = range(6)  # V_BIG: a table of 6**6
 VAR_FIELDS = 8
-# a state-dependent policy's choice in ``policy_pack``: its variant's row, malus and
-# explosion-1s flags and number, packed (-1: the roll's own policy)
+# a state-dependent policy's choice in ``policy_pack``: its variant's row, malus,
+# explosion-1s and table-size flags and number, packed (simulate._pack)
 P_ROW = (1 << 40) - 1
-P_MALUS, P_EXPL, P_VARIANT = 40, 41, 42
+P_MALUS, P_EXPL, P_BIG, P_VARIANT = 40, 41, 42, 43
 # the counters of roll type r, gauge full (e = 0) or at 0 (e = 1), at 8 r + 4 e: rolls,
 # successes, drain, squared drain
 H_ALL, H_OK, H_DRAIN, H_DRAIN2 = 0, 1, 2, 3
@@ -135,9 +138,9 @@ def _pick(u, mix_lut, mix_cum):
 
 
 @njit(inline="always", cache=True)
-def _table_roll(st, flat, row, malus, expl, drains):
-    """One roll from its throw-table row (offset ``row`` in the flat tables) and its drain:
-    ``(dice total, drain, st)``.
+def _table_roll(st, flat, row, big, malus, expl, drains):
+    """One roll from its throw table (at offset ``row`` in the flat tables; 6**6 entries if
+    ``big``, else 6**5) and its drain: ``(dice total, drain, st)``.
 
     One 64-bit output gives three digits (:func:`digits_mixed3`): the table entry, the first
     faces of the drain and those of the malus die, both read through :data:`DRAIN_TABLE`
@@ -145,14 +148,14 @@ def _table_roll(st, flat, row, malus, expl, drains):
     there without a branch). The rare rolls the tables leave open (dice still exploding, a
     drain or malus die past five 6s) are finished by :func:`_finish_roll`.
     """
-    u, wd, wm, st = digits_mixed3(
-        uint64(ROW), uint64(DRAIN_W), uint64(DRAIN_W), ROLL_THRESHOLD, st
-    )
+    n = ROW if big else ROW5
+    threshold = THRESHOLD6 if big else THRESHOLD5
+    u, wd, wm, st = digits_mixed3(uint64(n), uint64(DRAIN_W), uint64(DRAIN_W), threshold, st)
     e = int64(flat[uint64(row) + u])  # unsigned indices: no test for a negative index
     ones = (e >> 8) & 0x7
     m = int64(DRAIN_TABLE[uint64(malus), wm])
     drain = int64(DRAIN_TABLE[uint64(ones * drains), wd])
-    if (e | m | drain) >= COMPLETE or (m | drain) >= 256:  # one test for three rare cases
+    if e >= COMPLETE or (m | drain) >= 256:  # one test for three rare cases
         return _finish_roll(st, e, wd, wm, malus, expl, drains)
     return (e & 0xFF) - m, drain, st
 
@@ -204,6 +207,7 @@ def _roll_block(
     v0 = 2 * r * VAR_FIELDS
     v1 = v0 + VAR_FIELDS
     row0, row1 = variants[v0 + V_ROW], variants[v1 + V_ROW]
+    big0, big1 = variants[v0 + V_BIG], variants[v1 + V_BIG]
     mal0, mal1 = variants[v0 + V_MALUS], variants[v1 + V_MALUS]
     exp0, exp1 = variants[v0 + V_EXPL], variants[v1 + V_EXPL]
     i_level = uint64(g * BLOCK)
@@ -224,6 +228,8 @@ def _roll_block(
                 others += start[j]
     pour = overflow_fullest and others > 0
     n1 = ok0 = ok1 = dr0 = dr1 = dd0 = dd1 = 0
+    x_last = -1  # the last policy choice read (-1: none yet)
+    row, big, malus, expl = row0, big0, mal0, exp0
     for d in range(m):
         ud = uint64(d)
         empty = gs[i_check + ud] <= 0
@@ -236,16 +242,15 @@ def _roll_block(
                     + gs[i_own + uint64(3 * BLOCK) + ud] * s3
                 )
             x = policy_pack[uint64(i_policy + i)]  # the chosen variant's fields, packed
-            row, malus, expl = x & P_ROW, (x >> P_MALUS) & 1, (x >> P_EXPL) & 1
-            if x < 0:  # the roll's own policy (not in this table's states)
-                row = row1 if empty else row0
-                malus = mal1 if empty else mal0
-                expl = exp1 if empty else exp0
-            total, drain, st = _table_roll(st, throws, row, malus, expl, drains)
+            if x != x_last:  # a branch: the last day's choice is often this day's too
+                x_last = x
+                row, malus, expl = x & P_ROW, (x >> P_MALUS) & 1, (x >> P_EXPL) & 1
+                big = (x >> P_BIG) & 1
+            total, drain, st = _table_roll(st, throws, row, big, malus, expl, drains)
         elif empty:  # each variant in its own arm: its fields and counters stay in registers
-            total, drain, st = _table_roll(st, throws, row1, mal1, exp1, drains)
+            total, drain, st = _table_roll(st, throws, row1, big1, mal1, exp1, drains)
         else:
-            total, drain, st = _table_roll(st, throws, row0, mal0, exp0, drains)
+            total, drain, st = _table_roll(st, throws, row0, big0, mal0, exp0, drains)
         ok = 1 if total >= need else 0
         if empty:  # the CPU predicts it: a gauge stays full, then empty
             n1 += 1
@@ -333,9 +338,7 @@ def _roll_days(
             i = 0
             for j in range(N_GAUGES):
                 i += gs[(N_GAUGES * c + j) * BLOCK + d] * c_strides[N_GAUGES * c + j]
-            x = policy_pack[(t * n_types + r) * n_states + i]
-            if x >= 0:
-                v = x >> P_VARIANT
+            v = policy_pack[(t * n_types + r) * n_states + i] >> P_VARIANT
         v *= VAR_FIELDS
         drains = types[b + T_DRAINS]
         if types[b + T_LUCKY]:  # Reroll("one") comes between the throw and the choice
@@ -357,7 +360,13 @@ def _roll_days(
                 drain, st = drain_of(ones, st)
         else:
             total, drain, st = _table_roll(
-                st, throws, variants[v + V_ROW], variants[v + V_MALUS], variants[v + V_EXPL], drains
+                st,
+                throws,
+                variants[v + V_ROW],
+                variants[v + V_BIG],
+                variants[v + V_MALUS],
+                variants[v + V_EXPL],
+                drains,
             )
         ok = 1 if total >= types[b + T_NEED] else 0
         ok_t += ok

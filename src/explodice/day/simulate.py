@@ -93,6 +93,13 @@ def _throw_rows(tables: dict[bytes, int]) -> np.ndarray:
     return rows
 
 
+def _day_table(roll: Roll, rules: Rules, pool: int, k_table: bytes | None = None) -> np.ndarray:
+    """The throw table the day kernel reads for a variant: 6**5 entries for pools of 2 and 3
+    (15 KB, in the L1 cache; 3.6 % of 3d6x throws left to finish), 6**6 for 4 dice (a 6**5
+    table would leave 20 % open)."""
+    return throw_table(roll, rules, depth=5 if pool <= 3 else 6, k_table=k_table)
+
+
 def _compile(scenario: Scenario, rules: Rules, policy: Any = None) -> dict[str, Any]:
     """The kernel's arrays for ``scenario`` under ``rules`` (and a state-dependent
     ``policy``: its choice tables become extra variants, looked up by roll and levels)."""
@@ -110,6 +117,7 @@ def _compile(scenario: Scenario, rules: Rules, policy: Any = None) -> dict[str, 
     t_need = np.zeros(n_types, dtype=np.int64)
     throws: dict[bytes, int] = {}  # equal tables stored once
     v_tab = np.zeros(2 * n_types, dtype=np.int64)
+    v_tables: list[np.ndarray] = []  # each variant's own table, as the day kernel reads it
     names = [c.name for c in scenario.characters]
     for r, day_roll in enumerate(scenario.rolls):
         for empty in (0, 1):
@@ -120,6 +128,7 @@ def _compile(scenario: Scenario, rules: Rules, policy: Any = None) -> dict[str, 
             v = 2 * r + empty
             v_pool[v], k_tables[v] = p, c.k_table
             v_tab[v] = throws.setdefault(c.throw_table.tobytes(), len(throws))
+            v_tables.append(_day_table(roll, rules, c.pool))
             v_flags[:, v] = (c.malus, c.rule_applies, c.explosion_ones)
             assert roll.reroll_dc is None  # a reroll on failure goes through reroll_day
             if not empty:
@@ -146,6 +155,7 @@ def _compile(scenario: Scenario, rules: Rules, policy: Any = None) -> dict[str, 
             v_pool[w], k_tables[w], v_flags[:, w] = v_pool[v], k, v_flags[:, v]
             table = throw_table(roll, rules, k_table=k.tobytes())
             v_tab[w] = throws.setdefault(table.tobytes(), len(throws))
+            v_tables.append(_day_table(roll, rules, roll.pool_size(rules), k.tobytes()))
     t_policy = np.array(
         [policy_var.size > 0 and bool((policy_var[:, r] >= 0).any()) for r in range(n_types)],
         dtype=np.bool_,
@@ -158,6 +168,7 @@ def _compile(scenario: Scenario, rules: Rules, policy: Any = None) -> dict[str, 
     return dict(
         throws=_throw_rows(throws),
         v_tab=v_tab,
+        v_tables=v_tables,
         n_faces=n_faces,
         face_n1=faces[0],
         face_n6=faces[1],
@@ -203,29 +214,52 @@ def _pack(arrays: dict[str, Any]) -> dict[str, Any]:
     ]:
         types[:, field] = arrays[name]
     n_var = arrays["v_tab"].size
+    offsets: dict[bytes, int] = {}  # equal tables stored once, flat
+    v_row = np.zeros(n_var, dtype=np.int64)
+    for v, table in enumerate(arrays["v_tables"]):
+        v_row[v] = offsets.setdefault(table.tobytes(), sum(len(b) // 2 for b in offsets))
+    throws = np.concatenate(
+        [np.frombuffer(b, dtype=np.int16) for b in offsets] or [np.zeros(0, np.int16)]
+    )
+    big = np.array([t.size == k.ROW for t in arrays["v_tables"]], dtype=np.int64)
     variants = np.zeros((n_var, k.VAR_FIELDS), dtype=np.int64)
     for field, values in [
-        (k.V_ROW, arrays["v_tab"] * k.ROW),
+        (k.V_ROW, v_row),
+        (k.V_BIG, big),
         (k.V_MALUS, arrays["v_malus"]),
         (k.V_EXPL, arrays["v_expl"]),
         (k.V_POOL, arrays["v_pool"]),
         (k.V_RULE, arrays["v_rule"]),
     ]:
         variants[:, field] = values
-    policy_var = arrays["policy_var"]
-    # [t, r, state, field] (a cell at -1 reads some variant, then is set to -1 below)
-    chosen = variants[np.minimum(2 * n_types + np.maximum(policy_var, 0), n_var - 1)]
-    policy_pack = np.where(
-        policy_var >= 0,
+    # A state-dependent policy's table: each cell the variant it plays, packed with its
+    # fields. A cell the policy leaves to the roll's own policy (-1) gets that policy's
+    # variant for the state: 2 r, or 2 r + 1 when the state's check gauge is at 0.
+    policy_var = arrays["policy_var"].astype(np.int64)
+    n_t, n_r, n_states = policy_var.shape
+    variant = 2 * n_types + policy_var
+    start, strides = arrays["gauge_start"], arrays["c_strides"]
+    state = np.arange(n_states)
+    for r in range(n_r):
+        h = int(arrays["t_check"][r])
+        if h >= start.size:  # an NPC's roll: no state
+            continue
+        c, j = divmod(h, 4)
+        stride, radix = int(strides[c, j]), int(start[h]) + 1
+        level = (state // stride) % radix if stride > 0 else np.zeros_like(state)
+        own = np.broadcast_to(2 * r + (level == 0), (n_t, n_states))
+        variant[:, r] = np.where(policy_var[:, r] >= 0, variant[:, r], own)
+    chosen = variants[variant]  # [t, r, state, field]
+    policy_pack = (
         chosen[..., k.V_ROW]
         | chosen[..., k.V_MALUS] << k.P_MALUS
         | chosen[..., k.V_EXPL] << k.P_EXPL
-        | (2 * n_types + policy_var.astype(np.int64)) << k.P_VARIANT,
-        -1,
+        | chosen[..., k.V_BIG] << k.P_BIG
+        | variant << k.P_VARIANT
     )
     assert int(variants[:, k.V_ROW].max(initial=0)) <= k.P_ROW
     return dict(
-        throws=arrays["throws"].reshape(-1),
+        throws=throws,
         types=types.reshape(-1),
         variants=variants.reshape(-1),
         sequence=arrays["sequence"],
@@ -235,7 +269,7 @@ def _pack(arrays: dict[str, Any]) -> dict[str, Any]:
         mix_lut=arrays["mix_lut"],
         policy_pack=np.ascontiguousarray(policy_pack).reshape(-1),
         c_strides=np.ascontiguousarray(arrays["c_strides"]).reshape(-1),
-        n_states=int(policy_var.shape[2]),
+        n_states=n_states,
         n_faces=arrays["n_faces"],
         face_n1=arrays["face_n1"],
         face_n6=arrays["face_n6"],
