@@ -66,6 +66,38 @@ def test_digits_are_lemires_integer_below_n_to_the_k_written_in_base_n(n, per_dr
     assert digits.tolist() == expected
 
 
+@njit(cache=False)
+def _mixed(seed_row, radices, th, count):
+    st = k.seed_state(seed_row)
+    out = np.empty((count, 3), dtype=np.int64)
+    for i in range(count):
+        a, b, c, st = k.digits_mixed3(radices[0], radices[1], radices[2], th, st)
+        out[i, 0], out[i, 1], out[i, 2] = a, b, c
+    return out
+
+
+@pytest.mark.parametrize("radices", [(6**6, 6**5, 6**5), (6**5, 6**5, 6**5), (7, 3, 1000)])
+def test_mixed_digits_are_lemires_integer_below_the_product_in_mixed_radix(radices):
+    """The day kernel's three digits per output: an integer below n1 n2 n3, Lemire's method,
+    read most significant digit first (checked with Python's integers)."""
+    seed_row = stream_seeds(np.random.SeedSequence(9), 1)[0]
+    count = 2000
+    th = k.mixed_threshold(*radices)
+    digits = _mixed(seed_row, np.array(radices, dtype=np.uint64), th, count)
+    n1, n2, n3 = radices
+    big = n1 * n2 * n3
+    expected = []
+    for r in (int(x) for x in _outputs(seed_row, count + 10)):
+        if (r * big) % 2**64 >= 2**64 % big:
+            x = (r * big) >> 64
+            expected.append([x // (n2 * n3), x // n3 % n2, x % n3])
+        if len(expected) == count:
+            break
+    assert digits.tolist() == expected
+    with pytest.raises(ValueError, match="do not fit"):
+        k.mixed_threshold(6**8, 6**8, 6**8)  # 2**62: a draw in 4 rejected
+
+
 def test_digits_are_uniform():
     seed_row = stream_seeds(np.random.SeedSequence(6), 1)[0]
     digits = _digits(seed_row, 7, k.digits_threshold(7, 4), 30_000, 4)

@@ -326,22 +326,23 @@ def _roll_days(
     ok_t = 0
     drain_t = 0
     for d in range(m):
-        r = r0 if r0 >= 0 else rt[d]
-        b = r * TYPE_FIELDS
-        g = types[b + T_GAUGE]  # the gauge drained (rules.drain_gauge) ...
-        h = types[b + T_CHECK]  # ... and the one whose 0 gives disadvantage
+        ud = uint64(d)  # unsigned indices: no test for a negative index
+        r = r0 if r0 >= 0 else rt[ud]
+        b = uint64(r * TYPE_FIELDS)
+        g = types[b + uint64(T_GAUGE)]  # the gauge drained (rules.drain_gauge) ...
+        h = types[b + uint64(T_CHECK)]  # ... and the one whose 0 gives disadvantage
         # the variant: gauge full or at 0, or a state-dependent policy's choice
-        empty = 1 if gs[h * BLOCK + d] <= 0 else 0
+        empty = 1 if gs[uint64(h * BLOCK) + ud] <= 0 else 0
         v = 2 * r + empty
-        if types[b + T_POLICY]:
-            c = types[b + T_OWNER]
+        if types[b + uint64(T_POLICY)]:
+            c = types[b + uint64(T_OWNER)]
             i = 0
             for j in range(N_GAUGES):
                 i += gs[(N_GAUGES * c + j) * BLOCK + d] * c_strides[N_GAUGES * c + j]
             v = policy_pack[(t * n_types + r) * n_states + i] >> P_VARIANT
         v *= VAR_FIELDS
-        drains = types[b + T_DRAINS]
-        if types[b + T_LUCKY]:  # Reroll("one") comes between the throw and the choice
+        drains = types[b + uint64(T_DRAINS)]
+        if types[b + uint64(T_LUCKY)]:  # Reroll("one") comes between the throw and the choice
             p = variants[v + V_POOL]
             total, ones, st = one_roll(
                 st,
@@ -368,24 +369,24 @@ def _roll_days(
                 variants[v + V_EXPL],
                 drains,
             )
-        ok = 1 if total >= types[b + T_NEED] else 0
+        ok = 1 if total >= types[b + uint64(T_NEED)] else 0
         ok_t += ok
         drain_t += drain
-        q = 8 * r + 4 * empty
-        hot[q + H_ALL] += 1
-        hot[q + H_OK] += ok
-        hot[q + H_DRAIN] += drain
-        hot[q + H_DRAIN2] += drain * drain
+        q = uint64(8 * r + 4 * empty)
+        hot[q + uint64(H_ALL)] += 1
+        hot[q + uint64(H_OK)] += ok
+        hot[q + uint64(H_DRAIN)] += drain
+        hot[q + uint64(H_DRAIN2)] += drain * drain
         # the drain dealt to gauge g: caused, then taken as _take does
-        gs[(2 * n + g) * BLOCK + d] += drain
-        k = g * BLOCK + d
+        gs[uint64((2 * n + g) * BLOCK) + ud] += drain
+        k = uint64(g * BLOCK) + ud
         level = gs[k]
         got = min(drain, level)
         gs[k] = level - got
-        p_left = (3 * n + (g >> 2)) * BLOCK + d
+        p_left = uint64((3 * n + (g >> 2)) * BLOCK) + ud
         gs[p_left] -= got
         if got > 0 and got == level:
-            gs[(n + g) * BLOCK + d] = t + 1
+            gs[uint64((n + g) * BLOCK) + ud] = t + 1
         # tested in this order, the branch is predictable until some gauge is at 0
         if gs[p_left] > 0 and drain > got and overflow_fullest:
             _overflow(gs, n, BLOCK, g, d, drain - got, t + 1)
