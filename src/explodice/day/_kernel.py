@@ -59,6 +59,9 @@ BLOCK = 1024  # days played side by side, roll by roll
 ROW = 6**6  # entries of a throw table for 4 dice
 ROW5 = 6**5  # entries of a throw table for 2 or 3 dice
 DRAIN_W = DRAIN_TABLE.shape[1]  # 6**5: the first faces of a drain or of the malus die
+# DRAIN_TABLE in one byte an entry (the sum of five faces, at most 30, | dice still to roll
+# << 5): half the cache lines, which the day's several throw tables need
+DAY_DRAIN = ((DRAIN_TABLE & 0xFF) | (DRAIN_TABLE >> 8) << 5).astype(np.uint8)
 # one output gives the throw, drain and malus digits: the rejection thresholds by table size
 THRESHOLD6 = mixed_threshold(ROW, DRAIN_W, DRAIN_W)
 THRESHOLD5 = mixed_threshold(ROW5, DRAIN_W, DRAIN_W)
@@ -153,9 +156,9 @@ def _table_roll(st, flat, row, big, malus, expl, drains):
     u, wd, wm, st = digits_mixed3(uint64(n), uint64(DRAIN_W), uint64(DRAIN_W), threshold, st)
     e = int64(flat[uint64(row) + u])  # unsigned indices: no test for a negative index
     ones = (e >> 8) & 0x7
-    m = int64(DRAIN_TABLE[uint64(malus), wm])
-    drain = int64(DRAIN_TABLE[uint64(ones * drains), wd])
-    if e >= COMPLETE or (m | drain) >= 256:  # one test for three rare cases
+    m = int64(DAY_DRAIN[uint64(malus), wm])
+    drain = int64(DAY_DRAIN[uint64(ones * drains), wd])
+    if e >= COMPLETE or (m | drain) >= 32:  # one test for three rare cases
         return _finish_roll(st, e, wd, wm, malus, expl, drains)
     return (e & 0xFF) - m, drain, st
 
