@@ -62,6 +62,7 @@ DRAIN_W = DRAIN_TABLE.shape[1]  # 6**5: the first faces of a drain or of the mal
 # DRAIN_TABLE in one byte an entry (the sum of five faces, at most 30, | dice still to roll
 # << 5): half the cache lines, which the day's several throw tables need
 DAY_DRAIN = ((DRAIN_TABLE & 0xFF) | (DRAIN_TABLE >> 8) << 5).astype(np.uint8)
+OPEN8 = 31  # a throw-table entry's one-byte copy when it leaves dice to roll (byte_tables)
 # one output gives the throw, drain and malus digits: the rejection thresholds by table size
 THRESHOLD6 = mixed_threshold(ROW, DRAIN_W, DRAIN_W)
 THRESHOLD5 = mixed_threshold(ROW5, DRAIN_W, DRAIN_W)
@@ -141,32 +142,54 @@ def _pick(u, mix_lut, mix_cum):
 
 
 @njit(inline="always", cache=True)
-def _table_roll(st, flat, row, big, malus, expl, drains):
+def _table_roll(st, tables, row, big, malus, expl, drains):
     """One roll from its throw table (at offset ``row`` in the flat tables; 6**6 entries if
     ``big``, else 6**5) and its drain: ``(dice total, drain, st)``.
 
     One 64-bit output gives three digits (:func:`digits_mixed3`): the table entry, the first
-    faces of the drain and those of the malus die, both read through :data:`DRAIN_TABLE`
+    faces of the drain and those of the malus die, both read through :data:`DAY_DRAIN`
     (its row 0 is all zeros, so a roll that does not drain, or has no malus die, reads 0
-    there without a branch). The rare rolls the tables leave open (dice still exploding, a
-    drain or malus die past five 6s) are finished by :func:`_finish_roll`.
+    there without a branch). ``tables`` (:func:`byte_tables`) holds each entry in one byte,
+    then the int16 entries as pairs of bytes: the rare rolls the first leaves open (dice
+    still exploding, a total past 30) and those whose drain or malus die goes past five 6s
+    are finished by :func:`_finish_roll` from the int16 entry. (One array, not two: numba
+    counted references to a second array on every roll.)
     """
     n = ROW if big else ROW5
     threshold = THRESHOLD6 if big else THRESHOLD5
     u, wd, wm, st = digits_mixed3(uint64(n), uint64(DRAIN_W), uint64(DRAIN_W), threshold, st)
-    e = int64(flat[uint64(row) + u])  # unsigned indices: no test for a negative index
-    ones = (e >> 8) & 0x7
+    at = uint64(row) + u  # unsigned indices: no test for a negative index
+    x = int64(tables[at])
+    ones = x >> 5
     m = int64(DAY_DRAIN[uint64(malus), wm])
     drain = int64(DAY_DRAIN[uint64(ones * drains), wd])
-    if e >= COMPLETE or (m | drain) >= 32:  # one test for three rare cases
+    if x == OPEN8 or (m | drain) >= 32:  # one test for the rare cases
+        wide = uint64(tables.size // 3) + (at << uint64(1))  # the int16 entry, little-endian
+        e = int64(tables[wide]) | int64(tables[wide + uint64(1)]) << 8
         return _finish_roll(st, e, wd, wm, malus, expl, drains)
-    return (e & 0xFF) - m, drain, st
+    return (x & 0x1F) - m, drain, st
+
+
+def byte_tables(flat: np.ndarray) -> np.ndarray:
+    """The throw tables as :func:`_table_roll` reads them: each entry in one byte,
+    ``total | kept 1s << 5``, or :data:`OPEN8` for an entry with dice still to roll or a total
+    past 30 (six faces of a 6**6 table can reach 36); then the int16 entries, little-endian.
+
+    >>> t = byte_tables(np.array([3 | 2 << 8, 2048], dtype=np.int16))
+    >>> t.tolist()[:2] == [3 | 2 << 5, OPEN8], t.size
+    (True, 6)
+    """
+    e = flat.astype(np.int64)
+    total, ones = e & 0xFF, (e >> 8) & 0x7
+    small = (e < COMPLETE) & (total < OPEN8)
+    one_byte = np.where(small, total | ones << 5, OPEN8).astype(np.uint8)
+    return np.concatenate([one_byte, flat.astype("<i2").view(np.uint8)])
 
 
 @njit(cache=True)
 def _finish_roll(st, e, wd, wm, malus, expl, drains):
     """:func:`_table_roll` for an entry or digits the tables leave open (under 1 % of rolls):
-    the same law, rolled with the general helpers."""
+    the same law, rolled with the general helpers from its int16 entry ``e``."""
     total, ones, st = finish_one(e, st, False, expl)
     m, st = drain_from(DRAIN_TABLE[malus, wm], st)
     ones_d = ones * drains

@@ -259,7 +259,7 @@ def _pack(arrays: dict[str, Any]) -> dict[str, Any]:
     )
     assert int(variants[:, k.V_ROW].max(initial=0)) <= k.P_ROW
     return dict(
-        throws=throws,
+        throws=k.byte_tables(throws),
         types=types.reshape(-1),
         variants=variants.reshape(-1),
         sequence=arrays["sequence"],
