@@ -16,22 +16,26 @@ rolls of NPCs, never empty. A mix draws two roll types per 64-bit output, read t
 ``mix_lut`` (type of each integer weight unit) when the weights total at most
 :data:`MAX_LUT`, else by a search of the cumulative weights ``mix_cum``.
 
-Written for speed (issue 13, part 3: from ~45 to over 100 M rolls/s per core), in two ways a
-reader should know:
+Written for speed (issue 13, part 3: from 47 to about 120 M rolls/s per core on the one-gauge
+benchmark; ``benchmarks/README.md``). What a reader should know, each measured:
 
-- **few arrays in the loop.** A function of thirty arrays keeps their addresses and strides on
-  the stack and reloads them on every roll; here the hot loop reads six flat arrays: the roll
-  types' fields (``types``, :data:`TYPE_FIELDS` per type), the variants' (``variants``,
-  :data:`VAR_FIELDS` each), the throw tables, the day's gauge state (``gs``: levels, first
-  empty roll, drain caused, points left, points lost, see :func:`gauge_state`), the hot
-  counters (per roll and per roll type, folded into the caller's accumulators at the end of
-  the chunk) and the sequence;
-- **branches, not selects, where a roll depends on the last one.** Which variant plays a roll
-  depends on its gauge's level, i.e. on the previous roll's drain. As a select, the next roll's
-  table address waits for that drain (dependent loads, ~25 cycles a roll); as a branch the CPU
-  predicts (a gauge stays full, then empty; a policy's choice rarely changes between rolls),
-  the next roll starts at once. Each such branch has a store in one arm only, which keeps LLVM
-  from turning it back into a select.
+- **days in blocks, roll by roll.** A chunk's days are played :data:`BLOCK` at a time: roll
+  ``t`` of every day of the block, then roll ``t + 1``. Days are independent, so no roll waits
+  for the one before it; a roll type's fields, the two variants' tables and its counters are
+  read once per roll ``t`` and kept in registers (:func:`_roll_block`, the fast path for a
+  sequence; :func:`_roll_days` for a mix or a lucky reroll). The gauge state of a block
+  (:func:`gauge_state`) is one flat array, day ``d`` in column ``d``;
+- **one 64-bit output a roll, small tables.** Its three digits give the throw (a one-byte copy
+  of 6**5-entry tables for 2 and 3 dice, :func:`byte_tables`), the drain and the malus die
+  (:data:`DAY_DRAIN`, one byte an entry); what the tables leave open goes to
+  :func:`_finish_roll`. Halving the tables' bytes gave 10-20 %: they share the L1 cache;
+- **branches the CPU predicts.** The variant of a day's roll (gauge full or at 0) is an
+  ``if``, each arm with its own constant fields and counters: faster than a select, though
+  the days of a block mix full and empty gauges. A policy's choice is kept while the next
+  day's is the same;
+- **unsigned indices and no helper taking arrays.** numba tests every signed index for a
+  negative value, and counted references to the arrays passed to an inlined helper on every
+  call (4x slower): the loops are written out, with one array argument at most in the roll.
 """
 
 from __future__ import annotations
