@@ -26,38 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import int64, njit
 
-from explodice.engine._kernels import (
-    EXPLODE_DEPTH,
-    _drain_table,
-    drain_of,
-    exploding,
-    finish_throw,
-    one_roll,
-    seed_state,
-    uniform2,
-)
-
-# The engine's DRAIN_TABLE has had 8 rows since (one per count of kept 1s an entry can hold);
-# this kernel ran with the 5 rows below, and runs 20 % slower with the 8 (the tables' place
-# in the caches), so its table and the one function that reads it are kept as they were.
-DRAIN_TABLE = _drain_table(EXPLODE_DEPTH)
-
-
-@njit(inline="always", cache=True)
-def table_roll_drain(st, throw_table, malus, explosion_ones):
-    """The engine's table_roll_drain as it was, reading the 5-row table above."""
-    u, w, st = uniform2(throw_table.size, DRAIN_TABLE.shape[1], st)
-    total, ones, st = finish_throw(int64(throw_table[u]), st, malus, explosion_ones)
-    if ones < DRAIN_TABLE.shape[0]:
-        d = int64(DRAIN_TABLE[ones, w])
-        drain = d & 0xFF
-        for _ in range(d >> 8):
-            v, last, st = exploding(st)
-            drain += v
-    else:
-        drain, st = drain_of(ones, st)
-    return total, ones, drain, st
-
+from explodice.engine._kernels import drain_of, one_roll, seed_state, table_roll_drain, uniform2
 
 N_GAUGES = 4  # per character
 MAX_LUT = 1 << 16  # largest integer weight total read through a lookup table

@@ -144,3 +144,23 @@ def test_rare_entries_and_drains_follow_the_exact_law():
     p_big_drain = float(e.drain_pmf[7:].sum())  # more than one d6's first face
     got = float(d.drain_pmf[7:].sum())
     assert abs(got - p_big_drain) <= 5 * np.sqrt(p_big_drain * (1 - p_big_drain) / d.n)
+
+
+def test_day_drain_table_reads_the_first_faces_of_each_count_of_dice():
+    """The day kernel's one-byte drain table, by hand: ``c`` exploding dice read from the five
+    base-6 digits of ``u``, least significant first (a 6 rolls the same die again, any other
+    face ends it)."""
+    from explodice.day._kernel import DAY_DRAIN
+
+    rng = np.random.default_rng(3)
+    for c in range(8):
+        for u in list(rng.integers(0, 6**5, 300)) + [0, 6**5 - 1]:
+            faces = [int(u) // 6**j % 6 + 1 for j in range(5)]  # least significant first
+            total, left = 0, c
+            for f in faces:
+                if left == 0:
+                    break
+                total += f
+                left -= f != 6
+            x = int(DAY_DRAIN[c, u])
+            assert (x & 31, x >> 5) == (total, left), (c, u, faces)

@@ -46,9 +46,11 @@ from numba import int64, njit, uint64
 from explodice.engine._kernels import (
     COMPLETE,
     DRAIN_TABLE,
+    EXPLODE_DEPTH,
     digits_mixed3,
     drain_from,
     drain_of,
+    drain_table,
     finish_one,
     mixed_threshold,
     one_roll,
@@ -64,8 +66,10 @@ ROW = 6**6  # entries of a throw table for 4 dice
 ROW5 = 6**5  # entries of a throw table for 2 or 3 dice
 DRAIN_W = DRAIN_TABLE.shape[1]  # 6**5: the first faces of a drain or of the malus die
 # DRAIN_TABLE in one byte an entry (the sum of five faces, at most 30, | dice still to roll
-# << 5): half the cache lines, which the day's several throw tables need
-DAY_DRAIN = ((DRAIN_TABLE & 0xFF) | (DRAIN_TABLE >> 8) << 5).astype(np.uint8)
+# << 5), with a row for every count of kept 1s a throw-table entry holds (0 to 7): half the
+# cache lines, which the day's several throw tables need, and no test on the count
+_DRAIN8 = drain_table(EXPLODE_DEPTH, 7)
+DAY_DRAIN = ((_DRAIN8 & 0xFF) | (_DRAIN8 >> 8) << 5).astype(np.uint8)
 OPEN8 = 31  # a throw-table entry's one-byte copy when it leaves dice to roll (byte_tables)
 # one output gives the throw, drain and malus digits: the rejection thresholds by table size
 THRESHOLD6 = mixed_threshold(ROW, DRAIN_W, DRAIN_W)

@@ -117,7 +117,7 @@ EXPLODE_DEPTH = 5
 EXPLODE_TABLE = _exploding_table(EXPLODE_DEPTH)  # 7776 int16: stays in the L1 cache
 
 
-def _drain_table(depth: int, max_ones: int = 4) -> np.ndarray:
+def drain_table(depth: int, max_ones: int = 4) -> np.ndarray:
     """``t[c, u]``: the first faces of c drain dice read from u's ``depth`` base-6 digits.
 
     Packs the sum so far and the exploding dice still to roll: ``sum | remaining << 8``.
@@ -135,8 +135,7 @@ def _drain_table(depth: int, max_ones: int = 4) -> np.ndarray:
     return out
 
 
-DRAIN_TABLE = _drain_table(EXPLODE_DEPTH, 7)  # 8 x 7776 int16: every count of kept 1s a
-# throw-table entry can hold (rows past 4 are never read with pools of at most 4 dice)
+DRAIN_TABLE = drain_table(EXPLODE_DEPTH)  # 5 x 7776 int16
 
 
 @njit(inline="always", cache=True)
