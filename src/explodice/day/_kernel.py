@@ -244,6 +244,7 @@ def _roll_block(
     big0, big1 = variants[v0 + V_BIG], variants[v1 + V_BIG]
     mal0, mal1 = variants[v0 + V_MALUS], variants[v1 + V_MALUS]
     exp0, exp1 = variants[v0 + V_EXPL], variants[v1 + V_EXPL]
+    same = big0 == big1  # a policy's variants have their base's pool: then one size for all
     i_level = uint64(g * BLOCK)
     i_check = uint64(h * BLOCK)
     i_caused = uint64((2 * n + g) * BLOCK)
@@ -280,7 +281,10 @@ def _roll_block(
                 x_last = x
                 row, malus, expl = x & P_ROW, (x >> P_MALUS) & 1, (x >> P_EXPL) & 1
                 big = (x >> P_BIG) & 1
-            total, drain, st = _table_roll(st, throws, row, big, malus, expl, drains)
+            if same:  # every variant's table has the size of variant 0's: a constant
+                total, drain, st = _table_roll(st, throws, row, big0, malus, expl, drains)
+            else:
+                total, drain, st = _table_roll(st, throws, row, big, malus, expl, drains)
         elif empty:  # each variant in its own arm: its fields and counters stay in registers
             total, drain, st = _table_roll(st, throws, row1, big1, mal1, exp1, drains)
         else:
