@@ -30,8 +30,28 @@ def pour(levels, g, amount, fullest):
     return tuple(levels), excess
 
 
+def _engine_laws(roll, rules, dc):
+    """From the single-roll engine: (P(success), drain PMF) with no reroll in hand and, when
+    the roll carries a reroll on failure, (P(success), drain if the first roll succeeds,
+    drain if it fails and the reroll is spent) with one."""
+    plain = roll if roll.reroll_dc is None else roll.replace(reroll=None)  # Lucky stays
+    d = ex.exact(plain, rules)
+    if not plain.drains(rules):
+        pmf = d.pmf.sum(axis=(1, 2))[:, None]  # [total, drain 0]: nothing drains
+    else:
+        pmf = d.pmf.sum(axis=2)  # [total, drain]
+    ok = np.arange(pmf.shape[0]) + d.lo >= dc
+    drains = pmf.sum(axis=0)
+    if roll.reroll_dc is None:
+        return (d.p_success(dc), drains), None
+    won, failed = pmf[ok].sum(axis=0), pmf[~ok].sum(axis=0)
+    used = np.convolve(failed, drains) if roll.advantage == "normal" else failed
+    return (d.p_success(dc), drains), (ex.exact(roll, rules).p_success(dc), won, used)
+
+
 def brute_day(scenario, rules):
-    """{table: values} for the first character, by enumeration of its levels."""
+    """{table: values} for the first character, by enumeration of its levels and of the
+    rerolls on failure it still holds."""
     who = scenario.characters[0]
     start = tuple(scenario.gauge_start()[who.name][g] for g in GAUGES)
     seq = scenario.sequence()
@@ -39,10 +59,12 @@ def brute_day(scenario, rules):
     laws = {}
     for r, day_roll in enumerate(scenario.rolls):
         for empty in (False, True):
-            d = ex.exact(scenario.roll_of(r, gauge_empty=empty), rules)
-            drains = d.drain_pmf if d.roll.drains(rules) else np.ones(1)
-            laws[r, empty] = (d.p_success(day_roll.dc), drains)
-    states = {start: 1.0}
+            laws[r, empty] = _engine_laws(
+                scenario.roll_of(r, gauge_empty=empty), rules, day_roll.dc
+            )
+    rr = who.reroll if who.reroll is not None and who.reroll.trigger == "failure" else None
+    cap = None if rr is None else rr.per_day  # None with a reroll: every failure rerolled
+    states = {(start, 0 if rr is None else (cap if cap is not None else 1)): 1.0}
     succ, lost, empty_after = [], 0.0, [[float(v == 0) for v in start]]
     for t in range(scenario.n_rolls):
         types = (
@@ -51,23 +73,33 @@ def brute_day(scenario, rules):
             else [(r, x.weight / total_w) for r, x in enumerate(scenario.rolls)]
         )
         nxt, s_t = {}, 0.0
-        for levels, p in states.items():
+        for (levels, u), p in states.items():
             for r, w in types:
                 day_roll = scenario.rolls[r]
                 if day_roll.character != who.name:
-                    nxt[levels] = nxt.get(levels, 0.0) + p * w
+                    nxt[levels, u] = nxt.get((levels, u), 0.0) + p * w
                     continue
-                g = GAUGES.index(day_roll.gauge)
-                p_succ, drains = laws[r, levels[g] == 0]
-                s_t += p * w * p_succ
-                for d, q in enumerate(drains):
-                    new, lost_d = pour(levels, g, d, rules.overflow == "fullest")
-                    nxt[new] = nxt.get(new, 0.0) + p * w * q
-                    lost += p * w * q * lost_d
+                g = GAUGES.index(day_roll.drain_gauge(rules))
+                plain, reroll = laws[r, levels[GAUGES.index(day_roll.gauge)] == 0]
+                if reroll is None or u == 0:
+                    branches = [(plain[0], plain[1], u)]
+                else:
+                    spent = u if cap is None else u - 1
+                    branches = [(reroll[0], reroll[1], u), (0.0, reroll[2], spent)]
+                for k, (p_succ, drains, u_next) in enumerate(branches):
+                    s_t += p * w * p_succ if k == 0 else 0.0
+                    for d, q in enumerate(drains):
+                        if q == 0.0:
+                            continue
+                        new, lost_d = pour(levels, g, d, rules.overflow == "fullest")
+                        nxt[new, u_next] = nxt.get((new, u_next), 0.0) + p * w * q
+                        lost += p * w * q * lost_d
         states = nxt
         succ.append(s_t)
-        empty_after.append([sum(p for lv, p in states.items() if lv[j] == 0) for j in range(4)])
-    end_mean = [sum(p * lv[j] for lv, p in states.items()) for j in range(4)]
+        empty_after.append(
+            [sum(p for (lv, _), p in states.items() if lv[j] == 0) for j in range(4)]
+        )
+    end_mean = [sum(p * lv[j] for (lv, _), p in states.items()) for j in range(4)]
     return {
         "succ": np.array(succ),
         "lost": lost,
@@ -225,6 +257,27 @@ def test_simulate_day_agrees_on_every_table(rules, mix):
         ex.DayRoll("Mage", skill="Acrobatics", dc=13, advantages=1, repeat=3),
     ]
     s = lucky_party(ex.Scenario(party, rolls, rolls_per_day=14 if mix else None), bool(lucky))
+    _agrees_on_every_table(s, rules, ["Hero", "Mage"])
+
+
+@pytest.mark.parametrize("mix", [True, False], ids=["mix", "sequence"])
+def test_simulate_day_agrees_with_rerolls_and_split_gauges(mix):
+    # simulate_day plays a reroll on failure die by die with numpy (explodice.day.reroll_day)
+    party = [
+        hero(gauges={"PA": 4, "PM": 0, "PF": 3, "PH": 2}, reroll=ex.Reroll("failure", per_day=2)),
+        hero("Mage", gauges={"PA": 2, "PM": 5, "PF": 2, "PH": 2}, reroll=ex.Reroll("failure")),
+        ex.Character("Orc", SCORES, actor="npc", reroll=ex.Reroll("failure", per_day=1)),
+    ]
+    rolls = [SPLIT[0], SPLIT[1], SPLIT[2], SPLIT[3]]
+    rolls += [
+        ex.DayRoll("Mage", ability="INT", dc=15, weight=2, repeat=2),
+        ex.DayRoll("Mage", skill="Intimidation", ability="STR", dc=12, advantages=1),
+    ]
+    s = ex.Scenario(party, rolls, rolls_per_day=10 if mix else None)
+    _agrees_on_every_table(s, ex.Rules(), ["Hero", "Mage"])
+
+
+def _agrees_on_every_table(s, rules, pcs):
     n = 20_000
     e = ex.exact_day(s, rules)
     m = ex.simulate_day(s, rules, n_days=n, seed=7, threads=1)
@@ -254,7 +307,7 @@ def test_simulate_day_agrees_on_every_table(rules, mix):
     assert _z_ok(b.drain_mean[seen], a.drain_mean[seen], (sd / np.sqrt(b.rolls))[seen])
     ga, gb = e.to_frame("gauges"), m.to_frame("gauges")
     for g in range(len(ga)):
-        idx = 4 * ["Hero", "Mage"].index(ga.character[g]) + GAUGES.index(ga.gauge[g])
+        idx = 4 * pcs.index(ga.character[g]) + GAUGES.index(ga.gauge[g])
         caused_sd = _sd(m.caused[idx])
         end_sd = _sd(m.end[idx])
         assert _z_ok(gb.caused_mean[g], ga.caused_mean[g], caused_sd / np.sqrt(n) + 1e-12)
@@ -330,3 +383,85 @@ def test_a_pc_without_rolls_keeps_its_gauges():
     g = ex.exact_day(s).to_frame("gauges").set_index(["character", "gauge"])
     assert g.loc[("Idle", "PA"), "p_empty"] == 0.0 and g.loc[("Idle", "PA"), "end_mean"] == 300
     assert g.loc[("Idle", "PH"), "p_empty"] == 1.0  # a gauge of 0 points: empty from the start
+
+
+# -- rerolls on failure and a drain on another gauge -------------------------------------------------
+BIG = {"PA": 150, "PM": 0, "PF": 0, "PH": 0}  # three rolls never drain 150: 6**-25
+
+
+@pytest.mark.parametrize("per_day", [None, 1, 2])
+def test_rerolls_on_failure_by_hand(per_day):
+    # a gauge no day can empty: each roll is the single roll, with or without its reroll
+    who = hero("H", gauges=BIG, reroll=ex.Reroll("failure", per_day=per_day))
+    s = ex.Scenario([who], [ex.DayRoll("H", skill="Athletics", dc=16, repeat=3)])
+    r = ex.exact_day(s)
+    p = ex.exact(ex.Roll(2)).p_success(16)  # STR 14: +2
+    twice = 1 - (1 - p) ** 2
+    # P(the reroll is still there at roll t): always (no cap); with one a day, only while
+    # no roll failed; with two, while at most one did
+    held = {
+        None: [1, 1, 1],
+        1: [1, p, p * p],
+        2: [1, 1, 1 - (1 - p) ** 2],
+    }[per_day]
+    want = [h * twice + (1 - h) * p for h in held]
+    assert r.succ_t == pytest.approx(want, abs=1e-12)
+    # a failed roll thrown again drains again: 2.1 (1 + (1 - p)) with the reroll in hand
+    want_drain = [2.1 * (h * (2 - p) + (1 - h)) for h in held]
+    assert r.drain_t == pytest.approx(want_drain, abs=1e-9)
+    assert r.omitted < 1e-12
+
+
+def test_a_reroll_with_advantage_rerolls_one_die_and_keeps_the_drain():
+    who = hero("H", gauges=BIG, reroll=ex.Reroll("failure", per_day=1))
+    s = ex.Scenario([who], [ex.DayRoll("H", skill="Athletics", dc=18, advantages=1, repeat=2)])
+    r = ex.exact_day(s)
+    first = ex.exact(ex.Roll(2, advantage="advantage"))
+    p = first.p_success(18)
+    rr = ex.exact(ex.Roll(2, advantage="advantage", reroll=ex.Reroll("failure", dc=18))).p_success(
+        18
+    )
+    assert rr > p
+    assert r.succ_t == pytest.approx([rr, p * rr + (1 - p) * p], abs=1e-12)
+    assert r.drain_t == pytest.approx([first.drain_mean] * 2, abs=1e-9)  # 4 x 1/6 x 4.2
+
+
+SPLIT = [
+    # STR (Intimidation): PA at 0 gives disadvantage; its kept 1s drain PH (drain_gauge="skill")
+    ex.DayRoll("Hero", skill="Intimidation", ability="STR", dc=13, weight=2),
+    ex.DayRoll("Hero", skill="Athletics", dc=14, weight=2),
+    ex.DayRoll("Hero", ability="WIS", kind="save", dc=12),
+    ex.DayRoll("Orc", skill="Athletics", dc=12),
+]
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [ex.Rules(), ex.Rules(overflow="lost", disadvantage="drop"), ex.Rules(drain_gauge="roll")],
+    ids=["fullest", "lost-drop", "drain-roll"],
+)
+@pytest.mark.parametrize("reroll", [None, 2, "always"], ids=["no-reroll", "two-a-day", "always"])
+def test_rerolls_and_split_gauges_match_plain_python_enumeration(rules, reroll):
+    trait = (
+        None
+        if reroll is None
+        else ex.Reroll("failure", per_day=None if reroll == "always" else reroll)
+    )
+    gauges = {"PA": 3, "PM": 0, "PF": 2, "PH": 2}
+    party = [hero(gauges=gauges, reroll=trait), ex.Character("Orc", SCORES, actor="npc")]
+    for s in (
+        ex.Scenario(party, SPLIT, rolls_per_day=6),
+        ex.Scenario(party, [SPLIT[0], SPLIT[1], SPLIT[3], SPLIT[0], SPLIT[2], SPLIT[0]]),
+    ):
+        want = brute_day(s, rules)
+        got = ex.exact_day(s, rules)
+        assert got.succ_t == pytest.approx(want["succ"] + _npc_success(s, rules), abs=1e-9)
+        empty = np.cumsum(got.first[:4, :-1], axis=1).T
+        assert empty == pytest.approx(want["empty"], abs=1e-9)
+        assert got.lost_sum[0] == pytest.approx(want["lost"], abs=1e-9)
+        end = got.gauge_start[:4] - got.sums[:4, 1]
+        assert end == pytest.approx(want["end_mean"], abs=1e-9)
+        assert got.omitted < 1e-12
+    # the drain caused lands on the gauge the rules name
+    caused = got.to_frame("gauges").set_index("gauge").caused_mean
+    assert (caused["PH"] > 0) == (rules.drain_gauge == "skill")

@@ -186,3 +186,71 @@ def test_readable_form_and_refusals():
         ex.exact_day(other, policy=best)
     with pytest.raises(ex.ExplodiceError, match="another scenario"):
         ex.exact_day(s, ex.Rules(overflow="lost"), policy=best)
+
+
+# -- a roll that drains one gauge and has disadvantage at another's 0 ------------------------------
+def slow_value_split(s, rules):
+    """The slow DP over every combination of levels (RULES.md's overflow, literally) for one
+    character and a sequence of roll types, each drained and checked gauge read from the
+    scenario: the DP the optimal player must match when the two gauges differ."""
+    from tests.test_exact_day import pour
+
+    who = s.characters[0]
+    start = tuple(s.gauge_start()[who.name][g] for g in GAUGES_)
+    states = list(np.ndindex(*(v + 1 for v in start)))
+    V = {st: 0.0 for st in states}
+    for r in reversed(s.sequence()):
+        x = s.rolls[r]
+        g, h = GAUGES_.index(x.drain_gauge(rules)), GAUGES_.index(x.gauge)
+        new = {}
+        for st in states:
+            roll = s.roll_of(r, gauge_empty=st[h] == 0)
+            pool, malus = brute.pool_of(roll, rules)
+            need = x.dc - roll.modifier
+            total = 0.0
+            for faces, p in brute.throws(pool, False):
+                n1, n6 = faces.count(1), faces.count(6)
+                mid = sum(f for f in faces if 1 < f < 6)
+                best = None
+                for k in range(min(n1, n6) + 1):
+                    a, b = n1 - k, n6 - k
+                    value = p_success(mid + a, b, malus, need)
+                    for d, q in drain_law(a).items():
+                        value += q * V[pour(st, g, d, rules.overflow == "fullest")[0]]
+                    best = value if best is None else max(best, value)
+                total += p * best
+            new[st] = total
+        V = new
+    return V[start]
+
+
+GAUGES_ = ("PA", "PM", "PF", "PH")
+
+
+@pytest.mark.parametrize("rules", [ex.Rules(), ex.Rules(overflow="lost")], ids=["fullest", "lost"])
+def test_a_split_roll_matches_the_slow_dp_and_the_simulation(rules):
+    who = hero(gauges={"PA": 2, "PM": 0, "PF": 0, "PH": 3})
+    rolls = [
+        ex.DayRoll("Hero", skill="Intimidation", ability="STR", dc=14),  # drains PH, PA checked
+        ex.DayRoll("Hero", skill="Athletics", dc=14),  # drains PA
+    ]
+    s = ex.Scenario([who], [rolls[0], rolls[0], rolls[1], rolls[0]])
+    got = ex.optimal_policy(s, rules)
+    assert got.value["Hero"] == pytest.approx(slow_value_split(s, rules), abs=1e-6)
+    played = ex.exact_day(s, rules, policy=got)
+    assert played.succ_t.sum() == pytest.approx(got.value["Hero"], abs=1e-10)
+    assert (got.compare(lambdas=(0.0, 0.1)).optimal_gain >= -1e-10).all()
+    n = 40_000
+    m = ex.simulate_day(s, rules, n_days=n, seed=3, threads=1, policy=got)
+    a, b = played.to_frame("success"), m.to_frame("success")
+    assert np.all(np.abs(b.p - a.p) <= 4.5 * np.sqrt(a.p * (1 - a.p) / n))
+    th = got.to_frame("thresholds")
+    assert set(th[th.type == rolls[0].label].gauge) == {"PH"}  # the gauge it drains
+
+
+def test_the_optimal_player_refuses_a_reroll_on_failure():
+    who = hero(gauges={"PA": 3, "PM": 0, "PF": 0, "PH": 0}, reroll=ex.Reroll("failure", per_day=1))
+    s = ex.Scenario([who], [ex.DayRoll("Hero", skill="Athletics", dc=14, repeat=3)])
+    with pytest.raises(ex.ExplodiceError, match="reroll on failure"):
+        ex.optimal_policy(s)
+    assert ex.exact_day(s).succ_t.size == 3  # the exact day plays it

@@ -43,6 +43,7 @@ from explodice.day import _exact_kernel
 from explodice.day.rolls import RollChoices, roll_choices
 from explodice.day.scenario import Scenario
 from explodice.day.simulate import DayResult
+from explodice.engine.exact import exact
 from explodice.game.character import GAUGES
 from explodice.game.checks import check_rules
 from explodice.game.rules import Rules
@@ -55,41 +56,63 @@ STATE_LIMIT = 8_000_000  # gauge-level states per character
 # -- what one roll type does -----------------------------------------------------------------
 @dataclass(frozen=True, eq=False)
 class _Law:
-    """A roll type's two variants (gauge with points, gauge at 0): P(success), drain PMF."""
+    """A roll type's two variants (``e`` = 0: gauge with points, 1: gauge at 0).
+
+    ``succ``, ``drain``: P(success) and the drain PMF with no reroll on failure in hand. A roll
+    that carries one has, while the character still has a reroll: ``rr_succ``, and its drain
+    in two parts, ``kept`` (the first roll succeeded: the reroll stays) and ``used`` (it failed
+    and the reroll was spent), which add up to the roll's whole drain law."""
 
     succ: tuple[float, float]
     drain: tuple[np.ndarray, np.ndarray]
+    rr_succ: tuple[float, float] | None = None
+    kept: tuple[np.ndarray, np.ndarray] | None = None
+    used: tuple[np.ndarray, np.ndarray] | None = None
 
-    def moment(self, e: int, j: int) -> float:
-        q = self.drain[e]
-        return float(q @ np.arange(q.size, dtype=float) ** j)
+    def moments(self, e: int, reroll: bool) -> tuple[float, float, float]:
+        """``(P(success), E[drain], E[drain^2])`` of variant ``e``, with a reroll in hand or
+        not."""
+        if reroll and self.rr_succ is not None:
+            q = _sum_rows([self.kept[e], self.used[e]])  # type: ignore[index]
+            ps = self.rr_succ[e]
+        else:
+            q, ps = self.drain[e], self.succ[e]
+        d = np.arange(q.size, dtype=float)
+        return ps, float(q @ d), float(q @ d**2)
 
 
-def unsupported(scenario: Scenario, rules: Rules) -> str | None:
-    """Why the exact day cannot play ``scenario`` under ``rules``, or ``None`` when it can.
+def _sum_rows(rows: list[np.ndarray]) -> np.ndarray:
+    """The sum of PMFs of different lengths."""
+    out = np.zeros(max(q.size for q in rows))
+    for q in rows:
+        out[: q.size] += q
+    return out
 
-    The chain moves one gauge per roll: a roll that drains a gauge other than the one whose 0
-    gives it disadvantage (a skill rolled with another ability under ``drain_gauge="skill"``)
-    and a reroll on failure are out of its reach; :func:`simulate_day` plays both."""
+
+def unsupported(scenario: Scenario, rules: Rules, *, optimal: bool = False) -> str | None:
+    """Why the exact day (``optimal=True``: the optimal player) cannot play ``scenario`` under
+    ``rules``, or ``None`` when it can.
+
+    The exact day plays every roll of a scenario; the optimal player does not choose around
+    a reroll on failure (whether to spend it is a choice of its own):
+    :func:`exact_day` and :func:`simulate_day` play those days under fixed policies."""
+    if not optimal:
+        return None
     for r, day_roll in enumerate(scenario.rolls):
-        roll = scenario.roll_of(r)
-        if roll.drains(rules) and day_roll.drain_gauge(rules) != day_roll.gauge:
+        if scenario.roll_of(r).reroll_dc is not None:
             return (
-                f"`rolls[{r}]` ({day_roll.label}) drains {day_roll.drain_gauge(rules)} but has "
-                f"disadvantage when {day_roll.gauge} is at 0: the exact day moves one gauge per "
-                "roll; use simulate_day, or Rules(drain_gauge='roll')."
-            )
-        if roll.reroll_dc is not None:
-            return (
-                f"`rolls[{r}]` ({day_roll.label}): a reroll on failure is not "
-                "in the exact day; use simulate_day."
+                f"`rolls[{r}]` ({day_roll.label}): the optimal player does not choose around "
+                "a reroll on failure; exact_day and simulate_day play the day under fixed "
+                "policies."
             )
     return None
 
 
-def _choices(scenario: Scenario, rules: Rules) -> list[tuple[RollChoices, RollChoices]]:
+def _choices(
+    scenario: Scenario, rules: Rules, *, optimal: bool = False
+) -> list[tuple[RollChoices, RollChoices]]:
     """Each roll type's choices with its gauge full and at 0 (see :func:`unsupported`)."""
-    reason = unsupported(scenario, rules)
+    reason = unsupported(scenario, rules, optimal=optimal)
     if reason is not None:
         raise ExplodiceError(reason)
     out = []
@@ -102,13 +125,37 @@ def _choices(scenario: Scenario, rules: Rules) -> list[tuple[RollChoices, RollCh
     return out
 
 
-def _fixed_laws(choices: list[tuple[RollChoices, RollChoices]]) -> list[_Law]:
-    """Each roll type under its character's own policy."""
+def _fixed_laws(
+    scenario: Scenario, rules: Rules, choices: list[tuple[RollChoices, RollChoices]]
+) -> list[_Law]:
+    """Each roll type under its character's own policy, with its reroll on failure if any.
+
+    Without advantage or disadvantage a failed roll is thrown again whole: its drain adds a
+    second roll's (``used`` = failed part * whole law) and it succeeds with ``p + (1 - p) p``.
+    With either, one die is rerolled and the first throw's drain stands (``used`` = failed
+    part); P(success) is the single-roll engine's (:func:`explodice.exact`)."""
     laws = []
-    for pair in choices:
-        s0, q0 = pair[0].under(pair[0].k_fixed)
-        s1, q1 = pair[1].under(pair[1].k_fixed)
-        laws.append(_Law((s0, s1), (q0, q1)))
+    for r, pair in enumerate(choices):
+        succ, drain, kept, used, rr = [], [], [], [], []
+        for e, ch in enumerate(pair):
+            s, q = ch.under(ch.k_fixed)
+            succ.append(s)
+            drain.append(q)
+            roll = scenario.roll_of(r, gauge_empty=bool(e))
+            if roll.reroll_dc is None:
+                continue
+            p_ok, won, failed = ch.split(ch.k_fixed)
+            kept.append(won)
+            if roll.advantage == "normal":
+                used.append(np.convolve(failed, q))
+                rr.append(p_ok + (1.0 - p_ok) * s)
+            else:
+                used.append(failed)
+                rr.append(exact(roll, rules).p_success(scenario.rolls[r].dc))
+        if rr:
+            laws.append(_Law(tuple(succ), tuple(drain), tuple(rr), tuple(kept), tuple(used)))
+        else:
+            laws.append(_Law(tuple(succ), tuple(drain)))
     return laws
 
 
@@ -238,15 +285,37 @@ class _Chain:
         )
 
 
-def check_states(name: str, levels: list[int]) -> None:
-    """Refuse a character whose gauge levels make more than :data:`STATE_LIMIT` states."""
-    n = int(np.prod([lv + 1 for lv in levels]))
+def check_states(name: str, levels: list[int], slots: int = 1) -> None:
+    """Refuse a character whose gauge levels (times ``slots``, the counts of rerolls it may
+    still hold) make more than :data:`STATE_LIMIT` states."""
+    n = int(np.prod([lv + 1 for lv in levels])) * slots
     if n > STATE_LIMIT:
+        held = f" x {slots} counts of rerolls left" if slots > 1 else ""
         raise ExplodiceError(
-            f"`scenario`: character {name!r} has gauges {dict(zip(GAUGES, levels))}, {n:,} "
-            f"combinations of levels; the exact day allows at most {STATE_LIMIT:,} per "
-            "character (use simulate_day)."
+            f"`scenario`: character {name!r} has gauges {dict(zip(GAUGES, levels))}{held}, "
+            f"{n:,} states; the exact day allows at most {STATE_LIMIT:,} per character "
+            "(use simulate_day)."
         )
+
+
+def _budget(who: Any, n_rolls: int) -> tuple[int, bool]:
+    """``(slots, unlimited)``: a character's counts of rerolls on failure left (0 .. slots - 1,
+    at most one per roll it makes) and whether it has no daily cap (every failed roll is
+    rerolled: no count to keep)."""
+    rr = who.reroll
+    if rr is None or rr.trigger != "failure":
+        return 1, False
+    if rr.per_day is None:
+        return 1, True
+    return min(rr.per_day, n_rolls) + 1, False
+
+
+def _gauge_index(scenario: Scenario, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """Per roll type: the gauge its drain hits and the gauge whose 0 gives it disadvantage
+    (they differ for a skill rolled with another ability under ``drain_gauge="skill"``)."""
+    drained = np.array([GAUGES.index(r.drain_gauge(rules)) for r in scenario.rolls], np.int64)
+    checked = np.array([GAUGES.index(r.gauge) for r in scenario.rolls], np.int64)
+    return drained, checked
 
 
 # -- the day ------------------------------------------------------------------------------------
@@ -255,6 +324,8 @@ def exact_day(scenario: Scenario, rules: Rules | None = None, *, policy: Any = N
 
     Each character plays its own policy, unless ``policy`` (a
     :class:`~explodice.OptimalPolicy` of this scenario) decides for the characters it covers.
+    A character with ``Reroll("failure", per_day=N)`` carries the count of rerolls it still
+    holds in the chain's state (one spent on each failed roll while any is left).
 
     >>> from explodice import Character, DayRoll, Scenario
     >>> hero = Character("Hero", dict(STR=12, DEX=10, CON=10, INT=10, WIS=10, CHA=10))
@@ -269,8 +340,8 @@ def exact_day(scenario: Scenario, rules: Rules | None = None, *, policy: Any = N
             f"`scenario` must be a Scenario, but {type(scenario).__name__} was passed."
         )
     began = time.perf_counter()
-    choices = _choices(scenario, rules)
-    laws = _fixed_laws(choices)
+    choices = _choices(scenario, rules, optimal=policy is not None)
+    laws = _fixed_laws(scenario, rules, choices)
     deciders = policy.deciders(scenario, rules, choices) if policy is not None else {}
     T = scenario.n_rolls
     names = [c.name for c in scenario.characters]
@@ -283,7 +354,7 @@ def exact_day(scenario: Scenario, rules: Rules | None = None, *, policy: Any = N
     start = scenario.gauge_start()
     gauge_start = np.array([start[c][g] for c in names for g in GAUGES], dtype=np.int64)
     owner = np.array([names.index(r.character) for r in scenario.rolls])
-    gauge_of = np.array([GAUGES.index(r.gauge) for r in scenario.rolls])
+    drained, checked = _gauge_index(scenario, rules)
 
     first = np.zeros((n_g, T + 2))
     succ_t = np.zeros(T)
@@ -293,61 +364,110 @@ def exact_day(scenario: Scenario, rules: Rules | None = None, *, policy: Any = N
     sums = np.zeros((n_g, 2))
     lost_sum = np.zeros(len(names))
     omitted = 0.0
-    moments = [[(law.succ[e], law.moment(e, 1), law.moment(e, 2)) for e in (0, 1)] for law in laws]
+    moments = [[[law.moments(e, rr) for rr in (False, True)] for e in (0, 1)] for law in laws]
 
-    def account(r: int, w: float, p_f: float, p_e: float, t: int) -> None:
+    def account(r: int, w: float, p_f: float, p_e: float, t: int, rr: bool = False) -> None:
         """Success and drain of roll type ``r`` taken with probability ``w`` at roll ``t``,
-        its gauge above 0 with probability ``p_f``, at 0 with ``p_e`` (fixed policies)."""
+        its gauge above 0 with probability ``p_f``, at 0 with ``p_e`` (fixed policies), a
+        reroll on failure in hand (``rr``) or not."""
         for e, pe in ((0, p_f), (1, p_e)):
-            ps, m1, m2 = moments[r][e]
+            ps, m1, m2 = moments[r][e][rr]
             mass = w * pe
             by_type[r, e] += (mass, mass * ps, mass * m1, mass * m2)
             succ_t[t] += mass * ps
             drain_t[t] += mass * m1
 
+    def shares_at(t: int, c: int) -> dict[int, float]:
+        types = [sequence[t]] if sequence[t] >= 0 else range(n_types)
+        w = {int(r): (1.0 if sequence[t] >= 0 else float(weights[r])) for r in types}
+        return {r: x for r, x in w.items() if owner[r] == c}
+
     for c, who in enumerate(scenario.characters):
         mine = np.flatnonzero(owner == c)
         levels = [int(start[who.name][g]) for g in GAUGES]
-        if who.actor != "pc" or mine.size == 0:  # no gauges, or no rolls: nothing moves
+        slots, unlimited = _budget(who, T)
+        if who.actor != "pc" or mine.size == 0:  # no gauges, or no rolls: no level moves
+            held = np.zeros(slots)  # P(u rerolls left)
+            held[-1] = 1.0
             for t in range(T):
-                types = [sequence[t]] if sequence[t] >= 0 else list(mine)
-                for r in types:
-                    if owner[r] == c:
-                        account(r, 1.0 if sequence[t] >= 0 else weights[r], 1.0, 0.0, t)
+                shares = shares_at(t, c)
+                new = held * (1.0 - sum(shares.values()))
+                for r, w in shares.items():
+                    law = laws[r]
+                    for u in range(slots):
+                        rr = law.rr_succ is not None and (unlimited or u > 0)
+                        account(r, w * held[u], 1.0, 0.0, t, rr)
+                        p_fail = 1.0 - law.kept[0].sum() if rr and not unlimited else 0.0
+                        new[u] += w * held[u] * (1.0 - p_fail)
+                        if p_fail:
+                            new[u - 1] += w * held[u] * p_fail
+                held = new
             for j in range(4):
                 first[4 * c + j, 0 if levels[j] == 0 else T + 1] = 1.0
                 end[4 * c + j, levels[j]] = 1.0
             continue
-        check_states(who.name, levels)
+        check_states(who.name, levels, slots)
         chain = _Chain(levels, rules.overflow == "fullest")
         decide = deciders.get(who.name)
+        P = np.zeros((slots, chain.n))  # P[u]: the levels' probabilities with u rerolls left
+        P[-1] = chain.P
         pe_prev = chain.marginals()[:, 0]
         first[4 * c : 4 * c + 4, 0] = pe_prev
         for t in range(T):
-            types = [sequence[t]] if sequence[t] >= 0 else list(mine)
-            shares = {r: (1.0 if sequence[t] >= 0 else weights[r]) for r in types if owner[r] == c}
+            shares = shares_at(t, c)
             if shares:
-                new = chain.P * (1.0 - sum(shares.values()))
-                by_gauge: dict[int, list[int]] = {}
+                new = P * (1.0 - sum(shares.values()))
+                groups: dict[tuple[int, int], list[int]] = {}
                 for r in shares:
-                    by_gauge.setdefault(int(gauge_of[r]), []).append(r)
-                for g, rs in by_gauge.items():
-                    if decide is not None:
+                    groups.setdefault((int(drained[r]), int(checked[r])), []).append(r)
+                for (gd, gc), rs in groups.items():
+                    if decide is not None:  # the optimal player: no reroll, one slot
+                        chain.P = P[0]
                         for r in rs:
                             lost_sum[c] += decide.move(
-                                chain, new, t, r, g, shares[r], by_type, succ_t, drain_t
+                                chain, new[0], t, r, gd, gc, shares[r], by_type, succ_t, drain_t
                             )
                         continue
-                    key = (g, tuple(rs), tuple(shares[r] for r in rs))
                     total = sum(shares[r] for r in rs)
-                    rows = [sum(shares[r] * laws[r].drain[e] for r in rs) / total for e in (0, 1)]
-                    mass = np.zeros(2)
-                    lost_sum[c] += chain.move(
-                        new, g, chain.empty_law[g], chain.laws(key, g, rows), total, mass
-                    )
-                    for r in rs:  # mass[e]: P(gauge full / at 0) times the gauge's share
-                        account(r, shares[r], mass[0] / total, mass[1] / total, t)
-                chain.P = new
+                    sig = (gd, gc, tuple(rs), tuple(shares[r] for r in rs))
+                    for u in range(slots):
+                        rr = unlimited or u > 0
+                        spend = [r for r in rs if rr and laws[r].rr_succ is not None]
+                        parts = {"kept": [], "used": []}
+                        for e in (0, 1):
+                            kept = [
+                                shares[r] * (laws[r].kept[e] if r in spend else laws[r].drain[e])
+                                for r in rs
+                            ]
+                            used = [shares[r] * laws[r].used[e] for r in spend]
+                            if unlimited:
+                                kept, used = kept + used, []
+                            parts["kept"].append(_sum_rows(kept) / total)
+                            parts["used"].append(_sum_rows(used) / total if used else None)
+                        mass = np.zeros(2)
+                        lost_sum[c] += chain.move(
+                            new[u],
+                            gd,
+                            chain.empty_law[gc],
+                            chain.laws((*sig, bool(spend), "kept"), gd, parts["kept"]),
+                            total,
+                            mass,
+                            P=P[u],
+                        )
+                        if parts["used"][0] is not None:
+                            lost_sum[c] += chain.move(
+                                new[u - 1],
+                                gd,
+                                chain.empty_law[gc],
+                                chain.laws((*sig, True, "used"), gd, parts["used"]),
+                                total,
+                                np.zeros(2),
+                                P=P[u],
+                            )
+                        for r in rs:  # mass[e]: P(gauge full / at 0) times the group's share
+                            account(r, shares[r], mass[0] / total, mass[1] / total, t, r in spend)
+                P = new
+            chain.P = P.sum(axis=0)
             marg = chain.marginals()
             pe = marg[:, 0]
             first[4 * c : 4 * c + 4, t + 1] = np.maximum(pe - pe_prev, 0.0)
@@ -361,7 +481,7 @@ def exact_day(scenario: Scenario, rules: Rules | None = None, *, policy: Any = N
             sums[4 * c + j, 1] = float(m @ (levels[j] - np.arange(m.size)))
     for r in range(n_types):
         if scenario.character(scenario.rolls[r].character).actor == "pc":
-            sums[4 * owner[r] + gauge_of[r], 0] += by_type[r, :, 2].sum()
+            sums[4 * owner[r] + drained[r], 0] += by_type[r, :, 2].sum()
     return DayResult(
         scenario=scenario,
         rules=rules,

@@ -32,7 +32,7 @@ import pandas as pd
 
 from explodice.core.errors import ExplodiceError, ExplodiceTypeError, shown
 from explodice.day import _optimal_kernel
-from explodice.day.exact import _Chain, _choices, _laws, check_states, exact_day
+from explodice.day.exact import _Chain, _choices, _gauge_index, _laws, check_states, exact_day
 from explodice.day.rolls import MAX_ONES, RollChoices, drain_pmf
 from explodice.day.scenario import Scenario
 from explodice.engine.rule_of_one import policy_table
@@ -142,7 +142,9 @@ class _Player:
     def decide(
         self, W: np.ndarray, g: int, th: _Throws, weight: float
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """``(Q, P(success), P(c draining 1s), choice keys)`` in every state."""
+        """``(Q, P(success), P(c draining 1s), choice keys)`` in every state, for a roll that
+        has disadvantage when gauge ``g`` is at 0 (``W``: :meth:`after` of the gauge it
+        drains)."""
         n = self.chain.n
         Q, s, key = np.empty(n), np.empty(n), np.empty(n, np.int64)
         pi = np.empty((n, MAX_ONES + 1))
@@ -272,6 +274,7 @@ class OptimalPolicy:
         names = [c.name for c in s.characters]
         owner = np.array([names.index(r.character) for r in s.rolls])
         weights = _mix_weights(s)
+        drained, checked = _gauge_index(s, self.rules)
         for name, V in self._V.items():
             pl = self._players[name]
             ch = pl.chain
@@ -279,7 +282,7 @@ class OptimalPolicy:
             start = list(np.array(ch.sizes) - 1)
             for t in range(s.n_rolls):
                 shares = _shares(s, t, c, owner, seq, weights)
-                for g in {GAUGES.index(s.rolls[r].gauge) for r in shares}:
+                for g in {int(drained[r]) for r in shares}:
                     W = pl.after(V[t + 1], g)
                     line = []
                     for lv in range(ch.sizes[g]):
@@ -287,11 +290,11 @@ class OptimalPolicy:
                         lev[g] = lv
                         line.append(int(np.ravel_multi_index(tuple(lev), ch.sizes)))
                     for r in shares:
-                        if GAUGES.index(s.rolls[r].gauge) != g:
+                        if drained[r] != g:
                             continue
                         th = self._throws[r]
                         sub = W[:, line]
-                        variant = (np.arange(len(line)) == 0).astype(np.int64)
+                        variant = ch.empty_law[checked[r]][line]
                         n = len(line)
                         Q, sp, pi, key = (
                             np.empty(n),
@@ -325,7 +328,7 @@ class OptimalPolicy:
                                     {
                                         "character": name,
                                         "type": s.rolls[r].label,
-                                        "gauge": s.rolls[r].gauge,
+                                        "gauge": GAUGES[drained[r]],
                                         "roll": t + 1,
                                         "level": lv,
                                         "n1": n1,
@@ -384,20 +387,21 @@ class OptimalPolicy:
         index: dict[tuple[int, int, int], int] = {}
         seq = s.sequence()
         weights = _mix_weights(s)
+        drained, checked = _gauge_index(s, rules)
         for name, V in self._V.items():
             c = names.index(name)
             pl = self._players[name]
             strides[c] = pl.chain.strides
             for t in range(T):
                 shares = _shares(s, t, c, owner, seq, weights)
-                for g in {GAUGES.index(s.rolls[r].gauge) for r in shares}:
+                for g in {int(drained[r]) for r in shares}:
                     W = pl.after(V[t + 1], g)
                     for r in shares:
-                        if GAUGES.index(s.rolls[r].gauge) != g:
+                        if drained[r] != g:
                             continue
                         th = self._throws[r]
-                        _, _, _, key = pl.decide(W, g, th, self.values[r])
-                        variant = pl.chain.empty_law[g]
+                        _, _, _, key = pl.decide(W, int(checked[r]), th, self.values[r])
+                        variant = pl.chain.empty_law[checked[r]]
                         for v in (0, 1):
                             sel = variant == v
                             for kk in np.unique(key[sel]):
@@ -451,15 +455,18 @@ class _Decider:
         t: int,
         r: int,
         g: int,
+        gc: int,
         share: float,
         by_type: np.ndarray,
         succ_t: np.ndarray,
         drain_t: np.ndarray,
     ) -> float:
+        """Roll type ``r`` (drains gauge ``g``, disadvantage when ``gc`` is at 0) at roll
+        ``t``, taken with probability ``share``: its mass into ``out``; the points lost."""
         pl = self.player
         if (t, g) not in self._W:
             self._W = {(t, g): pl.after(self.V[t + 1], g)}
-        _, s, pi, _ = pl.decide(self._W[t, g], g, self.policy._throws[r], self.policy.values[r])
+        _, s, pi, _ = pl.decide(self._W[t, g], gc, self.policy._throws[r], self.policy.values[r])
         P = chain.P
         lost = 0.0
         scratch = np.zeros(2)
@@ -472,7 +479,7 @@ class _Decider:
         mean = pi @ pl.moments[0]
         second = pi @ pl.moments[1]
         for e in (0, 1):
-            sel = chain.empty_law[g] == e
+            sel = chain.empty_law[gc] == e
             Pe = P[sel]
             row = (Pe.sum(), Pe @ s[sel], Pe @ mean[sel], Pe @ second[sel])
             by_type[r, e] += share * np.array(row)
@@ -531,7 +538,8 @@ def optimal_policy(
             f"type), but {shown(values)} was passed."
         )
     began = time.perf_counter()
-    throws = [_throws(pair) for pair in _choices(scenario, rules)]
+    throws = [_throws(pair) for pair in _choices(scenario, rules, optimal=True)]
+    drained, checked = _gauge_index(scenario, rules)
     names = [c.name for c in scenario.characters]
     owner = np.array([names.index(r.character) for r in scenario.rolls])
     seq = scenario.sequence()
@@ -549,11 +557,11 @@ def optimal_policy(
         for t in range(T - 1, -1, -1):
             shares = _shares(scenario, t, c, owner, seq, weights)
             cur = V[t + 1] * (1.0 - sum(shares.values()))
-            for g in {GAUGES.index(scenario.rolls[r].gauge) for r in shares}:
+            for g in {int(drained[r]) for r in shares}:
                 W = pl.after(V[t + 1], g)
                 for r, w in shares.items():
-                    if GAUGES.index(scenario.rolls[r].gauge) == g:
-                        Q, _, _, _ = pl.decide(W, g, throws[r], values[r])
+                    if drained[r] == g:
+                        Q, _, _, _ = pl.decide(W, int(checked[r]), throws[r], values[r])
                         cur += w * Q
             V[t] = cur
         V_all[who.name], players[who.name] = V, pl

@@ -99,8 +99,9 @@ class RollChoices:
 
     Arrays over throw states ``i``: ``n1``, ``n6``, ``s`` and their probability ``p``;
     ``succ[i, k]`` = P(success); ``ones[i, k, c]`` = P(``c`` draining 1s) (all mass at
-    ``c = 0`` for a roll that drains nothing); ``k`` above ``min(n1, n6)`` repeats the last
-    allowed choice. ``k_fixed[i]`` is the roll's own policy's choice (the forced cancel of an
+    ``c = 0`` for a roll that drains nothing); ``won[i, k, c]`` = P(success and ``c``
+    draining 1s) (what a reroll on failure needs: it is spent on the rest); ``k`` above
+    ``min(n1, n6)`` repeats the last allowed choice. ``k_fixed[i]`` is the roll's own policy's choice (the forced cancel of an
     NPC, none outside the rule of 1) and ``free`` says whether a player chooses at all (a PC's
     roll under the rule of 1).
     """
@@ -111,6 +112,7 @@ class RollChoices:
     p: np.ndarray
     succ: np.ndarray
     ones: np.ndarray
+    won: np.ndarray
     k_fixed: np.ndarray
     free: bool
     drains: bool
@@ -124,13 +126,32 @@ class RollChoices:
         """``(P(success), drain PMF)`` when throw state ``i`` sets aside ``k[i]`` pairs."""
         idx = np.arange(self.p.size)
         succ = float(self.p @ self.succ[idx, k])
-        c_mass = self.p @ self.ones[idx, k]  # P(c draining 1s)
-        drain = np.zeros(drain_pmf(MAX_ONES).size)
-        for c, w in enumerate(c_mass):
-            if w > 0:
-                d = drain_pmf(c)
-                drain[: d.size] += w * d
-        return succ, drain
+        return succ, _drain_law(self.p @ self.ones[idx, k])
+
+    def split(self, k: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+        """``(P(success), drain of the rolls that succeed, drain of those that fail)`` when
+        throw state ``i`` sets aside ``k[i]`` pairs: the two drain PMFs are parts of the
+        law of :meth:`under` (they add up to it), each weighted by its event's probability.
+
+        >>> ch = roll_choices(Roll(0), Rules(), need=16)
+        >>> p, won, lost = ch.split(ch.k_fixed)
+        >>> bool(abs(won.sum() - p) < 1e-12 and abs(won.sum() + lost.sum() - 1) < 1e-12)
+        True
+        """
+        idx = np.arange(self.p.size)
+        won = self.p @ self.won[idx, k]  # P(success, c draining 1s)
+        everything = self.p @ self.ones[idx, k]
+        return float(won.sum()), _drain_law(won), _drain_law(everything - won)
+
+
+def _drain_law(c_mass: np.ndarray) -> np.ndarray:
+    """The drain PMF when ``c`` 1s drain with probability ``c_mass[c]``."""
+    drain = np.zeros(drain_pmf(MAX_ONES).size)
+    for c, w in enumerate(c_mass):
+        if w > 0:
+            d = drain_pmf(c)
+            drain[: d.size] += w * d
+    return drain
 
 
 def roll_choices(roll: Roll, rules: Rules, need: int) -> RollChoices:
@@ -148,6 +169,7 @@ def roll_choices(roll: Roll, rules: Rules, need: int) -> RollChoices:
     n = len(keys)
     succ = np.zeros((n, MAX_ONES + 1))
     ones = np.zeros((n, MAX_ONES + 1, MAX_ONES + 1))
+    won = np.zeros((n, MAX_ONES + 1, MAX_ONES + 1))
     for i in range(n):
         top = int(min(n1[i], n6[i]))
         for k in range(MAX_ONES + 1):
@@ -164,10 +186,12 @@ def roll_choices(roll: Roll, rules: Rules, need: int) -> RollChoices:
             if drains:
                 p_e = sf[:, 0]  # P(e chains end on a 1)
                 ones[i, k, a : a + p_e.size] = p_e
+                won[i, k, a : a + per_e.size] = per_e
             else:
                 ones[i, k, 0] = 1.0
+                won[i, k, 0] = succ[i, k]
     k_fixed = policy_table(roll, rules)[n1, n6, s].astype(np.int64)
     free = drains and roll.actor == "pc"
-    for a in (n1, n6, s, p, succ, ones, k_fixed):
+    for a in (n1, n6, s, p, succ, ones, won, k_fixed):
         a.setflags(write=False)
-    return RollChoices(n1, n6, s, p, succ, ones, k_fixed, free, drains)
+    return RollChoices(n1, n6, s, p, succ, ones, won, k_fixed, free, drains)

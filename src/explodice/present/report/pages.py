@@ -845,7 +845,7 @@ def day_policies_page(ctx: Context) -> Page:
     """The party's day under four policies, exactly: keep, cancel, the best fixed λ and the
     optimal state-dependent player."""
     c, _, lang = ctx.config, ctx._, ctx.lang
-    reason = unsupported(c.day, ctx.rules)
+    reason = unsupported(c.day, ctx.rules, optimal=True)
     if reason is not None:  # the exact day cannot play this day: say why, draw nothing
         return _unsupported_page(ctx, reason)
     best = optimal_policy(c.day, ctx.rules)
