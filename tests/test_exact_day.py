@@ -49,9 +49,10 @@ def _engine_laws(roll, rules, dc):
     return (d.p_success(dc), drains), (ex.exact(roll, rules).p_success(dc), won, used)
 
 
-def brute_day(scenario, rules):
+def brute_day(scenario, rules, sums=False):
     """{table: values} for the first character, by enumeration of its levels and of the
-    rerolls on failure it still holds."""
+    rerolls on failure it still holds; with ``sums``, also of the drain each gauge caused and
+    the points lost so far (clamped at the last bin, drains below 1e-14 left out)."""
     who = scenario.characters[0]
     start = tuple(scenario.gauge_start()[who.name][g] for g in GAUGES)
     seq = scenario.sequence()
@@ -64,7 +65,9 @@ def brute_day(scenario, rules):
             )
     rr = who.reroll if who.reroll is not None and who.reroll.trigger == "failure" else None
     cap = None if rr is None else rr.per_day  # None with a reroll: every failure rerolled
-    states = {(start, 0 if rr is None else (cap if cap is not None else 1)): 1.0}
+    top = 64 + 16 * scenario.n_rolls - 1  # simulate_day's last bin: "this many or more"
+    held = 0 if rr is None else (cap if cap is not None else 1)
+    states = {(start, held, (0, 0, 0, 0), 0): 1.0}
     succ, lost, empty_after = [], 0.0, [[float(v == 0) for v in start]]
     for t in range(scenario.n_rolls):
         types = (
@@ -73,11 +76,12 @@ def brute_day(scenario, rules):
             else [(r, x.weight / total_w) for r, x in enumerate(scenario.rolls)]
         )
         nxt, s_t = {}, 0.0
-        for (levels, u), p in states.items():
+        for (levels, u, caused, gone), p in states.items():
             for r, w in types:
                 day_roll = scenario.rolls[r]
                 if day_roll.character != who.name:
-                    nxt[levels, u] = nxt.get((levels, u), 0.0) + p * w
+                    key = (levels, u, caused, gone)
+                    nxt[key] = nxt.get(key, 0.0) + p * w
                     continue
                 g = GAUGES.index(day_roll.drain_gauge(rules))
                 plain, reroll = laws[r, levels[GAUGES.index(day_roll.gauge)] == 0]
@@ -89,22 +93,33 @@ def brute_day(scenario, rules):
                 for k, (p_succ, drains, u_next) in enumerate(branches):
                     s_t += p * w * p_succ if k == 0 else 0.0
                     for d, q in enumerate(drains):
-                        if q == 0.0:
+                        if q == 0.0 or sums and q < 1e-14:
                             continue
                         new, lost_d = pour(levels, g, d, rules.overflow == "fullest")
-                        nxt[new, u_next] = nxt.get((new, u_next), 0.0) + p * w * q
+                        if sums:
+                            c2 = list(caused)
+                            c2[g] = min(c2[g] + d, top)
+                            key = (new, u_next, tuple(c2), min(gone + lost_d, top))
+                        else:
+                            key = (new, u_next, caused, gone)
+                        nxt[key] = nxt.get(key, 0.0) + p * w * q
                         lost += p * w * q * lost_d
         states = nxt
         succ.append(s_t)
-        empty_after.append(
-            [sum(p for (lv, _), p in states.items() if lv[j] == 0) for j in range(4)]
-        )
-    end_mean = [sum(p * lv[j] for (lv, _), p in states.items()) for j in range(4)]
+        empty_after.append([sum(p for k, p in states.items() if k[0][j] == 0) for j in range(4)])
+    end_mean = [sum(p * k[0][j] for k, p in states.items()) for j in range(4)]
+    caused_pmf, lost_pmf = np.zeros((4, top + 1)), np.zeros(top + 1)
+    for (_, _, caused, gone), p in states.items():
+        for j in range(4):
+            caused_pmf[j, caused[j]] += p
+        lost_pmf[gone] += p
     return {
         "succ": np.array(succ),
         "lost": lost,
         "empty": np.array(empty_after),
         "end_mean": np.array(end_mean),
+        "caused": caused_pmf,
+        "lost_pmf": lost_pmf,
     }
 
 
@@ -336,7 +351,7 @@ def test_exact_result_tables_and_refusals():
     first = r.to_frame("first_empty").query("gauge == 'PA'")
     assert first.p.sum() == pytest.approx(1.0, abs=1e-12)
     for what in ("drain", "lost"):
-        with pytest.raises(ex.ExplodiceError, match="does not give"):
+        with pytest.raises(ex.ExplodiceError, match="distributions=True"):
             r.to_frame(what)
     assert "<table" in r._repr_html_()
     huge = hero(gauges={"PA": 100, "PM": 100, "PF": 100, "PH": 100})
@@ -368,8 +383,11 @@ dc = 16
     want = ex.exact_day(ex.load_scenario(path)).to_frame("empty")
     assert out.p.to_numpy() == pytest.approx(want.p.to_numpy(), abs=1e-9)
     assert (out.method == "exact").all()
-    assert cli.main(["day", str(path), "--exact", "--table", "drain"]) == 2
-    assert "does not give" in capsys.readouterr().err
+    assert cli.main(["day", str(path), "--exact", "--format", "csv", "--table", "drain"]) == 0
+    out = pd.read_csv(io.StringIO(capsys.readouterr().out), comment="#")
+    want = ex.exact_day(ex.load_scenario(path), distributions=True).to_frame("drain")
+    assert out.p.to_numpy() == pytest.approx(want.p.to_numpy(), abs=1e-9)
+    assert out.groupby("gauge").p.sum().to_numpy() == pytest.approx(1.0, abs=1e-9)
     assert cli.main(["day", str(path), "--days", "200", "--seed", "1", "--format", "csv"]) == 0
     assert "simulate" in capsys.readouterr().out  # a scenario is simulated by default
 
@@ -465,3 +483,58 @@ def test_rerolls_and_split_gauges_match_plain_python_enumeration(rules, reroll):
     # the drain caused lands on the gauge the rules name
     caused = got.to_frame("gauges").set_index("gauge").caused_mean
     assert (caused["PH"] > 0) == (rules.drain_gauge == "skill")
+
+
+# -- the distributions of a day's drain and points lost ---------------------------------------------
+@pytest.mark.parametrize(
+    "rules,trait",
+    [(ex.Rules(), None), (ex.Rules(overflow="lost"), 1), (ex.Rules(disadvantage="drop"), "always")],
+    ids=["fullest", "lost-one-reroll", "drop-always-reroll"],
+)
+def test_drain_and_lost_distributions_match_plain_python_enumeration(rules, trait):
+    per_day = None if trait == "always" else trait
+    reroll = None if trait is None else ex.Reroll("failure", per_day=per_day)
+    party = [
+        hero(gauges={"PA": 3, "PM": 0, "PF": 2, "PH": 2}, reroll=reroll),
+        ex.Character("Orc", SCORES, actor="npc"),
+    ]
+    s = ex.Scenario(party, [SPLIT[0], SPLIT[1], SPLIT[3], SPLIT[0]])
+    want = brute_day(s, rules, sums=True)
+    got = ex.exact_day(s, rules, distributions=True)
+    for j in range(4):
+        assert got.caused[j] == pytest.approx(want["caused"][j], abs=1e-9), GAUGES[j]
+    assert got.lost[0] == pytest.approx(want["lost_pmf"], abs=1e-9)
+    assert got.lost[1].tolist() == [1.0] + [0.0] * (got.lost.shape[1] - 1)  # the Orc
+    # the distributions' means are the means the day gives without them
+    bins = np.arange(got.caused.shape[1])
+    assert got.caused[:4] @ bins == pytest.approx(got.sums[:4, 0], abs=1e-9)
+    assert got.lost[0] @ bins == pytest.approx(got.lost_sum[0], abs=1e-9)
+    plain = ex.exact_day(s, rules)
+    assert plain.succ_t == pytest.approx(got.succ_t, abs=1e-12)
+    df = got.to_frame("drain")
+    assert (df.method == "exact").all() and df.groupby("gauge").p.sum().to_numpy() == (
+        pytest.approx(1.0, abs=1e-9)
+    )
+
+
+def test_drain_distributions_under_the_optimal_policy_and_the_simulation():
+    who = hero(gauges={"PA": 5, "PM": 0, "PF": 0, "PH": 0})
+    s = ex.Scenario([who], [ex.DayRoll("Hero", skill="Athletics", dc=15, repeat=10)])
+    best = ex.optimal_policy(s)
+    e = ex.exact_day(s, policy=best, distributions=True)
+    assert e.caused[0] @ np.arange(e.caused.shape[1]) == pytest.approx(e.sums[0, 0], abs=1e-9)
+    n = 40_000
+    m = ex.simulate_day(s, n_days=n, seed=11, threads=1, policy=best)
+    for what, key in (("drain", ["gauge", "drain"]), ("lost", ["lost"])):
+        a, b = e.to_frame(what), m.to_frame(what)
+        both = a.merge(b, on=key, how="outer", suffixes=("_e", "_s"))
+        pe, ps = both.p_e.fillna(0.0).to_numpy(), both.p_s.fillna(0.0).to_numpy()
+        # a count of a few where the exact p is tiny: Poisson's bound, not the normal's
+        assert _z_ok(ps, pe, np.sqrt(np.maximum(pe * (1 - pe), 2e-4) / n)), what
+
+
+def test_distributions_too_large_are_refused():
+    who = hero(gauges={"PA": 20, "PM": 20, "PF": 20, "PH": 20})
+    s = ex.Scenario([who], [ex.DayRoll("Hero", skill="Athletics", dc=14, repeat=40)])
+    with pytest.raises(ex.ExplodiceError, match="`distributions`.*simulate_day"):
+        ex.exact_day(s, distributions=True)

@@ -116,3 +116,69 @@ def marginals(P, sizes):
                     out[3, d] += p
                     i += 1
     return out
+
+
+@njit(cache=True)
+def move_sum(
+    P,
+    out,
+    n_bins,
+    level,
+    o_of,
+    base,
+    stride,
+    law,
+    qs,
+    t0,
+    t1,
+    dest,
+    lost_amt,
+    others,
+    pour,
+    track,
+    weight,
+    mass,
+):
+    """:func:`move` for a chain whose state also holds a running sum ``S`` (``0 .. n_bins -
+    1``, the last meaning "that many or more"): ``P[i * n_bins + S]``. ``track`` 1 adds each
+    roll's drain to ``S``, 2 the points it loses, 0 nothing. State ``i`` is at level
+    ``level[i]`` of the gauge, the others at ``o_of[i]`` (offset ``base[o]``). ``qs`` rows hold
+    at least ``n_bins`` + the state's points + 1 entries, so a drain past them is clamped in
+    ``S`` either way. Returns the expected points lost (times ``weight``)."""
+    lost = 0.0
+    width = qs.shape[1]
+    top = n_bins - 1
+    for i in range(level.size):
+        lv = level[i]
+        o = o_of[i]
+        b = base[o]
+        k = law[i]
+        so = others[o] if pour else 0
+        over = t0[k, width - 1] - qs[k, width - 1]  # P(d >= width)
+        over_d = t1[k, width - 1] - (width - 1) * qs[k, width - 1]  # E[d; d >= width]
+        far = 0 if pour else b  # where a drain past every point leaves the character
+        for S in range(n_bins):
+            p = P[i * n_bins + S]
+            if p == 0.0:
+                continue
+            p *= weight
+            mass[k] += p
+            for d in range(width):
+                q = qs[k, d]
+                if q == 0.0:
+                    continue
+                if d <= lv:
+                    j, gone = b + (lv - d) * stride, 0
+                else:
+                    x = d - lv
+                    if x < so:
+                        j, gone = base[dest[o, x - 1]], lost_amt[o, x - 1]
+                    else:
+                        j, gone = far, x - so
+                inc = d if track == 1 else (gone if track == 2 else 0)
+                out[j * n_bins + min(S + inc, top)] += p * q
+                lost += p * q * gone
+            if over > 0.0:
+                out[far * n_bins + (top if track else S)] += p * over
+                lost += p * (over_d - (lv + so) * over)
+    return lost

@@ -38,19 +38,22 @@ from typing import Any
 
 import numpy as np
 
-from explodice.core.errors import ExplodiceError, ExplodiceTypeError
+from explodice.core.errors import ExplodiceError, ExplodiceTypeError, shown
 from explodice.day import _exact_kernel
 from explodice.day.rolls import RollChoices, roll_choices
 from explodice.day.scenario import Scenario
-from explodice.day.simulate import DayResult
+from explodice.day.simulate import DayResult, _n_bins
 from explodice.engine.exact import exact
 from explodice.game.character import GAUGES
 from explodice.game.checks import check_rules
 from explodice.game.rules import Rules
 
-__all__ = ["STATE_LIMIT", "exact_day"]
+__all__ = ["STATE_LIMIT", "SUM_WORK_LIMIT", "exact_day"]
 
 STATE_LIMIT = 8_000_000  # gauge-level states per character
+# bound on states x sums x drain entries x rolls of one pass with a running sum in the state (it
+# skips what is 0, so it runs faster than that: 4e9 took 0.15 s a pass on the 2-core machine)
+SUM_WORK_LIMIT = 50_000_000_000
 
 
 # -- what one roll type does -----------------------------------------------------------------
@@ -235,6 +238,12 @@ class _Chain:
         self.empty_law = {g: (levels[g] == 0).astype(np.int64) for g in range(4)}
         self._laws: dict[Any, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
+    n_bins = 1  # no running sum in the state (see _SumChain)
+
+    def states(self, P: np.ndarray) -> np.ndarray:
+        """The probabilities of the gauge levels alone."""
+        return P
+
     def width(self, g: int) -> int:
         """Drain entries a roll of gauge ``g`` reads: its levels and the others' total."""
         return self.sizes[g] + self.pours[g].top + 2
@@ -285,6 +294,67 @@ class _Chain:
         )
 
 
+class _SumChain(_Chain):
+    """A :class:`_Chain` whose state also holds a running sum over the day, ``0 ..
+    n_bins - 1`` (the last: that many or more): the drain caused on gauge ``gauge``
+    (``track="caused"``) or the points lost (``track="lost"``). ``P`` is flat, ``[state *
+    n_bins + sum]``; the laws it reads are wide enough that every drain past them is
+    clamped."""
+
+    def __init__(self, start: list[int], fullest: bool, n_bins: int, track: str, gauge: int = 0):
+        super().__init__(start, fullest)
+        self.n_bins = n_bins
+        self.track, self.gauge = track, gauge
+        base_p = self.P
+        self.P = np.zeros(self.n * n_bins)
+        self.P[::n_bins] = base_p
+        self.at = {}
+        for g in range(4):  # each state's level of g and index of the others' levels
+            o_of = np.empty(self.n, np.int64)
+            for lv in range(self.sizes[g]):
+                o_of[self.base[g] + lv * self.strides[g]] = np.arange(self.base[g].size)
+            self.at[g] = (np.ascontiguousarray(self.levels[g]), o_of)
+
+    def width(self, g: int) -> int:
+        return self.n_bins + self.sizes[g] + self.pours[g].top + 2
+
+    def states(self, P: np.ndarray) -> np.ndarray:
+        return P.reshape(self.n, self.n_bins).sum(axis=1)
+
+    def marginals(self) -> np.ndarray:
+        return _exact_kernel.marginals(self.states(self.P), np.array(self.sizes, dtype=np.int64))
+
+    def sums(self) -> np.ndarray:
+        """P(the running sum = S) at the end: the table's row."""
+        return self.P.reshape(self.n, self.n_bins).sum(axis=0)
+
+    def move(self, out, g, law, tables, weight, mass, P=None):  # noqa: D102 (as _Chain.move)
+        pour = self.pours[g]
+        qs, t0, t1 = tables
+        level, o_of = self.at[g]
+        track = {"caused": 1 if g == self.gauge else 0, "lost": 2}[self.track]
+        return _exact_kernel.move_sum(
+            self.P if P is None else P,
+            out,
+            self.n_bins,
+            level,
+            o_of,
+            self.base[g],
+            int(self.strides[g]),
+            law,
+            qs,
+            t0,
+            t1,
+            pour.dest,
+            pour.lost,
+            pour.others,
+            self.fullest and pour.top > 0,
+            track,
+            float(weight),
+            mass,
+        )
+
+
 def check_states(name: str, levels: list[int], slots: int = 1) -> None:
     """Refuse a character whose gauge levels (times ``slots``, the counts of rerolls it may
     still hold) make more than :data:`STATE_LIMIT` states."""
@@ -296,6 +366,26 @@ def check_states(name: str, levels: list[int], slots: int = 1) -> None:
             f"{n:,} states; the exact day allows at most {STATE_LIMIT:,} per character "
             "(use simulate_day)."
         )
+
+
+def check_sums(scenario: Scenario, n_bins: int) -> None:
+    """Refuse the ``"drain"`` and ``"lost"`` distributions of a day whose passes with a
+    running sum could take more than :data:`SUM_WORK_LIMIT` multiply-adds (seconds)."""
+    start = scenario.gauge_start()
+    for who in scenario.characters:
+        if who.actor != "pc":
+            continue
+        levels = [int(start[who.name][g]) for g in GAUGES]
+        n = int(np.prod([lv + 1 for lv in levels])) * _budget(who, scenario.n_rolls)[0]
+        work = n * n_bins * (n_bins + sum(levels) + 2) * scenario.n_rolls
+        if work > SUM_WORK_LIMIT:
+            raise ExplodiceError(
+                f"`distributions`: character {shown(who.name)} has {n:,} states; the day's "
+                f"drain and lost distributions put a running sum of {n_bins} values in each, "
+                f"a bound of {work:.1e} multiply-adds over {scenario.n_rolls} rolls, more than "
+                f"{SUM_WORK_LIMIT:.0e}. Their means are in the 'gauges' table; simulate_day "
+                "gives the distributions."
+            )
 
 
 def _budget(who: Any, n_rolls: int) -> tuple[int, bool]:
@@ -318,14 +408,40 @@ def _gauge_index(scenario: Scenario, rules: Rules) -> tuple[np.ndarray, np.ndarr
     return drained, checked
 
 
+@dataclass(eq=False)
+class _Tally:
+    """Where one pass over a character's day adds its tables (views of the result's)."""
+
+    by_type: np.ndarray
+    succ_t: np.ndarray
+    drain_t: np.ndarray
+    first: np.ndarray
+    lost: float = 0.0
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return self.by_type, self.succ_t, self.drain_t
+
+
 # -- the day ------------------------------------------------------------------------------------
-def exact_day(scenario: Scenario, rules: Rules | None = None, *, policy: Any = None) -> DayResult:
+def exact_day(
+    scenario: Scenario,
+    rules: Rules | None = None,
+    *,
+    policy: Any = None,
+    distributions: bool = False,
+) -> DayResult:
     """The exact day of ``scenario`` under ``rules``, as a DayResult with ``method="exact"``.
 
     Each character plays its own policy, unless ``policy`` (a
     :class:`~explodice.OptimalPolicy` of this scenario) decides for the characters it covers.
     A character with ``Reroll("failure", per_day=N)`` carries the count of rerolls it still
     holds in the chain's state (one spent on each failed roll while any is left).
+
+    ``distributions=True`` adds the ``"drain"`` and ``"lost"`` tables (the distribution of a
+    day's drain caused per gauge and of the points lost per character, clamped at the same
+    bin as :func:`simulate_day`'s): the day is played again with that running sum in the
+    state, once per gauge a roll drains and once for the points lost, so it costs about
+    ``n_bins`` times the day (refused beyond :data:`SUM_WORK_LIMIT`).
 
     >>> from explodice import Character, DayRoll, Scenario
     >>> hero = Character("Hero", dict(STR=12, DEX=10, CON=10, INT=10, WIS=10, CHA=10))
@@ -363,25 +479,106 @@ def exact_day(scenario: Scenario, rules: Rules | None = None, *, policy: Any = N
     end = np.zeros((n_g, int(gauge_start.max(initial=0)) + 1))
     sums = np.zeros((n_g, 2))
     lost_sum = np.zeros(len(names))
+    n_bins = _n_bins(scenario)
+    caused = lost = None
+    if distributions:
+        check_sums(scenario, n_bins)
+        caused = np.zeros((n_g, n_bins))  # a gauge no roll drains, an NPC: 0 every day
+        lost = np.zeros((len(names), n_bins))
+        caused[:, 0] = lost[:, 0] = 1.0
     omitted = 0.0
     moments = [[[law.moments(e, rr) for rr in (False, True)] for e in (0, 1)] for law in laws]
 
-    def account(r: int, w: float, p_f: float, p_e: float, t: int, rr: bool = False) -> None:
+    def account(
+        tally: _Tally, r: int, w: float, p_f: float, p_e: float, t: int, rr: bool = False
+    ) -> None:
         """Success and drain of roll type ``r`` taken with probability ``w`` at roll ``t``,
         its gauge above 0 with probability ``p_f``, at 0 with ``p_e`` (fixed policies), a
         reroll on failure in hand (``rr``) or not."""
         for e, pe in ((0, p_f), (1, p_e)):
             ps, m1, m2 = moments[r][e][rr]
             mass = w * pe
-            by_type[r, e] += (mass, mass * ps, mass * m1, mass * m2)
-            succ_t[t] += mass * ps
-            drain_t[t] += mass * m1
+            tally.by_type[r, e] += (mass, mass * ps, mass * m1, mass * m2)
+            tally.succ_t[t] += mass * ps
+            tally.drain_t[t] += mass * m1
 
     def shares_at(t: int, c: int) -> dict[int, float]:
         types = [sequence[t]] if sequence[t] >= 0 else range(n_types)
         w = {int(r): (1.0 if sequence[t] >= 0 else float(weights[r])) for r in types}
         return {r: x for r, x in w.items() if owner[r] == c}
 
+    def play(
+        c: int, chain: _Chain, slots: int, unlimited: bool, decide: Any, tally: _Tally
+    ) -> None:
+        """Character ``c``'s day on ``chain`` (its final probabilities left in ``chain.P``),
+        its tables added into ``tally``."""
+        P = np.zeros((slots, chain.P.size))  # P[u]: the probabilities with u rerolls left
+        P[-1] = chain.P
+        pe_prev = chain.marginals()[:, 0]
+        tally.first[:, 0] = pe_prev
+        for t in range(T):
+            shares = shares_at(t, c)
+            if shares:
+                new = P * (1.0 - sum(shares.values()))
+                groups: dict[tuple[int, int], list[int]] = {}
+                for r in shares:
+                    groups.setdefault((int(drained[r]), int(checked[r])), []).append(r)
+                for (gd, gc), rs in groups.items():
+                    if decide is not None:  # the optimal player: no reroll, one slot
+                        chain.P = P[0]
+                        for r in rs:
+                            tally.lost += decide.move(
+                                chain, new[0], t, r, gd, gc, shares[r], *tally.arrays()
+                            )
+                        continue
+                    total = sum(shares[r] for r in rs)
+                    sig = (gd, gc, tuple(rs), tuple(shares[r] for r in rs))
+                    for u in range(slots):
+                        rr = unlimited or u > 0
+                        spend = [r for r in rs if rr and laws[r].rr_succ is not None]
+                        parts: dict[str, list[Any]] = {"kept": [], "used": []}
+                        for e in (0, 1):
+                            kept = [
+                                shares[r] * (laws[r].kept[e] if r in spend else laws[r].drain[e])
+                                for r in rs
+                            ]
+                            used = [shares[r] * laws[r].used[e] for r in spend]
+                            if unlimited:
+                                kept, used = kept + used, []
+                            parts["kept"].append(_sum_rows(kept) / total)
+                            parts["used"].append(_sum_rows(used) / total if used else None)
+                        mass = np.zeros(2)
+                        tally.lost += chain.move(
+                            new[u],
+                            gd,
+                            chain.empty_law[gc],
+                            chain.laws((*sig, bool(spend), "kept"), gd, parts["kept"]),
+                            total,
+                            mass,
+                            P=P[u],
+                        )
+                        if parts["used"][0] is not None:
+                            tally.lost += chain.move(
+                                new[u - 1],
+                                gd,
+                                chain.empty_law[gc],
+                                chain.laws((*sig, True, "used"), gd, parts["used"]),
+                                total,
+                                np.zeros(2),
+                                P=P[u],
+                            )
+                        for r in rs:  # mass[e]: P(gauge full / at 0) times the group's share
+                            account(
+                                tally, r, shares[r], mass[0] / total, mass[1] / total, t, r in spend
+                            )
+                P = new
+            chain.P = P.sum(axis=0)
+            pe = chain.marginals()[:, 0]
+            tally.first[:, t + 1] = np.maximum(pe - pe_prev, 0.0)
+            pe_prev = pe
+        tally.first[:, T + 1] = np.maximum(1.0 - pe_prev, 0.0)
+
+    npc = _Tally(by_type, succ_t, drain_t, np.zeros((4, T + 2)))
     for c, who in enumerate(scenario.characters):
         mine = np.flatnonzero(owner == c)
         levels = [int(start[who.name][g]) for g in GAUGES]
@@ -396,7 +593,7 @@ def exact_day(scenario: Scenario, rules: Rules | None = None, *, policy: Any = N
                     law = laws[r]
                     for u in range(slots):
                         rr = law.rr_succ is not None and (unlimited or u > 0)
-                        account(r, w * held[u], 1.0, 0.0, t, rr)
+                        account(npc, r, w * held[u], 1.0, 0.0, t, rr)
                         p_fail = 1.0 - law.kept[0].sum() if rr and not unlimited else 0.0
                         new[u] += w * held[u] * (1.0 - p_fail)
                         if p_fail:
@@ -408,77 +605,24 @@ def exact_day(scenario: Scenario, rules: Rules | None = None, *, policy: Any = N
             continue
         check_states(who.name, levels, slots)
         chain = _Chain(levels, rules.overflow == "fullest")
-        decide = deciders.get(who.name)
-        P = np.zeros((slots, chain.n))  # P[u]: the levels' probabilities with u rerolls left
-        P[-1] = chain.P
-        pe_prev = chain.marginals()[:, 0]
-        first[4 * c : 4 * c + 4, 0] = pe_prev
-        for t in range(T):
-            shares = shares_at(t, c)
-            if shares:
-                new = P * (1.0 - sum(shares.values()))
-                groups: dict[tuple[int, int], list[int]] = {}
-                for r in shares:
-                    groups.setdefault((int(drained[r]), int(checked[r])), []).append(r)
-                for (gd, gc), rs in groups.items():
-                    if decide is not None:  # the optimal player: no reroll, one slot
-                        chain.P = P[0]
-                        for r in rs:
-                            lost_sum[c] += decide.move(
-                                chain, new[0], t, r, gd, gc, shares[r], by_type, succ_t, drain_t
-                            )
-                        continue
-                    total = sum(shares[r] for r in rs)
-                    sig = (gd, gc, tuple(rs), tuple(shares[r] for r in rs))
-                    for u in range(slots):
-                        rr = unlimited or u > 0
-                        spend = [r for r in rs if rr and laws[r].rr_succ is not None]
-                        parts = {"kept": [], "used": []}
-                        for e in (0, 1):
-                            kept = [
-                                shares[r] * (laws[r].kept[e] if r in spend else laws[r].drain[e])
-                                for r in rs
-                            ]
-                            used = [shares[r] * laws[r].used[e] for r in spend]
-                            if unlimited:
-                                kept, used = kept + used, []
-                            parts["kept"].append(_sum_rows(kept) / total)
-                            parts["used"].append(_sum_rows(used) / total if used else None)
-                        mass = np.zeros(2)
-                        lost_sum[c] += chain.move(
-                            new[u],
-                            gd,
-                            chain.empty_law[gc],
-                            chain.laws((*sig, bool(spend), "kept"), gd, parts["kept"]),
-                            total,
-                            mass,
-                            P=P[u],
-                        )
-                        if parts["used"][0] is not None:
-                            lost_sum[c] += chain.move(
-                                new[u - 1],
-                                gd,
-                                chain.empty_law[gc],
-                                chain.laws((*sig, True, "used"), gd, parts["used"]),
-                                total,
-                                np.zeros(2),
-                                P=P[u],
-                            )
-                        for r in rs:  # mass[e]: P(gauge full / at 0) times the group's share
-                            account(r, shares[r], mass[0] / total, mass[1] / total, t, r in spend)
-                P = new
-            chain.P = P.sum(axis=0)
-            marg = chain.marginals()
-            pe = marg[:, 0]
-            first[4 * c : 4 * c + 4, t + 1] = np.maximum(pe - pe_prev, 0.0)
-            pe_prev = pe
-        first[4 * c : 4 * c + 4, T + 1] = np.maximum(1.0 - pe_prev, 0.0)
+        tally = _Tally(by_type, succ_t, drain_t, first[4 * c : 4 * c + 4])
+        play(c, chain, slots, unlimited, deciders.get(who.name), tally)
+        lost_sum[c] += tally.lost
         omitted += max(0.0, 1.0 - float(chain.P.sum()))
         marg = chain.marginals()
         for j in range(4):
             m = marg[j, : levels[j] + 1]
             end[4 * c + j, : m.size] = m
             sums[4 * c + j, 1] = float(m @ (levels[j] - np.arange(m.size)))
+        if distributions:  # the day again, a running sum in the state: one pass per table row
+            for track, j in [("caused", j) for j in sorted(set(drained[mine]))] + [("lost", 0)]:
+                aug = _SumChain(levels, rules.overflow == "fullest", n_bins, track, int(j))
+                scratch = _Tally(
+                    np.zeros_like(by_type), np.zeros(T), np.zeros(T), np.zeros((4, T + 2))
+                )
+                play(c, aug, slots, unlimited, deciders.get(who.name), scratch)
+                row = caused[4 * c + j] if track == "caused" else lost[c]
+                row[:] = aug.sums()
     for r in range(n_types):
         if scenario.character(scenario.rolls[r].character).actor == "pc":
             sums[4 * owner[r] + drained[r], 0] += by_type[r, :, 2].sum()
@@ -495,9 +639,9 @@ def exact_day(scenario: Scenario, rules: Rules | None = None, *, policy: Any = N
         succ_t=succ_t,
         drain_t=drain_t,
         by_type=by_type,
-        caused=None,
+        caused=caused,
         end=end,
-        lost=None,
+        lost=lost,
         sums=sums,
         lost_sum=lost_sum,
         method="exact",

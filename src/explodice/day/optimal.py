@@ -467,15 +467,22 @@ class _Decider:
         if (t, g) not in self._W:
             self._W = {(t, g): pl.after(self.V[t + 1], g)}
         _, s, pi, _ = pl.decide(self._W[t, g], gc, self.policy._throws[r], self.policy.values[r])
-        P = chain.P
+        P = chain.P  # the levels' probabilities, each with its running sum if the chain has one
         lost = 0.0
         scratch = np.zeros(2)
         zeros = np.zeros(chain.n, np.int64)
-        out += share * P * pi[:, 0]
+        out += share * P * np.repeat(pi[:, 0], chain.n_bins)
         for c in range(1, MAX_ONES + 1):
             lost += chain.move(
-                out, g, zeros, pl.tables[g][c], share, scratch, P=np.ascontiguousarray(P * pi[:, c])
+                out,
+                g,
+                zeros,
+                chain.laws(("optimal", g, c), g, [drain_pmf(c)]),
+                share,
+                scratch,
+                P=np.ascontiguousarray(P * np.repeat(pi[:, c], chain.n_bins)),
             )
+        P = chain.states(P)
         mean = pi @ pl.moments[0]
         second = pi @ pl.moments[1]
         for e in (0, 1):

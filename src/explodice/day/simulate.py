@@ -498,9 +498,10 @@ class DayResult:
             )
         if getattr(self, {"drain": "caused", "lost": "lost"}.get(what, "first")) is None:
             raise ExplodiceError(
-                f"`what`: the exact day does not give the {shown(what)} table (a distribution over "
-                "days of a day's total, which would need the running sum in the chain's "
-                "state); its mean is in the 'gauges' table, and simulate_day gives it."
+                f"`what`: this exact day was computed without the {shown(what)} table (a "
+                "distribution over days of a day's total: the running sum in the chain's "
+                "state); ask exact_day(..., distributions=True) for it (`explodice day "
+                "--exact --table drain`), or read its mean in the 'gauges' table."
             )
         return self._stamp(tables[what](level))
 

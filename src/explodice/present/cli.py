@@ -542,7 +542,8 @@ def cmd_day(args: argparse.Namespace) -> int:
     if args.method == "exact":  # only when asked: a scenario is simulated by default
         from explodice.day.exact import exact_day  # numba kernels: only for 'day --exact'
 
-        result = exact_day(scenario, rules)
+        # the distributions of a day's totals cost a pass each: only for the tables that read them
+        result = exact_day(scenario, rules, distributions=args.table in ("drain", "lost"))
         how = f"exact (omitted {result.omitted:.1e})"
     else:
         result = simulate_day(
