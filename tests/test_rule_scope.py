@@ -77,13 +77,17 @@ def test_day_roll_without_a_skill_is_an_ability_check():
     assert r.kind == "ability" and r.drain_gauge() == "PA"
 
 
-def test_exact_day_refuses_a_roll_that_drains_another_gauge():
+def test_exact_day_plays_a_roll_that_drains_another_gauge():
     hero = ex.Character("H", SCORES, gauge_max={"PA": 3, "PM": 0, "PF": 0, "PH": 3})
     s = ex.Scenario([hero], [ex.DayRoll("H", skill="Intimidation", ability="STR", dc=14, repeat=3)])
-    with pytest.raises(ex.ExplodiceError, match="drains PH.*PA"):
-        ex.exact_day(s)
-    # under drain_gauge="roll" the roll drains PA, the gauge of its disadvantage: exact again
-    day = ex.exact_day(s, ex.Rules(drain_gauge="roll"))
-    sim = ex.simulate_day(s, ex.Rules(drain_gauge="roll"), n_days=20_000, seed=2, threads=1)
-    p, q = day.succ_t, sim.succ_t / 20_000
-    assert np.all(np.abs(p - q) <= 4.5 * np.sqrt(p * (1 - p) / 20_000))
+    for rules, drained in ((ex.Rules(), "PH"), (ex.Rules(drain_gauge="roll"), "PA")):
+        day = ex.exact_day(s, rules)
+        sim = ex.simulate_day(s, rules, n_days=20_000, seed=2, threads=1)
+        p, q = day.succ_t, sim.succ_t / 20_000
+        assert np.all(np.abs(p - q) <= 4.5 * np.sqrt(p * (1 - p) / 20_000))
+        caused = day.to_frame("gauges").set_index("gauge").caused_mean
+        assert caused[drained] > 0 and caused.drop(drained).sum() == 0
+        # under "skill" PH empties while PA (whose 0 gives disadvantage) only takes PH's
+        # overflow: PA empties later than PH, never before it
+        first = day.to_frame("gauges").set_index("gauge").p_empty
+        assert (first["PH"] >= first["PA"]) == (drained == "PH")

@@ -142,11 +142,11 @@ def move_sum(
     """:func:`move` for a chain whose state also holds a running sum ``S`` (``0 .. n_bins -
     1``, the last meaning "that many or more"): ``P[i * n_bins + S]``. ``track`` 1 adds each
     roll's drain to ``S``, 2 the points it loses, 0 nothing. State ``i`` is at level
-    ``level[i]`` of the gauge, the others at ``o_of[i]`` (offset ``base[o]``). ``qs`` rows hold
-    at least ``n_bins`` + the state's points + 1 entries, so a drain past them is clamped in
-    ``S`` either way. Returns the expected points lost (times ``weight``)."""
+    ``level[i]`` of the gauge, the others at ``o_of[i]`` (offset ``base[o]``). ``qs``, ``t0``
+    and ``t1`` rows hold at least ``n_bins`` + the character's points + 2 entries: every drain
+    past the row's last entries lands in one cell, read from the tails. Returns the expected
+    points lost (times ``weight``)."""
     lost = 0.0
-    width = qs.shape[1]
     top = n_bins - 1
     for i in range(level.size):
         lv = level[i]
@@ -154,16 +154,22 @@ def move_sum(
         b = base[o]
         k = law[i]
         so = others[o] if pour else 0
-        over = t0[k, width - 1] - qs[k, width - 1]  # P(d >= width)
-        over_d = t1[k, width - 1] - (width - 1) * qs[k, width - 1]  # E[d; d >= width]
         far = 0 if pour else b  # where a drain past every point leaves the character
+        past = lv + max(so, 1) if pour else lv + 1  # from here every drain goes to ``far``
         for S in range(n_bins):
             p = P[i * n_bins + S]
             if p == 0.0:
                 continue
             p *= weight
             mass[k] += p
-            for d in range(width):
+            # from ``end`` on, every drain lands in one cell: (far, S) untracked, or (far,
+            # the last sum) once the sum is clamped; that lump is read from the tails
+            end = past
+            if track == 1:
+                end = max(past, top - S)
+            elif track == 2:
+                end = max(past, lv + so + top - S)
+            for d in range(end):
                 q = qs[k, d]
                 if q == 0.0:
                     continue
@@ -178,7 +184,8 @@ def move_sum(
                 inc = d if track == 1 else (gone if track == 2 else 0)
                 out[j * n_bins + min(S + inc, top)] += p * q
                 lost += p * q * gone
-            if over > 0.0:
-                out[far * n_bins + (top if track else S)] += p * over
-                lost += p * (over_d - (lv + so) * over)
+            tail = t0[k, end]
+            if tail > 0.0:
+                out[far * n_bins + (top if track else S)] += p * tail
+                lost += p * (t1[k, end] - (lv + so) * tail)
     return lost

@@ -51,9 +51,10 @@ from explodice.game.rules import Rules
 __all__ = ["STATE_LIMIT", "SUM_WORK_LIMIT", "exact_day"]
 
 STATE_LIMIT = 8_000_000  # gauge-level states per character
-# bound on states x sums x drain entries x rolls of one pass with a running sum in the state (it
-# skips what is 0, so it runs faster than that: 4e9 took 0.15 s a pass on the 2-core machine)
-SUM_WORK_LIMIT = 50_000_000_000
+# a bound on states x sums x drain entries x rolls of one pass with a running sum in the state;
+# the pass skips what is 0 and lumps the drains past the sums, so it runs well below it (the
+# example day, 8.5e10, takes about 1.2 s a pass on the 2-core machine)
+SUM_WORK_LIMIT = 200_000_000_000
 
 
 # -- what one roll type does -----------------------------------------------------------------
@@ -72,11 +73,15 @@ class _Law:
     kept: tuple[np.ndarray, np.ndarray] | None = None
     used: tuple[np.ndarray, np.ndarray] | None = None
 
+    def rerolled_drain(self, e: int) -> np.ndarray:
+        """Variant ``e``'s whole drain law with a reroll on failure in hand."""
+        return _sum_rows([self.kept[e], self.used[e]])  # type: ignore[index]
+
     def moments(self, e: int, reroll: bool) -> tuple[float, float, float]:
         """``(P(success), E[drain], E[drain^2])`` of variant ``e``, with a reroll in hand or
         not."""
         if reroll and self.rr_succ is not None:
-            q = _sum_rows([self.kept[e], self.used[e]])  # type: ignore[index]
+            q = self.rerolled_drain(e)
             ps = self.rr_succ[e]
         else:
             q, ps = self.drain[e], self.succ[e]
@@ -388,6 +393,50 @@ def check_sums(scenario: Scenario, n_bins: int) -> None:
             )
 
 
+SUM_TAIL = 1e-15  # the running sums stop where a bound on the rest is below this
+
+
+def _sum_bins(scenario: Scenario, laws: list[_Law], owner: np.ndarray, n_bins: int) -> int:
+    """How many values a day's running sum needs (at most ``n_bins``, the last meaning "that
+    many or more"): a bin past which a bound on every PC's total drain leaves less than
+    :data:`SUM_TAIL`. The bound: each roll's drain, whatever the state, is at most (in
+    distribution) the law whose tail is the largest of its roll type's laws; the day's total
+    is then at most their independent sum."""
+    seq = scenario.sequence()
+    weights = np.array([r.weight for r in scenario.rolls], dtype=float)
+    weights /= weights.sum()
+    worst = []
+    for law in laws:
+        rows = list(law.drain) + ([law.rerolled_drain(e) for e in (0, 1)] if law.rr_succ else [])
+        tail = np.zeros(n_bins + 1)
+        for q in rows:
+            t = np.cumsum(q[::-1])[::-1]
+            tail[: min(t.size, n_bins + 1)] = np.maximum(tail[: t.size], t[: n_bins + 1])
+        pmf = np.maximum(-np.diff(tail), 0.0)  # its PMF on 0 .. n_bins - 1,
+        pmf[-1] += tail[-1]  # the last value meaning "that many or more"
+        worst.append(pmf)
+    need = 1
+    for c, who in enumerate(scenario.characters):
+        if who.actor != "pc":
+            continue
+        total = np.zeros(n_bins)
+        total[0] = 1.0
+        for t in range(scenario.n_rolls):
+            law = np.zeros(n_bins)
+            for r in [seq[t]] if seq is not None else range(len(laws)):
+                w = 1.0 if seq is not None else weights[r]
+                law += w * (worst[r] if owner[r] == c else np.eye(1, n_bins)[0])
+            if seq is None:
+                law[0] += 1.0 - weights[owner == c].sum()  # the others' rolls drain no one here
+            full = np.convolve(total, law)
+            total = full[:n_bins]
+            total[-1] += full[n_bins:].sum()
+        tail = np.cumsum(total[::-1])[::-1]
+        small = np.flatnonzero(tail < SUM_TAIL)
+        need = max(need, int(small[0]) + 1 if small.size else n_bins)
+    return min(need, n_bins)
+
+
 def _budget(who: Any, n_rolls: int) -> tuple[int, bool]:
     """``(slots, unlimited)``: a character's counts of rerolls on failure left (0 .. slots - 1,
     at most one per roll it makes) and whether it has no daily cap (every failed roll is
@@ -479,9 +528,9 @@ def exact_day(
     end = np.zeros((n_g, int(gauge_start.max(initial=0)) + 1))
     sums = np.zeros((n_g, 2))
     lost_sum = np.zeros(len(names))
-    n_bins = _n_bins(scenario)
     caused = lost = None
     if distributions:
+        n_bins = _sum_bins(scenario, laws, owner, _n_bins(scenario))
         check_sums(scenario, n_bins)
         caused = np.zeros((n_g, n_bins))  # a gauge no roll drains, an NPC: 0 every day
         lost = np.zeros((len(names), n_bins))
