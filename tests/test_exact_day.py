@@ -151,15 +151,21 @@ def test_chain_matches_plain_python_enumeration(rules, policy):
         ex.Scenario(party, [MIX[0], MIX[3], MIX[2], MIX[1], MIX[0]]),
     ):
         s = lucky_party(s, bool(lucky))
-        want = brute_day(s, rules)
-        got = ex.exact_day(s, rules)
-        assert got.succ_t == pytest.approx(want["succ"] + _npc_success(s, rules), abs=1e-9)
-        empty = np.cumsum(got.first[:4, :-1], axis=1).T
-        assert empty == pytest.approx(want["empty"], abs=1e-9)
-        assert got.lost_sum[0] == pytest.approx(want["lost"], abs=1e-9)
-        end = got.gauge_start[:4] - got.sums[:4, 1]
-        assert end == pytest.approx(want["end_mean"], abs=1e-9)
-        assert got.omitted < 1e-12
+        _matches_brute(s, rules)
+
+
+def _matches_brute(s, rules):
+    """exact_day of ``s`` against :func:`brute_day` on every table it gives; the result."""
+    want = brute_day(s, rules)
+    got = ex.exact_day(s, rules)
+    assert got.succ_t == pytest.approx(want["succ"] + _npc_success(s, rules), abs=1e-9)
+    empty = np.cumsum(got.first[:4, :-1], axis=1).T
+    assert empty == pytest.approx(want["empty"], abs=1e-9)
+    assert got.lost_sum[0] == pytest.approx(want["lost"], abs=1e-9)
+    end = got.gauge_start[:4] - got.sums[:4, 1]
+    assert end == pytest.approx(want["end_mean"], abs=1e-9)
+    assert got.omitted < 1e-12
+    return got
 
 
 def _npc_success(s, rules):
@@ -471,15 +477,7 @@ def test_rerolls_and_split_gauges_match_plain_python_enumeration(rules, reroll):
         ex.Scenario(party, SPLIT, rolls_per_day=6),
         ex.Scenario(party, [SPLIT[0], SPLIT[1], SPLIT[3], SPLIT[0], SPLIT[2], SPLIT[0]]),
     ):
-        want = brute_day(s, rules)
-        got = ex.exact_day(s, rules)
-        assert got.succ_t == pytest.approx(want["succ"] + _npc_success(s, rules), abs=1e-9)
-        empty = np.cumsum(got.first[:4, :-1], axis=1).T
-        assert empty == pytest.approx(want["empty"], abs=1e-9)
-        assert got.lost_sum[0] == pytest.approx(want["lost"], abs=1e-9)
-        end = got.gauge_start[:4] - got.sums[:4, 1]
-        assert end == pytest.approx(want["end_mean"], abs=1e-9)
-        assert got.omitted < 1e-12
+        got = _matches_brute(s, rules)
     # the drain caused lands on the gauge the rules name
     caused = got.to_frame("gauges").set_index("gauge").caused_mean
     assert (caused["PH"] > 0) == (rules.drain_gauge == "skill")

@@ -27,6 +27,26 @@ def drain_law(ones):
     return law
 
 
+def best_throws(roll, dc, rules, after):
+    """E over the initial throws of the best k's P(success) + the value ``after(d)`` of a
+    drain ``d``: every throw and every k tried."""
+    pool, malus = brute.pool_of(roll, rules)
+    need = dc - roll.modifier
+    total = 0.0
+    for faces, p in brute.throws(pool, roll.reroll is not None):  # Lucky
+        n1, n6 = faces.count(1), faces.count(6)
+        mid = sum(f for f in faces if 1 < f < 6)
+        best = None
+        for k in range(min(n1, n6) + 1):
+            a, b = n1 - k, n6 - k
+            value = p_success(mid + a, b, malus, need)
+            for d, q in drain_law(a).items():
+                value += q * after(d)
+            best = value if best is None else max(best, value)
+        total += p * best
+    return total
+
+
 def slow_value(roll_full, roll_empty, dc, gauge, n_rolls, rules):
     """max over choices of E[successes] for one gauge, one roll type repeated ``n_rolls``
     times, by backward induction over the levels 0..gauge: each throw's every k tried."""
@@ -35,21 +55,9 @@ def slow_value(roll_full, roll_empty, dc, gauge, n_rolls, rules):
         new = []
         for level in range(gauge + 1):
             roll = roll_empty if level == 0 else roll_full
-            pool, malus = brute.pool_of(roll, rules)
-            need = dc - roll.modifier
-            total = 0.0
-            for faces, p in brute.throws(pool, roll.reroll is not None):  # Lucky
-                n1, n6 = faces.count(1), faces.count(6)
-                mid = sum(f for f in faces if 1 < f < 6)
-                best = None
-                for k in range(min(n1, n6) + 1):
-                    a, b = n1 - k, n6 - k
-                    value = p_success(mid + a, b, malus, need)
-                    for d, q in drain_law(a).items():
-                        value += q * V[max(level - d, 0)]
-                    best = value if best is None else max(best, value)
-                total += p * best
-            new.append(total)
+            new.append(
+                best_throws(roll, dc, rules, lambda d, V=V, level=level: V[max(level - d, 0)])
+            )
         V = new
     return V[gauge]
 
@@ -202,24 +210,12 @@ def slow_value_split(s, rules):
     for r in reversed(s.sequence()):
         x = s.rolls[r]
         g, h = GAUGES_.index(x.drain_gauge(rules)), GAUGES_.index(x.gauge)
+        fullest = rules.overflow == "fullest"
         new = {}
         for st in states:
             roll = s.roll_of(r, gauge_empty=st[h] == 0)
-            pool, malus = brute.pool_of(roll, rules)
-            need = x.dc - roll.modifier
-            total = 0.0
-            for faces, p in brute.throws(pool, False):
-                n1, n6 = faces.count(1), faces.count(6)
-                mid = sum(f for f in faces if 1 < f < 6)
-                best = None
-                for k in range(min(n1, n6) + 1):
-                    a, b = n1 - k, n6 - k
-                    value = p_success(mid + a, b, malus, need)
-                    for d, q in drain_law(a).items():
-                        value += q * V[pour(st, g, d, rules.overflow == "fullest")[0]]
-                    best = value if best is None else max(best, value)
-                total += p * best
-            new[st] = total
+            after = lambda d, st=st, V=V, g=g, f=fullest: V[pour(st, g, d, f)[0]]  # noqa: E731
+            new[st] = best_throws(roll, x.dc, rules, after)
         V = new
     return V[start]
 
