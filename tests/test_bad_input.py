@@ -44,6 +44,8 @@ def assert_one_line_refusal(status: int, err: str) -> None:
 
 
 # -- command-line numbers and options --------------------------------------------------------
+EXAMPLE = str(Path(__file__).parents[1] / "src" / "explodice" / "data" / "day_example.toml")
+
 BAD_ARGS = [
     ["odds", "--simulate", "--n", "1.25e1"],  # was 12
     ["odds", "--simulate", "--n", "1e400"],  # was an OverflowError traceback
@@ -81,6 +83,15 @@ BAD_ARGS = [
     ["day", "--days", "1e12"],
     ["day", "--actor", "npc"],  # was ignored
     ["day", "--simulate", "--days", "2.5"],
+    # options `day` would ignore are refused: they were ignored without a word
+    ["day", EXAMPLE, "--simulate", "--n", "1000"],
+    ["day", EXAMPLE, "--exact", "--days", "1000"],
+    ["day", EXAMPLE, "--exact", "--seed", "3"],
+    ["day", EXAMPLE, "--policy", "cancel"],
+    ["day", EXAMPLE, "--gauge", "12"],
+    ["day", EXAMPLE, "--reroll-on-failure"],
+    ["day", "--gauge", "20", "--table", "drain"],
+    ["day", "--gauge", "20", "--days", "1000"],
     ["sweep", "grid.toml", "--workers", "1e400"],
     ["sweep", "grid.toml", "--workers", "0"],
     ["sweep", "grid.toml", "--seed", "1e400.5"],

@@ -186,7 +186,9 @@ def _reroll(args: argparse.Namespace, dc: int | None) -> Reroll | None:
     return Reroll("one") if lucky else None
 
 
-def _sampling_options() -> argparse.ArgumentParser:
+def _sampling_options(default: str = "exact") -> argparse.ArgumentParser:
+    """--exact / --simulate and the simulation's options; ``default`` says in the help which
+    method a command uses when neither is given."""
     p = argparse.ArgumentParser(add_help=False)
     g = p.add_argument_group("exact or simulated")
     m = g.add_mutually_exclusive_group()
@@ -195,7 +197,7 @@ def _sampling_options() -> argparse.ArgumentParser:
         dest="method",
         action="store_const",
         const="exact",
-        help="use the exact engine (default)",
+        help="use the exact engine" + (" (default)" if default == "exact" else f" ({default})"),
     )
     m.add_argument(
         "--simulate",
@@ -535,6 +537,7 @@ def cmd_day(args: argparse.Namespace) -> int:
             "`--actor npc` does not apply to `day`: an NPC's rolls drain no "
             'gauge; in a scenario, set actor = "npc" on its [[character]].'
         )
+    _day_options_apply(args)
     if args.scenario is None:
         return _rolls_to_empty(args)
     scenario = load_scenario(args.scenario)
@@ -566,6 +569,54 @@ def cmd_day(args: argparse.Namespace) -> int:
         header=header,
     )
     return 0
+
+
+# options of `day` that set its repeated roll (no scenario), with their defaults
+_ONE_ROLL = {
+    "modifier": ("--modifier", 0),
+    "dc": ("--dc", 16),
+    "gauge": ("--gauge", 20),
+    "advantage": ("--advantage", "normal"),
+    "kind": ("--kind", "check"),
+    "policy": ("--policy", "keep"),
+    "reroll_on_failure": ("--reroll-on-failure", False),
+    "lucky": ("--lucky", False),
+}
+
+
+def _day_options_apply(args: argparse.Namespace) -> None:
+    """Refuse an option of `day` that this call would ignore (a wrong number is worse than
+    an error): the repeated roll's options with a scenario, the sampling options without a
+    simulation, --n for days, --table without a scenario."""
+
+    def given(name: str, default: Any) -> bool:
+        return getattr(args, name, default) != default
+
+    simulated = args.method == "simulate" or (args.scenario is not None and args.method is None)
+    if given("n", 1_000_000):
+        raise ExplodiceError("`--n` counts rolls; `day` counts days: use --days.")
+    if args.scenario is not None:
+        for name, (flag, default) in _ONE_ROLL.items():
+            if given(name, default):
+                raise ExplodiceError(
+                    f"`{flag}` sets the roll that `day` repeats without a scenario; the rolls, "
+                    f"gauges and policies of {shown(args.scenario)} are in the file."
+                )
+    elif given("table", "gauges"):
+        raise ExplodiceError(
+            "`--table` reads a scenario's results; without a scenario `day` prints the rolls "
+            "until one gauge is empty (give SCENARIO.toml for the tables)."
+        )
+    if not simulated:
+        for name, flag, default in (
+            ("days", "--days", 100_000),
+            ("seed", "--seed", None),
+            ("threads", "--threads", None),
+        ):
+            if given(name, default):
+                raise ExplodiceError(
+                    f"`{flag}` applies to a simulated day; --exact samples nothing."
+                )
 
 
 def _rolls_to_empty(args: argparse.Namespace) -> int:
@@ -796,7 +847,12 @@ def build_parser() -> argparse.ArgumentParser:
     # set_defaults changes the actions, which parents share
     p = sub.add_parser(
         "day",
-        parents=[roll, rules, _sampling_options(), output],
+        parents=[
+            roll,
+            rules,
+            _sampling_options("default without a scenario; a scenario is simulated"),
+            output,
+        ],
         help="gauges over an adventuring day",
         description="With SCENARIO.toml: simulate --days days of it (or, "
         "with --exact, compute the day as an exact Markov chain). "
@@ -807,7 +863,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--modifier", "-m", type=MODIFIER, default=0)
     p.add_argument("--dc", type=DC, default=16)
     p.add_argument("--gauge", type=GAUGE, default=20, help="gauge points (default 20)")
-    p.add_argument("--days", type=DAYS, default=100_000, help="days to simulate")
+    p.add_argument("--days", type=DAYS, default=100_000, help="days to simulate (default 100,000)")
     p.add_argument(
         "--table",
         default="gauges",
