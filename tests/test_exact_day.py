@@ -49,7 +49,7 @@ def _engine_laws(roll, rules, dc):
     return (d.p_success(dc), drains), (ex.exact(roll, rules).p_success(dc), won, used)
 
 
-def brute_day(scenario, rules, sums=False):
+def brute_day(scenario, rules, sums=False, top=None):
     """{table: values} for the first character, by enumeration of its levels and of the
     rerolls on failure it still holds; with ``sums``, also of the drain each gauge caused and
     the points lost so far (clamped at the last bin, drains below 1e-14 left out)."""
@@ -65,7 +65,8 @@ def brute_day(scenario, rules, sums=False):
             )
     rr = who.reroll if who.reroll is not None and who.reroll.trigger == "failure" else None
     cap = None if rr is None else rr.per_day  # None with a reroll: every failure rerolled
-    top = 64 + 16 * scenario.n_rolls - 1  # simulate_day's last bin: "this many or more"
+    if top is None:
+        top = 64 + 16 * scenario.n_rolls - 1  # simulate_day's last bin: "this many or more"
     held = 0 if rr is None else (cap if cap is not None else 1)
     states = {(start, held, (0, 0, 0, 0), 0): 1.0}
     succ, lost, empty_after = [], 0.0, [[float(v == 0) for v in start]]
@@ -507,8 +508,6 @@ def test_drain_and_lost_distributions_match_plain_python_enumeration(rules, trai
     bins = np.arange(got.caused.shape[1])
     assert got.caused[:4] @ bins == pytest.approx(got.sums[:4, 0], abs=1e-9)
     assert got.lost[0] @ bins == pytest.approx(got.lost_sum[0], abs=1e-9)
-    plain = ex.exact_day(s, rules)
-    assert plain.succ_t == pytest.approx(got.succ_t, abs=1e-12)
     df = got.to_frame("drain")
     assert (df.method == "exact").all() and df.groupby("gauge").p.sum().to_numpy() == (
         pytest.approx(1.0, abs=1e-9)
@@ -536,3 +535,27 @@ def test_distributions_too_large_are_refused():
     s = ex.Scenario([who], [ex.DayRoll("Hero", skill="Athletics", dc=14, repeat=40)])
     with pytest.raises(ex.ExplodiceError, match="`distributions`.*simulate_day"):
         ex.exact_day(s, distributions=True)
+
+
+@pytest.mark.parametrize("overflow", ["fullest", "lost"])
+def test_the_last_sum_holds_that_many_or_more(overflow, monkeypatch):
+    # few bins, so the clamp and the lumps past it carry real mass (the brute clamps the same)
+    import explodice.day.exact as exact_module
+
+    monkeypatch.setattr(exact_module, "_n_bins", lambda scenario: 9)
+    who = hero(gauges={"PA": 3, "PM": 0, "PF": 2, "PH": 2}, reroll=ex.Reroll("failure", per_day=1))
+    s = ex.Scenario([who], [SPLIT[0], SPLIT[1], SPLIT[0], SPLIT[2]])
+    rules = ex.Rules(overflow=overflow)
+    got = ex.exact_day(s, rules, distributions=True)
+    want = brute_day(s, rules, sums=True, top=8)
+    assert got.caused.shape[1] == 9 and got.caused[:, -1].max() > 0.05
+    for j in range(4):
+        assert got.caused[j] == pytest.approx(want["caused"][j], abs=1e-9), GAUGES[j]
+    assert got.lost[0] == pytest.approx(want["lost_pmf"], abs=1e-9)
+    assert got.to_frame("drain").query("clamped").drain.eq(8).all()
+
+
+def test_distributions_is_a_bool():
+    s = ex.Scenario([hero()], [ex.DayRoll("Hero", skill="Athletics", dc=14)])
+    with pytest.raises(TypeError, match="`distributions`"):
+        ex.exact_day(s, distributions="no")

@@ -250,3 +250,14 @@ def test_the_optimal_player_refuses_a_reroll_on_failure():
     with pytest.raises(ex.ExplodiceError, match="reroll on failure"):
         ex.optimal_policy(s)
     assert ex.exact_day(s).succ_t.size == 3  # the exact day plays it
+    # an NPC's reroll is no choice of a player: the optimum plays around it
+    orc = ex.Character("Orc", SCORES, actor="npc", reroll=ex.Reroll("failure", per_day=1))
+    rolls = [
+        ex.DayRoll("Hero2", skill="Athletics", dc=14),
+        ex.DayRoll("Orc", skill="Athletics", dc=12),
+    ]
+    s2 = ex.Scenario([hero("Hero2", gauges={"PA": 3, "PM": 0, "PF": 0, "PH": 0}), orc], rolls * 2)
+    best = ex.optimal_policy(s2)
+    assert ex.exact_day(s2, policy=best).by_type[[0, 2], :, 1].sum() == pytest.approx(
+        best.value["Hero2"], abs=1e-10
+    )

@@ -17,10 +17,10 @@ the mass missing at the end of the day.
 
 The result is a :class:`~explodice.day.simulate.DayResult` with ``method="exact"``: its arrays hold
 probabilities and expected counts for one day (``n_days`` is 1), so its tables read like a
-simulation's with no sampling noise (``ci_low == ci_high == p``). Two tables are not given:
-``"drain"`` and ``"lost"``, the distributions over days of a day's total drain caused or points
-lost, which would need that running sum in the chain's state (their means are in
-``"gauges"``; :func:`~explodice.simulate_day` gives them).
+simulation's with no sampling noise (``ci_low == ci_high == p``). Two tables, ``"drain"`` and
+``"lost"`` (the distributions over days of a day's total drain caused and points lost), need
+that running sum in the chain's state: ``distributions=True`` asks for them (:class:`_SumChain`,
+one more pass of the day per table row); without it their means are in ``"gauges"``.
 
 >>> from explodice import Character, DayRoll, Scenario
 >>> hero = Character("Hero", dict(STR=12, DEX=10, CON=10, INT=10, WIS=10, CHA=10),
@@ -107,11 +107,12 @@ def unsupported(scenario: Scenario, rules: Rules, *, optimal: bool = False) -> s
     if not optimal:
         return None
     for r, day_roll in enumerate(scenario.rolls):
-        if scenario.roll_of(r).reroll_dc is not None:
+        pc = scenario.character(day_roll.character).actor == "pc"  # an NPC chooses nothing
+        if pc and scenario.roll_of(r).reroll_dc is not None:
             return (
                 f"`rolls[{r}]` ({day_roll.label}): the optimal player does not choose around "
-                "a reroll on failure; exact_day and simulate_day play the day under fixed "
-                "policies."
+                f"a reroll on failure; exact_day and simulate_day play the day under fixed "
+                f"policies (or give {day_roll.character} Reroll('failure', per_day=0))."
             )
     return None
 
@@ -375,13 +376,16 @@ def check_states(name: str, levels: list[int], slots: int = 1) -> None:
 
 def check_sums(scenario: Scenario, n_bins: int) -> None:
     """Refuse the ``"drain"`` and ``"lost"`` distributions of a day whose passes with a
-    running sum could take more than :data:`SUM_WORK_LIMIT` multiply-adds (seconds)."""
+    running sum could take more than :data:`SUM_WORK_LIMIT` multiply-adds a pass (a few
+    seconds)."""
     start = scenario.gauge_start()
     for who in scenario.characters:
         if who.actor != "pc":
             continue
         levels = [int(start[who.name][g]) for g in GAUGES]
-        n = int(np.prod([lv + 1 for lv in levels])) * _budget(who, scenario.n_rolls)[0]
+        slots = _budget(who, scenario.n_rolls)[0]
+        check_states(who.name, levels, slots)  # the day itself first
+        n = int(np.prod([lv + 1 for lv in levels])) * slots
         work = n * n_bins * (n_bins + sum(levels) + 2) * scenario.n_rolls
         if work > SUM_WORK_LIMIT:
             raise ExplodiceError(
@@ -389,25 +393,33 @@ def check_sums(scenario: Scenario, n_bins: int) -> None:
                 f"drain and lost distributions put a running sum of {n_bins} values in each, "
                 f"a bound of {work:.1e} multiply-adds over {scenario.n_rolls} rolls, more than "
                 f"{SUM_WORK_LIMIT:.0e}. Their means are in the 'gauges' table; simulate_day "
-                "gives the distributions."
+                "gives the distributions (on the command line: `day` without --exact)."
             )
 
 
 SUM_TAIL = 1e-15  # the running sums stop where a bound on the rest is below this
 
 
-def _sum_bins(scenario: Scenario, laws: list[_Law], owner: np.ndarray, n_bins: int) -> int:
+def _sum_bins(
+    scenario: Scenario,
+    laws: list[_Law],
+    owner: np.ndarray,
+    n_bins: int,
+    extra: list[list[np.ndarray]] | None = None,
+) -> int:
     """How many values a day's running sum needs (at most ``n_bins``, the last meaning "that
     many or more"): a bin past which a bound on every PC's total drain leaves less than
     :data:`SUM_TAIL`. The bound: each roll's drain, whatever the state, is at most (in
-    distribution) the law whose tail is the largest of its roll type's laws; the day's total
+    distribution) the law whose tail is the largest of its roll type's laws (and of
+    ``extra[r]``: under a state-dependent policy, the law that keeps every 1); the day's total
     is then at most their independent sum."""
     seq = scenario.sequence()
     weights = np.array([r.weight for r in scenario.rolls], dtype=float)
     weights /= weights.sum()
     worst = []
-    for law in laws:
+    for r, law in enumerate(laws):
         rows = list(law.drain) + ([law.rerolled_drain(e) for e in (0, 1)] if law.rr_succ else [])
+        rows += extra[r] if extra is not None else []
         tail = np.zeros(n_bins + 1)
         for q in rows:
             t = np.cumsum(q[::-1])[::-1]
@@ -426,8 +438,6 @@ def _sum_bins(scenario: Scenario, laws: list[_Law], owner: np.ndarray, n_bins: i
             for r in [seq[t]] if seq is not None else range(len(laws)):
                 w = 1.0 if seq is not None else weights[r]
                 law += w * (worst[r] if owner[r] == c else np.eye(1, n_bins)[0])
-            if seq is None:
-                law[0] += 1.0 - weights[owner == c].sum()  # the others' rolls drain no one here
             full = np.convolve(total, law)
             total = full[:n_bins]
             total[-1] += full[n_bins:].sum()
@@ -487,10 +497,12 @@ def exact_day(
     holds in the chain's state (one spent on each failed roll while any is left).
 
     ``distributions=True`` adds the ``"drain"`` and ``"lost"`` tables (the distribution of a
-    day's drain caused per gauge and of the points lost per character, clamped at the same
-    bin as :func:`simulate_day`'s): the day is played again with that running sum in the
-    state, once per gauge a roll drains and once for the points lost, so it costs about
-    ``n_bins`` times the day (refused beyond :data:`SUM_WORK_LIMIT`).
+    day's drain caused per gauge and of the points lost per character; the last value means
+    "that many or more", as :func:`simulate_day`'s, but stands where a bound on the day's
+    drain leaves less than :data:`SUM_TAIL`, at most at simulate_day's): the day is played
+    again with that running sum in the state, once per gauge a roll drains and once for the
+    points lost, so it costs a few hundred times the day (refused beyond
+    :data:`SUM_WORK_LIMIT`).
 
     >>> from explodice import Character, DayRoll, Scenario
     >>> hero = Character("Hero", dict(STR=12, DEX=10, CON=10, INT=10, WIS=10, CHA=10))
@@ -503,6 +515,10 @@ def exact_day(
     if not isinstance(scenario, Scenario):
         raise ExplodiceTypeError(
             f"`scenario` must be a Scenario, but {type(scenario).__name__} was passed."
+        )
+    if not isinstance(distributions, bool):
+        raise ExplodiceTypeError(
+            f"`distributions` must be True or False, but {shown(distributions)} was passed."
         )
     began = time.perf_counter()
     choices = _choices(scenario, rules, optimal=policy is not None)
@@ -530,7 +546,13 @@ def exact_day(
     lost_sum = np.zeros(len(names))
     caused = lost = None
     if distributions:
-        n_bins = _sum_bins(scenario, laws, owner, _n_bins(scenario))
+        # a state-dependent policy may keep any 1 a fixed one cancels: bound it by keeping all
+        keep_all = (
+            [[ch.under(np.zeros_like(ch.k_fixed))[1] for ch in pair] for pair in choices]
+            if policy is not None
+            else None
+        )
+        n_bins = _sum_bins(scenario, laws, owner, _n_bins(scenario), keep_all)
         check_sums(scenario, n_bins)
         caused = np.zeros((n_g, n_bins))  # a gauge no roll drains, an NPC: 0 every day
         lost = np.zeros((len(names), n_bins))

@@ -846,7 +846,7 @@ def day_policies_page(ctx: Context) -> Page:
     optimal state-dependent player."""
     c, _, lang = ctx.config, ctx._, ctx.lang
     reason = unsupported(c.day, ctx.rules, optimal=True)
-    if reason is not None:  # the exact day cannot play this day: say why, draw nothing
+    if reason is not None:  # the optimal player cannot play this day: say why, draw nothing
         return _unsupported_page(ctx, reason)
     best = optimal_policy(c.day, ctx.rules)
     table = best.compare(lambdas=REPORT_LAMBDAS)
@@ -934,12 +934,10 @@ def day_policies_page(ctx: Context) -> Page:
 
 
 def _unsupported_page(ctx: Context, reason: str) -> Page:
-    """The four-policies page for a day the exact engine cannot play (it says why)."""
+    """The four-policies page for a day the optimal player cannot play (it says why)."""
     _ = ctx._
     title = _("The rule of 1 over a day: four policies")
-    caption = _("The exact day and its optimal player cannot play this day: {reason}").format(
-        reason=reason
-    )
+    caption = _("The optimal player cannot play this day: {reason}").format(reason=reason)
     fig, (a,) = page_figure(ctx, title, caption)
     a.axis("off")
     return Page("07b-day-policies", title, caption, fig, {})
