@@ -561,15 +561,20 @@ def cmd_day(args: argparse.Namespace) -> int:
     frame = result.to_frame(args.table)
     header = f"# {scenario.describe()}; {how}; {rules.describe()}"
     hidden = ("n_days", "seed", "method", "rules", "scenario")
-    _emit(
-        frame,
-        args.format,
-        lang=args.lang,
-        text=frame.drop(columns=[c for c in hidden if c in frame]),
-        header=header,
-    )
+    text = frame.drop(columns=[c for c in hidden if c in frame])
+    if result.exact and args.table in ("drain", "lost"):  # on a terminal, the mass that matters
+        rare = text["p"] < TEXT_FLOOR
+        if rare.any():
+            text = text[~rare]
+            header += (
+                f"\n# {int(rare.sum())} rows below p = {TEXT_FLOOR:g} left out "
+                "(--format csv or json gives every row)"
+            )
+    _emit(frame, args.format, lang=args.lang, text=text, header=header)
     return 0
 
+
+TEXT_FLOOR = 1e-9  # an exact distribution's rows below this stay out of a text table
 
 # options of `day` that set its repeated roll (no scenario), with their defaults
 _ONE_ROLL = {
