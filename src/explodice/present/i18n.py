@@ -257,6 +257,8 @@ COLUMNS = (
     N_("absorbed_mean"),
     N_("end_mean"),
     N_("lost_mean"),
+    N_("count"),
+    N_("clamped"),
     N_("lambda_lo"),
     N_("lambda_hi"),
     N_("p_success"),
