@@ -33,7 +33,9 @@ one more pass of the day per table row); without it their means are in ``"gauges
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -97,15 +99,10 @@ def _sum_rows(rows: list[np.ndarray]) -> np.ndarray:
     return out
 
 
-def unsupported(scenario: Scenario, rules: Rules, *, optimal: bool = False) -> str | None:
-    """Why the exact day (``optimal=True``: the optimal player) cannot play ``scenario`` under
-    ``rules``, or ``None`` when it can.
-
-    The exact day plays every roll of a scenario; the optimal player does not choose around
-    a reroll on failure (whether to spend it is a choice of its own):
-    :func:`exact_day` and :func:`simulate_day` play those days under fixed policies."""
-    if not optimal:
-        return None
+def optimal_unsupported(scenario: Scenario) -> str | None:
+    """Why the optimal player cannot play ``scenario``, or ``None`` when it can: it does not
+    choose around a PC's reroll on failure (whether to spend it is a choice of its own);
+    :func:`exact_day` and :func:`simulate_day` play that day under fixed policies."""
     for r, day_roll in enumerate(scenario.rolls):
         pc = scenario.character(day_roll.character).actor == "pc"  # an NPC chooses nothing
         if pc and scenario.roll_of(r).reroll_dc is not None:
@@ -120,8 +117,9 @@ def unsupported(scenario: Scenario, rules: Rules, *, optimal: bool = False) -> s
 def _choices(
     scenario: Scenario, rules: Rules, *, optimal: bool = False
 ) -> list[tuple[RollChoices, RollChoices]]:
-    """Each roll type's choices with its gauge full and at 0 (see :func:`unsupported`)."""
-    reason = unsupported(scenario, rules, optimal=optimal)
+    """Each roll type's choices with its gauge full and at 0 (``optimal``: for the optimal
+    player, see :func:`optimal_unsupported`)."""
+    reason = optimal_unsupported(scenario) if optimal else None
     if reason is not None:
         raise ExplodiceError(reason)
     out = []
@@ -259,10 +257,12 @@ class _Chain:
         return _exact_kernel.marginals(self.P, np.array(self.sizes, dtype=np.int64))
 
     def laws(
-        self, key: Any, g: int, rows: list[np.ndarray]
+        self, key: Any, g: int, rows: Callable[[], list[np.ndarray]]
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The tables of the drain laws ``rows()`` for a roll of gauge ``g``, built the first
+        time ``key`` is asked for."""
         if key not in self._laws:
-            self._laws[key] = _laws(rows, self.width(g))
+            self._laws[key] = _laws(rows(), self.width(g))
         return self._laws[key]
 
     def move(
@@ -423,10 +423,13 @@ def _sum_bins(
         tail = np.zeros(n_bins + 1)
         for q in rows:
             t = np.cumsum(q[::-1])[::-1]
-            tail[: min(t.size, n_bins + 1)] = np.maximum(tail[: t.size], t[: n_bins + 1])
+            m = min(t.size, n_bins + 1)
+            tail[:m] = np.maximum(tail[:m], t[:m])
         pmf = np.maximum(-np.diff(tail), 0.0)  # its PMF on 0 .. n_bins - 1,
         pmf[-1] += tail[-1]  # the last value meaning "that many or more"
         worst.append(pmf)
+    nothing = np.zeros(n_bins)  # another character's roll drains none of these gauges
+    nothing[0] = 1.0
     need = 1
     for c, who in enumerate(scenario.characters):
         if who.actor != "pc":
@@ -437,7 +440,7 @@ def _sum_bins(
             law = np.zeros(n_bins)
             for r in [seq[t]] if seq is not None else range(len(laws)):
                 w = 1.0 if seq is not None else weights[r]
-                law += w * (worst[r] if owner[r] == c else np.eye(1, n_bins)[0])
+                law += w * (worst[r] if owner[r] == c else nothing)
             full = np.convolve(total, law)
             total = full[:n_bins]
             total[-1] += full[n_bins:].sum()
@@ -578,6 +581,25 @@ def exact_day(
         w = {int(r): (1.0 if sequence[t] >= 0 else float(weights[r])) for r in types}
         return {r: x for r, x in w.items() if owner[r] == c}
 
+    def mixed(
+        rs: list[int], shares: dict[int, float], spend: list[int], part: str, unlimited: bool
+    ) -> list[np.ndarray]:
+        """The drain law of a group of roll types (one per variant), each weighted by its
+        share: ``"kept"`` what stays at the same count of rerolls (all of it when they have no
+        daily cap), ``"used"`` the failures that spend one; ``spend``: the types that may."""
+        rows = []
+        for e in (0, 1):
+            used = [shares[r] * laws[r].used[e] for r in spend]
+            if part == "used":
+                terms = used
+            else:
+                terms = [
+                    shares[r] * (laws[r].kept[e] if r in spend else laws[r].drain[e]) for r in rs
+                ]
+                terms += used if unlimited else []
+            rows.append(_sum_rows(terms) / sum(shares[r] for r in rs))
+        return rows
+
     def play(
         c: int, chain: _Chain, slots: int, unlimited: bool, decide: Any, tally: _Tally
     ) -> None:
@@ -605,35 +627,27 @@ def exact_day(
                     total = sum(shares[r] for r in rs)
                     sig = (gd, gc, tuple(rs), tuple(shares[r] for r in rs))
                     for u in range(slots):
-                        rr = unlimited or u > 0
-                        spend = [r for r in rs if rr and laws[r].rr_succ is not None]
-                        parts: dict[str, list[Any]] = {"kept": [], "used": []}
-                        for e in (0, 1):
-                            kept = [
-                                shares[r] * (laws[r].kept[e] if r in spend else laws[r].drain[e])
-                                for r in rs
-                            ]
-                            used = [shares[r] * laws[r].used[e] for r in spend]
-                            if unlimited:
-                                kept, used = kept + used, []
-                            parts["kept"].append(_sum_rows(kept) / total)
-                            parts["used"].append(_sum_rows(used) / total if used else None)
+                        spend = [r for r in rs if (unlimited or u > 0) and laws[r].rr_succ]
+                        kept = chain.laws(  # built once per group and slot kind, then cached
+                            (*sig, bool(spend), "kept"),
+                            gd,
+                            partial(mixed, rs, shares, spend, "kept", unlimited),
+                        )
                         mass = np.zeros(2)
                         tally.lost += chain.move(
-                            new[u],
-                            gd,
-                            chain.empty_law[gc],
-                            chain.laws((*sig, bool(spend), "kept"), gd, parts["kept"]),
-                            total,
-                            mass,
-                            P=P[u],
+                            new[u], gd, chain.empty_law[gc], kept, total, mass, P=P[u]
                         )
-                        if parts["used"][0] is not None:
+                        if spend and not unlimited:  # the failures spend one: to u - 1
+                            used = chain.laws(
+                                (*sig, True, "used"),
+                                gd,
+                                partial(mixed, rs, shares, spend, "used", unlimited),
+                            )
                             tally.lost += chain.move(
                                 new[u - 1],
                                 gd,
                                 chain.empty_law[gc],
-                                chain.laws((*sig, True, "used"), gd, parts["used"]),
+                                used,
                                 total,
                                 np.zeros(2),
                                 P=P[u],

@@ -477,7 +477,7 @@ class _Decider:
                 out,
                 g,
                 zeros,
-                chain.laws(("optimal", g, c), g, [drain_pmf(c)]),
+                chain.laws(("optimal", g, c), g, lambda c=c: [drain_pmf(c)]),
                 share,
                 scratch,
                 P=np.ascontiguousarray(P * np.repeat(pi[:, c], chain.n_bins)),

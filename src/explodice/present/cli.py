@@ -576,17 +576,18 @@ def cmd_day(args: argparse.Namespace) -> int:
 
 TEXT_FLOOR = 1e-9  # an exact distribution's rows below this stay out of a text table
 
-# options of `day` that set its repeated roll (no scenario), with their defaults
+# options of `day` that set its repeated roll (no scenario), and those of a simulated day
 _ONE_ROLL = {
-    "modifier": ("--modifier", 0),
-    "dc": ("--dc", 16),
-    "gauge": ("--gauge", 20),
-    "advantage": ("--advantage", "normal"),
-    "kind": ("--kind", "check"),
-    "policy": ("--policy", "keep"),
-    "reroll_on_failure": ("--reroll-on-failure", False),
-    "lucky": ("--lucky", False),
+    "modifier": "--modifier",
+    "dc": "--dc",
+    "gauge": "--gauge",
+    "advantage": "--advantage",
+    "kind": "--kind",
+    "policy": "--policy",
+    "reroll_on_failure": "--reroll-on-failure",
+    "lucky": "--lucky",
 }
+_SAMPLING = {"days": "--days", "seed": "--seed", "threads": "--threads"}
 
 
 def _day_options_apply(args: argparse.Namespace) -> None:
@@ -594,31 +595,27 @@ def _day_options_apply(args: argparse.Namespace) -> None:
     an error): the repeated roll's options with a scenario, the sampling options without a
     simulation, --n for days, --table without a scenario."""
 
-    def given(name: str, default: Any) -> bool:
-        return getattr(args, name, default) != default
+    def given(name: str) -> bool:
+        return getattr(args, name) != args.day_defaults[name]
 
     simulated = args.method == "simulate" or (args.scenario is not None and args.method is None)
-    if given("n", 1_000_000):
+    if given("n"):
         raise ExplodiceError("`--n` counts rolls; `day` counts days: use --days.")
     if args.scenario is not None:
-        for name, (flag, default) in _ONE_ROLL.items():
-            if given(name, default):
+        for name, flag in _ONE_ROLL.items():
+            if given(name):
                 raise ExplodiceError(
                     f"`{flag}` sets the roll that `day` repeats without a scenario; the rolls, "
                     f"gauges and policies of {shown(args.scenario)} are in the file."
                 )
-    elif given("table", "gauges"):
+    elif given("table"):
         raise ExplodiceError(
             "`--table` reads a scenario's results; without a scenario `day` prints the rolls "
             "until one gauge is empty (give SCENARIO.toml for the tables)."
         )
     if not simulated:
-        for name, flag, default in (
-            ("days", "--days", 100_000),
-            ("seed", "--seed", None),
-            ("threads", "--threads", None),
-        ):
-            if given(name, default):
+        for name, flag in _SAMPLING.items():
+            if given(name):
                 raise ExplodiceError(
                     f"`{flag}` applies to a simulated day; --exact samples nothing."
                 )
@@ -876,6 +873,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="which table of a scenario's results to print",
     )
     p.set_defaults(func=cmd_day, method=None)  # a scenario: simulated unless --exact
+    # what the options the call may ignore default to, read back from the parser (see
+    # _day_options_apply): a value that differs was given
+    p.set_defaults(
+        day_defaults={name: p.get_default(name) for name in (*_ONE_ROLL, *_SAMPLING, "n", "table")}
+    )
 
     p = sub.add_parser(
         "report",

@@ -952,8 +952,8 @@ def explorer_html(data: ExplorerData) -> str:
             name=_(meta["day"]), party=", ".join(meta["party"]), rolls=meta["rolls_per_day"]
         )
         day_method = _(
-            "Each policy's day is <b>simulated</b>: {days} days with seed {seed} (the "
-            "report's day pages give it exactly); the bands and the bars' whiskers are 95 % Wilson "
+            "Each policy's day is <b>simulated</b>: {days} days with seed {seed} "
+            "(explodice day --exact computes it exactly); the bands and the bars' whiskers are 95 % Wilson "
             "intervals (a roll type rarely made with its gauge empty has a wide one). A gauge at "
             '0 puts every roll of its abilities at disadvantage. "{own}" plays the '
             "configuration's policies; the others give every character the same one."

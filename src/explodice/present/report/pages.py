@@ -26,7 +26,7 @@ from explodice.analysis.resolutions import (
 )
 from explodice.analysis.success import success_table
 from explodice.core.version import __version__
-from explodice.day.exact import unsupported
+from explodice.day.exact import optimal_unsupported
 from explodice.day.optimal import optimal_policy
 from explodice.day.simulate import simulate_day
 from explodice.engine.d20 import d20
@@ -845,7 +845,7 @@ def day_policies_page(ctx: Context) -> Page:
     """The party's day under four policies, exactly: keep, cancel, the best fixed λ and the
     optimal state-dependent player."""
     c, _, lang = ctx.config, ctx._, ctx.lang
-    reason = unsupported(c.day, ctx.rules, optimal=True)
+    reason = optimal_unsupported(c.day)
     if reason is not None:  # the optimal player cannot play this day: say why, draw nothing
         return _unsupported_page(ctx, reason)
     best = optimal_policy(c.day, ctx.rules)
