@@ -55,6 +55,8 @@ __all__ = [
     "characters_from_toml",
     "drain_gauge",
     "load_characters",
+    "policy_from_toml",
+    "proficiencies_from_toml",
     "proficiency_bonus",
     "resolve_ability",
     "resolve_skill",
@@ -565,7 +567,7 @@ _TOML_KEYS = (
 )
 
 
-def _policy_from_toml(value: Any) -> Any:
+def policy_from_toml(value: Any) -> Any:
     """'keep', 'cancel', or a table {dc = 16, weight = 0.1} for Best."""
     if isinstance(value, dict):
         extra = set(value) - {"dc", "weight"}
@@ -581,7 +583,7 @@ def _policy_from_toml(value: Any) -> Any:
     return value
 
 
-def _proficiencies(value: Any) -> Any:
+def proficiencies_from_toml(value: Any) -> Any:
     """A list of names means multiplier 1 for each."""
     if isinstance(value, list):
         return {name: 1 for name in value}
@@ -632,9 +634,9 @@ def characters_from_tables(tables: Any, *, source: str = "<tables>") -> list[Cha
             kwargs = dict(table)
             for key in ("skills", "saves", "tools"):
                 if key in kwargs:
-                    kwargs[key] = _proficiencies(kwargs[key])
+                    kwargs[key] = proficiencies_from_toml(kwargs[key])
             if "policy" in kwargs:
-                kwargs["policy"] = _policy_from_toml(kwargs["policy"])
+                kwargs["policy"] = policy_from_toml(kwargs["policy"])
             out.append(Character(**kwargs))
         except CharacterError as err:
             who = f" ({shown(table['name'])})" if isinstance(table.get("name"), str) else ""
