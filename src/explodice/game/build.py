@@ -19,7 +19,7 @@ creature's) stays as it is, and an increase to it is lost the same way.
 ...                 gauge_per_level={"PA": 3})
 >>> [fighter.at(level).skill_modifier("Athletics") for level in (1, 4, 5, 8, 17)]
 [5, 6, 7, 8, 11]
->>> fighter.at(12).scores["STR"], fighter.to_frame().capped.sum()
+>>> fighter.at(12).scores["STR"], int(fighter.to_frame().capped.sum())
 (20, 6)
 """
 

@@ -258,7 +258,7 @@ def progression(
     >>> from explodice import reference_builds
     >>> t = progression(reference_builds(), levels=[1, 20])
     >>> t.groupby("system").in_target.mean().round(2).to_dict()
-    {'3d6x': 0.3, 'd20': 0.65}
+    {'3d6x': 0.77, 'd20': 0.86}
     """
     builds = check_builds(builds)
     levels = check_levels(levels)
@@ -422,9 +422,9 @@ def size_gauges(
     ``per_level_have`` (the build's). ``executor`` as :func:`progression`'s.
 
     >>> from explodice import reference_builds
-    >>> t = size_gauges(reference_builds()[0], levels=[1, 20])
+    >>> t = size_gauges(reference_builds()[0], levels=[1, 20], gauges=["PA"])
     >>> t[["level", "gauge", "needed", "have", "per_level_needed"]].values.tolist()
-    [[1, 'PA', 28, 17, 14], [20, 'PA', 28, 80, 14]]
+    [[1, 'PA', 31, 17, 17], [20, 'PA', 31, 80, 17]]
     """
     builds = check_builds(builds)
     levels = check_levels(levels)

@@ -164,9 +164,7 @@ def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
     day = scenario_from_tables(
         {"day": data.get("day", {})}, characters=party, source=source, default_name="a day"
     )
-    builds = (
-        tuple(builds_from_tables(data["build"], source=source)) if "build" in data else ()
-    )
+    builds = tuple(builds_from_tables(data["build"], source=source)) if "build" in data else ()
     return ReportConfig(
         title=title,
         seed=seed,
