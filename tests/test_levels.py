@@ -20,7 +20,7 @@ from explodice.day.exact import exact_day
 from explodice.day.scenario import default_scenario
 from explodice.game.build import BuildTest, builds_from_toml, parse_test
 from explodice.game.character import GAUGES
-from explodice.game.tables import DEFAULT_TARGETS, DIFFICULTIES, TARGET_RANGES
+from explodice.game.tables import DIFFICULTIES, TARGET_RANGES
 from explodice.present.report.config import load_config
 from tests.hand import HAND, die, sf
 
@@ -306,6 +306,7 @@ def test_progression_on_a_level_based_dc_table_from_level_dcs():
     merged = t.merge(dcs, on=["level", "difficulty"], suffixes=("", "_dcs"))
     assert len(merged) == 120 and (merged.dc == merged.dc_dcs).all()
     assert np.allclose(merged.p, merged.p_dcs, atol=1e-13)
+    assert merged.in_target.all()  # the table aims at the middle of each range
     flat = ex.progression(
         b, levels=[3], tests=["Athletics"], dcs={"easy": 13}, targets={"easy": (0.7, 0.8)}
     )
@@ -347,7 +348,8 @@ def test_level_dcs_by_brute_force_on_a_hand_pmf():
     t = ex.level_dcs(build=b, test="Athletics")
     mods = {lv: b.at(lv).skill_modifier("Athletics") for lv in LEVELS}
     dcs = range(-10, 200)
-    for band, aim in DEFAULT_TARGETS.items():
+    for band, (low, high) in TARGET_RANGES.items():
+        aim = (low + high) / 2
         ps = {lv: {dc: hand_sf3(dc - m) for dc in dcs} for lv, m in mods.items()}
         worst = {dc: max(abs(ps[lv][dc] - aim) for lv in LEVELS) for dc in dcs}
         best_worst = min(worst.values())
@@ -381,6 +383,7 @@ def test_level_dcs_ties_go_to_the_higher_dc():
 
 def test_level_dcs_defaults_to_the_reference_fighter_on_athletics():
     t = ex.level_dcs(levels=[1])
+    assert t.target.unique().tolist() == [(lo + hi) / 2 for lo, hi in TARGET_RANGES.values()]
     assert set(t.build) == {"fighter"} and set(t.test) == {"Athletics"}
     assert set(t.table) == {"level", "flat", "typical"} and set(t.difficulty) == set(DIFFICULTIES)
     several = ex.level_dcs({"easy": 0.75}, build=ex.reference_builds(), levels=[1, 20])

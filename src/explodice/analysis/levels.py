@@ -46,7 +46,6 @@ from explodice.game.checks import check_rules
 from explodice.game.rules import ADVANTAGE_STATES, Best, Roll, Rules
 from explodice.game.tables import (
     DC_TABLES,
-    DEFAULT_TARGETS,
     DIFFICULTIES,
     MAX_GAUGE,
     SYSTEMS,
@@ -64,6 +63,7 @@ __all__ = [
     "check_builds",
     "check_levels",
     "check_risk",
+    "clear_caches",
     "fit_save_dc",
     "gauge_rows",
     "level_dcs",
@@ -171,6 +171,12 @@ class Odds:
 @functools.lru_cache(maxsize=4096)
 def _odds(shape: Roll, rules: Rules, system: str) -> Odds:
     return Odds(shape, rules, system)
+
+
+def clear_caches() -> None:
+    """Empty the caches of distributions and odds the level questions fill."""
+    _distribution.cache_clear()
+    _odds.cache_clear()
 
 
 def odds_of(roll: Roll, rules: Rules | None = None, system: str = "3d6x") -> Odds:
@@ -348,9 +354,11 @@ def level_dcs(
 ) -> pd.DataFrame:
     """The DC table across levels that keeps a build's test on its target per band.
 
-    ``targets``: ``{band: p}`` (a pair ``(low, high)`` aims at its middle); default
-    :data:`~explodice.game.tables.DEFAULT_TARGETS` (very easy 0.95, easy 0.75, moderate 0.5,
-    hard 0.25, very hard 0.1, nearly impossible 0.01). ``build``: one build or several (each
+    ``targets``: ``{band: p}``, or ``{band: (low, high)}`` aiming at the middle of the range;
+    default the middles of :func:`progression`'s ranges,
+    :data:`~explodice.game.tables.TARGET_RANGES` (very easy 0.975, easy 0.875, moderate 0.7,
+    hard 0.45, very hard 0.2, nearly impossible 0.075), so the table found keeps the build
+    inside its ranges. ``build``: one build or several (each
     its own tables), default the reference fighter; ``test``: default each build's
     :meth:`~explodice.Build.main_test` (the fighter's Athletics: trained, main ability).
 
@@ -358,7 +366,7 @@ def level_dcs(
 
     - ``"level"``: the DC of that level whose P(success) is closest to the target (ties: the
       higher DC, as :func:`~explodice.dc_for_probability`);
-    - ``"flat"``: the single DC for every level that minimises the worst miss over the levels
+    - ``"flat"``: the single DC for all the levels that minimises the worst miss over the levels
       asked (ties: the higher DC);
     - ``"typical"``: the system's printed DC.
 
@@ -375,12 +383,7 @@ def level_dcs(
     """
     system, rules = check_system(system), check_rules(rules)
     advantage = _check_advantage(advantage)
-    aims = {
-        band: (lo + hi) / 2
-        for band, (lo, hi) in resolve_targets(
-            DEFAULT_TARGETS if targets is None else targets
-        ).items()
-    }
+    aims = {band: (lo + hi) / 2 for band, (lo, hi) in resolve_targets(targets).items()}
     builds = check_builds(reference_builds()[0] if build is None else build, "build")
     levels = check_levels(levels)
     typical = DC_TABLES[system]
@@ -764,17 +767,20 @@ def _drains(scenario: Scenario, who: str, rules: Rules) -> dict[str, set[str]]:
 
 
 def p_empty_by_maximum(
-    scenario: Scenario, who: str, gauge: str, rules: Rules | None = None
-) -> np.ndarray:
-    """``out[m]`` = P(``who``'s ``gauge`` reaches 0 before the long rest | its maximum is
-    ``m``), for m = 0, 1, ..., M (P(out[M]) < 1e-12), by the exact day.
+    scenario: Scenario, who: str, gauges: Iterable[str], rules: Rules | None = None
+) -> dict[str, np.ndarray]:
+    """For each of ``gauges``: ``out[g][m]`` = P(``who``'s gauge ``g`` reaches 0 before the
+    long rest | its maximum is ``m``), for m = 0, 1, ..., M (``out[g][M]`` < 1e-12), by the
+    exact day.
 
-    The gauge is sized alone: the excess of another gauge that empties is not poured into it
+    Each gauge is sized alone: the excess of another gauge that empties is not poured into it
     (``overflow="lost"`` for the day), and the other gauges are held at their maxima only where
     one of the rolls that drain this gauge reads them (a skill rolled with another ability);
-    the rest are set to 0, which changes none of this gauge's drains. The gauge empties when
-    the day's drain on it reaches its maximum, so one exact day from a maximum M above any
-    day's drain gives the whole curve (``P(drain >= m) = P(end level <= M - m)``).
+    the rest are set to 0, which changes none of this gauge's drains. A gauge empties when the
+    day's drain on it reaches its maximum, so one exact day from a maximum M above any day's
+    drain gives its whole curve (``P(drain >= m) = P(end level <= M - m)``): one exact day of
+    one gauge's levels per gauge (a day of several gauges' levels together costs far more: the
+    chain's work grows with the product of their sizes).
 
     This is the one place that calls the exact day for gauge sizing: a one-pass function of
     the day engine can replace it.
@@ -784,32 +790,34 @@ def p_empty_by_maximum(
     rules = check_rules(rules)
     lost = replace(rules, overflow="lost")
     drains = _drains(scenario, who, rules)
-    if gauge not in drains:  # nothing drains it: empty only at maximum 0
-        return np.array([1.0, 0.0])
     c = [ch.name for ch in scenario.characters].index(who)
     me = scenario.characters[c]
     held = me.gauges()
-    keep = drains[gauge] - {gauge}
-    top = _drain_bound(scenario, who, gauge, rules)
-    while True:
-        maxima = {g: (top if g == gauge else held[g] if g in keep else 0) for g in GAUGES}
-        chars = list(scenario.characters)
-        chars[c] = replace(me, gauge_max=maxima)
-        day = exact_day(scenario.replace(characters=chars), lost)
-        end = day.end[4 * c + GAUGES.index(gauge), : top + 1]
-        if end[0] < _TAIL or top >= MAX_GAUGE:
-            break
-        top = min(2 * top, MAX_GAUGE)
-    cdf = np.cumsum(end)  # cdf[l] = P(end level <= l) = P(drain >= top - l)
-    out = np.clip(cdf[::-1], 0.0, 1.0)
-    out[0] = 1.0
-    return out
+    out = {g: np.array([1.0, 0.0]) for g in gauges if g not in drains}  # empty only at 0
+    for g in (g for g in gauges if g in drains):
+        top = _drain_bound(scenario, who, g, rules)
+        keep = drains[g] - {g}
+        while True:
+            maxima = {h: top if h == g else held[h] if h in keep else 0 for h in GAUGES}
+            chars = list(scenario.characters)
+            chars[c] = replace(me, gauge_max=maxima)
+            day = exact_day(scenario.replace(characters=chars), lost)
+            end = day.end[4 * c + GAUGES.index(g), : top + 1]
+            if end[0] < _TAIL or top >= MAX_GAUGE:
+                break
+            top = min(2 * top, MAX_GAUGE)
+        cdf = np.cumsum(end)  # cdf[l] = P(end level <= l) = P(drain >= top - l)
+        curve = np.clip(cdf[::-1], 0.0, 1.0)
+        curve[0] = 1.0
+        out[g] = curve
+    return {g: out[g] for g in gauges}
 
 
 def _drain_bound(scenario: Scenario, who: str, gauge: str, rules: Rules) -> int:
     """A first maximum above (nearly) every day's drain on ``gauge``: the mean day's drain
-    plus 12 standard deviations, plus 30 (doubled by the caller until less than 1e-12 of
-    the days reach it)."""
+    plus 12 standard deviations, plus 96 (one exploding d6 passes 6k with probability 6^-k:
+    96 points leave 6^-16 ~ 3.5e-13 to one die); the caller doubles it until less than 1e-12
+    of the days reach it."""
     seq = scenario.sequence()
     weights = np.array([r.weight for r in scenario.rolls], dtype=float)
     weights /= weights.sum()
@@ -826,7 +834,7 @@ def _drain_bound(scenario: Scenario, who: str, gauge: str, rules: Rules) -> int:
     else:
         m1, m2 = weights @ moments[:, 0], weights @ moments[:, 1]
         mean, var = scenario.n_rolls * m1, scenario.n_rolls * max(m2 - m1**2, 0.0)
-    return int(min(MAX_GAUGE, math.ceil(mean + 12 * math.sqrt(var) + 30)))
+    return int(min(MAX_GAUGE, math.ceil(mean + 12 * math.sqrt(var) + 96)))
 
 
 def gauge_rows(
@@ -846,9 +854,10 @@ def gauge_rows(
     placed, who = placed_day(build, level, day, character)
     sized = sorted(_drains(placed, who, rules), key=GAUGES.index) if gauges is None else gauges
     have = build.at(level).gauges()
+    curves = p_empty_by_maximum(placed, who, sized, rules)
     rows = []
     for g in sized:
-        curve = p_empty_by_maximum(placed, who, g, rules)
+        curve = curves[g]
         needed = int(np.flatnonzero(curve <= risk + _TIE)[0])
         rows.append(
             {
