@@ -134,6 +134,17 @@ def growth(builds: list[ex.Build]) -> list[tuple[str, float]]:
                 sec,
             )
         )
+    party = default_scenario()
+    for level in (1, 10, 20):  # what sizing against the whole day (four gauges, overflow) costs
+        placed, _ = analysis_levels.placed_day(fighter, level, party, "Gudulf")
+        clear()
+        sec = timed(ex.exact_day, placed)[0]
+        rows.append(
+            (
+                f"one exact day of the fighter's own four gauges in Gudulf's place, level {level}",
+                sec,
+            )
+        )
     for n_levels in (5, 10, 20):
         clear()
         sec = timed(ex.size_gauges, builds, levels=range(1, n_levels + 1))[0]
@@ -155,14 +166,14 @@ def executors(builds: list[ex.Build]) -> list[tuple[str, float]]:
         rows.append(
             (
                 f"progression, 20 builds: {label}",
-                timed(ex.progression, many, executor=executor, **kw)[0],
+                timed(ex.progression, many, executor=executor, progress=False, **kw)[0],
             )
         )
         clear()
         rows.append(
             (
                 f"size_gauges, 20 builds: {label}",
-                timed(ex.size_gauges, many, executor=executor, **kw)[0],
+                timed(ex.size_gauges, many, executor=executor, progress=False, **kw)[0],
             )
         )
     return rows
