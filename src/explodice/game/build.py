@@ -45,9 +45,8 @@ from explodice.game.character import (
     CharacterError,
     CharacterFileError,
     ability_modifier,
-    policy_from_toml,
-    proficiencies_from_toml,
     proficiency_bonus,
+    read_tables,
     resolve_ability,
     resolve_skill,
 )
@@ -635,48 +634,15 @@ def builds_from_tables(tables: Any, *, source: str = "<tables>") -> list[Build]:
     ...     FOR=10, DEX=14, CON=10, INT=10, SAG=10, CHA=10), "skills": ["Discrétion"]}])]
     ['DEX']
     """
-    if not isinstance(tables, list) or not tables:
-        raise BuildFileError(f"{source}: `build`: no [[build]] table was found.")
-    out = []
-    for i, table in enumerate(tables):
-        where = f"build[{i}]"
-        if not isinstance(table, Mapping):
-            raise BuildFileError(
-                f"{source}: `{where}`: a [[build]] table was expected, but {shown(table)} was "
-                "passed."
-            )
-        try:
-            for key in table:
-                if key in _NOT_FOR_BUILDS:
-                    raise _fail(key, table[key], _NOT_FOR_BUILDS[key])
-                if key not in _TOML_KEYS:
-                    raise _fail(
-                        key, table[key], f"absent: it is not a known key ({', '.join(_TOML_KEYS)})"
-                    )
-            for required in ("name", "scores"):
-                if required not in table:
-                    raise BuildError(required, f"`{required}` is missing.")
-            kwargs = dict(table)
-            for key in ("skills", "saves", "tools"):
-                if key in kwargs:
-                    kwargs[key] = proficiencies_from_toml(kwargs[key])
-            if "policy" in kwargs:
-                kwargs["policy"] = policy_from_toml(kwargs["policy"])
-            name, scores = kwargs.pop("name"), kwargs.pop("scores")
-            out.append(Build(name, scores, **kwargs))
-        except CharacterError as err:
-            who = f" ({shown(table['name'])})" if isinstance(table.get("name"), str) else ""
-            msg = str(err).replace(
-                f"`{clip(err.field)}`", f"`{clip(f'{where}.{err.field}')}`{who}", 1
-            )
-            raise BuildFileError(f"{source}: {msg}") from None
-    names = [b.name for b in out]
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        raise BuildFileError(
-            f"{source}: `build.name`: {shown(dupes[0])} is used twice; names must be unique."
-        )
-    return out
+    return read_tables(
+        tables,
+        source=source,
+        table="build",
+        keys=_TOML_KEYS,
+        make=lambda kw: Build(kw.pop("name"), kw.pop("scores"), **kw),
+        error=BuildFileError,
+        refused=_NOT_FOR_BUILDS,
+    )
 
 
 def builds_from_toml(text: str, *, source: str = "<string>") -> list[Build]:

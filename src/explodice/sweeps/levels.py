@@ -99,16 +99,17 @@ def _executor(executor: Any, prior_seconds: float) -> Any:
 
 def _run(
     question: str,
-    grid: dict[str, list[Any]],
+    builds: Sequence[Build],
+    levels: list[int],
     run: Callable[[dict[str, Any], Any], pd.DataFrame],
     cost: float,
-    *,
     executor: Any,
     workers: int | None,
     progress: bool | None,
 ) -> pd.DataFrame:
-    """``run`` on every case of ``grid`` by :func:`sweep`; the sweep's own columns dropped, a
+    """``run`` on every build and level by :func:`sweep`; the sweep's own columns dropped, a
     failed case raised as the error it gave."""
+    grid = {"build": [b.name for b in builds], "level": levels}
     n_cases = int(np.prod([len(v) for v in grid.values()]))
     task = Task(question, {k: None for k in grid}, run, lambda case: cost)
     with warnings.catch_warnings():  # a failed case is raised below, with its parameters
@@ -271,16 +272,7 @@ def progression(
     check_choice("advantage", advantage, ADVANTAGE_STATES, ExplodiceError)
     tables = _dc_tables(dcs, list(ranges), levels, systems)
     run = _Progression(tuple(builds), test_list, ranges, tables, systems, rules, advantage)
-    grid = {"build": [b.name for b in builds], "level": levels}
-    frame = _run(
-        "progression",
-        grid,
-        run,
-        _PROGRESSION_COST,
-        executor=executor,
-        workers=workers,
-        progress=progress,
-    )
+    frame = _run("progression", builds, levels, run, _PROGRESSION_COST, executor, workers, progress)
     frame.attrs.update(
         {
             "question": "progression",
@@ -460,16 +452,7 @@ def size_gauges(
     for b in builds:  # a wrong day or character is refused here, before any case runs
         placed_day(b, levels[0], days[b.name], characters[b.name])
     run = _Gauges(tuple(builds), days, characters, risk, rules, gauges)
-    grid = {"build": [b.name for b in builds], "level": levels}
-    frame = _run(
-        "size_gauges",
-        grid,
-        run,
-        _GAUGE_COST,
-        executor=executor,
-        workers=workers,
-        progress=progress,
-    )
+    frame = _run("size_gauges", builds, levels, run, _GAUGE_COST, executor, workers, progress)
     by_name = {b.name: b for b in builds}
     per_level = {}
     for (name, g), rows in frame.groupby(["build", "gauge"], sort=False):
