@@ -65,6 +65,7 @@ __all__ = [
     "BuildTest",
     "builds_from_tables",
     "builds_from_toml",
+    "check_level",
     "load_builds",
     "parse_test",
     "reference_builds",
@@ -557,7 +558,10 @@ class Build:
         return (
             f"Build({self.name!r}, main {self.main}, {scores}, increases={inc}, "
             f"skills={_plain(self.skills)}, saves={_plain(self.saves)}, "
-            f"gauge_per_level={dict(self.gauge_per_level)}, policy={self.policy})"
+            f"gauge_per_level={dict(self.gauge_per_level)}, policy={self.policy}"
+            + (f", reroll={self.reroll!r}" if self.reroll is not None else "")
+            + (f", tools={_plain(self.tools)}" if self.tools else "")
+            + ")"
         )
 
     def _repr_html_(self) -> str:

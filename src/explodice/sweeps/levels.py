@@ -114,6 +114,8 @@ def _run(
     task = Task(question, {k: None for k in grid}, run, lambda case: cost)
     with warnings.catch_warnings():  # a failed case is raised below, with its parameters
         warnings.simplefilter("ignore", SweepWarning)
+        # tqdm.auto's advice in a notebook without ipywidgets: its text bar does as well
+        warnings.filterwarnings("ignore", message="IProgress not found")
         frame = sweep(
             grid,
             task,
@@ -261,9 +263,9 @@ def progression(
     >>> t.groupby("system").in_target.mean().round(2).to_dict()
     {'3d6x': 0.77, 'd20': 0.86}
     """
+    rules = check_rules(rules)
     builds = check_builds(builds)
     levels = check_levels(levels)
-    rules = check_rules(rules)
     ranges = resolve_targets(targets)
     test_list = None if tests is None else tuple(parse_test(t, "tests") for t in _listed(tests))
     systems = tuple(check_system(s) for s in _listed(systems))
@@ -418,9 +420,9 @@ def size_gauges(
     >>> t[["level", "gauge", "needed", "have", "per_level_needed"]].values.tolist()
     [[1, 'PA', 31, 17, 17], [20, 'PA', 31, 80, 17]]
     """
+    rules, risk = check_rules(rules), check_risk(risk)
     builds = check_builds(builds)
     levels = check_levels(levels)
-    rules, risk = check_rules(rules), check_risk(risk)
     if gauges is not None:
         gauges = tuple(check_choice("gauges", g, GAUGES, ExplodiceError) for g in _listed(gauges))
     if character is None or isinstance(character, str):
