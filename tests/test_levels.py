@@ -282,6 +282,17 @@ def test_progression_against_a_hand_pmf_and_the_d20_formula():
     assert t.attrs["method"] == "exact" and t.attrs["seed"] is None and "rules" in t.attrs
 
 
+def test_progression_on_each_builds_main_test():
+    t = ex.progression(ex.reference_builds(), levels=[1], tests="main", systems=["3d6x"])
+    assert t.groupby("build", sort=False).test.first().to_dict() == {
+        "fighter": "Athletics",
+        "rogue": "Stealth",
+        "mage": "Arcana",
+        "priest": "Insight",
+        "envoy": "Persuasion",
+    }
+
+
 def test_progression_plays_best_and_reroll_on_failure_against_each_dc():
     mage = ex.reference_builds()[2]  # best(0.05)
     t = ex.progression(mage, levels=[1, 11], tests=["Arcana"], systems=["3d6x"])

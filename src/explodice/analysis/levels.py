@@ -281,14 +281,15 @@ def progression_rows(
     build: Build,
     level: int,
     *,
-    tests: Sequence[BuildTest] | None,
+    tests: Sequence[BuildTest] | str | None,
     targets: Mapping[str, tuple[float, float]],
     dcs: Mapping[str, Mapping[str, Mapping[int, int]]],
     systems: Sequence[str] = SYSTEMS,
     rules: Rules | None = None,
     advantage: str = "normal",
 ) -> list[dict[str, Any]]:
-    """The rows of one (build, level) case of :func:`explodice.progression`: each test, system
+    """The rows of one (build, level) case of :func:`explodice.progression`: each test
+    (``None``: the build's :meth:`~explodice.Build.tests`; ``"main"``: its main test), system
     and band; ``dcs[system][band][level]`` is the DC.
 
     >>> from explodice import reference_builds
@@ -301,7 +302,9 @@ def progression_rows(
     rules = check_rules(rules)
     who = build.at(level)
     rows = []
-    for test in build.tests() if tests is None else tests:
+    if tests is None or tests == "main":
+        tests = build.tests() if tests is None else (build.main_test(),)
+    for test in tests:
         for system in systems:
             bands = dcs[system]
             first = next(iter(bands.values()))[level]

@@ -141,7 +141,7 @@ class _Progression:
     """One (build, level) case of :func:`progression` (picklable: it travels to workers)."""
 
     builds: tuple[Build, ...]
-    tests: tuple[BuildTest, ...] | None
+    tests: tuple[BuildTest, ...] | str | None
     targets: Mapping[str, tuple[float, float]]
     dcs: Mapping[str, Mapping[str, Mapping[int, int]]]
     systems: tuple[str, ...]
@@ -224,7 +224,7 @@ def progression(
     builds: Build | Sequence[Build],
     levels: Iterable[int] = LEVELS,
     *,
-    tests: Iterable[str | BuildTest] | None = None,
+    tests: Iterable[str | BuildTest] | str | None = None,
     targets: Mapping[str, Any] | None = None,
     dcs: Mapping[str, int] | pd.DataFrame | None = None,
     systems: Iterable[str] = SYSTEMS,
@@ -243,7 +243,8 @@ def progression(
 
     - ``tests``: skills, saves and ability checks by name (``"Stealth"``, ``"DEX save"``,
       ``"STR"``); default each build's :meth:`~explodice.Build.tests` (every skill and save it
-      is proficient in at some level, and its main ability's check).
+      is proficient in at some level, and its main ability's check); ``"main"``: each build's
+      :meth:`~explodice.Build.main_test` alone (a heatmap of level x band per build).
     - ``targets``: ``{band: (low, high)}``; default
       :data:`~explodice.game.tables.TARGET_RANGES` (what 5e gives its trained build over
       levels 1-20, docs/rules.md); the bands shown are the targets' bands.
@@ -267,7 +268,9 @@ def progression(
     builds = check_builds(builds)
     levels = check_levels(levels)
     ranges = resolve_targets(targets)
-    test_list = None if tests is None else tuple(parse_test(t, "tests") for t in _listed(tests))
+    test_list: tuple[BuildTest, ...] | str | None = (
+        tests if tests in (None, "main") else tuple(parse_test(t, "tests") for t in _listed(tests))
+    )
     systems = tuple(check_system(s) for s in _listed(systems))
     if len(set(systems)) != len(systems):
         raise ExplodiceError(f"`systems` must not repeat a system, but {list(systems)} was passed.")
