@@ -34,6 +34,9 @@ ex.exact(ex.Roll(1, advantage="advantage", policy=ex.Best(16, 0.1)))
 ex.success_table()
 ex.opposed(ex.Roll(3), ex.Roll(1, advantage="advantage"))
 ex.rolls_to_empty(2, gauge=20, dc=16)
+ex.progression(ex.reference_builds(), levels=[1, 20])
+ex.level_dcs(levels=[1, 20])
+ex.fit_save_dc(levels=[1, 20])
 """
     assert _loaded_after(code) == []
 

@@ -18,7 +18,12 @@ import pytest
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))
-EXPECTED = {"01-quickstart.ipynb", "02-balancing-dcs.ipynb", "03-rule-of-one.ipynb"}
+EXPECTED = {
+    "01-quickstart.ipynb",
+    "02-balancing-dcs.ipynb",
+    "03-rule-of-one.ipynb",
+    "04-levels.ipynb",
+}
 SMALL = {"EXPLODICE_NOTEBOOK_N": "20000", "EXPLODICE_NOTEBOOK_DAYS": "300", "MPLBACKEND": "Agg"}
 # Generous: on a fresh clone the first cell that simulates compiles numba's kernels (10-60 s);
 # with a warm cache every cell takes a few seconds at most.
@@ -30,7 +35,7 @@ def _code_cells(path: Path) -> list:
     return [c for c in nb.cells if c.cell_type == "code"]
 
 
-def test_the_three_notebooks_are_there() -> None:
+def test_the_four_notebooks_are_there() -> None:
     assert EXPECTED <= {p.name for p in PATHS}
 
 

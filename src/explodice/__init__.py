@@ -24,6 +24,7 @@ from explodice.analysis.drain import drain_frame, drain_summary
 from explodice.analysis.frontier import breakpoints, frontier, implied_lambda
 from explodice.analysis.hiding import Hiding, hide
 from explodice.analysis.initiative import Initiative, initiative
+from explodice.analysis.levels import SaveDCFit, build_day, fit_save_dc, level_dcs
 from explodice.analysis.reroll import reroll_worth
 from explodice.analysis.resolutions import (
     group_success,
@@ -53,6 +54,13 @@ from explodice.engine.d20 import D20Distribution, d20
 from explodice.engine.distribution import Distribution, wilson_interval
 from explodice.engine.exact import exact
 from explodice.engine.simulate import simulate
+from explodice.game.build import (
+    Build,
+    BuildFileError,
+    builds_from_tables,
+    load_builds,
+    reference_builds,
+)
 from explodice.game.character import (
     SKILLS,
     Character,
@@ -69,6 +77,7 @@ from explodice.game.tables import DC_TABLE, HAGGLE_DCS
 # exact_day, OptimalPolicy and optimal_policy: loaded on first use (see __getattr__ below)
 # grids, reports
 from explodice.sweeps import SweepError, SweepWarning, sweep
+from explodice.sweeps.levels import progression, size_gauges
 
 __all__ = [
     # rules and engines
@@ -141,6 +150,18 @@ __all__ = [
     "optimal_policy",
     "rolls_to_empty",
     "simulate_day",
+    # across levels 1-20: builds and the designer's four questions
+    "Build",
+    "BuildFileError",
+    "SaveDCFit",
+    "build_day",
+    "builds_from_tables",
+    "fit_save_dc",
+    "level_dcs",
+    "load_builds",
+    "progression",
+    "reference_builds",
+    "size_gauges",
     # grids and reports
     "SweepError",
     "SweepWarning",

@@ -55,7 +55,10 @@ __all__ = [
     "characters_from_toml",
     "drain_gauge",
     "load_characters",
+    "policy_from_toml",
+    "proficiencies_from_toml",
     "proficiency_bonus",
+    "read_tables",
     "resolve_ability",
     "resolve_skill",
 ]
@@ -565,7 +568,7 @@ _TOML_KEYS = (
 )
 
 
-def _policy_from_toml(value: Any) -> Any:
+def policy_from_toml(value: Any) -> Any:
     """'keep', 'cancel', or a table {dc = 16, weight = 0.1} for Best."""
     if isinstance(value, dict):
         extra = set(value) - {"dc", "weight"}
@@ -581,7 +584,7 @@ def _policy_from_toml(value: Any) -> Any:
     return value
 
 
-def _proficiencies(value: Any) -> Any:
+def proficiencies_from_toml(value: Any) -> Any:
     """A list of names means multiplier 1 for each."""
     if isinstance(value, list):
         return {name: 1 for name in value}
@@ -608,45 +611,70 @@ def characters_from_tables(tables: Any, *, source: str = "<tables>") -> list[Cha
     ...     STR=10, DEX=10, CON=10, INT=10, WIS=10, CHA=10)}])]
     ['Bo']
     """
+    return read_tables(
+        tables,
+        source=source,
+        table="character",
+        keys=_TOML_KEYS,
+        make=lambda kwargs: Character(**kwargs),
+        error=CharacterFileError,
+    )
+
+
+def read_tables(
+    tables: Any,
+    *,
+    source: str,
+    table: str,
+    keys: tuple[str, ...],
+    make: Any,
+    error: type[ExplodiceError],
+    refused: Mapping[str, str] | None = None,
+) -> list[Any]:
+    """The objects ``make(kwargs)`` of parsed ``[[table]]`` tables of named characters (a
+    character, a build): each table's keys checked against ``keys`` (``refused``: keys that
+    are not allowed, and why), ``name`` and ``scores`` required, lists of proficiencies and
+    policy tables read, names unique. Every error is one ``error`` naming ``source``, the
+    table (``character[2]``), the key and the problem."""
     if not isinstance(tables, list) or not tables:
-        raise CharacterFileError(f"{source}: `character`: no [[character]] table was found.")
+        raise error(f"{source}: `{table}`: no [[{table}]] table was found.")
     out = []
-    for i, table in enumerate(tables):
-        where = f"character[{i}]"
-        if not isinstance(table, Mapping):
-            raise CharacterFileError(
-                f"{source}: `{where}`: a [[character]] table was expected, "
-                f"but {shown(table)} was passed."
+    for i, entry in enumerate(tables):
+        where = f"{table}[{i}]"
+        if not isinstance(entry, Mapping):
+            raise error(
+                f"{source}: `{where}`: a [[{table}]] table was expected, "
+                f"but {shown(entry)} was passed."
             )
         try:
-            unknown = [k for k in table if k not in _TOML_KEYS]
-            if unknown:
-                raise _fail(
-                    unknown[0],
-                    table[unknown[0]],
-                    f"absent: it is not a known key ({', '.join(_TOML_KEYS)})",
-                )
+            for key in entry:
+                if refused and key in refused:
+                    raise _fail(key, entry[key], refused[key])
+                if key not in keys:
+                    raise _fail(
+                        key, entry[key], f"absent: it is not a known key ({', '.join(keys)})"
+                    )
             for required in ("name", "scores"):
-                if required not in table:
+                if required not in entry:
                     raise CharacterError(required, f"`{required}` is missing.")
-            kwargs = dict(table)
+            kwargs = dict(entry)
             for key in ("skills", "saves", "tools"):
                 if key in kwargs:
-                    kwargs[key] = _proficiencies(kwargs[key])
+                    kwargs[key] = proficiencies_from_toml(kwargs[key])
             if "policy" in kwargs:
-                kwargs["policy"] = _policy_from_toml(kwargs["policy"])
-            out.append(Character(**kwargs))
+                kwargs["policy"] = policy_from_toml(kwargs["policy"])
+            out.append(make(kwargs))
         except CharacterError as err:
-            who = f" ({shown(table['name'])})" if isinstance(table.get("name"), str) else ""
+            who = f" ({shown(entry['name'])})" if isinstance(entry.get("name"), str) else ""
             msg = str(err).replace(
                 f"`{clip(err.field)}`", f"`{clip(f'{where}.{err.field}')}`{who}", 1
             )
-            raise CharacterFileError(f"{source}: {msg}") from None
+            raise error(f"{source}: {msg}") from None
     names = [c.name for c in out]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
-        raise CharacterFileError(
-            f"{source}: `character.name`: {shown(dupes[0])} is used twice; names must be unique."
+        raise error(
+            f"{source}: `{table}.name`: {shown(dupes[0])} is used twice; names must be unique."
         )
     return out
 

@@ -20,6 +20,7 @@ __all__ = [
     "DC_TABLE",
     "DC_TABLES",
     "DEFAULT_TARGETS",
+    "TARGET_RANGES",
     "DIFFICULTIES",
     "DIFFICULTY_FR",
     "D20_DCS",
@@ -74,6 +75,20 @@ PROFILES: Mapping[str, int] = MappingProxyType({"untrained": 0, "trained": 4, "e
 #: Target P(success) of the reference profile per difficulty band (for suggesting DCs).
 DEFAULT_TARGETS: Mapping[str, float] = MappingProxyType(
     dict(zip(DIFFICULTIES, (0.95, 0.75, 0.5, 0.25, 0.1, 0.01)))
+)
+
+#: The range of P(success) a designer wants per difficulty band across levels 1-20 (for
+#: ``explodice.progression``): what 5e gives its trained build on its main skill (score 16 at
+#: level 1, 18 at 4, 20 at 8; proficient once) against 5e's DC table, from level 1 (+5) to
+#: level 17 (+11), widened by one d20 face (0.05) each side, since a d20 cannot tell closer
+#: odds apart. Inside it, 3d6x keeps the feel 5e gives the same build at some level.
+TARGET_RANGES: Mapping[str, tuple[float, float]] = MappingProxyType(
+    dict(
+        zip(
+            DIFFICULTIES,
+            ((0.95, 1.0), (0.75, 1.0), (0.5, 0.9), (0.25, 0.65), (0.0, 0.4), (0.0, 0.15)),
+        )
+    )
 )
 
 #: Seed 000's base haggling DC (Persuasion).

@@ -17,6 +17,7 @@ from typing import Any
 from explodice.core.errors import ExplodiceError, check_int, clip, shown
 from explodice.core.files import atomic_write_text, parse_toml, read_text
 from explodice.day.scenario import scenario_from_tables
+from explodice.game.build import builds_from_tables
 from explodice.game.character import characters_from_tables
 from explodice.game.rules import Rules
 from explodice.game.tables import PROFILES
@@ -30,7 +31,17 @@ __all__ = [
     "write_default_config",
 ]
 
-CONFIG_KEYS = ("title", "seed", "lang", "rules", "table", "simulation", "character", "day")
+CONFIG_KEYS = (
+    "title",
+    "seed",
+    "lang",
+    "rules",
+    "table",
+    "simulation",
+    "character",
+    "day",
+    "build",
+)
 
 
 class ConfigError(ExplodiceError):
@@ -53,6 +64,7 @@ class ReportConfig:
     day: Any = None  # a Scenario
     source: str = "embedded default"
     lang: str = "en"  # "en" or "fr": the language of the report and the explorer
+    builds: tuple[Any, ...] = ()  # the [[build]] tables: characters across levels 1-20
 
 
 def default_config_text() -> str:
@@ -152,6 +164,7 @@ def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
     day = scenario_from_tables(
         {"day": data.get("day", {})}, characters=party, source=source, default_name="a day"
     )
+    builds = tuple(builds_from_tables(data["build"], source=source)) if "build" in data else ()
     return ReportConfig(
         title=title,
         seed=seed,
@@ -164,4 +177,5 @@ def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
         day=day,
         source=source,
         lang=lang,
+        builds=builds,
     )

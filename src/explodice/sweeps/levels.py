@@ -1,0 +1,482 @@
+"""The grids across levels: progression and gauge sizing, over builds x levels, by :func:`sweep`.
+
+Each (build, level) is one case of a sweep, so a large grid can go to a local process pool or
+a Dask cluster as ``explodice sweep`` does (``executor=``); a small one runs here, in this
+process (:class:`SerialExecutor`), since a pool's start costs more than the whole grid. The
+per-case computations are in :mod:`explodice.analysis.levels`.
+
+>>> from explodice import progression, reference_builds
+>>> t = progression(reference_builds()[:1], levels=[1, 17], tests=["Athletics"],
+...                 targets={"moderate": (0.5, 0.9)})
+>>> t[["level", "system", "dc", "p", "in_target"]].round(3).values.tolist()
+[[1, '3d6x', 16, 0.574, True], [1, 'd20', 15, 0.55, True], [17, '3d6x', 16, 0.981, False], [17, 'd20', 15, 0.85, True]]
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import warnings
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from explodice.analysis.levels import (
+    build_day,
+    check_builds,
+    check_levels,
+    check_risk,
+    gauge_rows,
+    placed_day,
+    points_per_level,
+    progression_rows,
+    resolve_targets,
+)
+from explodice.core.errors import ExplodiceError, ExplodiceTypeError, check_choice, shown
+from explodice.day.scenario import DayRoll, Scenario
+from explodice.game.build import LEVELS, Build, BuildTest, parse_test
+from explodice.game.character import GAUGES, Character
+from explodice.game.checks import check_rules
+from explodice.game.rules import ADVANTAGE_STATES, Rules
+from explodice.game.tables import DC_TABLES, SYSTEMS, check_system
+from explodice.sweeps.run import sweep
+from explodice.sweeps.tasks import SweepWarning, Task
+
+__all__ = [
+    "AUTO_POOL_SECONDS",
+    "SIZING",
+    "SerialExecutor",
+    "progression",
+    "size_gauges",
+]
+
+#: A grid whose prior cost is below this many seconds runs in this process: a local pool
+#: starts its workers (and loads numba's kernels in each) in about as long.
+AUTO_POOL_SECONDS = 20.0
+#: Prior seconds of one case (measured on the 2-core machine: progression ~2 ms a (build,
+#: level) with warm caches; gauge sizing ~25 ms a gauge the day drains).
+_PROGRESSION_COST = 0.005
+_GAUGE_COST = 0.05
+#: How gauge sizing treats the other gauges, in words (docs/rules.md, "Levels").
+SIZING = (
+    "each gauge sized alone on the exact day: its own drains only, the excess of another "
+    "gauge that empties not poured into it (overflow 'lost'); the build starts the day full"
+)
+
+
+class SerialExecutor(concurrent.futures.Executor):
+    """An executor that runs each task at once, in this process: a sweep without a pool.
+
+    >>> SerialExecutor().submit(sum, [1, 2]).result()
+    3
+    """
+
+    _max_workers = 1
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as err:  # noqa: BLE001 - the future carries it, as a pool's would
+            future.set_exception(err)
+        return future
+
+
+def _executor(executor: Any, prior_seconds: float) -> Any:
+    """``None``: this process for a small grid, else the sweep's local pool; ``"serial"``
+    and ``"local"`` force either; anything else goes to :func:`sweep` as it is."""
+    if executor is None:
+        return SerialExecutor() if prior_seconds < AUTO_POOL_SECONDS else None
+    if executor == "serial":
+        return SerialExecutor()
+    if executor == "local":
+        return None
+    return executor
+
+
+def _run(
+    question: str,
+    builds: Sequence[Build],
+    levels: list[int],
+    run: Callable[[dict[str, Any], Any], pd.DataFrame],
+    cost: float,
+    executor: Any,
+    workers: int | None,
+    progress: bool | None,
+) -> pd.DataFrame:
+    """``run`` on every build and level by :func:`sweep`; the sweep's own columns dropped, a
+    failed case raised as the error it gave."""
+    grid = {"build": [b.name for b in builds], "level": levels}
+    n_cases = int(np.prod([len(v) for v in grid.values()]))
+    task = Task(question, {k: None for k in grid}, run, lambda case: cost)
+    with warnings.catch_warnings():  # a failed case is raised below, with its parameters
+        warnings.simplefilter("ignore", SweepWarning)
+        # tqdm.auto's advice in a notebook without ipywidgets: its text bar does as well
+        warnings.filterwarnings("ignore", message="IProgress not found")
+        frame = sweep(
+            grid,
+            task,
+            executor=_executor(executor, cost * n_cases),
+            workers=workers,
+            seed=0,  # exact: no random stream is drawn
+            progress=progress,
+        )
+    failed = frame[frame.error.notna()]
+    if not failed.empty:
+        row = failed.iloc[0]
+        where = ", ".join(f"{k} {row[k]!r}" for k in grid)
+        raise ExplodiceError(f"{question}: the case {where} failed: {row.error}")
+    meta = {k: frame.attrs[k] for k in ("workers", "batches", "seconds", "compute_seconds")}
+    frame = frame.drop(columns=["case", "method", "n", "seed", "error"]).reset_index(drop=True)
+    frame.attrs.update(meta)
+    return frame
+
+
+# -- progression ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Progression:
+    """One (build, level) case of :func:`progression` (picklable: it travels to workers)."""
+
+    builds: tuple[Build, ...]
+    tests: tuple[BuildTest, ...] | str | None
+    targets: Mapping[str, tuple[float, float]]
+    dcs: Mapping[str, Mapping[str, Mapping[int, int]]]
+    systems: tuple[str, ...]
+    rules: Rules
+    advantage: str
+
+    def __call__(self, case: dict[str, Any], seed: Any) -> pd.DataFrame:
+        build = next(b for b in self.builds if b.name == case["build"])
+        rows = progression_rows(
+            build,
+            int(case["level"]),
+            tests=self.tests,
+            targets=self.targets,
+            dcs=self.dcs,
+            systems=self.systems,
+            rules=self.rules,
+            advantage=self.advantage,
+        )
+        return pd.DataFrame(rows).drop(columns=["build", "level"])
+
+
+def _dc_tables(
+    dcs: Any, difficulties: Sequence[str], levels: Sequence[int], systems: Sequence[str]
+) -> dict[str, dict[str, dict[int, int]]]:
+    """``{system: {band: {level: dc}}}``: 5e's table for d20; for 3d6x the game's table, a
+    mapping ``{band: dc}`` or a DataFrame with ``difficulty``, ``level`` and ``dc`` columns
+    (one DC per band and level, such as :func:`~explodice.level_dcs`'s rows of one table)."""
+    out: dict[str, dict[str, dict[int, int]]] = {}
+    for system in systems:
+        if system == "d20" or dcs is None:
+            table = DC_TABLES[system]
+            out[system] = {b: dict.fromkeys(levels, int(table[b])) for b in difficulties}
+            continue
+        if isinstance(dcs, pd.DataFrame):
+            missing = {"difficulty", "level", "dc"} - set(dcs.columns)
+            if missing:
+                raise ExplodiceError(
+                    f"`dcs` must have the columns difficulty, level and dc, but it lacks "
+                    f"{sorted(missing)}."
+                )
+            cells: dict[str, dict[int, int]] = {}
+            for row in dcs[["difficulty", "level", "dc"]].itertuples(index=False):
+                by_level = cells.setdefault(str(row.difficulty), {})
+                if int(row.level) in by_level:
+                    raise ExplodiceError(
+                        f"`dcs` must give one DC per band and level, but {row.difficulty!r} "
+                        f"at level {row.level} has several (pick one `table` of level_dcs)."
+                    )
+                by_level[int(row.level)] = int(row.dc)
+            for b in difficulties:
+                lacking = [lv for lv in levels if lv not in cells.get(b, {})]
+                if lacking:
+                    raise ExplodiceError(
+                        f"`dcs` must give a DC for {b!r} at every level asked, but it lacks "
+                        f"levels {lacking}."
+                    )
+            out[system] = {b: {lv: cells[b][lv] for lv in levels} for b in difficulties}
+        elif isinstance(dcs, Mapping):
+            lacking = [b for b in difficulties if b not in dcs]
+            if lacking:
+                raise ExplodiceError(
+                    f"`dcs` must give a DC for every band asked, but it lacks {lacking}."
+                )
+            out[system] = {b: dict.fromkeys(levels, _dc(dcs[b], b)) for b in difficulties}
+        else:
+            raise ExplodiceTypeError(
+                "`dcs` must be None (the game's table), a mapping {band: dc} or a DataFrame "
+                f"of difficulty, level and dc, but {shown(dcs)} was passed."
+            )
+    return out
+
+
+def _dc(value: Any, band: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ExplodiceTypeError(f"`dcs.{band}` must be an integer, but {shown(value)} was passed.")
+    return int(value)
+
+
+def progression(
+    builds: Build | Sequence[Build],
+    levels: Iterable[int] = LEVELS,
+    *,
+    tests: Iterable[str | BuildTest] | str | None = None,
+    targets: Mapping[str, Any] | None = None,
+    dcs: Mapping[str, int] | pd.DataFrame | None = None,
+    systems: Iterable[str] = SYSTEMS,
+    advantage: str = "normal",
+    rules: Rules | None = None,
+    executor: Any = None,
+    workers: int | None = None,
+    progress: bool | None = None,
+) -> pd.DataFrame:
+    """How each build's tests fare across levels, band by band, in 3d6x and in d20.
+
+    One tidy row per build, level, test, system and difficulty band: ``build, level, pb,
+    test, kind, ability, proficiency`` (the multiplier at that level), ``system, difficulty,
+    dc, modifier, advantage, p`` (P(success), exact), ``drain`` (E[drain] per roll; 0 in d20),
+    ``target_low, target_high`` and ``in_target`` (p within the band's range).
+
+    - ``tests``: skills, saves and ability checks by name (``"Stealth"``, ``"DEX save"``,
+      ``"STR"``); default each build's :meth:`~explodice.Build.tests` (every skill and save it
+      is proficient in at some level, and its main ability's check); ``"main"``: each build's
+      :meth:`~explodice.Build.main_test` alone (a heatmap of level x band per build).
+    - ``targets``: ``{band: (low, high)}``; default
+      :data:`~explodice.game.tables.TARGET_RANGES` (what 5e gives its trained build over
+      levels 1-20, docs/rules.md); the bands shown are the targets' bands.
+    - ``dcs``: the 3d6x DCs, default the game's table (8 12 16 22 28 35); a mapping ``{band:
+      dc}``, or a level-based table: a DataFrame of ``difficulty, level, dc`` (such as
+      ``level_dcs(...).query("table == 'level'")``). d20 always reads 5e's table (5 10 15 20
+      25 30).
+    - ``executor``: ``None`` runs a small grid here and a large one (prior cost over
+      :data:`AUTO_POOL_SECONDS`) on a local pool; ``"serial"``, ``"local"``, or any executor
+      :func:`~explodice.sweep` takes (a Dask ``Client``, a scheduler address).
+
+    ``attrs``: the question, rules, method (exact), n and seed (None), targets, dcs, levels,
+    and the sweep's workers and seconds.
+
+    >>> from explodice import reference_builds
+    >>> t = progression(reference_builds(), levels=[1, 20])
+    >>> t.groupby("system").in_target.mean().round(2).to_dict()
+    {'3d6x': 0.77, 'd20': 0.86}
+    """
+    rules = check_rules(rules)
+    builds = check_builds(builds)
+    levels = check_levels(levels)
+    ranges = resolve_targets(targets)
+    test_list: tuple[BuildTest, ...] | str | None = (
+        tests if tests in (None, "main") else tuple(parse_test(t, "tests") for t in _listed(tests))
+    )
+    systems = tuple(check_system(s) for s in _listed(systems))
+    if len(set(systems)) != len(systems):
+        raise ExplodiceError(f"`systems` must not repeat a system, but {list(systems)} was passed.")
+    check_choice("advantage", advantage, ADVANTAGE_STATES, ExplodiceError)
+    tables = _dc_tables(dcs, list(ranges), levels, systems)
+    run = _Progression(tuple(builds), test_list, ranges, tables, systems, rules, advantage)
+    frame = _run("progression", builds, levels, run, _PROGRESSION_COST, executor, workers, progress)
+    frame.attrs.update(
+        {
+            "question": "progression",
+            "rules": rules.describe(),
+            "method": "exact",
+            "n": None,
+            "seed": None,
+            "targets": ranges,
+            "dcs": "the game's table" if dcs is None else "given",
+            "levels": levels,
+            "advantage": advantage,
+        }
+    )
+    return frame
+
+
+def _listed(value: Any) -> list[Any]:
+    if isinstance(value, (str, BuildTest)):
+        return [value]
+    if not hasattr(value, "__iter__") or isinstance(value, Mapping):
+        raise ExplodiceTypeError(f"expected a list of names, but {shown(value)} was passed.")
+    out = list(value)
+    if not out:
+        raise ExplodiceError("expected a list of at least one name, but [] was passed.")
+    return out
+
+
+def _day_name(day: Any) -> str:
+    if isinstance(day, Scenario):
+        return day.name
+    return getattr(day, "__qualname__", None) or type(day).__qualname__
+
+
+# -- gauge sizing -----------------------------------------------------------------------------
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+@dataclass(frozen=True)
+class _PortableDay:
+    """A Scenario as plain data, so it can travel to a pool's workers (its characters' tables
+    are read-only proxies, which pickle refuses); called with a level, the same day."""
+
+    characters: tuple[dict[str, Any], ...]
+    rolls: tuple[DayRoll, ...]
+    rolls_per_day: int | None
+    start: dict[str, Any]
+    name: str
+
+    @classmethod
+    def of(cls, scenario: Scenario) -> _PortableDay:
+        chars = tuple(
+            {f.name: _plain(getattr(c, f.name)) for f in dataclasses.fields(c)}
+            for c in scenario.characters
+        )
+        return cls(
+            chars,
+            tuple(scenario.rolls),
+            scenario.rolls_per_day,
+            _plain(scenario.start),
+            scenario.name,
+        )
+
+    def __call__(self, level: int) -> Scenario:
+        return Scenario(
+            [Character(**c) for c in self.characters],
+            self.rolls,
+            rolls_per_day=self.rolls_per_day,
+            start=self.start,
+            name=self.name,
+        )
+
+
+@dataclass(frozen=True)
+class _Gauges:
+    """One (build, level) case of :func:`size_gauges` (picklable: it travels to workers)."""
+
+    builds: tuple[Build, ...]
+    days: Mapping[str, Any]
+    characters: Mapping[str, str | None]
+    risk: float
+    rules: Rules
+    gauges: tuple[str, ...] | None
+
+    def __call__(self, case: dict[str, Any], seed: Any) -> pd.DataFrame:
+        build = next(b for b in self.builds if b.name == case["build"])
+        rows = gauge_rows(
+            build,
+            int(case["level"]),
+            self.days[build.name],
+            risk=self.risk,
+            rules=self.rules,
+            character=self.characters[build.name],
+            gauges=self.gauges,
+        )
+        columns = ["character", "day", "gauge", "needed", "risk", "have", "risk_have", "meets"]
+        return pd.DataFrame(rows, columns=["build", "level", *columns, "drain_mean"]).drop(
+            columns=["build", "level"]
+        )
+
+
+def size_gauges(
+    builds: Build | Sequence[Build],
+    day: Scenario | Callable[[int], Scenario] | None = None,
+    *,
+    risk: float = 0.1,
+    levels: Iterable[int] = LEVELS,
+    character: str | Mapping[str, str] | None = None,
+    gauges: Iterable[str] | None = None,
+    rules: Rules | None = None,
+    executor: Any = None,
+    workers: int | None = None,
+    progress: bool | None = None,
+) -> pd.DataFrame:
+    """The gauge maxima each build needs so that a gauge empties before the long rest on at
+    most ``risk`` of the days, level by level, by the exact day (not sampled).
+
+    ``day``: a :class:`~explodice.Scenario`, or a callable ``level -> Scenario`` (rolls per day
+    and DCs may grow with level); default :func:`~explodice.analysis.levels.build_day`, each
+    build alone making 12 rolls a day of its own tests at DC 16. The build takes the place of
+    the day's character named ``character`` (a name, or ``{build: name}``; default: the
+    character with the build's name, else the day's only PC) with its rolls, policy and gauges
+    at that level, and starts the day full; the other characters keep their rolls in the day
+    (as NPCs: in a mix they still take their share of the rolls).
+
+    Each gauge is sized alone (:data:`SIZING`): ``needed`` covers its own drains, and the
+    excess of another gauge that empties is not poured into it, as under ``overflow="lost"``
+    (exact under that rule; under ``"fullest"`` it is what the gauge needs while the other
+    gauges hold, which sizing each of them at the same risk aims at). The gauges sized are
+    those the day's rolls drain, or ``gauges``.
+
+    One tidy row per build, level and gauge: ``build, level, character, day, gauge, needed``
+    (the smallest maximum with P(empty) <= risk), ``risk`` (P(empty) at ``needed``), ``have``
+    (the build's maximum), ``risk_have`` (P(empty) at ``have``), ``meets`` (have >= needed),
+    ``drain_mean`` (the day's expected drain on it), ``per_level_needed`` (the smallest points
+    per level that meet ``needed`` at every level asked: score + points x level) and
+    ``per_level_have`` (the build's). ``executor`` as :func:`progression`'s.
+
+    >>> from explodice import reference_builds
+    >>> t = size_gauges(reference_builds()[0], levels=[1, 20], gauges=["PA"])
+    >>> t[["level", "gauge", "needed", "have", "per_level_needed"]].values.tolist()
+    [[1, 'PA', 31, 17, 17], [20, 'PA', 31, 80, 17]]
+    """
+    rules, risk = check_rules(rules), check_risk(risk)
+    builds = check_builds(builds)
+    levels = check_levels(levels)
+    if gauges is not None:
+        gauges = tuple(check_choice("gauges", g, GAUGES, ExplodiceError) for g in _listed(gauges))
+    if character is None or isinstance(character, str):
+        characters = dict.fromkeys((b.name for b in builds), character)
+    elif isinstance(character, Mapping):
+        characters = {b.name: character.get(b.name) for b in builds}
+        extra = [k for k in character if k not in characters]
+        if extra:
+            raise ExplodiceError(
+                f"`character` must map builds' names to characters, but {shown(extra[0])} "
+                "is not a build's name."
+            )
+    else:
+        raise ExplodiceTypeError(
+            f"`character` must be a name, a mapping {{build: name}} or None, but "
+            f"{shown(character)} was passed."
+        )
+    if day is None:
+        days: dict[str, Any] = {b.name: build_day(b) for b in builds}
+    elif isinstance(day, Scenario):
+        days = dict.fromkeys((b.name for b in builds), _PortableDay.of(day))
+    elif callable(day):
+        days = dict.fromkeys((b.name for b in builds), day)
+    else:
+        raise ExplodiceTypeError(
+            f"`day` must be a Scenario, a callable level -> Scenario or None, but "
+            f"{shown(day)} was passed."
+        )
+    for b in builds:  # a wrong day or character is refused here, before any case runs
+        placed_day(b, levels[0], days[b.name], characters[b.name])
+    run = _Gauges(tuple(builds), days, characters, risk, rules, gauges)
+    frame = _run("size_gauges", builds, levels, run, _GAUGE_COST, executor, workers, progress)
+    by_name = {b.name: b for b in builds}
+    per_level = {}
+    for (name, g), rows in frame.groupby(["build", "gauge"], sort=False):
+        per_level[name, g] = points_per_level(by_name[name], g, dict(zip(rows.level, rows.needed)))
+    keys = list(zip(frame.build, frame.gauge))
+    frame["per_level_needed"] = [per_level[k] for k in keys]
+    frame["per_level_have"] = [by_name[b].gauge_per_level.get(g, 0) for b, g in keys]
+    frame["meets"] = frame.meets.astype(bool)
+    frame.attrs.update(
+        {
+            "question": "size_gauges",
+            "rules": rules.describe(),
+            "method": "exact",
+            "n": None,
+            "seed": None,
+            "risk": risk,
+            "sizing": SIZING,
+            "levels": levels,
+            "day": "build_day (each build's own tests)" if day is None else _day_name(day),
+        }
+    )
+    return frame
