@@ -44,6 +44,7 @@ from explodice.game.reroll import Reroll
 from explodice.game.rules import ADVANTAGE_STATES, Best, Policy, Roll, Rules
 from explodice.game.tables import DC_TABLES, DIFFICULTY_FR
 from explodice.present import i18n
+from explodice.present.labels import ABILITY
 
 __all__ = [
     "EXPLORER_NAME",
@@ -184,9 +185,9 @@ def test_label(test: str, lang: str) -> str:
     """'Athletics' or 'save STR' in ``lang`` ('Athlétisme', 'sauvegarde FOR')."""
     _ = i18n.translator(lang)
     if test.startswith("save "):
-        return _("save {ability}").format(ability=i18n.ABILITY[lang][test.split()[1]])
-    if test in i18n.ABILITY["en"]:
-        return i18n.ABILITY[lang][test]
+        return _("save {ability}").format(ability=ABILITY[lang][test.split()[1]])
+    if test in ABILITY["en"]:
+        return ABILITY[lang][test]
     return SKILLS_FR.get(test, test) if lang == "fr" else test
 
 

@@ -13,6 +13,7 @@ from matplotlib.figure import Figure
 
 from explodice.game.rules import Rules
 from explodice.present import i18n
+from explodice.present.labels import rules_text
 from explodice.present.report.config import ReportConfig
 
 __all__ = ["PAGE_SIZE", "Context", "Page", "draw_table", "page_figure", "pct"]
@@ -75,7 +76,7 @@ class Context:
             date=self.day(),
             source=self._(c.source),
             seed=c.seed,
-            rules=i18n.rules_text(c.rules, self.lang),
+            rules=rules_text(c.rules, self.lang),
         )
 
 

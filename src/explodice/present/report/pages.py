@@ -44,7 +44,7 @@ from explodice.game.tables import (
 )
 from explodice.present import i18n, plots
 from explodice.present.explorer import roll_type_label, test_label
-from explodice.present.i18n import N_
+from explodice.present.labels import ABILITY, DRAIN_GAUGE, N_, OVERFLOW
 from explodice.present.report.config import ReportConfig, load_config
 from explodice.present.report.kit import PAGE_SIZE, Context, Page, draw_table, page_figure
 from explodice.present.report.rules_pages import RULES_PAGES
@@ -80,9 +80,9 @@ def title_page(ctx: Context) -> Page:
         + _("a 1 on an explosion die drains too: {ones}").format(
             ones=yes_no[bool(c.rules.ones_on_explosions)]
         ),
-        "    " + _("excess drain: {overflow}").format(overflow=_(i18n.OVERFLOW[c.rules.overflow])),
+        "    " + _("excess drain: {overflow}").format(overflow=_(OVERFLOW[c.rules.overflow])),
         "    "
-        + _("gauge a drain hits: {gauge}").format(gauge=_(i18n.DRAIN_GAUGE[c.rules.drain_gauge])),
+        + _("gauge a drain hits: {gauge}").format(gauge=_(DRAIN_GAUGE[c.rules.drain_gauge])),
         "",
         _(
             "Exact numbers come from the exact engine (every cut of the infinite explosion leaves "
@@ -139,7 +139,7 @@ def title_page(ctx: Context) -> Page:
         shown["policy"] = [policy_label(ch.policy, lang) for ch in c.party]
         shown["actor"] = shown["actor"].map(_)
         shown.columns = [_(n) for n in ("name", "level", "actor", "policy")] + [
-            i18n.ABILITY[lang].get(a, a) for a in shown.columns[4:]
+            ABILITY[lang].get(a, a) for a in shown.columns[4:]
         ]
         height = 0.035 * (len(shown) + 1)
         fig.text(
