@@ -25,6 +25,7 @@ new entry of ``locale/fr/LC_MESSAGES/explodice.po``; ``tests/test_i18n.py`` fail
 from __future__ import annotations
 
 import textwrap
+from dataclasses import dataclass
 from typing import Any
 
 from explodice.game.character import SKILLS_FR
@@ -43,8 +44,11 @@ __all__ = [
     "OVERFLOW_SHORT",
     "OWN_POLICIES",
     "REROLL",
+    "STATES",
     "WORDS",
+    "State",
     "best_label",
+    "day_description",
     "difficulty_label",
     "item_label",
     "policy_label",
@@ -198,6 +202,35 @@ COLUMNS = (
 
 
 # -- labels built from results ----------------------------------------------------------------
+@dataclass(frozen=True)
+class State:
+    """An advantage state and, for disadvantage under a reading of the rules, the reading:
+    ``key`` is how the tables write it (``"disadvantage (drop)"``, the ``advantage`` column of
+    :func:`~explodice.success_table`), :meth:`label` how a reader sees it."""
+
+    advantage: str
+    reading: str | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.advantage} ({self.reading})" if self.reading else self.advantage
+
+    def label(self, lang: str, sep: str = " ") -> str:
+        """``disadvantage (drop)`` (``désavantage (écarter)``); ``sep="\n"`` puts the reading
+        on a line of its own."""
+        _ = i18n.translator(lang)
+        return _(self.advantage) + (f"{sep}({_(self.reading)})" if self.reading else "")
+
+
+#: The four states a 3d6x table shows: disadvantage under each reading.
+STATES = (
+    State("normal"),
+    State("advantage"),
+    State("disadvantage", "subtract"),
+    State("disadvantage", "drop"),
+)
+
+
 def policy_label(policy: Any, lang: str) -> str:
     """A rule-of-1 policy as the report names it: ``keep``, ``cancel``, ``best(DC 16, λ=0.05)``
     (``meilleur(DD 16, λ=0,05)`` in French)."""
@@ -270,6 +303,15 @@ def roll_type_lines(day_roll: Any, lang: str, width: int = 16) -> str:
     _ = i18n.translator(lang)
     return _("{name}:\n{test}\nDC {dc}").format(
         name=day_roll.character, test=roll_test_label(day_roll, lang, kind=False), dc=day_roll.dc
+    )
+
+
+def day_description(name: str | None, party: Any, rolls: int, lang: str) -> str:
+    """A day in one sentence: ``A day in the old mines: Gudulf, Aelis, Corbin; 40 rolls a
+    day.`` (a day without a name is ``a day``)."""
+    _ = i18n.translator(lang)
+    return _("{name}: {party}; {rolls} rolls a day.").format(
+        name=_(name) if name else _("a day"), party=", ".join(party), rolls=rolls
     )
 
 
