@@ -18,15 +18,12 @@ from explodice.present.cli.base import Command
 from explodice.present.cli.options import (
     DC,
     MODIFIER,
-    output_options,
+    ROLL_COMMAND,
     progress,
     reroll_from,
     resolve_policy,
-    roll_options,
     rules_from,
-    rules_options,
     sampling_from,
-    sampling_options,
 )
 from explodice.present.cli.output import emit, pct
 from explodice.present.plots import provenance
@@ -120,6 +117,6 @@ COMMAND = Command(
     description="The odds of one roll: P(total >= DC) for each --dc, its "
     "mean, median and expected drain.",
     run=run,
-    shared=(roll_options, rules_options, sampling_options, output_options),
+    shared=ROLL_COMMAND,
     add_arguments=add_arguments,
 )

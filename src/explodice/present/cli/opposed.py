@@ -16,13 +16,10 @@ from explodice.game.tables import SYSTEMS
 from explodice.present.cli.base import Command
 from explodice.present.cli.options import (
     MODIFIER,
-    output_options,
+    ROLL_COMMAND,
     reroll_from,
-    roll_options,
     rules_from,
-    rules_options,
     sampling_from,
-    sampling_options,
 )
 from explodice.present.cli.output import emit, pct
 
@@ -76,6 +73,6 @@ COMMAND = Command(
     description="Both sides roll; the higher total wins, a tie keeps the "
     "status quo. --modifier/--advantage/--policy are side A's.",
     run=run,
-    shared=(roll_options, rules_options, sampling_options, output_options),
+    shared=ROLL_COMMAND,
     add_arguments=add_arguments,
 )

@@ -44,6 +44,7 @@ __all__ = [
     "DAYS",
     "DC",
     "GAUGE",
+    "ROLL_COMMAND",
     "MODIFIER",
     "ROLLS",
     "RULES_SWITCHES",
@@ -51,6 +52,7 @@ __all__ = [
     "THREADS",
     "WORKERS",
     "Switch",
+    "config_argument",
     "output_options",
     "policy",
     "progress",
@@ -277,6 +279,16 @@ def progress(args: argparse.Namespace) -> bool | None:
 
 
 # -- output ---------------------------------------------------------------------------------
+def config_argument(p: argparse.ArgumentParser) -> None:
+    """The optional positional ``config``: a report configuration TOML file."""
+    p.add_argument(
+        "config",
+        nargs="?",
+        default=None,
+        help="a configuration TOML file (default: the embedded one)",
+    )
+
+
 def output_options() -> argparse.ArgumentParser:
     """--format text|csv|json and --lang en|fr (the text table's language)."""
     p = argparse.ArgumentParser(add_help=False)
@@ -293,3 +305,8 @@ def output_options() -> argparse.ArgumentParser:
         help="language of the text table's headers and numbers (csv/json stay as they are)",
     )
     return p
+
+
+#: The shared options of a command about rolls: the roll, the rules switches, exact or
+#: simulated, and the output.
+ROLL_COMMAND = (roll_options, rules_options, sampling_options, output_options)

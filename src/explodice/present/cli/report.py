@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 from explodice.present.cli.base import Command
+from explodice.present.cli.options import config_argument
 from explodice.present.cli.output import warnings_in_one_line
 from explodice.present.i18n import LANGS
 
@@ -16,12 +17,7 @@ __all__ = ["COMMAND", "run"]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "config",
-        nargs="?",
-        default=None,
-        help="a configuration TOML file (default: the embedded one)",
-    )
+    config_argument(p)
     p.add_argument("--out", default="reports", help="output folder (default: reports)")
     p.add_argument(
         "--write-default-config",

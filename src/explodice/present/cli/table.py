@@ -14,13 +14,10 @@ from explodice.present.cli.base import Command
 from explodice.present.cli.options import (
     DC,
     MODIFIER,
-    output_options,
+    ROLL_COMMAND,
     resolve_policy,
-    roll_options,
     rules_from,
-    rules_options,
     sampling_from,
-    sampling_options,
 )
 from explodice.present.cli.output import emit, percent_grid
 
@@ -84,6 +81,6 @@ COMMAND = Command(
     description="P(success) for each modifier, DC and advantage state. "
     "Text shows the wide grid; csv/json the tidy rows.",
     run=run,
-    shared=(roll_options, rules_options, sampling_options, output_options),
+    shared=ROLL_COMMAND,
     add_arguments=add_arguments,
 )
