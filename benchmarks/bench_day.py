@@ -1,13 +1,14 @@
-"""Benchmark of the day kernel (:func:`explodice.simulate_day`), side by side with the kernel
-before issue 13's part 3 (``benchmarks/day_kernel_before.py``): rolls per second.
+"""Benchmark of the day kernel (:func:`explodice.simulate_day`), two versions side by side:
+rolls per second.
 
-    python benchmarks/bench_day.py                    # about a minute on 2 cores
-    python benchmarks/bench_day.py --days 1000000 --repeat 5 --threads 1
+    python benchmarks/bench_day.py                    # 1ac4f23 (before issue 13's part 3) vs here
+    python benchmarks/bench_day.py 1ac4f23 HEAD --days 1000000 --repeat 5 --threads 1
 
-Each scenario is compiled once into the kernel's arrays (``explodice.day.simulate._compile``,
-the optimal policy's choice tables included where the scenario plays it), then both kernels
-run the same chunks, seeds and lanes, calls alternating, best of ``--repeat`` kept (these
-machines are shared and noisy). Rates are given per second of wall time and per second of
+Each version (BEFORE defaults to 1ac4f23, main before issue 13's part 3; AFTER to the working
+tree) is checked out into a temporary worktree and runs in its own process
+(``bench_versions.py``); both play the same scenarios (:func:`scenarios`, the optimal policy
+computed by each version where the scenario plays it) through ``simulate_day`` with the same
+seeds, calls alternating, best of ``--repeat`` kept (these machines are shared and noisy). Rates are given per second of wall time and per second of
 this process's CPU time (per core: what other processes take from the machine does not count;
 on one thread the two agree on a quiet machine). Both kernels' mean drain per roll and success rate are
 checked against :func:`explodice.exact_day` (a few standard errors). The single-roll kernel
@@ -28,16 +29,12 @@ import numba
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-import day_kernel_before  # noqa: E402
+from bench_versions import versions  # noqa: E402
 
 import explodice as ex  # noqa: E402
-from explodice.day import _kernel as day_kernel  # noqa: E402
-from explodice.day.simulate import _compile, _n_bins, _pack  # noqa: E402
-from explodice.engine.chunks import lanes, run_chunks  # noqa: E402
-from explodice.engine.seeding import chunk_sizes, stream_seeds  # noqa: E402
 
 SCORES = dict(STR=16, DEX=14, CON=14, INT=12, WIS=12, CHA=10)
-CHUNK_DAYS = 4096
+BEFORE = "1ac4f23"  # main before issue 13's part 3 (the day kernel in blocks of 256 days)
 
 
 def scenarios() -> dict[str, tuple[ex.Scenario, bool]]:
@@ -78,33 +75,23 @@ def scenarios() -> dict[str, tuple[ex.Scenario, bool]]:
     }
 
 
-def run(module, scenario: ex.Scenario, arrays: dict, n_days: int, seed: int, threads: int):
-    """Days of ``scenario`` by ``module.day_chunk``, as simulate_day drives it: the summed
-    accumulators. ``arrays`` are ``_compile``'s; the current kernel takes them packed."""
-    sizes = chunk_sizes(n_days, CHUNK_DAYS)
-    seeds = stream_seeds(np.random.SeedSequence(seed), sizes.size)
-    outs = [
-        module.accumulators(
-            arrays["gauge_start"].size,
-            arrays["sequence"].size,
-            arrays["t_gauge"].size,
-            _n_bins(scenario),
-            int(arrays["gauge_start"].max(initial=0)),
-        )
-        for _ in range(lanes(sizes.size, threads))
-    ]
+# What each version runs: this file's scenarios, played through the version's simulate_day.
+PROBE = rf"""
+import sys, time
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+import explodice as ex
+from bench_day import scenarios
 
-    args = (
-        _pack(arrays)
-        if module is day_kernel
-        else {k: a for k, a in arrays.items() if k != "v_tables"}
-    )
+SCENARIOS = scenarios()
+POLICIES = {{name: ex.optimal_policy(s) for name, (s, optimal) in SCENARIOS.items() if optimal}}
 
-    def work(c: int, t: int) -> None:
-        module.day_chunk(seeds[c], sizes[c], outs[t], **args)
-
-    run_chunks(work, sizes * scenario.n_rolls, threads=threads)
-    return [sum(out[i] for out in outs) for i in range(len(outs[0]))]
+def run(name, n_days, seed, threads):  # wall and CPU seconds, successes and drain per roll
+    wall, cpu = time.perf_counter(), time.process_time()
+    res = ex.simulate_day(SCENARIOS[name][0], n_days=n_days, seed=seed, threads=threads,
+                          policy=POLICIES.get(name), progress=False)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    return wall, cpu, res.succ_t.tolist(), res.drain_t.tolist()
+"""
 
 
 def agreement(scenario, policy, per_roll, n_days) -> tuple[float, float]:
@@ -122,6 +109,10 @@ def agreement(scenario, policy, per_roll, n_days) -> tuple[float, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("before", nargs="?", default=BEFORE, help=f"a commit (default {BEFORE})")
+    parser.add_argument(
+        "after", nargs="?", default=".", help="a commit (default: the working tree)"
+    )
     parser.add_argument("--days", type=int, default=500_000, help="days per timed run")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--threads", type=int, nargs="*", default=None)
@@ -129,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     limit = numba.config.NUMBA_NUM_THREADS
     threads = args.threads or sorted({1, limit})
     print(
-        f"# day kernel before / after, {datetime.datetime.now():%Y-%m-%d %H:%M}, "
+        f"# day kernel {args.before} / {args.after}, {datetime.datetime.now():%Y-%m-%d %H:%M}, "
         f"{os.cpu_count()} CPUs, numba {numba.__version__}, "
         f"load average {os.getloadavg()[0]:.1f} at the start"
     )
@@ -138,30 +129,34 @@ def main(argv: list[str] | None = None) -> int:
         "| before M rolls/CPU-s | after M rolls/CPU-s |\n|---|---|---|---|---|---|---|---|"
     )
     checks = []
-    for name, (s, optimal) in scenarios().items():
-        policy = ex.optimal_policy(s) if optimal else None
-        arrays = _compile(s, ex.Rules(), policy)
-        for module in (day_kernel_before, day_kernel):
-            run(module, s, arrays, 100, 0, 1)  # compile / load the cache
-        for th in threads:
-            wall = {day_kernel_before: np.inf, day_kernel: np.inf}
-            cpu = dict(wall)
-            for _ in range(args.repeat):
-                for module in wall:
-                    t, c = time.perf_counter(), time.process_time()
-                    run(module, s, arrays, args.days, 1, th)
-                    wall[module] = min(wall[module], time.perf_counter() - t)
-                    cpu[module] = min(cpu[module], time.process_time() - c)
-            rolls = args.days * s.n_rolls
-            before, after = rolls / wall[day_kernel_before], rolls / wall[day_kernel]
-            print(
-                f"| {name} | {th} | {rolls:,} | {before / 1e6:.1f} | {after / 1e6:.1f} | "
-                f"{after / before:.2f} | {rolls / cpu[day_kernel_before] / 1e6:.1f} | "
-                f"{rolls / cpu[day_kernel] / 1e6:.1f} |"
-            )
-        for module in (day_kernel_before, day_kernel):
-            per_roll = run(module, s, arrays, 200_000, 2, limit)[1]
-            checks.append((name, module.__name__, *agreement(s, policy, per_roll, 200_000)))
+    with versions([args.before, args.after], PROBE) as (before, after):
+        for name, (s, optimal) in scenarios().items():
+            policy = ex.optimal_policy(s) if optimal else None
+            for version in (before, after):
+                version.call("run", name=name, n_days=100, seed=0, threads=1)  # compile / cache
+            for th in threads:
+                wall = {before.name: np.inf, after.name: np.inf}
+                cpu = dict(wall)
+                for _ in range(args.repeat):
+                    for version in (before, after):
+                        w, c, *_ = version.call(
+                            "run", name=name, n_days=args.days, seed=1, threads=th
+                        )
+                        wall[version.name] = min(wall[version.name], w)
+                        cpu[version.name] = min(cpu[version.name], c)
+                rolls = args.days * s.n_rolls
+                rate = {v: rolls / wall[v] for v in wall}
+                print(
+                    f"| {name} | {th} | {rolls:,} | {rate[before.name] / 1e6:.1f} | "
+                    f"{rate[after.name] / 1e6:.1f} | {rate[after.name] / rate[before.name]:.2f} | "
+                    f"{rolls / cpu[before.name] / 1e6:.1f} | {rolls / cpu[after.name] / 1e6:.1f} |"
+                )
+            for version in (before, after):
+                *_, succ, drain = version.call(
+                    "run", name=name, n_days=200_000, seed=2, threads=limit
+                )
+                per_roll = np.column_stack([succ, drain])
+                checks.append((name, version.name, *agreement(s, policy, per_roll, 200_000)))
     n = args.days * 40
     ex.simulate(ex.Roll(2), n=1000, seed=0, threads=1)
     for th in threads:
@@ -175,11 +170,11 @@ def main(argv: list[str] | None = None) -> int:
             f"| {n:,} | | {n / t / 1e6:.1f} | |"
         )
     print(
-        "\n| scenario | kernel | largest success gap (SE) | largest drain gap (rough SE) |"
+        "\n| scenario | version | largest success gap (SE) | largest drain gap (rough SE) |"
         "\n|---|---|---|---|"
     )
-    for name, kernel, gs, gd in checks:
-        print(f"| {name} | {kernel} | {gs:.2f} | {gd:.2f} |")
+    for name, version, gs, gd in checks:
+        print(f"| {name} | {version} | {gs:.2f} | {gd:.2f} |")
     return 0
 
 

@@ -1,12 +1,15 @@
-"""Side-by-side benchmark of the single-roll CPU kernel (issue 15): before and after, one run.
+"""Side-by-side benchmark of the single-roll CPU kernel: two versions of explodice, one run.
 
-`python benchmarks/bench_kernel.py` times ``simulate`` (the current kernel,
-:func:`explodice._kernels.chunk_throws`) against the kernels as they were before issue 15
-(``benchmarks/kernels_before.py``, driven through the same chunks, seeds and thread lanes), for
-plain 3d6x, advantage (4d6x), disadvantage read as "subtract" (a malus die on every roll) and
-a check under the rule of 1 with its drain, on 1 and 2 threads. Calls alternate between the
-two kernels and the best of ``--repeats`` is kept, since these machines are shared and noisy.
-It also checks that both kernels' histograms have the same mean total and drain within a few
+    python benchmarks/bench_kernel.py                          # a216fc1 (before issue 15) vs here
+    python benchmarks/bench_kernel.py a216fc1 HEAD --n 100000000 --repeats 3
+
+`python benchmarks/bench_kernel.py [BEFORE [AFTER]]` times ``ex.simulate`` in each version
+(checked out into a temporary worktree and run in its own process by ``bench_versions.py``;
+BEFORE defaults to a216fc1, main just before issue 15's kernel, AFTER to the working tree)
+for plain 3d6x, advantage (4d6x), disadvantage read as "subtract" (a malus die on every roll)
+and a check under the rule of 1 with its drain, on 1 and 2 threads. Calls alternate between
+the two versions and the best of ``--repeats`` is kept, since these machines are shared and
+noisy. It also checks that both versions give the same mean total and drain within a few
 standard errors (the exact engine checks each kernel on its own in the tests).
 """
 
@@ -22,74 +25,61 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-import kernels_before  # noqa: E402
+from bench_versions import versions  # noqa: E402
 
-import explodice as ex  # noqa: E402
-from explodice.engine.chunks import lanes, run_chunks  # noqa: E402
-from explodice.engine.compiled import compile_roll  # noqa: E402
-from explodice.engine.seeding import DEFAULT_CHUNK, chunk_sizes, stream_seeds  # noqa: E402
-from explodice.engine.simulate import N_D, N_T, T_LO  # noqa: E402
+BEFORE = "a216fc1"  # main before issue 15's kernel (the same kernel as d12d814)
+
+# What each version runs (public names only): the cases, a timed call, and the means.
+PROBE = r"""
+import time
+import explodice as ex
 
 CASES = {
     "plain 3d6x": (ex.Roll(0, kind="attack"), ex.Rules()),
     "advantage (4d6x)": (ex.Roll(0, kind="attack", advantage="advantage"), ex.Rules()),
     "disadvantage, subtract (malus die)": (
-        ex.Roll(0, kind="attack", advantage="disadvantage"),
-        ex.Rules(),
-    ),
+        ex.Roll(0, kind="attack", advantage="disadvantage"), ex.Rules()),
     "rule of 1 + drain": (ex.Roll(0, kind="check"), ex.Rules()),
 }
 
+def timed(case, n, threads, seed=1):
+    roll, rules = CASES[case]
+    t = time.perf_counter()
+    ex.simulate(roll, rules, n=n, seed=seed, threads=threads, progress=False)
+    return time.perf_counter() - t
 
-def simulate_before(
-    roll: ex.Roll, rules: ex.Rules, *, n: int, seed: int, threads: int
-) -> np.ndarray:
-    """The histogram ``[ones, drain, total]`` of ``n`` rolls by the kernels before issue 15."""
-    sizes = chunk_sizes(n, DEFAULT_CHUNK)
-    seeds = stream_seeds(np.random.SeedSequence(seed), sizes.size)
-    hists = np.zeros((lanes(sizes.size, threads), kernels_before.N_ONES, N_D, N_T), dtype=np.int64)
-    r = compile_roll(roll, rules)  # r.throw_table has the old kernels' default depth
-    kernel = kernels_before.chunk_table_drain if r.drains else kernels_before.chunk_table
+def means(case, n, seed):
+    roll, rules = CASES[case]
+    d = ex.simulate(roll, rules, n=n, seed=seed, progress=False)
+    return d.mean, d.drain_mean
 
-    def work(c: int, t: int) -> None:
-        kernel(hists[t], seeds[c], sizes[c], r.throw_table, r.malus, r.explosion_ones, T_LO)
-
-    run_chunks(work, sizes, threads=threads)
-    return hists.sum(axis=0)
-
-
-def means(counts: np.ndarray) -> tuple[float, float]:
-    """Mean total (kernel column) and mean drain of a histogram ``[ones, drain, total]``."""
-    n = counts.sum()
-    total = (counts.sum(axis=(0, 1)) @ np.arange(counts.shape[2])) / n
-    drain = (counts.sum(axis=(0, 2)) @ np.arange(counts.shape[1])) / n
-    return float(total), float(drain)
+def spread(case):  # the variances of one roll's total and drain, by the exact engine
+    e = ex.exact(*CASES[case])
+    drains = sum(p * k * k for k, p in enumerate(e.drain_pmf.tolist()))
+    return e.std**2, drains - e.drain_mean**2
+"""
+CASES = (
+    "plain 3d6x",
+    "advantage (4d6x)",
+    "disadvantage, subtract (malus die)",
+    "rule of 1 + drain",
+)
 
 
-def measure(n: int, repeats: int, thread_counts: list[int]) -> list[dict]:
+def measure(before, after, n: int, repeats: int, thread_counts: list[int]) -> list[dict]:
     rows = []
-    for name, (roll, rules) in CASES.items():
+    for case in CASES:
         for threads in thread_counts:
-
-            def new(roll=roll, rules=rules, threads=threads) -> np.ndarray:
-                d = ex.simulate(roll, rules, n=n, seed=1, threads=threads, progress=False)
-                return d.counts
-
-            def old(roll=roll, rules=rules, threads=threads) -> np.ndarray:
-                return simulate_before(roll, rules, n=n, seed=1, threads=threads)
-
-            ex.simulate(roll, rules, n=10_000, seed=0, threads=threads)  # compile / load cache
-            simulate_before(roll, rules, n=10_000, seed=0, threads=threads)
+            for version in (before, after):  # compile / load the cache
+                version.call("timed", case=case, n=10_000, threads=threads, seed=0)
             t_old, t_new = [], []
             for _ in range(repeats):
-                for fn, times in ((old, t_old), (new, t_new)):
-                    t = time.perf_counter()
-                    fn()
-                    times.append(time.perf_counter() - t)
+                t_old.append(before.call("timed", case=case, n=n, threads=threads))
+                t_new.append(after.call("timed", case=case, n=n, threads=threads))
             r_old, r_new = n / min(t_old), n / min(t_new)
             rows.append(
                 {
-                    "case": name,
+                    "case": case,
                     "threads": threads,
                     "before M rolls/s": r_old / 1e6,
                     "after M rolls/s": r_new / 1e6,
@@ -99,22 +89,18 @@ def measure(n: int, repeats: int, thread_counts: list[int]) -> list[dict]:
     return rows
 
 
-def agreement(n: int) -> list[dict]:
-    """Mean total and drain of both kernels on ``n`` rolls, and their gap in standard errors."""
+def agreement(before, after, n: int) -> list[dict]:
+    """Mean total and drain of both versions on ``n`` rolls, and their gap in standard errors
+    (the variances from the exact engine of the version after)."""
     rows = []
-    for name, (roll, rules) in CASES.items():
-        d = ex.simulate(roll, rules, n=n, seed=2, progress=False)
-        h_new = np.ascontiguousarray(d.counts.transpose(2, 1, 0))  # -> [ones, drain, total]
-        h_old = simulate_before(roll, rules, n=n, seed=3, threads=os.cpu_count() or 1)
-        (t_new, dr_new), (t_old, dr_old) = means(h_new), means(h_old)
-        t_new += d.lo - roll.modifier - T_LO  # the same origin as the raw histogram
-        e = ex.exact(roll, rules)
-        var_t = float(e.total_pmf @ np.arange(e.total_pmf.size) ** 2) - (e.mean - e.lo) ** 2
-        var_d = float(e.drain_pmf @ np.arange(e.drain_pmf.size) ** 2) - e.drain_mean**2
+    for case in CASES:
+        t_old, dr_old = before.call("means", case=case, n=n, seed=3)
+        t_new, dr_new = after.call("means", case=case, n=n, seed=2)
+        var_t, var_d = after.call("spread", case=case)
         gap_d = (dr_new - dr_old) / np.sqrt(2 * var_d / n) if var_d > 0 else 0.0
         rows.append(
             {
-                "case": name,
+                "case": case,
                 "mean total gap (SE)": (t_new - t_old) / np.sqrt(2 * var_t / n),
                 "mean drain gap (SE)": gap_d,
             }
@@ -123,24 +109,31 @@ def agreement(n: int) -> list[dict]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("before", nargs="?", default=BEFORE, help=f"a commit (default {BEFORE})")
+    parser.add_argument(
+        "after", nargs="?", default=".", help="a commit (default: the working tree)"
+    )
     parser.add_argument("--n", type=int, default=200_000_000, help="rolls per timing")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--check-n", type=int, default=20_000_000)
     parser.add_argument("--json", action="store_true", help="print JSON instead of markdown")
     args = parser.parse_args()
-    result = {
-        "date": time.strftime("%Y-%m-%d %H:%M"),
-        "load average": os.getloadavg()[0],
-        "rates": measure(args.n, args.repeats, args.threads),
-        "agreement": agreement(args.check_n),
-    }
+    with versions([args.before, args.after], PROBE) as (before, after):
+        result = {
+            "date": time.strftime("%Y-%m-%d %H:%M"),
+            "before": args.before,
+            "after": args.after,
+            "load average": os.getloadavg()[0],
+            "rates": measure(before, after, args.n, args.repeats, args.threads),
+            "agreement": agreement(before, after, args.check_n),
+        }
     if args.json:
         print(json.dumps(result, indent=2))
         return
     print(
-        f"## Single-roll kernel, before / after, {result['date']} "
+        f"## Single-roll kernel, {args.before} / {args.after}, {result['date']} "
         f"(load average {result['load average']:.1f} at the start)\n"
     )
     for key in ("rates", "agreement"):

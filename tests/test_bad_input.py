@@ -412,12 +412,14 @@ NO_KINDS = PARTY_OF_NPCS.replace('actor = "npc"', "") + "[rules]\nrule_of_one_ki
 @pytest.mark.parametrize("text", [PARTY_OF_NPCS, NO_KINDS], ids=["all NPCs", "no rule of 1"])
 def test_the_day_page_of_a_day_that_drains_nothing(tmp_path, text):
     from explodice.present.report import load_config
-    from explodice.present.report import pages as pages_module
     from explodice.present.report.kit import Context
+    from explodice.present.report.pages import day
 
     path = tmp_path / "config.toml"
     path.write_text(text, encoding="utf-8")
-    page = pages_module.day_page(Context(load_config(path), "test", "2026-01-02"))
+    ctx = Context(load_config(path), "test", "2026-01-02")
+    page = day.data(ctx)
+    day.draw(ctx, page)  # the drawing copes with it too
     gauges = page.tables["gauges"]  # an NPC has no gauge; a PC's gauges, never drained
     assert gauges.empty or (gauges.caused_mean == 0).all()
     assert page.tables["empty"].empty  # no gauge drains, so no depletion curve to draw

@@ -158,6 +158,7 @@ def test_odds_text_names_the_roll():
 
 def test_no_progress_reaches_the_day_engine(monkeypatch):
     from explodice.present import cli
+    from explodice.present.cli import day
 
     seen = []
 
@@ -165,7 +166,7 @@ def test_no_progress_reaches_the_day_engine(monkeypatch):
         seen.append(kwargs["progress"])
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "rolls_to_empty", fake)
+    monkeypatch.setattr(day, "rolls_to_empty", fake)
     assert cli.main(["day", "--no-progress"]) == 130
     assert cli.main(["day"]) == 130
     assert seen == [False, None]  # None: the engine's own rule (a bar on long runs)

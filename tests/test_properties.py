@@ -163,7 +163,6 @@ CALLS = {
     "Best.dc": lambda x: ex.Best(x),
     "Best.weight": lambda x: ex.Best(16, x),
     "Rules.rule_of_one_kinds": lambda x: ex.Rules(rule_of_one_kinds=x),
-    "Rules.lucky": lambda x: ex.Rules(lucky=x),  # always refused: a reroll is a character's
     "Rules.drain_gauge": lambda x: ex.Rules(drain_gauge=x),
     "Rules.close_contest": lambda x: ex.Rules(close_contest=x),
     "Reroll.trigger": lambda x: ex.Reroll(x),

@@ -3,6 +3,7 @@ file against the API, and written whole or not at all."""
 
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 import hashlib
 import os
@@ -18,8 +19,7 @@ from pypdf import PdfReader
 
 from explodice import Roll, Rules, frontier, opposed, success_table
 from explodice.present import report
-from explodice.present.report import ConfigError, load_config, write_report
-from explodice.present.report import pages as pages_module
+from explodice.present.report import ConfigError, contents, load_config, write_report
 
 TINY = """
 title = "A tiny test report"
@@ -106,19 +106,19 @@ def test_one_png_per_page_and_the_csvs_beside_them(written):
         "02-dc-table-success.csv",
         "06-rule-of-one-frontier.csv",
         "07-day-gauges.csv",
-        "08-opposed-opposed.csv",
+        "09-opposed-opposed.csv",
         "05-d20-comparison-equivalent-dc-table.csv",
-        "11-haggling-items.csv",
-        "10-group-group.csv",
-        "09-passive-passive.csv",
-        "12-monte-carlo-convergence.csv",
-        "07b-day-policies-policies.csv",
-        "13-rerolls-worth.csv",
-        "14-initiative-sides.csv",
-        "15-lutte-serree-ties.csv",
+        "12-haggling-items.csv",
+        "11-group-group.csv",
+        "10-passive-passive.csv",
+        "13-monte-carlo-convergence.csv",
+        "08-day-policies-policies.csv",
+        "14-rerolls-worth.csv",
+        "15-initiative-sides.csv",
+        "16-lutte-serree-ties.csv",
     ):
         assert name in csvs
-    policies = pd.read_csv(out / "07b-day-policies-policies.csv")
+    policies = pd.read_csv(out / "08-day-policies-policies.csv")
     assert (policies.optimal_gain >= -1e-9).all()  # no fixed policy beats the optimal player
     assert set(policies.policy) == {"keep", "cancel", "best fixed λ", "optimal"}
     # MANIFEST.txt: "<sha256>  <name>" for every file of the report, and the hashes hold
@@ -147,12 +147,12 @@ def test_csv_numbers_match_the_api(written):
     case = front[front.case == "+4 vs DC 16"]
     assert case.p_success.tolist() == pytest.approx(frontier(4, 16, rules=rules).p_success.tolist())
 
-    opp = pd.read_csv(out / "08-opposed-opposed.csv")
+    opp = pd.read_csv(out / "09-opposed-opposed.csv")
     row = opp[(opp.system == "3d6x") & (opp.modifier_a == 3)].iloc[0]
     api_o = opposed(Roll(3), Roll(0), rules=rules)
     assert (row.win, row.tie, row.loss) == pytest.approx((api_o.win, api_o.tie, api_o.loss))
 
-    conv = pd.read_csv(out / "12-monte-carlo-convergence.csv")
+    conv = pd.read_csv(out / "13-monte-carlo-convergence.csv")
     assert conv.n.max() == 2000 and set(conv.seed) == {11}
     gauges = pd.read_csv(out / "07-day-gauges.csv")
     assert set(gauges.n_days) == {50}
@@ -167,9 +167,9 @@ def test_a_failed_page_leaves_the_previous_report_intact(written, tiny_config, m
     def broken(ctx):
         raise RuntimeError("page builder failed")
 
-    built = list(pages_module.PAGES)
-    built[4] = broken  # fails after some pages (and their files) are written
-    monkeypatch.setattr(pages_module, "PAGES", built)
+    built = list(contents.PAGES)
+    built[4] = dataclasses.replace(built[4], data=broken)  # after some pages are written
+    monkeypatch.setattr(contents, "PAGES", built)
     with pytest.raises(RuntimeError, match="page builder failed"):
         write_report(tiny_config, out, date="2030-12-31")
     assert {p.name: p.read_bytes() for p in paths} == before
@@ -181,16 +181,17 @@ def test_an_interrupted_report_replaces_nothing(written, tiny_config, monkeypatc
     # Ctrl-C swallowed by a library (a matplotlib callback) must still stop the switch
     out, paths = written
     before = {p.name: p.read_bytes() for p in paths}
-    first = pages_module.PAGES[0]
+    first = contents.PAGES[0]
 
     def swallowed(ctx):
         try:
             os.kill(os.getpid(), signal.SIGINT)
         except KeyboardInterrupt:
             pass  # what a callback that catches everything does
-        return first(ctx)
+        return first.data(ctx)
 
-    monkeypatch.setattr(pages_module, "PAGES", [swallowed, *pages_module.PAGES[1:3]])
+    swallowing = dataclasses.replace(first, data=swallowed)
+    monkeypatch.setattr(contents, "PAGES", [swallowing, *contents.PAGES[1:3]])
     with pytest.raises(KeyboardInterrupt):
         write_report(tiny_config, out, date="2030-12-31")
     assert {p.name: p.read_bytes() for p in paths} == before
@@ -213,13 +214,13 @@ def test_leftovers_of_a_crashed_run_are_cleaned_on_the_next_start(
     crashed = tmp_path / ".explodice-report" / "run-19990101-000000-1"
     crashed.mkdir(parents=True)
     (crashed / "explodice-report.pdf").write_bytes(b"half")
-    monkeypatch.setattr(pages_module, "PAGES", list(pages_module.PAGES[:2]))
+    monkeypatch.setattr(contents, "PAGES", list(contents.PAGES[:2]))
     write_report(tiny_config, tmp_path, date="2030-12-31")
     assert not crashed.exists()
     assert (tmp_path / "02-dc-table.png").is_symlink()
     # a page the new report no longer has loses its link; the user's files are untouched
     (tmp_path / "keep.md").write_text("mine")
-    monkeypatch.setattr(pages_module, "PAGES", list(pages_module.PAGES[:1]))
+    monkeypatch.setattr(contents, "PAGES", list(contents.PAGES[:1]))
     write_report(tiny_config, tmp_path, date="2030-12-31")
     assert not (tmp_path / "02-dc-table.png").is_symlink()
     assert (tmp_path / "keep.md").read_text() == "mine"

@@ -16,13 +16,6 @@ from explodice.engine.reroll import simulate_reroll
 Z = 4.5
 
 
-def test_rules_lucky_is_gone_and_says_where_it_went():
-    with pytest.raises(ex.RulesError, match=r"Reroll\('one'\)"):
-        Rules(lucky=True)
-    with pytest.raises(AttributeError, match=r"Reroll\('one'\)"):
-        Rules().lucky  # noqa: B018
-
-
 def test_reroll_validation():
     with pytest.raises(ex.RulesError, match="trigger"):
         Reroll("twice")

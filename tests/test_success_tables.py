@@ -165,4 +165,14 @@ def test_public_names():
         "equivalent_dc",
     ):
         assert name in ex.__all__ and hasattr(ex, name)
-    assert isinstance(Rules(), Rules)
+    assert len(set(ex.__all__)) == len(ex.__all__)  # each public name listed once
+    for name in ex.__all__:  # every listed name is there (the lazy ones load on first use)
+        assert getattr(ex, name) is not None, name
+    # the defaults of the switches are the ones README.md and docs/rules.md document
+    r = Rules()
+    assert (r.disadvantage, r.rule_of_one_kinds, r.ones_on_explosions) == (
+        "subtract",
+        frozenset({"check", "save"}),
+        False,
+    )
+    assert (r.overflow, r.drain_gauge, r.close_contest) == ("fullest", "skill", False)

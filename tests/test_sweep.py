@@ -273,7 +273,7 @@ def test_write_results_is_atomic_and_keeps_the_old_file_on_failure(tmp_path, mon
 
 
 def test_sweep_cli_checks_out_before_running(tmp_path, monkeypatch, capsys):
-    from explodice.present import cli
+    from explodice.present.cli import sweep as sweep_command
 
     grid = tmp_path / "g.toml"
     grid.write_text('task = "success"\n[grid]\nmodifier = [0]\n')
@@ -281,6 +281,6 @@ def test_sweep_cli_checks_out_before_running(tmp_path, monkeypatch, capsys):
     def never(*args, **kwargs):
         raise AssertionError("the grid ran before --out was checked")
 
-    monkeypatch.setattr(cli, "sweep", never)
+    monkeypatch.setattr(sweep_command, "sweep", never)
     assert main(["sweep", str(grid), "--out", str(tmp_path / "missing" / "x.csv")]) == 2
     assert "does not exist" in capsys.readouterr().err

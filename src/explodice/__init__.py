@@ -53,6 +53,7 @@ from explodice.engine.d20 import D20Distribution, d20
 # the two engines and their one result type; the d20 reference
 from explodice.engine.distribution import Distribution, wilson_interval
 from explodice.engine.exact import exact
+from explodice.engine.sampling import Sampling
 from explodice.engine.simulate import simulate
 from explodice.game.build import (
     Build,
@@ -89,6 +90,7 @@ __all__ = [
     "Roll",
     "Rules",
     "RulesError",
+    "Sampling",
     "exact",
     "net_advantage",
     "parse_policy",

@@ -28,8 +28,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from explodice.analysis.success import DEFAULT_N, Sampling, as_distribution, check_system
+from explodice.analysis.success import as_distribution, check_system
 from explodice.core.errors import shown
+from explodice.engine.sampling import Method, Sampling, resolve_sampling
 from explodice.game.checks import check_rules
 from explodice.game.rules import ExplodiceError, Rules, check_int
 
@@ -239,10 +240,11 @@ def close_opposed(
     bids_b: Any = "uniform:5",
     system: str = "3d6x",
     rules: Rules | None = None,
-    method: str = "exact",
-    n: int = DEFAULT_N,
+    method: Method | None = None,
+    n: int | None = None,
     seed: Any = None,
     threads: int | None = None,
+    sampling: Sampling | None = None,
 ) -> ClosedTie:
     """Side A's roll against side B's roll (an opposed test) or against ``dc``, with the ties
     settled by bids (the higher total wins outright; a tie goes to the bids).
@@ -257,8 +259,9 @@ def close_opposed(
     """
     rules = check_rules(rules)
     system = check_system(system)
-    sampling = Sampling(method, n, seed, threads)
-    da = as_distribution(roll_a, system, rules, sampling)
+    sampling = resolve_sampling(sampling, method=method, n=n, seed=seed, threads=threads)
+    streams = sampling.streams()
+    da = as_distribution(roll_a, system, rules, streams)
     pa = da.total_pmf / da.total_pmf.sum()
     if (roll_b is None) == (dc is None):
         raise ExplodiceError("give either `roll_b` (an opposed test) or `dc`, not both.")
@@ -267,7 +270,7 @@ def close_opposed(
         p_above = float(pa[da.totals > dc].sum())
         p_tie = float(pa[da.totals == dc].sum())
     else:
-        db = as_distribution(roll_b, system, rules, sampling)
+        db = as_distribution(roll_b, system, rules, streams)
         pb = db.total_pmf / db.total_pmf.sum()
         diff = np.convolve(pa, pb[::-1])
         margins = np.arange(diff.size) + da.lo - (db.lo + pb.size - 1)

@@ -24,9 +24,10 @@ import numpy as np
 import pandas as pd
 
 from explodice.analysis.resolutions import count_successes, passive
-from explodice.analysis.success import DEFAULT_N, Sampling, as_distribution, check_system
+from explodice.analysis.success import as_distribution, check_system
 from explodice.core.errors import shown
 from explodice.engine.distribution import Distribution
+from explodice.engine.sampling import Method, Sampling, resolve_sampling
 from explodice.game.character import Character
 from explodice.game.checks import check_rules
 from explodice.game.rules import ExplodiceError, Roll, Rules, check_int
@@ -99,10 +100,11 @@ def hide(
     passive: Sequence[Any] = (),
     system: str = "3d6x",
     rules: Rules | None = None,
-    method: str = "exact",
-    n: int = DEFAULT_N,
+    method: Method | None = None,
+    n: int | None = None,
     seed: Any = None,
     threads: int | None = None,
+    sampling: Sampling | None = None,
 ) -> Hiding:
     """P(``stealth`` stays hidden) from ``active`` observers (Perception rolls: a Roll, a
     Distribution or a Character) and ``passive`` ones (passive Perception values, or
@@ -123,12 +125,11 @@ def hide(
             )
     if not active and not passive:
         raise ExplodiceError("`active` and `passive` are both empty: give at least one observer.")
-    sampling = Sampling(method, n, seed, threads)
+    sampling = resolve_sampling(sampling, method=method, n=n, seed=seed, threads=threads)
+    streams = sampling.streams()
     # against passive observers alone, failing means falling under the highest passive value
     dc = max(_passive_value(w, system, i)[1] for i, w in enumerate(passive)) if not active else None
-    s = as_distribution(
-        _roll_of(stealth, "Stealth", system, "stealth", dc), system, rules, sampling
-    )
+    s = as_distribution(_roll_of(stealth, "Stealth", system, "stealth", dc), system, rules, streams)
     totals = s.totals
     ps = s.total_pmf / s.total_pmf.sum()
     labels, hidden_from = [], []  # hidden_from[j][i]: P(hidden from j | Stealth total i)
@@ -138,7 +139,7 @@ def hide(
         hidden_from.append((totals >= value).astype(float))
     for i, who in enumerate(active):
         d = as_distribution(
-            _roll_of(who, "Perception", system, f"active[{i}]"), system, rules, sampling
+            _roll_of(who, "Perception", system, f"active[{i}]"), system, rules, streams
         )
         q = d.total_pmf / d.total_pmf.sum()
         cdf = np.cumsum(q)  # P(Perception <= lo + k)

@@ -27,9 +27,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from explodice.analysis.success import DEFAULT_N, Sampling, as_distribution, check_system
+from explodice.analysis.success import as_distribution, check_system
 from explodice.core.errors import clip, listed, shown
 from explodice.engine.distribution import Distribution
+from explodice.engine.sampling import Method, Sampling, Streams, resolve_sampling
 from explodice.game.character import Character
 from explodice.game.checks import check_rules
 from explodice.game.rules import ExplodiceError, Roll, Rules, check_int
@@ -81,7 +82,7 @@ class Initiative:
         return html + "</div>"
 
 
-def _creatures(creatures: Any, system: str, rules: Rules, sampling: Sampling) -> list[_Creature]:
+def _creatures(creatures: Any, system: str, rules: Rules, streams: Streams) -> list[_Creature]:
     if isinstance(creatures, Mapping):
         items = list(creatures.items())
     elif isinstance(creatures, Sequence) and all(isinstance(c, Character) for c in creatures):
@@ -106,7 +107,7 @@ def _creatures(creatures: Any, system: str, rules: Rules, sampling: Sampling) ->
         else:
             mod = check_int(f"creatures[{shown(name)}]", who, lo=-100, hi=100)
             roll, dex = Roll(mod, kind="ability"), mod
-        out.append(_Creature(str(name), as_distribution(roll, system, rules, sampling), dex))
+        out.append(_Creature(str(name), as_distribution(roll, system, rules, streams), dex))
     names = [c.name for c in out]
     if len(set(names)) != len(names):
         raise ExplodiceError(f"`creatures` must have unique names, but {shown(names)} was passed.")
@@ -206,10 +207,11 @@ def initiative(
     sides: Mapping[str, Sequence[str]] | None = None,
     system: str = "3d6x",
     rules: Rules | None = None,
-    method: str = "exact",
-    n: int = DEFAULT_N,
+    method: Method | None = None,
+    n: int | None = None,
     seed: Any = None,
     threads: int | None = None,
+    sampling: Sampling | None = None,
 ) -> Initiative:
     """Initiative for ``creatures``: a mapping name -> :class:`Character` (its DEX ability
     check and DEX modifier), :class:`Roll` (its modifier breaks ties) or a modifier, or a list
@@ -225,7 +227,8 @@ def initiative(
     """
     rules = check_rules(rules)
     system = check_system(system)
-    cs = _creatures(creatures, system, rules, Sampling(method, n, seed, threads))
+    sampling = resolve_sampling(sampling, method=method, n=n, seed=seed, threads=threads)
+    cs = _creatures(creatures, system, rules, sampling.streams())
     p, _ = _grid(cs)
     names = [c.name for c in cs]
     rank_p = _ranks(cs, p)

@@ -24,16 +24,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from explodice.analysis.success import (
-    DEFAULT_N,
-    MODIFIERS,
-    Sampling,
-    as_distribution,
-    check_system,
-    states,
-)
+from explodice.analysis.success import MODIFIERS, as_distribution, check_system, states
 from explodice.core.errors import check_items, shown
 from explodice.engine.distribution import Distribution
+from explodice.engine.sampling import Method, Sampling, resolve_sampling
 from explodice.game.checks import check_roll, check_rules
 from explodice.game.rules import ExplodiceError, Roll, Rules, check_int
 from explodice.game.tables import (
@@ -93,15 +87,13 @@ def _prepare(
     items: Iterable[Roll | Distribution],
     system: str,
     rules: Rules | None,
-    method: str,
-    n: int,
-    seed: Any,
-    threads: int | None,
+    sampling: Sampling,
 ) -> list[Distribution]:
+    """The distributions of one call's rolls (a Distribution passes through)."""
     system = check_system(system)
     rules = check_rules(rules)
-    sampling = Sampling(method, n, seed, threads)
-    return [as_distribution(item, system, rules, sampling) for item in items]
+    streams = sampling.streams()
+    return [as_distribution(item, system, rules, streams) for item in items]
 
 
 def _provenance(dists: Sequence[Distribution]) -> dict[str, Any]:
@@ -161,10 +153,11 @@ def opposed(
     *,
     system: str = "3d6x",
     rules: Rules | None = None,
-    method: str = "exact",
-    n: int = DEFAULT_N,
+    method: Method | None = None,
+    n: int | None = None,
     seed: Any = None,
     threads: int | None = None,
+    sampling: Sampling | None = None,
 ) -> Opposed:
     """Both sides roll their own test; the higher total wins, a tie keeps the status quo.
 
@@ -176,7 +169,12 @@ def opposed(
     >>> round(o.win, 6), round(o.tie, 6)
     (0.475, 0.05)
     """
-    da, db = _prepare([roll_a, roll_b], system, rules, method, n, seed, threads)
+    da, db = _prepare(
+        [roll_a, roll_b],
+        system,
+        rules,
+        resolve_sampling(sampling, method=method, n=n, seed=seed, threads=threads),
+    )
     pa, pb = _total_pmf(da), _total_pmf(db)
     diff = np.convolve(pa, pb[::-1])
     lo = da.lo - (db.lo + pb.size - 1)
@@ -249,7 +247,7 @@ def passive(roll: Roll, *, system: str = "3d6x", rules: Rules | None = None) -> 
     (10, 11, 12.6, 11)
     """
     roll = check_roll(roll)
-    (d,) = _prepare([roll], system, rules, "exact", DEFAULT_N, None, None)
+    (d,) = _prepare([roll], system, rules, Sampling())
     value = 10 + roll.modifier + _PASSIVE_SHIFT[roll.advantage]
     return Passive(
         value=value,
@@ -318,10 +316,11 @@ def working_together(
     leader: int | None = None,
     system: str = "3d6x",
     rules: Rules | None = None,
-    method: str = "exact",
-    n: int = DEFAULT_N,
+    method: Method | None = None,
+    n: int | None = None,
     seed: Any = None,
     threads: int | None = None,
+    sampling: Sampling | None = None,
 ) -> Together:
     """The helped roll: the ``leader`` (by default the best modifier) rolls with advantage.
 
@@ -340,7 +339,12 @@ def working_together(
         leader = max(range(len(rolls)), key=lambda i: rolls[i].modifier)
     leader = check_int("leader", leader, lo=0, hi=len(rolls) - 1)
     helped = rolls[leader].replace(advantage=_HELPED[rolls[leader].advantage])
-    d, alone = _prepare([helped, rolls[leader]], system, rules, method, n, seed, threads)
+    d, alone = _prepare(
+        [helped, rolls[leader]],
+        system,
+        rules,
+        resolve_sampling(sampling, method=method, n=n, seed=seed, threads=threads),
+    )
     if dc is None:
         return Together(helped, d, leader)
     dc = check_int("dc", dc)
@@ -396,10 +400,11 @@ def group_success(
     dc: int | Sequence[int],
     system: str = "3d6x",
     rules: Rules | None = None,
-    method: str = "exact",
-    n: int = DEFAULT_N,
+    method: Method | None = None,
+    n: int | None = None,
     seed: Any = None,
     threads: int | None = None,
+    sampling: Sampling | None = None,
 ) -> Group:
     """P(at least half of the group succeeds), members with their own rolls; exact.
 
@@ -415,7 +420,12 @@ def group_success(
         raise ExplodiceError(
             f"`dc` must be one DC or one per member ({len(rolls)}), but {shown(dc)} was passed."
         )
-    dists = _prepare(rolls, system, rules, method, n, seed, threads)
+    dists = _prepare(
+        rolls,
+        system,
+        rules,
+        resolve_sampling(sampling, method=method, n=n, seed=seed, threads=threads),
+    )
     p_each = tuple(float(d.p_success(check_int("dc", x))) for d, x in zip(dists, dcs))
     counts = count_successes(p_each)
     need = math.ceil(len(rolls) / 2)
@@ -493,10 +503,11 @@ def haggle(
     cap: int = HAGGLE_CAP_PCT,
     deception: Roll | Distribution | None = None,
     deception_cap: int = HAGGLE_DECEPTION_CAP_PCT,
-    method: str = "exact",
-    n: int = DEFAULT_N,
+    method: Method | None = None,
+    n: int | None = None,
     seed: Any = None,
     threads: int | None = None,
+    sampling: Sampling | None = None,
 ) -> Haggle:
     """The price change of a haggling test against ``dc`` (default: the ``item``'s minimum DC
     from the seed, else 16; a ``dc`` below the item's minimum is refused).
@@ -527,7 +538,12 @@ def haggle(
     cap = check_int("cap", cap, lo=0, hi=100)
     deception_cap = check_int("deception_cap", deception_cap, lo=cap, hi=100)
     items = [roll] if deception is None else [roll, deception]
-    dists = _prepare(items, system, rules, method, n, seed, threads)
+    dists = _prepare(
+        items,
+        system,
+        rules,
+        resolve_sampling(sampling, method=method, n=n, seed=seed, threads=threads),
+    )
     d = dists[0]
     margins = d.totals - dc
     change = np.clip(margins * step, -cap, cap)

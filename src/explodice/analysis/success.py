@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -28,7 +28,7 @@ from explodice.core.errors import ExplodiceTypeError, check_choice, check_items,
 from explodice.engine.d20 import d20
 from explodice.engine.distribution import Distribution
 from explodice.engine.exact import exact
-from explodice.engine.seeding import MAX_ROLLS, resolve_seed, seed_record
+from explodice.engine.sampling import Method, Sampling, Streams, resolve_sampling
 from explodice.engine.simulate import simulate
 from explodice.game.character import ABILITIES, Character, resolve_ability, resolve_skill
 from explodice.game.checks import check_rules
@@ -67,7 +67,6 @@ __all__ = [
     "unpivot_success",
 ]
 
-DEFAULT_N = 200_000
 _STATE_ORDER = ("normal", "advantage", "disadvantage")
 
 
@@ -87,89 +86,54 @@ def dc_table(system: str = "3d6x") -> pd.DataFrame:
     )
 
 
-@dataclass
-class Sampling:
-    """How distributions are computed: ``method`` ``"exact"`` or ``"simulate"`` (``n`` rolls,
-    ``seed``, ``threads``). Each simulated distribution gets its own stream spawned from the
-    seed, in a fixed order, so a table is reproducible from its ``seed`` column.
-    """
-
-    method: str = "exact"
-    n: int = DEFAULT_N
-    seed: Any = None
-    threads: int | None = None
-    _ss: np.random.SeedSequence | None = field(default=None, init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        if self.method not in ("exact", "simulate"):
-            raise ExplodiceError(
-                "`method` must be one of ['exact', 'simulate'],"
-                f" but {shown(self.method)} was passed."
-            )
-        if self.method == "simulate":
-            self.n = check_int("n", self.n, lo=1, hi=MAX_ROLLS)
-            self._ss = resolve_seed(self.seed)
-
-    @property
-    def simulated(self) -> bool:
-        return self.method == "simulate"
-
-    @property
-    def seed_label(self) -> Any:
-        """The root seed as recorded on tables (an int when an int was given)."""
-        if self._ss is None:
-            return None
-        ss = self._ss
-        return seed_record(ss)
-
-    def child(self) -> np.random.SeedSequence:
-        assert self._ss is not None
-        return self._ss.spawn(1)[0]
-
-
 def roll_distribution(
     roll: Roll,
     *,
     system: str = "3d6x",
     rules: Rules | None = None,
-    method: str = "exact",
-    n: int = DEFAULT_N,
+    method: Method | None = None,
+    n: int | None = None,
     seed: Any = None,
     threads: int | None = None,
     progress: bool | None = None,
+    sampling: Sampling | None = None,
 ) -> Distribution:
     """The distribution of ``roll`` in either system, exact or simulated (with ``seed`` as
     given: the same numbers as :func:`~explodice.simulate` or :func:`~explodice.d20`).
+    ``sampling`` (a :class:`~explodice.Sampling`) or ``method``, ``n``, ``seed``, ``threads``
+    say how (default: exact; simulated, 200,000 rolls).
 
     >>> round(roll_distribution(Roll(3), system="d20").p_success(15), 6)
     0.45
     """
     system, rules = check_system(system), check_rules(rules)
-    sampling = Sampling(method, n, seed, threads)
-    if not sampling.simulated:
+    s = resolve_sampling(sampling, method=method, n=n, seed=seed, threads=threads)
+    if not s.simulated:
         return d20(roll) if system == "d20" else exact(roll, rules)
     if system == "d20":
-        return d20(roll, method="simulate", n=sampling.n, seed=seed)
-    return simulate(roll, rules, n=sampling.n, seed=seed, threads=threads, progress=progress)
+        return d20(roll, method="simulate", n=s.n, seed=s.seed)
+    return simulate(roll, rules, n=s.n, seed=s.seed, threads=s.threads, progress=progress)
 
 
-def _distribution(roll: Roll, system: str, rules: Rules, sampling: Sampling) -> Distribution:
-    """One distribution of a table: simulated ones each take the next spawned stream."""
-    if not sampling.simulated:
+def _distribution(roll: Roll, system: str, rules: Rules, streams: Streams) -> Distribution:
+    """One distribution of a call: simulated ones each take the call's next stream."""
+    s = streams.sampling
+    if not s.simulated:
         return d20(roll) if system == "d20" else exact(roll, rules)
     if system == "d20":
-        return d20(roll, method="simulate", n=sampling.n, seed=sampling.child())
-    return simulate(roll, rules, n=sampling.n, seed=sampling.child(), threads=sampling.threads)
+        return d20(roll, method="simulate", n=s.n, seed=streams.next())
+    return simulate(roll, rules, n=s.n, seed=streams.next(), threads=s.threads)
 
 
 def as_distribution(
-    item: Roll | Distribution, system: str, rules: Rules, sampling: Sampling
+    item: Roll | Distribution, system: str, rules: Rules, streams: Streams
 ) -> Distribution:
-    """A Distribution passes through; a Roll is computed."""
+    """A Distribution passes through; a Roll is computed (``streams``: the call's
+    :meth:`Sampling.streams`)."""
     if isinstance(item, Distribution):
         return item
     if isinstance(item, Roll):
-        return _distribution(item, system, rules, sampling)
+        return _distribution(item, system, rules, streams)
     raise ExplodiceTypeError(f"expected a Roll or a Distribution, but {shown(item)} was passed.")
 
 
@@ -236,15 +200,15 @@ def _grid(
     dcs: np.ndarray,
     system: str,
     rules: Rules,
-    sampling: Sampling,
+    streams: Streams,
 ) -> dict[str, np.ndarray]:
     """p, ci_low, ci_high, p_complication, drain_mean over (modifier, dc), from base (mod 0);
     ``(base, reroll)`` for a reroll on failure, which depends on each cell's DC."""
     if isinstance(base, tuple):
-        return _failure_grid(*base, mods, dcs, system, rules, sampling)
+        return _failure_grid(*base, mods, dcs, system, rules, streams)
     need = dcs[None, :] - mods[:, None]
     if not isinstance(base.policy, Best) or system == "d20":
-        dist = _distribution(base, system, rules, sampling)
+        dist = _distribution(base, system, rules, streams)
         lo, hi = dist.ci(need)
         comp = 1.0 - dist.ones_pmf[0] / dist.ones_pmf.sum()
         return {
@@ -262,7 +226,7 @@ def _grid(
     }
     for value in np.unique(need):
         roll = base.replace(policy=Best(int(value), base.policy.weight))
-        dist = _distribution(roll, system, rules, sampling)
+        dist = _distribution(roll, system, rules, streams)
         cells = need == value
         out["p"][cells] = dist.p_success(int(value))
         out["ci_low"][cells], out["ci_high"][cells] = dist.ci(int(value))
@@ -279,7 +243,7 @@ def _failure_grid(
     dcs: np.ndarray,
     system: str,
     rules: Rules,
-    sampling: Sampling,
+    streams: Streams,
 ) -> dict[str, np.ndarray]:
     """The grid of a roll with a reroll on failure: one distribution per cell."""
     shape = (mods.size, dcs.size)
@@ -292,7 +256,7 @@ def _failure_grid(
             roll = base.replace(modifier=int(m), reroll=reroll.with_dc(int(dc)))
             if isinstance(roll.policy, Best):
                 roll = roll.replace(policy=Best(int(dc), roll.policy.weight))
-            dist = _distribution(roll, system, rules, sampling)
+            dist = _distribution(roll, system, rules, streams)
             out["p"][i, j] = dist.p_success(int(dc))
             out["ci_low"][i, j], out["ci_high"][i, j] = dist.ci(int(dc))
             out["p_tie"][i, j] = dist.p_success(int(dc)) - dist.p_success(int(dc) + 1)
@@ -381,10 +345,11 @@ def success_table(
     kind: str = "check",
     actor: str = "pc",
     policy: Policy = "keep",
-    method: str = "exact",
-    n: int = DEFAULT_N,
+    method: Method | None = None,
+    n: int | None = None,
     seed: Any = None,
     threads: int | None = None,
+    sampling: Sampling | None = None,
 ) -> pd.DataFrame:
     """P(success) for each modifier (or each character's test), DC and advantage state.
 
@@ -395,7 +360,9 @@ def success_table(
     (``"disadvantage (subtract)"``) and the ``disadvantage`` column holds it. ``policy`` may be
     ``Best(dc, weight)``: each row then uses its own DC with that weight. With ``characters``,
     rows get ``character``, ``test`` and ``kind`` columns (``tests``: skill or ability
-    names or ``"save DEX"``; by default each save and each proficient skill).
+    names or ``"save DEX"``; by default each save and each proficient skill). ``sampling``
+    (a :class:`~explodice.Sampling`) or ``method``, ``n``, ``seed``, ``threads`` say how the
+    distributions are computed (default: exact; simulated, 200,000 rolls each).
 
     Columns: ``system, modifier, dc, difficulty, advantage, policy, method, p``, then
     ``p_complication`` (P(at least one kept 1) in 3d6x, P(natural 1) in d20) and
@@ -411,7 +378,8 @@ def success_table(
     rules = check_rules(rules)
     readings = resolve_readings(readings, rules)
     advantages = check_items("advantages", advantages, what=f"states {list(ADVANTAGE_STATES)}")
-    sampling = Sampling(method, n, seed, threads)
+    sampling = resolve_sampling(sampling, method=method, n=n, seed=seed, threads=threads)
+    streams = sampling.streams()
     dc_list = (
         list(DC_TABLES[system].values())
         if dcs is None
@@ -459,7 +427,7 @@ def success_table(
             if g_reroll is not None and g_reroll.trigger == "failure":
                 base = (base, g_reroll)
             mods_arr = np.array([specs[i].modifier for i in idx])
-            grid = _grid(base, mods_arr, dc_arr, system, state_rules, sampling)
+            grid = _grid(base, mods_arr, dc_arr, system, state_rules, streams)
             size = grid["p"].size
             cols = {
                 "_order": np.repeat(idx, dc_arr.size),
@@ -497,7 +465,7 @@ def success_table(
     data |= {"system": system, "method": sampling.method}
     if sampling.simulated:
         columns += ["ci_low", "ci_high", "n", "seed"]
-        data |= {"n": sampling.n, "seed": sampling.seed_label}
+        data |= {"n": sampling.n, "seed": streams.record}
     columns += ["p_tie"] if rules.close_contest else []  # lutte serrée: ties go to the bids
     columns += ["p_complication", "drain_mean"]
     table = pd.DataFrame({c: data[c] for c in columns}, index=pd.RangeIndex(order.size))
@@ -508,7 +476,7 @@ def success_table(
             "rules": rules if system == "3d6x" else None,
             "kind": kind if characters is None else None,
             "n": sampling.n if sampling.simulated else None,
-            "seed": sampling.seed_label,
+            "seed": streams.record,
         }
     )
     return table

@@ -153,8 +153,23 @@ class DayRoll:
         ):
             raise _fail("weight", w, f"a number > 0 and <= {MAX_WEIGHT:.0e}")
         if self.label is None:
-            what = self.skill or self.ability
-            set_(self, "label", f"{self.character}: {what} {self.kind} DC {self.dc}")
+            set_(self, "label", self.default_label)
+
+    @property
+    def default_label(self) -> str:
+        """The label built from the roll itself: ``"Hero: Stealth check DC 12"``."""
+        return f"{self.character}: {self.skill or self.ability} {self.kind} DC {self.dc}"
+
+    @property
+    def label_is_default(self) -> bool:
+        """Whether :attr:`label` is :attr:`default_label` (the scenario gave none of its own).
+
+        >>> DayRoll("Hero", skill="Stealth").label_is_default
+        True
+        >>> DayRoll("Hero", ability="STR", label="a shove").label_is_default
+        False
+        """
+        return self.label == self.default_label
 
     @property
     def gauge(self) -> str:

@@ -101,20 +101,6 @@ class Rules:
     drain_gauge: Literal["skill", "roll"] = "skill"
     close_contest: bool = False
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> Rules:
-        if "lucky" in kwargs:
-            raise RulesError(
-                "`Rules.lucky` is gone: a reroll belongs to a roll or a character, not the "
-                "game. Give the roll `Roll(..., reroll=Reroll('one'))` (or the character "
-                "`Character(..., reroll=Reroll('one'))`) instead."
-            )
-        return super().__new__(cls)
-
-    def __getattr__(self, name: str) -> Any:
-        if name == "lucky":
-            raise AttributeError("`Rules.lucky` is gone: use `Roll(..., reroll=Reroll('one'))`.")
-        raise AttributeError(f"'Rules' object has no attribute {name!r}")
-
     def __post_init__(self) -> None:
         check_choice("disadvantage", self.disadvantage, DISADVANTAGE_READINGS)
         check_choice("overflow", self.overflow, OVERFLOW_MODES)

@@ -1,7 +1,8 @@
 """The game's own language: message catalogues and number formats for English and French.
 
-Labels are written in English in the code, wrapped in ``_()``, and looked up in a gettext
-catalogue (``explodice/present/locale/<lang>/LC_MESSAGES/explodice.po``, read with Babel, so no
+Labels are written in English in the code (the game's words in
+:mod:`explodice.present.labels`), wrapped in ``_()``, and looked up in a gettext catalogue
+(``explodice/present/locale/<lang>/LC_MESSAGES/explodice.po``, read with Babel, so no
 compilation step is needed); numbers, percentages and dates are formatted by Babel's CLDR data
 (French: ``49,1 %``, ``12,6``, ``1 décembre 2026``). The words are the seed's: DD, Très facile
 ... Presque impossible, jauge, règle du 1.
@@ -23,11 +24,9 @@ from importlib import resources
 from typing import Any
 
 from explodice.core.errors import ExplodiceError, shown
-from explodice.game.rules import KINDS
 
 __all__ = [
     "LANGS",
-    "ABILITY",
     "check_lang",
     "date",
     "d3_locale",
@@ -36,18 +35,12 @@ __all__ = [
     "percent",
     "percent_formatter",
     "number_formatter",
-    "rules_text",
     "translator",
 ]
 
 LANGS = ("en", "fr")
 DOMAIN = "explodice"
 _LOCALES = {"en": "en_GB", "fr": "fr_FR"}
-#: Ability abbreviations in each language (the seeds write FOR and SAG).
-ABILITY = {
-    "en": {a: a for a in ("STR", "DEX", "CON", "INT", "WIS", "CHA")},
-    "fr": {"STR": "FOR", "DEX": "DEX", "CON": "CON", "INT": "INT", "WIS": "SAG", "CHA": "CHA"},
-}
 
 
 def check_lang(lang: Any) -> str:
@@ -143,39 +136,6 @@ def date(day: str | _dt.date, lang: str) -> str:
     return format_date(day, format="long", locale=_LOCALES[lang])
 
 
-def rules_text(rules: Any, lang: str, readings: Any = None) -> str:
-    """The rules switches in one short line, in ``lang`` (English: ``Rules.describe()``), for
-    captions and footers; ``readings`` names the disadvantage readings a table mixes, when it
-    mixes several.
-
-    >>> from explodice.game.rules import Rules
-    >>> rules_text(Rules(), "fr")
-    'désavantage=soustraire, règle du 1 sur test,sauvegarde, 1_sur_explosion=non, excédent=plus pleine, jauge=de la compétence'
-    """
-    _ = translator(lang)
-    readings = list(readings) if readings else [rules.disadvantage]
-    if lang == "en":
-        text = rules.describe()
-        if len(readings) > 1:
-            text = text.replace(
-                f"disadvantage={rules.disadvantage}", "disadvantage=" + "/".join(readings)
-            )
-        return text
-    kinds = [_(k) for k in KINDS if k in rules.rule_of_one_kinds]
-    yes_no = {True: _("yes"), False: _("no")}
-    text = _(
-        "disadvantage={reading}, rule of 1 on {kinds}, ones_on_explosions={ones}, "
-        "overflow={overflow}, drain_gauge={gauge}"
-    ).format(
-        reading="/".join(_(r) for r in readings),
-        kinds=",".join(kinds) or _("none"),
-        ones=yes_no[bool(rules.ones_on_explosions)],
-        overflow=_(OVERFLOW_SHORT[rules.overflow]),
-        gauge=_(DRAIN_GAUGE[rules.drain_gauge]),
-    )
-    return text + (", " + _("Lutte serrée").lower() if rules.close_contest else "")
-
-
 def percent_formatter(lang: str, digits: int = 0) -> Any:
     """A matplotlib tick formatter writing probabilities in percent the language's way."""
     from matplotlib.ticker import FuncFormatter, PercentFormatter
@@ -206,79 +166,6 @@ def d3_locale(lang: str) -> dict[str, Any]:
         "percent": _percent_pattern(lang, 0).replace("#,##0", ""),
         "minus": get_minus_sign_symbol(loc),
     }
-
-
-def _noop(text: str) -> str:
-    """Marks a label for the catalogue where it is only a key (translated where shown)."""
-    return text
-
-
-N_ = _noop
-#: Where drain beyond an empty gauge goes, as a reader says it.
-OVERFLOW = {"fullest": N_("moves to the fullest gauge"), "lost": N_("is lost")}
-#: The same, in one word, as ``Rules.describe()`` writes it.
-OVERFLOW_SHORT = {"fullest": N_("fullest"), "lost": N_("lost")}
-#: The gauge a drain hits (Rules.drain_gauge), in a word.
-DRAIN_GAUGE = {"skill": N_("the skill's"), "roll": N_("the roll's")}
-#: Column names of the command line's tables and cell values that are labels, for the catalogue.
-COLUMNS = (
-    N_("system"),
-    N_("modifier"),
-    N_("dc"),
-    N_("difficulty"),
-    N_("advantage"),
-    N_("policy"),
-    N_("method"),
-    N_("p"),
-    N_("ci_low"),
-    N_("ci_high"),
-    N_("p_complication"),
-    N_("drain_mean"),
-    N_("total"),
-    N_("win"),
-    N_("tie"),
-    N_("loss"),
-    N_("mean margin"),
-    N_("d20_dc"),
-    N_("p_d20"),
-    N_("dc_3d6x"),
-    N_("p_3d6x"),
-    N_("gap"),
-    N_("difficulty_3d6x"),
-    N_("note"),
-    N_("profile"),
-    N_("character"),
-    N_("gauge"),
-    N_("start"),
-    N_("p_empty"),
-    N_("first_empty_mean"),
-    N_("first_empty_median"),
-    N_("caused_mean"),
-    N_("absorbed_mean"),
-    N_("end_mean"),
-    N_("lost_mean"),
-    N_("count"),
-    N_("clamped"),
-    N_("lambda_lo"),
-    N_("lambda_hi"),
-    N_("p_success"),
-    N_("ones_mean"),
-    N_("price"),
-    N_("knee"),
-    N_("mean"),
-    N_("median"),
-    N_("roll"),
-    N_("type"),
-    N_("state"),
-    N_("rolls"),
-    N_("successes"),
-    N_("exact"),
-    N_("simulate"),
-    N_("disadvantage (subtract)"),
-    N_("disadvantage (drop)"),
-    N_("npc"),
-    N_("none"),
-)
 
 
 def _cell_number(x: float, lang: str) -> str:

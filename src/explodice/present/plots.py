@@ -29,7 +29,7 @@ from explodice.engine.distribution import Distribution
 from explodice.game.rules import Rules
 from explodice.game.tables import dc_bands
 from explodice.present import i18n
-from explodice.present.i18n import N_
+from explodice.present.labels import N_, rules_text
 
 __all__ = [
     "DC_BANDS_3D6X",
@@ -94,7 +94,7 @@ def provenance(dist: Distribution, lang: str = "en") -> str:
     else:
         how = f"{dist.system} {_(dist.method)}"
     if dist.rules is not None and dist.system == "3d6x":
-        how += f"; {i18n.rules_text(dist.rules, lang)}"
+        how += f"; {rules_text(dist.rules, lang)}"
     return how
 
 
@@ -125,7 +125,7 @@ def frame_provenance(frame: pd.DataFrame, lang: str = "en") -> str:
             readings = [r for r in pd.unique(frame["disadvantage"]) if isinstance(r, str)]
         if len(readings) == 1:  # the rows say which reading they used: trust them
             rules = dataclasses.replace(rules, disadvantage=readings[0])
-        parts.append(i18n.rules_text(rules, lang, readings if len(readings) > 1 else None))
+        parts.append(rules_text(rules, lang, readings if len(readings) > 1 else None))
     elif "rules" in frame.columns:
         parts += [str(r) for r in pd.unique(frame["rules"])[:2]]
     elif "disadvantage" in frame.columns:

@@ -1,7 +1,9 @@
 """The designer's report: one multi-page PDF, one PNG per page and one CSV per table.
 
 - :mod:`.config` reads the TOML a designer edits into a :class:`ReportConfig`;
-- :mod:`.kit` is what a page is made of; :mod:`.pages` builds each page, in order;
+- :mod:`.contents` is the list of pages, in order (:data:`PAGES`), and :func:`build_pages`;
+- :mod:`.pages` has one module per page: its ``data`` (the numbers) and its ``draw``;
+- :mod:`.kit` is what a page is made of (context, page data, figure, table);
 - :mod:`.warmup` overlaps numba's first compilations;
 - :mod:`.writer` writes the report as one unit, whole or not at all.
 """
@@ -13,8 +15,8 @@ from explodice.present.report.config import (
     load_config,
     write_default_config,
 )
-from explodice.present.report.kit import Page
-from explodice.present.report.pages import PAGES, build_pages
+from explodice.present.report.contents import PAGES, PageSpec, build_pages
+from explodice.present.report.kit import Page, PageData
 from explodice.present.report.writer import (
     MANIFEST,
     PDF_NAME,
@@ -29,6 +31,8 @@ __all__ = [
     "PDF_NAME",
     "ConfigError",
     "Page",
+    "PageData",
+    "PageSpec",
     "ReportBusyError",
     "ReportConfig",
     "ReportWarning",

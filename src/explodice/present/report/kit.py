@@ -1,10 +1,18 @@
-"""The page kit: what every report page is made of (a landscape figure with title, caption,
-Axes, an optional table and the provenance footer)."""
+"""The page kit: what every report page is made of.
+
+- :class:`Context`: what a page reads (the configuration, the version and date, the report's
+  language and its number formats, the contents);
+- :class:`PageData`: what a page's ``data`` function returns (its tidy tables, and the results
+  its drawing reads besides);
+- :func:`page_figure` and :func:`draw_table`: a landscape figure with title, caption, Axes, an
+  optional table and the provenance footer, for a page's ``draw`` function;
+- :class:`Page`: a page as the writer writes it (number, slug, figure, tables).
+"""
 
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,33 +21,49 @@ from matplotlib.figure import Figure
 
 from explodice.game.rules import Rules
 from explodice.present import i18n
+from explodice.present.labels import rules_text
 from explodice.present.report.config import ReportConfig
 
-__all__ = ["PAGE_SIZE", "Context", "Page", "draw_table", "page_figure", "pct"]
+__all__ = ["PAGE_SIZE", "Context", "Page", "PageData", "draw_table", "page_figure"]
 
 PAGE_SIZE = (11.69, 8.27)  # A4 landscape, inches
 
 
+@dataclass(frozen=True)
+class PageData:
+    """What a page shows, computed by its ``data`` function: ``tables``, its tidy tables
+    (each written beside the page as ``<slug>-<name>.csv``; every probability of the page is
+    computed here), and ``shown``, the results its drawing reads besides them (distributions
+    to plot, the reason a page cannot be drawn), by name."""
+
+    tables: Mapping[str, pd.DataFrame] = field(default_factory=dict)
+    shown: Mapping[str, Any] = field(default_factory=dict)
+
+
 @dataclass
 class Page:
-    """One report page: a figure, the tidy tables behind it, and a sentence on what it shows.
+    """One report page as the writer writes it: its ``number`` in the PDF, its ``slug``
+    (``07-day``: it names the PNG, ``<slug>.png``, and the CSVs, ``<slug>-<table>.csv``), its
+    line in the contents, its figure and its tidy tables."""
 
-    ``slug`` names its PNG (``<slug>.png``) and CSVs (``<slug>-<table>.csv``).
-    """
-
+    number: int
     slug: str
-    title: str
-    caption: str
+    contents: str
     figure: Any
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
 
 
 @dataclass
 class Context:
+    """What every page reads: the configuration, the report's version and date, a cache the
+    pages share (the warm-up process), and the contents: ``(number, line)`` of every page
+    after the title (English lines, translated where shown)."""
+
     config: ReportConfig
     version: str
     date: str
     cache: dict[str, Any] = field(default_factory=dict)
+    contents: tuple[tuple[int, str], ...] = ()
 
     @property
     def rules(self) -> Rules:
@@ -75,7 +99,7 @@ class Context:
             date=self.day(),
             source=self._(c.source),
             seed=c.seed,
-            rules=i18n.rules_text(c.rules, self.lang),
+            rules=rules_text(c.rules, self.lang),
         )
 
 
@@ -134,7 +158,3 @@ def draw_table(
         cell.set_linewidth(0.3)
         if r == 0:
             cell.set_facecolor("0.9")
-
-
-def pct(x: Any, digits: int = 1) -> str:
-    return "—" if pd.isna(x) else i18n.percent(float(x), "en", digits)

@@ -44,8 +44,8 @@ from tqdm.auto import tqdm
 from explodice.core.errors import ExplodiceError
 from explodice.present.explorer import EXPLORER_NAME, write_explorer
 from explodice.present.i18n import check_lang
+from explodice.present.report import contents
 from explodice.present.report.config import ReportConfig, load_config
-from explodice.present.report.pages import PAGES, build_pages
 
 __all__ = ["AREA", "MANIFEST", "PDF_NAME", "ReportBusyError", "ReportWarning", "write_report"]
 
@@ -119,11 +119,15 @@ def _write_pages(run: Path, config: ReportConfig, *, progress: bool, date: str |
     """Every page into ``run``: the PDF, a PNG per page, a CSV per table, the explorer
     (``explorer.html``), then the manifest."""
     names = [PDF_NAME]
-    bar = tqdm(total=len(PAGES), unit="page", desc="report", leave=False) if progress else None
+    bar = (
+        tqdm(total=len(contents.PAGES), unit="page", desc="report", leave=False)
+        if progress
+        else None
+    )
     meta = {"Title": config.title, "Creator": "explodice", "Subject": config.rules.describe()}
     try:
         with PdfPages(run / PDF_NAME, metadata=meta) as pdf:
-            for page in build_pages(config, date=date):
+            for page in contents.build_pages(config, date=date):
                 pdf.savefig(page.figure)
                 png = f"{page.slug}.png"
                 page.figure.savefig(run / png, dpi=PNG_DPI)

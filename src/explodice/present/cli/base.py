@@ -1,0 +1,50 @@
+"""What a command of the command line is: a :class:`Command` (its name, help, the shared
+option groups it takes, its own options and the function that runs it), and the parser whose
+errors are one line.
+
+A command's module (``present/cli/<name>.py``) defines ``COMMAND = Command(...)``;
+:data:`explodice.present.cli.commands.COMMANDS` lists them in the order of ``explodice --help``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "Command", "Parser"]
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line (and exit 2, as argparse does)."""
+
+    def error(self, message: str) -> Any:  # noqa: D102 - argparse's hook
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _no_options(parser: argparse.ArgumentParser) -> None:
+    """A command without options of its own."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """One subcommand of ``explodice``.
+
+    - ``name``, ``help`` (its line in ``explodice --help``), ``description`` (its ``--help``);
+    - ``run(args) -> exit status``: the command itself;
+    - ``shared``: the shared option groups it takes, as factories from
+      :mod:`explodice.present.cli.options` (``roll_options``, ``rules_options``,
+      ``sampling_options``, ``output_options``), in the order its ``--help`` shows them;
+    - ``add_arguments(parser)``: its own options, added after the shared ones.
+    """
+
+    name: str
+    help: str
+    description: str
+    run: Callable[[argparse.Namespace], int]
+    shared: tuple[Callable[[], argparse.ArgumentParser], ...] = ()
+    add_arguments: Callable[[argparse.ArgumentParser], None] = _no_options

@@ -1,0 +1,39 @@
+"""The commands of ``explodice``, in the order of ``explodice --help``: the one list a new
+command is added to (see :mod:`explodice.present.cli`)."""
+
+from __future__ import annotations
+
+from explodice.present.cli import (
+    compare,
+    contest,
+    day,
+    explore,
+    frontier,
+    hide,
+    initiative,
+    odds,
+    opposed,
+    report,
+    reroll,
+    sweep,
+    table,
+)
+from explodice.present.cli.base import Command
+
+__all__ = ["COMMANDS"]
+
+COMMANDS: list[Command] = [
+    odds.COMMAND,
+    table.COMMAND,
+    frontier.COMMAND,
+    opposed.COMMAND,
+    compare.COMMAND,
+    day.COMMAND,
+    report.COMMAND,
+    explore.COMMAND,
+    sweep.COMMAND,
+    initiative.COMMAND,
+    hide.COMMAND,
+    contest.COMMAND,
+    reroll.COMMAND,
+]

@@ -1,0 +1,69 @@
+"""``explodice contest``: lutte serrée, a tie settled by bids of HP.
+
+$ explodice contest --bids-a 3 --bids-b uniform:4
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import pandas as pd
+
+from explodice.analysis.close_contest import close_contest
+from explodice.core.errors import ExplodiceError, shown
+from explodice.present import i18n
+from explodice.present.cli.base import Command
+from explodice.present.cli.options import output_options
+from explodice.present.cli.output import show
+
+__all__ = ["COMMAND", "run"]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--bids-a", default="uniform:5", help="A's bid model (default: uniform:5)")
+    p.add_argument("--bids-b", default="uniform:5", help="B's bid model (default: uniform:5)")
+
+
+def bids(text: str) -> Any:
+    """A bid model as written: a bid, ``uniform:B``, or probabilities ``p0,p1,...``."""
+    text = text.strip()
+    if "," in text:
+        try:
+            return [float(x) for x in text.split(",")]
+        except ValueError:
+            raise ExplodiceError(
+                f"`bids` must be a bid, uniform:B or p0,p1,..., but {shown(text)} was passed."
+            ) from None
+    return int(text) if text.isdigit() else text
+
+
+def run(args: argparse.Namespace) -> int:
+    """Lutte serrée: a tie settled by bids of HP."""
+    c = close_contest(bids(args.bids_a), bids(args.bids_b))
+    frame = pd.DataFrame([c.summary()])
+    _ = i18n.translator(args.lang)
+
+    def model(text: str) -> str:  # a bid model as a reader says it
+        top = text.strip().removeprefix("uniform:")
+        return _("uniform 0..{top}").format(top=top) if top != text.strip() else text.strip()
+
+    show(
+        frame,
+        args,
+        _("lutte serrée: A bids {bids_a}, B bids {bids_b} (hit points)").format(
+            bids_a=model(args.bids_a), bids_b=model(args.bids_b)
+        ),
+    )
+    return 0
+
+
+COMMAND = Command(
+    name="contest",
+    help="lutte serrée: a tie settled by bids",
+    description="Bids of HP drawn each round: a fixed bid, uniform:B, or "
+    "probabilities p0,p1,... of bids 0, 1, ...",
+    run=run,
+    shared=(output_options,),
+    add_arguments=add_arguments,
+)

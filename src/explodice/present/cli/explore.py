@@ -1,0 +1,52 @@
+"""``explodice explore``: write the explorer, one HTML file that works offline, from disk.
+
+$ explodice explore my-game.toml --out explorer.html --lang fr
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from explodice.present.cli.base import Command
+from explodice.present.cli.options import config_argument
+from explodice.present.explorer import write_explorer
+from explodice.present.i18n import LANGS
+
+__all__ = ["COMMAND", "run"]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    config_argument(p)
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        default="explorer.html",
+        help="the HTML file to write (default: explorer.html)",
+    )
+    p.add_argument(
+        "--lang",
+        choices=LANGS,
+        default=None,
+        help="language of the page (default: the configuration's `lang`, else en)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the explorer: one HTML file that works offline, from disk."""
+    path = write_explorer(args.config, args.out, lang=args.lang)
+    print(
+        f"wrote {path} ({path.stat().st_size / 2**20:.1f} MiB); open it in a browser, or "
+        "send it as it is"
+    )
+    return 0
+
+
+COMMAND = Command(
+    name="explore",
+    help="write the explorer, one HTML file to share",
+    description="Write the designer's explorer: one self-contained HTML "
+    "file (controls, charts and every number inside) that opens "
+    "from disk in any browser, offline.",
+    run=run,
+    add_arguments=add_arguments,
+)

@@ -1,0 +1,59 @@
+"""``explodice frontier``: the success/drain frontier of cancelling 1s against 6s.
+
+$ explodice frontier -m 2 --dc 16
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from explodice.analysis.frontier import frontier
+from explodice.game.rules import ADVANTAGE_STATES
+from explodice.present.cli.base import Command
+from explodice.present.cli.options import DC, MODIFIER, output_options, rules_from, rules_options
+from explodice.present.cli.output import emit
+
+__all__ = ["COMMAND", "run"]
+
+#: The frontier's columns that the text table shows.
+SHOWN = (
+    "policy",
+    "lambda_lo",
+    "lambda_hi",
+    "p_success",
+    "drain_mean",
+    "ones_mean",
+    "price",
+    "knee",
+)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--modifier", "-m", type=MODIFIER, default=0)
+    p.add_argument("--dc", type=DC, default=16)
+    p.add_argument("--advantage", choices=ADVANTAGE_STATES, default="normal")
+    p.add_argument("--kind", choices=("check", "save"), default="check")
+
+
+def run(args: argparse.Namespace) -> int:
+    """The success/drain frontier of the cancel policy for one roll and DC."""
+    rules = rules_from(args)
+    frame = frontier(args.modifier, args.dc, advantage=args.advantage, kind=args.kind, rules=rules)
+    lam = frame.attrs.get("implied_lambda")
+    header = (
+        f"# cancel frontier: 3d6x{args.modifier:+d}, {args.advantage}, DC {args.dc}; "
+        f"exact; {rules.describe()}\n# implied λ (chord slope) = {lam:.4f}"
+    )
+    emit(frame, args.format, text=frame[list(SHOWN)], header=header, lang=args.lang)
+    return 0
+
+
+COMMAND = Command(
+    name="frontier",
+    help="the success/drain frontier of cancelling 1s against 6s",
+    description="Sweep best(λ) from keep to cancel: P(success) and E[drain] "
+    "of each policy, and the λ a sensible player implies.",
+    run=run,
+    shared=(rules_options, output_options),
+    add_arguments=add_arguments,
+)

@@ -1,0 +1,83 @@
+"""``explodice hide``: one Stealth total against every observer, active (opposed, a tie keeps
+the hider hidden) and passive (the DC).
+
+    $ explodice hide -m 5 --passive 12 14 --active 2
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from explodice.analysis.hiding import hide
+from explodice.game.rules import ADVANTAGE_STATES, Roll
+from explodice.game.tables import SYSTEMS
+from explodice.present import i18n
+from explodice.present.cli.base import Command
+from explodice.present.cli.options import output_options
+from explodice.present.cli.output import show
+
+__all__ = ["COMMAND", "run"]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--modifier", "-m", type=int, default=0, help="the Stealth modifier")
+    p.add_argument("--advantage", choices=ADVANTAGE_STATES, default="normal")
+    p.add_argument(
+        "--active",
+        type=int,
+        nargs="*",
+        default=[],
+        metavar="MOD",
+        help="Perception modifiers of observers who search",
+    )
+    p.add_argument(
+        "--passive",
+        type=int,
+        nargs="*",
+        default=[],
+        metavar="VALUE",
+        help="passive Perception values of observers who do not",
+    )
+    p.add_argument("--system", choices=SYSTEMS, default="3d6x")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Hiding: one Stealth total against every observer."""
+    r = hide(
+        Roll(args.modifier, advantage=args.advantage),
+        active=[Roll(m) for m in args.active],
+        passive=args.passive,
+        system=args.system,
+    )
+    frame = r.to_frame()
+    _ = i18n.translator(args.lang)
+    if args.format == "text":  # the observers as the command was given them
+        frame["observer"] = (
+            [_("passive {value}").format(value=v) for v in args.passive]
+            + [_("active, Perception {modifier}").format(modifier=f"{m:+d}") for m in args.active]
+            + [_("all")]
+        )
+    show(
+        frame,
+        args,
+        _(
+            "hiding, {system}, exact: P(hidden from all) {p} (each observer on their own, "
+            "multiplied, would say {q})"
+        ).format(
+            system=args.system,
+            p=i18n.percent(r.p_hidden, args.lang, 2),
+            q=i18n.percent(r.p_if_independent, args.lang, 2),
+        ),
+    )
+    return 0
+
+
+COMMAND = Command(
+    name="hide",
+    help="hiding from observers",
+    description="One Stealth total against active observers (opposed, a "
+    "tie keeps the hider hidden) and passive ones (the DC).",
+    run=run,
+    shared=(output_options,),
+    add_arguments=add_arguments,
+)

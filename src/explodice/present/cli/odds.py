@@ -1,0 +1,122 @@
+"""``explodice odds``: the odds of one roll against one or more DCs.
+
+$ explodice odds --modifier 4 --dc 16 --advantage advantage
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import pandas as pd
+
+from explodice.analysis.success import roll_distribution
+from explodice.core.errors import ExplodiceError
+from explodice.engine.distribution import Distribution
+from explodice.game.rules import Roll
+from explodice.game.tables import DC_TABLES, SYSTEMS
+from explodice.present.cli.base import Command
+from explodice.present.cli.options import (
+    DC,
+    MODIFIER,
+    ROLL_COMMAND,
+    progress,
+    reroll_from,
+    resolve_policy,
+    rules_from,
+    sampling_from,
+)
+from explodice.present.cli.output import emit, pct
+from explodice.present.plots import provenance
+
+__all__ = ["COMMAND", "run"]
+
+#: Columns of the tidy rows that the text table leaves to its header.
+HEADER_ONLY = ("system", "roll", "rules", "method", "n", "seed", "mean", "median", "drain_mean")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--modifier", "-m", type=MODIFIER, default=0, help="the roll's modifier")
+    p.add_argument("--dc", type=DC, nargs="+", help="DCs (default: the system's DC table)")
+    p.add_argument("--system", choices=SYSTEMS, default="3d6x")
+    p.add_argument("--pmf", action="store_true", help="print the distribution of the total")
+
+
+def run(args: argparse.Namespace) -> int:
+    """The odds of one roll against one or more DCs."""
+    rules = rules_from(args)
+    dcs = args.dc or list(DC_TABLES[args.system].values())
+    policy_text = args.policy.strip().lower()
+    bound = getattr(args, "reroll_on_failure", False) or (
+        policy_text.startswith("best") and "@" not in policy_text
+    )
+    if bound and len(dcs) != 1:  # the roll itself depends on its DC: one DC, one roll
+        raise ExplodiceError(
+            "`--dc` must be one DC with --reroll-on-failure or --policy best:λ (the roll's "
+            f"choices depend on its DC), but {len(dcs)} DCs were asked; use `explodice table` "
+            "for several DCs, or best:λ@DC."
+        )
+    roll = Roll(
+        args.modifier,
+        advantage=args.advantage,
+        kind=args.kind,
+        actor=args.actor,
+        policy=resolve_policy(args.policy, dcs[0]),
+        reroll=reroll_from(args, dcs[0]),
+    )
+    dist = roll_distribution(
+        roll,
+        system=args.system,
+        rules=rules,
+        sampling=sampling_from(args),
+        progress=progress(args),
+    )
+    label = dist.label
+    frame = dist.success_frame(dcs)
+    frame.insert(0, "system", dist.system)
+    frame.insert(1, "roll", label)
+    frame["mean"] = dist.mean
+    frame["median"] = dist.median
+    frame["drain_mean"] = dist.drain_mean
+    frame["rules"] = rules.describe() if dist.system == "3d6x" else "d20"
+    if args.pmf:
+        frame = dist.to_frame("total")
+        frame.insert(0, "system", dist.system)
+        frame["method"], frame["n"], frame["seed"] = dist.method, dist.n, dist.seed
+    text = frame[[c for c in frame.columns if c not in HEADER_ONLY]]
+    if not args.pmf:
+        text = text.assign(p=[pct(p, args, 3) for p in frame.p])
+        if dist.simulated:
+            text = text.assign(
+                ci_low=[pct(p, args, 3) for p in frame.ci_low],
+                ci_high=[pct(p, args, 3) for p in frame.ci_high],
+            )
+        else:
+            text = text.drop(columns=["ci_low", "ci_high"])
+    emit(
+        pd.DataFrame(frame),
+        args.format,
+        text=text,
+        lang=args.lang,
+        header=f"# {label}\n{header(dist)}",
+    )
+    return 0
+
+
+def header(d: Distribution) -> str:
+    """The lines above a distribution's table: where it comes from, its mean, median, spread
+    and (3d6x) expected drain and kept 1s."""
+    head = f"# {provenance(d)}\n# mean {d.mean:.4f}, median {d.median}, std {d.std:.4f}"
+    if d.system == "3d6x":
+        head += f", E[drain] {d.drain_mean:.4f}, E[kept 1s] {d.ones_mean:.4f}"
+    return head
+
+
+COMMAND = Command(
+    name="odds",
+    help="the odds of one roll against DCs",
+    description="The odds of one roll: P(total >= DC) for each --dc, its "
+    "mean, median and expected drain.",
+    run=run,
+    shared=ROLL_COMMAND,
+    add_arguments=add_arguments,
+)

@@ -1,0 +1,312 @@
+"""The options several commands share, each defined once, and what the commands read from them.
+
+- :func:`rules_options`: one option per switch of :class:`~explodice.Rules`, from the table
+  :data:`RULES_SWITCHES` (a new switch of ``Rules`` is one line there), read back by
+  :func:`rules_from`;
+- :func:`roll_options`: the roll (advantage, kind, actor, rule-of-1 policy, reroll);
+- :func:`sampling_options`: ``--exact``/``--simulate``, ``--n``, ``--seed``, ``--threads``,
+  ``--no-progress``, read back by :func:`sampling_from`;
+- :func:`output_options`: ``--format text|csv|json`` and ``--lang en|fr``.
+
+Each is a factory returning a parent parser, so every command gets its own copy (argparse's
+``set_defaults`` changes the actions a parent shares). Numbers are read strictly
+(:mod:`explodice.present.cli.numbers`) within the engines' limits.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from typing import Any
+
+from explodice.core.errors import ExplodiceError
+from explodice.day.simulate import MAX_DAYS
+from explodice.engine.chunks import MAX_THREADS
+from explodice.engine.sampling import Sampling
+from explodice.engine.seeding import MAX_ROLLS
+from explodice.game.reroll import Reroll
+from explodice.game.rules import (
+    ACTORS,
+    ADVANTAGE_STATES,
+    DISADVANTAGE_READINGS,
+    DRAIN_GAUGES,
+    KINDS,
+    OVERFLOW_MODES,
+    Rules,
+    parse_policy,
+)
+from explodice.game.tables import MAX_GAUGE
+from explodice.present.cli.numbers import integer
+from explodice.present.i18n import LANGS
+from explodice.sweeps.run import MAX_WORKERS
+
+__all__ = [
+    "DAYS",
+    "DC",
+    "GAUGE",
+    "ROLL_COMMAND",
+    "MODIFIER",
+    "ROLLS",
+    "RULES_SWITCHES",
+    "SEED",
+    "THREADS",
+    "WORKERS",
+    "Switch",
+    "config_argument",
+    "output_options",
+    "policy",
+    "progress",
+    "reroll_from",
+    "resolve_policy",
+    "roll_options",
+    "rules_from",
+    "rules_options",
+    "sampling_from",
+    "sampling_options",
+]
+
+# every number read strictly (``--n 1.25e1`` or ``1e400`` refused), within the engines' limits
+ROLLS = integer(1, MAX_ROLLS)
+DAYS = integer(1, MAX_DAYS)
+THREADS = integer(1, MAX_THREADS)
+GAUGE = integer(1, MAX_GAUGE)
+WORKERS = integer(1, MAX_WORKERS)
+SEED = integer(0)
+MODIFIER = integer(-100, 100)
+DC = integer(-(10**6), 10**6)
+
+DEFAULTS = Rules()  # the switches' defaults, read from the rules, never restated
+
+
+# -- the rules switches ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class Switch:
+    """One switch of :class:`~explodice.Rules` as an option: the field it sets, its flag and
+    help (``{default}`` in it is the field's default). A switch with ``choices`` takes a value
+    (``many``: one or more, read as a set); one without is an on/off flag."""
+
+    field: str
+    flag: str
+    help: str
+    choices: tuple[str, ...] | None = None
+    many: bool = False
+    metavar: str | None = None
+
+    @property
+    def dest(self) -> str:
+        """The name argparse gives the option's value (``--rule-of-one``: ``rule_of_one``)."""
+        return self.flag.removeprefix("--").replace("-", "_")
+
+    def add_to(self, group: Any) -> None:
+        default = getattr(DEFAULTS, self.field)
+        if self.choices is None:  # a flag that turns the switch on (or off, if on by default)
+            action = argparse.BooleanOptionalAction if default else "store_true"
+            group.add_argument(self.flag, action=action, help=self.help)
+            return
+        shown = " ".join(sorted(default)) if self.many else default
+        group.add_argument(
+            self.flag,
+            choices=self.choices,
+            nargs="+" if self.many else None,
+            default=sorted(default) if self.many else default,
+            metavar=self.metavar,
+            help=self.help.format(default=shown),
+        )
+
+    def read(self, args: argparse.Namespace) -> Any:
+        value = getattr(args, self.dest)
+        return frozenset(value) if self.many else value
+
+
+#: Every switch of Rules as an option, in the order of ``--help``.
+RULES_SWITCHES = (
+    Switch(
+        "disadvantage",
+        "--disadvantage",
+        "reading of disadvantage: subtract an exploding malus die (default), "
+        "or drop a die from the pool",
+        DISADVANTAGE_READINGS,
+    ),
+    Switch(
+        "rule_of_one_kinds",
+        "--rule-of-one",
+        "kinds of roll the rule of 1 applies to (default: {default})",
+        KINDS,
+        many=True,
+        metavar="KIND",
+    ),
+    Switch(
+        "ones_on_explosions", "--ones-on-explosions", "a 1 shown by an explosion die drains as well"
+    ),
+    Switch(
+        "overflow",
+        "--overflow",
+        "where drain beyond an empty gauge goes (default: {default})",
+        OVERFLOW_MODES,
+    ),
+    Switch(
+        "drain_gauge",
+        "--drain-gauge",
+        "gauge a skill check drains: its skill's (default) or the rolled ability's",
+        DRAIN_GAUGES,
+    ),
+    Switch(
+        "close_contest",
+        "--close-contest",
+        "lutte serrée: a total equal to the DC goes to bids (tables add p_tie)",
+    ),
+)
+
+
+def rules_options() -> argparse.ArgumentParser:
+    """The rules switches (and ``--lucky``, the roll's Reroll('one'))."""
+    p = argparse.ArgumentParser(add_help=False)
+    g = p.add_argument_group("rules switches (RULES.md)")
+    for switch in RULES_SWITCHES:
+        switch.add_to(g)
+    g.add_argument(
+        "--lucky",
+        action="store_true",
+        help="the roll carries Reroll('one'): a die showing 1 is rerolled (Chanceux)",
+    )
+    return p
+
+
+def rules_from(args: argparse.Namespace) -> Rules:
+    """The :class:`~explodice.Rules` the options of :func:`rules_options` ask for."""
+    return Rules(**{s.field: s.read(args) for s in RULES_SWITCHES})
+
+
+# -- the roll -------------------------------------------------------------------------------
+def policy(text: str) -> str:
+    """'keep', 'cancel', 'best:λ' or 'best:λ@dc' (the DC defaults to the roll's --dc)."""
+    try:
+        parse_policy(text, dc=0)  # the grammar is checked now; the DC is the roll's, later
+    except ExplodiceError as err:
+        raise argparse.ArgumentTypeError(str(err).replace("`policy`", "`--policy`")) from None
+    return text
+
+
+def resolve_policy(text: str, dc: int | None) -> Any:
+    """The policy of ``--policy`` for a roll against ``dc``."""
+    return parse_policy(text, dc=dc, field_name="--policy")
+
+
+def roll_options() -> argparse.ArgumentParser:
+    """The roll: its advantage state, kind, actor, rule-of-1 policy and reroll on failure."""
+    p = argparse.ArgumentParser(add_help=False)
+    g = p.add_argument_group("the roll")
+    g.add_argument(
+        "--advantage",
+        choices=ADVANTAGE_STATES,
+        default="normal",
+        help="net advantage state (default: normal)",
+    )
+    g.add_argument("--kind", choices=KINDS, default="check")
+    g.add_argument(
+        "--actor", choices=ACTORS, default="pc", help="an NPC always cancels and drains nothing"
+    )
+    g.add_argument(
+        "--policy",
+        type=policy,
+        default="keep",
+        help="rule-of-1 policy: keep, cancel, or best:λ (e.g. best:0.05)",
+    )
+    g.add_argument(
+        "--reroll-on-failure",
+        action="store_true",
+        help="the roll carries Reroll('failure') against the (first) DC",
+    )
+    return p
+
+
+def reroll_from(args: argparse.Namespace, dc: int | None) -> Reroll | None:
+    """The roll's reroll from --lucky / --reroll-on-failure (one of them)."""
+    lucky, failure = getattr(args, "lucky", False), getattr(args, "reroll_on_failure", False)
+    if lucky and failure:
+        raise ExplodiceError(
+            "`--lucky` and `--reroll-on-failure` cannot both be given: a roll carries one reroll."
+        )
+    if failure:
+        if dc is None:
+            raise ExplodiceError("`--reroll-on-failure` needs a DC, and this command has none.")
+        return Reroll("failure", dc)
+    return Reroll("one") if lucky else None
+
+
+# -- exact or simulated ---------------------------------------------------------------------
+def sampling_options(default: str = "exact") -> argparse.ArgumentParser:
+    """--exact / --simulate and the simulation's options; ``default`` says in the help which
+    method a command uses when neither is given."""
+    p = argparse.ArgumentParser(add_help=False)
+    g = p.add_argument_group("exact or simulated")
+    m = g.add_mutually_exclusive_group()
+    m.add_argument(
+        "--exact",
+        dest="method",
+        action="store_const",
+        const="exact",
+        help="use the exact engine" + (" (default)" if default == "exact" else f" ({default})"),
+    )
+    m.add_argument(
+        "--simulate",
+        dest="method",
+        action="store_const",
+        const="simulate",
+        help="use the Monte Carlo engine (with --n, --seed, --threads)",
+    )
+    g.add_argument("--n", type=ROLLS, default=1_000_000, help="rolls to simulate")
+    g.add_argument(
+        "--seed",
+        type=SEED,
+        default=None,
+        help="seed of the simulation (default: fresh, printed with the results)",
+    )
+    g.add_argument("--threads", type=THREADS, default=None, help="threads (default: all)")
+    g.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    p.set_defaults(method="exact")
+    return p
+
+
+def sampling_from(args: argparse.Namespace) -> Sampling:
+    """The :class:`~explodice.Sampling` the options of :func:`sampling_options` ask for."""
+    return Sampling(args.method, n=args.n, seed=args.seed, threads=args.threads)
+
+
+def progress(args: argparse.Namespace) -> bool | None:
+    """False with --no-progress; else None: the engine shows a bar on long runs."""
+    return False if args.no_progress else None
+
+
+# -- output ---------------------------------------------------------------------------------
+def config_argument(p: argparse.ArgumentParser) -> None:
+    """The optional positional ``config``: a report configuration TOML file."""
+    p.add_argument(
+        "config",
+        nargs="?",
+        default=None,
+        help="a configuration TOML file (default: the embedded one)",
+    )
+
+
+def output_options() -> argparse.ArgumentParser:
+    """--format text|csv|json and --lang en|fr (the text table's language)."""
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument(
+        "--format",
+        choices=("text", "csv", "json"),
+        default="text",
+        help="aligned text (default), csv or json (tidy rows) for scripts",
+    )
+    p.add_argument(
+        "--lang",
+        choices=LANGS,
+        default="en",
+        help="language of the text table's headers and numbers (csv/json stay as they are)",
+    )
+    return p
+
+
+#: The shared options of a command about rolls: the roll, the rules switches, exact or
+#: simulated, and the output.
+ROLL_COMMAND = (roll_options, rules_options, sampling_options, output_options)

@@ -1,0 +1,364 @@
+"""The explorer's numbers: every table the page shows, computed when the file is written (the
+exact engine for single rolls and equivalent DCs, the day engine seeded from the configuration
+for the party's day); the page only filters and draws them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from explodice.analysis.compare import equivalent_dc
+from explodice.core.version import __version__
+from explodice.day.simulate import simulate_day
+from explodice.engine.d20 import d20
+from explodice.engine.exact import exact
+from explodice.game.character import ABILITIES, ProficiencyWarning
+from explodice.game.rules import Roll, Rules
+from explodice.game.tables import DC_TABLES
+from explodice.present import i18n
+from explodice.present.explorer.keys import (
+    POLICY_CHOICES,
+    SLIDER_CLASS,
+    STATES,
+    RollClass,
+    State,
+)
+from explodice.present.labels import (
+    MODIFIER_CHOICE,
+    OWN_POLICIES,
+    REROLL,
+    difficulty_label,
+    roll_type_label,
+    test_label,
+)
+
+__all__ = ["CURVE_DCS", "SLIDER", "ExplorerData", "Subject", "explorer_data"]
+
+#: DCs drawn on the "at least" curves.
+CURVE_DCS = range(1, 51)
+#: The modifiers the slider offers (a character's tests may add others).
+SLIDER = (-5, 15)
+#: The day of each best(λ) choice plays Best against each roll's own DC (this one is a stand-in).
+DAY_DC = 16
+
+
+@dataclass(frozen=True)
+class ExplorerData:
+    """Every number the explorer shows, as tidy tables (precomputed; the page only filters).
+
+    - ``subjects``: who rolls: ``who`` (a key), ``label`` (shown), ``mod3`` and ``mod20`` (the
+      modifier in each system), ``cls`` (the :class:`RollClass` key, ``kind/actor[/trigger]``,
+      which sets the rule of 1 and the reroll);
+    - ``roll``: P(success) and the expected drain of one roll against ``need`` = DC - modifier,
+      per ``system``, ``cls``, advantage ``state`` (a :class:`State` key) and ``policy`` (a
+      :class:`PolicyChoice` key; d20 rows: ``"-"``);
+    - ``dcs``: the typical DC tables of both systems;
+    - ``equivalent``: for each profile, the 3d6x DC closest in odds to each d20 DC;
+    - ``day_empty``, ``day_types``, ``day_gauges``: the party's day per policy (simulated);
+    - ``meta``: title, version, date, seed, rules, language and method notes.
+    """
+
+    subjects: pd.DataFrame
+    roll: pd.DataFrame
+    dcs: pd.DataFrame
+    equivalent: pd.DataFrame
+    day_empty: pd.DataFrame
+    day_types: pd.DataFrame
+    day_gauges: pd.DataFrame
+    meta: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Subject:
+    """Who rolls: a key, a label, the modifier in each system and the class of its rolls."""
+
+    who: str
+    label: str
+    mod3: int
+    mod20: int
+    cls: RollClass
+
+
+def _subjects(party: Sequence[Any], lang: str) -> tuple[list[Subject], list[str]]:
+    """A modifier (the slider), then each character's proficient skills and saves; and the
+    notes the page shows about them (a reroll trait, a save the d20 reads otherwise).
+
+    A character with a reroll trait gives its subjects a class with that trigger: their rows
+    in the roll table carry the reroll (a reroll on failure spent against each DC)."""
+    _ = i18n.translator(lang)
+    subjects = [Subject(MODIFIER_CHOICE, _(MODIFIER_CHOICE), 0, 0, SLIDER_CLASS)]
+    notes: list[str] = []
+    for c in party:
+        # a reroll on failure needs the DC: it is bound per DC in the roll table, by class
+        tests: list[tuple[str, Roll, Roll]] = []
+        for skill, prof in c.skills.items():
+            if prof:
+                tests.append(
+                    (
+                        skill,
+                        c.roll(skill, reroll_on_failure=False),
+                        c.roll(skill, system="d20", reroll_on_failure=False),
+                    )
+                )
+        for a in ABILITIES:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", ProficiencyWarning)
+                r20 = c.roll(ability=a, kind="save", system="d20", reroll_on_failure=False)
+            for w in caught:
+                if not issubclass(w.category, ProficiencyWarning):
+                    warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+                    continue
+                notes.append(
+                    _(
+                        "{name}: {test} is proficient twice; d20 adds the proficiency bonus "
+                        "to a save once (5e), where 3d6x adds it twice. The character's "
+                        "`save_expertise` feature would count it twice in d20."
+                    ).format(name=c.name, test=test_label(f"save {a}", lang))
+                )
+            tests.append(
+                (f"save {a}", c.roll(ability=a, kind="save", reroll_on_failure=False), r20)
+            )
+        trait = c.reroll.trigger if c.reroll is not None else None
+        if trait == "one":
+            notes.append(
+                _(
+                    "{name} has the Lucky trait, counted in these numbers: a die of the first "
+                    "throw showing 1 is rerolled once (3d6x: before the rule of 1; d20: the die "
+                    "showing 1)."
+                ).format(name=c.name)
+            )
+        elif trait == "failure":
+            notes.append(
+                _(
+                    "{name} has a reroll on failure, counted in these numbers: a failed roll is "
+                    "rerolled once, against each DC of the table and of the curve (with "
+                    "advantage or disadvantage, the best die only)."
+                ).format(name=c.name)
+            )
+        for test, r3, r20 in tests:
+            mods = f"{r3.modifier:+d}" + (
+                "" if r20.modifier == r3.modifier else f"; d20 {r20.modifier:+d}"
+            )
+            label = _("{name}: {test} ({modifiers})").format(
+                name=c.name, test=test_label(test, lang), modifiers=mods
+            )
+            subjects.append(
+                Subject(
+                    who=f"{c.name}: {test} ({mods})",
+                    label=label + (f", {_(REROLL[trait])}" if trait else ""),
+                    mod3=r3.modifier,
+                    mod20=r20.modifier,
+                    cls=RollClass(r3.kind, r3.actor, trait),
+                )
+            )
+    return subjects, notes
+
+
+def _subjects_frame(subjects: Sequence[Subject]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {"who": s.who, "label": s.label, "mod3": s.mod3, "mod20": s.mod20, "cls": s.cls.key}
+            for s in subjects
+        ]
+    )
+
+
+def _state_rules(state: State, rules: Rules) -> Rules:
+    """The rules of a state: its reading of disadvantage, if it has one."""
+    return dataclasses.replace(rules, disadvantage=state.reading) if state.reading else rules
+
+
+def _needs(subjects: Sequence[Subject], cls: RollClass) -> np.ndarray:
+    """The needs (DC - modifier) the page reads for a class: every DC of the curve for the
+    slider's whole range and each subject's modifier in both systems."""
+    of = [s for s in subjects if s.cls == cls]
+    mods = {m for s in of for m in (s.mod3, s.mod20)}
+    if cls == SLIDER_CLASS:  # the slider's subject: every modifier it offers
+        mods |= set(range(SLIDER[0], SLIDER[1] + 1))
+    needs = {dc - int(m) for dc in CURVE_DCS for m in mods}
+    return np.arange(min(needs), max(needs) + 1)
+
+
+def _roll_table(subjects: Sequence[Subject], rules: Rules) -> pd.DataFrame:
+    """P(success) and E[drain] against need = DC - modifier, for every choice of the controls.
+
+    A class with a reroll trait rolls with it; a reroll on failure is bound to each need (the
+    roll at modifier 0 against DC = need is the roll at any modifier against DC = need +
+    modifier: the engines shift)."""
+    frames = []
+    for cls in dict.fromkeys(s.cls for s in subjects):
+        needs = _needs(subjects, cls)
+        for state in STATES:
+            adv, state_rules = state.advantage, _state_rules(state, rules)
+            if cls.bound:
+                p20 = [d20(cls.roll(adv, "keep", int(n))).p_success(int(n)) for n in needs]
+            else:
+                p20 = d20(cls.roll(adv, "keep", 0)).p_success(needs)
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "system": "d20",
+                        "cls": cls.key,
+                        "state": state.key,
+                        "policy": "-",
+                        "need": needs,
+                        "p": np.asarray(p20, dtype=float),
+                        "drain": 0.0,
+                    }
+                )
+            )
+            for choice in POLICY_CHOICES:
+                if choice.knows_dc or cls.bound:
+                    p, drain = np.empty(needs.size), np.empty(needs.size)
+                    for i, need in enumerate(needs):
+                        d = exact(cls.roll(adv, choice.policy(int(need)), int(need)), state_rules)
+                        p[i], drain[i] = d.p_success(int(need)), d.drain_mean
+                else:
+                    d = exact(cls.roll(adv, choice.policy(0), 0), state_rules)
+                    p, drain = d.p_success(needs), np.full(needs.size, d.drain_mean)
+                frames.append(
+                    pd.DataFrame(
+                        {
+                            "system": "3d6x",
+                            "cls": cls.key,
+                            "state": state.key,
+                            "policy": choice.key,
+                            "need": needs,
+                            "p": p,
+                            "drain": drain,
+                        }
+                    )
+                )
+    return pd.concat(frames, ignore_index=True)
+
+
+def _dc_frame(lang: str) -> pd.DataFrame:
+    rows = [
+        {
+            "system": system,
+            "order": i,
+            "difficulty": name,
+            "label": difficulty_label(name, lang),
+            "dc": dc,
+        }
+        for system, table in DC_TABLES.items()
+        for i, (name, dc) in enumerate(table.items())
+    ]
+    return pd.DataFrame(rows)
+
+
+def _equivalent(profiles: dict[str, int], rules: Rules, lang: str) -> pd.DataFrame:
+    frames = []
+    for name, mod in profiles.items():
+        f = equivalent_dc(Roll(mod), rules=rules)
+        f.insert(0, "profile", f"{name} ({mod:+d})")
+        f.insert(1, "order", range(len(f)))
+        f["label"] = [difficulty_label(d, lang) for d in f.difficulty]
+        frames.append(f)
+    return pd.concat(frames, ignore_index=True)
+
+
+def _day_tables(config: Any, lang: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """The party's day under each policy: its own, then each choice of the controls."""
+    _ = i18n.translator(lang)
+    scenario = config.day
+    runs: dict[str, Any] = {OWN_POLICIES: scenario}
+    for choice in POLICY_CHOICES:
+        # the day plays a best(λ) against each roll's own DC
+        party = tuple(
+            dataclasses.replace(c, policy=choice.policy(DAY_DC)) for c in scenario.characters
+        )
+        runs[choice.key] = scenario.replace(characters=party)
+    type_labels = {r.label: roll_type_label(r, lang) for r in scenario.rolls}
+    empties, types, gauges = [], [], []
+    for key, sc in runs.items():
+        res = simulate_day(sc, config.rules, n_days=config.days, seed=config.seed)
+        g = res.to_frame("gauges")
+        drained = g[g.caused_mean > 0][["character", "gauge"]]
+        e = res.to_frame("empty").merge(drained, on=["character", "gauge"])
+        e["series"] = e.character + " " + e.gauge
+        empties.append(e[["series", "roll", "p", "ci_low", "ci_high"]].assign(policy=key))
+        t = res.to_frame("roll_types")
+        t = t[t.rolls > 0].assign(
+            type_label=lambda f: f.type.map(type_labels), state_label=lambda f: f.state.map(_)
+        )
+        types.append(
+            t[
+                ["type", "type_label", "state", "state_label", "rolls", "p", "ci_low", "ci_high"]
+            ].assign(policy=key)
+        )
+        g = g[g.caused_mean > 0].assign(
+            who=lambda f: [
+                _("{name} {gauge} ({points} points)").format(
+                    name=r.character, gauge=r.gauge, points=r.start
+                )
+                for r in f.itertuples()
+            ]
+        )
+        gauges.append(
+            g[["character", "gauge", "who", "start", "p_empty", "caused_mean"]].assign(policy=key)
+        )
+    return tuple(
+        pd.concat(f, ignore_index=True)  # type: ignore[return-value]
+        for f in (empties, types, gauges)
+    )
+
+
+def explorer_data(
+    config: Any = None, *, lang: str | None = None, date: str | None = None, day: bool = True
+) -> ExplorerData:
+    """Compute every table of the explorer for a report configuration (default: embedded),
+    with its labels in ``lang`` (default: the configuration's ``lang``).
+
+    ``day=False`` leaves the party's day out (its tables empty): for quick looks and tests.
+    """
+    # imported here: the report's writer imports the explorer
+    from explodice.present.report.config import ReportConfig, load_config
+
+    if lang is not None:
+        i18n.check_lang(lang)
+    if not isinstance(config, ReportConfig):
+        config = load_config(config)
+    lang = i18n.check_lang(config.lang if lang is None else lang)
+    subjects, notes = _subjects(config.party, lang)
+    empty = pd.DataFrame()
+    day_tables = _day_tables(config, lang) if day and config.day is not None else (empty,) * 3
+    rules = config.rules
+    meta = {
+        "title": config.title,
+        "version": __version__,
+        "lang": lang,
+        "date": date or _dt.date.today().isoformat(),
+        "seed": config.seed,
+        "source": config.source,
+        "rules": rules.describe(),
+        "switches": {
+            "disadvantage": rules.disadvantage,
+            "rule_of_one_kinds": sorted(rules.rule_of_one_kinds),
+            "ones_on_explosions": rules.ones_on_explosions,
+            "overflow": rules.overflow,
+            "drain_gauge": rules.drain_gauge,
+        },
+        "days": config.days,
+        "day": config.day.name if config.day is not None else "",
+        "party": [c.name for c in config.day.characters] if config.day is not None else [],
+        "rolls_per_day": config.day.n_rolls if config.day is not None else 0,
+        "profiles": dict(config.profiles),
+        "notes": notes,
+    }
+    return ExplorerData(
+        _subjects_frame(subjects),
+        _roll_table(subjects, rules),
+        _dc_frame(lang),
+        _equivalent(dict(config.profiles), rules, lang),
+        *day_tables,
+        meta=meta,
+    )

@@ -1,0 +1,225 @@
+"""The explorer's page: one HTML file, Vega, Vega-Lite and vega-embed inlined (from
+``vl-convert-python``'s bundle), the charts' specifications and their data inside, nothing
+fetched when it opens; :func:`write_explorer` writes it whole or not at all."""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from explodice.core.errors import ExplodiceError
+from explodice.core.files import atomic_write_text
+from explodice.present import i18n
+from explodice.present.explorer.charts import explorer_charts
+from explodice.present.explorer.data import ExplorerData, explorer_data
+from explodice.present.labels import DRAIN_GAUGE_LONG, OVERFLOW, OWN_POLICIES, day_description
+
+__all__ = ["EXPLORER_NAME", "explorer_html", "write_explorer"]
+
+EXPLORER_NAME = "explorer.html"
+
+_STYLE = """
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0;
+       color: #1b1b1b; background: #fafafa; }
+header, section, footer { max-width: 1180px; margin: 0 auto; padding: 12px 24px; }
+header { border-bottom: 1px solid #ddd; }
+h1 { font-size: 1.6em; margin: 0.3em 0; } h2 { font-size: 1.25em; margin: 0.6em 0 0.2em; }
+p.lead { color: #333; max-width: 75em; line-height: 1.4; }
+dl.meta { display: grid; grid-template-columns: max-content auto; gap: 2px 14px;
+          font-size: 0.9em; margin: 8px 0; }
+dl.meta dt { font-weight: 600; } dl.meta dd { margin: 0; font-family: ui-monospace, monospace; }
+.controls { display: flex; flex-wrap: wrap; gap: 6px 22px; padding: 10px 14px;
+            background: #eef3f9; border: 1px solid #cdd9e6; border-radius: 6px;
+            position: sticky; top: 0; z-index: 5; font-size: 0.95em; }
+.controls .vega-bind-name { font-weight: 600; }
+.controls select { max-width: 22em; }
+.view { background: white; border: 1px solid #e2e2e2; border-radius: 6px; padding: 10px;
+        margin-top: 10px; overflow-x: auto; }
+footer { color: #555; font-size: 0.85em; border-top: 1px solid #ddd; }
+ul.notes { max-width: 75em; margin: 4px 0 10px; padding: 6px 14px 6px 30px; line-height: 1.4;
+           background: #fff8e6; border: 1px solid #ecd9a8; border-radius: 6px; }
+"""
+
+
+def _meta_html(meta: dict[str, Any], _: Callable[[str], str]) -> str:
+    lang = meta["lang"]
+    sw = meta["switches"]
+    yes_no = {True: _("yes"), False: _("no")}
+    rows = [
+        (_("explodice version"), meta["version"]),
+        (_("written on"), i18n.date(meta["date"], lang)),
+        (_("configuration"), _(meta["source"])),
+        (_("seed"), meta["seed"]),
+        (
+            _("disadvantage"),
+            _("{reading} (the page's reading control can change it)").format(
+                reading=_(sw["disadvantage"])
+            ),
+        ),
+        (
+            _("rule of 1 applies to"),
+            ", ".join(_(k) for k in sw["rule_of_one_kinds"]) or _("nothing"),
+        ),
+        (_("a 1 on an explosion die drains too"), yes_no[sw["ones_on_explosions"]]),
+        (_("excess drain"), _(OVERFLOW[sw["overflow"]])),
+        (_("a skill check drains"), _(DRAIN_GAUGE_LONG[sw["drain_gauge"]])),
+    ]
+    return (
+        "<dl class='meta'>"
+        + "".join(f"<dt>{html.escape(str(k))}</dt><dd>{html.escape(str(v))}</dd>" for k, v in rows)
+        + "</dl>"
+    )
+
+
+def explorer_html(data: ExplorerData) -> str:
+    """The explorer page for precomputed ``data``: one HTML string, every script inlined."""
+    import altair as alt
+    import vl_convert
+
+    meta = data.meta
+    lang = meta["lang"]
+    _ = i18n.translator(lang)
+    esc = html.escape
+    specs = {k: c.to_dict() for k, c in explorer_charts(data).items()}
+    # vl-convert names Vega-Lite's versions v<major>_<minor>; Altair's SCHEMA_VERSION is v6.4.1
+    vl_version = "_".join(alt.SCHEMA_VERSION.split(".")[:2])
+    bundle = vl_convert.javascript_bundle(vl_version=vl_version)
+    day_section = ""
+    if "day" in specs:
+        day_lead = day_description(meta["day"], meta["party"], meta["rolls_per_day"], lang)
+        day_method = _(
+            "Each policy's day is <b>simulated</b>: {days} days with seed {seed} "
+            "(explodice day --exact computes it exactly); the bands and the bars' whiskers are 95 % Wilson "
+            "intervals (a roll type rarely made with its gauge empty has a wide one). A gauge at "
+            '0 puts every roll of its abilities at disadvantage. "{own}" plays the '
+            "configuration's policies; the others give every character the same one."
+        ).format(
+            days=esc(i18n.number(meta["days"], lang, 0)),
+            seed=meta["seed"],
+            own=esc(_(OWN_POLICIES)),
+        )
+        day_heading = _("3. The party's day")
+        day_section = f"""
+<section id="day-section">
+  <h2>{esc(day_heading)}</h2>
+  <p class="lead">{esc(day_lead)} {day_method}</p>
+  <div class="controls" id="controls-day"></div>
+  <div class="view" id="view-day"></div>
+</section>"""
+    profiles = ", ".join(f"{esc(k)} {v:+d}" for k, v in meta["profiles"].items())
+    embeds = "\n".join(
+        f"    vegaEmbed('#view-{k}', {json.dumps(s)}, opts).then(r => {{ views['{k}'] = r.view; }}),"
+        for k, s in specs.items()
+    )
+    opts = {"actions": False, "renderer": "svg", "formatLocale": i18n.d3_locale(lang)}
+    title = _("{title}: the explorer").format(title=meta["title"])
+    intro = _(
+        "3d6x (three exploding d6, advantage as a 4th die, the rule of 1) beside the d20. "
+        "Change the controls; every number was computed by explodice when this file was "
+        "written and the page only filters and draws them, offline. Single rolls and "
+        "equivalent DCs come from the <b>exact engine</b> (the cut of the infinite "
+        "explosion leaves out less than 1e-12)."
+    )
+    roll_lead = _(
+        "Choose who rolls (a bare modifier from the slider, or a character's skill or "
+        "save), the advantage state, the reading of disadvantage (<i>subtract</i>: 3 "
+        "dice minus an exploding malus die; <i>drop</i>: 2 dice) and the rule-of-1 "
+        "policy (<i>keep</i> every 1, <i>cancel</i> each 1 against a 6, or "
+        "<i>best(λ)</i>: the cancellations that maximise P(success) − λ·E[drain] for "
+        "that DC). The d20 reads the same modifier and advantage state. E[drain] is "
+        "the expected number of gauge points one roll costs."
+    )
+    equivalent_lead = _(
+        "For each profile ({profiles}), rolling without advantage and keeping "
+        "its 1s: which 3d6x DC gives the odds closest to each d20 DC. The "
+        "colour is the remaining gap in percentage points (blue: 3d6x easier; "
+        "red: harder)."
+    ).format(profiles=profiles)
+    footer = _(
+        "Made by explodice {version} on {date} from {source} (seed {seed}), with "
+        "Vega-Lite through Altair. Share it as it is: one file, no server, nothing "
+        "fetched."
+    ).format(
+        version=meta["version"],
+        date=i18n.date(meta["date"], lang),
+        source=_(meta["source"]),
+        seed=meta["seed"],
+    )
+    notes = "".join(f"\n    <li>{esc(n)}</li>" for n in meta.get("notes", ()))
+    notes_html = f'\n  <ul class="notes" id="roll-notes">{notes}\n  </ul>' if notes else ""
+    headings = (
+        _("1. One roll against the DC table"),
+        _("2. Equivalent DCs for the configuration's profiles"),
+    )
+    return f"""<!DOCTYPE html>
+<html lang="{lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="explodice {esc(meta["version"])}">
+<title>{esc(title)}</title>
+<style>{_STYLE}</style>
+<script>
+// Vega, Vega-Lite and vega-embed (bundled by vl-convert-python, Vega-Lite
+// {vl_version}), inlined so that the page needs no network.
+{bundle}
+</script>
+</head>
+<body>
+<header>
+  <h1>{esc(title)}</h1>
+  <p class="lead">{intro}</p>
+  {_meta_html(meta, _)}
+</header>
+<section id="roll-section">
+  <h2>{esc(headings[0])}</h2>
+  <p class="lead">{roll_lead}</p>{notes_html}
+  <div class="controls" id="controls-roll"></div>
+  <div class="view" id="view-roll"></div>
+</section>
+<section id="equivalent-section">
+  <h2>{esc(headings[1])}</h2>
+  <p class="lead">{equivalent_lead}</p>
+  <div class="view" id="view-equivalent"></div>
+</section>{day_section}
+<footer>
+  <p>{esc(footer)}</p>
+</footer>
+<script>
+  const views = {{}};
+  const opts = {json.dumps(opts, ensure_ascii=False)};
+  window.explodiceViews = views;
+  window.explodiceReady = Promise.all([
+{embeds}
+  ]).catch(err => {{ console.error(err); throw err; }});
+</script>
+</body>
+</html>
+"""
+
+
+def write_explorer(
+    config: Any = None,
+    out: str | os.PathLike[str] = EXPLORER_NAME,
+    *,
+    lang: str | None = None,
+    date: str | None = None,
+) -> Path:
+    """Write the explorer for a report configuration (a ReportConfig, a TOML path, or
+    ``None`` for the embedded default) to ``out``, whole or not at all; return its path.
+    ``lang``: ``"en"`` or ``"fr"`` (default: the configuration's ``lang``)."""
+    if lang is not None:
+        i18n.check_lang(lang)
+    out = Path(out)
+    if out.is_dir():
+        raise ExplodiceError(f"`out` must be a file name, but {str(out)!r} is a folder.")
+    page = explorer_html(explorer_data(config, lang=lang, date=date))
+    try:
+        atomic_write_text(out, page)
+    except OSError as err:
+        raise OSError(f"cannot write the explorer to {out}: {err.strerror}") from None
+    return out

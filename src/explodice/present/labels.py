@@ -1,0 +1,348 @@
+"""Every word explodice shows, in one home: the report, the explorer and the command line read
+their labels from here.
+
+Labels are English in the code and translated where they are shown, by the catalogue of
+:mod:`explodice.present.i18n` (``_ = i18n.translator(lang)``). Three kinds live here:
+
+- the game's words as data, each marked with :func:`N_` so that ``pybabel`` puts it in the
+  catalogue: advantage states and readings, policies, rerolls, gauges, difficulties, where
+  drain goes (:data:`WORDS`, :data:`OVERFLOW`, :data:`DRAIN_GAUGE`, :data:`REROLL` ...);
+- the column names of the tables (:data:`COLUMNS`), translated as headers;
+- functions that build a label from a result, never by editing a translated string: a policy
+  (:func:`policy_label`), a test (:func:`test_label`), a day's roll type
+  (:func:`roll_type_label`, :func:`roll_type_lines`), the rules switches (:func:`rules_text`).
+
+A sentence that belongs to one page or one command (a caption, a header) stays there, in
+``_()``. To add a label: write it here (a word of data, with ``N_``) or where it is shown
+(with ``_()``), run ``pybabel extract`` and ``update`` (``locale/README.md``) and translate the
+new entry of ``locale/fr/LC_MESSAGES/explodice.po``; ``tests/test_i18n.py`` fails until then.
+
+>>> from explodice.game.rules import Best
+>>> policy_label(Best(16, 0.05), "fr"), test_label("save WIS", "fr"), test_label("Stealth", "fr")
+('meilleur(DD 16, λ=0,05)', 'sauvegarde SAG', 'Discrétion')
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+from typing import Any
+
+from explodice.game.character import SKILLS_FR
+from explodice.game.rules import KINDS, Best
+from explodice.game.tables import DIFFICULTY_FR, HAGGLE_DCS_FR
+from explodice.present import i18n
+
+__all__ = [
+    "ABILITY",
+    "COLUMNS",
+    "DRAIN_GAUGE",
+    "DRAIN_GAUGE_LONG",
+    "MODIFIER_CHOICE",
+    "N_",
+    "OVERFLOW",
+    "OVERFLOW_SHORT",
+    "OWN_POLICIES",
+    "REROLL",
+    "STATES",
+    "WORDS",
+    "State",
+    "best_label",
+    "day_description",
+    "difficulty_label",
+    "item_label",
+    "policy_label",
+    "roll_test_label",
+    "roll_type_label",
+    "roll_type_lines",
+    "rules_text",
+    "test_label",
+]
+
+
+def N_(text: str) -> str:
+    """Marks an English label for the catalogue where it is defined as data; it is
+    translated where it is shown (``_(label)``)."""
+    return text
+
+
+#: Ability abbreviations in each language (the seeds write FOR and SAG).
+ABILITY = {
+    "en": {a: a for a in ("STR", "DEX", "CON", "INT", "WIS", "CHA")},
+    "fr": {"STR": "FOR", "DEX": "DEX", "CON": "CON", "INT": "INT", "WIS": "SAG", "CHA": "CHA"},
+}
+#: Where drain beyond an empty gauge goes, as a reader says it.
+OVERFLOW = {"fullest": N_("moves to the fullest gauge"), "lost": N_("is lost")}
+#: The same, in one word, as ``Rules.describe()`` writes it.
+OVERFLOW_SHORT = {"fullest": N_("fullest"), "lost": N_("lost")}
+#: The gauge a drain hits (Rules.drain_gauge), in a word ...
+DRAIN_GAUGE = {"skill": N_("the skill's"), "roll": N_("the roll's")}
+#: ... and in a phrase ("a skill check drains the skill's gauge").
+DRAIN_GAUGE_LONG = {"skill": N_("the skill's gauge"), "roll": N_("the rolled ability's gauge")}
+#: A reroll's trigger as the game names it.
+REROLL = {"one": N_("Lucky"), "failure": N_("reroll on failure")}
+#: The explorer's subject that rolls a bare modifier, and its choice of each one's policy.
+MODIFIER_CHOICE = N_("the modifier of the slider")
+OWN_POLICIES = N_("each character's own")
+
+#: Words that results and controls hold as values (advantage states and readings, policies,
+#: kinds, gauge states, difficulties, sources, notes), translated where shown.
+WORDS = (
+    N_("normal"),
+    N_("advantage"),
+    N_("disadvantage"),
+    N_("disadvantage (subtract)"),
+    N_("disadvantage (drop)"),
+    N_("subtract"),
+    N_("drop"),
+    N_("keep"),
+    N_("cancel"),
+    N_("best fixed λ"),
+    N_("optimal"),
+    N_("npc"),
+    N_("pc"),
+    N_("none"),
+    N_("check"),
+    N_("save"),
+    N_("attack"),
+    N_("gauge full"),
+    N_("gauge empty"),
+    N_("very easy"),
+    N_("easy"),
+    N_("moderate"),
+    N_("hard"),
+    N_("very hard"),
+    N_("nearly impossible"),
+    N_("exact"),
+    N_("simulate"),
+    N_("embedded default"),
+    N_("certain in d20"),
+    N_("impossible in d20"),
+    N_("a day"),  # the name of a day the configuration leaves unnamed
+    N_("advantage, keep"),
+)
+
+#: Column names of the tables (text tables of the command line, the report's tables).
+COLUMNS = (
+    N_("system"),
+    N_("modifier"),
+    N_("dc"),
+    N_("difficulty"),
+    N_("advantage"),
+    N_("policy"),
+    N_("method"),
+    N_("p"),
+    N_("ci_low"),
+    N_("ci_high"),
+    N_("p_complication"),
+    N_("drain_mean"),
+    N_("total"),
+    N_("win"),
+    N_("tie"),
+    N_("loss"),
+    N_("mean margin"),
+    N_("d20_dc"),
+    N_("p_d20"),
+    N_("dc_3d6x"),
+    N_("p_3d6x"),
+    N_("gap"),
+    N_("difficulty_3d6x"),
+    N_("note"),
+    N_("profile"),
+    N_("character"),
+    N_("gauge"),
+    N_("start"),
+    N_("p_empty"),
+    N_("first_empty_mean"),
+    N_("first_empty_median"),
+    N_("caused_mean"),
+    N_("absorbed_mean"),
+    N_("end_mean"),
+    N_("lost_mean"),
+    N_("count"),
+    N_("clamped"),
+    N_("lambda_lo"),
+    N_("lambda_hi"),
+    N_("p_success"),
+    N_("ones_mean"),
+    N_("price"),
+    N_("knee"),
+    N_("mean"),
+    N_("median"),
+    N_("roll"),
+    N_("type"),
+    N_("state"),
+    N_("rolls"),
+    N_("successes"),
+    N_("creature"),
+    N_("rank"),
+    N_("order"),
+    N_("side first"),
+    N_("side second"),
+    N_("observer"),
+    N_("p_hidden_from"),
+    N_("p_win_a"),
+    N_("p_win_b"),
+    N_("hp_a_mean"),
+    N_("hp_b_mean"),
+    N_("rounds_mean"),
+    N_("trigger"),
+    N_("p_reroll"),
+    N_("gain"),
+    N_("drain"),
+    N_("drain_reroll"),
+    N_("drain_added"),
+    N_("name"),
+    N_("level"),
+    N_("actor"),
+    N_("item"),
+    N_("expected"),
+    N_("optimal_gain"),
+)
+
+
+# -- labels built from results ----------------------------------------------------------------
+@dataclass(frozen=True)
+class State:
+    """An advantage state and, for disadvantage under a reading of the rules, the reading:
+    ``key`` is how the tables write it (``"disadvantage (drop)"``, the ``advantage`` column of
+    :func:`~explodice.success_table`), :meth:`label` how a reader sees it."""
+
+    advantage: str
+    reading: str | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.advantage} ({self.reading})" if self.reading else self.advantage
+
+    def label(self, lang: str, sep: str = " ") -> str:
+        """``disadvantage (drop)`` (``désavantage (écarter)``); ``sep="\n"`` puts the reading
+        on a line of its own."""
+        _ = i18n.translator(lang)
+        return _(self.advantage) + (f"{sep}({_(self.reading)})" if self.reading else "")
+
+
+#: The four states a 3d6x table shows: disadvantage under each reading.
+STATES = (
+    State("normal"),
+    State("advantage"),
+    State("disadvantage", "subtract"),
+    State("disadvantage", "drop"),
+)
+
+
+def policy_label(policy: Any, lang: str) -> str:
+    """A rule-of-1 policy as the report names it: ``keep``, ``cancel``, ``best(DC 16, λ=0.05)``
+    (``meilleur(DD 16, λ=0,05)`` in French)."""
+    _ = i18n.translator(lang)
+    if isinstance(policy, Best):
+        return _("best(DC {dc}, λ={weight})").format(
+            dc=policy.dc, weight=i18n.number(policy.weight, lang, None)
+        )
+    return _(str(policy))
+
+
+def best_label(weight: float, lang: str) -> str:
+    """``best(λ=0.05)``: a best(λ) policy whose DC is each roll's own (``meilleur(λ=0,05)``)."""
+    _ = i18n.translator(lang)
+    return _("best(λ={weight})").format(weight=i18n.number(weight, lang, None))
+
+
+def test_label(test: str, lang: str) -> str:
+    """'Athletics' or 'save STR' in ``lang`` ('Athlétisme', 'sauvegarde FOR')."""
+    _ = i18n.translator(lang)
+    if test.startswith("save "):
+        return _("save {ability}").format(ability=ABILITY[lang][test.split()[1]])
+    if test in ABILITY["en"]:
+        return ABILITY[lang][test]
+    return SKILLS_FR.get(test, test) if lang == "fr" else test
+
+
+def difficulty_label(name: str, lang: str) -> str:
+    """A band of the DC table as the seed names it in ``lang`` (``Très facile``)."""
+    return DIFFICULTY_FR[name] if lang == "fr" else name
+
+
+def item_label(item: str, lang: str) -> str:
+    """An item type of the haggling table as the seed names it in ``lang``."""
+    return HAGGLE_DCS_FR.get(item, item) if lang == "fr" else item
+
+
+def roll_test_label(day_roll: Any, lang: str, *, kind: bool = True) -> str:
+    """The test a day's roll makes: ``Athletics check``, ``CON save``, ``STR ability``
+    (``Athlétisme test``, ``sauvegarde CON``); ``kind=False`` leaves out the word of a check
+    (``Athletics``)."""
+    _ = i18n.translator(lang)
+    said = kind or day_roll.kind != "check"
+    if lang == "en":
+        what = day_roll.skill or day_roll.ability
+        return f"{what} {day_roll.kind}" if said else what
+    if day_roll.kind == "save":
+        return test_label(f"save {day_roll.ability}", lang)
+    return test_label(day_roll.skill or day_roll.ability, lang) + (
+        " " + _(day_roll.kind) if said else ""
+    )
+
+
+def roll_type_label(day_roll: Any, lang: str) -> str:
+    """A day's roll type as the pages name it: its own label when the scenario gave one, else
+    ``Gudulf: Athletics check DC 16`` (``Gudulf : Athlétisme test DD 16``)."""
+    if not day_roll.label_is_default:
+        return day_roll.label
+    _ = i18n.translator(lang)
+    return _("{name}: {test} DC {dc}").format(
+        name=day_roll.character, test=roll_test_label(day_roll, lang), dc=day_roll.dc
+    )
+
+
+def roll_type_lines(day_roll: Any, lang: str, width: int = 16) -> str:
+    """A day's roll type under a bar of a chart: ``Gudulf:\\nAthletics\\nDC 16`` (a check
+    without its word); a label the scenario gave, wrapped at ``width`` characters."""
+    if not day_roll.label_is_default:
+        return "\n".join(textwrap.wrap(day_roll.label, width)) or day_roll.label
+    _ = i18n.translator(lang)
+    return _("{name}:\n{test}\nDC {dc}").format(
+        name=day_roll.character, test=roll_test_label(day_roll, lang, kind=False), dc=day_roll.dc
+    )
+
+
+def day_description(name: str | None, party: Any, rolls: int, lang: str) -> str:
+    """A day in one sentence: ``A day in the old mines: Gudulf, Aelis, Corbin; 40 rolls a
+    day.`` (a day without a name is ``a day``)."""
+    _ = i18n.translator(lang)
+    return _("{name}: {party}; {rolls} rolls a day.").format(
+        name=_(name) if name else _("a day"), party=", ".join(party), rolls=rolls
+    )
+
+
+def rules_text(rules: Any, lang: str, readings: Any = None) -> str:
+    """The rules switches in one short line, in ``lang`` (English: ``Rules.describe()``), for
+    captions and footers; ``readings`` names the disadvantage readings a table mixes, when it
+    mixes several.
+
+    >>> from explodice.game.rules import Rules
+    >>> rules_text(Rules(), "fr")
+    'désavantage=soustraire, règle du 1 sur test,sauvegarde, 1_sur_explosion=non, excédent=plus pleine, jauge=de la compétence'
+    """
+    _ = i18n.translator(lang)
+    readings = list(readings) if readings else [rules.disadvantage]
+    if lang == "en":
+        text = rules.describe()
+        if len(readings) > 1:
+            text = text.replace(
+                f"disadvantage={rules.disadvantage}", "disadvantage=" + "/".join(readings)
+            )
+        return text
+    kinds = [_(k) for k in KINDS if k in rules.rule_of_one_kinds]
+    yes_no = {True: _("yes"), False: _("no")}
+    text = _(
+        "disadvantage={reading}, rule of 1 on {kinds}, ones_on_explosions={ones}, "
+        "overflow={overflow}, drain_gauge={gauge}"
+    ).format(
+        reading="/".join(_(r) for r in readings),
+        kinds=",".join(kinds) or _("none"),
+        ones=yes_no[bool(rules.ones_on_explosions)],
+        overflow=_(OVERFLOW_SHORT[rules.overflow]),
+        gauge=_(DRAIN_GAUGE[rules.drain_gauge]),
+    )
+    return text + (", " + _("Lutte serrée").lower() if rules.close_contest else "")

@@ -1,0 +1,95 @@
+"""The d20 comparison: for each profile, the 3d6x DC whose odds are closest to each d20 DC,
+and the d20 DC table mapped onto 3d6x."""
+
+from __future__ import annotations
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from explodice.analysis.compare import equivalent_dc, equivalent_dc_table
+from explodice.analysis.success import success_table
+from explodice.game.rules import Roll
+from explodice.present import plots
+from explodice.present.report.kit import Context, PageData, page_figure
+
+__all__ = ["data", "draw"]
+
+
+def reference(profiles: dict[str, int]) -> str:
+    """The profile whose odds map the d20 DC table: ``trained``, else the first."""
+    return "trained" if "trained" in profiles else next(iter(profiles))
+
+
+def data(ctx: Context) -> PageData:
+    """Each profile's equivalent DCs, the equivalent DC table of the reference profile, and
+    the success curves of both systems (exact)."""
+    profiles = dict(ctx.config.profiles)
+    eq = []
+    for name, mod in profiles.items():
+        f = equivalent_dc(Roll(mod), rules=ctx.rules)
+        f.insert(0, "profile", name)
+        f.insert(1, "modifier", mod)
+        eq.append(f)
+    eq_frame = pd.concat(eq, ignore_index=True)
+    eq_frame["method"] = "exact"
+    table = equivalent_dc_table(profiles, reference=reference(profiles), rules=ctx.rules)
+    curves = pd.concat(
+        [
+            success_table(
+                list(profiles.values()),
+                range(1, 41),
+                system=system,
+                advantages=["normal"],
+                rules=ctx.rules,
+            )
+            for system in ("3d6x", "d20")
+        ],
+        ignore_index=True,
+    )
+    return PageData({"equivalent-dc": eq_frame, "equivalent-dc-table": table, "curves": curves})
+
+
+def draw(ctx: Context, data: PageData) -> Figure:
+    _, lang = ctx._, ctx.lang
+    profiles = dict(ctx.config.profiles)
+    ref = reference(profiles)
+    table = data.tables["equivalent-dc-table"]
+    shown = (
+        table.assign(
+            cell=[
+                f"{plots.share(p3, lang)} (d20 {plots.share(pd20, lang)})"
+                for p3, pd20 in zip(table.p_3d6x, table.p_d20)
+            ]
+        )
+        .pivot(index=["difficulty", "d20_dc", "dc_3d6x"], columns="profile", values="cell")
+        .reindex(columns=list(profiles))
+        .reset_index()
+    )
+    shown = shown.sort_values("d20_dc")
+    shown["difficulty"] = shown["difficulty"].map(_)
+    shown.columns = [
+        _("difficulty"),
+        _("d20 DC"),
+        _("3d6x DC ({profile})").format(profile=ref),
+    ] + [
+        _("{profile} {modifier}: 3d6x (d20)").format(profile=p, modifier=f"{profiles[p]:+d}")
+        for p in profiles
+    ]
+    caption = _(
+        "For each profile's modifier, the 3d6x DC whose odds are closest to each d20 DC "
+        "(left, the gap 3d6x - d20 beside each point), and the success curves of both "
+        "systems (right). The table maps the d20 DC table onto 3d6x for the {reference} "
+        "profile and gives every profile's odds there, in 3d6x and (in brackets) d20."
+    ).format(reference=ref)
+    title = _("3d6x against d20: equivalent DCs")
+    fig, (a, b) = page_figure(ctx, title, caption, ncols=2, table=shown, table_height=0.24)
+    plots.plot_equivalent_dc(data.tables["equivalent-dc"], ax=a, lang=lang)
+    plots.plot_success_curves(
+        data.tables["curves"],
+        ax=b,
+        style="system",
+        bands=None,
+        lang=lang,
+        title=_("Success against DC (solid 3d6x, dashed d20)"),
+    )
+    return fig

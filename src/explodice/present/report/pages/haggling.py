@@ -1,0 +1,90 @@
+"""Haggling: the price change for each modifier and item type of the seed's table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+from matplotlib import colormaps
+from matplotlib.figure import Figure
+
+from explodice.analysis.resolutions import haggle, haggle_table
+from explodice.game.rules import Roll
+from explodice.game.tables import HAGGLE_BASE_DC, HAGGLE_CAP_PCT, HAGGLE_STEP_PCT
+from explodice.present import i18n, plots
+from explodice.present.labels import item_label
+from explodice.present.report.kit import Context, PageData, page_figure
+
+__all__ = ["data", "draw"]
+
+
+def data(ctx: Context) -> PageData:
+    """The mean price change per modifier and item type, and the distribution of the change
+    at the base DC for each modifier (exact)."""
+    mods = list(ctx.config.modifiers)
+    table = haggle_table(mods, rules=ctx.rules)
+    table["method"] = "exact"
+    rows = []
+    for m in mods:
+        h = haggle(Roll(m), dc=HAGGLE_BASE_DC, rules=ctx.rules)
+        for change, p in h.pmf.items():
+            rows.append(
+                {"modifier": m, "dc": HAGGLE_BASE_DC, "change_pct": int(change), "p": float(p)}
+            )
+    dist = pd.DataFrame(rows)
+    dist["method"] = "exact"
+    return PageData({"items": table, "dc16": dist})
+
+
+def draw(ctx: Context, data: PageData) -> Figure:
+    _, lang = ctx._, ctx.lang
+    table, dist = data.tables["items"], data.tables["dc16"]
+    caption = _(
+        "Persuasion against the seller (haggling): {step} % of the price per point of "
+        "margin, capped at {cap} % either way. Left: the mean price change (in the buyer's "
+        "favour) by modifier and item type (the seed's minimum DCs). Right: the "
+        "distribution of the change at DC {dc} for each modifier. Exact."
+    ).format(step=HAGGLE_STEP_PCT, cap=HAGGLE_CAP_PCT, dc=HAGGLE_BASE_DC)
+    fig, (a, b) = page_figure(
+        ctx, _("Haggling"), caption, ncols=2, wspace=0.4, left=0.2, bottom=0.14
+    )
+    items = [item_label(i, lang) for i in table["item"]]
+    heat = table.assign(
+        item=[_("{item} (DC {dc})").format(item=i, dc=d) for i, d in zip(items, table["dc"])]
+    )
+    plots.plot_heatmap(
+        heat,
+        ax=a,
+        row="item",
+        col="modifier",
+        value="mean",
+        cmap="RdYlGn",
+        fmt=lambda v: (
+            ("+" if v >= 0 else "−")
+            + i18n.number(abs(v), lang, 0)
+            + ("%" if lang == "en" else "\xa0%")
+        ),
+        lang=lang,
+        title=_("Mean price change (%) by item type"),
+        label=_("mean price change (%)"),
+    )
+    a.tick_params(axis="y", labelsize=7)
+    wide = dist.pivot(index="modifier", columns="change_pct", values="p").fillna(0.0)
+    frame = wide.reset_index()
+    greens = [("+" if c >= 0 else "−") + i18n.percent(abs(c) / 100, lang, 0) for c in wide.columns]
+    frame.columns = ["modifier"] + greens
+    plots.plot_outcomes(
+        frame.assign(method="exact"),
+        x="modifier",
+        parts=greens,
+        lang=lang,
+        colours=[_change_colour(c) for c in wide.columns],
+        ax=b,
+        xlabel=_("modifier (DC {dc})").format(dc=HAGGLE_BASE_DC),
+        title=_("Price change at DC {dc}").format(dc=HAGGLE_BASE_DC),
+    )
+    return fig
+
+
+def _change_colour(change: int) -> Any:
+    return colormaps["RdYlGn"](0.5 + change / 60)

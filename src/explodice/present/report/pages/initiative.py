@@ -1,0 +1,64 @@
+"""Initiative: each creature's rank and P(the party acts first), both systems."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from explodice.analysis.initiative import initiative
+from explodice.present import i18n
+from explodice.present.report.kit import Context, PageData, page_figure
+
+__all__ = ["data", "draw"]
+
+
+def data(ctx: Context) -> PageData:
+    """P(rank) of each creature and P(one side acts entirely before the other): the party
+    against an orc (DEX +1) and a wolf (+2), exact, in both systems."""
+    party = list(ctx.config.party)
+    _ = ctx._
+    orc, wolf, us, them = _("Orc"), _("Wolf"), _("the party"), _("the monsters")
+    creatures: dict[str, object] = {c.name: c for c in party}
+    creatures |= {orc: 1, wolf: 2}
+    sides = {us: [c.name for c in party], them: [orc, wolf]} if party else None
+    if not party:
+        creatures |= {_("Hero"): 2}
+        sides = {us: [_("Hero")], them: [orc, wolf]}
+    results = {
+        s: initiative(creatures, sides=sides, system=s, rules=ctx.rules) for s in ("3d6x", "d20")
+    }
+    ranks = pd.concat([r.ranks.assign(system=s) for s, r in results.items()], ignore_index=True)
+    side_rows = pd.concat([r.sides.assign(system=s) for s, r in results.items()], ignore_index=True)
+    ranks["method"] = side_rows["method"] = "exact"
+    return PageData({"ranks": ranks, "sides": side_rows}, {"creatures": list(creatures)})
+
+
+def draw(ctx: Context, data: PageData) -> Figure:
+    _ = ctx._
+    ranks, side_rows = data.tables["ranks"], data.tables["sides"]
+    first = side_rows[side_rows["first"] == _("the party")].set_index("system").p
+    caption = _(
+        "A DEX ability check (outside the rule of 1); ties go to the higher DEX "
+        "modifier, then a coin. Exact P(rank) against an orc (DEX +1) and a wolf (+2). "
+        "The party acts entirely first with P = {p3} in 3d6x, {p20} in d20."
+    ).format(p3=ctx.pct(first["3d6x"]), p20=ctx.pct(first["d20"]))
+    table = side_rows.assign(p=side_rows.p.map(ctx.pct))[["system", "first", "second", "p"]]
+    table.columns = [_("system"), _("acts first"), _("then"), _("probability")]
+    fig, axes = page_figure(ctx, _("Initiative"), caption, ncols=2, table=table, table_height=0.16)
+    names = data.shown["creatures"]
+    for ax, system in zip(axes, ("3d6x", "d20")):
+        of = ranks[ranks.system == system]
+        wide = of.pivot(index="creature", columns="rank", values="p").reindex(names)
+        bottom = np.zeros(len(names))
+        for rank in wide.columns:
+            ax.bar(names, wide[rank], bottom=bottom, label=_("rank {rank}").format(rank=rank))
+            bottom += wide[rank].to_numpy()
+        ax.set(
+            title=_("{system}: P(rank)").format(system=system),
+            ylabel=_("probability"),
+            ylim=(0, 1),
+        )
+        ax.yaxis.set_major_formatter(i18n.percent_formatter(ctx.lang))
+        ax.legend(fontsize=6)
+    return fig

@@ -1,0 +1,97 @@
+"""Passive values against the roll they stand for: median, mean and the matching base."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from explodice.analysis.resolutions import passive_table
+from explodice.present import i18n, plots
+from explodice.present.labels import N_, STATES
+from explodice.present.report.kit import Context, PageData, page_figure
+
+__all__ = ["data", "draw"]
+
+#: The table's columns as the page shows them: (column, header).
+SHOWN = (
+    ("system", N_("system")),
+    ("advantage", N_("advantage (modifier +0)")),
+    ("passive", N_("passive")),
+    ("median", N_("median")),
+    ("mean", N_("mean")),
+    ("gap_median", N_("median - passive")),
+    ("base_for_median", N_("base matching the median")),
+    ("p_roll_at_least", N_("P(roll ≥ passive)")),
+)
+
+
+def data(ctx: Context) -> PageData:
+    """The passive value at modifier +0 against the active roll, per system and state."""
+    frame = pd.concat(
+        [passive_table([0], system=system, rules=ctx.rules) for system in ("3d6x", "d20")],
+        ignore_index=True,
+    )
+    frame["method"] = "exact"
+    return PageData({"passive": frame})
+
+
+def draw(ctx: Context, data: PageData) -> Figure:
+    _, lang = ctx._, ctx.lang
+    frame = data.tables["passive"]
+    # one bar per system and state (the d20 has one disadvantage: the same under both readings)
+    rows = []
+    for st in STATES:
+        for _system, g in frame.groupby("system", sort=False):
+            same = g[g.advantage == st.key]
+            rows.append(
+                (same if len(same) else g[g.advantage == st.advantage]).assign(
+                    state=st.label(lang, sep="\n")
+                )
+            )
+    long = pd.concat(rows, ignore_index=True)
+    long["series"] = long["system"].map(lambda sy: _("{system} roll: median").format(system=sy))
+    normal = frame[(frame.system == "3d6x") & (frame.advantage == "normal")].iloc[0]
+    caption = _(
+        "A passive value is 10 + modifier, +5 with advantage, -5 with disadvantage (the "
+        "black marks). The bars are the active roll's median for each advantage state, "
+        "at modifier +0 (every modifier shifts both alike): in d20 the median sits on "
+        "the passive value (or 1 point above); 3d6x rolls higher (mean {mean} + "
+        "modifier), so a base of {base} instead of 10 would match its median. The table "
+        "adds the means and how often the roll reaches the passive value. Exact."
+    ).format(mean=i18n.number(normal["mean"], lang, 1), base=int(normal.base_for_median))
+    shown = frame[[col for col, _header in SHOWN]].copy()
+    shown["advantage"] = shown["advantage"].map(_)
+    shown["mean"] = shown["mean"].map(lambda v: ctx.num(v, 2))
+    shown["p_roll_at_least"] = shown["p_roll_at_least"].map(ctx.pct)
+    shown.columns = [_(header) for _col, header in SHOWN]
+    fig, (a,) = page_figure(
+        ctx,
+        _("Passive values"),
+        caption,
+        table=shown,
+        table_height=0.03 + 0.028 * (len(shown) + 1),
+    )
+    plots.plot_bars(
+        long,
+        x="state",
+        y="median",
+        hue="series",
+        ax=a,
+        lang=lang,
+        xlabel=_("advantage state (modifier +0)"),
+        ylabel=_("total"),
+        title=_("The active roll's median against the passive value"),
+    )
+    passive = long.drop_duplicates("state")["passive"].to_numpy()
+    a.hlines(
+        passive,
+        np.arange(len(passive)) - 0.45,
+        np.arange(len(passive)) + 0.45,
+        color="black",
+        lw=2.5,
+        label=_("passive value"),
+        zorder=3,
+    )
+    a.legend(fontsize="small", loc="upper right")
+    return fig

@@ -1,0 +1,121 @@
+"""The title page: date, version, rules switches, seed, sample sizes, the party and the
+contents."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from explodice.game.character import ABILITIES
+from explodice.game.tables import DC_TABLES, DIFFICULTIES
+from explodice.present import i18n
+from explodice.present.labels import ABILITY, DRAIN_GAUGE, OVERFLOW, policy_label
+from explodice.present.report.kit import PAGE_SIZE, Context, PageData, draw_table
+
+__all__ = ["data", "draw"]
+
+#: The party table's columns the page shows (the CSV has the proficiency bonus too).
+SHOWN = ("name", "level", "actor", "policy", *ABILITIES, "PA", "PM", "PF", "PH")
+
+
+def data(ctx: Context) -> PageData:
+    """The party: each character's level, actor, policy, scores and gauge maxima."""
+    party = ctx.config.party
+    return PageData({"party": _party_frame(party)} if party else {})
+
+
+def _party_frame(party: Sequence[Any]) -> pd.DataFrame:
+    rows = []
+    for ch in party:
+        row: dict[str, Any] = {
+            "name": ch.name,
+            "level": ch.level,
+            "actor": ch.actor,
+            "policy": str(ch.policy),
+            "proficiency_bonus": ch.proficiency_bonus,
+        }
+        row |= {a: ch.scores[a] for a in ABILITIES}
+        row |= ch.gauges()
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def draw(ctx: Context, data: PageData) -> Figure:
+    c, _, lang = ctx.config, ctx._, ctx.lang
+    fig = Figure(figsize=PAGE_SIZE)
+    fig.text(0.06, 0.88, c.title, fontsize=24, weight="bold")
+    yes_no = {True: _("yes"), False: _("no")}
+    kinds = ", ".join(_(k) for k in sorted(c.rules.rule_of_one_kinds)) or _("nothing")
+    lines = [
+        _("Date: {date}").format(date=ctx.day()),
+        _("explodice version {version}; configuration: {source}").format(
+            version=ctx.version, source=_(c.source)
+        ),
+        _("Seed: {seed}").format(seed=c.seed),
+        _("Monte Carlo checks: n = {n} rolls; days simulated: {days}").format(
+            n=i18n.number(c.n, lang, 0), days=i18n.number(c.days, lang, 0)
+        ),
+        "",
+        _("Rules switches (RULES.md):"),
+        "    "
+        + _(
+            "disadvantage: {reading} (subtract: 3 dice minus an exploding malus die; drop: 2 dice)"
+        ).format(reading=_(c.rules.disadvantage)),
+        "    " + _("rule of 1 applies to: {kinds}").format(kinds=kinds),
+        "    "
+        + _("a 1 on an explosion die drains too: {ones}").format(
+            ones=yes_no[bool(c.rules.ones_on_explosions)]
+        ),
+        "    " + _("excess drain: {overflow}").format(overflow=_(OVERFLOW[c.rules.overflow])),
+        "    " + _("gauge a drain hits: {gauge}").format(gauge=_(DRAIN_GAUGE[c.rules.drain_gauge])),
+        "",
+        _(
+            "Exact numbers come from the exact engine (every cut of the infinite explosion leaves "
+            "out less than 1e-12); simulated numbers state n and seed and carry 95 % Wilson "
+            "intervals."
+        ),
+    ]
+    lines = [
+        w
+        for line in lines
+        for w in (textwrap.wrap(line, 78, subsequent_indent="    ", break_on_hyphens=False) or [""])
+    ]
+    fig.text(0.06, 0.80, "\n".join(lines), fontsize=9.5, va="top", linespacing=1.4)
+    contents = [
+        w
+        for number, line in ctx.contents
+        for w in textwrap.wrap(f"{number:>2}. {_(line)}", 80, subsequent_indent="      ")
+    ]
+    fig.text(0.55, 0.80, _("Contents"), fontsize=11, weight="bold", va="top")
+    fig.text(0.55, 0.765, "\n".join(contents), fontsize=8.5, va="top", linespacing=1.4)
+    bands = pd.DataFrame(
+        [
+            [_("3d6x DC")] + [DC_TABLES["3d6x"][d] for d in DIFFICULTIES],
+            [_("d20 DC")] + [DC_TABLES["d20"][d] for d in DIFFICULTIES],
+        ],
+        columns=[_("difficulty")] + [_(d) for d in DIFFICULTIES],
+    )
+    fig.text(0.06, 0.375, _("The typical DC table"), fontsize=10, weight="bold")
+    draw_table(fig, bands, (0.06, 0.27, 0.42, 0.095), loc="upper left")
+    if "party" in data.tables:
+        shown = data.tables["party"][list(SHOWN)].copy()
+        shown["policy"] = [policy_label(ch.policy, lang) for ch in c.party]
+        shown["actor"] = shown["actor"].map(_)
+        shown.columns = [_(n) for n in ("name", "level", "actor", "policy")] + [
+            ABILITY[lang].get(a, a) for a in shown.columns[4:]
+        ]
+        height = 0.035 * (len(shown) + 1)
+        fig.text(
+            0.06,
+            0.10 + height + 0.015,
+            _("The party (scores and gauge maxima)"),
+            fontsize=10,
+            weight="bold",
+        )
+        draw_table(fig, shown, (0.06, 0.10, 0.42, height), loc="upper left")
+    fig.text(0.06, 0.02, ctx.footer(), fontsize=6.5, color="0.4")
+    return fig
