@@ -36,7 +36,7 @@ from explodice.present.cli.build_options import (
     switch_defaults,
 )
 from explodice.present.cli.options import config_argument, output_options, rules_options
-from explodice.present.labels import build_test_label, difficulty_label
+from explodice.present.labels import build_test_label, difficulty_label, rules_text
 from explodice.sweeps.levels import progression
 
 __all__ = ["COMMAND", "TABLES", "builds_note", "load_level_config", "run"]
@@ -159,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
         "# " + builds_note(found, config, args.lang),
         "# "
         + _("rules: {rules}; advantage: {advantage}; exact").format(
-            rules=rules.describe(), advantage=_(args.advantage)
+            rules=rules_text(rules, args.lang), advantage=_(args.advantage)
         ),
     ]
     if "progression" in tables:

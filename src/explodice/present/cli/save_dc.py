@@ -29,6 +29,7 @@ from explodice.present.cli.levels import builds_note, load_level_config
 from explodice.present.cli.numbers import integer
 from explodice.present.cli.options import config_argument, output_options, rules_options
 from explodice.present.cli.output import emit
+from explodice.present.labels import rules_text
 
 __all__ = ["COMMAND", "run"]
 
@@ -127,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
         error=i18n.number(fit.error, args.lang, 4),
         gaps=len(fit.gaps),
         cases=i18n.number(int(fit.gaps["count"].sum()), args.lang, 0),
-        rules=rules.describe(),
+        rules=rules_text(rules, args.lang),
     )
     percent = {"share", "p_d20", "p_3d6x", "error", "rmse", "max_error"}
     text = frame.copy()

@@ -38,7 +38,7 @@ from explodice.present.cli.levels import builds_note, load_level_config
 from explodice.present.cli.numbers import integer
 from explodice.present.cli.options import config_argument, output_options, rules_options
 from explodice.present.cli.output import emit
-from explodice.present.labels import difficulty_label
+from explodice.present.labels import difficulty_label, rules_text
 from explodice.sweeps.levels import size_gauges
 
 __all__ = ["COMMAND", "run"]
@@ -202,7 +202,7 @@ def run(args: argparse.Namespace) -> int:
             "needed: the smallest maximum whose P(empty before the long rest) <= {risk}, by "
             "the exact day; each gauge sized alone (its own drains: the excess of another gauge "
             "that empties is not poured into it); the build starts the day full; rules: {rules}"
-        ).format(risk=i18n.percent(args.risk, args.lang), rules=rules.describe()),
+        ).format(risk=i18n.percent(args.risk, args.lang), rules=rules_text(rules, args.lang)),
     ]
     if args.format != "text":
         emit(frame, args.format)
