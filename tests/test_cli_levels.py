@@ -163,7 +163,7 @@ def test_levels_dcs_are_level_dcs_and_the_closest_by_hand(capsys, config):
 
 def test_levels_text_is_a_grid_per_build_with_its_marks(capsys, config):
     text = out_of(capsys, ["levels", config, "--levels", "1", "17", "--table", "progression"])
-    assert "# builds of " in text and "Bo, Cy" in text and "disadvantage=drop" in text
+    assert "# Builds of the configuration (" in text and "Bo, Cy" in text and "disadvantage=drop" in text
     assert "## Bo: Athletics" in text and "## Cy: Arcana" in text
     grid = text[text.index("## Bo") : text.index("## Cy")]
     line = next(row for row in grid.splitlines() if row.startswith("1 "))
@@ -220,7 +220,7 @@ def test_levels_without_builds_reads_the_reference_builds_and_says_so(capsys, tm
     path = tmp_path / "none.toml"
     path.write_text(CONFIG[: CONFIG.index("[[build]]")], encoding="utf-8")
     text = out_of(capsys, ["levels", str(path), "--levels", "1", "--table", "dcs"])
-    assert "the reference builds (the configuration has no [[build]] table)" in text
+    assert "The reference builds (the configuration has no [[build]] table)" in text
     assert "## fighter: Athletics, 3d6x" in text
 
 

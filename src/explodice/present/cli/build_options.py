@@ -20,21 +20,20 @@ from __future__ import annotations
 import argparse
 import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from explodice.core.errors import ExplodiceError, listed, shown
-from explodice.game.build import LEVELS, Build, reference_builds
+from explodice.game.build import LEVELS, Build
 from explodice.game.rules import Rules
 from explodice.game.tables import DIFFICULTIES, DIFFICULTY_FR, fold_name
+from explodice.present.builds import ShownBuilds, shown_builds
 from explodice.present.cli.numbers import parse_integer
 from explodice.present.cli.options import RULES_SWITCHES, WORKERS
 
 __all__ = [
     "GRID_FLAGS",
     "LEVEL",
-    "Builds",
     "build_options",
     "builds_from",
     "config_rules",
@@ -169,31 +168,16 @@ def build_options() -> argparse.ArgumentParser:
     return p
 
 
-@dataclass(frozen=True)
-class Builds:
-    """The builds a command reads, and where they come from (``"config"``: the
-    configuration's ``[[build]]`` tables; ``"reference"``: the reference builds, since it has
-    none)."""
-
-    builds: tuple[Build, ...]
-    source: str
-
-    @property
-    def names(self) -> list[str]:
-        return [b.name for b in self.builds]
-
-
-def builds_from(args: argparse.Namespace, config: Any) -> Builds:
+def builds_from(args: argparse.Namespace, config: Any) -> ShownBuilds:
     """The configuration's builds (else the reference builds), narrowed to ``--builds``."""
-    own = tuple(getattr(config, "builds", ()) or ())
-    found = Builds(own, "config") if own else Builds(tuple(reference_builds()), "reference")
+    found = shown_builds(config)
     if args.builds is None:
         return found
     by_name = {b.name: b for b in found.builds}
-    chosen = []
+    chosen: list[Build] = []
     for name in args.builds:
         if name not in by_name:
-            where = "the configuration's" if own else "the reference builds'"
+            where = "the configuration's" if found.source == "config" else "the reference builds'"
             raise ExplodiceError(
                 f"`--builds` must name {where} builds {listed(by_name)}, but {shown(name)} "
                 "was passed."
@@ -201,7 +185,7 @@ def builds_from(args: argparse.Namespace, config: Any) -> Builds:
         if by_name[name] in chosen:
             raise ExplodiceError(f"`--builds` must name each build once, but {name!r} repeats.")
         chosen.append(by_name[name])
-    return Builds(tuple(chosen), found.source)
+    return ShownBuilds(tuple(chosen), found.source)
 
 
 def levels_from(args: argparse.Namespace) -> list[int]:

@@ -39,7 +39,7 @@ from explodice.present.cli.options import config_argument, output_options, rules
 from explodice.present.labels import build_test_label, difficulty_label, rules_text
 from explodice.sweeps.levels import progression
 
-__all__ = ["COMMAND", "TABLES", "builds_note", "load_level_config", "run"]
+__all__ = ["COMMAND", "TABLES", "load_level_config", "run"]
 
 TABLES = ("progression", "dcs")
 #: The marks of a cell of the text grid outside the band's target range.
@@ -87,18 +87,6 @@ def load_level_config(path: str | None) -> Any:
     from explodice.present.report.config import load_config  # no matplotlib: see report.py
 
     return load_config(path)
-
-
-def builds_note(found: Any, config: Any, lang: str) -> str:
-    """Where the builds come from, in one line."""
-    _ = i18n.translator(lang)
-    if found.source == "reference":
-        return _("the reference builds (the configuration has no [[build]] table): {names}").format(
-            names=", ".join(found.names)
-        )
-    return _("builds of {source}: {names}").format(
-        source=_(config.source), names=", ".join(found.names)
-    )
 
 
 def _tests(args: argparse.Namespace) -> Any:
@@ -156,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     _ = i18n.translator(args.lang)
     out = [
-        "# " + builds_note(found, config, args.lang),
+        "# " + found.note(args.lang, config.source),
         "# "
         + _("rules: {rules}; advantage: {advantage}; exact").format(
             rules=rules_text(rules, args.lang), advantage=_(args.advantage)

@@ -25,7 +25,7 @@ from explodice.present.cli.build_options import (
     refuse_lucky,
     switch_defaults,
 )
-from explodice.present.cli.levels import builds_note, load_level_config
+from explodice.present.cli.levels import load_level_config
 from explodice.present.cli.numbers import integer
 from explodice.present.cli.options import config_argument, output_options, rules_options
 from explodice.present.cli.output import emit
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
         emit(frame, args.format)
         return 0
     _ = i18n.translator(args.lang)
-    sys.stdout.write("# " + builds_note(found, config, args.lang) + "\n")
+    sys.stdout.write("# " + found.note(args.lang, config.source) + "\n")
     how = {
         "least_squares": _("weighted root mean square error"),
         "minimax": _("largest error"),

@@ -34,7 +34,7 @@ from explodice.present.cli.build_options import (
     refuse_lucky,
     switch_defaults,
 )
-from explodice.present.cli.levels import builds_note, load_level_config
+from explodice.present.cli.levels import load_level_config
 from explodice.present.cli.numbers import integer
 from explodice.present.cli.options import config_argument, output_options, rules_options
 from explodice.present.cli.output import emit
@@ -195,7 +195,7 @@ def run(args: argparse.Namespace) -> int:
         )
     _ = i18n.translator(args.lang)
     header = [
-        "# " + builds_note(found, config, args.lang),
+        "# " + found.note(args.lang, config.source),
         "# " + _day_line(args, day, config),
         "# "
         + _(

@@ -24,7 +24,15 @@ from explodice.present import i18n
 from explodice.present.labels import rules_text
 from explodice.present.report.config import ReportConfig
 
-__all__ = ["PAGE_SIZE", "Context", "Page", "PageData", "draw_table", "page_figure"]
+__all__ = [
+    "PAGE_SIZE",
+    "Context",
+    "Page",
+    "PageData",
+    "draw_table",
+    "exact_columns",
+    "page_figure",
+]
 
 PAGE_SIZE = (11.69, 8.27)  # A4 landscape, inches
 
@@ -158,3 +166,9 @@ def draw_table(
         cell.set_linewidth(0.3)
         if r == 0:
             cell.set_facecolor("0.9")
+
+
+def exact_columns(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with the provenance columns of an exact table for its CSV: ``method``
+    ``exact``, ``n`` and ``seed`` empty (nothing is sampled)."""
+    return frame.assign(method="exact", n=None, seed=None)
