@@ -28,7 +28,7 @@ import explodice as ex  # noqa: E402
 from explodice.engine.chunks import lanes, run_chunks  # noqa: E402
 from explodice.engine.compiled import compile_roll  # noqa: E402
 from explodice.engine.seeding import DEFAULT_CHUNK, chunk_sizes, stream_seeds  # noqa: E402
-from explodice.engine.simulate import N_D, N_T, T_LO  # noqa: E402
+from explodice.engine.histogram import HIST_D, HIST_T, HIST_T_LO  # noqa: E402
 
 CASES = {
     "plain 3d6x": (ex.Roll(0, kind="attack"), ex.Rules()),
@@ -47,12 +47,12 @@ def simulate_before(
     """The histogram ``[ones, drain, total]`` of ``n`` rolls by the kernels before issue 15."""
     sizes = chunk_sizes(n, DEFAULT_CHUNK)
     seeds = stream_seeds(np.random.SeedSequence(seed), sizes.size)
-    hists = np.zeros((lanes(sizes.size, threads), kernels_before.N_ONES, N_D, N_T), dtype=np.int64)
+    hists = np.zeros((lanes(sizes.size, threads), kernels_before.N_ONES, HIST_D, HIST_T), dtype=np.int64)
     r = compile_roll(roll, rules)  # r.throw_table has the old kernels' default depth
     kernel = kernels_before.chunk_table_drain if r.drains else kernels_before.chunk_table
 
     def work(c: int, t: int) -> None:
-        kernel(hists[t], seeds[c], sizes[c], r.throw_table, r.malus, r.explosion_ones, T_LO)
+        kernel(hists[t], seeds[c], sizes[c], r.throw_table, r.malus, r.explosion_ones, HIST_T_LO)
 
     run_chunks(work, sizes, threads=threads)
     return hists.sum(axis=0)
@@ -107,7 +107,7 @@ def agreement(n: int) -> list[dict]:
         h_new = np.ascontiguousarray(d.counts.transpose(2, 1, 0))  # -> [ones, drain, total]
         h_old = simulate_before(roll, rules, n=n, seed=3, threads=os.cpu_count() or 1)
         (t_new, dr_new), (t_old, dr_old) = means(h_new), means(h_old)
-        t_new += d.lo - roll.modifier - T_LO  # the same origin as the raw histogram
+        t_new += d.lo - roll.modifier - HIST_T_LO  # the same origin as the raw histogram
         e = ex.exact(roll, rules)
         var_t = float(e.total_pmf @ np.arange(e.total_pmf.size) ** 2) - (e.mean - e.lo) ** 2
         var_d = float(e.drain_pmf @ np.arange(e.drain_pmf.size) ** 2) - e.drain_mean**2

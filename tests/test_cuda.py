@@ -46,6 +46,23 @@ CASES = {
         {},
     ),
     "npc_forced_cancel": ({"actor": "npc"}, {}, {}),
+    # the readings of issue 25: Lucky after the rule of 1's choice, a plain malus die
+    "lucky_after_choice_cancel": (
+        {"policy": "cancel", "reroll": "one"},
+        {"lucky_timing": "after_choice"},
+        {},
+    ),
+    "lucky_after_choice_best_explosion_ones": (
+        {"modifier": 1, "advantage": "advantage", "policy": "best:16:0.05", "reroll": "one"},
+        {"lucky_timing": "after_choice", "ones_on_explosions": True},
+        {},
+    ),
+    "plain_malus": ({"advantage": "disadvantage"}, {"malus_die": "plain"}, {}),
+    "plain_malus_lucky_after_npc": (
+        {"advantage": "disadvantage", "actor": "npc", "reroll": "one"},
+        {"malus_die": "plain", "lucky_timing": "after_choice"},
+        {},
+    ),
     "three_chunks": ({}, {}, {"chunk": 1_000}),
     "global_fallback": ({"advantage": "advantage"}, {}, {"hot_lo": 40}),
 }
@@ -266,7 +283,8 @@ PTX_SCRIPT = textwrap.dedent("""
     from explodice.engine import _cuda_kernels as k
     from numba import types as t
     sig = (t.int64[:, :, ::1], t.int64[::1], t.uint64, t.uint64, t.int64, t.int64, t.int64,
-           t.int8[::1], t.boolean, t.boolean, t.boolean, t.boolean, t.boolean, t.int64, t.int64)
+           t.int8[::1], t.boolean, t.boolean, t.boolean, t.boolean, t.boolean, t.boolean,
+           t.boolean, t.int64, t.int64)
     try:
         ptx, _ = cuda.compile_ptx(k.roll_histogram.py_func, sig, cc=(9, 0))
     except Exception as err:
