@@ -27,8 +27,8 @@ import kernels_before  # noqa: E402
 import explodice as ex  # noqa: E402
 from explodice.engine.chunks import lanes, run_chunks  # noqa: E402
 from explodice.engine.compiled import compile_roll  # noqa: E402
-from explodice.engine.seeding import DEFAULT_CHUNK, chunk_sizes, stream_seeds  # noqa: E402
 from explodice.engine.histogram import HIST_D, HIST_T, HIST_T_LO  # noqa: E402
+from explodice.engine.seeding import DEFAULT_CHUNK, chunk_sizes, stream_seeds  # noqa: E402
 
 CASES = {
     "plain 3d6x": (ex.Roll(0, kind="attack"), ex.Rules()),
@@ -47,7 +47,9 @@ def simulate_before(
     """The histogram ``[ones, drain, total]`` of ``n`` rolls by the kernels before issue 15."""
     sizes = chunk_sizes(n, DEFAULT_CHUNK)
     seeds = stream_seeds(np.random.SeedSequence(seed), sizes.size)
-    hists = np.zeros((lanes(sizes.size, threads), kernels_before.N_ONES, HIST_D, HIST_T), dtype=np.int64)
+    hists = np.zeros(
+        (lanes(sizes.size, threads), kernels_before.N_ONES, HIST_D, HIST_T), dtype=np.int64
+    )
     r = compile_roll(roll, rules)  # r.throw_table has the old kernels' default depth
     kernel = kernels_before.chunk_table_drain if r.drains else kernels_before.chunk_table
 

@@ -34,6 +34,7 @@ from explodice.analysis.resolutions import (
     passive_table,
     working_together,
 )
+from explodice.analysis.sensitivity import Sensitivity, sensitivity
 
 # the analysis layer
 from explodice.analysis.success import (
@@ -124,6 +125,9 @@ __all__ = [
     "hide",
     "initiative",
     "reroll_worth",
+    # which readings of the seeds matter
+    "Sensitivity",
+    "sensitivity",
     # the rule of 1 in play
     "DayResult",
     "DayRoll",

@@ -635,7 +635,16 @@ def chunk_throws(
                 u, st = uniform(throw_table.size, st)
                 counts[throw_table[u]] += 1
         c, st = finish_states(
-            h, counts, per_draw, n_states, st, malus, plain_malus, explosion_ones, drain_active, t_lo
+            h,
+            counts,
+            per_draw,
+            n_states,
+            st,
+            malus,
+            plain_malus,
+            explosion_ones,
+            drain_active,
+            t_lo,
         )
         clamped += c
         if left == 0:

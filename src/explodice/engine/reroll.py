@@ -30,7 +30,7 @@ from functools import lru_cache
 import numpy as np
 
 from explodice.core.errors import check_int
-from explodice.engine.dice import chains, exploding_die, exploding_sum, malus_pmf
+from explodice.engine.dice import chains, exploding_sum, malus_pmf
 from explodice.engine.distribution import Distribution, histogram_distribution
 from explodice.engine.histogram import HIST_D, HIST_T, HIST_T_LO, N_ONES
 from explodice.engine.rule_of_one import policy_table

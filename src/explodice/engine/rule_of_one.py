@@ -103,10 +103,15 @@ def choice_value(
     """``(P(dice total >= need), E[drain])`` in throw state ``(n1, n6, s)`` when ``k`` pairs
     are set aside: what the best(λ) tables and :mod:`explodice.analysis.frontier` weigh.
 
+    Keeping a 1, a 6 and a 3 with Lucky after the choice, needing 16: the 1 is rerolled into
+    X and the 6 explodes into 6 + Y, so 3 + 6 + X + Y >= 16 when X + Y >= 7 (21 of the 36
+    pairs of faces 1..6; any 6 explodes past it), and nothing drains:
+
     >>> from explodice import Roll, Rules
     >>> lucky = Roll(policy="cancel", reroll="one")
-    >>> choice_value(lucky, Rules(lucky_timing="after_choice"), 1, 1, 3, 0, 4)  # 1, 6, 3
-    (1.0, 0.0)
+    >>> p, drain = choice_value(lucky, Rules(lucky_timing="after_choice"), 1, 1, 3, 0, 16)
+    >>> round(p * 36, 9), drain
+    (21.0, 0.0)
     """
     ones, fresh = kept_dice(roll, rules, n1, k)
     b = n6 - k

@@ -95,7 +95,13 @@ def simulate(
     work, hists, clamped = _chunk_work(roll, rules, seeds, sizes, lanes(sizes.size, n_threads))
     run_chunks(work, sizes, threads=n_threads, bar=progress_bar(n, progress))
     return histogram_distribution(
-        hists.sum(axis=0), HIST_T_LO, n=n, seed=ss, clamped=int(clamped.sum()), roll=roll, rules=rules
+        hists.sum(axis=0),
+        HIST_T_LO,
+        n=n,
+        seed=ss,
+        clamped=int(clamped.sum()),
+        roll=roll,
+        rules=rules,
     )
 
 

@@ -214,6 +214,22 @@ class Rules:
 #: only when they differ from the default.
 READING_SWITCHES = ("lucky_timing", "malus_die", "hiding_ties", "deception_noticed")
 
+#: Where each switch is read: ``"roll"`` (a 3d6x roll's law: the single-roll engines, and
+#: through them every analysis and the day), ``"day"`` (the day's gauges only), or one
+#: resolution (``"hiding"``, ``"haggle"``). A switch missing here counts as ``"roll"``.
+SWITCH_SCOPES = {
+    "disadvantage": "roll",
+    "rule_of_one_kinds": "roll",
+    "ones_on_explosions": "roll",
+    "overflow": "day",
+    "drain_gauge": "day",
+    "close_contest": "roll",
+    "lucky_timing": "roll",
+    "malus_die": "roll",
+    "hiding_ties": "hiding",
+    "deception_noticed": "haggle",
+}
+
 
 @dataclass(frozen=True)
 class Switch:
@@ -221,13 +237,15 @@ class Switch:
 
     ``kind`` is ``"choice"`` (a ``Literal`` alias: ``values`` are its allowed strings),
     ``"flag"`` (a bool: ``values`` is ``(False, True)``) or ``"set"`` (a frozenset of a
-    ``Literal``: ``values`` are the members it may hold); ``default`` is the default value.
+    ``Literal``: ``values`` are the members it may hold); ``default`` is the default value;
+    ``scope`` where it is read (:data:`SWITCH_SCOPES`).
     """
 
     name: str
     kind: Literal["choice", "flag", "set"]
     values: tuple[Any, ...]
     default: Any
+    scope: str = "roll"
 
 
 @cache
@@ -244,13 +262,14 @@ def switches() -> tuple[Switch, ...]:
     for f in dataclasses.fields(Rules):
         hint = hints[f.name]
         default = f.default_factory() if f.default is dataclasses.MISSING else f.default  # type: ignore[misc]
+        scope = SWITCH_SCOPES.get(f.name, "roll")
         if typing.get_origin(hint) is Literal:
-            out.append(Switch(f.name, "choice", get_args(hint), default))
+            out.append(Switch(f.name, "choice", get_args(hint), default, scope))
         elif hint is bool:
-            out.append(Switch(f.name, "flag", (False, True), default))
+            out.append(Switch(f.name, "flag", (False, True), default, scope))
         elif typing.get_origin(hint) is frozenset:
             (member,) = get_args(hint)
-            out.append(Switch(f.name, "set", get_args(member), default))
+            out.append(Switch(f.name, "set", get_args(member), default, scope))
         else:  # pragma: no cover - a guard for a new kind of switch
             raise TypeError(f"Rules.{f.name}: switches() does not know the type {hint!r}")
     return tuple(out)
