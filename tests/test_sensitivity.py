@@ -245,11 +245,11 @@ def test_the_day_falls_back_to_one_seeded_simulation_when_exact_day_refuses(smal
         raise ex.ExplodiceError("too big for the exact day")
 
     monkeypatch.setattr(exact_mod, "exact_day", refuse)
-    sens_mod._day_measure.cache_clear()
+    sens_mod.day_numbers.cache_clear()
     try:
         s = ex.sensitivity(day=small_day, parts=["day"], switches=["overflow"], n_days=3000, seed=7)
     finally:
-        sens_mod._day_measure.cache_clear()
+        sens_mod.day_numbers.cache_clear()
     row = _row(s, "overflow", "lost")
     assert row.day_method == "simulate (n_days=3000, seed=7)"
     assert "exact_day refused it (too big for the exact day)" in row.note

@@ -78,7 +78,7 @@ from explodice.game.rules import (
 )
 from explodice.game.tables import DC_TABLE, HAGGLE_BASE_DC, MODIFIERS
 
-__all__ = ["PARTS", "Sensitivity", "Variant", "sensitivity", "variants"]
+__all__ = ["PARTS", "Sensitivity", "Variant", "day_numbers", "sensitivity", "variants"]
 
 PARTS = ("dc_table", "party", "day", "hiding", "haggle")
 #: The scopes of switch (explodice.game.rules.SWITCH_SCOPES) each part can be moved by.
@@ -287,10 +287,20 @@ def _same_rolls(day: Scenario, a: Rules, b: Rules) -> bool:
     return True
 
 
+def day_numbers(
+    day: Scenario, rules: Rules, n_days: int | None = None, seed: int | None = None
+) -> pd.DataFrame:
+    """The day's numbers that :func:`sensitivity` compares, one row each (``case``,
+    ``character``, ``gauge``, ``measure``, ``value``): P(empty by the long rest) per PC gauge
+    and expected successes per character and for the party, exact, or simulated when
+    ``n_days`` is given (with ``seed``). Cached (a notebook or a report asks again): empty
+    the cache with ``day_numbers.cache_clear()``.
+    """
+    return _day_numbers(day, rules, n_days, seed).copy()
+
+
 @lru_cache(maxsize=64)
-def _day_measure(day: Scenario, rules: Rules, n_days: int | None, seed: int | None) -> pd.DataFrame:
-    """The day's P(empty) per PC gauge and expected successes per character under ``rules``:
-    exact, or simulated when ``n_days`` is given (cached: a notebook or a report asks again)."""
+def _day_numbers(day: Scenario, rules: Rules, n_days: int | None, seed: int | None) -> pd.DataFrame:
     if n_days is not None:
         res = simulate_day(day, rules, n_days=n_days, seed=seed)
     else:
@@ -312,6 +322,9 @@ def _day_measure(day: Scenario, rules: Rules, n_days: int | None, seed: int | No
     return df.assign(part="day")
 
 
+day_numbers.cache_clear = _day_numbers.cache_clear  # type: ignore[attr-defined]
+
+
 @dataclass
 class _Day:
     """The day part: its scenario and method; ``how`` records how each variant's was made."""
@@ -324,7 +337,7 @@ class _Day:
 
     def pair(self, base: Rules, other: Rules, simulate: bool) -> tuple[pd.DataFrame, ...]:
         n_days, seed = (self.n_days, self.seed) if simulate else (None, None)
-        return tuple(_day_measure(self.day, r, n_days, seed).copy() for r in (base, other))
+        return tuple(day_numbers(self.day, r, n_days, seed) for r in (base, other))
 
     def frames(
         self, rules: Rules, moved: list[Variant], notes: dict[tuple[str, str], str]

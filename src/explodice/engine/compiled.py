@@ -62,6 +62,20 @@ class CompiledRoll:
     plain_malus: bool = False
     lucky_after: bool = False
 
+    def face_flags(self) -> tuple[bool, ...]:
+        """The flags of the face-by-face kernels, in their order (``chunk_face_by_face`` on the
+        CPU, ``roll_histogram`` on CUDA): ``malus, plain_malus, lucky, lucky_after,
+        rule_applies, drains, explosion_ones``."""
+        return (
+            self.malus,
+            self.plain_malus,
+            self.lucky,
+            self.lucky_after,
+            self.rule_applies,
+            self.drains,
+            self.explosion_ones,
+        )
+
 
 @lru_cache(maxsize=256)
 def compile_roll(roll: Roll, rules: Rules) -> CompiledRoll:

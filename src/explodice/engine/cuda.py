@@ -161,16 +161,7 @@ def simulate_cuda(
             bar,
             d_hist,
             d_clamped,
-            r.pool,
-            d_k,
-            r.malus,
-            r.plain_malus,
-            r.lucky,
-            r.lucky_after,
-            r.rule_applies,
-            r.drains,
-            r.explosion_ones,
-            lo,
+            (r.pool, d_k, *r.face_flags(), lo),
         )
     return histogram_distribution(
         counts, HIST_T_LO, n=n, seed=ss, clamped=clamped, roll=roll, rules=rules, backend="cuda"
@@ -184,23 +175,13 @@ def _launch(
     bar: Any,
     d_hist: Any,
     d_clamped: Any,
-    *flags_and_tables: Any,
+    roll_args: tuple[Any, ...],
 ) -> tuple[np.ndarray, int]:
-    """Run the chunks' launches in order and bring the histogram back."""
+    """Run the chunks' launches in order and bring the histogram back. ``roll_args`` are the
+    kernel's arguments after the chunk's: the pool, the policy table on the device, the roll's
+    flags (:meth:`~explodice.engine.compiled.CompiledRoll.face_flags`) and the shared-memory window's first total."""
     from numba import cuda
 
-    (
-        pool,
-        d_k,
-        malus,
-        plain_malus,
-        lucky,
-        lucky_after,
-        rule_applies,
-        drain_active,
-        explosion_ones,
-        lo,
-    ) = flags_and_tables
     try:
         for layout, key in zip(layouts, keys):
             kernels.roll_histogram[layout.blocks, THREADS_PER_BLOCK](
@@ -210,16 +191,7 @@ def _launch(
                 key[1],
                 layout.base_rolls,
                 layout.extra,
-                pool,
-                d_k,
-                malus,
-                plain_malus,
-                lucky,
-                lucky_after,
-                rule_applies,
-                drain_active,
-                explosion_ones,
-                lo,
+                *roll_args,
                 HIST_T_LO,
             )
             if bar is not None:

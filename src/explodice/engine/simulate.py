@@ -130,13 +130,7 @@ def _chunk_work(
                 r.face_n6,
                 r.face_s,
                 r.k_table,
-                r.malus,
-                r.plain_malus,
-                r.lucky,
-                r.lucky_after,
-                r.rule_applies,
-                r.drains,
-                r.explosion_ones,
+                *r.face_flags(),
                 HIST_T_LO,
             )
     else:
