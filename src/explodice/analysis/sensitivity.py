@@ -279,11 +279,13 @@ def _day_blind_spot(day: Scenario, rules: Rules) -> str | None:
 
 
 def _same_rolls(day: Scenario, a: Rules, b: Rules) -> bool:
-    """True when every roll of the day has the same exact law under ``a`` and ``b``."""
+    """True when every roll of the day has the same exact law under ``a`` and ``b`` (with its
+    reroll on failure, and without it: once the day's rerolls are spent)."""
     for _, _, roll in _day_rolls(day):
-        x, y = exact(roll, a), exact(roll, b)
-        if x.lo != y.lo or x.pmf.shape != y.pmf.shape or not np.array_equal(x.pmf, y.pmf):
-            return False
+        for r in {roll, roll.replace(reroll=None) if roll.reroll_dc is not None else roll}:
+            x, y = exact(r, a), exact(r, b)
+            if x.lo != y.lo or x.pmf.shape != y.pmf.shape or not np.array_equal(x.pmf, y.pmf):
+                return False
     return True
 
 
@@ -455,6 +457,7 @@ def _by_measure(detail: pd.DataFrame) -> pd.DataFrame:
     groups = d.groupby(keys, sort=False)["abs_delta"]
     top = d.loc[groups.idxmax(), keys + ["abs_delta", "case"]]
     top = top.rename(columns={"abs_delta": "max", "case": "where"})
+    top["where"] = top["where"].where(top["max"] > 0, None)  # no change: nowhere in particular
     return top.merge(groups.mean().rename("mean").reset_index(), on=keys)[columns]
 
 
@@ -477,10 +480,10 @@ def _table(
             if prefix in _WITH_MEAN:
                 row[f"{prefix}_mean"] = np.nan if hit is None else float(hit["mean"])
             row["dc_where" if prefix == "dc_p" else f"{prefix}_where"] = (
-                None if hit is None else hit["where"]
+                hit["where"] if hit is not None and pd.notna(hit["where"]) else None
             )
         probabilities = [
-            (float(hit["max"]), f"{k[2]}: {hit['where']}")
+            (float(hit["max"]), f"{k[2]}: {hit['where']}" if pd.notna(hit["where"]) else None)
             for k, hit in index.items()
             if k[:2] == key and k[3] in PROBABILITIES
         ]
@@ -653,6 +656,11 @@ def sensitivity(
         base = measures[part](rules) if in_scope else None
         frames += [_delta(v, base, measures[part](v.rules)) for v in in_scope]
     notes: dict[tuple[str, str], str] = {}
+    for v in moved:
+        if not any(v.scope in PART_SCOPES[p] for p in wanted):
+            notes[(v.switch, v.value)] = (
+                f"{v.switch} is read by the {v.scope} only, which this call does not compute"
+            )
     days = None
     if "day" in wanted and day is not None:
         days = _Day(day, day_method, n_days, seed)
