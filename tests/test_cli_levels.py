@@ -163,7 +163,11 @@ def test_levels_dcs_are_level_dcs_and_the_closest_by_hand(capsys, config):
 
 def test_levels_text_is_a_grid_per_build_with_its_marks(capsys, config):
     text = out_of(capsys, ["levels", config, "--levels", "1", "17", "--table", "progression"])
-    assert "# Builds of the configuration (" in text and "Bo, Cy" in text and "disadvantage=drop" in text
+    assert (
+        "# Builds of the configuration (" in text
+        and "Bo, Cy" in text
+        and "disadvantage=drop" in text
+    )
     assert "## Bo: Athletics" in text and "## Cy: Arcana" in text
     grid = text[text.index("## Bo") : text.index("## Cy")]
     line = next(row for row in grid.splitlines() if row.startswith("1 "))
