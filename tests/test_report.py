@@ -116,6 +116,10 @@ def test_one_png_per_page_and_the_csvs_beside_them(written):
         "14-rerolls-worth.csv",
         "15-initiative-sides.csv",
         "16-lutte-serree-ties.csv",
+        "17-levels-progression-progression.csv",
+        "18-level-dcs-dcs.csv",
+        "19-gauge-sizing-gauges.csv",
+        "20-save-dc-gaps.csv",
     ):
         assert name in csvs
     policies = pd.read_csv(out / "08-day-policies-policies.csv")

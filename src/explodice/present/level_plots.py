@@ -217,7 +217,7 @@ def plot_save_dc_bases(
     )
     ax.set_xlabel(_("base B of the 3d6x save DC"), fontsize=7)
     ax.set_ylabel(_("error in P(the target saves)"), fontsize=7)
-    ax.yaxis.set_major_formatter(i18n.percent_formatter(lang))
+    ax.yaxis.set_major_formatter(i18n.percent_formatter(lang, 1))
     ax.tick_params(labelsize=6.5)
     ax.set_ylim(bottom=0)
     ax.grid(alpha=0.3)

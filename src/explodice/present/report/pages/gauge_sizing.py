@@ -97,7 +97,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
         ncols=ncols,
         table=table,
         table_height=height,
-        bottom=0.13 + height,
+        bottom=0.11 + height,
         wspace=0.35,
     )
     for ax, name in zip(axes, kept):
