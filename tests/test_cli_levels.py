@@ -178,21 +178,8 @@ def test_levels_text_is_a_grid_per_build_with_its_marks(capsys, config):
 
 
 def test_levels_json_holds_both_tables_and_the_config_rules_can_be_overridden(capsys, config):
-    both = rows_of(
-        capsys,
-        [
-            "levels",
-            config,
-            "--builds",
-            "Bo",
-            "--levels",
-            "1",
-            "--advantage",
-            "disadvantage",
-            "--systems",
-            "3d6x",
-        ],
-    )
+    bo = ["levels", config, "--builds", "Bo", "--levels", "1", "--systems", "3d6x"]
+    both = rows_of(capsys, [*bo, "--advantage", "disadvantage"])
     assert set(both) == {"progression", "dcs"}
     moderate = next(r for r in both["progression"] if r["difficulty"] == "moderate")
     # the configuration reads disadvantage as "drop": two dice
@@ -200,20 +187,13 @@ def test_levels_json_holds_both_tables_and_the_config_rules_can_be_overridden(ca
     over = rows_of(
         capsys,
         [
-            "levels",
-            config,
-            "--builds",
-            "Bo",
-            "--levels",
-            "1",
+            *bo,
             "--advantage",
             "disadvantage",
             "--disadvantage",
             "subtract",
             "--table",
             "progression",
-            "--systems",
-            "3d6x",
         ],
     )
     moderate = next(r for r in over if r["difficulty"] == "moderate")

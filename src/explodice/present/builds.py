@@ -16,7 +16,7 @@ from typing import Any
 from explodice.game.build import Build, reference_builds
 from explodice.present import i18n
 
-__all__ = ["ShownBuilds", "shown_builds"]
+__all__ = ["ShownBuilds", "first_builds", "shown_builds"]
 
 
 @dataclass(frozen=True)
@@ -49,3 +49,19 @@ def shown_builds(config: Any) -> ShownBuilds:
     if own:
         return ShownBuilds(own, "config")
     return ShownBuilds(tuple(reference_builds()), "reference")
+
+
+def first_builds(names: list[str], limit: int, lang: str) -> tuple[list[str], str]:
+    """The first ``limit`` of ``names`` (the builds a page has room for), and the sentence that
+    says so when some are left out (``""`` when none is).
+
+    >>> first_builds(["a", "b", "c"], 2, "en")
+    (['a', 'b'], 'The first 2 builds are shown; the CSV holds all 3.')
+    """
+    kept = list(names)[:limit]
+    if len(kept) == len(names):
+        return kept, ""
+    _ = i18n.translator(lang)
+    return kept, _("The first {n} builds are shown; the CSV holds all {total}.").format(
+        n=len(kept), total=len(names)
+    )

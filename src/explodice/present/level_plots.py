@@ -158,24 +158,12 @@ def plot_save_dc_fit(
     ax = _axes(ax)
     _ = i18n.translator(lang)
     sizes = 12 + 400 * gaps.share.to_numpy()
-    ax.plot(gaps.gap, gaps.p_d20, "--", color="#d2691e", lw=1.2)
-    ax.scatter(
-        gaps.gap,
-        gaps.p_d20,
-        s=sizes,
-        color="#d2691e",
-        alpha=0.7,
-        label=_("d20: DC {base} + gap").format(base=d20_base),
-    )
-    ax.plot(gaps.gap, gaps.p_3d6x, "-", color="#1f5fa8", lw=1.2)
-    ax.scatter(
-        gaps.gap,
-        gaps.p_3d6x,
-        s=sizes,
-        color="#1f5fa8",
-        alpha=0.7,
-        label=_("3d6x: DC {base} + gap").format(base=base),
-    )
+    for column, style, colour, label in (
+        ("p_d20", "--", "#d2691e", _("d20: DC {base} + gap").format(base=d20_base)),
+        ("p_3d6x", "-", "#1f5fa8", _("3d6x: DC {base} + gap").format(base=base)),
+    ):
+        ax.plot(gaps.gap, gaps[column], style, color=colour, lw=1.2)
+        ax.scatter(gaps.gap, gaps[column], s=sizes, color=colour, alpha=0.7, label=label)
     ax.set_xlabel(_("gap = PB + caster's modifier − target's save modifier"), fontsize=7)
     ax.set_ylabel(_("P(the target saves)"), fontsize=7)
     ax.yaxis.set_major_formatter(i18n.percent_formatter(lang))

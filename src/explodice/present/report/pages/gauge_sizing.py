@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 from explodice.analysis.levels import DAY_ROLLS
 from explodice.game.tables import DC_TABLES
 from explodice.present import i18n
-from explodice.present.builds import shown_builds
+from explodice.present.builds import first_builds, shown_builds
 from explodice.present.level_plots import plot_gauge_needs
 from explodice.present.report.kit import Context, PageData, exact_columns, page_figure
 from explodice.sweeps.levels import size_gauges
@@ -37,8 +37,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
     _, lang = ctx._, ctx.lang
     frame = data.tables["gauges"]
     shown = data.shown["builds"]
-    names = list(dict.fromkeys(frame.build))
-    kept = names[:MAX_BUILDS]
+    kept, left_out = first_builds(list(dict.fromkeys(frame.build)), MAX_BUILDS, lang)
     first, last = int(frame.level.min()), int(frame.level.max())
     rows = []
     for (name, gauge), part in frame[frame.build.isin(kept)].groupby(
@@ -82,10 +81,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
         dc=DC_TABLES["3d6x"]["moderate"],
         builds=shown.note(lang, ctx.config.source),
     )
-    if len(names) > len(kept):
-        caption += " " + _("The first {n} builds are shown; the CSV holds all {total}.").format(
-            n=len(kept), total=len(names)
-        )
+    caption += f" {left_out}" if left_out else ""
     ncols = min(len(kept), 5)
     nrows = math.ceil(len(kept) / ncols)
     height = 0.03 + 0.024 * (len(table) + 1)

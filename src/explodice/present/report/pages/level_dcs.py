@@ -9,7 +9,7 @@ from matplotlib.figure import Figure
 
 from explodice.analysis.levels import level_dcs
 from explodice.game.build import parse_test
-from explodice.present.builds import shown_builds
+from explodice.present.builds import first_builds, shown_builds
 from explodice.present.labels import build_test_label, difficulty_label
 from explodice.present.report.kit import Context, PageData, exact_columns, page_figure
 
@@ -44,8 +44,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
     _, lang = ctx._, ctx.lang
     frame = data.tables["dcs"]
     shown = data.shown["builds"]
-    names = list(dict.fromkeys(frame.build))
-    kept = names[:MAX_BUILDS]
+    kept, left_out = first_builds(list(dict.fromkeys(frame.build)), MAX_BUILDS, lang)
     levels = sorted(set(frame.level))
     rows, shade = [], []
     for k, name in enumerate(kept):
@@ -84,10 +83,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "printed DC; worst miss: the largest distance from the target over the levels. Exact. "
         "{builds}."
     ).format(last=max(levels), builds=shown.note(lang, ctx.config.source))
-    if len(names) > len(kept):
-        caption += " " + _("The first {n} builds are shown; the CSV holds all {total}.").format(
-            n=len(kept), total=len(names)
-        )
+    caption += f" {left_out}" if left_out else ""
     fig, axes = page_figure(ctx, _("Across levels: a DC table per level"), caption)
     axes[0].remove()
     height = min(0.74, 0.023 * (len(table) + 1))

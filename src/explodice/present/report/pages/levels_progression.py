@@ -8,7 +8,7 @@ from matplotlib.figure import Figure
 
 from explodice.game.tables import DC_TABLES
 from explodice.present import i18n
-from explodice.present.builds import shown_builds
+from explodice.present.builds import first_builds, shown_builds
 from explodice.present.labels import build_test_label
 from explodice.present.level_plots import OUTSIDE_EDGE, OUTSIDE_LABEL, plot_level_grid
 from explodice.present.report.kit import Context, PageData, exact_columns, page_figure
@@ -31,8 +31,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
     _, lang = ctx._, ctx.lang
     frame = data.tables["progression"]
     shown = data.shown["builds"]
-    names = list(dict.fromkeys(frame.build))[:MAX_BUILDS]
-    more = len(dict.fromkeys(frame.build)) - len(names)
+    names, left_out = first_builds(list(dict.fromkeys(frame.build)), MAX_BUILDS, lang)
     caption = _(
         "P(success) of each build's main test at each level, by difficulty band: 3d6x against "
         "the game's DC table ({dc3}) beside d20 against 5e's ({dc20}), each build with its own "
@@ -43,10 +42,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
         dc20=" ".join(str(v) for v in DC_TABLES["d20"].values()),
         builds=shown.note(lang, ctx.config.source),
     )
-    if more > 0:
-        caption += " " + _("The first {n} builds are shown; the CSV holds all {total}.").format(
-            n=len(names), total=len(names) + more
-        )
+    caption += f" {left_out}" if left_out else ""
     fig, axes = page_figure(
         ctx,
         _("Across levels: success by band, 3d6x beside d20"),
