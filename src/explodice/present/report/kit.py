@@ -35,6 +35,8 @@ __all__ = [
 ]
 
 PAGE_SIZE = (11.69, 8.27)  # A4 landscape, inches
+#: Characters of the footer's small type that fit across the page (then it takes two lines).
+FOOTER_WIDTH = 180
 
 
 @dataclass(frozen=True)
@@ -99,8 +101,10 @@ class Context:
         return i18n.date(self.date, self.lang)
 
     def footer(self) -> str:
+        """The provenance line of every page; on two lines when it would not fit across the
+        page (a long configuration path, French's longer words)."""
         c = self.config
-        return self._(
+        text = self._(
             "explodice {version} · {date} · config: {source} · seed {seed} · {rules}"
         ).format(
             version=self.version,
@@ -109,6 +113,7 @@ class Context:
             seed=c.seed,
             rules=rules_text(c.rules, self.lang),
         )
+        return textwrap.fill(text, FOOTER_WIDTH, break_long_words=False, break_on_hyphens=False)
 
 
 def page_figure(
