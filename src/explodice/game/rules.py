@@ -18,7 +18,9 @@ from typing import Any, Literal
 from explodice.core.errors import (
     ExplodiceError,
     RulesError,
+    RulesTypeError,
     check_choice,
+    check_flag,
     check_int,
     check_real,
     fail,
@@ -37,6 +39,7 @@ __all__ = [
     "Roll",
     "Rules",
     "RulesError",
+    "RulesTypeError",
     "net_advantage",
 ]
 
@@ -120,15 +123,21 @@ class Rules:
         check_choice("overflow", self.overflow, OVERFLOW_MODES)
         check_choice("drain_gauge", self.drain_gauge, DRAIN_GAUGES)
         kinds = self.rule_of_one_kinds
-        if isinstance(kinds, str) or not hasattr(kinds, "__iter__"):
-            raise fail("rule_of_one_kinds", kinds, f"a set of kinds from {list(KINDS)}")
-        kinds = frozenset(kinds)
+        if isinstance(kinds, (str, bytes, Mapping)) or not hasattr(kinds, "__iter__"):
+            raise fail(
+                "rule_of_one_kinds", kinds, f"a set of kinds from {list(KINDS)}", wrong_type=True
+            )
+        try:
+            kinds = list(kinds)
+        except TypeError:  # a 0-d array
+            raise fail(
+                "rule_of_one_kinds", kinds, f"a set of kinds from {list(KINDS)}", wrong_type=True
+            ) from None
         for kind in kinds:
             check_choice("rule_of_one_kinds", kind, KINDS)
-        object.__setattr__(self, "rule_of_one_kinds", kinds)
+        object.__setattr__(self, "rule_of_one_kinds", frozenset(kinds))
         for name in ("ones_on_explosions", "close_contest"):
-            if not isinstance(getattr(self, name), bool):
-                raise fail(name, getattr(self, name), "True or False")
+            object.__setattr__(self, name, check_flag(name, getattr(self, name), error=RulesError))
 
     def describe(self) -> str:
         """One line naming every switch, for figure captions and report pages."""
@@ -194,8 +203,11 @@ class Roll:
         check_choice("kind", self.kind, KINDS)
         check_choice("actor", self.actor, ACTORS)
         if not isinstance(self.policy, Best):
-            if not isinstance(self.policy, str) or self.policy not in POLICY_NAMES:
-                raise fail("policy", self.policy, "'keep', 'cancel' or Best(dc=..., weight=λ)")
+            allowed = "'keep', 'cancel' or Best(dc=..., weight=λ)"
+            if not isinstance(self.policy, str):
+                raise fail("policy", self.policy, allowed, wrong_type=True)
+            if self.policy not in POLICY_NAMES:
+                raise fail("policy", self.policy, allowed)
 
     @classmethod
     def from_sources(
@@ -289,7 +301,7 @@ def parse_policy(value: Any, *, dc: int | None = None, field_name: str = "policy
         except ValueError:
             raise fail(field_name, value, POLICY_GRAMMAR) from None
     else:
-        raise fail(field_name, value, POLICY_GRAMMAR)
+        raise fail(field_name, value, POLICY_GRAMMAR, wrong_type=True)
     given_dc = dc if given_dc is None else given_dc
     if given_dc is None:
         raise RulesError(
