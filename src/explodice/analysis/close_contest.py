@@ -28,7 +28,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from explodice.analysis.success import DEFAULT_N, Sampling, as_distribution, check_system
+from explodice.analysis.success import (
+    DEFAULT_N,
+    Sampling,
+    as_distribution,
+    check_system,
+    refuse_failure_reroll,
+)
 from explodice.core.errors import shown
 from explodice.game.checks import check_rules
 from explodice.game.rules import ExplodiceError, Rules, check_int
@@ -267,6 +273,8 @@ def close_opposed(
         p_above = float(pa[da.totals > dc].sum())
         p_tie = float(pa[da.totals == dc].sum())
     else:
+        refuse_failure_reroll(roll_a, "roll_a", "an opposed test")
+        refuse_failure_reroll(roll_b, "roll_b", "an opposed test")
         db = as_distribution(roll_b, system, rules, sampling)
         pb = db.total_pmf / db.total_pmf.sum()
         diff = np.convolve(pa, pb[::-1])

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from explodice.core.errors import check_flag
 from explodice.game.rules import check_int
 
 __all__ = ["AUTO_PROGRESS_UNITS", "lanes", "progress_bar", "resolve_threads", "run_chunks"]
@@ -52,7 +53,11 @@ def lanes(n_chunks: int, threads: int) -> int:
 def progress_bar(
     total: int, progress: bool | None, *, unit: str = "roll", desc: str = "simulate"
 ) -> Any:
-    """A tqdm bar of ``total`` units, or None; ``progress=None`` shows it for long runs."""
+    """A tqdm bar of ``total`` units, or None; ``progress=None`` shows it for long runs.
+
+    ``progress`` must be ``True``, ``False`` or ``None`` (``"yes"`` or an array is refused:
+    every engine's ``progress=`` comes here)."""
+    progress = check_flag("progress", progress, none=True)
     if progress is None:
         progress = total >= AUTO_PROGRESS_UNITS
     if not progress:
