@@ -35,7 +35,7 @@ from explodice.analysis.success import (
     check_system,
     refuse_failure_reroll,
 )
-from explodice.core.errors import shown
+from explodice.core.errors import check_choice, shown
 from explodice.game.checks import check_rules
 from explodice.game.rules import ExplodiceError, Rules, check_int
 
@@ -73,6 +73,10 @@ def bid_model(spec: Any, field_name: str = "bids") -> np.ndarray:
             ) from None
         top = check_int(f"{field_name} (uniform's B)", top, lo=0, hi=MAX_BID)
         return np.full(top + 1, 1.0 / (top + 1))
+    if isinstance(spec, np.ndarray) and spec.ndim == 0:
+        spec = spec.item()  # a 0-d array: its one number
+    if isinstance(spec, numbers.Integral) and not isinstance(spec, bool):
+        return bid_model(spec, field_name)
     if isinstance(spec, (Sequence, np.ndarray)) and not isinstance(spec, str) and len(spec):
         try:
             p = np.asarray(spec, dtype=float)
@@ -153,8 +157,7 @@ class CloseContest:
 
     def hp_pmf(self, side: str) -> pd.Series:
         """The PMF of the HP paid by ``side`` (``"a"`` or ``"b"``), indexed by HP."""
-        if side not in ("a", "b"):
-            raise ExplodiceError(f"`side` must be 'a' or 'b', but {shown(side)} was passed.")
+        check_choice("side", side, ("a", "b"), ExplodiceError)
         return self.hp.groupby(f"hp_{side}").p.sum()
 
     def summary(self) -> dict[str, float]:

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from explodice.analysis.success import DEFAULT_N, Sampling, as_distribution, check_system
-from explodice.core.errors import clip, listed, shown
+from explodice.core.errors import check_choice, clip, listed, shown
 from explodice.engine.distribution import Distribution
 from explodice.game.character import Character
 from explodice.game.checks import check_rules
@@ -61,13 +61,8 @@ class Initiative:
     def p_first(self, name: str) -> float:
         """P(``name`` acts first)."""
         r = self.ranks
-        rows = r[(r.creature == name) & (r["rank"] == 1)]
-        if rows.empty:
-            raise ExplodiceError(
-                f"`name` must be one of {listed(r.creature.unique())},"
-                f" but {shown(name)} was passed."
-            )
-        return float(rows.p.iloc[0])
+        check_choice("name", name, tuple(r.creature.unique()), ExplodiceError)
+        return float(r.p[(r.creature == name) & (r["rank"] == 1)].iloc[0])
 
     def to_frame(self) -> pd.DataFrame:
         """The ranks: one row per creature and rank."""

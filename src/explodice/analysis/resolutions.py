@@ -281,6 +281,7 @@ def passive_table(
     [11]
     """
     system = check_system(system)
+    modifiers = check_items("modifiers", modifiers, what="modifiers")
     rows = []
     for label, adv, state_rules in states(system, advantages, readings, check_rules(rules)):
         for m in modifiers:
@@ -415,6 +416,8 @@ def group_success(
     rolls = check_items("rolls", rolls, what="rolls")
     if isinstance(dc, (str, bytes, Mapping)):
         raise fail("dc", dc, "one DC or one per member", ExplodiceTypeError)
+    if isinstance(dc, np.ndarray) and dc.ndim == 0:
+        dc = dc.item()
     dcs = list(dc) if isinstance(dc, Iterable) else [dc] * len(rolls)
     if len(dcs) != len(rolls):
         raise ExplodiceError(

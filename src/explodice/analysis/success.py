@@ -221,6 +221,11 @@ def states(
     advantages = check_items("advantages", advantages, what=f"states {list(ADVANTAGE_STATES)}")
     for adv in advantages:
         check_choice("advantages", adv, ADVANTAGE_STATES, ExplodiceError)
+    what = f"readings {list(DISADVANTAGE_READINGS)}"
+    readings = [
+        check_choice("readings", r, DISADVANTAGE_READINGS, ExplodiceError)
+        for r in check_items("readings", readings, what=what)
+    ]
     for adv in sorted(advantages, key=_STATE_ORDER.index):
         if adv == "disadvantage" and system == "3d6x":
             for reading in readings:

@@ -90,8 +90,14 @@ def _fail(field_name: str, value: Any, allowed: str, *, wrong_type: bool = False
 
 
 def _iterable(value: Any) -> bool:
-    """A list-like value (not a string, not a mapping)."""
-    return hasattr(value, "__iter__") and not isinstance(value, (str, bytes, Mapping))
+    """A list-like value (not a string, not a mapping, not a 0-d array)."""
+    if isinstance(value, (str, bytes, Mapping)):
+        return False
+    try:
+        iter(value)
+    except TypeError:
+        return False
+    return True
 
 
 def _int(field_name: str, value: Any, lo: int, hi: int | None = None) -> int:
@@ -243,8 +249,7 @@ class Scenario:
                 out[g] = _int(f"start.{who}.{g}", v, 0, MAX_GAUGE)
             start[who] = MappingProxyType(out)
         set_(self, "start", MappingProxyType(start))
-        if not isinstance(self.name, str):
-            raise _fail("name", self.name, "a string")
+        check_text("name", self.name, what="a string", error=ScenarioError)
 
     def __hash__(self) -> int:
         return hash(
@@ -272,7 +277,8 @@ class Scenario:
 
     def character(self, name: str) -> Character:
         """The character of that name."""
-        return self.characters[[c.name for c in self.characters].index(name)]
+        names = tuple(c.name for c in self.characters)
+        return self.characters[names.index(check_choice("name", name, names, ScenarioError))]
 
     def roll_of(self, i: int, *, gauge_empty: bool = False) -> Roll:
         """The :class:`Roll` of roll type ``i`` (with its gauge at 0 if ``gauge_empty``)."""

@@ -79,7 +79,10 @@ def wilson_interval(successes: np.ndarray | int, n: int, level: float = 0.95) ->
     if not 0 < level < 1:
         raise ExplodiceError(f"`level` must be in (0, 1), but {shown(level)} was passed.")
     n = check_int("n", n, lo=1, hi=2**62, error=ExplodiceError)
-    k = np.asarray(successes, dtype=object if isinstance(successes, int) else None)
+    try:
+        k = np.asarray(successes, dtype=object if isinstance(successes, int) else None)
+    except ValueError:  # ragged nested lists
+        raise fail("successes", successes, "an integer or integers", ExplodiceTypeError) from None
     if (
         k.dtype.kind not in "iuO"
         or k.dtype.kind == "O"

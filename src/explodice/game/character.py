@@ -333,10 +333,13 @@ class Character:
         set_(self, "load", check_real("load", self.load, lo=0, hi=1e6, error=CharacterError))
         set_(self, "tools", self._mapping("tools", self.tools, _tool_name, 0, 1, True))
         features = self.features
+        allowed = f"a list of features from {list(FEATURES)}"
         if isinstance(features, (str, bytes, Mapping)) or not hasattr(features, "__iter__"):
-            allowed = f"a list of features from {list(FEATURES)}"
             raise _fail("features", features, allowed, wrong_type=True)
-        features = list(features)
+        try:
+            features = list(features)
+        except TypeError:  # a 0-d array
+            raise _fail("features", features, allowed, wrong_type=True) from None
         for f in features:
             check_choice("features", f, FEATURES, CharacterError)
         set_(self, "features", frozenset(features))
