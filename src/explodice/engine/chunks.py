@@ -36,6 +36,9 @@ __all__ = ["AUTO_PROGRESS_UNITS", "lanes", "progress_bar", "resolve_threads", "r
 
 AUTO_PROGRESS_UNITS = 200_000_000  # rolls: about a second of the kernel on these machines
 MAX_THREADS = 1024
+#: False in a sweep's worker processes: the sweep shows its own bar, and a worker's would
+#: mix with it on the terminal (or show when the user asked for none).
+SHOW_BARS = True
 
 
 def resolve_threads(threads: int | None) -> int:
@@ -58,6 +61,8 @@ def progress_bar(
     ``progress`` must be ``True``, ``False`` or ``None`` (``"yes"`` or an array is refused:
     every engine's ``progress=`` comes here)."""
     progress = check_flag("progress", progress, none=True)
+    if not SHOW_BARS:
+        return None
     if progress is None:
         progress = total >= AUTO_PROGRESS_UNITS
     if not progress:

@@ -24,6 +24,7 @@ from explodice.sweeps.tasks import (
     TASKS,
     SweepError,
     SweepFileError,
+    SweepTypeError,
     Task,
     resolve_task,
 )
@@ -76,8 +77,38 @@ def check_names(names: Iterable[Any], task: Task) -> list[str]:
     return names
 
 
+def _case_list(grid: list[Any], task: Task) -> tuple[list[str], list[dict[str, Any]]]:
+    """A list of cases, each a mapping of its own parameters (``[[case]]`` tables): every
+    value as given, checked later on its own (no column upcasts 16 to 16.0)."""
+    if not grid:
+        raise SweepError("grid must hold at least one case, but an empty list was passed.")
+    if len(grid) > MAX_CASES:
+        raise SweepError(
+            f"grid has {len(grid):,} cases; at most {MAX_CASES:,} are run in one sweep: split it."
+        )
+    for i, case in enumerate(grid):
+        if not isinstance(case, Mapping):
+            raise SweepTypeError(
+                f"grid case {i} must be a mapping of parameters, but {shown(case)} was passed."
+            )
+    names = check_names(dict.fromkeys(k for case in grid for k in case), task)
+    cases = [{k: plain_value(v) for k, v in case.items()} for case in grid]
+    return names, [{k: v for k, v in case.items() if v is not None} for case in cases]
+
+
+def _whole(value: Any, column_is_float: bool) -> Any:
+    """A cell of a float column that holds a whole number, as an ``int``: pandas turns a
+    column of integers into floats when another cell is a float or empty (dc = 16 beside
+    dc = 16.5 reads 16.0), so each cell is read back on its own."""
+    if column_is_float and isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 def grid_cases(grid: Any, task: Task) -> tuple[list[str], list[dict[str, Any]]]:
     """The parameter names and one dict per case (only the parameters the grid gives)."""
+    if isinstance(grid, list):
+        return _case_list(grid, task)
     if isinstance(grid, pd.DataFrame):
         names = check_names(grid.columns, task)
         if grid.empty:
@@ -89,16 +120,14 @@ def grid_cases(grid: Any, task: Task) -> tuple[list[str], list[dict[str, Any]]]:
             )
         cols = {}
         for name in names:
-            col = [plain_value(v) for v in grid[name].tolist()]
-            if all(v is None or (isinstance(v, float) and v.is_integer()) for v in col):
-                col = [None if v is None else int(v) for v in col]  # ints that met a NaN
-            cols[name] = col
+            floats = pd.api.types.is_float_dtype(grid[name].dtype)
+            cols[name] = [_whole(plain_value(v), floats) for v in grid[name].tolist()]
         cases = [{k: cols[k][i] for k in names if cols[k][i] is not None} for i in range(len(grid))]
         return names, cases
     if not isinstance(grid, Mapping):
-        raise SweepError(
-            f"grid must be a mapping of parameter names to lists of values, or a "
-            f"DataFrame of cases, but {type(grid).__name__} was passed."
+        raise SweepTypeError(
+            f"grid must be a mapping of parameter names to lists of values, a DataFrame or a "
+            f"list of cases, but {type(grid).__name__} was passed."
         )
     if not grid:
         raise SweepError("grid must name at least one parameter, but {} was passed.")
@@ -167,12 +196,10 @@ def load_grid(path: str | os.PathLike[str]) -> GridFile:
     else:
         if not isinstance(data["case"], list) or not all(isinstance(c, dict) for c in data["case"]):
             raise bad("case", "must be [[case]] tables.")
-        grid = pd.DataFrame(
-            [
-                {**c, **({"scenario": _relative(path, c["scenario"])} if "scenario" in c else {})}
-                for c in data["case"]
-            ]
-        )
+        grid = [  # each case as written: a DataFrame would upcast dc = 16 beside dc = 16.5
+            {**c, **({"scenario": _relative(path, c["scenario"])} if "scenario" in c else {})}
+            for c in data["case"]
+        ]
     try:
         spec = resolve_task(data["task"])
         grid_cases(grid, spec)  # names and lists checked now, with the file named
