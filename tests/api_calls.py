@@ -9,6 +9,9 @@ is a valid value too.
 
 from __future__ import annotations
 
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import explodice as ex
@@ -21,9 +24,23 @@ TABLE = ex.success_table(modifiers=[0, 1], dcs=[12, 16], advantages=["normal"])
 WIDE = ex.pivot_success(TABLE)
 DAY = ex.Scenario([HERO], [ex.DayRoll("Hero", ability="STR", repeat=3)])
 INITIATIVE = ex.initiative({"A": 1, "B": 2})
+DAY_RESULT = ex.simulate_day(DAY, n_days=50, seed=1, threads=1)
 CONTEST = ex.close_contest(2, "uniform:3")
 
 QUICK_SIM = {"n": 300, "seed": 1, "threads": 1}
+
+#: a party, and a day for it, in TOML files for the loaders
+_FILES = Path(tempfile.mkdtemp(prefix="explodice-api-calls-"))
+PARTY_FILE, DAY_FILE = _FILES / "party.toml", _FILES / "day.toml"
+PARTY_FILE.write_text(
+    '[[character]]\nname = "Hero"\nscores = { STR = 12, DEX = 14, CON = 10, INT = 10, '
+    "WIS = 10, CHA = 10 }\n",
+    encoding="utf-8",
+)
+DAY_FILE.write_text(
+    'characters = "party.toml"\n[day]\n[[day.roll]]\ncharacter = "Hero"\nability = "STR"\n',
+    encoding="utf-8",
+)
 
 #: name -> (callable, the keyword arguments of a quick valid call)
 CALLS: dict[str, tuple[Any, dict[str, Any]]] = {
@@ -240,6 +257,36 @@ CALLS: dict[str, tuple[Any, dict[str, Any]]] = {
         },
     ),
     "Scenario.character": (DAY.character, {"name": "Hero"}),
+    "rolls_to_empty": (
+        ex.rolls_to_empty,
+        {
+            "modifier": 1,
+            "gauge": 4,
+            "dc": 14,
+            "advantage": "normal",
+            "kind": "check",
+            "method": "exact",
+        },
+    ),
+    "simulate_day": (
+        ex.simulate_day,
+        {"scenario": DAY, "n_days": 50, "seed": 1, "threads": 1, "chunk_days": 16},
+    ),
+    "exact_day": (ex.exact_day, {"scenario": DAY, "distributions": False}),
+    "DayResult.to_frame": (DAY_RESULT.to_frame, {"what": "gauges", "level": 0.95}),
+    "sweep": (
+        ex.sweep,
+        {
+            "grid": {"modifier": [0, 1]},
+            "task": "success",
+            "executor": ThreadPoolExecutor(1),
+            "seed": 3,
+            "batch_seconds": 1.0,
+            "progress": False,
+        },
+    ),
+    "load_characters": (ex.load_characters, {"path": PARTY_FILE}),
+    "load_scenario": (ex.load_scenario, {"path": DAY_FILE}),
 }
 
 #: callable name -> its arguments that take a string (a choice, a name, a label)
@@ -285,7 +332,14 @@ STRING_OPTIONS: dict[str, tuple[str, ...]] = {
     "DayRoll": ("character", "skill", "kind", "label", "tool"),
     "Scenario": ("name",),
     "Scenario.character": ("name",),
+    "rolls_to_empty": ("advantage", "kind", "method"),
+    "DayResult.to_frame": ("what",),
 }
+
+#: (callable name, argument) still checked by hand in day/** (the day engine's own module,
+#: restructured on another branch): a wrong type there gets the value error, or a bare
+#: TypeError for an unhashable value. The tests mark them as expected failures.
+DAY_ENGINE_TODO = {("rolls_to_empty", "method"), ("DayResult.to_frame", "what")}
 
 #: (callable name, argument) where None is a valid value (it means "the default")
 NONE_OK = {

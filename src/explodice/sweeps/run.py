@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from explodice.core.errors import check_flag, one_line, shown
+from explodice.core.errors import check_flag, fail, one_line, shown
 from explodice.engine import chunks
 from explodice.engine.seeding import resolve_seed
 from explodice.sweeps.grid import grid_cases
@@ -230,14 +230,7 @@ def sweep(
     spec = resolve_task(task)
     names, cases = grid_cases(grid, spec)
     progress = check_flag("progress", progress, none=True, error=SweepError)
-    if (
-        isinstance(batch_seconds, bool)
-        or not isinstance(batch_seconds, numbers.Real)
-        or not 0 < batch_seconds < math.inf
-    ):
-        raise SweepError(
-            f"`batch_seconds` must be a number > 0, but {shown(batch_seconds)} was passed."
-        )
+    batch_seconds = _batch_seconds(batch_seconds)
     root = _root_seed(seed)
     priors = [_prior(spec, c) for c in cases]
     pool = _pool(executor, workers)
@@ -302,6 +295,20 @@ def _sigterm_stops() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def _batch_seconds(value: Any) -> float:
+    """``batch_seconds``: a number of seconds > 0 (at most 10^6)."""
+    allowed = "a number > 0 (seconds, at most 10^6)"
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise fail("batch_seconds", value, allowed, SweepError, wrong_type=True)
+    try:
+        seconds = float(value)
+    except OverflowError:
+        seconds = math.inf
+    if not 0 < seconds <= 1e6:  # NaN fails too
+        raise fail("batch_seconds", value, allowed, SweepError)
+    return seconds
 
 
 def _prior(spec: Task, case: Mapping[str, Any]) -> float:
