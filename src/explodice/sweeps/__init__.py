@@ -5,11 +5,11 @@ DataFrame: one row per case (or several, for a task that returns a table), with 
 parameters, ``method``, ``n``, ``seed`` and ``case``, the task's columns, and ``error``.
 
 - **Grid**: a mapping of parameter names to lists of values (their cartesian product, the last
-  name varying fastest; a single value stands for a list of one), a DataFrame with one
+  name varying fastest; a single value stands for a list of one), or a DataFrame with one
   case per row (an empty cell takes the task's default; a float column's whole numbers are
   read as integers, since pandas turns a column of integers with one float or empty cell
-  into floats), or a list of cases, each a mapping of its own parameters taken as given
-  (``[[case]]`` tables are read so).
+  into floats; a column of objects, as ``[[case]]`` tables are read, keeps each value as
+  written).
 - **Tasks** (:data:`TASKS`): ``"success"`` (the odds of one roll against a DC), ``"frontier"``
   (the cancel frontier of one roll, exact), ``"day"`` (days of a scenario with gauges),
   ``"empty"`` (rolls until one gauge empties), or any picklable callable

@@ -77,25 +77,6 @@ def check_names(names: Iterable[Any], task: Task) -> list[str]:
     return names
 
 
-def _case_list(grid: list[Any], task: Task) -> tuple[list[str], list[dict[str, Any]]]:
-    """A list of cases, each a mapping of its own parameters (``[[case]]`` tables): every
-    value as given, checked later on its own (no column upcasts 16 to 16.0)."""
-    if not grid:
-        raise SweepError("grid must hold at least one case, but an empty list was passed.")
-    if len(grid) > MAX_CASES:
-        raise SweepError(
-            f"grid has {len(grid):,} cases; at most {MAX_CASES:,} are run in one sweep: split it."
-        )
-    for i, case in enumerate(grid):
-        if not isinstance(case, Mapping):
-            raise SweepTypeError(
-                f"grid case {i} must be a mapping of parameters, but {shown(case)} was passed."
-            )
-    names = check_names(dict.fromkeys(k for case in grid for k in case), task)
-    cases = [{k: plain_value(v) for k, v in case.items()} for case in grid]
-    return names, [{k: v for k, v in case.items() if v is not None} for case in cases]
-
-
 def _whole(value: Any, column_is_float: bool) -> Any:
     """A cell of a float column that holds a whole number, as an ``int``: pandas turns a
     column of integers into floats when another cell is a float or empty (dc = 16 beside
@@ -107,8 +88,6 @@ def _whole(value: Any, column_is_float: bool) -> Any:
 
 def grid_cases(grid: Any, task: Task) -> tuple[list[str], list[dict[str, Any]]]:
     """The parameter names and one dict per case (only the parameters the grid gives)."""
-    if isinstance(grid, list):
-        return _case_list(grid, task)
     if isinstance(grid, pd.DataFrame):
         names = check_names(grid.columns, task)
         if grid.empty:
@@ -126,8 +105,8 @@ def grid_cases(grid: Any, task: Task) -> tuple[list[str], list[dict[str, Any]]]:
         return names, cases
     if not isinstance(grid, Mapping):
         raise SweepTypeError(
-            f"grid must be a mapping of parameter names to lists of values, a DataFrame or a "
-            f"list of cases, but {type(grid).__name__} was passed."
+            f"grid must be a mapping of parameter names to lists of values, or a "
+            f"DataFrame of cases, but {type(grid).__name__} was passed."
         )
     if not grid:
         raise SweepError("grid must name at least one parameter, but {} was passed.")
@@ -196,10 +175,13 @@ def load_grid(path: str | os.PathLike[str]) -> GridFile:
     else:
         if not isinstance(data["case"], list) or not all(isinstance(c, dict) for c in data["case"]):
             raise bad("case", "must be [[case]] tables.")
-        grid = [  # each case as written: a DataFrame would upcast dc = 16 beside dc = 16.5
-            {**c, **({"scenario": _relative(path, c["scenario"])} if "scenario" in c else {})}
-            for c in data["case"]
-        ]
+        grid = pd.DataFrame(  # of objects: each case as written (16 stays 16 beside 16.5)
+            [
+                {**c, **({"scenario": _relative(path, c["scenario"])} if "scenario" in c else {})}
+                for c in data["case"]
+            ],
+            dtype=object,
+        )
     try:
         spec = resolve_task(data["task"])
         grid_cases(grid, spec)  # names and lists checked now, with the file named
