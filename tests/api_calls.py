@@ -9,6 +9,8 @@ is a valid value too.
 
 from __future__ import annotations
 
+import atexit
+import shutil
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -31,6 +33,7 @@ QUICK_SIM = {"n": 300, "seed": 1, "threads": 1}
 
 #: a party, and a day for it, in TOML files for the loaders
 _FILES = Path(tempfile.mkdtemp(prefix="explodice-api-calls-"))
+atexit.register(shutil.rmtree, _FILES, ignore_errors=True)
 PARTY_FILE, DAY_FILE = _FILES / "party.toml", _FILES / "day.toml"
 PARTY_FILE.write_text(
     '[[character]]\nname = "Hero"\nscores = { STR = 12, DEX = 14, CON = 10, INT = 10, '

@@ -24,24 +24,9 @@ from explodice.present.report import pages as pages_module
 from explodice.present.report.config import write_default_config
 from explodice.present.report.writer import AREA
 from explodice.sweeps import write_results
+from tests.test_report import TINY  # the report tests' small party and day
 
 MASKS = [0o022, 0o077]
-
-TINY = """
-title = "modes"
-seed = 3
-[simulation]
-n = 2000
-days = 20
-[[character]]
-name = "Ana"
-scores = { STR = 12, DEX = 14, CON = 10, INT = 10, WIS = 10, CHA = 10 }
-[day]
-[[day.roll]]
-character = "Ana"
-ability = "DEX"
-dc = 12
-"""
 
 
 @contextlib.contextmanager
