@@ -45,6 +45,7 @@ from explodice.game.character import (
     CharacterError,
     CharacterFileError,
     ability_modifier,
+    check_policy,
     proficiency_bonus,
     read_tables,
     resolve_ability,
@@ -346,10 +347,11 @@ class Build:
             set_(self, "increases", self._increases(self.increases))
         for table in ("skills", "saves", "tools"):
             value = getattr(self, table)
-            if table != "tools" and not isinstance(value, (Mapping, str)) and _listlike(value):
+            if not isinstance(value, (Mapping, str)) and _listlike(value):
                 value = dict.fromkeys(value, 1)  # a list of names: proficient once from level 1
             resolve = {"skills": resolve_skill, "saves": resolve_ability, "tools": _tool}[table]
             set_(self, table, _steps(table, value, resolve, _MULTIPLIER_MAX[table]))
+        set_(self, "policy", check_policy("policy", self.policy))
         if not isinstance(self.gauge_per_level, Mapping):
             raise _fail("gauge_per_level", self.gauge_per_level, "a table of gauges to points")
         per_level = {}
