@@ -311,6 +311,14 @@ def test_size_gauges_on_the_party_day_is_the_api(capsys):
     assert "each build alone, 12 rolls a day" in default and "--day party" in default
 
 
+def test_size_gauges_of_a_day_that_drains_nothing(capsys, config):
+    # no kind of roll under the rule of 1: no gauge to size, said in one line
+    text = out_of(capsys, ["size-gauges", config, "--rule-of-one", "attack", "--levels", "1"])
+    assert "no roll of the builds' days drains a gauge under these rules" in text
+    rows = rows_of(capsys, ["size-gauges", config, "--rule-of-one", "attack", "--levels", "1"])
+    assert rows == []
+
+
 def test_size_gauges_in_french(capsys, config):
     text = out_of(
         capsys, ["size-gauges", config, "--builds", "Bo", "--levels", "1", "--lang", "fr"]

@@ -126,3 +126,13 @@ def test_without_builds_the_chapter_shows_the_reference_builds(config):
     assert list(dict.fromkeys(data.tables["dcs"].build)) == [b.name for b in ex.reference_builds()]
     text = " ".join(" ".join(t.split()) for t, _ in _texts(spec.draw(ctx, data)))
     assert "The reference builds (the configuration has no [[build]] table)" in text
+
+
+def test_a_day_that_drains_nothing_has_a_gauge_page_that_says_so(config):
+    spec = next(s for s in PAGES if s.name == "gauge-sizing")
+    quiet = dataclasses.replace(config, rules=ex.Rules(rule_of_one_kinds=()))
+    ctx = Context(quiet, "x", "2026-12-01")
+    data = spec.data(ctx)
+    assert data.tables["gauges"].empty and "needed" in data.tables["gauges"]
+    text = " ".join(" ".join(t.split()) for t, _ in _texts(spec.draw(ctx, data)))
+    assert "No roll of the builds' days drains a gauge under these rules" in text

@@ -207,6 +207,11 @@ def run(args: argparse.Namespace) -> int:
     if args.format != "text":
         emit(frame, args.format)
         return 0
+    if frame.empty:
+        header.append(
+            "# "
+            + _("no roll of the builds' days drains a gauge under these rules: nothing to size")
+        )
     sys.stdout.write("\n".join(header + _text(frame, args.lang)) + "\n")
     return 0
 

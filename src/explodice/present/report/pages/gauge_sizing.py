@@ -10,6 +10,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from explodice.analysis.levels import DAY_ROLLS
+from explodice.game.build import LEVELS
 from explodice.game.tables import DC_TABLES
 from explodice.present import i18n
 from explodice.present.builds import first_builds, shown_builds
@@ -38,7 +39,8 @@ def draw(ctx: Context, data: PageData) -> Figure:
     frame = data.tables["gauges"]
     shown = data.shown["builds"]
     kept, left_out = first_builds(list(dict.fromkeys(frame.build)), MAX_BUILDS, lang)
-    first, last = int(frame.level.min()), int(frame.level.max())
+    levels = sorted(set(frame.level)) or list(LEVELS)
+    first, last = int(levels[0]), int(levels[-1])
     rows = []
     for (name, gauge), part in frame[frame.build.isin(kept)].groupby(
         ["build", "gauge"], sort=False
@@ -82,6 +84,20 @@ def draw(ctx: Context, data: PageData) -> Figure:
         builds=shown.note(lang, ctx.config.source),
     )
     caption += f" {left_out}" if left_out else ""
+    if frame.empty:  # all NPCs, or no kind of roll under the rule of 1
+        fig, (ax,) = page_figure(
+            ctx, _("Across levels: the gauge points each build needs"), caption
+        )
+        ax.axis("off")
+        ax.text(
+            0.5,
+            0.5,
+            _("No roll of the builds' days drains a gauge under these rules: nothing to size."),
+            ha="center",
+            va="center",
+            fontsize=11,
+        )
+        return fig
     ncols = min(len(kept), 5)
     nrows = math.ceil(len(kept) / ncols)
     height = 0.03 + 0.024 * (len(table) + 1)
