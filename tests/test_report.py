@@ -90,7 +90,7 @@ def written(tiny_config, tmp_path_factory):
 def test_the_pdf_opens_with_one_page_per_builder(written):
     out, paths = written
     reader = PdfReader(out / report.PDF_NAME)
-    assert len(reader.pages) == len(report.PAGES) == 16
+    assert len(reader.pages) == len(report.PAGES) == 20
     first = reader.pages[0].extract_text()
     assert "A tiny test report" in first and "2026-01-02" in first and "drop" in first
     assert "Seed: 11" in first
@@ -116,6 +116,10 @@ def test_one_png_per_page_and_the_csvs_beside_them(written):
         "14-rerolls-worth.csv",
         "15-initiative-sides.csv",
         "16-lutte-serree-ties.csv",
+        "17-levels-progression-progression.csv",
+        "18-level-dcs-dcs.csv",
+        "19-gauge-sizing-gauges.csv",
+        "20-save-dc-gaps.csv",
     ):
         assert name in csvs
     policies = pd.read_csv(out / "08-day-policies-policies.csv")

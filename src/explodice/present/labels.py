@@ -48,6 +48,7 @@ __all__ = [
     "WORDS",
     "State",
     "best_label",
+    "build_test_label",
     "day_description",
     "difficulty_label",
     "item_label",
@@ -255,6 +256,26 @@ def test_label(test: str, lang: str) -> str:
         return _("save {ability}").format(ability=ABILITY[lang][test.split()[1]])
     if test in ABILITY["en"]:
         return ABILITY[lang][test]
+    return SKILLS_FR.get(test, test) if lang == "fr" else test
+
+
+def build_test_label(test: str, kind: str, ability: str, lang: str) -> str:
+    """A build's test as the level tables name it (their ``test``, ``kind`` and ``ability``
+    columns): ``Athletics``, ``DEX save``, ``STR check`` (``Athlétisme``, ``sauvegarde DEX``,
+    ``test de FOR``).
+
+    >>> build_test_label("WIS save", "save", "WIS", "fr"), build_test_label("STR check",
+    ...     "ability", "STR", "fr")
+    ('sauvegarde SAG', 'test de FOR')
+    """
+    if lang == "en":
+        return test
+    _ = i18n.translator(lang)
+    name = ABILITY[lang][ability]
+    if kind == "save":
+        return _("save {ability}").format(ability=name)
+    if kind == "ability":
+        return _("{ability} check").format(ability=name)
     return SKILLS_FR.get(test, test) if lang == "fr" else test
 
 

@@ -353,6 +353,10 @@ class _PortableDay:
         )
 
 
+#: The columns of one gauge's row of :func:`size_gauges`, after its build and level.
+_GAUGE_COLUMNS = ("character", "day", "gauge", "needed", "risk", "have", "risk_have", "meets")
+
+
 @dataclass(frozen=True)
 class _Gauges:
     """One (build, level) case of :func:`size_gauges` (picklable: it travels to workers)."""
@@ -375,8 +379,7 @@ class _Gauges:
             character=self.characters[build.name],
             gauges=self.gauges,
         )
-        columns = ["character", "day", "gauge", "needed", "risk", "have", "risk_have", "meets"]
-        return pd.DataFrame(rows, columns=["build", "level", *columns, "drain_mean"]).drop(
+        return pd.DataFrame(rows, columns=["build", "level", *_GAUGE_COLUMNS, "drain_mean"]).drop(
             columns=["build", "level"]
         )
 
@@ -460,8 +463,16 @@ def size_gauges(
     frame = _run("size_gauges", builds, levels, run, _GAUGE_COST, executor, workers, progress)
     by_name = {b.name: b for b in builds}
     per_level = {}
-    for (name, g), rows in frame.groupby(["build", "gauge"], sort=False):
-        per_level[name, g] = points_per_level(by_name[name], g, dict(zip(rows.level, rows.needed)))
+    # a case whose day drains no gauge (all NPCs, or no kind under the rule of 1) has no row:
+    # the sweep gives it one of its build and level alone, dropped here
+    if "gauge" in frame:
+        frame = frame[frame.gauge.notna()].reset_index(drop=True)
+    if "gauge" not in frame or frame.empty:
+        frame = pd.DataFrame(columns=["build", "level", *_GAUGE_COLUMNS, "drain_mean"])
+    else:
+        for (name, g), rows in frame.groupby(["build", "gauge"], sort=False):
+            needed = dict(zip(rows.level, rows.needed))
+            per_level[name, g] = points_per_level(by_name[name], g, needed)
     keys = list(zip(frame.build, frame.gauge))
     frame["per_level_needed"] = [per_level[k] for k in keys]
     frame["per_level_have"] = [by_name[b].gauge_per_level.get(g, 0) for b, g in keys]

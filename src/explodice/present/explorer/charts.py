@@ -16,6 +16,7 @@ from typing import Any
 
 import pandas as pd
 
+from explodice.game.build import LEVELS
 from explodice.game.rules import ADVANTAGE_STATES
 from explodice.present import i18n
 from explodice.present.explorer.data import CURVE_DCS, SLIDER, ExplorerData
@@ -109,21 +110,58 @@ def _roll_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
             element=here,
         ),
     )
+    params = [who, mod, adv, read, pol]
+    has_builds = not data.build_levels.empty
+    if has_builds:  # the builds' level: picks their modifiers in the build_levels table
+        params.append(
+            alt.param(
+                name="build_level",
+                value=1,
+                bind=alt.binding_range(
+                    min=LEVELS[0],
+                    max=LEVELS[-1],
+                    step=1,
+                    name=_("level of the builds") + " ",
+                    element=here,
+                ),
+            )
+        )
 
-    base = (
-        alt.Chart(alt.Data(values=_records(data.roll)))
-        .transform_calculate(who="who")  # the chosen subject's row, joined by its key
-        .transform_lookup(
+    def chosen(chart: Any) -> Any:
+        """The chosen subject's class and modifiers joined to each row: a build's at the
+        chosen level (``lmod3``, ``lmod20``), a character's as it is."""
+        chart = chart.transform_calculate(who="who").transform_lookup(
             lookup="who",
             from_=alt.LookupData(
-                alt.Data(values=_records(data.subjects)), "who", ["mod3", "mod20", "cls"]
+                alt.Data(values=_records(data.subjects)), "who", ["mod3", "mod20", "cls", "label"]
             ),
-            as_=["mod3", "mod20", "subject_cls"],
+            as_=["mod3", "mod20", "subject_cls", "subject_label"],
         )
+        if not has_builds:
+            return chart.transform_calculate(m3="datum.mod3", m20="datum.mod20")
+        levels = data.build_levels.assign(
+            key=data.build_levels.who + "|" + data.build_levels.level.astype(str)
+        )
+        return (
+            chart.transform_calculate(level_key="who + '|' + build_level")
+            .transform_lookup(
+                lookup="level_key",
+                from_=alt.LookupData(alt.Data(values=_records(levels)), "key", ["mod3", "mod20"]),
+                as_=["lmod3", "lmod20"],
+            )
+            .transform_calculate(
+                m3="isValid(datum.lmod3) ? datum.lmod3 : datum.mod3",
+                m20="isValid(datum.lmod20) ? datum.lmod20 : datum.mod20",
+            )
+        )
+
+    base = (
+        # inline data Altair moves to the view's datasets: one copy for its three charts
+        chosen(alt.Chart(alt.InlineData(values=_records(data.roll))))
         .transform_calculate(
             chosen_state="adv == 'disadvantage' ? 'disadvantage (' + reading + ')' : adv",
             modifier=f"who == {_js(MODIFIER_CHOICE)} ? mod : "
-            "(datum.system == 'd20' ? datum.mod20 : datum.mod3)",
+            "(datum.system == 'd20' ? datum.m20 : datum.m3)",
         )
         .transform_filter(
             "datum.cls == datum.subject_cls && datum.state == datum.chosen_state"
@@ -227,11 +265,33 @@ def _roll_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
         color=alt.condition("datum.part == 'p_text'", alt.value("black"), alt.value("#555")),
     )
     text = text.properties(width=520, height=220, title=_("The DC table: each band in each system"))
-    left = alt.vconcat(text, drain, spacing=25)
+    # who rolls, with which modifier: a build's at the chosen level
+    level_word = _js(_("level") + " ")
+    line = (
+        chosen(alt.Chart(alt.Data(values=[{"row": 0}])))
+        .transform_calculate(
+            m3=f"who == {_js(MODIFIER_CHOICE)} ? mod : datum.m3",
+            m20=f"who == {_js(MODIFIER_CHOICE)} ? mod : datum.m20",
+        )
+        .transform_calculate(
+            shown="datum.subject_label + "
+            + (
+                f"(isValid(datum.lmod3) ? ', ' + {level_word} + build_level : '')"
+                if has_builds
+                else "''"
+            )
+            + " + ' · ' + "
+            + _js(_("modifier") + " ")
+            + " + format(datum.m3, '+d') + (datum.m20 != datum.m3 ? ' (d20 ' + "
+            "format(datum.m20, '+d') + ')' : '')"
+        )
+        .mark_text(align="left", fontSize=13, fontWeight="bold", aria=False, x=0)
+        .encode(text="shown:N")
+        .properties(width=520, height=18)
+    )
+    left = alt.vconcat(line, text, drain, spacing=20)
     return (
-        alt.hconcat(left, curve, spacing=30)
-        .add_params(who, mod, adv, read, pol)
-        .resolve_legend(color="independent")
+        alt.hconcat(left, curve, spacing=30).add_params(*params).resolve_legend(color="independent")
     )
 
 

@@ -20,6 +20,7 @@ from explodice.core.version import __version__
 from explodice.day.simulate import simulate_day
 from explodice.engine.d20 import d20
 from explodice.engine.exact import exact
+from explodice.game.build import LEVELS
 from explodice.game.character import ABILITIES, ProficiencyWarning
 from explodice.game.rules import Roll, Rules
 from explodice.game.tables import DC_TABLES
@@ -35,6 +36,7 @@ from explodice.present.labels import (
     MODIFIER_CHOICE,
     OWN_POLICIES,
     REROLL,
+    build_test_label,
     difficulty_label,
     roll_type_label,
     test_label,
@@ -63,7 +65,10 @@ class ExplorerData:
     - ``dcs``: the typical DC tables of both systems;
     - ``equivalent``: for each profile, the 3d6x DC closest in odds to each d20 DC;
     - ``day_empty``, ``day_types``, ``day_gauges``: the party's day per policy (simulated);
-    - ``meta``: title, version, date, seed, rules, language and method notes.
+    - ``meta``: title, version, date, seed, rules, language and method notes;
+    - ``build_levels``: the modifiers of each build's subjects at every level, ``who``,
+      ``level``, ``mod3``, ``mod20`` (the page's level control picks the row; the subjects
+      table holds level 1's).
     """
 
     subjects: pd.DataFrame
@@ -74,6 +79,7 @@ class ExplorerData:
     day_types: pd.DataFrame
     day_gauges: pd.DataFrame
     meta: dict[str, Any]
+    build_levels: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)
 
 
 @dataclass(frozen=True)
@@ -160,6 +166,46 @@ def _subjects(party: Sequence[Any], lang: str) -> tuple[list[Subject], list[str]
                 )
             )
     return subjects, notes
+
+
+def _build_subjects(builds: Sequence[Any], lang: str) -> tuple[list[Subject], pd.DataFrame]:
+    """Each build's tests (its proficient skills and saves; its main ability's check if it
+    has none), a subject per test at level 1, and the table of their modifiers at every
+    level (``who, level, mod3, mod20``). A build's rolls keep one class at every level (its
+    kind, actor and reroll trait do not change with level)."""
+    _ = i18n.translator(lang)
+    subjects: list[Subject] = []
+    rows: list[dict[str, Any]] = []
+    for b in builds:
+        tests = [t for t in b.tests() if t.kind != "ability"] or [b.tests()[-1]]
+        trait = b.reroll.trigger if b.reroll is not None else None
+        for test in tests:
+            name = build_test_label(test.label, test.kind, test.ability, lang)
+            label = _("{name} (build): {test}").format(name=b.name, test=name)
+            who = f"{b.name} (build): {test.label}"
+            cls = None
+            for level in LEVELS:
+                c = b.at(level)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", ProficiencyWarning)  # noted per character
+                    r3 = test.roll(c, dc=DAY_DC)
+                    r20 = test.roll(c, dc=DAY_DC, system="d20")
+                cls = RollClass(r3.kind, r3.actor, trait)
+                rows.append(
+                    {"who": who, "level": level, "mod3": r3.modifier, "mod20": r20.modifier}
+                )
+            first = rows[-len(LEVELS)]
+            assert cls is not None
+            subjects.append(
+                Subject(
+                    who=who,
+                    label=label + (f", {_(REROLL[trait])}" if trait else ""),
+                    mod3=first["mod3"],
+                    mod20=first["mod20"],
+                    cls=cls,
+                )
+            )
+    return subjects, pd.DataFrame(rows, columns=["who", "level", "mod3", "mod20"])
 
 
 def _subjects_frame(subjects: Sequence[Subject]) -> pd.DataFrame:
@@ -329,6 +375,13 @@ def explorer_data(
         config = load_config(config)
     lang = i18n.check_lang(config.lang if lang is None else lang)
     subjects, notes = _subjects(config.party, lang)
+    built, build_levels = _build_subjects(config.builds, lang)
+    # every level's modifier of a build's subject is read by the page: the needs cover them all
+    at_levels = [
+        dataclasses.replace(s, who=f"{s.who}|{r.level}", mod3=int(r.mod3), mod20=int(r.mod20))
+        for s in built
+        for r in build_levels[build_levels.who == s.who].itertuples()
+    ]
     empty = pd.DataFrame()
     day_tables = _day_tables(config, lang) if day and config.day is not None else (empty,) * 3
     rules = config.rules
@@ -353,12 +406,14 @@ def explorer_data(
         "rolls_per_day": config.day.n_rolls if config.day is not None else 0,
         "profiles": dict(config.profiles),
         "notes": notes,
+        "builds": [b.name for b in config.builds],
     }
     return ExplorerData(
-        _subjects_frame(subjects),
-        _roll_table(subjects, rules),
+        _subjects_frame(subjects + built),
+        _roll_table(subjects + built + at_levels, rules),
         _dc_frame(lang),
         _equivalent(dict(config.profiles), rules, lang),
         *day_tables,
         meta=meta,
+        build_levels=build_levels,
     )

@@ -133,6 +133,12 @@ def explorer_html(data: ExplorerData) -> str:
         "that DC). The d20 reads the same modifier and advantage state. E[drain] is "
         "the expected number of gauge points one roll costs."
     )
+    if meta.get("builds"):
+        roll_lead += " " + _(
+            "The builds ({names}) roll at the level the level control chooses (1 to 20): "
+            "their scores, increases and proficiency at that level; the line above the table "
+            "shows who rolls with which modifier."
+        ).format(names=esc(", ".join(meta["builds"])))
     equivalent_lead = _(
         "For each profile ({profiles}), rolling without advantage and keeping "
         "its 1s: which 3d6x DC gives the odds closest to each d20 DC. The "

@@ -24,9 +24,19 @@ from explodice.present import i18n
 from explodice.present.labels import rules_text
 from explodice.present.report.config import ReportConfig
 
-__all__ = ["PAGE_SIZE", "Context", "Page", "PageData", "draw_table", "page_figure"]
+__all__ = [
+    "PAGE_SIZE",
+    "Context",
+    "Page",
+    "PageData",
+    "draw_table",
+    "exact_columns",
+    "page_figure",
+]
 
 PAGE_SIZE = (11.69, 8.27)  # A4 landscape, inches
+#: Characters of the footer's small type that fit across the page (then it takes two lines).
+FOOTER_WIDTH = 180
 
 
 @dataclass(frozen=True)
@@ -91,8 +101,10 @@ class Context:
         return i18n.date(self.date, self.lang)
 
     def footer(self) -> str:
+        """The provenance line of every page; on two lines when it would not fit across the
+        page (a long configuration path, French's longer words)."""
         c = self.config
-        return self._(
+        text = self._(
             "explodice {version} · {date} · config: {source} · seed {seed} · {rules}"
         ).format(
             version=self.version,
@@ -101,6 +113,7 @@ class Context:
             seed=c.seed,
             rules=rules_text(c.rules, self.lang),
         )
+        return textwrap.fill(text, FOOTER_WIDTH, break_long_words=False, break_on_hyphens=False)
 
 
 def page_figure(
@@ -158,3 +171,9 @@ def draw_table(
         cell.set_linewidth(0.3)
         if r == 0:
             cell.set_facecolor("0.9")
+
+
+def exact_columns(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with the provenance columns of an exact table for its CSV: ``method``
+    ``exact``, ``n`` and ``seed`` empty (nothing is sampled)."""
+    return frame.assign(method="exact", n=None, seed=None)

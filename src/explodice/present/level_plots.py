@@ -1,0 +1,215 @@
+"""Plots across levels 1-20: each function draws one result of the levels workbench
+(:func:`~explodice.progression`, :func:`~explodice.size_gauges`,
+:func:`~explodice.fit_save_dc`) onto an Axes and returns it; they compute no probability and
+never call ``plt.show()``.
+
+>>> import matplotlib
+>>> matplotlib.use("Agg")
+>>> from explodice import progression, reference_builds
+>>> t = progression(reference_builds()[:1], levels=[1, 2], tests="main")
+>>> ax = plot_level_grid(t[t.system == "3d6x"])
+>>> ax.get_xlabel()
+'level'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from explodice.game.character import GAUGES
+from explodice.game.tables import DIFFICULTIES
+from explodice.present import i18n
+from explodice.present.labels import N_, difficulty_label
+from explodice.present.plots import share
+
+__all__ = [
+    "GAUGE_COLOURS",
+    "OUTSIDE_EDGE",
+    "plot_gauge_needs",
+    "plot_level_grid",
+    "plot_save_dc_bases",
+    "plot_save_dc_fit",
+]
+
+#: One colour per gauge, the same on every page.
+GAUGE_COLOURS = dict(zip(GAUGES, ("#c0392b", "#1f5fa8", "#b7950b", "#1e8449")))
+#: The frame of a cell outside its band's target range.
+OUTSIDE_EDGE = {"edgecolor": "black", "linewidth": 1.1}
+#: The label of that frame in a legend.
+OUTSIDE_LABEL = N_("outside the band's target range")
+
+
+def _axes(ax: Any) -> Any:
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        ax = plt.gca()
+    return ax
+
+
+def plot_level_grid(
+    table: pd.DataFrame,
+    *,
+    ax: Any = None,
+    lang: str = "en",
+    title: str | None = None,
+    band_labels: bool = True,
+    fontsize: float = 5.5,
+) -> Any:
+    """A band x level heatmap of P(success) for one build, test and system (rows of
+    :func:`~explodice.progression`): easiest band on top, each cell written in whole percent
+    without its % sign (never a false 0 or 100: ``<1``, ``>99``), a cell outside its band's target range framed in black.
+    The image is ``ax.images[0]`` (for a colour bar shared by several grids)."""
+    import matplotlib.patches as mpatches
+
+    ax = _axes(ax)
+    _ = i18n.translator(lang)
+    bands = [b for b in DIFFICULTIES if b in set(table.difficulty)]
+    grid = table.pivot_table(index="difficulty", columns="level", values="p", aggfunc="first")
+    grid = grid.reindex(bands)
+    inside = table.pivot_table(
+        index="difficulty", columns="level", values="in_target", aggfunc="first"
+    ).reindex(bands)
+    data = grid.to_numpy(dtype=float)
+    ax.imshow(data, cmap="RdYlGn", vmin=0.0, vmax=1.0, aspect="auto")
+    levels = list(grid.columns)
+    for (i, j), v in np.ndenumerate(data):
+        if np.isnan(v):
+            continue
+        ax.text(
+            j,
+            i,
+            share(v, lang).replace("%", "").replace("\xa0", "").replace(" ", ""),
+            ha="center",
+            va="center",
+            fontsize=fontsize,
+            color="black" if 0.2 < v < 0.85 else "white",
+        )
+        if not bool(inside.iat[i, j]):
+            ax.add_patch(
+                mpatches.Rectangle((j - 0.46, i - 0.44), 0.92, 0.88, fill=False, **OUTSIDE_EDGE)
+            )
+    ax.set_xticks(range(len(levels)), [str(lv) for lv in levels], fontsize=6)
+    if band_labels:
+        ax.set_yticks(range(len(bands)), [difficulty_label(b, lang) for b in bands], fontsize=6)
+    else:
+        ax.set_yticks(range(len(bands)), [""] * len(bands))
+    ax.tick_params(length=0)
+    ax.set_xlabel(_("level"), fontsize=7, labelpad=1)
+    if title:
+        ax.set_title(title, fontsize=7.5, pad=3)
+    return ax
+
+
+def plot_gauge_needs(
+    table: pd.DataFrame, *, ax: Any = None, lang: str = "en", title: str | None = None
+) -> Any:
+    """One build's gauges by level (rows of :func:`~explodice.size_gauges`): the maximum
+    needed (solid) against the build's own (dashed), one colour per gauge."""
+    ax = _axes(ax)
+    _ = i18n.translator(lang)
+    for gauge, rows in table.groupby("gauge", sort=False):
+        colour = GAUGE_COLOURS.get(str(gauge), "0.3")
+        ax.plot(
+            rows.level,
+            rows.needed,
+            "-",
+            color=colour,
+            lw=1.6,
+            label=_("{gauge} needed").format(gauge=gauge),
+        )
+        ax.plot(
+            rows.level,
+            rows.have,
+            "--",
+            color=colour,
+            lw=1.1,
+            label=_("{gauge} the build's").format(gauge=gauge),
+        )
+    ax.set_xlabel(_("level"), fontsize=7)
+    ax.set_ylabel(_("gauge maximum (points)"), fontsize=7)
+    ax.set_xticks([1, 5, 10, 15, 20])
+    ax.tick_params(labelsize=6.5)
+    ax.set_ylim(bottom=0)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=6, loc="best")
+    if lang != "en":
+        ax.yaxis.set_major_formatter(i18n.number_formatter(lang))
+    if title:
+        ax.set_title(title, fontsize=8, pad=3)
+    return ax
+
+
+def plot_save_dc_fit(
+    gaps: pd.DataFrame,
+    *,
+    base: int,
+    d20_base: int = 8,
+    ax: Any = None,
+    lang: str = "en",
+    title: str | None = None,
+) -> Any:
+    """P(the target saves) by gap (rows of :attr:`~explodice.SaveDCFit.gaps`): 5e at DC
+    ``d20_base`` + gap against 3d6x at ``base`` + gap, each point's area the share of the
+    cases at that gap."""
+    ax = _axes(ax)
+    _ = i18n.translator(lang)
+    sizes = 12 + 400 * gaps.share.to_numpy()
+    for column, style, colour, label in (
+        ("p_d20", "--", "#d2691e", _("d20: DC {base} + gap").format(base=d20_base)),
+        ("p_3d6x", "-", "#1f5fa8", _("3d6x: DC {base} + gap").format(base=base)),
+    ):
+        ax.plot(gaps.gap, gaps[column], style, color=colour, lw=1.2)
+        ax.scatter(gaps.gap, gaps[column], s=sizes, color=colour, alpha=0.7, label=label)
+    ax.set_xlabel(_("gap = PB + caster's modifier − target's save modifier"), fontsize=7)
+    ax.set_ylabel(_("P(the target saves)"), fontsize=7)
+    ax.yaxis.set_major_formatter(i18n.percent_formatter(lang))
+    ax.set_ylim(0, 1)
+    ax.tick_params(labelsize=6.5)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=6.5, loc="upper right", markerscale=0.5)
+    if title:
+        ax.set_title(title, fontsize=8.5, pad=4)
+    return ax
+
+
+def plot_save_dc_bases(
+    bases: pd.DataFrame,
+    *,
+    ax: Any = None,
+    lang: str = "en",
+    span: int = 6,
+    title: str | None = None,
+) -> Any:
+    """Both criteria of the fit for the bases within ``span`` of the chosen one (rows of
+    :attr:`~explodice.SaveDCFit.bases`), the chosen base marked."""
+    ax = _axes(ax)
+    _ = i18n.translator(lang)
+    chosen = int(bases.loc[bases.chosen, "base"].iloc[0])
+    near = bases[(bases.base - chosen).abs() <= span]
+    ax.plot(near.base, near.rmse, "o-", ms=3, color="#1f5fa8", label=_("weighted RMS error"))
+    ax.plot(near.base, near.max_error, "s--", ms=3, color="#7d3c98", label=_("largest error"))
+    ax.axvline(chosen, color="0.4", lw=0.8, ls=":")
+    ax.annotate(
+        _("B = {base}").format(base=chosen),
+        xy=(chosen, 0.98),
+        xycoords=("data", "axes fraction"),
+        ha="left",
+        va="top",
+        fontsize=7,
+        xytext=(3, 0),
+        textcoords="offset points",
+    )
+    ax.set_xlabel(_("base B of the 3d6x save DC"), fontsize=7)
+    ax.set_ylabel(_("error in P(the target saves)"), fontsize=7)
+    ax.yaxis.set_major_formatter(i18n.percent_formatter(lang, 1))
+    ax.tick_params(labelsize=6.5)
+    ax.set_ylim(bottom=0)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=6.5, loc="lower left")
+    if title:
+        ax.set_title(title, fontsize=8.5, pad=4)
+    return ax
