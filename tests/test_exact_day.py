@@ -540,9 +540,9 @@ def test_distributions_too_large_are_refused():
 @pytest.mark.parametrize("overflow", ["fullest", "lost"])
 def test_the_last_sum_holds_that_many_or_more(overflow, monkeypatch):
     # few bins, so the clamp and the lumps past it carry real mass (the brute clamps the same)
-    import explodice.day.exact as exact_module
+    import explodice.day.results as results_module
 
-    monkeypatch.setattr(exact_module, "_n_bins", lambda scenario: 9)
+    monkeypatch.setattr(results_module, "histogram_bins", lambda scenario: 9)
     who = hero(gauges={"PA": 3, "PM": 0, "PF": 2, "PH": 2}, reroll=ex.Reroll("failure", per_day=1))
     s = ex.Scenario([who], [SPLIT[0], SPLIT[1], SPLIT[0], SPLIT[2]])
     rules = ex.Rules(overflow=overflow)

@@ -6,7 +6,7 @@ table (:func:`explodice.engine.compiled.throw_table`, the policy's choice alread
 drain and malus die from :data:`~explodice.engine._kernels.DRAIN_TABLE`; only the lucky reroll,
 which comes between the throw and the choice, goes face by face through ``one_roll`` and
 ``drain_of``. :mod:`explodice.day.simulate` compiles a Scenario into the arrays below
-(``_compile``, then ``_pack``); nothing here validates.
+(:func:`~explodice.day.simulate.kernel_day`); nothing here validates.
 
 Roll types ``r`` have two *variants* ``2 r`` (its gauge has points) and ``2 r + 1`` (its gauge
 is at 0: one more disadvantage source, netted in Python when the tables were built); a
@@ -111,7 +111,7 @@ def _take(gs, n, width, g, d, amount, t):
 
 
 @njit(cache=True)
-def _overflow(gs, n, width, g, d, excess, t):
+def pour_fullest(gs, n, width, g, d, excess, t):
     """Pour ``excess`` into the owner's fullest non-empty gauges of day ``d`` (ties: lowest
     index)."""
     c0 = (g >> 2) * N_GAUGES
@@ -311,7 +311,7 @@ def _roll_block(
             gs[i_left + ud] = left
             # tested in this order, the branch is predictable until some gauge is at 0
             if left > 0 and drain > got:
-                _overflow(gs, n, BLOCK, g, d, drain - got, t + 1)
+                pour_fullest(gs, n, BLOCK, g, d, drain - got, t + 1)
     q = 8 * r
     hot[q + H_ALL] += m - n1
     hot[q + H_OK] += ok0
@@ -427,7 +427,7 @@ def _roll_days(
             gs[uint64((n + g) * BLOCK) + ud] = t + 1
         # tested in this order, the branch is predictable until some gauge is at 0
         if gs[p_left] > 0 and drain > got and overflow_fullest:
-            _overflow(gs, n, BLOCK, g, d, drain - got, t + 1)
+            pour_fullest(gs, n, BLOCK, g, d, drain - got, t + 1)
     return ok_t, drain_t, st
 
 
@@ -461,8 +461,7 @@ def day_chunk(
     roll type ``r`` with ``T_POLICY`` plays, at roll ``t``, the variant packed in
     ``policy_pack[(t n_types + r) n_states + i]`` (when >= 0), ``i`` the flat index of its
     character's levels by ``c_strides[4 c + j]``. The last four arrays serve the lucky
-    reroll's face-by-face path only. Returns how often a policy's choice changed between
-    two rolls (a count kept so that its branch stays a branch)."""
+    reroll's face-by-face path only. Returns nothing: the counts are added into ``out``."""
     st = seed_state(seed_row)
     first_h, roll_h, type_h, caused_h, end_h, lost_h, sums_h, lost_sum_h = out
     n_rolls = sequence.size
