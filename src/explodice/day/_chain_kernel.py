@@ -25,13 +25,11 @@ the same Horner scheme, on arrays of about a tenth of the states (:func:`stage_p
 value of ``V`` after the roll, for the optimal player's backward pass.
 
 >>> import numpy as np
->>> P = np.array([0.0, 1.0]); out = np.zeros(2); mass = np.zeros(1)
->>> pis = np.array([[0.5, 0.5]])  # no 1 half the time, else one exploding d6
->>> lost = push_columns(P, out, 2, 1, 1.0, pis, 1, -1, np.zeros(1, np.int64),
-...                     np.full(1, -1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64),
-...                     np.zeros(1), 1, np.array([[1.0, 0.5]]), np.array([[0.0, 0.0]]), mass)
->>> [round(x, 12) for x in out], round(lost, 12)   # level 1 stays with 1/2, else lands at 0
-([0.5, 0.5], 0.0)
+>>> a = np.zeros((8, 1)); a[1, 0] = 1.0   # all the mass at level 1
+>>> r, S = np.zeros((8, 1)), np.zeros(1)
+>>> _r_push(a, r, S, 2, 1)                # one die: to level 0 with P(D = 1) = 1/6
+>>> round(float(r[0, 0]) * 6, 12), float(r[1, 0])
+(1.0, 0.0)
 """
 
 from __future__ import annotations
@@ -426,10 +424,10 @@ def stage_pull(
 def pull_columns(V, W, m, inner, Cmax, base, t_base, zstep, bbase, bstep, blim, T, tau):
     """``W[c - 1, i]`` = E[V after one roll of the columns' gauge whose drain is ``c``
     exploding d6, from state ``i``], ``c = 1 .. Cmax``. ``t_base[col]``, ``zstep[col]``:
-    where the column's combined levels read the stage values ``T[c - 1]`` (flat); the part
-    the stage counted but the column keeps, ``V[bbase[col] + lv bstep[col]]`` for ``lv <
-    blim[col]``, is taken off first. A column with ``base < 0`` loses its excess at once:
-    its level 0's value, times P(c dice > lv)."""
+    where the column's combined levels read the stage values ``T[c - 1]`` (flat; its last
+    entry holds 0); the part the stage counted but the column keeps, ``V[bbase[col] + lv
+    bstep[col]]`` for ``lv < blim[col]``, is taken off first. A column with ``base < 0``
+    loses its excess at once: its level 0's value, times P(c dice > lv)."""
     n_cols = V.size // m
     B = BLOCK
     u = np.zeros((m + 6, B))
@@ -437,47 +435,64 @@ def pull_columns(V, W, m, inner, Cmax, base, t_base, zstep, bbase, bstep, blim, 
     S = np.zeros(B)
     start = np.zeros(B, np.uint64)
     colsum = np.zeros(B)
+    tb = np.zeros(B, np.uint64)
+    zs = np.zeros(B, np.uint64)
+    zero = uint64(T.shape[1] - 1)
     contiguous = inner >= B
     col0 = 0
     while col0 < n_cols:
         nb = _block(col0, n_cols, inner, contiguous, m, start, B)
         _gather(V, u[6:], m, inner, contiguous, start, nb, 1.0, colsum)
-        for j in range(6):
-            for b in range(nb):
-                u[j, b] = 0.0
-                r[j, b] = 0.0
-        for b in range(nb):  # what the stage counted but the column keeps
+        lumps = False
+        for b in range(nb):
             col = col0 + b
             if base[col] >= 0:
+                tb[b] = uint64(t_base[col])
+                zs[b] = uint64(zstep[col])
                 bb = bbase[col]
                 bs = bstep[col]
-                for lv in range(blim[col]):
+                for lv in range(blim[col]):  # what the stage counted but the column keeps
                     u[6 + lv, b] -= V[uint64(bb + lv * bs)]
+            else:
+                lumps = True
+                tb[b] = zero
+                zs[b] = uint64(0)
         src, dst = u, r
         for c in range(1, Cmax + 1):
             _r_pull(src, dst, S, m, nb)
-            _pull_out(W[c - 1], dst, m, inner, start, nb, col0, base, t_base, zstep,
-                      T[c - 1], tau[c], V)
+            _pull_out(W[c - 1], dst, m, inner, contiguous, start, nb, tb, zs, T[c - 1])
+            if lumps:
+                for b in range(nb):
+                    if base[col0 + b] < 0:
+                        v0 = V[start[b]]
+                        for lv in range(m):
+                            W[c - 1, start[b] + uint64(lv) * uint64(inner)] += tau[c, lv] * v0
             src, dst = dst, src
         col0 += nb
 
 
 @njit(cache=True, boundscheck=False, fastmath=_FAST)
-def _pull_out(Wc, d, m, inner, start, nb, col0, base, t_base, zstep, Tc, tau_c, V):
-    """Write one c's tile ``d`` (rows from 6) plus the stage's or the lump's part into ``Wc``."""
+def _pull_out(Wc, d, m, inner, contiguous, start, nb, tb, zs, Tc):
+    """Write one c's tile ``d`` (rows from 6) plus the stage's part into ``Wc``."""
     iu = uint64(inner)
-    for b in range(nb):
-        col = col0 + b
-        bs = t_base[col]
-        s = start[b]
-        if base[col] >= 0:
-            zs = uint64(zstep[col])
+    if inner == 1:
+        for b in range(nb):
+            s = start[b]
             for lv in range(m):
-                Wc[s + uint64(lv) * iu] = d[6 + lv, b] + Tc[uint64(bs) + uint64(lv) * zs]
+                lu = uint64(lv)
+                Wc[s + lu] = d[6 + lv, b] + Tc[tb[b] + lu * zs[b]]
+        return
+    for lv in range(m):
+        row = d[6 + lv]
+        lu = uint64(lv)
+        off = lu * iu
+        if contiguous:
+            s0 = start[0] + off
+            for b in range(nb):
+                Wc[s0 + uint64(b)] = row[b] + Tc[tb[b] + lu * zs[b]]
         else:
-            v0 = V[s]
-            for lv in range(m):
-                Wc[s + uint64(lv) * iu] = d[6 + lv, b] + tau_c[lv] * v0
+            for b in range(nb):
+                Wc[start[b] + off] = row[b] + Tc[tb[b] + lu * zs[b]]
 
 
 # -- marginals, and the chain with a running sum in its state ------------------------------------

@@ -126,6 +126,21 @@ def pour_fullest(gs, n, width, g, d, excess, t):
     return excess
 
 
+#: The overflow rules this kernel plays (``Rules.overflow`` -> ``day_chunk``'s ``overflow``):
+#: the excess past an empty gauge is lost, or poured by :func:`pour_fullest`. A new rule is
+#: one more number here and one more function called from :func:`pour_excess`.
+OVERFLOW_MODES = {"lost": 0, "fullest": 1}
+
+
+@njit(cache=True)
+def pour_excess(mode, gs, n, width, g, d, excess, t):
+    """Where ``excess`` past gauge ``g`` of day ``d`` goes under the overflow rule ``mode``
+    (:data:`OVERFLOW_MODES`); returns what no gauge absorbed."""
+    if mode == 1:
+        return pour_fullest(gs, n, width, g, d, excess, t)
+    return excess
+
+
 @njit(cache=True)
 def gauge_state(n_g, width):
     """``(n, gs)``: the gauge state of a block of ``width`` days with ``n_g`` gauges each, in
@@ -223,7 +238,7 @@ def _roll_block(
     policy_pack,
     c_strides,
     n_states,
-    overflow_fullest,
+    overflow,
     hot,
     start,
 ):
@@ -261,7 +276,7 @@ def _roll_block(
         for j in range(N_GAUGES * (g >> 2), N_GAUGES * (g >> 2) + N_GAUGES):
             if j != g:
                 others += start[j]
-    pour = overflow_fullest and others > 0
+    pour = overflow != 0 and others > 0
     n1 = ok0 = ok1 = dr0 = dr1 = dd0 = dd1 = 0
     x_last = -1  # the last policy choice read (-1: none yet)
     row, big, malus, expl = row0, big0, mal0, exp0
@@ -311,7 +326,7 @@ def _roll_block(
             gs[i_left + ud] = left
             # tested in this order, the branch is predictable until some gauge is at 0
             if left > 0 and drain > got:
-                pour_fullest(gs, n, BLOCK, g, d, drain - got, t + 1)
+                pour_excess(overflow, gs, n, BLOCK, g, d, drain - got, t + 1)
     q = 8 * r
     hot[q + H_ALL] += m - n1
     hot[q + H_OK] += ok0
@@ -339,7 +354,7 @@ def _roll_days(
     policy_pack,
     c_strides,
     n_states,
-    overflow_fullest,
+    overflow,
     hot,
     rt,
     mix_cum,
@@ -426,8 +441,8 @@ def _roll_days(
         if got > 0 and got == level:
             gs[uint64((n + g) * BLOCK) + ud] = t + 1
         # tested in this order, the branch is predictable until some gauge is at 0
-        if gs[p_left] > 0 and drain > got and overflow_fullest:
-            pour_fullest(gs, n, BLOCK, g, d, drain - got, t + 1)
+        if gs[p_left] > 0 and drain > got and overflow != 0:
+            pour_excess(overflow, gs, n, BLOCK, g, d, drain - got, t + 1)
     return ok_t, drain_t, st
 
 
@@ -441,7 +456,7 @@ def day_chunk(
     variants,
     sequence,
     gauge_start,
-    overflow_fullest,
+    overflow,
     mix_cum,
     mix_lut,
     policy_pack,
@@ -505,7 +520,7 @@ def day_chunk(
                     policy_pack,
                     c_strides,
                     n_states,
-                    overflow_fullest,
+                    overflow,
                     hot,
                     start,
                 )
@@ -524,7 +539,7 @@ def day_chunk(
                     policy_pack,
                     c_strides,
                     n_states,
-                    overflow_fullest,
+                    overflow,
                     hot,
                     rt,
                     mix_cum,

@@ -27,7 +27,7 @@ and cached, so repeated days with the same gauges (a sweep of DCs or policies) b
 >>> out = np.zeros(chain.n)
 >>> law = np.array([[0.5, 0.5], [1.0, 0.0]])      # half the time one exploding d6
 >>> mass, lost = chain.push(chain.start_probabilities(), out, 0, 0, law, 1.0)
->>> out.tolist(), float(mass[0]), round(lost, 12)  # any die empties the one point
+>>> out.round(12).tolist(), float(mass[0]), round(lost, 12)  # a die empties the point
 ([0.5, 0.5], 1.0, 1.6)
 """
 
@@ -367,7 +367,7 @@ class LevelChain:
         from each state, ``c = 1 .. c_max`` (the optimal player's backward pass)."""
         plan = self.plan(g)
         tau, _ = dice_tails(sum(self.sizes) + 8)
-        T = np.zeros((c_max, max(plan.t_size, 1)))
+        T = np.zeros((c_max, plan.t_size + 1))  # the last entry: 0, for lost columns
         for cls in plan.classes:
             u = np.zeros((6 + cls.X + cls.Z, cls.K))
             r = np.zeros_like(u)

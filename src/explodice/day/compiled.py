@@ -223,16 +223,22 @@ def _shares(day: CompiledDay, t: int, character: int) -> dict[int, float]:
     return {r: w for r, w in shares.items() if day.roll_types[r].owner == character}
 
 
-@functools.lru_cache(maxsize=16)
 def compile_day(scenario: Scenario, rules: Rules | None = None) -> CompiledDay:
     """The :class:`CompiledDay` of ``scenario`` under ``rules`` (cached: built once per pair;
     the laws of its rolls are cached by roll, so another scenario that shares them reuses
     them)."""
     rules = check_rules(rules)
     if not isinstance(scenario, Scenario):
-        raise ExplodiceTypeError(
+        err = ExplodiceTypeError(
             f"`scenario` must be a Scenario, but {shown(scenario)} was passed."
         )
+        err.field = "scenario"
+        raise err
+    return _compile_day(scenario, rules)
+
+
+@functools.lru_cache(maxsize=16)
+def _compile_day(scenario: Scenario, rules: Rules) -> CompiledDay:
     owners = scenario.owners
     weights = scenario.mix_weights if scenario.rolls_per_day is not None else None
     types = []

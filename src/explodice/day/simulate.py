@@ -34,7 +34,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from explodice.core.errors import check_choice
+from explodice.core.errors import ExplodiceTypeError, check_choice, fail
 from explodice.day.compiled import CompiledDay, DayPolicy, check_day_policy, compile_day
 from explodice.day.reroll_day import day_histograms
 from explodice.day.results import DayResult, EmptyTime, histogram_bins
@@ -82,7 +82,7 @@ class KernelDay:
     variants: np.ndarray
     sequence: np.ndarray
     gauge_start: np.ndarray
-    overflow_fullest: bool
+    overflow: int
     mix_cum: np.ndarray
     mix_lut: np.ndarray
     policy_pack: np.ndarray
@@ -176,7 +176,7 @@ def kernel_day(day: CompiledDay, policy: DayPolicy | None = None) -> KernelDay:
         variants=variants.reshape(-1),
         sequence=np.asarray(day.sequence),
         gauge_start=np.asarray(day.gauge_start),
-        overflow_fullest=day.overflow == "fullest",
+        overflow=k.OVERFLOW_MODES[day.overflow],
         mix_cum=(cum := _mix_cum(day.scenario)),
         mix_lut=mix_lut(cum),
         policy_pack=_policy_pack(k, day, variants, policy_var, c_strides),
@@ -282,6 +282,8 @@ def simulate_day(
     chunk_days = check_int("chunk_days", chunk_days, lo=1, hi=1 << 30)
     ss = resolve_seed(seed)
     n_threads = resolve_threads(threads)
+    if progress is not None and not isinstance(progress, bool):
+        raise fail("progress", progress, "True, False or None (a bar for long runs)", ExplodiceTypeError)
     policy = check_day_policy(policy, day)
     if any(rt.reroll_on_failure for rt in day.roll_types):
         if policy is not None:
