@@ -109,7 +109,9 @@ def main(argv: list[str] | None = None) -> int:
                     for what in ("exact_day", "optimal_policy"):
                         saved = {}
                         for version, tree in trees.items():
-                            saved[version] = Path(tmp) / f"{version.replace('/', '_')}-{level}-{what}.npz"
+                            saved[version] = (
+                                Path(tmp) / f"{version.replace('/', '_')}-{level}-{what}.npz"
+                            )
                             t = run(tree, what, GAUGES_AT[level], args.rolls, saved[version])
                             key = (version, level, what)
                             old = best.get(key, {"wall": np.inf, "cpu": np.inf})

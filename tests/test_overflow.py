@@ -53,7 +53,9 @@ def _enumerated(sizes, P, g, h, laws, rule):
     """A roll of gauge g state by state: each drain of the law (row 1 where h is at 0)
     poured literally."""
     out, lost = np.zeros_like(P), 0.0
-    pmfs = [sum(w * np.pad(drain_pmf(c), (0, 700))[:700] for c, w in enumerate(row)) for row in laws]
+    pmfs = [
+        sum(w * np.pad(drain_pmf(c), (0, 700))[:700] for c, w in enumerate(row)) for row in laws
+    ]
     for i, lv in enumerate(np.indices(sizes).reshape(4, -1).T):
         if P[i] == 0.0:
             continue

@@ -258,16 +258,56 @@ def push_columns(
                 mass[vb[b]] -= x
                 mass[row0] += x
         _scatter(out, a, m, inner, contiguous, start, nb)
-        lost += _stage_sources(F, Pt, a, m, nb, col0, base, zstep, vstep, vb, n_var, row0,
-                               pv, pn, zs, runs_b, runs_n, out, start, tau, lam)
+        lost += _stage_sources(
+            F,
+            Pt,
+            a,
+            m,
+            nb,
+            col0,
+            base,
+            zstep,
+            vstep,
+            vb,
+            n_var,
+            row0,
+            pv,
+            pn,
+            zs,
+            runs_b,
+            runs_n,
+            out,
+            start,
+            tau,
+            lam,
+        )
         col0 += nb
     return lost
 
 
 @njit(cache=True, boundscheck=False, fastmath=_FAST)
 def _stage_sources(
-    F, Pt, a, m, nb, col0, base, zstep, vstep, vb, n_var, row0, pv, pn, zs, runs_b, runs_n,
-    out, start, tau, lam
+    F,
+    Pt,
+    a,
+    m,
+    nb,
+    col0,
+    base,
+    zstep,
+    vstep,
+    vb,
+    n_var,
+    row0,
+    pv,
+    pn,
+    zs,
+    runs_b,
+    runs_n,
+    out,
+    start,
+    tau,
+    lam,
 ):
     """The tile's part of the stages (or, for columns without a pour, their lumps)."""
     n_runs = 0
@@ -313,8 +353,29 @@ def _stage_sources(
 
 @njit(cache=True, boundscheck=False, fastmath=_FAST)
 def stage_push(
-    F, n_var, Z, K, X, pis, C, zlim, ylim, tbase, tstep, pour_at, pour_to, R, lump_to, tau,
-    lam, out, Phi, a, r, S, coef
+    F,
+    n_var,
+    Z,
+    K,
+    X,
+    pis,
+    C,
+    zlim,
+    ylim,
+    tbase,
+    tstep,
+    pour_at,
+    pour_to,
+    R,
+    lump_to,
+    tau,
+    lam,
+    out,
+    Phi,
+    a,
+    r,
+    S,
+    coef,
 ):
     """The drain along the combined level of one class of columns (first gauge of the pour
     ``j1``): ``K`` planes (the levels of the two other gauges), ``Z`` combined levels.
@@ -379,9 +440,7 @@ def stage_push(
 
 # -- pull: the expected value after a roll (the optimal player's backward pass) -------------------
 @njit(cache=True, boundscheck=False, fastmath=_FAST)
-def stage_pull(
-    V, Z, K, X, Cmax, ylim, tbase, tstep, pour_at, pour_to, R, lump_to, tau, T, u, r, S
-):
+def stage_pull(V, Z, K, X, Cmax, ylim, tbase, tstep, pour_at, pour_to, R, lump_to, tau, T, u, r, S):
     """The transpose of :func:`stage_push` for the laws of ``c = 1 .. Cmax`` dice: ``T[c -
     1, z, k]`` = E[V after a drain of c dice, from combined level ``z`` of plane ``k``] for
     the part past the column (landing on ``j1`` or beyond). ``u``, ``r``: scratch of ``6 + X
@@ -517,8 +576,24 @@ def marginals(P, sizes):
 
 @njit(cache=True)
 def move_sum(
-    P, out, n_bins, level, o_of, base, stride, law, qs, t0, t1, dest, lost_amt, cap, far_of,
-    track, weight, mass
+    P,
+    out,
+    n_bins,
+    level,
+    o_of,
+    base,
+    stride,
+    law,
+    qs,
+    t0,
+    t1,
+    dest,
+    lost_amt,
+    cap,
+    far_of,
+    track,
+    weight,
+    mass,
 ):
     """One roll for a chain whose state also holds a running sum ``S`` (``0 .. n_bins - 1``,
     the last meaning "that many or more"): ``P[i * n_bins + S]``. ``track`` 1 adds each

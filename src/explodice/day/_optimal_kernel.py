@@ -32,7 +32,9 @@ BLOCK = 256
 
 
 @njit(cache=True, boundscheck=False, fastmath=_FAST)
-def _block_values(V, W, C, i0, nb, v, weight, s0, pi0, first, last, p, kmax, succ, ones, Q, best, val):
+def _block_values(
+    V, W, C, i0, nb, v, weight, s0, pi0, first, last, p, kmax, succ, ones, Q, best, val
+):
     """:func:`values` for states ``i0 .. i0 + nb - 1``, all of variant ``v``."""
     q = Q[i0 : i0 + nb]
     v0 = V[i0 : i0 + nb]

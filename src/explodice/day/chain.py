@@ -59,6 +59,7 @@ __all__ = [
 STATE_LIMIT = 8_000_000  # gauge-level states per character
 N_LAWS = 2  # the laws of a fixed-policy roll: its hindering gauge with points (0), at 0 (1)
 
+
 def check_states(name: str, levels: tuple[int, ...] | list[int], slots: int = 1) -> None:
     """Refuse a character whose gauge levels (times ``slots``, the counts of rerolls it may
     still hold) make more than :data:`STATE_LIMIT` states."""
@@ -421,7 +422,7 @@ class SumChain:
         self.sizes, self.n = self.levels.sizes, self.levels.n
         self.n_bins, self.track, self.gauge = n_bins, track, gauge
         self.overflow = overflow
-        self._maps: dict[int, tuple[np.ndarray, ...]] = {}
+        self._maps: dict[int, tuple[Any, ...]] = {}
         self._pmfs: dict[Any, tuple[np.ndarray, ...]] = {}
         self._laws: dict[int, np.ndarray] = {}
 
@@ -497,7 +498,7 @@ class SumChain:
             )
         return self._laws[h]
 
-    def _map(self, g: int) -> tuple[np.ndarray, ...]:
+    def _map(self, g: int) -> tuple[Any, ...]:
         """Per gauge: each state's level of ``g`` and index of the others' levels, each
         other-levels' offset, and where an excess ``x`` goes (:func:`pour`)."""
         if g not in self._maps:
@@ -506,7 +507,7 @@ class SumChain:
 
 
 @functools.lru_cache(maxsize=16)
-def _sum_map(sizes: tuple[int, int, int, int], g: int, rule: str) -> tuple[np.ndarray, ...]:
+def _sum_map(sizes: tuple[int, int, int, int], g: int, rule: str) -> tuple[Any, ...]:
     strides = _strides(sizes)
     others = [j for j in range(4) if j != g]
     o_sizes = tuple(sizes[j] for j in others)

@@ -332,7 +332,9 @@ class DayPolicy(ABC):
         """Per character it plays: the object that moves the exact day's chain."""
 
     @abstractmethod
-    def lookup(self, day: CompiledDay) -> tuple[list[tuple[int, np.ndarray]], np.ndarray, np.ndarray]:
+    def lookup(
+        self, day: CompiledDay
+    ) -> tuple[list[tuple[int, np.ndarray]], np.ndarray, np.ndarray]:
         """The day kernel's tables (see :meth:`explodice.OptimalPolicy.lookup`)."""
 
 

@@ -390,7 +390,9 @@ def _idle(day: CompiledDay, ch: CompiledCharacter, res: _Result) -> None:
                 spend = rr is not None and (ch.unlimited or u > 0)
                 step = RollStep(t, r, 0, 0, w * held[u])
                 tally.account(step, lambda e, v=var, s=spend: v.moments(s), 1.0, 0.0)
-                p_fail = 1.0 - rr.kept.moments()[0] if spend and not ch.unlimited else 0.0
+                p_fail = 0.0
+                if rr is not None and spend and not ch.unlimited:
+                    p_fail = 1.0 - rr.kept.moments()[0]
                 new[u] += w * held[u] * (1.0 - p_fail)
                 if p_fail:
                     new[u - 1] += w * held[u] * p_fail

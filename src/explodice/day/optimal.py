@@ -104,8 +104,8 @@ def throws_of(rt: CompiledRollType) -> Throws:
         kmax = ch.k_max
         for i in range(ch.p.size):
             if ch.free and kmax[i] > 0:
-                state = (int(ch.n1[i]), int(ch.n6[i]), int(ch.s[i]))
-                rows.append((ch.p[i], int(kmax[i]), ch.succ[i], ch.ones[i], state))
+                throw = (int(ch.n1[i]), int(ch.n6[i]), int(ch.s[i]))
+                rows.append((ch.p[i], int(kmax[i]), ch.succ[i], ch.ones[i], throw))
             else:
                 k = 0 if ch.free else int(ch.k_fixed[i])
                 s0[v] += ch.p[i] * ch.succ[i, k]
@@ -226,7 +226,9 @@ class OptimalPolicy(DayPolicy):
         self.check(day)
         return {name: Decider(self, pl, day) for name, pl in self.players.items()}
 
-    def lookup(self, day: CompiledDay) -> tuple[list[tuple[int, np.ndarray]], np.ndarray, np.ndarray]:
+    def lookup(
+        self, day: CompiledDay
+    ) -> tuple[list[tuple[int, np.ndarray]], np.ndarray, np.ndarray]:
         """For the day kernel: ``(extra, table, strides)``. ``extra[i] = (v, k_table)``: a
         variant ``2 r + empty`` played with that choice table; ``table[t, r, state]``: the
         index into ``extra`` (or -1: the roll's own policy) of roll type ``r`` at roll ``t``
@@ -313,7 +315,10 @@ def _choices_frame(policy: OptimalPolicy, day: CompiledDay) -> pd.DataFrame:
             shares = day.shares_at(t, pl.character.index)
             for g in sorted({day.roll_types[r].drained for r in shares}):
                 W = pl.after(pl.V[t + 1], g)
-                line = [ch.index_of(ch.start[:g] + (lv,) + ch.start[g + 1 :]) for lv in range(ch.sizes[g])]
+                line = [
+                    ch.index_of(ch.start[:g] + (lv,) + ch.start[g + 1 :])
+                    for lv in range(ch.sizes[g])
+                ]
                 for r in shares:
                     rt = day.roll_types[r]
                     if rt.drained != g:
@@ -327,8 +332,17 @@ def _choices_frame(policy: OptimalPolicy, day: CompiledDay) -> pd.DataFrame:
                     for lv in range(len(line)):
                         for n1, n6, ss, k in th.choices(int(variant[lv]), int(key[lv])):
                             rows.append(
-                                dict(character=name, type=rt.label, gauge=GAUGES[g], roll=t + 1,
-                                     level=lv, n1=n1, n6=n6, s=ss, k=k)  # fmt: skip
+                                dict(
+                                    character=name,
+                                    type=rt.label,
+                                    gauge=GAUGES[g],
+                                    roll=t + 1,
+                                    level=lv,
+                                    n1=n1,
+                                    n6=n6,
+                                    s=ss,
+                                    k=k,
+                                )  # fmt: skip
                             )
     columns = ["character", "type", "gauge", "roll", "level", "n1", "n6", "s", "k"]
     return pd.DataFrame(rows, columns=columns)
@@ -416,7 +430,9 @@ class Decider:
             _, first[i], second[i] = DrainLaw(np.eye(c.size)[i]).moments()
         self.moments = (first, second)
 
-    def move(self, chain: Chain, P: np.ndarray, out: np.ndarray, step: RollStep, tally: Tally) -> None:
+    def move(
+        self, chain: Chain, P: np.ndarray, out: np.ndarray, step: RollStep, tally: Tally
+    ) -> None:
         """Roll type ``step.r`` at roll ``step.t``, taken with probability ``step.share``:
         its mass from ``P`` into ``out``, its tables into ``tally``."""
         pl = self.player
@@ -492,10 +508,11 @@ def _check_values(values: Sequence[float] | None, n_types: int) -> tuple[float, 
     """``values`` as a tuple of one finite number >= 0 per roll type (default 1 each)."""
     if values is None:
         return (1.0,) * n_types
+    out: tuple[Any, ...] | None
     try:
         out = tuple(values)
     except TypeError:
-        out = None  # type: ignore[assignment]
+        out = None
     if (
         out is None
         or len(out) != n_types

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from explodice.day.overflow import pour
 from explodice.day.compiled import CompiledDay
+from explodice.day.overflow import pour
 from explodice.engine.reroll import play
 from explodice.engine.seeding import chunk_sizes
 
@@ -38,9 +38,7 @@ def day_histograms(
     n_c, n_types, n_t = len(day.characters), len(day.roll_types), day.n_rolls
     n_g = 4 * n_c
     gauge_start = np.asarray(day.gauge_start)
-    budget = np.array(
-        [_per_day(day, c.index) for c in day.characters], dtype=np.int64
-    )
+    budget = np.array([_per_day(day, c.index) for c in day.characters], dtype=np.int64)
     weights = np.array([rt.weight for rt in day.roll_types])
     top = int(gauge_start.max(initial=0))
     out = {

@@ -230,6 +230,7 @@ class DayResult:
         return df
 
     def _drain_frame(self, level: float) -> pd.DataFrame:
+        assert self.caused is not None  # to_frame says how to ask for it
         frames = []
         for g, who, name in self._gauges():
             nz = np.flatnonzero(self.caused[g])
@@ -244,6 +245,7 @@ class DayResult:
         return df
 
     def _lost_frame(self, level: float) -> pd.DataFrame:
+        assert self.lost is not None  # to_frame says how to ask for it
         rows = []
         for i, c in enumerate(self.scenario.characters):
             if c.actor != "pc":
@@ -355,7 +357,7 @@ class EmptyTime:
         """Tidy: one row per number of rolls, ``p``, ``cdf`` (and counts, CIs when simulated)."""
         t = np.flatnonzero(self.pmf)
         df = pd.DataFrame({"rolls": t, "p": self.pmf[t], "cdf": np.cumsum(self.pmf)[t]})
-        if self.counts is not None:
+        if self.counts is not None and self.n_days is not None:
             df["count"] = self.counts[t]
             df["ci_low"], df["ci_high"] = wilson_interval(
                 df["count"].to_numpy(), self.n_days, level

@@ -305,6 +305,7 @@ def roll_choices(roll: Roll, rules: Rules, need: int) -> RollChoices:
                 won[i, k, 0] = succ[i, k]
     k_fixed = policy_table(roll, rules)[n1, n6, s].astype(np.int64)
     free = drains and roll.actor == "pc"
-    for a in (n1, n6, s, p, succ, ones, won, k_fixed):
-        a.setflags(write=False)
+    arrays: tuple[np.ndarray, ...] = (n1, n6, s, p, succ, ones, won, k_fixed)
+    for arr in arrays:
+        arr.setflags(write=False)
     return RollChoices(n1, n6, s, p, succ, ones, won, k_fixed, free, drains)

@@ -137,7 +137,7 @@ class DayRoll:
         if self.kind == "check" and self.skill is None:  # a check without a skill (RULES.md)
             set_(self, "kind", "ability")
         if self.ability is None:
-            set_(self, "ability", SKILLS[self.skill])
+            set_(self, "ability", SKILLS[str(self.skill)])
         set_(self, "dc", _int("dc", self.dc, -100, 200))
         for name in ("advantages", "disadvantages"):
             set_(self, name, _int(name, getattr(self, name), 0, 100))
@@ -160,13 +160,13 @@ class DayRoll:
     @property
     def gauge(self) -> str:
         """The gauge that pays for this roll's ability: at 0, the roll has disadvantage."""
-        return ABILITY_GAUGE[self.ability]
+        return ABILITY_GAUGE[str(self.ability)]
 
     def drain_gauge(self, rules: Rules | None = None) -> str:
         """The gauge this roll's kept 1s drain (``rules.drain_gauge``): a skill check drains
         its skill's gauge by default, so STR (Intimidation) drains PH while PA at 0 gives it
         disadvantage."""
-        return drain_gauge(self.ability, self.skill, rules)
+        return drain_gauge(str(self.ability), self.skill, rules)
 
     def advantage(self, gauge_empty: bool = False) -> str:
         """The net advantage state; an empty gauge adds one disadvantage source."""

@@ -34,7 +34,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from explodice.core.errors import ExplodiceTypeError, check_choice, fail
+from explodice.core.errors import ExplodiceTypeError, check_choice, check_int, fail
 from explodice.day.compiled import CompiledDay, DayPolicy, check_day_policy, compile_day
 from explodice.day.reroll_day import day_histograms
 from explodice.day.results import DayResult, EmptyTime, histogram_bins
@@ -42,11 +42,10 @@ from explodice.day.scenario import DayRoll, Scenario
 from explodice.engine.chunks import lanes, progress_bar, resolve_threads, run_chunks
 from explodice.engine.compiled import throw_table
 from explodice.engine.exact import exact
-from explodice.engine.rule_of_one import STATE_SHAPE
 from explodice.engine.seeding import chunk_sizes, resolve_seed, seed_record, stream_seeds
 from explodice.game.character import Character
 from explodice.game.checks import check_rules
-from explodice.game.rules import Best, ExplodiceError, Policy, Roll, Rules, check_int
+from explodice.game.rules import Best, ExplodiceError, Policy, Roll, Rules
 from explodice.game.tables import MAX_GAUGE
 
 __all__ = [
@@ -283,7 +282,9 @@ def simulate_day(
     ss = resolve_seed(seed)
     n_threads = resolve_threads(threads)
     if progress is not None and not isinstance(progress, bool):
-        raise fail("progress", progress, "True, False or None (a bar for long runs)", ExplodiceTypeError)
+        raise fail(
+            "progress", progress, "True, False or None (a bar for long runs)", ExplodiceTypeError
+        )
     policy = check_day_policy(policy, day)
     if any(rt.reroll_on_failure for rt in day.roll_types):
         if policy is not None:
@@ -319,8 +320,7 @@ def simulate_day(
         bar=progress_bar(n_days * scenario.n_rolls, progress),
     )
     totals = [sum(out[i] for out in outs) for i in range(len(outs[0]))]
-    first, per_roll, *rest = totals
-    keys = ("by_type", "caused", "end", "lost", "sums", "lost_sum")
+    first, per_roll, by_type, caused, end, lost, sums, lost_sum = totals
     return DayResult(
         scenario=scenario,
         rules=day.rules,
@@ -333,7 +333,12 @@ def simulate_day(
         first=first,
         succ_t=np.ascontiguousarray(per_roll[:, 0]),
         drain_t=np.ascontiguousarray(per_roll[:, 1]),
-        **dict(zip(keys, rest)),
+        by_type=by_type,
+        caused=caused,
+        end=end,
+        lost=lost,
+        sums=sums,
+        lost_sum=lost_sum,
     )
 
 
@@ -357,7 +362,12 @@ def _with_rerolls(
         first=h["first"],
         succ_t=np.ascontiguousarray(h["per_roll"][:, 0]),
         drain_t=np.ascontiguousarray(h["per_roll"][:, 1]),
-        **{k: h[k] for k in ("by_type", "caused", "end", "lost", "sums", "lost_sum")},
+        by_type=h["by_type"],
+        caused=h["caused"],
+        end=h["end"],
+        lost=h["lost"],
+        sums=h["sums"],
+        lost_sum=h["lost_sum"],
     )
 
 
@@ -425,7 +435,7 @@ def rolls_to_empty(
         gauge_max={"PA": gauge, "PM": 0, "PF": 0, "PH": 0},
         policy=roll.policy,
     )
-    what = {"skill": "Athletics"} if kind == "check" else {"ability": "STR"}  # STR: PA
+    what: dict[str, Any] = {"skill": "Athletics"} if kind == "check" else {"ability": "STR"}
     scenario = Scenario(
         [hero],
         [
