@@ -41,6 +41,7 @@ from numba import njit, uint64
 _FAST = {"contract", "reassoc", "nsz"}
 _SIXTH = 1.0 / 6.0
 BLOCK = 256  # columns of a tile: its rows of 256 doubles stay in the L1/L2 caches
+NARROW = 64  # columns of a tile when each column is a run (the last axis: a transposed copy)
 
 
 # -- one exploding d6 along an axis: the recursion and the Horner scheme ------------------------
@@ -218,7 +219,7 @@ def push_columns(
     ``lam[v, j]``: E[(d - j)^+]). ``mass[v]`` gathers the mass of each law. Returns the
     expected points lost."""
     n_cols = P.size // m
-    B = BLOCK
+    B = BLOCK if inner > 1 else NARROW
     Pt = np.zeros((m + 6, B))
     a = np.zeros((m + 6, B))
     r = np.zeros((m + 6, B))
@@ -480,15 +481,15 @@ def stage_pull(V, Z, K, X, Cmax, ylim, tbase, tstep, pour_at, pour_to, R, lump_t
 
 
 @njit(cache=True, boundscheck=False, fastmath=_FAST)
-def pull_columns(V, W, m, inner, Cmax, base, t_base, zstep, bbase, bstep, blim, T, tau):
+def pull_columns(V, W, m, inner, Cmax, base, t_base, t_zstep, bbase, bstep, blim, T, tau):
     """``W[c - 1, i]`` = E[V after one roll of the columns' gauge whose drain is ``c``
-    exploding d6, from state ``i``], ``c = 1 .. Cmax``. ``t_base[col]``, ``zstep[col]``:
+    exploding d6, from state ``i``], ``c = 1 .. Cmax``. ``t_base[col]``, ``t_zstep[col]``:
     where the column's combined levels read the stage values ``T[c - 1]`` (flat; its last
     entry holds 0); the part the stage counted but the column keeps, ``V[bbase[col] + lv
     bstep[col]]`` for ``lv < blim[col]``, is taken off first. A column with ``base < 0``
     loses its excess at once: its level 0's value, times P(c dice > lv)."""
     n_cols = V.size // m
-    B = BLOCK
+    B = BLOCK if inner > 1 else NARROW
     u = np.zeros((m + 6, B))
     r = np.zeros((m + 6, B))
     S = np.zeros(B)
@@ -507,7 +508,7 @@ def pull_columns(V, W, m, inner, Cmax, base, t_base, zstep, bbase, bstep, blim, 
             col = col0 + b
             if base[col] >= 0:
                 tb[b] = uint64(t_base[col])
-                zs[b] = uint64(zstep[col])
+                zs[b] = uint64(t_zstep[col])
                 bb = bbase[col]
                 bs = bstep[col]
                 for lv in range(blim[col]):  # what the stage counted but the column keeps

@@ -91,6 +91,7 @@ class PourClass:
     K: int
     X: int
     ylim: int  # 1 + the highest level of ``first`` in the class
+    by_plane: bool  # F holds each plane's combined levels together ([slot][k][z], not [z][k])
     tbase: np.ndarray  # state of plane k with g and ``first`` at 0 (-1: no column)
     tstep: int
     pour_at: np.ndarray
@@ -115,6 +116,7 @@ class MovePlan:
     zstep: np.ndarray
     vstep: np.ndarray
     t_base: np.ndarray  # T index of the column's combined level 0
+    t_zstep: np.ndarray
     b_base: np.ndarray  # the pull's kept part: V[b_base + lv b_step], lv < b_lim
     b_step: np.ndarray
     b_lim: np.ndarray
@@ -162,18 +164,21 @@ def move_plan(sizes: tuple[int, int, int, int], g: int, rule: str) -> MovePlan:
     ost = np.array([strides[j] for j in others], dtype=np.int64)
     levels = np.indices([sizes[j] for j in others]).reshape(3, -1).T
     n_cols = levels.shape[0]
-    order = np.asarray(order_of(rule)(levels, others), dtype=np.int64)
+    order = np.full((levels.shape[0], 3), -1, dtype=np.int64)  # -1: no more gauges
+    given = np.asarray(order_of(rule)(levels, others), dtype=np.int64)
+    order[:, : given.shape[1]] = given
     cols = {
         "base": np.full(n_cols, -1, np.int64),
         "zstep": np.zeros(n_cols, np.int64),
         "vstep": np.zeros(n_cols, np.int64),
         "t_base": np.zeros(n_cols, np.int64),
+        "t_zstep": np.zeros(n_cols, np.int64),
         "b_base": np.zeros(n_cols, np.int64),
         "b_step": np.zeros(n_cols, np.int64),
         "b_lim": np.zeros(n_cols, np.int64),
     }
     classes, f_size, t_size = [], 0, 0
-    first = order[:, 0] if order.shape[1] else np.full(n_cols, -1)
+    first = order[:, 0]
     for j1 in range(3):
         members = np.flatnonzero(first == j1)
         if members.size:
@@ -216,36 +221,24 @@ def _pour_class(
     dims = [int(lv[:, s].max()) + 1 for s in rest]
     K = dims[0] * dims[1]
     plane = lv[:, rest[0]] * dims[1] + lv[:, rest[1]]
-    cols["base"][members] = offset + lv[:, j1] * K + plane
-    cols["zstep"][members] = K
+    # neighbouring columns differ in the innermost other gauge: when it is ``first``, F
+    # holds each plane's levels together, so that they land on neighbouring entries too
+    by_plane = j1 == 2
+    if by_plane:
+        cols["base"][members] = offset + plane * Z + lv[:, j1]
+        cols["zstep"][members] = 1
+    else:
+        cols["base"][members] = offset + lv[:, j1] * K + plane
+        cols["zstep"][members] = K
     cols["vstep"][members] = Z * K
     cols["t_base"][members] = t_offset + lv[:, j1] * K + plane
+    cols["t_zstep"][members] = K
     grid = np.indices(dims).reshape(2, -1).T  # plane k: the levels of the two rest gauges
     tb = grid @ ost[list(rest)]
     cols["b_base"][members] = tb[plane] + lv[:, j1] * ost[j1]
     cols["b_step"][members] = ost[j1]
     cols["b_lim"][members] = np.minimum(top + 1 - lv[:, j1], m)
-    then: dict[int, tuple[int, ...]] = {}
-    for k, seq in zip(plane.tolist(), order[members, 1:].tolist()):
-        if then.setdefault(k, tuple(seq)) != tuple(seq):
-            raise ExplodiceError(
-                "an overflow order must depend, after its first gauge, on the others' levels"
-            )
-    R = np.zeros(K, np.int64)
-    pour_at = np.zeros(K, np.int64)
-    lump_to = np.full(K, -1, np.int64)
-    targets: list[int] = []
-    for k, seq in then.items():
-        state = dict(zip(rest, grid[k].tolist()))
-        pour_at[k] = len(targets)
-        for s in seq:  # the excess past ``first`` empties the next gauges in turn
-            for y in range(state[s] - 1, -1, -1):
-                state[s] = y
-                targets.append(int(sum(state[q] * ost[q] for q in rest)))
-        R[k] = len(targets) - pour_at[k]
-        lump_to[k] = int(sum(state[q] * ost[q] for q in rest))
-    has = np.zeros(K, bool)
-    has[list(then)] = True
+    R, pour_at, pour_to, lump_to, has = _pour_targets(order[members, 1:3], plane, grid, tb, ost, rest)
     return PourClass(
         first=j1,
         offset=offset,
@@ -254,14 +247,57 @@ def _pour_class(
         K=K,
         X=int(R.max(initial=0)),
         ylim=top + 1,
+        by_plane=by_plane,
         tbase=np.where(has, tb, -1).astype(np.int64),
         tstep=int(ost[j1]),
         pour_at=pour_at,
-        pour_to=np.asarray(targets + [0], dtype=np.int64),
+        pour_to=pour_to,
         R=R,
         lump_to=lump_to,
         rest=rest,  # type: ignore[arg-type]
     )
+
+
+def _pour_targets(
+    after: np.ndarray,
+    plane: np.ndarray,
+    grid: np.ndarray,
+    tb: np.ndarray,
+    ost: np.ndarray,
+    rest: tuple[int, ...],
+) -> tuple[np.ndarray, ...]:
+    """Where an excess past a class's first gauge goes, plane by plane: ``R[k]`` the points
+    the next gauges of the order hold, ``pour_to[pour_at[k] + x - 1]`` the state after an
+    excess ``x <= R[k]``, ``lump_to[k]`` the state past them (the rest lost); ``has[k]``: the
+    plane has columns. ``after[i]``: the order of member ``i`` after its first gauge (``-1``
+    padded)."""
+    K = grid.shape[0]
+    present, first_of = np.unique(plane, return_index=True)
+    seq = after[first_of]
+    if not (after == seq[np.searchsorted(present, plane)]).all():
+        raise ExplodiceError(
+            "an overflow order must depend, after its first gauge, on the others' levels"
+        )
+    level = np.zeros((present.size, 2), np.int64)  # the next gauges' levels, in order
+    step = np.zeros((present.size, 2), np.int64)  # and their strides
+    for i in range(2):
+        named = seq[:, i] >= 0
+        at = np.array([rest.index(s) if s >= 0 else 0 for s in seq[:, i]], dtype=np.int64)
+        level[:, i] = np.where(named, grid[present, at], 0)
+        step[:, i] = np.where(named, ost[np.maximum(seq[:, i], 0)], 0)
+    reach = level.sum(axis=1)
+    R, pour_at, lump_to = np.zeros(K, np.int64), np.zeros(K, np.int64), np.full(K, -1, np.int64)
+    R[present] = reach
+    starts = np.concatenate([[0], np.cumsum(reach)[:-1]]).astype(np.int64)
+    pour_at[present] = starts
+    who = np.repeat(np.arange(present.size), reach)
+    x = np.arange(int(reach.sum()), dtype=np.int64) - starts[who] + 1
+    first_part = np.minimum(x, level[who, 0])
+    pour_to = tb[present][who] - first_part * step[who, 0] - (x - first_part) * step[who, 1]
+    lump_to[present] = tb[present] - (level * step).sum(axis=1)
+    has = np.zeros(K, bool)
+    has[present] = True
+    return R, pour_at, np.concatenate([pour_to, [0]]).astype(np.int64), lump_to, has
 
 
 # -- the chain ---------------------------------------------------------------------------------------
@@ -353,8 +389,11 @@ class LevelChain:
         )  # fmt: skip
         for cls in plan.classes:
             Phi, a, r, S, coef = _scratch(cls.X + cls.Z, cls.K, C)
+            block = F[cls.offset : cls.offset + (N_LAWS + 1) * cls.Z * cls.K]
+            if cls.by_plane:  # to the stage's layout: combined level by combined level
+                block = block.reshape(N_LAWS + 1, cls.K, cls.Z).transpose(0, 2, 1).ravel()
             lost += kernel.stage_push(
-                F[cls.offset : cls.offset + (N_LAWS + 1) * cls.Z * cls.K], N_LAWS, cls.Z,
+                block, N_LAWS, cls.Z,
                 cls.K, cls.X, laws, C, plan.zlim(cls, h), cls.ylim, cls.tbase, cls.tstep,
                 cls.pour_at, cls.pour_to, cls.R, cls.lump_to, law_tau, law_lam, out, Phi, a,
                 r, S, coef,
@@ -379,7 +418,7 @@ class LevelChain:
             )  # fmt: skip
         W = np.empty((c_max, self.n))
         kernel.pull_columns(
-            V, W, plan.m, plan.inner, c_max, plan.base, plan.t_base, plan.zstep, plan.b_base,
+            V, W, plan.m, plan.inner, c_max, plan.base, plan.t_base, plan.t_zstep, plan.b_base,
             plan.b_step, plan.b_lim, T, tau,
         )  # fmt: skip
         return W
