@@ -97,6 +97,36 @@ def _horner_push(src, lo, n_src, a, r, S, coef, C, K):
 
 
 @njit(cache=True, boundscheck=False, fastmath=_FAST)
+def _horner_push_one(src, lo, n_src, a, r, S, pi, C, K):
+    """:func:`_horner_push` with one law for every column (``pi[c]``: its weight of c dice)."""
+    rows = lo + n_src
+    kc = pi[C]
+    for j in range(lo):
+        aj = a[j]
+        for i in range(K):
+            aj[i] = 0.0
+    for j in range(n_src):
+        aj = a[lo + j]
+        xj = src[j]
+        for i in range(K):
+            aj[i] = kc * xj[i]
+    for c in range(C - 1, -1, -1):
+        kc = pi[c]
+        _r_push(a, r, S, rows, K)
+        for j in range(lo):
+            aj = a[j]
+            rj = r[j]
+            for i in range(K):
+                aj[i] = rj[i]
+        for j in range(n_src):
+            aj = a[lo + j]
+            xj = src[j]
+            rj = r[lo + j]
+            for i in range(K):
+                aj[i] = kc * xj[i] + rj[i]
+
+
+@njit(cache=True, boundscheck=False, fastmath=_FAST)
 def _r_pull(u, r, S, rows, K):
     """``r[6 + j] = (R^T u)[j]`` for ``j = 0 .. rows - 1``, causal: ``(u[j-1] + ... + u[j-5]
     + r[j-6]) / 6`` (row ``6 + j`` holds index ``j``; rows 0..5 of both hold zeros)."""
@@ -245,13 +275,22 @@ def push_columns(
         if total == 0.0:  # nothing here yet (the first rolls of a day)
             col0 += nb
             continue
+        one = True  # every column of the tile plays the same law
         for b in range(nb):
             v = vcol[col0 + b]
             vb[b] = v
             mass[v] += colsum[b]
+            one = one and v == vb[0]
+        if one:
+            _horner_push_one(Pt, 0, m, a, r, S, pis[vb[0]], C, nb)
             for c in range(C + 1):
-                coef[c, b] = pis[v, c]
-        _horner_push(Pt, 0, m, a, r, S, coef, C, nb)
+                for b in range(nb):
+                    coef[c, b] = pis[vb[0], c]
+        else:
+            for b in range(nb):
+                for c in range(C + 1):
+                    coef[c, b] = pis[vb[b], c]
+            _horner_push(Pt, 0, m, a, r, S, coef, C, nb)
         if row0 >= 0:  # level 0 plays the empty gauge's law: only d = 0 stays
             for b in range(nb):
                 x = Pt[0, b]
@@ -259,57 +298,15 @@ def push_columns(
                 mass[vb[b]] -= x
                 mass[row0] += x
         _scatter(out, a, m, inner, contiguous, start, nb)
-        lost += _stage_sources(
-            F,
-            Pt,
-            a,
-            m,
-            nb,
-            col0,
-            base,
-            zstep,
-            vstep,
-            vb,
-            n_var,
-            row0,
-            pv,
-            pn,
-            zs,
-            runs_b,
-            runs_n,
-            out,
-            start,
-            tau,
-            lam,
-        )
+        lost += _stage_sources(F, Pt, a, m, nb, col0, base, zstep, vstep, vb, n_var, row0, pv, pn,
+                               zs, runs_b, runs_n, out, start, tau, lam)  # fmt: skip
         col0 += nb
     return lost
 
 
 @njit(cache=True, boundscheck=False, fastmath=_FAST)
-def _stage_sources(
-    F,
-    Pt,
-    a,
-    m,
-    nb,
-    col0,
-    base,
-    zstep,
-    vstep,
-    vb,
-    n_var,
-    row0,
-    pv,
-    pn,
-    zs,
-    runs_b,
-    runs_n,
-    out,
-    start,
-    tau,
-    lam,
-):
+def _stage_sources(F, Pt, a, m, nb, col0, base, zstep, vstep, vb, n_var, row0, pv, pn, zs,
+        runs_b, runs_n, out, start, tau, lam):  # fmt: skip
     """The tile's part of the stages (or, for columns without a pour, their lumps)."""
     n_runs = 0
     lumps = False
@@ -353,31 +350,8 @@ def _stage_sources(
 
 
 @njit(cache=True, boundscheck=False, fastmath=_FAST)
-def stage_push(
-    F,
-    n_var,
-    Z,
-    K,
-    X,
-    pis,
-    C,
-    zlim,
-    ylim,
-    tbase,
-    tstep,
-    pour_at,
-    pour_to,
-    R,
-    lump_to,
-    tau,
-    lam,
-    out,
-    Phi,
-    a,
-    r,
-    S,
-    coef,
-):
+def stage_push(F, n_var, Z, K, X, pis, C, zlim, ylim, tbase, tstep, pour_at, pour_to, R,
+        lump_to, tau, lam, out, Phi, a, r, S, coef):  # fmt: skip
     """The drain along the combined level of one class of columns (first gauge of the pour
     ``j1``): ``K`` planes (the levels of the two other gauges), ``Z`` combined levels.
 
@@ -403,10 +377,7 @@ def stage_push(
             for i in range(K):
                 aj[i] = 0.0
                 rj[i] = 0.0
-        for c in range(C + 1):
-            for i in range(K):
-                coef[c, i] = pis[v, c]
-        _horner_push(F3[v], X, zl, a, r, S, coef, C, K)
+        _horner_push_one(F3[v], X, zl, a, r, S, pis[v], C, K)
         for j in range(X + zl):
             aj = a[j]
             pj = Phi[j]
@@ -436,6 +407,8 @@ def stage_push(
     for k in range(K):
         if lump_to[k] >= 0:
             out[lump_to[k]] += acc[k]
+    for i in range(F.size):  # the buffer is clean for the next roll
+        F[i] = 0.0
     return lost
 
 
@@ -576,26 +549,8 @@ def marginals(P, sizes):
 
 
 @njit(cache=True)
-def move_sum(
-    P,
-    out,
-    n_bins,
-    level,
-    o_of,
-    base,
-    stride,
-    law,
-    qs,
-    t0,
-    t1,
-    dest,
-    lost_amt,
-    cap,
-    far_of,
-    track,
-    weight,
-    mass,
-):
+def move_sum(P, out, n_bins, level, o_of, base, stride, law, qs, t0, t1, dest, lost_amt,
+        cap, far_of, track, weight, mass):  # fmt: skip
     """One roll for a chain whose state also holds a running sum ``S`` (``0 .. n_bins - 1``,
     the last meaning "that many or more"): ``P[i * n_bins + S]``. ``track`` 1 adds each
     roll's drain to ``S``, 2 the points it loses, 0 nothing. State ``i`` is at level

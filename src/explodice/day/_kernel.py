@@ -224,24 +224,8 @@ def _finish_roll(st, e, wd, wm, malus, expl, drains):
 
 
 @njit(cache=True)
-def _roll_block(
-    st,
-    m,
-    t,
-    r,
-    n_types,
-    gs,
-    n,
-    types,
-    variants,
-    throws,
-    policy_pack,
-    c_strides,
-    n_states,
-    overflow,
-    hot,
-    start,
-):
+def _roll_block(st, m, t, r, n_types, gs, n, types, variants, throws, policy_pack,
+        c_strides, n_states, overflow, hot, start):  # fmt: skip
     """:func:`_roll_days` for roll type ``r`` on every day of the block, without the lucky
     reroll: the fast path (a sequence scenario). The type's fields are read once, its two
     variants' fields chosen by a select, its counters kept in registers; indices are cast to
@@ -340,31 +324,9 @@ def _roll_block(
 
 
 @njit(cache=True)
-def _roll_days(
-    st,
-    m,
-    t,
-    r0,
-    n_types,
-    gs,
-    n,
-    types,
-    variants,
-    throws,
-    policy_pack,
-    c_strides,
-    n_states,
-    overflow,
-    hot,
-    rt,
-    mix_cum,
-    mix_lut,
-    n_faces,
-    face_n1,
-    face_n6,
-    face_s,
-    k_tables,
-):
+def _roll_days(st, m, t, r0, n_types, gs, n, types, variants, throws, policy_pack,
+        c_strides, n_states, overflow, hot, rt, mix_cum, mix_lut, n_faces, face_n1, face_n6,
+        face_s, k_tables):  # fmt: skip
     """Roll ``t`` of a block's ``m`` days: roll type ``r0``, or for a mix (``r0 < 0``) each
     day's own draw. Returns ``(successes, summed drain, st)`` and counts by roll type in
     ``hot``. Written out in one function: numba counts references to the arrays an inlined
@@ -447,27 +409,9 @@ def _roll_days(
 
 
 @njit(cache=True, nogil=True)
-def day_chunk(
-    seed_row,
-    size,
-    out,
-    throws,
-    types,
-    variants,
-    sequence,
-    gauge_start,
-    overflow,
-    mix_cum,
-    mix_lut,
-    policy_pack,
-    c_strides,
-    n_states,
-    n_faces,
-    face_n1,
-    face_n6,
-    face_s,
-    k_tables,
-):
+def day_chunk(seed_row, size, out, throws, types, variants, sequence, gauge_start,
+        overflow, mix_cum, mix_lut, policy_pack, c_strides, n_states, n_faces, face_n1,
+        face_n6, face_s, k_tables):  # fmt: skip
     """Run ``size`` days on the stream ``seed_row`` (uint64[4]), adding into ``out`` (one lane's
     accumulators, see :func:`accumulators`). Releases the GIL: lanes run on Python threads.
 
@@ -507,49 +451,15 @@ def day_chunk(
             r = sequence[t]
             if r >= 0 and not types[r * TYPE_FIELDS + T_LUCKY]:  # one roll type for all days
                 ok_t, drain_t, st = _roll_block(
-                    st,
-                    m,
-                    t,
-                    r,
-                    n_types,
-                    gs,
-                    n,
-                    types,
-                    variants,
-                    throws,
-                    policy_pack,
-                    c_strides,
-                    n_states,
-                    overflow,
-                    hot,
-                    start,
-                )
+                    st, m, t, r, n_types, gs, n, types, variants, throws, policy_pack,
+                    c_strides, n_states, overflow, hot, start,
+                )  # fmt: skip
             else:  # a mix, or a lucky reroll: day by day
                 ok_t, drain_t, st = _roll_days(
-                    st,
-                    m,
-                    t,
-                    r,
-                    n_types,
-                    gs,
-                    n,
-                    types,
-                    variants,
-                    throws,
-                    policy_pack,
-                    c_strides,
-                    n_states,
-                    overflow,
-                    hot,
-                    rt,
-                    mix_cum,
-                    mix_lut,
-                    n_faces,
-                    face_n1,
-                    face_n6,
-                    face_s,
-                    k_tables,
-                )
+                    st, m, t, r, n_types, gs, n, types, variants, throws, policy_pack,
+                    c_strides, n_states, overflow, hot, rt, mix_cum, mix_lut, n_faces, face_n1,
+                    face_n6, face_s, k_tables,
+                )  # fmt: skip
             roll_h[t, 0] += ok_t
             roll_h[t, 1] += drain_t
         for g in range(n_g):

@@ -15,7 +15,7 @@ throws of variant ``v``, ``first[v] .. last[v] - 1``, with ``p``, ``kmax``, ``su
 >>> import numpy as np
 >>> V = np.array([0.0, 1.0]); W = np.array([[0.0, 0.0]])  # one die empties a gauge of 1
 >>> Q = np.zeros(2)
->>> values(V, W, 1, 0, np.zeros(0, np.int64), 1.0, np.array([0.5, 0.5]),
+>>> values(V, W, 1, 0, 1.0, np.array([0.5, 0.5]),
 ...        np.array([[0.5, 0.5], [0.5, 0.5]]), np.zeros(2, np.int64), np.zeros(2, np.int64),
 ...        np.zeros(1), np.zeros(1, np.int64), np.zeros((1, 2)), np.zeros((1, 2, 2)), Q)
 >>> Q.tolist()   # success 1/2, and from level 1 the day keeps its point with 1/2
@@ -32,60 +32,47 @@ BLOCK = 256
 
 
 @njit(cache=True, boundscheck=False, fastmath=_FAST)
-def _block_values(
-    V, W, C, i0, nb, v, weight, s0, pi0, first, last, p, kmax, succ, ones, Q, best, val
-):
-    """:func:`values` for states ``i0 .. i0 + nb - 1``, all of variant ``v``."""
-    q = Q[i0 : i0 + nb]
-    v0 = V[i0 : i0 + nb]
-    base = weight * s0[v]
-    c0 = pi0[v, 0]
-    for i in range(nb):
-        q[i] = base + c0 * v0[i]
-    for c in range(1, C + 1):
-        w = W[c - 1, i0 : i0 + nb]
-        pc = pi0[v, c]
-        if pc != 0.0:
-            for i in range(nb):
-                q[i] += pc * w[i]
-    for j in range(first[v], last[v]):
-        for k in range(kmax[j] + 1):
-            a = weight * succ[j, k]
-            o0 = ones[j, k, 0]
-            for i in range(nb):
-                val[i] = a + o0 * v0[i]
-            for c in range(1, C + 1):
-                oc = ones[j, k, c]
-                if oc != 0.0:
-                    w = W[c - 1, i0 : i0 + nb]
-                    for i in range(nb):
-                        val[i] += oc * w[i]
-            if k == 0:
-                for i in range(nb):
-                    best[i] = val[i]
-            else:
-                for i in range(nb):
-                    best[i] = max(best[i], val[i])
-        pj = p[j]
-        for i in range(nb):
-            q[i] += pj * best[i]
-
-
-@njit(cache=True, boundscheck=False, fastmath=_FAST)
-def values(V, W, C, v_all, empty, weight, s0, pi0, first, last, p, kmax, succ, ones, Q):
+def values(V, W, C, v, weight, s0, pi0, first, last, p, kmax, succ, ones, Q):
     """``Q[i]``: the roll's value from state ``i`` under the best choices (``weight`` x
-    P(success) plus the expected value left). Every state plays variant ``v_all`` but those
-    listed in ``empty`` (the hindering gauge at 0), which play variant 1."""
+    P(success) plus the expected value left), every state playing variant ``v``."""
     n = V.size
     best = np.empty(BLOCK)
     val = np.empty(BLOCK)
+    base = weight * s0[v]
     for i0 in range(0, n, BLOCK):
         nb = min(BLOCK, n - i0)
-        _block_values(V, W, C, i0, nb, v_all, weight, s0, pi0, first, last, p, kmax, succ,
-                      ones, Q, best, val)  # fmt: skip
-    for idx in empty:
-        _block_values(V, W, C, idx, 1, 1, weight, s0, pi0, first, last, p, kmax, succ, ones,
-                      Q, best, val)  # fmt: skip
+        q = Q[i0 : i0 + nb]
+        v0 = V[i0 : i0 + nb]
+        c0 = pi0[v, 0]
+        for i in range(nb):
+            q[i] = base + c0 * v0[i]
+        for c in range(1, C + 1):
+            pc = pi0[v, c]
+            if pc != 0.0:
+                w = W[c - 1, i0 : i0 + nb]
+                for i in range(nb):
+                    q[i] += pc * w[i]
+        for j in range(first[v], last[v]):
+            for k in range(kmax[j] + 1):
+                a = weight * succ[j, k]
+                o0 = ones[j, k, 0]
+                for i in range(nb):
+                    val[i] = a + o0 * v0[i]
+                for c in range(1, C + 1):
+                    oc = ones[j, k, c]
+                    if oc != 0.0:
+                        w = W[c - 1, i0 : i0 + nb]
+                        for i in range(nb):
+                            val[i] += oc * w[i]
+                if k == 0:
+                    for i in range(nb):
+                        best[i] = val[i]
+                else:
+                    for i in range(nb):
+                        best[i] = max(best[i], val[i])
+            pj = p[j]
+            for i in range(nb):
+                q[i] += pj * best[i]
 
 
 @njit(cache=True)

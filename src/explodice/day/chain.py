@@ -238,7 +238,9 @@ def _pour_class(
     cols["b_base"][members] = tb[plane] + lv[:, j1] * ost[j1]
     cols["b_step"][members] = ost[j1]
     cols["b_lim"][members] = np.minimum(top + 1 - lv[:, j1], m)
-    R, pour_at, pour_to, lump_to, has = _pour_targets(order[members, 1:3], plane, grid, tb, ost, rest)
+    R, pour_at, pour_to, lump_to, has = _pour_targets(
+        order[members, 1:3], plane, grid, tb, ost, rest
+    )
     return PourClass(
         first=j1,
         offset=offset,
@@ -391,7 +393,9 @@ class LevelChain:
             Phi, a, r, S, coef = _scratch(cls.X + cls.Z, cls.K, C)
             block = F[cls.offset : cls.offset + (N_LAWS + 1) * cls.Z * cls.K]
             if cls.by_plane:  # to the stage's layout: combined level by combined level
-                block = block.reshape(N_LAWS + 1, cls.K, cls.Z).transpose(0, 2, 1).ravel()
+                region = block
+                block = block.reshape(N_LAWS + 1, cls.K, cls.Z).transpose(0, 2, 1).copy().ravel()
+                region[:] = 0.0  # (the stage cleans the block it reads)
             lost += kernel.stage_push(
                 block, N_LAWS, cls.Z,
                 cls.K, cls.X, laws, C, plan.zlim(cls, h), cls.ylim, cls.tbase, cls.tstep,
@@ -424,12 +428,10 @@ class LevelChain:
         return W
 
     def _buffer(self, size: int) -> np.ndarray:
-        """The stage buffer, zeroed (kept between rolls: one allocation per size)."""
+        """The stage buffer, zero (kept between rolls: the stages leave it clean)."""
         buf = self._buffers.get(size)
         if buf is None:
             buf = self._buffers[size] = np.zeros(max(size, 1))
-        else:
-            buf[:] = 0.0
         return buf
 
 

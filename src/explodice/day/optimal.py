@@ -161,10 +161,15 @@ class Player:
     def values(self, W: np.ndarray, V: np.ndarray, h: int, th: Throws, weight: float) -> np.ndarray:
         """The roll's value in every state under the best choices (hindered by ``h``)."""
         Q = np.empty(V.size)
-        _optimal_kernel.values(
-            V, W, self.dice, 0, self.empty(h), float(weight), th.s0, th.pi0, th.first, th.last,
-            th.p, th.kmax, th.succ, th.ones, Q,
-        )  # fmt: skip
+        args = (float(weight), th.s0, th.pi0, th.first, th.last, th.p, th.kmax, th.succ, th.ones)
+        _optimal_kernel.values(V, W, self.dice, 0, *args, Q)
+        empty = self.empty(h)  # the states that play the roll at disadvantage
+        if empty.size:
+            Qe = np.empty(empty.size)
+            _optimal_kernel.values(
+                V[empty], np.ascontiguousarray(W[:, empty]), self.dice, 1, *args, Qe
+            )
+            Q[empty] = Qe
         return Q
 
     def decide(
@@ -192,14 +197,15 @@ def _backward(day: CompiledDay, pl: Player, values: tuple[float, ...]) -> None:
     V = pl.V
     for t in range(day.n_rolls - 1, -1, -1):
         shares = day.shares_at(t, c)
-        cur = V[t + 1] * (1.0 - sum(shares.values()))
+        cur = V[t]
+        np.multiply(V[t + 1], 1.0 - sum(shares.values()), out=cur)
         for g in sorted({day.roll_types[r].drained for r in shares}):
             W = pl.after(V[t + 1], g)
             for r, w in shares.items():
                 rt = day.roll_types[r]
                 if rt.drained == g:
-                    cur += w * pl.values(W, V[t + 1], rt.hindering, pl.throws[r], values[r])
-        V[t] = cur
+                    Q = pl.values(W, V[t + 1], rt.hindering, pl.throws[r], values[r])
+                    cur += w * Q
 
 
 # -- the policy ---------------------------------------------------------------------------------------
