@@ -1,15 +1,16 @@
-"""Benchmark of the day kernel (:func:`explodice.simulate_day`), side by side with the kernel
-before issue 13's part 3 (``benchmarks/day_kernel_before.py``): rolls per second.
+"""Benchmark of the day kernel (:func:`explodice.simulate_day`): rolls per second.
 
     python benchmarks/bench_day.py                    # about a minute on 2 cores
     python benchmarks/bench_day.py --days 1000000 --repeat 5 --threads 1
 
-Each scenario is compiled once into the kernel's arrays (``explodice.day.simulate._compile``,
-the optimal policy's choice tables included where the scenario plays it), then both kernels
-run the same chunks, seeds and lanes, calls alternating, best of ``--repeat`` kept (these
-machines are shared and noisy). Rates are given per second of wall time and per second of
+Each scenario is compiled once into the kernel's arrays (:func:`explodice.day.simulate.kernel_day`
+of :func:`explodice.day.compiled.compile_day`, the optimal policy's choice tables included
+where the scenario plays it), then the kernel runs the chunks, seeds and lanes simulate_day
+gives it, best of ``--repeat`` kept (these machines are shared and noisy; the kernel before
+issue 13's part 3 read the 26-key dict of arrays issue 22 replaced, so it is compared with
+``benchmarks/bench_versions.py`` now). Rates are given per second of wall time and per second of
 this process's CPU time (per core: what other processes take from the machine does not count;
-on one thread the two agree on a quiet machine). Both kernels' mean drain per roll and success rate are
+on one thread the two agree on a quiet machine). The kernel's mean drain per roll and success rate are
 checked against :func:`explodice.exact_day` (a few standard errors). The single-roll kernel
 (:func:`explodice.simulate`, with drain) is timed too, for reference. Prints markdown tables
 for ``benchmarks/README.md``.
@@ -20,21 +21,18 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
-import sys
 import time
-from pathlib import Path
 
 import numba
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).parent))
-import day_kernel_before  # noqa: E402
-
-import explodice as ex  # noqa: E402
-from explodice.day import _kernel as day_kernel  # noqa: E402
-from explodice.day.simulate import _compile, _n_bins, _pack  # noqa: E402
-from explodice.engine.chunks import lanes, run_chunks  # noqa: E402
-from explodice.engine.seeding import chunk_sizes, stream_seeds  # noqa: E402
+import explodice as ex
+from explodice.day import _kernel as day_kernel
+from explodice.day.compiled import compile_day
+from explodice.day.results import histogram_bins
+from explodice.day.simulate import kernel_day
+from explodice.engine.chunks import lanes, run_chunks
+from explodice.engine.seeding import chunk_sizes, stream_seeds
 
 SCORES = dict(STR=16, DEX=14, CON=14, INT=12, WIS=12, CHA=10)
 CHUNK_DAYS = 4096
@@ -78,30 +76,26 @@ def scenarios() -> dict[str, tuple[ex.Scenario, bool]]:
     }
 
 
-def run(module, scenario: ex.Scenario, arrays: dict, n_days: int, seed: int, threads: int):
-    """Days of ``scenario`` by ``module.day_chunk``, as simulate_day drives it: the summed
-    accumulators. ``arrays`` are ``_compile``'s; the current kernel takes them packed."""
+def run(scenario: ex.Scenario, policy, n_days: int, seed: int, threads: int):
+    """Days of ``scenario`` by the day kernel, as simulate_day drives it: the summed
+    accumulators."""
+    day = compile_day(scenario, ex.Rules())
     sizes = chunk_sizes(n_days, CHUNK_DAYS)
     seeds = stream_seeds(np.random.SeedSequence(seed), sizes.size)
     outs = [
-        module.accumulators(
-            arrays["gauge_start"].size,
-            arrays["sequence"].size,
-            arrays["t_gauge"].size,
-            _n_bins(scenario),
-            int(arrays["gauge_start"].max(initial=0)),
+        day_kernel.accumulators(
+            day.gauge_start.size,
+            day.n_rolls,
+            len(day.roll_types),
+            histogram_bins(scenario),
+            int(day.gauge_start.max(initial=0)),
         )
         for _ in range(lanes(sizes.size, threads))
     ]
-
-    args = (
-        _pack(arrays)
-        if module is day_kernel
-        else {k: a for k, a in arrays.items() if k != "v_tables"}
-    )
+    args = kernel_day(day, policy).arguments()
 
     def work(c: int, t: int) -> None:
-        module.day_chunk(seeds[c], sizes[c], outs[t], **args)
+        day_kernel.day_chunk(seeds[c], sizes[c], outs[t], **args)
 
     run_chunks(work, sizes * scenario.n_rolls, threads=threads)
     return [sum(out[i] for out in outs) for i in range(len(outs[0]))]
@@ -129,39 +123,29 @@ def main(argv: list[str] | None = None) -> int:
     limit = numba.config.NUMBA_NUM_THREADS
     threads = args.threads or sorted({1, limit})
     print(
-        f"# day kernel before / after, {datetime.datetime.now():%Y-%m-%d %H:%M}, "
+        f"# day kernel, {datetime.datetime.now():%Y-%m-%d %H:%M}, "
         f"{os.cpu_count()} CPUs, numba {numba.__version__}, "
         f"load average {os.getloadavg()[0]:.1f} at the start"
     )
-    print(
-        "\n| scenario | threads | rolls | before M rolls/s | after M rolls/s | after / before "
-        "| before M rolls/CPU-s | after M rolls/CPU-s |\n|---|---|---|---|---|---|---|---|"
-    )
+    print("\n| scenario | threads | rolls | M rolls/s | M rolls/CPU-s |\n|---|---|---|---|---|")
     checks = []
     for name, (s, optimal) in scenarios().items():
         policy = ex.optimal_policy(s) if optimal else None
-        arrays = _compile(s, ex.Rules(), policy)
-        for module in (day_kernel_before, day_kernel):
-            run(module, s, arrays, 100, 0, 1)  # compile / load the cache
+        run(s, policy, 100, 0, 1)  # compile / load the cache
         for th in threads:
-            wall = {day_kernel_before: np.inf, day_kernel: np.inf}
-            cpu = dict(wall)
+            wall = cpu = np.inf
             for _ in range(args.repeat):
-                for module in wall:
-                    t, c = time.perf_counter(), time.process_time()
-                    run(module, s, arrays, args.days, 1, th)
-                    wall[module] = min(wall[module], time.perf_counter() - t)
-                    cpu[module] = min(cpu[module], time.process_time() - c)
+                t, c = time.perf_counter(), time.process_time()
+                run(s, policy, args.days, 1, th)
+                wall = min(wall, time.perf_counter() - t)
+                cpu = min(cpu, time.process_time() - c)
             rolls = args.days * s.n_rolls
-            before, after = rolls / wall[day_kernel_before], rolls / wall[day_kernel]
             print(
-                f"| {name} | {th} | {rolls:,} | {before / 1e6:.1f} | {after / 1e6:.1f} | "
-                f"{after / before:.2f} | {rolls / cpu[day_kernel_before] / 1e6:.1f} | "
-                f"{rolls / cpu[day_kernel] / 1e6:.1f} |"
+                f"| {name} | {th} | {rolls:,} | {rolls / wall / 1e6:.1f} | "
+                f"{rolls / cpu / 1e6:.1f} |"
             )
-        for module in (day_kernel_before, day_kernel):
-            per_roll = run(module, s, arrays, 200_000, 2, limit)[1]
-            checks.append((name, module.__name__, *agreement(s, policy, per_roll, 200_000)))
+        per_roll = run(s, policy, 200_000, 2, limit)[1]
+        checks.append((name, *agreement(s, policy, per_roll, 200_000)))
     n = args.days * 40
     ex.simulate(ex.Roll(2), n=1000, seed=0, threads=1)
     for th in threads:
@@ -174,12 +158,9 @@ def main(argv: list[str] | None = None) -> int:
             f"| single-roll kernel `simulate(Roll(2))`, rule of 1 + drain (reference) | {th} "
             f"| {n:,} | | {n / t / 1e6:.1f} | |"
         )
-    print(
-        "\n| scenario | kernel | largest success gap (SE) | largest drain gap (rough SE) |"
-        "\n|---|---|---|---|"
-    )
-    for name, kernel, gs, gd in checks:
-        print(f"| {name} | {kernel} | {gs:.2f} | {gd:.2f} |")
+    print("\n| scenario | largest success gap (SE) | largest drain gap (rough SE) |\n|---|---|---|")
+    for name, gs, gd in checks:
+        print(f"| {name} | {gs:.2f} | {gd:.2f} |")
     return 0
 
 

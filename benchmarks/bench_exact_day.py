@@ -91,8 +91,7 @@ def largest_gap(a: Path, b: Path) -> tuple[float, str]:
     ``sums``, the values), so that rounding in a sum of 40 rolls is not read as a change."""
     with np.load(a) as x, np.load(b) as y:
         return max(
-            (float((np.abs(x[k] - y[k]) / np.maximum(1.0, np.abs(x[k]))).max()), k)
-            for k in x.files
+            (float((np.abs(x[k] - y[k]) / np.maximum(1.0, np.abs(x[k]))).max()), k) for k in x.files
         )
 
 
