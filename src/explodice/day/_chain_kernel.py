@@ -40,7 +40,7 @@ from numba import njit, uint64
 # reassociation lets the loops run on vectors; the sums stay sums of positive terms
 _FAST = {"contract", "reassoc", "nsz"}
 _SIXTH = 1.0 / 6.0
-BLOCK = 256  # columns of a tile: its rows of 256 doubles stay in the L1/L2 caches
+BLOCK = 384  # columns of a tile: its rows of 256 doubles stay in the L1/L2 caches
 NARROW = 64  # columns of a tile when each column is a run (the last axis: a transposed copy)
 
 
@@ -194,22 +194,32 @@ def _gather(P, Pt, m, inner, contiguous, start, nb, weight, colsum):
 
 
 @njit(cache=True, boundscheck=False, fastmath=_FAST)
-def _scatter(out, a, m, inner, contiguous, start, nb):
-    """Add the tile ``a[lv, b]`` into the columns of ``out``."""
+def _scatter(out, a, m, inner, contiguous, start, nb, overwrite):
+    """Add the tile ``a[lv, b]`` into the columns of ``out`` (or write it there)."""
     iu = uint64(inner)
     if inner == 1:
         for b in range(nb):
             s = start[b]
             for lv in range(m):
-                out[s + uint64(lv)] += a[lv, b]
+                if overwrite:
+                    out[s + uint64(lv)] = a[lv, b]
+                else:
+                    out[s + uint64(lv)] += a[lv, b]
         return
     for lv in range(m):
         row = a[lv]
         off = uint64(lv) * iu
         if contiguous:
             s0 = start[0] + off
+            if overwrite:
+                for b in range(nb):
+                    out[s0 + uint64(b)] = row[b]
+            else:
+                for b in range(nb):
+                    out[s0 + uint64(b)] += row[b]
+        elif overwrite:
             for b in range(nb):
-                out[s0 + uint64(b)] += row[b]
+                out[start[b] + off] = row[b]
         else:
             for b in range(nb):
                 out[start[b] + off] += row[b]
@@ -236,7 +246,24 @@ def _to_stage(F, Pt, a, m, nb, pv, pn, zs, runs_b, runs_n, n_runs):
 
 @njit(cache=True, boundscheck=False, fastmath=_FAST)
 def push_columns(
-    P, out, m, inner, weight, pis, C, row0, vcol, base, zstep, vstep, F, n_var, tau, lam, mass
+    P,
+    out,
+    m,
+    inner,
+    weight,
+    pis,
+    C,
+    row0,
+    vcol,
+    base,
+    zstep,
+    vstep,
+    F,
+    n_var,
+    tau,
+    lam,
+    mass,
+    overwrite,
 ):
     """Add ``weight`` times ``P`` after one roll of the columns' gauge into ``out``: the drain
     within each column, and each column's sources and kept mass into ``F`` for the stages.
@@ -246,8 +273,9 @@ def push_columns(
     gauge is empty). ``base[col]`` places the column in ``F`` (combined level 0 of law 0,
     ``zstep`` per level, ``vstep`` per law, slot ``n_var``: what the column kept); a column
     with ``base < 0`` loses its excess at once, into its level 0 (``tau[v, j]``: P(d > j),
-    ``lam[v, j]``: E[(d - j)^+]). ``mass[v]`` gathers the mass of each law. Returns the
-    expected points lost."""
+    ``lam[v, j]``: E[(d - j)^+]). ``mass[v]`` gathers the mass of each law. With
+    ``overwrite`` the columns are written into ``out``, not added (the first roll type of a
+    roll: ``out`` need not be zeroed). Returns the expected points lost."""
     n_cols = P.size // m
     B = BLOCK if inner > 1 else NARROW
     Pt = np.zeros((m + 6, B))
@@ -273,6 +301,11 @@ def push_columns(
         for b in range(nb):
             total += colsum[b]
         if total == 0.0:  # nothing here yet (the first rolls of a day)
+            if overwrite:
+                for lv in range(m):
+                    for b in range(nb):
+                        a[lv, b] = 0.0
+                _scatter(out, a, m, inner, contiguous, start, nb, True)
             col0 += nb
             continue
         one = True  # every column of the tile plays the same law
@@ -297,7 +330,7 @@ def push_columns(
                 a[0, b] += (pis[row0, 0] - coef[0, b]) * x
                 mass[vb[b]] -= x
                 mass[row0] += x
-        _scatter(out, a, m, inner, contiguous, start, nb)
+        _scatter(out, a, m, inner, contiguous, start, nb, overwrite)
         lost += _stage_sources(F, Pt, a, m, nb, col0, base, zstep, vstep, vb, n_var, row0, pv, pn,
                                zs, runs_b, runs_n, out, start, tau, lam)  # fmt: skip
         col0 += nb

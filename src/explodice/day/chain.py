@@ -348,7 +348,7 @@ class LevelChain:
     def empty_mass(self, P: np.ndarray) -> np.ndarray:
         """``[g]`` = P(gauge g at 0)."""
         shaped = P.reshape(self.sizes)
-        return np.array([float(shaped.take(0, axis=g).sum()) for g in range(4)])
+        return np.array([float(shaped[(slice(None),) * g + (0,)].sum()) for g in range(4)])
 
     def marginals(self, P: np.ndarray) -> np.ndarray:
         """``[g, l]`` = P(gauge g at level l)."""
@@ -362,8 +362,10 @@ class LevelChain:
         h: int,
         laws: np.ndarray,
         weight: float,
+        overwrite: bool = False,
     ) -> tuple[np.ndarray, float]:
-        """Add ``weight`` times ``P`` after a roll that drains gauge ``g`` into ``out``.
+        """Add ``weight`` times ``P`` after a roll that drains gauge ``g`` into ``out`` (or,
+        with ``overwrite``, write it there: ``out`` need not be zeroed first).
 
         ``laws[v]`` is the c-mass of the drain law (:data:`N_LAWS` rows): row 0 where gauge
         ``h`` has points, row 1 where it is at 0 (``h = -1``: row 0 everywhere). Returns each
@@ -372,7 +374,10 @@ class LevelChain:
         C = laws.shape[1] - 1
         mass = np.zeros(N_LAWS)
         if C == 0:  # a roll that drains nothing: every state stays
-            out += weight * P
+            if overwrite:
+                np.multiply(P, weight, out=out)
+            else:
+                out += weight * P
             mass[:] = [weight * float(P.sum()), 0.0]
             if h >= 0:
                 e = float(weight * self.empty_mass(P)[h])
@@ -387,7 +392,7 @@ class LevelChain:
         F = self._buffer(plan.f_size)
         lost = kernel.push_columns(
             P, out, plan.m, plan.inner, float(weight), laws, C, row0, vcol, plan.base,
-            plan.zstep, plan.vstep, F, N_LAWS, law_tau, law_lam, mass,
+            plan.zstep, plan.vstep, F, N_LAWS, law_tau, law_lam, mass, overwrite,
         )  # fmt: skip
         for cls in plan.classes:
             Phi, a, r, S, coef = _scratch(cls.X + cls.Z, cls.K, C)
@@ -499,9 +504,12 @@ class SumChain:
         h: int,
         laws: np.ndarray,
         weight: float,
+        overwrite: bool = False,
     ) -> tuple[np.ndarray, float]:
         """:meth:`LevelChain.push` with the running sum: ``laws[v]`` the c-mass of the law
         where gauge ``h`` has points (0) or is at 0 (1)."""
+        if overwrite:
+            out[:] = 0.0
         level, o_of, base, dest, _, lost_amt, cap, far_of = self._map(g)
         qs, t0, t1 = self._tables(np.ascontiguousarray(laws, dtype=float), g)
         law = self._law_index(h)

@@ -87,7 +87,14 @@ class Chain(Protocol):
     def empty_mass(self, P: np.ndarray) -> np.ndarray: ...
     def marginals(self, P: np.ndarray) -> np.ndarray: ...
     def move(
-        self, P: np.ndarray, out: np.ndarray, g: int, h: int, laws: np.ndarray, weight: float
+        self,
+        P: np.ndarray,
+        out: np.ndarray,
+        g: int,
+        h: int,
+        laws: np.ndarray,
+        weight: float,
+        overwrite: bool = False,
     ) -> tuple[np.ndarray, float]: ...
 
 
@@ -297,7 +304,14 @@ def _roll(
     """One roll of ``ch``'s day: each group of its roll types that drain and are hindered by
     the same gauges moves the mass in one step, weighted by the group's share."""
     stay = 1.0 - sum(shares.values())
-    new = P * stay if stay > 0.0 else np.zeros_like(P)
+    fresh: set[int] = set()  # counts of rerolls whose ``new`` the first move writes
+    if stay > 0.0:
+        new = P * stay
+    elif decider is None:
+        new = np.empty_like(P)
+        fresh = set(range(ch.slots))
+    else:
+        new = np.zeros_like(P)
     groups: dict[tuple[int, int], list[int]] = {}
     for r in shares:
         rt = day.roll_types[r]
@@ -308,7 +322,7 @@ def _roll(
             for step in steps:
                 decider.move(chain, P[0], new[0], step, tally)
         else:
-            _fixed_group(day, ch, chain, tally, P, new, steps, laws)
+            _fixed_group(day, ch, chain, tally, P, new, steps, laws, fresh)
     return new
 
 
@@ -321,9 +335,11 @@ def _fixed_group(
     new: np.ndarray,
     steps: list[RollStep],
     laws: dict[Any, np.ndarray],
+    fresh: set[int],
 ) -> None:
     """A group of roll types under their own policies, count of rerolls by count: the rolls
-    that succeed or cannot reroll keep the count, the failures that spend one lower it."""
+    that succeed or cannot reroll keep the count, the failures that spend one lower it.
+    ``fresh``: the counts whose ``new`` is not written yet (the first move writes it)."""
     gd, gc = steps[0].drained, steps[0].hindering
     total = sum(s.share for s in steps)
     for u in range(ch.slots):
@@ -331,7 +347,11 @@ def _fixed_group(
         key = (gd, gc, tuple((s.r, s.share) for s in steps), bool(spend))
         if (*key, "kept") not in laws:
             laws[(*key, "kept")] = _group_laws(day, steps, spend, "kept", ch.unlimited)
-        mass, lost = chain.move(P[u], new[u], gd, gc, laws[(*key, "kept")], total)
+        if u in fresh:
+            mass, lost = chain.move(P[u], new[u], gd, gc, laws[(*key, "kept")], total, True)
+            fresh.discard(u)
+        else:
+            mass, lost = chain.move(P[u], new[u], gd, gc, laws[(*key, "kept")], total)
         tally.lost += lost
         if spend and not ch.unlimited:  # the failures spend one: to u - 1
             if (*key, "used") not in laws:
