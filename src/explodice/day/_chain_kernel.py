@@ -393,24 +393,23 @@ def stage_push(F, n_var, Z, K, X, pis, C, zlim, ylim, tbase, tstep, pour_at, pou
     columns kept lands on ``j1`` at ``y`` (``tbase[k] + y tstep``, ``y < ylim``); an excess
     ``x = 1 .. R[k]`` past ``j1`` lands where ``pour_to[pour_at[k] + x - 1]`` says, and more
     than ``R[k]`` in ``lump_to[k]``, lost. ``zlim[v]``: the combined levels law ``v`` has
-    sources at. ``Phi`` (``(X + Z, K)``), ``a``, ``r`` (``X + Z + 6`` rows), ``S`` and
-    ``coef`` are scratch. Returns the expected points lost."""
+    sources at (law 0 at all of them). ``Phi``, ``a``, ``r`` (``X + Z + 6`` rows), ``S``
+    and ``coef`` are scratch. Returns the expected points lost."""
     F3 = F.reshape(n_var + 1, Z, K)
-    for j in range(X + Z):
-        pj = Phi[j]
-        for i in range(K):
-            pj[i] = 0.0
-    for v in range(n_var):
+    for v in range(n_var):  # law 0 (every combined level) straight into Phi, the others added
         zl = zlim[v]
         if zl <= 0:
             continue
+        into = Phi if v == 0 else a
         for j in range(X + zl, X + zl + 6):
-            aj = a[j]
+            aj = into[j]
             rj = r[j]
             for i in range(K):
                 aj[i] = 0.0
                 rj[i] = 0.0
-        _horner_push_one(F3[v], X, zl, a, r, S, pis[v], C, K)
+        _horner_push_one(F3[v], X, zl, into, r, S, pis[v], C, K)
+        if v == 0:
+            continue
         for j in range(X + zl):
             aj = a[j]
             pj = Phi[j]
@@ -443,6 +442,25 @@ def stage_push(F, n_var, Z, K, X, pis, C, zlim, ylim, tbase, tstep, pour_at, pou
     for i in range(F.size):  # the buffer is clean for the next roll
         F[i] = 0.0
     return lost
+
+
+@njit(cache=True, boundscheck=False)
+def plane_to_level(block, out, slots, K, Z):
+    """``out[s, z, k] = block[s, k, z]`` (flat), then ``block`` zeroed: a class that keeps
+    each plane's levels together, read by the stage level by level."""
+    B = 16
+    for s in range(slots):
+        src = block[s * K * Z : (s + 1) * K * Z]
+        dst = out[s * K * Z : (s + 1) * K * Z]
+        for k0 in range(0, K, B):
+            k1 = min(K, k0 + B)
+            for z0 in range(0, Z, B):
+                z1 = min(Z, z0 + B)
+                for k in range(k0, k1):
+                    for z in range(z0, z1):
+                        dst[z * K + k] = src[k * Z + z]
+    for i in range(block.size):
+        block[i] = 0.0
 
 
 # -- pull: the expected value after a roll (the optimal player's backward pass) -------------------

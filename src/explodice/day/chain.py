@@ -398,9 +398,9 @@ class LevelChain:
             Phi, a, r, S, coef = _scratch(cls.X + cls.Z, cls.K, C)
             block = F[cls.offset : cls.offset + (N_LAWS + 1) * cls.Z * cls.K]
             if cls.by_plane:  # to the stage's layout: combined level by combined level
-                region = block
-                block = block.reshape(N_LAWS + 1, cls.K, cls.Z).transpose(0, 2, 1).copy().ravel()
-                region[:] = 0.0  # (the stage cleans the block it reads)
+                level_major = _scratch_flat(block.size)
+                kernel.plane_to_level(block, level_major, N_LAWS + 1, cls.K, cls.Z)
+                block = level_major
             lost += kernel.stage_push(
                 block, N_LAWS, cls.Z,
                 cls.K, cls.X, laws, C, plan.zlim(cls, h), cls.ylim, cls.tbase, cls.tstep,
@@ -443,7 +443,7 @@ class LevelChain:
 @functools.lru_cache(maxsize=32)
 def _scratch_cached(rows: int, K: int, C: int) -> tuple[np.ndarray, ...]:
     return (
-        np.zeros((rows, K)),
+        np.zeros((rows + 6, K)),
         np.zeros((rows + 6, K)),
         np.zeros((rows + 6, K)),
         np.zeros(K),
@@ -454,6 +454,11 @@ def _scratch_cached(rows: int, K: int, C: int) -> tuple[np.ndarray, ...]:
 def _scratch(rows: int, K: int, C: int) -> tuple[np.ndarray, ...]:
     """Scratch arrays of a stage (reused: the kernels overwrite what they read)."""
     return _scratch_cached(rows, K, C)
+
+
+@functools.lru_cache(maxsize=8)
+def _scratch_flat(size: int) -> np.ndarray:
+    return np.zeros(size)
 
 
 # -- the chain with a running sum in its state (the day's drain and lost distributions) ------------
