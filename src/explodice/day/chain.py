@@ -342,8 +342,8 @@ class LevelChain:
         return int(np.ravel_multi_index(tuple(levels), self.sizes))
 
     def level(self, g: int) -> np.ndarray:
-        """Each state's level of gauge ``g`` (flat)."""
-        return np.indices(self.sizes)[g].reshape(-1)
+        """Each state's level of gauge ``g`` (flat; built once)."""
+        return _levels(self.sizes, g)
 
     def empty_mass(self, P: np.ndarray) -> np.ndarray:
         """``[g]`` = P(gauge g at 0)."""
@@ -438,6 +438,15 @@ class LevelChain:
         if buf is None:
             buf = self._buffers[size] = np.zeros(max(size, 1))
         return buf
+
+
+@functools.lru_cache(maxsize=16)
+def _levels(sizes: tuple[int, int, int, int], g: int) -> np.ndarray:
+    shape = [1, 1, 1, 1]
+    shape[g] = sizes[g]
+    out = np.broadcast_to(np.arange(sizes[g]).reshape(shape), sizes).reshape(-1)
+    out.setflags(write=False)
+    return out
 
 
 @functools.lru_cache(maxsize=32)

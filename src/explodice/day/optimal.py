@@ -158,19 +158,21 @@ class Player:
             return np.zeros((0, V.size))
         return self.chain.pull(V, g, self.dice)
 
-    def values(self, W: np.ndarray, V: np.ndarray, h: int, th: Throws, weight: float) -> np.ndarray:
-        """The roll's value in every state under the best choices (hindered by ``h``)."""
-        Q = np.empty(V.size)
+    def values(
+        self, W: np.ndarray, V: np.ndarray, h: int, th: Throws, weight: float, share: float,
+        into: np.ndarray,
+    ) -> None:  # fmt: skip
+        """Add ``share`` times the roll's value in every state under the best choices
+        (hindered by ``h``) into ``into``."""
         args = (float(weight), th.s0, th.pi0, th.first, th.last, th.p, th.kmax, th.succ, th.ones)
-        _optimal_kernel.values(V, W, self.dice, 0, *args, Q)
         empty = self.empty(h)  # the states that play the roll at disadvantage
+        kept = into[empty].copy() if empty.size else into[:0]
+        _optimal_kernel.values(V, W, self.dice, 0, *args, into, float(share))
         if empty.size:
-            Qe = np.empty(empty.size)
-            _optimal_kernel.values(
-                V[empty], np.ascontiguousarray(W[:, empty]), self.dice, 1, *args, Qe
-            )
-            Q[empty] = Qe
-        return Q
+            Qe = np.zeros(empty.size)
+            Wh = np.ascontiguousarray(W[:, empty])
+            _optimal_kernel.values(V[empty], Wh, self.dice, 1, *args, Qe, float(share))
+            into[empty] = kept + Qe
 
     def decide(
         self, W: np.ndarray, V: np.ndarray, variant: np.ndarray, th: Throws, weight: float
@@ -204,8 +206,7 @@ def _backward(day: CompiledDay, pl: Player, values: tuple[float, ...]) -> None:
             for r, w in shares.items():
                 rt = day.roll_types[r]
                 if rt.drained == g:
-                    Q = pl.values(W, V[t + 1], rt.hindering, pl.throws[r], values[r])
-                    cur += w * Q
+                    pl.values(W, V[t + 1], rt.hindering, pl.throws[r], values[r], w, cur)
 
 
 # -- the policy ---------------------------------------------------------------------------------------
