@@ -29,8 +29,7 @@ import numpy as np
 import explodice as ex
 from explodice.day import _kernel as day_kernel
 from explodice.day.compiled import compile_day
-from explodice.day.results import histogram_bins
-from explodice.day.simulate import kernel_day
+from explodice.day.simulate import accumulators, kernel_day
 from explodice.engine.chunks import lanes, run_chunks
 from explodice.engine.seeding import chunk_sizes, stream_seeds
 
@@ -82,16 +81,7 @@ def run(scenario: ex.Scenario, policy, n_days: int, seed: int, threads: int):
     day = compile_day(scenario, ex.Rules())
     sizes = chunk_sizes(n_days, CHUNK_DAYS)
     seeds = stream_seeds(np.random.SeedSequence(seed), sizes.size)
-    outs = [
-        day_kernel.accumulators(
-            day.gauge_start.size,
-            day.n_rolls,
-            len(day.roll_types),
-            histogram_bins(scenario),
-            int(day.gauge_start.max(initial=0)),
-        )
-        for _ in range(lanes(sizes.size, threads))
-    ]
+    outs = [accumulators(day) for _ in range(lanes(sizes.size, threads))]
     args = kernel_day(day, policy).arguments()
 
     def work(c: int, t: int) -> None:

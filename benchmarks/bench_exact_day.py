@@ -32,9 +32,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_versions import worktree  # noqa: E402
+from bench_versions import remove_worktrees, worktree  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
 GAUGES_AT = {  # the levels: PA, PM, PF, PH maxima
     10: (44, 20, 22, 20),
     20: (74, 30, 32, 30),
@@ -123,12 +122,7 @@ def main(argv: list[str] | None = None) -> int:
                             best[key] = {k: min(old[k], t[k]) for k in old}
                         gaps[level, what] = largest_gap(saved[args.a], saved[args.b])
         finally:
-            for tree in trees.values():
-                if tree != ROOT:
-                    subprocess.run(
-                        ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
-                        check=False,
-                    )
+            remove_worktrees(trees)
     a, b = args.a, args.b
     print(
         f"# exact day, {datetime.datetime.now():%Y-%m-%d %H:%M}, {os.cpu_count()} CPUs, "

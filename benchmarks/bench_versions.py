@@ -61,6 +61,15 @@ def worktree(ref: str, tmp: Path) -> Path:
     return path
 
 
+def remove_worktrees(trees: dict[str, Path]) -> None:
+    """Remove the temporary checkouts :func:`worktree` made (never the working tree)."""
+    for tree in trees.values():
+        if tree != ROOT:
+            subprocess.run(
+                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=False
+            )
+
+
 def run_probe(tree: Path, n: int) -> dict[str, float]:
     env = {"PYTHONPATH": str(tree / "src"), "PATH": "/usr/bin:/bin"}
     out = subprocess.run(
@@ -87,12 +96,7 @@ def main() -> None:
                     for case, t in run_probe(tree, args.n).items():
                         times[version].setdefault(case, []).append(t)
         finally:
-            for tree in trees.values():
-                if tree != ROOT:
-                    subprocess.run(
-                        ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
-                        check=False,
-                    )
+            remove_worktrees(trees)
     a, b = args.a, args.b
     print(f"| case | {a} median s | {b} median s | rate {b} / {a} |")
     print("|---|---:|---:|---:|")

@@ -97,36 +97,6 @@ def _horner_push(src, lo, n_src, a, r, S, coef, C, K):
 
 
 @njit(cache=True, boundscheck=False, fastmath=_FAST)
-def _horner_push_one(src, lo, n_src, a, r, S, pi, C, K):
-    """:func:`_horner_push` with one law for every column (``pi[c]``: its weight of c dice)."""
-    rows = lo + n_src
-    kc = pi[C]
-    for j in range(lo):
-        aj = a[j]
-        for i in range(K):
-            aj[i] = 0.0
-    for j in range(n_src):
-        aj = a[lo + j]
-        xj = src[j]
-        for i in range(K):
-            aj[i] = kc * xj[i]
-    for c in range(C - 1, -1, -1):
-        kc = pi[c]
-        _r_push(a, r, S, rows, K)
-        for j in range(lo):
-            aj = a[j]
-            rj = r[j]
-            for i in range(K):
-                aj[i] = rj[i]
-        for j in range(n_src):
-            aj = a[lo + j]
-            xj = src[j]
-            rj = r[lo + j]
-            for i in range(K):
-                aj[i] = kc * xj[i] + rj[i]
-
-
-@njit(cache=True, boundscheck=False, fastmath=_FAST)
 def _r_pull(u, r, S, rows, K):
     """``r[6 + j] = (R^T u)[j]`` for ``j = 0 .. rows - 1``, causal: ``(u[j-1] + ... + u[j-5]
     + r[j-6]) / 6`` (row ``6 + j`` holds index ``j``; rows 0..5 of both hold zeros)."""
@@ -196,8 +166,7 @@ def _gather(P, Pt, m, inner, contiguous, start, nb, weight, colsum):
 @njit(cache=True, boundscheck=False, fastmath=_FAST)
 def _scatter(out, a, m, inner, contiguous, start, nb, overwrite):
     """Add the tile ``a[lv, b]`` into the columns of ``out`` (or write it there)."""
-    iu = uint64(inner)
-    if inner == 1:
+    if inner == 1:  # each column is a run
         for b in range(nb):
             s = start[b]
             for lv in range(m):
@@ -206,23 +175,30 @@ def _scatter(out, a, m, inner, contiguous, start, nb, overwrite):
                 else:
                     out[s + uint64(lv)] += a[lv, b]
         return
+    iu = uint64(inner)
     for lv in range(m):
-        row = a[lv]
-        off = uint64(lv) * iu
-        if contiguous:
-            s0 = start[0] + off
-            if overwrite:
-                for b in range(nb):
-                    out[s0 + uint64(b)] = row[b]
-            else:
-                for b in range(nb):
-                    out[s0 + uint64(b)] += row[b]
-        elif overwrite:
-            for b in range(nb):
-                out[start[b] + off] = row[b]
+        if contiguous:  # the tile's row is a run
+            _into(out, start[0] + uint64(lv) * iu, a[lv], nb, overwrite)
         else:
+            row = a[lv]
+            off = uint64(lv) * iu
             for b in range(nb):
-                out[start[b] + off] += row[b]
+                if overwrite:
+                    out[start[b] + off] = row[b]
+                else:
+                    out[start[b] + off] += row[b]
+
+
+@njit(cache=True, boundscheck=False, fastmath=_FAST)
+def _into(out, at, values, n, overwrite):
+    """``out[at : at + n]`` += ``values`` (or = with ``overwrite``)."""
+    dst = out[at : at + uint64(n)]
+    if overwrite:
+        for i in range(n):
+            dst[i] = values[i]
+    else:
+        for i in range(n):
+            dst[i] += values[i]
 
 
 @njit(cache=True, boundscheck=False, fastmath=_FAST)
@@ -308,22 +284,13 @@ def push_columns(
                 _scatter(out, a, m, inner, contiguous, start, nb, True)
             col0 += nb
             continue
-        one = True  # every column of the tile plays the same law
         for b in range(nb):
             v = vcol[col0 + b]
             vb[b] = v
             mass[v] += colsum[b]
-            one = one and v == vb[0]
-        if one:
-            _horner_push_one(Pt, 0, m, a, r, S, pis[vb[0]], C, nb)
             for c in range(C + 1):
-                for b in range(nb):
-                    coef[c, b] = pis[vb[0], c]
-        else:
-            for b in range(nb):
-                for c in range(C + 1):
-                    coef[c, b] = pis[vb[b], c]
-            _horner_push(Pt, 0, m, a, r, S, coef, C, nb)
+                coef[c, b] = pis[v, c]
+        _horner_push(Pt, 0, m, a, r, S, coef, C, nb)
         if row0 >= 0:  # level 0 plays the empty gauge's law: only d = 0 stays
             for b in range(nb):
                 x = Pt[0, b]
@@ -407,7 +374,10 @@ def stage_push(F, n_var, Z, K, X, pis, C, zlim, ylim, tbase, tstep, pour_at, pou
             for i in range(K):
                 aj[i] = 0.0
                 rj[i] = 0.0
-        _horner_push_one(F3[v], X, zl, into, r, S, pis[v], C, K)
+        for c in range(C + 1):
+            for i in range(K):
+                coef[c, i] = pis[v, c]
+        _horner_push(F3[v], X, zl, into, r, S, coef, C, K)
         if v == 0:
             continue
         for j in range(X + zl):

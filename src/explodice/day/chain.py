@@ -354,7 +354,7 @@ class LevelChain:
         """``[g, l]`` = P(gauge g at level l)."""
         return kernel.marginals(P, np.array(self.sizes, dtype=np.int64))
 
-    def push(
+    def move(
         self,
         P: np.ndarray,
         out: np.ndarray,
@@ -371,18 +371,23 @@ class LevelChain:
         ``h`` has points, row 1 where it is at 0 (``h = -1``: row 0 everywhere). Returns each
         law's mass (times ``weight``) and the expected points lost."""
         laws = np.ascontiguousarray(laws, dtype=float)
+        if laws.shape[1] > 1:
+            return self._move(P, out, g, h, laws, float(weight), overwrite)
+        if overwrite:  # a roll that drains nothing: every state stays
+            np.multiply(P, weight, out=out)
+        else:
+            out += weight * P
+        total = weight * float(P.sum())
+        empty = float(weight * self.empty_mass(self.states(P))[h]) if h >= 0 else 0.0
+        return np.array([total - empty, empty]), 0.0
+
+    def _move(
+        self, P: np.ndarray, out: np.ndarray, g: int, h: int, laws: np.ndarray, weight: float,
+        overwrite: bool,
+    ) -> tuple[np.ndarray, float]:  # fmt: skip
+        """:meth:`move` for a law that drains (the kernels of the module docstring)."""
         C = laws.shape[1] - 1
         mass = np.zeros(N_LAWS)
-        if C == 0:  # a roll that drains nothing: every state stays
-            if overwrite:
-                np.multiply(P, weight, out=out)
-            else:
-                out += weight * P
-            mass[:] = [weight * float(P.sum()), 0.0]
-            if h >= 0:
-                e = float(weight * self.empty_mass(P)[h])
-                mass[:] = [mass[0] - e, e]
-            return mass, 0.0
         plan = self.plan(g)
         row0, vcol = plan.law_index(h)
         top = sum(self.sizes) + 8
@@ -391,8 +396,8 @@ class LevelChain:
         law_lam = laws @ lam[: C + 1]
         F = self._buffer(plan.f_size)
         lost = kernel.push_columns(
-            P, out, plan.m, plan.inner, float(weight), laws, C, row0, vcol, plan.base,
-            plan.zstep, plan.vstep, F, N_LAWS, law_tau, law_lam, mass, overwrite,
+            P, out, plan.m, plan.inner, weight, laws, C, row0, vcol, plan.base, plan.zstep,
+            plan.vstep, F, N_LAWS, law_tau, law_lam, mass, overwrite,
         )  # fmt: skip
         for cls in plan.classes:
             Phi, a, r, S, coef = _scratch(cls.X + cls.Z, cls.K, C)
@@ -402,14 +407,13 @@ class LevelChain:
                 kernel.plane_to_level(block, level_major, N_LAWS + 1, cls.K, cls.Z)
                 block = level_major
             lost += kernel.stage_push(
-                block, N_LAWS, cls.Z,
-                cls.K, cls.X, laws, C, plan.zlim(cls, h), cls.ylim, cls.tbase, cls.tstep,
-                cls.pour_at, cls.pour_to, cls.R, cls.lump_to, law_tau, law_lam, out, Phi, a,
-                r, S, coef,
+                block, N_LAWS, cls.Z, cls.K, cls.X, laws, C, plan.zlim(cls, h), cls.ylim,
+                cls.tbase, cls.tstep, cls.pour_at, cls.pour_to, cls.R, cls.lump_to, law_tau,
+                law_lam, out, Phi, a, r, S, coef,
             )  # fmt: skip
         return mass, float(lost)
 
-    move = push  # the exact day's name for a roll, as :meth:`SumChain.move`'s
+    push = move  # forward, as :meth:`pull` is backward
 
     def pull(self, V: np.ndarray, g: int, c_max: int) -> np.ndarray:
         """``W[c - 1]`` = E[V after a roll that drains gauge ``g`` by ``c`` exploding d6]
@@ -471,24 +475,23 @@ def _scratch_flat(size: int) -> np.ndarray:
 
 
 # -- the chain with a running sum in its state (the day's drain and lost distributions) ------------
-class SumChain:
-    """A character's levels and a running sum over the day, ``0 .. n_bins - 1`` (the last:
-    that many or more): the drain caused on gauge ``gauge`` (``track="caused"``) or the
-    points lost (``track="lost"``). ``P`` is flat, ``[state * n_bins + sum]``; an excess
-    goes where :func:`pour` sends it (a map built once per gauge)."""
+class SumChain(LevelChain):
+    """A :class:`LevelChain` whose state also holds a running sum over the day, ``0 ..
+    n_bins - 1`` (the last: that many or more): the drain caused on gauge ``gauge``
+    (``track="caused"``) or the points lost (``track="lost"``). ``P`` is flat, ``[state *
+    n_bins + sum]``; an excess goes where :func:`~explodice.day.overflow.pour` sends it (a
+    map built once per gauge), state by state (:func:`~explodice.day._chain_kernel.move_sum`).
+    """
 
     def __init__(self, start: tuple[int, ...], overflow: str, n_bins: int, track: str, gauge: int):
-        self.levels = LevelChain(start, overflow)
-        self.sizes, self.n = self.levels.sizes, self.levels.n
+        super().__init__(start, overflow)
         self.n_bins, self.track, self.gauge = n_bins, track, gauge
-        self.overflow = overflow
-        self._maps: dict[int, tuple[Any, ...]] = {}
         self._pmfs: dict[Any, tuple[np.ndarray, ...]] = {}
         self._laws: dict[int, np.ndarray] = {}
 
     def start_probabilities(self) -> np.ndarray:
         P = np.zeros(self.n * self.n_bins)
-        P[self.levels.start_index() * self.n_bins] = 1.0
+        P[self.start_index() * self.n_bins] = 1.0
         return P
 
     def states(self, P: np.ndarray) -> np.ndarray:
@@ -501,37 +504,21 @@ class SumChain:
 
     def width(self, g: int) -> int:
         """Drain entries a roll of gauge ``g`` reads."""
-        return self.n_bins + self.sizes[g] + int(self._map(g)[4]) + 2
+        return self.n_bins + self.sizes[g] + int(_sum_map(self.sizes, g, self.overflow)[4]) + 2
 
-    def empty_mass(self, P: np.ndarray) -> np.ndarray:
-        """``[g]`` = P(gauge g at 0), from the levels' probabilities (:meth:`states`)."""
-        return self.levels.empty_mass(P)
-
-    def marginals(self, P: np.ndarray) -> np.ndarray:
-        return self.levels.marginals(P)
-
-    def move(
-        self,
-        P: np.ndarray,
-        out: np.ndarray,
-        g: int,
-        h: int,
-        laws: np.ndarray,
-        weight: float,
-        overwrite: bool = False,
-    ) -> tuple[np.ndarray, float]:
-        """:meth:`LevelChain.push` with the running sum: ``laws[v]`` the c-mass of the law
-        where gauge ``h`` has points (0) or is at 0 (1)."""
+    def _move(
+        self, P: np.ndarray, out: np.ndarray, g: int, h: int, laws: np.ndarray, weight: float,
+        overwrite: bool,
+    ) -> tuple[np.ndarray, float]:  # fmt: skip
         if overwrite:
             out[:] = 0.0
-        level, o_of, base, dest, _, lost_amt, cap, far_of = self._map(g)
-        qs, t0, t1 = self._tables(np.ascontiguousarray(laws, dtype=float), g)
-        law = self._law_index(h)
+        level, o_of, base, dest, _, lost_amt, cap, far_of = _sum_map(self.sizes, g, self.overflow)
+        qs, t0, t1 = self._tables(laws, g)
         track = {"caused": 1 if g == self.gauge else 0, "lost": 2}[self.track]
         mass = np.zeros(N_LAWS)
         lost = kernel.move_sum(
-            P, out, self.n_bins, level, o_of, base, self.levels.strides[g], law, qs, t0, t1,
-            dest, lost_amt, cap, far_of, track, float(weight), mass,
+            P, out, self.n_bins, level, o_of, base, self.strides[g], self._law_index(h), qs,
+            t0, t1, dest, lost_amt, cap, far_of, track, weight, mass,
         )  # fmt: skip
         return mass, float(lost)
 
@@ -555,18 +542,11 @@ class SumChain:
         """Each state's law: 1 where gauge ``h`` is at 0."""
         if h not in self._laws:
             self._laws[h] = (
-                (self.levels.level(h) == 0).astype(np.int64)
+                (self.level(h) == 0).astype(np.int64)
                 if h >= 0
                 else np.zeros(self.n, dtype=np.int64)
             )
         return self._laws[h]
-
-    def _map(self, g: int) -> tuple[Any, ...]:
-        """Per gauge: each state's level of ``g`` and index of the others' levels, each
-        other-levels' offset, and where an excess ``x`` goes (:func:`pour`)."""
-        if g not in self._maps:
-            self._maps[g] = _sum_map(self.sizes, g, self.overflow)
-        return self._maps[g]
 
 
 @functools.lru_cache(maxsize=16)

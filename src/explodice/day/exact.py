@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
@@ -59,7 +59,6 @@ __all__ = [
     "STATE_LIMIT",
     "SUM_TAIL",
     "SUM_WORK_LIMIT",
-    "Chain",
     "RollStep",
     "Tally",
     "check_sums",
@@ -72,30 +71,6 @@ __all__ = [
 # example day, 8.5e10, takes about 1.2 s a pass on the 2-core machine)
 SUM_WORK_LIMIT = 200_000_000_000
 SUM_TAIL = 1e-15  # the running sums stop where a bound on the rest is below this
-
-
-class Chain(Protocol):
-    """What the exact day plays a character on: :class:`~explodice.day.chain.LevelChain`, or
-    :class:`~explodice.day.chain.SumChain` with a running sum in the state."""
-
-    n: int
-    n_bins: int
-    sizes: tuple[int, int, int, int]
-
-    def start_probabilities(self) -> np.ndarray: ...
-    def states(self, P: np.ndarray) -> np.ndarray: ...
-    def empty_mass(self, P: np.ndarray) -> np.ndarray: ...
-    def marginals(self, P: np.ndarray) -> np.ndarray: ...
-    def move(
-        self,
-        P: np.ndarray,
-        out: np.ndarray,
-        g: int,
-        h: int,
-        laws: np.ndarray,
-        weight: float,
-        overwrite: bool = False,
-    ) -> tuple[np.ndarray, float]: ...
 
 
 @dataclass(frozen=True)
@@ -269,7 +244,7 @@ def _distributions(
 
 
 def _play(
-    day: CompiledDay, ch: CompiledCharacter, chain: Chain, decider: Any, tally: Tally
+    day: CompiledDay, ch: CompiledCharacter, chain: LevelChain, decider: Any, tally: Tally
 ) -> np.ndarray:
     """Character ``ch``'s day on ``chain``: its tables added into ``tally``; the final
     probabilities (the counts of rerolls left summed out)."""
@@ -293,7 +268,7 @@ def _play(
 def _roll(
     day: CompiledDay,
     ch: CompiledCharacter,
-    chain: Chain,
+    chain: LevelChain,
     decider: Any,
     tally: Tally,
     P: np.ndarray,
@@ -329,7 +304,7 @@ def _roll(
 def _fixed_group(
     day: CompiledDay,
     ch: CompiledCharacter,
-    chain: Chain,
+    chain: LevelChain,
     tally: Tally,
     P: np.ndarray,
     new: np.ndarray,

@@ -49,7 +49,7 @@ from explodice.day.compiled import (
     compile_day,
     optimal_unsupported,
 )
-from explodice.day.exact import Chain, RollStep, Tally, exact_day
+from explodice.day.exact import RollStep, Tally, exact_day
 from explodice.day.results import DayResult
 from explodice.day.rolls import MAX_ONES, DrainLaw
 from explodice.day.scenario import Scenario
@@ -438,7 +438,7 @@ class Decider:
         self.moments = (first, second)
 
     def move(
-        self, chain: Chain, P: np.ndarray, out: np.ndarray, step: RollStep, tally: Tally
+        self, chain: LevelChain, P: np.ndarray, out: np.ndarray, step: RollStep, tally: Tally
     ) -> None:
         """Roll type ``step.r`` at roll ``step.t``, taken with probability ``step.share``:
         its mass from ``P`` into ``out``, its tables into ``tally``."""

@@ -53,6 +53,7 @@ __all__ = [
     "DayResult",
     "EmptyTime",
     "KernelDay",
+    "accumulators",
     "kernel_day",
     "rolls_to_empty",
     "simulate_day",
@@ -298,16 +299,7 @@ def simulate_day(
     packed = kernel_day(day, policy).arguments()
     from explodice.day import _kernel as _day_kernel  # numba: only when days are simulated
 
-    outs = [
-        _day_kernel.accumulators(
-            day.gauge_start.size,
-            day.n_rolls,
-            len(day.roll_types),
-            histogram_bins(scenario),
-            int(day.gauge_start.max(initial=0)),
-        )
-        for _ in range(lanes(sizes.size, n_threads))
-    ]
+    outs = [accumulators(day) for _ in range(lanes(sizes.size, n_threads))]
 
     def work(c: int, t: int) -> None:
         _day_kernel.day_chunk(seeds[c], sizes[c], outs[t], **packed)
@@ -319,44 +311,40 @@ def simulate_day(
         threads=n_threads,
         bar=progress_bar(n_days * scenario.n_rolls, progress),
     )
-    totals = [sum(out[i] for out in outs) for i in range(len(outs[0]))]
-    first, per_roll, by_type, caused, end, lost, sums, lost_sum = totals
-    return DayResult(
-        scenario=scenario,
-        rules=day.rules,
-        n_days=n_days,
-        seed=seed_record(ss),
-        chunk_days=chunk_days,
-        seconds=time.perf_counter() - began,
-        sequence=np.array(day.sequence),
-        gauge_start=np.array(day.gauge_start),
-        first=first,
-        succ_t=np.ascontiguousarray(per_roll[:, 0]),
-        drain_t=np.ascontiguousarray(per_roll[:, 1]),
-        by_type=by_type,
-        caused=caused,
-        end=end,
-        lost=lost,
-        sums=sums,
-        lost_sum=lost_sum,
+    names = ("first", "per_roll", "by_type", "caused", "end", "lost", "sums", "lost_sum")
+    totals = {k: np.sum([out[i] for out in outs], axis=0) for i, k in enumerate(names)}
+    return _result(day, n_days, ss, chunk_days, time.perf_counter() - began, totals)
+
+
+def accumulators(day: CompiledDay) -> tuple[np.ndarray, ...]:
+    """One lane's zeroed accumulators for the day kernel (see its ``accumulators``)."""
+    from explodice.day import _kernel as _day_kernel  # numba: only when days are simulated
+
+    return _day_kernel.accumulators(  # type: ignore[no-any-return]
+        day.gauge_start.size,
+        day.n_rolls,
+        len(day.roll_types),
+        histogram_bins(day.scenario),
+        int(day.gauge_start.max(initial=0)),
     )
 
 
-def _with_rerolls(
-    day: CompiledDay, n_days: int, ss: np.random.SeedSequence, chunk_days: int
+def _result(
+    day: CompiledDay,
+    n_days: int,
+    ss: np.random.SeedSequence,
+    chunk_days: int,
+    seconds: float,
+    h: dict[str, np.ndarray],
 ) -> DayResult:
-    """A day whose characters reroll failures: numpy, die by die (:mod:`.reroll_day`)."""
-    began = time.perf_counter()
-    h = day_histograms(
-        day, n_days=n_days, seed=ss, chunk_days=chunk_days, n_bins=histogram_bins(day.scenario)
-    )
+    """A simulated DayResult from the histograms ``h`` (the kernel's accumulators, by name)."""
     return DayResult(
         scenario=day.scenario,
         rules=day.rules,
         n_days=n_days,
         seed=seed_record(ss),
         chunk_days=chunk_days,
-        seconds=time.perf_counter() - began,
+        seconds=seconds,
         sequence=np.array(day.sequence),
         gauge_start=np.array(day.gauge_start),
         first=h["first"],
@@ -369,6 +357,17 @@ def _with_rerolls(
         sums=h["sums"],
         lost_sum=h["lost_sum"],
     )
+
+
+def _with_rerolls(
+    day: CompiledDay, n_days: int, ss: np.random.SeedSequence, chunk_days: int
+) -> DayResult:
+    """A day whose characters reroll failures: numpy, die by die (:mod:`.reroll_day`)."""
+    began = time.perf_counter()
+    h = day_histograms(
+        day, n_days=n_days, seed=ss, chunk_days=chunk_days, n_bins=histogram_bins(day.scenario)
+    )
+    return _result(day, n_days, ss, chunk_days, time.perf_counter() - began, h)
 
 
 # -- the simple question --------------------------------------------------------------------
