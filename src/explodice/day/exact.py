@@ -20,8 +20,7 @@ a simulation's with no sampling noise (``ci_low == ci_high == p``). Two tables, 
 and ``"lost"`` (the distributions over days of a day's total drain caused and points lost),
 need that running sum in the chain's state: ``distributions=True`` asks for them
 (:class:`~explodice.day.chain.SumChain`, one more pass of the day per table row); without it
-their means are in ``"gauges"``. :func:`empty_by_maximum` answers, in one pass, the question
-a designer sizing a gauge asks of many days.
+their means are in ``"gauges"``.
 
 >>> from explodice import Character, DayRoll, Scenario
 >>> hero = Character("Hero", dict(STR=12, DEX=10, CON=10, INT=10, WIS=10, CHA=10),

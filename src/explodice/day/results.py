@@ -18,18 +18,30 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 
-from explodice.core.errors import ExplodiceError, shown
+from explodice.core.errors import ExplodiceError, check_choice, shown
 from explodice.day.scenario import Scenario
 from explodice.engine.distribution import wilson_interval
 from explodice.game.character import GAUGES
 from explodice.game.rules import Roll, Rules
 
-__all__ = ["DayResult", "EmptyTime", "histogram_bins"]
+__all__ = ["DAY_TABLES", "DayResult", "DayTable", "EmptyTime", "histogram_bins"]
+
+#: The tables of :meth:`DayResult.to_frame`.
+DayTable = Literal["gauges", "first_empty", "empty", "success", "roll_types", "drain", "lost"]
+DAY_TABLES: tuple[DayTable, ...] = (
+    "gauges",
+    "first_empty",
+    "empty",
+    "success",
+    "roll_types",
+    "drain",
+    "lost",
+)
 
 
 def histogram_bins(scenario: Scenario) -> int:
@@ -120,8 +132,9 @@ class DayResult:
             df["ci_low"], df["ci_high"] = wilson_interval(df[count].to_numpy(), n, level)
         return df
 
-    def to_frame(self, what: str = "gauges", *, level: float = 0.95) -> pd.DataFrame:
+    def to_frame(self, what: DayTable = "gauges", *, level: float = 0.95) -> pd.DataFrame:
         """One of the tidy tables named in the class docstring."""
+        check_choice("what", what, DAY_TABLES, ExplodiceError)
         tables = {
             "gauges": self._gauges_frame,
             "first_empty": self._first_frame,
@@ -131,10 +144,6 @@ class DayResult:
             "drain": self._drain_frame,
             "lost": self._lost_frame,
         }
-        if what not in tables:
-            raise ExplodiceError(
-                f"`what` must be one of {list(tables)}, but {shown(what)} was passed."
-            )
         if getattr(self, {"drain": "caused", "lost": "lost"}.get(what, "first")) is None:
             raise ExplodiceError(
                 f"`what`: this exact day was computed without the {shown(what)} table (a "

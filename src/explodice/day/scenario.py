@@ -25,7 +25,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from explodice.core.errors import clip, listed, shown
+from explodice.core.errors import check_choice, clip, listed, shown
 from explodice.core.files import check_path, parse_toml, read_toml
 from explodice.game.character import (
     ABILITY_GAUGE,
@@ -121,8 +121,7 @@ class DayRoll:
         set_ = object.__setattr__
         if not isinstance(self.character, str) or not self.character:
             raise _fail("character", self.character, "the name of a character of the scenario")
-        if self.kind not in KINDS:
-            raise _fail("kind", self.kind, f"one of {list(KINDS)}")
+        check_choice("kind", self.kind, KINDS, ScenarioError)
         try:
             if self.skill is not None:
                 set_(self, "skill", resolve_skill(self.skill))
