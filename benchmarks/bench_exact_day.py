@@ -11,7 +11,8 @@ Persuasion 1 each, DC 15: every roll drains, every drain can overflow into the t
 gauges). Each version is checked out into a temporary git worktree (as
 ``bench_versions.py`` does) and each timing runs in a fresh process of that version (numba's
 cache warmed by a small day first), rounds alternating A, B, A, B, so the machine's noise
-falls on both alike; wall and process CPU seconds are kept (best of the rounds). Each process
+falls on both alike; wall and process CPU seconds are kept (best of the rounds); the
+version after runs on one thread and on two (``threads=``, where it takes them). Each process
 also saves what it computed, and the two versions' answers are compared: the largest
 difference over every array of the exact day and over the optimal values (absolute for
 probabilities, relative for expected counts and points above 1). Prints markdown
@@ -46,6 +47,9 @@ import numpy as np
 import explodice as ex
 
 what, gauges, rolls, out = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+threads = int(sys.argv[5])
+import inspect
+kw = {"threads": threads} if "threads" in inspect.signature(ex.exact_day).parameters else {}
 SCORES = {"STR": 16, "DEX": 14, "CON": 14, "INT": 12, "WIS": 12, "CHA": 10}
 SKILLS = (("Athletics", 3), ("Acrobatics", 2), ("Arcana", 1), ("Perception", 1), ("Persuasion", 1))
 
@@ -55,27 +59,30 @@ def day(g, n):
     return ex.Scenario([who], types, rolls_per_day=n)
 
 warm = day((3, 2, 2, 2), 3)
-ex.exact_day(warm), ex.optimal_policy(warm)  # load numba's cache, compile what is missing
+ex.exact_day(warm, **kw), ex.optimal_policy(warm, **kw)  # numba's cache, or compile
 s = day(gauges, rolls)
 wall, cpu = time.perf_counter(), time.process_time()
 if what == "exact_day":
-    r = ex.exact_day(s)
+    r = ex.exact_day(s, **kw)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     np.savez(out, **{k: getattr(r, k) for k in ("first", "succ_t", "drain_t", "by_type", "end",
                                                "sums", "lost_sum")}, omitted=r.omitted)
 else:
-    best = ex.optimal_policy(s)
+    best = ex.optimal_policy(s, **kw)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     np.savez(out, value=np.array([best.value["Solo"]]))
 print(json.dumps({"wall": wall, "cpu": cpu}))
 """
 
 
-def run(tree: Path, what: str, gauges: tuple[int, ...], rolls: int, out: Path) -> dict:
-    """One timing of ``what`` in a fresh process of the version checked out at ``tree``."""
+def run(
+    tree: Path, what: str, gauges: tuple[int, ...], rolls: int, out: Path, threads: int
+) -> dict:
+    """One timing of ``what`` in a fresh process of the version checked out at ``tree``
+    (``threads`` for a version whose exact day takes them)."""
     env = {"PYTHONPATH": str(tree / "src"), "PATH": "/usr/bin:/bin", "OMP_NUM_THREADS": "1"}
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, what, json.dumps(gauges), str(rolls), str(out)],
+        [sys.executable, "-c", PROBE, what, json.dumps(gauges), str(rolls), str(out), str(threads)],
         env=env,
         capture_output=True,
         text=True,
@@ -103,26 +110,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rolls", type=int, default=40)
     args = parser.parse_args(argv)
     load = os.getloadavg()[0]
+    runs = [(args.a, 1), (args.b, 1), (args.b, 2)]  # the version after on one thread and two
     with tempfile.TemporaryDirectory() as tmp:
         trees = {v: worktree(v, Path(tmp)) for v in (args.a, args.b)}
-        best: dict[tuple[str, int, str], dict[str, float]] = {}
+        best: dict[tuple[str, int, int, str], dict[str, float]] = {}
         gaps: dict[tuple[int, str], tuple[float, str]] = {}
         try:
             for _ in range(args.rounds):
                 for level in args.levels:
                     for what in ("exact_day", "optimal_policy"):
                         saved = {}
-                        for version, tree in trees.items():
-                            saved[version] = (
-                                Path(tmp) / f"{version.replace('/', '_')}-{level}-{what}.npz"
-                            )
-                            t = run(tree, what, GAUGES_AT[level], args.rolls, saved[version])
-                            key = (version, level, what)
+                        for version, threads in runs:
+                            name = f"{version.replace('/', '_')}-{threads}-{level}-{what}.npz"
+                            saved[version, threads] = Path(tmp) / name
+                            t = run(trees[version], what, GAUGES_AT[level], args.rolls,
+                                    saved[version, threads], threads)  # fmt: skip
+                            key = (version, threads, level, what)
                             old = best.get(key, {"wall": np.inf, "cpu": np.inf})
                             best[key] = {k: min(old[k], t[k]) for k in old}
-                        gaps[level, what] = largest_gap(saved[args.a], saved[args.b])
+                        gaps[level, what] = max(
+                            largest_gap(saved[runs[0]], saved[r]) for r in runs[1:]
+                        )
         finally:
             remove_worktrees(trees)
+    report(args, best, gaps, load)
+    return 0
+
+
+def report(args: argparse.Namespace, best: dict, gaps: dict, load: float) -> None:
+    """The markdown table."""
     a, b = args.a, args.b
     print(
         f"# exact day, {datetime.datetime.now():%Y-%m-%d %H:%M}, {os.cpu_count()} CPUs, "
@@ -130,21 +146,22 @@ def main(argv: list[str] | None = None) -> int:
         f"best of {args.rounds} round(s), {args.rolls} rolls a day"
     )
     print(
-        f"\n| level (PA, PM, PF, PH) | states | call | {a} s | {b} s | {a} / {b} "
-        f"| {a} CPU-s | {b} CPU-s | CPU {a} / {b} | largest difference |"
-        "\n|---|---|---|---|---|---|---|---|---|---|"
+        f"\n| level (PA, PM, PF, PH) | states | call | {a} s | {b} s, 1 thread | ratio "
+        f"| {b} s, 2 threads | ratio | {a} CPU-s | {b} CPU-s, 1 thread | CPU ratio "
+        "| largest difference |\n|---|---|---|---|---|---|---|---|---|---|---|---|"
     )
     for level in args.levels:
         g = GAUGES_AT[level]
         states = int(np.prod([x + 1 for x in g]))
         for what in ("exact_day", "optimal_policy"):
-            ta, tb = best[a, level, what], best[b, level, what]
+            ta, t1, t2 = (best[v, th, level, what] for v, th in ((a, 1), (b, 1), (b, 2)))
+            gap, where = gaps[level, what]
             print(
-                f"| {level} {g} | {states:,} | `{what}` | {ta['wall']:.2f} | {tb['wall']:.2f} | "
-                f"**{ta['wall'] / tb['wall']:.1f}x** | {ta['cpu']:.2f} | {tb['cpu']:.2f} | "
-                f"{ta['cpu'] / tb['cpu']:.1f}x | {gaps[level, what][0]:.1e} ({gaps[level, what][1]}) |"
+                f"| {level} {g} | {states:,} | `{what}` | {ta['wall']:.2f} | {t1['wall']:.2f} | "
+                f"**{ta['wall'] / t1['wall']:.1f}x** | {t2['wall']:.2f} | "
+                f"**{ta['wall'] / t2['wall']:.1f}x** | {ta['cpu']:.2f} | {t1['cpu']:.2f} | "
+                f"{ta['cpu'] / t1['cpu']:.1f}x | {gap:.1e} ({where}) |"
             )
-    return 0
 
 
 if __name__ == "__main__":

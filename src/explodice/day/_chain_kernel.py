@@ -119,11 +119,10 @@ def _r_pull(u, r, S, rows, K):
 def _block(col0, n_cols, inner, contiguous, m, start, B):
     """The tile starting at column ``col0``: its width, each column's first state in
     ``start``. A contiguous tile stays in one row of the outer axes (its rows are runs)."""
+    nb = min(B, n_cols - col0)
     if contiguous:
         o = col0 // inner
-        nb = min(B, (o + 1) * inner - col0)
-    else:
-        nb = min(B, n_cols - col0)
+        nb = min(nb, (o + 1) * inner - col0)
     for b in range(nb):
         col = col0 + b
         o = col // inner
@@ -220,27 +219,9 @@ def _to_stage(F, Pt, a, m, nb, pv, pn, zs, runs_b, runs_n, n_runs):
                 F[q + i] += orow[b0 + i]
 
 
-@njit(cache=True, boundscheck=False, fastmath=_FAST)
-def push_columns(
-    P,
-    out,
-    m,
-    inner,
-    weight,
-    pis,
-    C,
-    row0,
-    vcol,
-    base,
-    zstep,
-    vstep,
-    F,
-    n_var,
-    tau,
-    lam,
-    mass,
-    overwrite,
-):
+@njit(cache=True, boundscheck=False, fastmath=_FAST, nogil=True)
+def push_columns(P, out, m, inner, weight, pis, C, row0, vcol, base, zstep, vstep, F, n_var,
+        tau, lam, mass, overwrite, col_lo, col_hi):  # fmt: skip
     """Add ``weight`` times ``P`` after one roll of the columns' gauge into ``out``: the drain
     within each column, and each column's sources and kept mass into ``F`` for the stages.
 
@@ -251,8 +232,9 @@ def push_columns(
     with ``base < 0`` loses its excess at once, into its level 0 (``tau[v, j]``: P(d > j),
     ``lam[v, j]``: E[(d - j)^+]). ``mass[v]`` gathers the mass of each law. With
     ``overwrite`` the columns are written into ``out``, not added (the first roll type of a
-    roll: ``out`` need not be zeroed). Returns the expected points lost."""
-    n_cols = P.size // m
+    roll: ``out`` need not be zeroed). Only columns ``col_lo .. col_hi - 1`` are played (two
+    halves run on two threads: the GIL is released). Returns the expected points lost."""
+    n_cols = col_hi
     B = BLOCK if inner > 1 else NARROW
     Pt = np.zeros((m + 6, B))
     a = np.zeros((m + 6, B))
@@ -269,7 +251,7 @@ def push_columns(
     runs_n = np.zeros(B, np.uint64)
     contiguous = inner >= B
     lost = 0.0
-    col0 = 0
+    col0 = col_lo
     while col0 < n_cols:
         nb = _block(col0, n_cols, inner, contiguous, m, start, B)
         _gather(P, Pt, m, inner, contiguous, start, nb, weight, colsum)
@@ -414,6 +396,14 @@ def stage_push(F, n_var, Z, K, X, pis, C, zlim, ylim, tbase, tstep, pour_at, pou
     return lost
 
 
+@njit(cache=True, boundscheck=False, fastmath=_FAST)
+def merge(F, F2):
+    """``F += F2``, then ``F2`` zeroed (a second half's stage sources)."""
+    for i in range(F.size):
+        F[i] += F2[i]
+        F2[i] = 0.0
+
+
 @njit(cache=True, boundscheck=False)
 def plane_to_level(block, out, slots, K, Z):
     """``out[s, z, k] = block[s, k, z]`` (flat), then ``block`` zeroed: a class that keeps
@@ -474,8 +464,9 @@ def stage_pull(V, Z, K, X, Cmax, ylim, tbase, tstep, pour_at, pour_to, R, lump_t
         src, dst = dst, src
 
 
-@njit(cache=True, boundscheck=False, fastmath=_FAST)
-def pull_columns(V, W, m, inner, Cmax, base, t_base, t_zstep, bbase, bstep, blim, T, tau):
+@njit(cache=True, boundscheck=False, fastmath=_FAST, nogil=True)
+def pull_columns(V, W, m, inner, Cmax, base, t_base, t_zstep, bbase, bstep, blim, T, tau,
+        col_lo, col_hi):  # fmt: skip
     """``W[c - 1, i]`` = E[V after one roll of the columns' gauge whose drain is ``c``
     exploding d6, from state ``i``], ``c = 1 .. Cmax``. ``t_base[col]``, ``t_zstep[col]``:
     where the column's combined levels read the stage values ``T[c - 1]`` (flat; its last
@@ -493,7 +484,7 @@ def pull_columns(V, W, m, inner, Cmax, base, t_base, t_zstep, bbase, bstep, blim
     zs = np.zeros(B, np.uint64)
     zero = uint64(T.shape[1] - 1)
     contiguous = inner >= B
-    col0 = 0
+    col0 = col_lo
     while col0 < n_cols:
         nb = _block(col0, n_cols, inner, contiguous, m, start, B)
         _gather(V, u[6:], m, inner, contiguous, start, nb, 1.0, colsum)

@@ -17,7 +17,7 @@ throws of variant ``v``, ``first[v] .. last[v] - 1``, with ``p``, ``kmax``, ``su
 >>> Q = np.zeros(2)
 >>> values(V, W, 1, 0, 1.0, np.array([0.5, 0.5]),
 ...        np.array([[0.5, 0.5], [0.5, 0.5]]), np.zeros(2, np.int64), np.zeros(2, np.int64),
-...        np.zeros(1), np.zeros(1, np.int64), np.zeros((1, 2)), np.zeros((1, 2, 2)), Q, 1.0)
+...        np.zeros(1), np.zeros(1, np.int64), np.zeros((1, 2)), np.zeros((1, 2, 2)), Q, 1.0, 0, 2)
 >>> Q.tolist()   # success 1/2, and from level 1 the day keeps its point with 1/2
 [0.5, 1.0]
 """
@@ -31,17 +31,17 @@ _FAST = {"contract", "reassoc", "nsz"}
 BLOCK = 256
 
 
-@njit(cache=True, boundscheck=False, fastmath=_FAST)
-def values(V, W, C, v, weight, s0, pi0, first, last, p, kmax, succ, ones, Q, share):
+@njit(cache=True, boundscheck=False, fastmath=_FAST, nogil=True)
+def values(V, W, C, v, weight, s0, pi0, first, last, p, kmax, succ, ones, Q, share, lo, hi):
     """``Q[i] += share x`` the roll's value from state ``i`` under the best choices
     (``weight`` x P(success) plus the expected value left), every state playing variant
-    ``v``."""
-    n = V.size
+    ``v``; states ``lo .. hi - 1`` only (the GIL is released: two halves on two threads)."""
+    n = hi
     best = np.empty(BLOCK)
     val = np.empty(BLOCK)
     acc = np.empty(BLOCK)
     base = weight * s0[v]
-    for i0 in range(0, n, BLOCK):
+    for i0 in range(lo, n, BLOCK):
         nb = min(BLOCK, n - i0)
         q = acc
         v0 = V[i0 : i0 + nb]

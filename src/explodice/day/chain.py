@@ -34,6 +34,8 @@ and cached, so repeated days with the same gauges (a sweep of DCs or policies) b
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,12 +53,17 @@ __all__ = [
     "LevelChain",
     "MovePlan",
     "PourClass",
+    "SPLIT_STATES",
     "SumChain",
     "check_states",
     "move_plan",
+    "run_parts",
 ]
 
 STATE_LIMIT = 8_000_000  # gauge-level states per character
+#: From this many states a roll is played in two halves, on two threads when there are two
+#: (a fixed split: the numbers do not depend on the threads).
+SPLIT_STATES = 200_000
 N_LAWS = 2  # the laws of a fixed-policy roll: its hindering gauge with points (0), at 0 (1)
 
 
@@ -123,6 +130,7 @@ class MovePlan:
     classes: tuple[PourClass, ...]
     f_size: int
     t_size: int
+    parts: tuple[tuple[int, int], ...]  # the column ranges played apart (two halves when large)
 
     @property
     def n_cols(self) -> int:
@@ -188,7 +196,10 @@ def move_plan(sizes: tuple[int, int, int, int], g: int, rule: str) -> MovePlan:
             t_size += cls.Z * cls.K
     for a in cols.values():
         a.setflags(write=False)
+    half = n_cols // 2 if n_cols * sizes[g] >= SPLIT_STATES else n_cols
+    parts = ((0, half), (half, n_cols)) if half < n_cols else ((0, n_cols),)
     return MovePlan(
+        parts=parts,
         sizes=sizes,
         g=g,
         others=others,  # type: ignore[arg-type]
@@ -308,14 +319,15 @@ class LevelChain:
     the moves of a roll (:meth:`push` forward, :meth:`pull` backward). Probability arrays
     are flat, C order over (PA, PM, PF, PH); the chain holds none itself."""
 
-    def __init__(self, start: tuple[int, ...] | list[int], overflow: str):
+    def __init__(self, start: tuple[int, ...] | list[int], overflow: str, threads: int = 1):
+        self.threads = threads
         self.start = tuple(int(s) for s in start)
         self.sizes: tuple[int, int, int, int] = tuple(s + 1 for s in self.start)  # type: ignore[assignment]
         self.n = int(np.prod(self.sizes))
         self.strides = _strides(self.sizes)
         self.overflow = overflow
         order_of(overflow)
-        self._buffers: dict[int, np.ndarray] = {}
+        self._buffers: dict[tuple[int, int], np.ndarray] = {}
 
     n_bins = 1  # no running sum in the state (see SumChain)
 
@@ -387,18 +399,27 @@ class LevelChain:
     ) -> tuple[np.ndarray, float]:  # fmt: skip
         """:meth:`move` for a law that drains (the kernels of the module docstring)."""
         C = laws.shape[1] - 1
-        mass = np.zeros(N_LAWS)
         plan = self.plan(g)
         row0, vcol = plan.law_index(h)
         top = sum(self.sizes) + 8
         tau, lam = dice_tails(top)
         law_tau = laws @ tau[: C + 1]
         law_lam = laws @ lam[: C + 1]
-        F = self._buffer(plan.f_size)
-        lost = kernel.push_columns(
-            P, out, plan.m, plan.inner, weight, laws, C, row0, vcol, plan.base, plan.zstep,
-            plan.vstep, F, N_LAWS, law_tau, law_lam, mass, overwrite,
-        )  # fmt: skip
+        buffers = [self._buffer(plan.f_size, i) for i in range(len(plan.parts))]
+        masses = [np.zeros(N_LAWS) for _ in plan.parts]
+
+        def half(i: int) -> float:
+            lo, hi = plan.parts[i]
+            return float(kernel.push_columns(
+                P, out, plan.m, plan.inner, weight, laws, C, row0, vcol, plan.base, plan.zstep,
+                plan.vstep, buffers[i], N_LAWS, law_tau, law_lam, masses[i], overwrite, lo, hi,
+            ))  # fmt: skip
+
+        lost = sum(run_parts(half, len(plan.parts), self.threads))
+        F = buffers[0]
+        for i in range(1, len(plan.parts)):
+            kernel.merge(F, buffers[i])
+        mass = np.sum(masses, axis=0)
         for cls in plan.classes:
             Phi, a, r, S, coef = _scratch(cls.X + cls.Z, cls.K, C)
             block = F[cls.offset : cls.offset + (N_LAWS + 1) * cls.Z * cls.K]
@@ -430,18 +451,36 @@ class LevelChain:
                 cls.pour_to, cls.R, cls.lump_to, tau, Tc, u, r, np.zeros(cls.K),
             )  # fmt: skip
         W = np.empty((c_max, self.n))
-        kernel.pull_columns(
-            V, W, plan.m, plan.inner, c_max, plan.base, plan.t_base, plan.t_zstep, plan.b_base,
-            plan.b_step, plan.b_lim, T, tau,
-        )  # fmt: skip
+
+        def half(i: int) -> None:
+            lo, hi = plan.parts[i]
+            kernel.pull_columns(
+                V, W, plan.m, plan.inner, c_max, plan.base, plan.t_base, plan.t_zstep,
+                plan.b_base, plan.b_step, plan.b_lim, T, tau, lo, hi,
+            )  # fmt: skip
+
+        run_parts(half, len(plan.parts), self.threads)
         return W
 
-    def _buffer(self, size: int) -> np.ndarray:
-        """The stage buffer, zero (kept between rolls: the stages leave it clean)."""
-        buf = self._buffers.get(size)
+    def _buffer(self, size: int, i: int = 0) -> np.ndarray:
+        """Stage buffer ``i``, zero (kept between rolls: the stages leave it clean)."""
+        buf = self._buffers.get((size, i))
         if buf is None:
-            buf = self._buffers[size] = np.zeros(max(size, 1))
+            buf = self._buffers[(size, i)] = np.zeros(max(size, 1))
         return buf
+
+
+def run_parts(job: Callable[[int], Any], n: int, threads: int) -> list[Any]:
+    """``[job(0), ..., job(n - 1)]``, on ``threads`` threads at most (the kernels release the
+    GIL; the parts are fixed, so the numbers do not depend on how many threads run them)."""
+    if threads < 2 or n < 2:
+        return [job(i) for i in range(n)]
+    return list(_pool().map(job, range(n)))
+
+
+@functools.lru_cache(maxsize=1)
+def _pool() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="explodice-chain")
 
 
 @functools.lru_cache(maxsize=16)

@@ -40,7 +40,7 @@ import pandas as pd
 
 from explodice.core.errors import ExplodiceError, check_choice, shown
 from explodice.day import _optimal_kernel
-from explodice.day.chain import N_LAWS, LevelChain, check_states
+from explodice.day.chain import N_LAWS, SPLIT_STATES, LevelChain, check_states, run_parts
 from explodice.day.compiled import (
     CompiledCharacter,
     CompiledDay,
@@ -53,6 +53,7 @@ from explodice.day.exact import RollStep, Tally, exact_day
 from explodice.day.results import DayResult
 from explodice.day.rolls import MAX_ONES, DrainLaw
 from explodice.day.scenario import Scenario
+from explodice.engine.chunks import resolve_threads
 from explodice.engine.rule_of_one import STATE_SHAPE, policy_table
 from explodice.game.character import GAUGES
 from explodice.game.rules import Best, Rules
@@ -137,10 +138,12 @@ class Player:
     """One PC's chain, the throws of its roll types and its day's values ``V[t]`` (the
     expected weighted successes of rolls t+1..T from each state, ``t = 0 .. T``)."""
 
-    def __init__(self, day: CompiledDay, ch: CompiledCharacter, throws: list[Throws]):
+    def __init__(
+        self, day: CompiledDay, ch: CompiledCharacter, throws: list[Throws], threads: int = 1
+    ):
         self.name = ch.name
         self.character = ch
-        self.chain = LevelChain(ch.start, day.overflow)
+        self.chain = LevelChain(ch.start, day.overflow, threads)
         self.throws = throws
         self.dice = max([throws[r].dice for r in ch.roll_types], default=0)
         self.V = np.zeros((day.n_rolls + 1, self.chain.n))
@@ -167,11 +170,17 @@ class Player:
         args = (float(weight), th.s0, th.pi0, th.first, th.last, th.p, th.kmax, th.succ, th.ones)
         empty = self.empty(h)  # the states that play the roll at disadvantage
         kept = into[empty].copy() if empty.size else into[:0]
-        _optimal_kernel.values(V, W, self.dice, 0, *args, into, float(share))
+        n, cut = V.size, V.size // 2 if V.size >= SPLIT_STATES else V.size
+        parts = [(0, cut), (cut, n)] if cut < n else [(0, n)]
+
+        def half(i: int) -> None:
+            _optimal_kernel.values(V, W, self.dice, 0, *args, into, float(share), *parts[i])
+
+        run_parts(half, len(parts), self.chain.threads)
         if empty.size:
             Qe = np.zeros(empty.size)
             Wh = np.ascontiguousarray(W[:, empty])
-            _optimal_kernel.values(V[empty], Wh, self.dice, 1, *args, Qe, float(share))
+            _optimal_kernel.values(V[empty], Wh, self.dice, 1, *args, Qe, float(share), 0, Qe.size)
             into[empty] = kept + Qe
 
     def decide(
@@ -471,14 +480,19 @@ class Decider:
 
 # -- the dynamic programme ------------------------------------------------------------------------
 def optimal_policy(
-    scenario: Scenario, rules: Rules | None = None, *, values: Sequence[float] | None = None
+    scenario: Scenario,
+    rules: Rules | None = None,
+    *,
+    values: Sequence[float] | None = None,
+    threads: int | None = None,
 ) -> OptimalPolicy:
     """The choices of k that maximise each PC's expected weighted successes over the day.
 
     ``values[r]`` weighs a success of roll type ``r`` (default 1 each). Backward over the
     rolls: the value of a state before roll ``t`` is the expectation, over the roll type and
     the initial throw, of the best choice's ``values[r]`` x P(success) plus the value left
-    after its drain (:mod:`explodice.day._optimal_kernel`).
+    after its drain (:mod:`explodice.day._optimal_kernel`). ``threads``: 2 play each roll in
+    two halves at once (default: one per core, at most 2; the numbers are the same for any).
 
     >>> from explodice import Character, DayRoll, Scenario
     >>> hero = Character("Hero", dict(STR=12, DEX=10, CON=10, INT=10, WIS=10, CHA=10),
@@ -489,6 +503,7 @@ def optimal_policy(
     """
     day = compile_day(scenario, rules)
     weights = _check_values(values, len(day.roll_types))
+    n_threads = resolve_threads(threads)
     reason = optimal_unsupported(scenario)
     if reason is not None:
         raise ExplodiceError(reason)
@@ -502,7 +517,7 @@ def optimal_policy(
             value[ch.name] = 0.0
             continue
         check_states(ch.name, ch.start)
-        pl = Player(day, ch, throws)
+        pl = Player(day, ch, throws, n_threads)
         _backward(day, pl, weights)
         players[ch.name] = pl
         value[ch.name] = float(pl.V[0, pl.chain.start_index()])
