@@ -107,6 +107,15 @@ def checkout(ref: str, tmp: Path) -> Path:
     return path
 
 
+def remove_worktrees(trees: dict[str, Path]) -> None:
+    """Remove the temporary checkouts :func:`checkout` made (never the working tree)."""
+    for tree in trees.values():
+        if tree != ROOT:
+            subprocess.run(
+                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=False
+            )
+
+
 @contextlib.contextmanager
 def versions(refs: Sequence[str], probe: str) -> Iterator[list[Version]]:
     """A :class:`Version` per ref, each running ``probe``; the worktrees are removed after."""
@@ -121,12 +130,7 @@ def versions(refs: Sequence[str], probe: str) -> Iterator[list[Version]]:
         finally:
             for version in running:
                 version.close()
-            for tree in trees.values():
-                if tree != ROOT:
-                    subprocess.run(
-                        ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
-                        check=False,
-                    )
+            remove_worktrees(trees)
 
 
 # What one round times (public names only).

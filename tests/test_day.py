@@ -160,10 +160,10 @@ def test_day_kernel_stays_inside_its_arrays(tmp_path):
 
 
 def test_mix_lookup_table_holds_every_roll_type():
-    from explodice.day.simulate import _mix_lut
+    from explodice.day.simulate import mix_lut
 
     # 40000 roll types of weight 1: type 39999 must not wrap to a negative int16
-    lut = _mix_lut(np.arange(1, 40_001, dtype=np.int64))
+    lut = mix_lut(np.arange(1, 40_001, dtype=np.int64))
     assert lut.size == 40_000 and int(lut[-1]) == 39_999 and int(lut.min()) == 0
-    small = _mix_lut(np.array([3, 4, 6], dtype=np.int64))  # weights 3, 1, 2
+    small = mix_lut(np.array([3, 4, 6], dtype=np.int64))  # weights 3, 1, 2
     assert small.tolist() == [0, 0, 0, 1, 2, 2]

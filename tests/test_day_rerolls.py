@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import explodice as ex
+from explodice.day.compiled import compile_day
 from explodice.day.reroll_day import day_histograms
 from explodice.engine.seeding import resolve_seed
 
@@ -53,7 +54,11 @@ def test_numpy_day_agrees_with_the_kernel_without_rerolls():
     n = 20_000
     kernel = ex.simulate_day(s, n_days=n, seed=1, threads=1)
     h = day_histograms(
-        s, ex.Rules(), n_days=n, seed=resolve_seed(2), chunk_days=4096, n_bins=64 + 16 * 12
+        compile_day(s, ex.Rules()),
+        n_days=n,
+        seed=resolve_seed(2),
+        chunk_days=4096,
+        n_bins=64 + 16 * 12,
     )
     for t in range(12):
         p = kernel.succ_t[t] / n

@@ -540,9 +540,9 @@ def test_distributions_too_large_are_refused():
 @pytest.mark.parametrize("overflow", ["fullest", "lost"])
 def test_the_last_sum_holds_that_many_or_more(overflow, monkeypatch):
     # few bins, so the clamp and the lumps past it carry real mass (the brute clamps the same)
-    import explodice.day.exact as exact_module
+    import explodice.day.results as results_module
 
-    monkeypatch.setattr(exact_module, "_n_bins", lambda scenario: 9)
+    monkeypatch.setattr(results_module, "histogram_bins", lambda scenario: 9)
     who = hero(gauges={"PA": 3, "PM": 0, "PF": 2, "PH": 2}, reroll=ex.Reroll("failure", per_day=1))
     s = ex.Scenario([who], [SPLIT[0], SPLIT[1], SPLIT[0], SPLIT[2]])
     rules = ex.Rules(overflow=overflow)
@@ -559,3 +559,17 @@ def test_distributions_is_a_bool():
     s = ex.Scenario([hero()], [ex.DayRoll("Hero", skill="Athletics", dc=14)])
     with pytest.raises(TypeError, match="`distributions`"):
         ex.exact_day(s, distributions="no")
+
+
+def test_the_numbers_do_not_depend_on_the_threads():
+    # a chain large enough to be played in two halves (explodice.day.chain.SPLIT_STATES)
+    who = hero(gauges={"PA": 24, "PM": 20, "PF": 20, "PH": 20})
+    rolls = [ex.DayRoll("Hero", skill=k, dc=15) for k in ("Athletics", "Arcana", "Persuasion")]
+    s = ex.Scenario([who], rolls, rolls_per_day=6)
+    one, two = ex.exact_day(s, threads=1), ex.exact_day(s, threads=2)
+    for name in ("first", "succ_t", "drain_t", "by_type", "end", "sums", "lost_sum"):
+        assert np.array_equal(getattr(one, name), getattr(two, name)), name
+    best1, best2 = ex.optimal_policy(s, threads=1), ex.optimal_policy(s, threads=2)
+    assert best1.value == best2.value
+    with pytest.raises(ex.ExplodiceError, match="`threads`"):
+        ex.exact_day(s, threads=0)

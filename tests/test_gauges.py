@@ -177,11 +177,11 @@ def test_overflow_pours_into_the_fullest_gauges_in_order():
     def levels(c):
         return list(gs[4 * c : 4 * c + 4])
 
-    left = _day_kernel._overflow(gs, n, 1, 0, 0, 12, 3)
+    left = _day_kernel.pour_fullest(gs, n, 1, 0, 0, 12, 3)
     # PF and PH tie at 9: PF (the first) takes 9, then PH (now the fullest) takes 3
     assert left == 0 and levels(0) == [0, 5, 0, 6] and gs[n + 2] == 3
     assert list(gs[3 * n : 3 * n + 2]) == [11, 28] and gs[n + 3] == _day_kernel.NEVER
-    left = _day_kernel._overflow(gs, n, 1, 1, 0, 100, 4)
+    left = _day_kernel.pour_fullest(gs, n, 1, 1, 0, 100, 4)
     assert left == 100 - 11 and levels(0) == [0, 0, 0, 0]
     assert list(gs[n : n + 4]) == [0, 4, 3, 4] and list(gs[3 * n : 3 * n + 2]) == [0, 28]
     assert levels(1) == [7, 7, 7, 7]  # never into another character's gauges

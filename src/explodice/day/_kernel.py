@@ -6,7 +6,7 @@ table (:func:`explodice.engine.compiled.throw_table`, the policy's choice alread
 drain and malus die from :data:`~explodice.engine._kernels.DRAIN_TABLE`; only the lucky reroll,
 which comes between the throw and the choice, goes face by face through ``one_roll`` and
 ``drain_of``. :mod:`explodice.day.simulate` compiles a Scenario into the arrays below
-(``_compile``, then ``_pack``); nothing here validates.
+(:func:`~explodice.day.simulate.kernel_day`); nothing here validates.
 
 Roll types ``r`` have two *variants* ``2 r`` (its gauge has points) and ``2 r + 1`` (its gauge
 is at 0: one more disadvantage source, netted in Python when the tables were built); a
@@ -114,7 +114,7 @@ def _take(gs, n, width, g, d, amount, t):
 
 
 @njit(cache=True)
-def _overflow(gs, n, width, g, d, excess, t):
+def pour_fullest(gs, n, width, g, d, excess, t):
     """Pour ``excess`` into the owner's fullest non-empty gauges of day ``d`` (ties: lowest
     index)."""
     c0 = (g >> 2) * N_GAUGES
@@ -126,6 +126,21 @@ def _overflow(gs, n, width, g, d, excess, t):
         if h < 0:
             break
         excess = _take(gs, n, width, h, d, excess, t)
+    return excess
+
+
+#: The overflow rules this kernel plays (``Rules.overflow`` -> ``day_chunk``'s ``overflow``):
+#: the excess past an empty gauge is lost, or poured by :func:`pour_fullest`. A new rule is
+#: one more number here and one more function called from :func:`pour_excess`.
+OVERFLOW_MODES = {"lost": 0, "fullest": 1}
+
+
+@njit(cache=True)
+def pour_excess(mode, gs, n, width, g, d, excess, t):
+    """Where ``excess`` past gauge ``g`` of day ``d`` goes under the overflow rule ``mode``
+    (:data:`OVERFLOW_MODES`); returns what no gauge absorbed."""
+    if mode == 1:
+        return pour_fullest(gs, n, width, g, d, excess, t)
     return excess
 
 
@@ -212,24 +227,8 @@ def _finish_roll(st, e, wd, wm, malus, expl, drains):
 
 
 @njit(cache=True)
-def _roll_block(
-    st,
-    m,
-    t,
-    r,
-    n_types,
-    gs,
-    n,
-    types,
-    variants,
-    throws,
-    policy_pack,
-    c_strides,
-    n_states,
-    overflow_fullest,
-    hot,
-    start,
-):
+def _roll_block(st, m, t, r, n_types, gs, n, types, variants, throws, policy_pack,
+        c_strides, n_states, overflow, hot, start):  # fmt: skip
     """:func:`_roll_days` for roll type ``r`` on every day of the block, without the lucky
     reroll: the fast path (a sequence scenario). The type's fields are read once, its two
     variants' fields chosen by a select, its counters kept in registers; indices are cast to
@@ -264,7 +263,7 @@ def _roll_block(
         for j in range(N_GAUGES * (g >> 2), N_GAUGES * (g >> 2) + N_GAUGES):
             if j != g:
                 others += start[j]
-    pour = overflow_fullest and others > 0
+    pour = overflow != 0 and others > 0
     n1 = ok0 = ok1 = dr0 = dr1 = dd0 = dd1 = 0
     x_last = -1  # the last policy choice read (-1: none yet)
     row, big, malus, expl = row0, big0, mal0, exp0
@@ -314,7 +313,7 @@ def _roll_block(
             gs[i_left + ud] = left
             # tested in this order, the branch is predictable until some gauge is at 0
             if left > 0 and drain > got:
-                _overflow(gs, n, BLOCK, g, d, drain - got, t + 1)
+                pour_excess(overflow, gs, n, BLOCK, g, d, drain - got, t + 1)
     q = 8 * r
     hot[q + H_ALL] += m - n1
     hot[q + H_OK] += ok0
@@ -328,31 +327,9 @@ def _roll_block(
 
 
 @njit(cache=True)
-def _roll_days(
-    st,
-    m,
-    t,
-    r0,
-    n_types,
-    gs,
-    n,
-    types,
-    variants,
-    throws,
-    policy_pack,
-    c_strides,
-    n_states,
-    overflow_fullest,
-    hot,
-    rt,
-    mix_cum,
-    mix_lut,
-    n_faces,
-    face_n1,
-    face_n6,
-    face_s,
-    k_tables,
-):
+def _roll_days(st, m, t, r0, n_types, gs, n, types, variants, throws, policy_pack,
+        c_strides, n_states, overflow, hot, rt, mix_cum, mix_lut, n_faces, face_n1, face_n6,
+        face_s, k_tables):  # fmt: skip
     """Roll ``t`` of a block's ``m`` days: roll type ``r0``, or for a mix (``r0 < 0``) each
     day's own draw. Returns ``(successes, summed drain, st)`` and counts by roll type in
     ``hot``. Written out in one function: numba counts references to the arrays an inlined
@@ -429,33 +406,15 @@ def _roll_days(
         if got > 0 and got == level:
             gs[uint64((n + g) * BLOCK) + ud] = t + 1
         # tested in this order, the branch is predictable until some gauge is at 0
-        if gs[p_left] > 0 and drain > got and overflow_fullest:
-            _overflow(gs, n, BLOCK, g, d, drain - got, t + 1)
+        if gs[p_left] > 0 and drain > got and overflow != 0:
+            pour_excess(overflow, gs, n, BLOCK, g, d, drain - got, t + 1)
     return ok_t, drain_t, st
 
 
 @njit(cache=True, nogil=True)
-def day_chunk(
-    seed_row,
-    size,
-    out,
-    throws,
-    types,
-    variants,
-    sequence,
-    gauge_start,
-    overflow_fullest,
-    mix_cum,
-    mix_lut,
-    policy_pack,
-    c_strides,
-    n_states,
-    n_faces,
-    face_n1,
-    face_n6,
-    face_s,
-    k_tables,
-):
+def day_chunk(seed_row, size, out, throws, types, variants, sequence, gauge_start,
+        overflow, mix_cum, mix_lut, policy_pack, c_strides, n_states, n_faces, face_n1,
+        face_n6, face_s, k_tables):  # fmt: skip
     """Run ``size`` days on the stream ``seed_row`` (uint64[4]), adding into ``out`` (one lane's
     accumulators, see :func:`accumulators`). Releases the GIL: lanes run on Python threads.
 
@@ -464,8 +423,7 @@ def day_chunk(
     roll type ``r`` with ``T_POLICY`` plays, at roll ``t``, the variant packed in
     ``policy_pack[(t n_types + r) n_states + i]`` (when >= 0), ``i`` the flat index of its
     character's levels by ``c_strides[4 c + j]``. The last four arrays serve the lucky
-    reroll's face-by-face path only. Returns how often a policy's choice changed between
-    two rolls (a count kept so that its branch stays a branch)."""
+    reroll's face-by-face path only. Returns nothing: the counts are added into ``out``."""
     st = seed_state(seed_row)
     first_h, roll_h, type_h, caused_h, end_h, lost_h, sums_h, lost_sum_h = out
     n_rolls = sequence.size
@@ -496,49 +454,15 @@ def day_chunk(
             r = sequence[t]
             if r >= 0 and not types[r * TYPE_FIELDS + T_LUCKY]:  # one roll type for all days
                 ok_t, drain_t, st = _roll_block(
-                    st,
-                    m,
-                    t,
-                    r,
-                    n_types,
-                    gs,
-                    n,
-                    types,
-                    variants,
-                    throws,
-                    policy_pack,
-                    c_strides,
-                    n_states,
-                    overflow_fullest,
-                    hot,
-                    start,
-                )
+                    st, m, t, r, n_types, gs, n, types, variants, throws, policy_pack,
+                    c_strides, n_states, overflow, hot, start,
+                )  # fmt: skip
             else:  # a mix, or a lucky reroll: day by day
                 ok_t, drain_t, st = _roll_days(
-                    st,
-                    m,
-                    t,
-                    r,
-                    n_types,
-                    gs,
-                    n,
-                    types,
-                    variants,
-                    throws,
-                    policy_pack,
-                    c_strides,
-                    n_states,
-                    overflow_fullest,
-                    hot,
-                    rt,
-                    mix_cum,
-                    mix_lut,
-                    n_faces,
-                    face_n1,
-                    face_n6,
-                    face_s,
-                    k_tables,
-                )
+                    st, m, t, r, n_types, gs, n, types, variants, throws, policy_pack,
+                    c_strides, n_states, overflow, hot, rt, mix_cum, mix_lut, n_faces, face_n1,
+                    face_n6, face_s, k_tables,
+                )  # fmt: skip
             roll_h[t, 0] += ok_t
             roll_h[t, 1] += drain_t
         for g in range(n_g):

@@ -1,19 +1,25 @@
-"""Numba kernels of the optimal day policy: backward steps and the choice of k. Arrays only.
+"""Numba kernels of the optimal day policy: the choice of k in every state. Arrays only.
 
-The layout is the exact day's (:mod:`explodice.day._exact_kernel`): a character's levels
-flat in C order, a roll of gauge ``g`` read as columns of ``m1`` levels at ``stride`` from
-``base[o]``. :func:`pull` is the adjoint of one roll under a single drain law (the
-expected value of ``V`` after the roll); :func:`decide` picks, in every state and for every
-initial throw, the number of pairs set aside that maximises the success's weight plus the
-expected value of what is left.
+After a roll that drains ``c`` exploding d6 the day is worth ``W[c - 1, i]`` from state ``i``
+(``V[i]`` for c = 0: :meth:`explodice.day.chain.LevelChain.pull`). For each initial throw with
+a choice (both a 1 and a 6) the player sets aside the ``k`` pairs that maximise the success's
+weight plus the expected value of what is left; :func:`values` gives the roll's value in every
+state (the backward pass: vectorised over states, the throws' choices in turn), :func:`decide`
+also the choices, P(success) and the law of the draining 1s (the forward pass, the tables).
+
+The throws of the two variants (the roll's hindering gauge with points, at 0): those without
+a choice summed in ``s0[v]`` (P(success)) and ``pi0[v, c]`` (P(c draining 1s)); the choice
+throws of variant ``v``, ``first[v] .. last[v] - 1``, with ``p``, ``kmax``, ``succ[j, k]`` and
+``ones[j, k, c]``. Ties go to the larger k, as :class:`explodice.Best`'s.
 
 >>> import numpy as np
->>> V = np.array([0.0, 1.0]); W = np.zeros(2)
->>> q = np.array([0.5, 0.5, 0.0]); t0 = np.array([1.0, 0.5, 0.0])
->>> pull(V, W, np.zeros(1, np.int64), 1, 2, q, t0, np.zeros((1, 0), np.int64),
-...      np.zeros(1, np.int64), False)
->>> W.tolist()   # from level 1: stay with 1/2 (worth 1), or empty (worth 0)
-[0.0, 0.5]
+>>> V = np.array([0.0, 1.0]); W = np.array([[0.0, 0.0]])  # one die empties a gauge of 1
+>>> Q = np.zeros(2)
+>>> values(V, W, 1, 0, 1.0, np.array([0.5, 0.5]),
+...        np.array([[0.5, 0.5], [0.5, 0.5]]), np.zeros(2, np.int64), np.zeros(2, np.int64),
+...        np.zeros(1), np.zeros(1, np.int64), np.zeros((1, 2)), np.zeros((1, 2, 2)), Q, 1.0, 0, 2)
+>>> Q.tolist()   # success 1/2, and from level 1 the day keeps its point with 1/2
+[0.5, 1.0]
 """
 
 from __future__ import annotations
@@ -25,54 +31,74 @@ from explodice.engine.numba_cache import prepare_cache
 
 prepare_cache(__file__)  # before the first @njit(cache=True): see engine/numba_cache.py
 
+_FAST = {"contract", "reassoc", "nsz"}
+BLOCK = 256
+
+
+@njit(cache=True, boundscheck=False, fastmath=_FAST, nogil=True)
+def values(V, W, C, v, weight, s0, pi0, first, last, p, kmax, succ, ones, Q, share, lo, hi):
+    """``Q[i] += share x`` the roll's value from state ``i`` under the best choices
+    (``weight`` x P(success) plus the expected value left), every state playing variant
+    ``v``; states ``lo .. hi - 1`` only (the GIL is released: two halves on two threads)."""
+    n = hi
+    best = np.empty(BLOCK)
+    val = np.empty(BLOCK)
+    acc = np.empty(BLOCK)
+    base = weight * s0[v]
+    for i0 in range(lo, n, BLOCK):
+        nb = min(BLOCK, n - i0)
+        q = acc
+        v0 = V[i0 : i0 + nb]
+        c0 = pi0[v, 0]
+        for i in range(nb):
+            q[i] = base + c0 * v0[i]
+        for c in range(1, C + 1):
+            pc = pi0[v, c]
+            if pc != 0.0:
+                w = W[c - 1, i0 : i0 + nb]
+                for i in range(nb):
+                    q[i] += pc * w[i]
+        for j in range(first[v], last[v]):
+            for k in range(kmax[j] + 1):
+                a = weight * succ[j, k]
+                o0 = ones[j, k, 0]
+                for i in range(nb):
+                    val[i] = a + o0 * v0[i]
+                for c in range(1, C + 1):
+                    oc = ones[j, k, c]
+                    if oc != 0.0:
+                        w = W[c - 1, i0 : i0 + nb]
+                        for i in range(nb):
+                            val[i] += oc * w[i]
+                if k == 0:
+                    for i in range(nb):
+                        best[i] = val[i]
+                else:
+                    for i in range(nb):
+                        best[i] = max(best[i], val[i])
+            pj = p[j]
+            for i in range(nb):
+                q[i] += pj * best[i]
+        out = Q[i0 : i0 + nb]
+        for i in range(nb):
+            out[i] += share * q[i]
+
 
 @njit(cache=True)
-def pull(V, W, base, stride, m1, q, t0, dest, others, pour):
-    """``W[i]`` = E[``V`` after one roll of the gauge from state ``i``], drain law ``q``
-    (``t0[j]`` = P(d >= j); ``q`` holds at least ``m1 + top + 1`` entries). Overflow as in
-    :func:`explodice.day._exact_kernel.move`."""
-    col = np.empty(m1)
-    poured = np.empty(dest.shape[1] + 1)
-    for o in range(base.size):
-        b = base[o]
-        so = others[o] if pour else 0
-        for lv in range(m1):
-            col[lv] = V[b + lv * stride]
-        for x in range(1, so):
-            poured[x] = V[base[dest[o, x - 1]]]
-        target = V[0] if pour else col[0]
-        for lv in range(m1):
-            acc = 0.0
-            for d in range(lv + 1):
-                acc += q[d] * col[lv - d]
-            for x in range(1, so):
-                acc += q[lv + x] * poured[x]
-            acc += t0[lv + max(so, 1)] * target
-            W[b + lv * stride] = acc
-
-
-@njit(cache=True)
-def decide(
-    W, variant, weight, s0, pi0, first, last, p, kmax, succ, ones, Q, s_out, pi_out, key_out
-):
-    """The best choice in every state ``i`` (columns of ``W[c, i]``: the value left after a
-    roll with ``c`` draining 1s).
-
-    ``variant[i]`` (0: the roll's gauge has points, 1: at 0) selects the throws: those with
-    no choice are summed in ``s0[v]`` (P(success)) and ``pi0[v, c]``; the choice throws of
-    variant ``v`` are ``first[v] .. last[v] - 1`` of ``p``, ``kmax``, ``succ[j, k]`` and
-    ``ones[j, k, c]``. Writes ``Q[i]`` (the roll's value: ``weight`` x P(success) plus what
-    is left), ``s_out[i]`` (P(success)), ``pi_out[i, c]`` (P(c draining 1s)) and ``key_out[i]``
-    (the choices, in mixed radix over the choice throws, first throw most significant).
-    Ties go to the larger k, as :class:`explodice.Best`'s.
-    """
-    n_c = W.shape[0]
+def decide(V, W, C, variant, weight, s0, pi0, first, last, p, kmax, succ, ones, Q, s_out, pi_out,
+           key_out):  # fmt: skip
+    """The best choice in every state ``i`` (``variant[i]``: 0 the hindering gauge has
+    points, 1 at 0). Writes ``Q[i]`` (the roll's value), ``s_out[i]`` (P(success)),
+    ``pi_out[i, c]`` (P(c draining 1s), ``c = 0 .. C``) and ``key_out[i]`` (the choices, in
+    mixed radix over the choice throws, first throw most significant)."""
+    n_c = C + 1
     w = np.empty(n_c)
     pi = np.empty(n_c)
-    for i in range(W.shape[1]):
+    for i in range(V.size):
         v = variant[i]
-        for c in range(n_c):
-            w[c] = W[c, i]
+        w[0] = V[i]
+        for c in range(1, n_c):
+            w[c] = W[c - 1, i]
         total = weight * s0[v]
         s = s0[v]
         for c in range(n_c):

@@ -2,9 +2,17 @@
 
 After seeing the initial throw, knowing the roll's index in the day and every gauge level, the
 player sets aside ``k`` pairs of one 1 and one 6. :func:`optimal_policy` finds, by backward
-dynamic programming over the exact day's states (:mod:`explodice.day.exact`), the choices
-that maximise the expected number of successes over the day (each roll type weighted by
-``values``, default 1). Characters do not interact, so each PC's choices are its own.
+dynamic programming over the chain on gauge levels (:mod:`explodice.day.chain`, the exact
+day's), the choices that maximise the expected number of successes over the day (each roll
+type weighted by ``values``, default 1). Characters do not interact, so each PC's choices are
+its own.
+
+Backward, roll by roll: for each gauge its roll types drain, the value of the day after a
+drain of ``c`` exploding d6 (:meth:`~explodice.day.chain.LevelChain.pull`, ``c = 1 .. 4``),
+then each roll type's best choice in every state (:mod:`explodice.day._optimal_kernel`,
+vectorised over states). The pull costs what the exact day's roll costs per ``c``; the choice
+a few operations per throw with a choice (6 for 3 dice, 18 for 4) and per state; the values
+of every roll are kept (``(rolls + 1) x states`` numbers) for playing the policy forward.
 
 The result, an :class:`OptimalPolicy`, is a state-dependent policy that
 :func:`explodice.exact_day` and :func:`explodice.simulate_day` both play (``policy=``), its
@@ -24,32 +32,46 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 
-from explodice.core.errors import ExplodiceError, ExplodiceTypeError, shown
+from explodice.core.errors import ExplodiceError, check_choice, shown
 from explodice.day import _optimal_kernel
-from explodice.day.exact import _Chain, _choices, _gauge_index, _laws, check_states, exact_day
-from explodice.day.rolls import MAX_ONES, RollChoices, drain_pmf
+from explodice.day.chain import N_LAWS, SPLIT_STATES, LevelChain, check_states, run_parts
+from explodice.day.compiled import (
+    CompiledCharacter,
+    CompiledDay,
+    CompiledRollType,
+    DayPolicy,
+    compile_day,
+    optimal_unsupported,
+)
+from explodice.day.exact import RollStep, Tally, exact_day
+from explodice.day.results import DayResult
+from explodice.day.rolls import MAX_ONES, DrainLaw
 from explodice.day.scenario import Scenario
-from explodice.engine.rule_of_one import policy_table
+from explodice.engine.chunks import resolve_threads
+from explodice.engine.rule_of_one import STATE_SHAPE, policy_table
 from explodice.game.character import GAUGES
-from explodice.game.checks import check_rules
 from explodice.game.rules import Best, Rules
 
-__all__ = ["DEFAULT_LAMBDAS", "OptimalPolicy", "optimal_policy"]
+__all__ = ["DEFAULT_LAMBDAS", "OptimalPolicy", "Player", "Throws", "optimal_policy"]
 
 DEFAULT_LAMBDAS = (0.0, 0.005, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
 TABLE_LIMIT = 50_000_000  # entries of the lookup table simulate_day needs
+#: The readable forms of :meth:`OptimalPolicy.to_frame`.
+PolicyTable = Literal["choices", "thresholds"]
+POLICY_TABLES: tuple[PolicyTable, ...] = ("choices", "thresholds")
 
 
 # -- a roll type's choices, in the kernel's layout -----------------------------------------------
 @dataclass(frozen=True, eq=False)
-class _Throws:
-    """Both variants of one roll type for :func:`explodice._optimal_kernel.decide`."""
+class Throws:
+    """Both variants of one roll type as :mod:`explodice.day._optimal_kernel` reads them:
+    the throws without a choice summed (``s0``, ``pi0``), the choice throws one by one."""
 
     s0: np.ndarray
     pi0: np.ndarray
@@ -61,27 +83,30 @@ class _Throws:
     ones: np.ndarray
     state: np.ndarray  # [j] = (n1, n6, s) of each choice throw
     free: tuple[bool, bool]
+    dice: int  # the most draining 1s any of them has
+
+    def choices(self, v: int, key: int) -> list[tuple[int, int, int, int]]:
+        """``(n1, n6, s, k)`` of each choice throw of variant ``v`` for the choice ``key``."""
+        ks = _decode(key, self.kmax[self.first[v] : self.last[v]])
+        return [
+            (*(int(x) for x in self.state[j]), k)  # type: ignore[misc]
+            for j, k in zip(range(self.first[v], self.last[v]), ks)
+        ]
 
 
-def _throws(pair: tuple[RollChoices, RollChoices]) -> _Throws:
+def throws_of(rt: CompiledRollType) -> Throws:
+    """The :class:`Throws` of a compiled roll type (its variants' exact choices)."""
     s0, pi0 = np.zeros(2), np.zeros((2, MAX_ONES + 1))
     first, last = np.zeros(2, np.int64), np.zeros(2, np.int64)
     rows: list[tuple[float, int, np.ndarray, np.ndarray, tuple[int, int, int]]] = []
-    for v, ch in enumerate(pair):
+    for v, var in enumerate(rt.variants):
+        ch = var.choices
         first[v] = len(rows)
-        idx = np.arange(ch.p.size)
         kmax = ch.k_max
-        for i in idx:
+        for i in range(ch.p.size):
             if ch.free and kmax[i] > 0:
-                rows.append(
-                    (
-                        ch.p[i],
-                        int(kmax[i]),
-                        ch.succ[i],
-                        ch.ones[i],
-                        (int(ch.n1[i]), int(ch.n6[i]), int(ch.s[i])),
-                    )
-                )
+                throw = (int(ch.n1[i]), int(ch.n6[i]), int(ch.s[i]))
+                rows.append((ch.p[i], int(kmax[i]), ch.succ[i], ch.ones[i], throw))
             else:
                 k = 0 if ch.free else int(ch.k_fixed[i])
                 s0[v] += ch.p[i] * ch.succ[i, k]
@@ -93,102 +118,115 @@ def _throws(pair: tuple[RollChoices, RollChoices]) -> _Throws:
     state = np.zeros((n, 3), np.int64)
     for j, (pj, kj, sj, oj, st) in enumerate(rows):
         p[j], kmax[j], succ[j], ones[j], state[j] = pj, kj, sj, oj, st
-    return _Throws(s0, pi0, first, last, p, kmax, succ, ones, state, (pair[0].free, pair[1].free))
+    used = np.flatnonzero((pi0 != 0).any(axis=0) | (ones != 0).any(axis=(0, 1)))
+    dice = int(used[-1]) if used.size else 0
+    free = (rt.variants[0].choices.free, rt.variants[1].choices.free)
+    return Throws(s0, pi0, first, last, p, kmax, succ, ones, state, free, dice)
 
 
-# -- one character's day, backward and forward -------------------------------------------------------
-class _Player:
-    """The geometry of one PC's levels, the drain laws of c draining 1s, and its day's
-    values ``V[t]`` (the expected weighted successes of rolls t+1..T from each state)."""
+def _decode(key: int, kmax: np.ndarray) -> list[int]:
+    """The choices packed in ``key`` (mixed radix, first throw most significant)."""
+    out = []
+    for km in kmax[::-1]:
+        out.append(key % (int(km) + 1))
+        key //= int(km) + 1
+    return out[::-1]
 
-    def __init__(self, levels: list[int], fullest: bool):
-        self.chain = _Chain(levels, fullest)
-        self.tables = {}
-        for g in range(4):
-            w = self.chain.width(g)
-            self.tables[g] = [_laws([drain_pmf(c)], w) for c in range(MAX_ONES + 1)]
-        self.moments = np.array(
-            [
-                [
-                    float(drain_pmf(c) @ np.arange(drain_pmf(c).size) ** j)
-                    for c in range(MAX_ONES + 1)
-                ]
-                for j in (1, 2)
-            ]
-        )
+
+# -- one character's day, backward -----------------------------------------------------------------
+class Player:
+    """One PC's chain, the throws of its roll types and its day's values ``V[t]`` (the
+    expected weighted successes of rolls t+1..T from each state, ``t = 0 .. T``)."""
+
+    def __init__(
+        self, day: CompiledDay, ch: CompiledCharacter, throws: list[Throws], threads: int = 1
+    ):
+        self.name = ch.name
+        self.character = ch
+        self.chain = LevelChain(ch.start, day.overflow, threads)
+        self.throws = throws
+        self.dice = max([throws[r].dice for r in ch.roll_types], default=0)
+        self.V = np.zeros((day.n_rolls + 1, self.chain.n))
+        self._empty: dict[int, np.ndarray] = {}
+
+    def empty(self, h: int) -> np.ndarray:
+        """The states where gauge ``h`` is at 0 (flat indices)."""
+        if h not in self._empty:
+            self._empty[h] = np.flatnonzero(self.chain.level(h) == 0)
+        return self._empty[h]
 
     def after(self, V: np.ndarray, g: int) -> np.ndarray:
-        """``W[c]``: the value of ``V`` after a roll of gauge ``g`` with c draining 1s."""
-        ch = self.chain
-        pour = ch.pours[g]
-        W = np.empty((MAX_ONES + 1, ch.n))
-        W[0] = V
-        for c in range(1, MAX_ONES + 1):
-            qs, t0, _ = self.tables[g][c]
-            _optimal_kernel.pull(
-                V,
-                W[c],
-                ch.base[g],
-                int(ch.strides[g]),
-                ch.sizes[g],
-                qs[0],
-                t0[0],
-                pour.dest,
-                pour.others,
-                ch.fullest and pour.top > 0,
-            )
-        return W
+        """``W[c - 1]``: the value of ``V`` after a roll draining gauge ``g`` by c dice."""
+        if self.dice == 0:
+            return np.zeros((0, V.size))
+        return self.chain.pull(V, g, self.dice)
+
+    def values(
+        self, W: np.ndarray, V: np.ndarray, h: int, th: Throws, weight: float, share: float,
+        into: np.ndarray,
+    ) -> None:  # fmt: skip
+        """Add ``share`` times the roll's value in every state under the best choices
+        (hindered by ``h``) into ``into``."""
+        args = (float(weight), th.s0, th.pi0, th.first, th.last, th.p, th.kmax, th.succ, th.ones)
+        empty = self.empty(h)  # the states that play the roll at disadvantage
+        kept = into[empty].copy() if empty.size else into[:0]
+        n, cut = V.size, V.size // 2 if V.size >= SPLIT_STATES else V.size
+        parts = [(0, cut), (cut, n)] if cut < n else [(0, n)]
+
+        def half(i: int) -> None:
+            _optimal_kernel.values(V, W, self.dice, 0, *args, into, float(share), *parts[i])
+
+        run_parts(half, len(parts), self.chain.threads)
+        if empty.size:
+            Qe = np.zeros(empty.size)
+            Wh = np.ascontiguousarray(W[:, empty])
+            _optimal_kernel.values(V[empty], Wh, self.dice, 1, *args, Qe, float(share), 0, Qe.size)
+            into[empty] = kept + Qe
 
     def decide(
-        self, W: np.ndarray, g: int, th: _Throws, weight: float
+        self, W: np.ndarray, V: np.ndarray, variant: np.ndarray, th: Throws, weight: float
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """``(Q, P(success), P(c draining 1s), choice keys)`` in every state, for a roll that
-        has disadvantage when gauge ``g`` is at 0 (``W``: :meth:`after` of the gauge it
-        drains)."""
-        n = self.chain.n
+        """``(Q, P(success), P(c draining 1s), choice keys)`` in the states of ``V`` (``W``
+        the same states' values after c dice, ``variant`` theirs)."""
+        n = V.size
         Q, s, key = np.empty(n), np.empty(n), np.empty(n, np.int64)
-        pi = np.empty((n, MAX_ONES + 1))
+        pi = np.zeros((n, self.dice + 1))
         _optimal_kernel.decide(
-            W,
-            self.chain.empty_law[g],
-            float(weight),
-            th.s0,
-            th.pi0,
-            th.first,
-            th.last,
-            th.p,
-            th.kmax,
-            th.succ,
-            th.ones,
-            Q,
-            s,
-            pi,
-            key,
-        )
+            V, W, self.dice, variant, float(weight), th.s0, th.pi0, th.first, th.last, th.p,
+            th.kmax, th.succ, th.ones, Q, s, pi, key,
+        )  # fmt: skip
         return Q, s, pi, key
 
-
-def _shares(
-    scenario: Scenario,
-    t: int,
-    c: int,
-    owner: np.ndarray,
-    seq: list[int] | None,
-    weights: np.ndarray,
-) -> dict[int, float]:
-    """Roll types of character ``c`` at roll ``t`` and their probabilities."""
-    if seq is not None:
-        return {seq[t]: 1.0} if owner[seq[t]] == c else {}
-    return {int(r): float(weights[r]) for r in np.flatnonzero(owner == c)}
+    def variant(self, h: int) -> np.ndarray:
+        """Each state's variant for a roll hindered by ``h`` (1: ``h`` at 0)."""
+        return (self.chain.level(h) == 0).astype(np.int64)
 
 
+def _backward(day: CompiledDay, pl: Player, values: tuple[float, ...]) -> None:
+    """Fill ``pl.V`` from the last roll back."""
+    c = pl.character.index
+    V = pl.V
+    for t in range(day.n_rolls - 1, -1, -1):
+        shares = day.shares_at(t, c)
+        cur = V[t]
+        np.multiply(V[t + 1], 1.0 - sum(shares.values()), out=cur)
+        for g in sorted({day.roll_types[r].drained for r in shares}):
+            W = pl.after(V[t + 1], g)
+            for r, w in shares.items():
+                rt = day.roll_types[r]
+                if rt.drained == g:
+                    pl.values(W, V[t + 1], rt.hindering, pl.throws[r], values[r], w, cur)
+
+
+# -- the policy ---------------------------------------------------------------------------------------
 @dataclass(frozen=True, eq=False, repr=False)
-class OptimalPolicy:
+class OptimalPolicy(DayPolicy):
     """The best rule-of-1 choices over a day of ``scenario`` under ``rules``.
 
     ``value[name]``: the expected weighted successes of that PC's rolls over the day, played
     so. ``values``: the weight of each roll type's success. Play it with
     ``exact_day(scenario, rules, policy=...)`` or ``simulate_day(..., policy=...)``.
+    ``players``: each PC's chain and values (:class:`Player`).
     """
 
     scenario: Scenario
@@ -196,22 +234,23 @@ class OptimalPolicy:
     values: tuple[float, ...]
     value: dict[str, float]
     seconds: float
-    _V: dict[str, np.ndarray] = field(default_factory=dict)
-    _players: dict[str, _Player] = field(default_factory=dict)
-    _throws: list[_Throws] = field(default_factory=list)
+    players: dict[str, Player]
 
-    # -- what exact_day asks ------------------------------------------------------------------
-    def _check(self, scenario: Scenario, rules: Rules) -> None:
-        if scenario != self.scenario or rules != self.rules:
-            raise ExplodiceError(
-                "`policy`: this OptimalPolicy was computed for another scenario or other "
-                f"rules ({self.scenario.describe()}; {self.rules.describe()})."
-            )
-
-    def deciders(self, scenario: Scenario, rules: Rules, choices: Any) -> dict[str, _Decider]:
+    # -- what exact_day and simulate_day ask ---------------------------------------------------
+    def deciders(self, day: CompiledDay) -> dict[str, Decider]:
         """One object per PC that moves exact_day's chain under these choices."""
-        self._check(scenario, rules)
-        return {name: _Decider(self, name) for name in self._V}
+        self.check(day)
+        return {name: Decider(self, pl, day) for name, pl in self.players.items()}
+
+    def lookup(
+        self, day: CompiledDay
+    ) -> tuple[list[tuple[int, np.ndarray]], np.ndarray, np.ndarray]:
+        """For the day kernel: ``(extra, table, strides)``. ``extra[i] = (v, k_table)``: a
+        variant ``2 r + empty`` played with that choice table; ``table[t, r, state]``: the
+        index into ``extra`` (or -1: the roll's own policy) of roll type ``r`` at roll ``t``
+        from the flat index ``state`` of its character's levels (``strides[c]``)."""
+        self.check(day)
+        return _lookup(self, day)
 
     # -- comparisons -------------------------------------------------------------------------
     def compare(self, lambdas: Sequence[float] = DEFAULT_LAMBDAS) -> pd.DataFrame:
@@ -225,14 +264,15 @@ class OptimalPolicy:
         for label, pol in fixed.items():
             s = self.scenario.replace(
                 characters=tuple(
-                    replace(c, policy=pol) if c.name in self._V else c
+                    replace(c, policy=pol) if c.name in self.value else c
                     for c in self.scenario.characters
                 )
             )
             scores[label] = _day_values(exact_day(s, self.rules), self.values)
-        for name in self._V:
+        for name in self.value:
             best_label = max(
-                (lab for lab in scores if lab.startswith("best")), key=lambda lab: scores[lab][name]
+                (lab for lab in scores if lab.startswith("best")),
+                key=lambda lab: scores[lab].get(name, 0.0),
             )
             for label, pol in (
                 ("optimal", None),
@@ -240,7 +280,7 @@ class OptimalPolicy:
                 ("cancel", "cancel"),
                 ("best fixed λ", best_label),
             ):
-                v = self.value[name] if pol is None else scores[pol][name]
+                v = self.value[name] if pol is None else scores[pol].get(name, 0.0)
                 rows.append(
                     {
                         "character": name,
@@ -258,249 +298,22 @@ class OptimalPolicy:
         return df
 
     # -- a readable form ----------------------------------------------------------------------
-    def to_frame(self, what: str = "thresholds") -> pd.DataFrame:
+    def to_frame(self, what: PolicyTable = "thresholds") -> pd.DataFrame:
         """``"choices"``: for each PC roll type, roll ``t`` (1-based), level of its gauge (the
         others at their start) and initial throw with a choice (``n1`` 1s, ``n6`` 6s, ``s``
         the other faces' sum): the pairs set aside ``k``. ``"thresholds"``: per roll type,
         roll and throw, the highest level of the gauge at which the player still cancels
         (NA: never), and whether every level below cancels too (``monotone``)."""
-        if what not in ("choices", "thresholds"):
-            raise ExplodiceError(
-                f"`what` must be one of ['choices', 'thresholds'], but {shown(what)} was passed."
-            )
-        rows = []
-        s = self.scenario
-        seq = s.sequence()
-        names = [c.name for c in s.characters]
-        owner = np.array([names.index(r.character) for r in s.rolls])
-        weights = _mix_weights(s)
-        drained, checked = _gauge_index(s, self.rules)
-        for name, V in self._V.items():
-            pl = self._players[name]
-            ch = pl.chain
-            c = names.index(name)
-            start = list(np.array(ch.sizes) - 1)
-            for t in range(s.n_rolls):
-                shares = _shares(s, t, c, owner, seq, weights)
-                for g in {int(drained[r]) for r in shares}:
-                    W = pl.after(V[t + 1], g)
-                    line = []
-                    for lv in range(ch.sizes[g]):
-                        lev = list(start)
-                        lev[g] = lv
-                        line.append(int(np.ravel_multi_index(tuple(lev), ch.sizes)))
-                    for r in shares:
-                        if drained[r] != g:
-                            continue
-                        th = self._throws[r]
-                        sub = W[:, line]
-                        variant = ch.empty_law[checked[r]][line]
-                        n = len(line)
-                        Q, sp, pi, key = (
-                            np.empty(n),
-                            np.empty(n),
-                            np.empty((n, MAX_ONES + 1)),
-                            np.empty(n, np.int64),
-                        )
-                        _optimal_kernel.decide(
-                            np.ascontiguousarray(sub),
-                            variant,
-                            self.values[r],
-                            th.s0,
-                            th.pi0,
-                            th.first,
-                            th.last,
-                            th.p,
-                            th.kmax,
-                            th.succ,
-                            th.ones,
-                            Q,
-                            sp,
-                            pi,
-                            key,
-                        )
-                        for lv in range(n):
-                            v = int(variant[lv])
-                            ks = _decode(int(key[lv]), th.kmax[th.first[v] : th.last[v]])
-                            for j, k in zip(range(th.first[v], th.last[v]), ks):
-                                n1, n6, ss = (int(x) for x in th.state[j])
-                                rows.append(
-                                    {
-                                        "character": name,
-                                        "type": s.rolls[r].label,
-                                        "gauge": GAUGES[drained[r]],
-                                        "roll": t + 1,
-                                        "level": lv,
-                                        "n1": n1,
-                                        "n6": n6,
-                                        "s": ss,
-                                        "k": k,
-                                    }
-                                )
-        df = pd.DataFrame(
-            rows, columns=["character", "type", "gauge", "roll", "level", "n1", "n6", "s", "k"]
-        )
-        if what == "choices":
-            return df
-        out = []
-        for key_, grp in df.groupby(
-            ["character", "type", "gauge", "roll", "n1", "n6", "s"], sort=False
-        ):
-            cancels = grp.loc[grp.k > 0, "level"]
-            top = int(cancels.max()) if len(cancels) else None
-            mono = top is None or bool((grp.loc[grp.level <= top, "k"] > 0).all())
-            out.append(
-                dict(
-                    zip(["character", "type", "gauge", "roll", "n1", "n6", "s"], key_),
-                    cancel_up_to=top,
-                    monotone=mono,
-                )
-            )
-        res = pd.DataFrame(out)
-        if len(res):
-            res["cancel_up_to"] = res["cancel_up_to"].astype("Int64")
-        return res
-
-    # -- what simulate_day asks ----------------------------------------------------------------
-    def lookup(
-        self, scenario: Scenario, rules: Rules
-    ) -> tuple[list[tuple[int, np.ndarray]], np.ndarray, np.ndarray]:
-        """For the day kernel: ``(extra, table, strides)``. ``extra[i] = (v, k_table)``: a
-        variant ``2 r + empty`` played with that choice table; ``table[t, r, state]``: the
-        index into ``extra`` (or -1: the roll's own policy) of roll type ``r`` at roll ``t``
-        from the flat index ``state`` of its character's levels (``strides[c]``)."""
-        self._check(scenario, rules)
-        s = scenario
-        T, n_types = s.n_rolls, len(s.rolls)
-        names = [c.name for c in s.characters]
-        owner = np.array([names.index(r.character) for r in s.rolls])
-        n_max = max([pl.chain.n for pl in self._players.values()], default=1)
-        if T * n_types * n_max > TABLE_LIMIT:
-            raise ExplodiceError(
-                f"`policy`: simulating this optimal policy needs a table of {T} rolls x "
-                f"{n_types} roll types x {n_max:,} gauge states, more than {TABLE_LIMIT:,} "
-                "entries; play it with exact_day instead."
-            )
-        table = np.full((T, n_types, n_max), -1, dtype=np.int32)
-        strides = np.zeros((len(names), 4), dtype=np.int64)
-        extra: list[tuple[int, np.ndarray]] = []
-        index: dict[tuple[int, int, int], int] = {}
-        seq = s.sequence()
-        weights = _mix_weights(s)
-        drained, checked = _gauge_index(s, rules)
-        for name, V in self._V.items():
-            c = names.index(name)
-            pl = self._players[name]
-            strides[c] = pl.chain.strides
-            for t in range(T):
-                shares = _shares(s, t, c, owner, seq, weights)
-                for g in {int(drained[r]) for r in shares}:
-                    W = pl.after(V[t + 1], g)
-                    for r in shares:
-                        if drained[r] != g:
-                            continue
-                        th = self._throws[r]
-                        _, _, _, key = pl.decide(W, int(checked[r]), th, self.values[r])
-                        variant = pl.chain.empty_law[checked[r]]
-                        for v in (0, 1):
-                            sel = variant == v
-                            for kk in np.unique(key[sel]):
-                                ident = (r, v, int(kk))
-                                if ident not in index:
-                                    index[ident] = len(extra)
-                                    extra.append((2 * r + v, _k_table(s, rules, r, v, th, int(kk))))
-                                table[t, r, np.flatnonzero(sel & (key == kk))] = index[ident]
-        return extra, table, strides
+        check_choice("what", what, POLICY_TABLES, ExplodiceError)
+        df = _choices_frame(self, compile_day(self.scenario, self.rules))
+        return df if what == "choices" else _thresholds(df)
 
     def __repr__(self) -> str:
         vals = ", ".join(f"{k}: {v:.4f}" for k, v in self.value.items())
         return f"OptimalPolicy({self.scenario.describe()}; value {vals}; {self.rules.describe()})"
 
 
-def _decode(key: int, kmax: np.ndarray) -> list[int]:
-    """The choices packed in ``key`` (mixed radix, first throw most significant)."""
-    out = []
-    for km in kmax[::-1]:
-        out.append(key % (int(km) + 1))
-        key //= int(km) + 1
-    return out[::-1]
-
-
-def _k_table(scenario: Scenario, rules: Rules, r: int, v: int, th: _Throws, key: int) -> np.ndarray:
-    """The day kernel's choice table ``k[n1, n6, s]`` of roll type ``r``'s variant ``v``."""
-    roll = scenario.roll_of(r, gauge_empty=bool(v))
-    k = np.array(policy_table(roll, rules)) if not th.free[v] else np.zeros((5, 5, 21), np.int8)
-    if th.free[v]:
-        for j, kk in zip(
-            range(th.first[v], th.last[v]), _decode(key, th.kmax[th.first[v] : th.last[v]])
-        ):
-            n1, n6, s = th.state[j]
-            k[n1, n6, s] = kk
-    return np.ascontiguousarray(k.astype(np.int8))
-
-
-class _Decider:
-    """Moves exact_day's chain of one PC under the optimal choices."""
-
-    def __init__(self, policy: OptimalPolicy, name: str):
-        self.policy = policy
-        self.player = policy._players[name]
-        self.V = policy._V[name]
-        self._W: dict[tuple[int, int], np.ndarray] = {}
-
-    def move(
-        self,
-        chain: _Chain,
-        out: np.ndarray,
-        t: int,
-        r: int,
-        g: int,
-        gc: int,
-        share: float,
-        by_type: np.ndarray,
-        succ_t: np.ndarray,
-        drain_t: np.ndarray,
-    ) -> float:
-        """Roll type ``r`` (drains gauge ``g``, disadvantage when ``gc`` is at 0) at roll
-        ``t``, taken with probability ``share``: its mass into ``out``; the points lost."""
-        pl = self.player
-        if (t, g) not in self._W:
-            self._W = {(t, g): pl.after(self.V[t + 1], g)}
-        _, s, pi, _ = pl.decide(self._W[t, g], gc, self.policy._throws[r], self.policy.values[r])
-        P = chain.P  # the levels' probabilities, each with its running sum if the chain has one
-        lost = 0.0
-        scratch = np.zeros(2)
-        zeros = np.zeros(chain.n, np.int64)
-        out += share * P * np.repeat(pi[:, 0], chain.n_bins)
-        for c in range(1, MAX_ONES + 1):
-            lost += chain.move(
-                out,
-                g,
-                zeros,
-                chain.laws(("optimal", g, c), g, lambda c=c: [drain_pmf(c)]),
-                share,
-                scratch,
-                P=np.ascontiguousarray(P * np.repeat(pi[:, c], chain.n_bins)),
-            )
-        P = chain.states(P)
-        mean = pi @ pl.moments[0]
-        second = pi @ pl.moments[1]
-        for e in (0, 1):
-            sel = chain.empty_law[gc] == e
-            Pe = P[sel]
-            row = (Pe.sum(), Pe @ s[sel], Pe @ mean[sel], Pe @ second[sel])
-            by_type[r, e] += share * np.array(row)
-            succ_t[t] += share * row[1]
-            drain_t[t] += share * row[2]
-        return lost
-
-
-def _mix_weights(scenario: Scenario) -> np.ndarray:
-    w = np.array([r.weight for r in scenario.rolls], dtype=float)
-    return w / w.sum()
-
-
-def _day_values(result: Any, values: Sequence[float]) -> dict[str, float]:
+def _day_values(result: DayResult, values: Sequence[float]) -> dict[str, float]:
     """Expected weighted successes of each character's rolls in an exact day."""
     out: dict[str, float] = {}
     for r, day_roll in enumerate(result.scenario.rolls):
@@ -509,16 +322,177 @@ def _day_values(result: Any, values: Sequence[float]) -> dict[str, float]:
     return out
 
 
+def _choices_frame(policy: OptimalPolicy, day: CompiledDay) -> pd.DataFrame:
+    """The ``"choices"`` table: each PC's choices along the levels of each roll's gauge."""
+    rows = []
+    for name, pl in policy.players.items():
+        ch = pl.chain
+        for t in range(day.n_rolls):
+            shares = day.shares_at(t, pl.character.index)
+            for g in sorted({day.roll_types[r].drained for r in shares}):
+                W = pl.after(pl.V[t + 1], g)
+                line = [
+                    ch.index_of(ch.start[:g] + (lv,) + ch.start[g + 1 :])
+                    for lv in range(ch.sizes[g])
+                ]
+                for r in shares:
+                    rt = day.roll_types[r]
+                    if rt.drained != g:
+                        continue
+                    th = pl.throws[r]
+                    variant = pl.variant(rt.hindering)[line]
+                    _, _, _, key = pl.decide(
+                        np.ascontiguousarray(W[:, line]), pl.V[t + 1][line], variant, th,
+                        policy.values[r],
+                    )  # fmt: skip
+                    for lv in range(len(line)):
+                        for n1, n6, ss, k in th.choices(int(variant[lv]), int(key[lv])):
+                            rows.append(
+                                dict(
+                                    character=name,
+                                    type=rt.label,
+                                    gauge=GAUGES[g],
+                                    roll=t + 1,
+                                    level=lv,
+                                    n1=n1,
+                                    n6=n6,
+                                    s=ss,
+                                    k=k,
+                                )  # fmt: skip
+                            )
+    columns = ["character", "type", "gauge", "roll", "level", "n1", "n6", "s", "k"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _thresholds(df: pd.DataFrame) -> pd.DataFrame:
+    """The ``"thresholds"`` table from the ``"choices"`` one."""
+    out = []
+    keys = ["character", "type", "gauge", "roll", "n1", "n6", "s"]
+    for key_, grp in df.groupby(keys, sort=False):
+        cancels = grp.loc[grp.k > 0, "level"]
+        top = int(cancels.max()) if len(cancels) else None
+        mono = top is None or bool((grp.loc[grp.level <= top, "k"] > 0).all())
+        out.append(dict(zip(keys, key_), cancel_up_to=top, monotone=mono))
+    res = pd.DataFrame(out)
+    if len(res):
+        res["cancel_up_to"] = res["cancel_up_to"].astype("Int64")
+    return res
+
+
+def _lookup(
+    policy: OptimalPolicy, day: CompiledDay
+) -> tuple[list[tuple[int, np.ndarray]], np.ndarray, np.ndarray]:
+    """:meth:`OptimalPolicy.lookup`'s tables."""
+    T, n_types = day.n_rolls, len(day.roll_types)
+    n_max = max([pl.chain.n for pl in policy.players.values()], default=1)
+    if T * n_types * n_max > TABLE_LIMIT:
+        raise ExplodiceError(
+            f"`policy`: simulating this optimal policy needs a table of {T} rolls x "
+            f"{n_types} roll types x {n_max:,} gauge states, more than {TABLE_LIMIT:,} "
+            "entries; play it with exact_day instead."
+        )
+    table = np.full((T, n_types, n_max), -1, dtype=np.int32)
+    strides = np.zeros((len(day.characters), 4), dtype=np.int64)
+    extra: list[tuple[int, np.ndarray]] = []
+    index: dict[tuple[int, int, int], int] = {}
+    for pl in policy.players.values():
+        c = pl.character.index
+        strides[c] = pl.chain.strides
+        for t in range(T):
+            shares = day.shares_at(t, c)
+            for g in sorted({day.roll_types[r].drained for r in shares}):
+                W = pl.after(pl.V[t + 1], g)
+                for r in shares:
+                    rt = day.roll_types[r]
+                    if rt.drained != g:
+                        continue
+                    variant = pl.variant(rt.hindering)
+                    key = pl.decide(W, pl.V[t + 1], variant, pl.throws[r], policy.values[r])[3]
+                    for v in (0, 1):
+                        sel = variant == v
+                        for kk in np.unique(key[sel]):
+                            ident = (r, v, int(kk))
+                            if ident not in index:
+                                index[ident] = len(extra)
+                                table_k = _k_table(day, r, v, pl.throws[r], int(kk))
+                                extra.append((2 * r + v, table_k))
+                            table[t, r, np.flatnonzero(sel & (key == kk))] = index[ident]
+    return extra, table, strides
+
+
+def _k_table(day: CompiledDay, r: int, v: int, th: Throws, key: int) -> np.ndarray:
+    """The day kernel's choice table ``k[n1, n6, s]`` of roll type ``r``'s variant ``v``."""
+    roll = day.roll_types[r].variants[v].roll
+    if not th.free[v]:
+        return np.ascontiguousarray(np.array(policy_table(roll, day.rules)).astype(np.int8))
+    k = np.zeros(STATE_SHAPE, np.int8)
+    for n1, n6, s, kk in th.choices(v, key):
+        k[n1, n6, s] = kk
+    return np.ascontiguousarray(k)
+
+
+# -- playing the policy forward in the exact day -------------------------------------------------------
+class Decider:
+    """Moves exact_day's chain of one PC under the optimal choices."""
+
+    def __init__(self, policy: OptimalPolicy, player: Player, day: CompiledDay):
+        self.policy = policy
+        self.player = player
+        self.day = day
+        self._W: dict[tuple[int, int], np.ndarray] = {}
+        c = np.arange(player.dice + 1)
+        first, second = np.zeros(c.size), np.zeros(c.size)
+        for i in c:
+            _, first[i], second[i] = DrainLaw(np.eye(c.size)[i]).moments()
+        self.moments = (first, second)
+
+    def move(
+        self, chain: LevelChain, P: np.ndarray, out: np.ndarray, step: RollStep, tally: Tally
+    ) -> None:
+        """Roll type ``step.r`` at roll ``step.t``, taken with probability ``step.share``:
+        its mass from ``P`` into ``out``, its tables into ``tally``."""
+        pl = self.player
+        t, g = step.t, step.drained
+        if (t, g) not in self._W:
+            self._W = {(t, g): pl.after(pl.V[t + 1], g)}
+        variant = pl.variant(step.hindering)
+        th = pl.throws[step.r]
+        _, s, pi, _ = pl.decide(self._W[t, g], pl.V[t + 1], variant, th, self.policy.values[step.r])
+        nb = chain.n_bins  # the levels' probabilities, each with its running sum if any
+        out += step.share * P * np.repeat(pi[:, 0], nb)
+        for c in range(1, pl.dice + 1):
+            if not pi[:, c].any():
+                continue
+            law = np.zeros((N_LAWS, c + 1))
+            law[:, c] = 1.0
+            part = np.ascontiguousarray(P * np.repeat(pi[:, c], nb))
+            tally.lost += chain.move(part, out, g, -1, law, step.share)[1]
+        levels = chain.states(P)
+        mean, second = pi @ self.moments[0], pi @ self.moments[1]
+        for e in (0, 1):
+            sel = variant == e
+            Pe = levels[sel]
+            row = np.array((Pe.sum(), Pe @ s[sel], Pe @ mean[sel], Pe @ second[sel]))
+            tally.by_type[step.r, e] += step.share * row
+            tally.succ_t[t] += step.share * row[1]
+            tally.drain_t[t] += step.share * row[2]
+
+
 # -- the dynamic programme ------------------------------------------------------------------------
 def optimal_policy(
-    scenario: Scenario, rules: Rules | None = None, *, values: Sequence[float] | None = None
+    scenario: Scenario,
+    rules: Rules | None = None,
+    *,
+    values: Sequence[float] | None = None,
+    threads: int | None = None,
 ) -> OptimalPolicy:
     """The choices of k that maximise each PC's expected weighted successes over the day.
 
     ``values[r]`` weighs a success of roll type ``r`` (default 1 each). Backward over the
     rolls: the value of a state before roll ``t`` is the expectation, over the roll type and
     the initial throw, of the best choice's ``values[r]`` x P(success) plus the value left
-    after its drain (:mod:`explodice.day._optimal_kernel`).
+    after its drain (:mod:`explodice.day._optimal_kernel`). ``threads``: 2 play each roll in
+    two halves at once (default: one per core, at most 2; the numbers are the same for any).
 
     >>> from explodice import Character, DayRoll, Scenario
     >>> hero = Character("Hero", dict(STR=12, DEX=10, CON=10, INT=10, WIS=10, CHA=10),
@@ -527,52 +501,50 @@ def optimal_policy(
     >>> round(optimal_policy(s).value["Hero"] - float(exact_day(s).succ_t[0]), 12)  # as keep
     0.0
     """
-    rules = check_rules(rules)
-    if not isinstance(scenario, Scenario):
-        raise ExplodiceTypeError(
-            f"`scenario` must be a Scenario, but {type(scenario).__name__} was passed."
-        )
-    n_types = len(scenario.rolls)
+    day = compile_day(scenario, rules)
+    weights = _check_values(values, len(day.roll_types))
+    n_threads = resolve_threads(threads)
+    reason = optimal_unsupported(scenario)
+    if reason is not None:
+        raise ExplodiceError(reason)
+    began = time.perf_counter()
+    throws = [throws_of(rt) for rt in day.roll_types]
+    players, value = {}, {}
+    for ch in day.characters:
+        if not ch.pc:
+            continue
+        if not ch.roll_types:  # a PC without rolls: nothing to choose, nothing to gain
+            value[ch.name] = 0.0
+            continue
+        check_states(ch.name, ch.start)
+        pl = Player(day, ch, throws, n_threads)
+        _backward(day, pl, weights)
+        players[ch.name] = pl
+        value[ch.name] = float(pl.V[0, pl.chain.start_index()])
+    return OptimalPolicy(
+        day.scenario, day.rules, weights, value, time.perf_counter() - began, players
+    )
+
+
+def _check_values(values: Sequence[float] | None, n_types: int) -> tuple[float, ...]:
+    """``values`` as a tuple of one finite number >= 0 per roll type (default 1 each)."""
     if values is None:
-        values = (1.0,) * n_types
-    values = tuple(values)
-    if len(values) != n_types or not all(
-        isinstance(v, (int, float)) and not isinstance(v, bool) and np.isfinite(v) and v >= 0
-        for v in values
+        return (1.0,) * n_types
+    out: tuple[Any, ...] | None
+    try:
+        out = tuple(values)
+    except TypeError:
+        out = None
+    if (
+        out is None
+        or len(out) != n_types
+        or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and np.isfinite(v) and v >= 0
+            for v in out
+        )
     ):
         raise ExplodiceError(
             f"`values` must be {n_types} finite numbers >= 0 (one per roll "
             f"type), but {shown(values)} was passed."
         )
-    began = time.perf_counter()
-    throws = [_throws(pair) for pair in _choices(scenario, rules, optimal=True)]
-    drained, checked = _gauge_index(scenario, rules)
-    names = [c.name for c in scenario.characters]
-    owner = np.array([names.index(r.character) for r in scenario.rolls])
-    seq = scenario.sequence()
-    weights = _mix_weights(scenario)
-    start = scenario.gauge_start()
-    T = scenario.n_rolls
-    V_all, players, value = {}, {}, {}
-    for c, who in enumerate(scenario.characters):
-        if who.actor != "pc":
-            continue
-        levels = [int(start[who.name][g]) for g in GAUGES]
-        check_states(who.name, levels)
-        pl = _Player(levels, rules.overflow == "fullest")
-        V = np.zeros((T + 1, pl.chain.n))
-        for t in range(T - 1, -1, -1):
-            shares = _shares(scenario, t, c, owner, seq, weights)
-            cur = V[t + 1] * (1.0 - sum(shares.values()))
-            for g in {int(drained[r]) for r in shares}:
-                W = pl.after(V[t + 1], g)
-                for r, w in shares.items():
-                    if drained[r] == g:
-                        Q, _, _, _ = pl.decide(W, int(checked[r]), throws[r], values[r])
-                        cur += w * Q
-            V[t] = cur
-        V_all[who.name], players[who.name] = V, pl
-        value[who.name] = float(V[0, np.ravel_multi_index(tuple(levels), pl.chain.sizes)])
-    return OptimalPolicy(
-        scenario, rules, values, value, time.perf_counter() - began, V_all, players, throws
-    )
+    return tuple(float(v) for v in out)

@@ -9,7 +9,10 @@ that end explosion chains when those count). Given ``c`` draining 1s the drain i
 
 A fixed policy picks one ``k`` per throw state (:func:`explodice.engine.rule_of_one.policy_table`);
 :func:`explodice.optimal_policy` picks it knowing the day. The exact day
-(:func:`explodice.exact_day`) reads these arrays only.
+(:func:`explodice.exact_day`) reads these arrays only, and a drain law as its *c-mass*
+(:class:`DrainLaw`: P(c draining 1s), the drain being the sum of c exploding d6), which is
+how the chain on gauge levels plays it (:mod:`explodice.day.chain`). Both are cached by roll,
+rules and target, so days that share their rolls build them once.
 
 Explosions are followed to :data:`DEPTH` explosions per die, which leaves out less than
 (1/6)**41 < 1e-31 per die: a day of 100 000 rolls of nine exploding dice each stays far below
@@ -25,7 +28,7 @@ the 1e-12 the exact engine allows itself for one roll.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property, lru_cache
 
 import numpy as np
 
@@ -33,10 +36,21 @@ from explodice.engine.dice import initial_states
 from explodice.engine.rule_of_one import policy_table
 from explodice.game.rules import Roll, Rules
 
-__all__ = ["DEPTH", "MAX_ONES", "RollChoices", "deep_die", "drain_pmf", "roll_choices"]
+__all__ = [
+    "DEPTH",
+    "MAX_DICE",
+    "MAX_ONES",
+    "DrainLaw",
+    "RollChoices",
+    "deep_die",
+    "dice_tails",
+    "drain_pmf",
+    "roll_choices",
+]
 
 DEPTH = 40
 MAX_ONES = 4  # a throw keeps at most 4 draining 1s: n1 - k kept, n6 - k chains
+MAX_DICE = 2 * MAX_ONES  # a failed roll thrown again: both throws' drains
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
@@ -64,6 +78,91 @@ def drain_pmf(c: int) -> np.ndarray:
     for _ in range(c):
         out = np.convolve(out, deep_die())
     return _frozen(out)
+
+
+@lru_cache(maxsize=8)
+def dice_tails(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(tau, lam)`` of the sums of ``c = 0 .. MAX_DICE`` exploding d6, for ``j < n``:
+    ``tau[c, j]`` = P(d > j) and ``lam[c, j]`` = E[(d - j)^+] (the points past ``j``).
+
+    >>> tau, lam = dice_tails(3)
+    >>> round(float(tau[1, 0]), 12), round(float(lam[1, 0]), 12)   # one die: always > 0, mean 4.2
+    (1.0, 4.2)
+    """
+    tau, lam = np.zeros((MAX_DICE + 1, n)), np.zeros((MAX_DICE + 1, n))
+    j = np.arange(n)
+    for c in range(1, MAX_DICE + 1):
+        q = drain_pmf(c)
+        size = max(q.size, n + 1) + 1
+        pmf = np.zeros(size)
+        pmf[: q.size] = q
+        t0 = np.cumsum(pmf[::-1])[::-1]  # P(d >= i)
+        t1 = np.cumsum((pmf * np.arange(size))[::-1])[::-1]  # E[d; d >= i]
+        tau[c] = t0[j + 1]
+        lam[c] = t1[j + 1] - j * t0[j + 1]
+    for a in (tau, lam):
+        a.setflags(write=False)
+    return tau, lam
+
+
+@dataclass(frozen=True, eq=False)
+class DrainLaw:
+    """A drain law by its c-mass: ``ones[c]`` = P(``c`` draining 1s); the drain is then the
+    sum of ``c`` exploding d6. The masses may add up to less than 1 (a part of a law: the
+    rolls that fail, say).
+
+    >>> law = DrainLaw(np.array([0.5, 0.5]))   # no 1 half the time, else one exploding d6
+    >>> [round(x, 9) for x in law.moments()]   # mass, E[drain], E[drain^2] (4.2 / 2, 28.28 / 2)
+    [1.0, 2.1, 14.14]
+    """
+
+    ones: np.ndarray
+
+    def __post_init__(self) -> None:
+        ones = np.asarray(self.ones, dtype=float)
+        last = np.flatnonzero(ones)
+        ones = np.ascontiguousarray(ones[: (last[-1] + 1) if last.size else 1])
+        ones.setflags(write=False)
+        object.__setattr__(self, "ones", ones)
+
+    @property
+    def dice(self) -> int:
+        """The most exploding d6 it sums."""
+        return int(self.ones.size - 1)
+
+    @cached_property
+    def pmf(self) -> np.ndarray:
+        """P(drain = d), d = 0, 1, ... (explosions followed to :data:`DEPTH`)."""
+        return _drain_law(self.ones)
+
+    def moments(self) -> tuple[float, float, float]:
+        """``(mass, E[drain], E[drain^2])`` (each times the mass)."""
+        first, second = _dice_moments()
+        c = np.arange(self.ones.size)
+        return float(self.ones.sum()), float(self.ones @ first[c]), float(self.ones @ second[c])
+
+    def then(self, other: DrainLaw) -> DrainLaw:
+        """This drain plus an independent ``other`` (a second throw's)."""
+        return DrainLaw(np.convolve(self.ones, other.ones))
+
+    @staticmethod
+    def mix(laws: list[DrainLaw], weights: list[float]) -> DrainLaw:
+        """``sum(w * law)``: the law of a roll drawn among ``laws`` with these weights."""
+        out = np.zeros(max(law.ones.size for law in laws))
+        for law, w in zip(laws, weights):
+            out[: law.ones.size] += w * law.ones
+        return DrainLaw(out)
+
+
+@cache
+def _dice_moments() -> tuple[np.ndarray, np.ndarray]:
+    """E[d] and E[d^2] of the sum of c exploding d6, c = 0 .. MAX_DICE."""
+    first, second = np.zeros(MAX_DICE + 1), np.zeros(MAX_DICE + 1)
+    for c in range(MAX_DICE + 1):
+        q = drain_pmf(c)
+        d = np.arange(q.size, dtype=float)
+        first[c], second[c] = q @ d, q @ d**2
+    return first, second
 
 
 @cache
@@ -128,6 +227,19 @@ class RollChoices:
         succ = float(self.p @ self.succ[idx, k])
         return succ, _drain_law(self.p @ self.ones[idx, k])
 
+    def law(self, k: np.ndarray) -> tuple[float, DrainLaw]:
+        """``(P(success), drain law)`` when throw state ``i`` sets aside ``k[i]`` pairs."""
+        idx = np.arange(self.p.size)
+        return float(self.p @ self.succ[idx, k]), DrainLaw(self.p @ self.ones[idx, k])
+
+    def split_law(self, k: np.ndarray) -> tuple[float, DrainLaw, DrainLaw]:
+        """:meth:`split` as drain laws: ``(P(success), drain of the rolls that succeed,
+        drain of those that fail)``."""
+        idx = np.arange(self.p.size)
+        won = self.p @ self.won[idx, k]
+        everything = self.p @ self.ones[idx, k]
+        return float(won.sum()), DrainLaw(won), DrainLaw(everything - won)
+
     def split(self, k: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
         """``(P(success), drain of the rolls that succeed, drain of those that fail)`` when
         throw state ``i`` sets aside ``k[i]`` pairs: the two drain PMFs are parts of the
@@ -146,7 +258,7 @@ class RollChoices:
 
 def _drain_law(c_mass: np.ndarray) -> np.ndarray:
     """The drain PMF when ``c`` 1s drain with probability ``c_mass[c]``."""
-    drain = np.zeros(drain_pmf(MAX_ONES).size)
+    drain = np.zeros(drain_pmf(max(MAX_ONES, len(c_mass) - 1)).size)
     for c, w in enumerate(c_mass):
         if w > 0:
             d = drain_pmf(c)
@@ -154,9 +266,10 @@ def _drain_law(c_mass: np.ndarray) -> np.ndarray:
     return drain
 
 
+@lru_cache(maxsize=512)
 def roll_choices(roll: Roll, rules: Rules, need: int) -> RollChoices:
     """The choices of ``roll`` under ``rules``, succeeding when its dice total is >= ``need``
-    (the DC minus the modifier)."""
+    (the DC minus the modifier); cached, so days that share a roll build it once."""
     pool = roll.pool_size(rules)
     applies = roll.rule_of_one_applies(rules)
     count_ones = applies and rules.ones_on_explosions
@@ -192,6 +305,7 @@ def roll_choices(roll: Roll, rules: Rules, need: int) -> RollChoices:
                 won[i, k, 0] = succ[i, k]
     k_fixed = policy_table(roll, rules)[n1, n6, s].astype(np.int64)
     free = drains and roll.actor == "pc"
-    for a in (n1, n6, s, p, succ, ones, won, k_fixed):
-        a.setflags(write=False)
+    arrays: tuple[np.ndarray, ...] = (n1, n6, s, p, succ, ones, won, k_fixed)
+    for arr in arrays:
+        arr.setflags(write=False)
     return RollChoices(n1, n6, s, p, succ, ones, won, k_fixed, free, drains)

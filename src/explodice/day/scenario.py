@@ -16,6 +16,7 @@ the file, the key and the problem.
 from __future__ import annotations
 
 import functools
+import math
 import numbers
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -150,7 +151,7 @@ class DayRoll:
         if self.kind == "check" and self.skill is None:  # a check without a skill (RULES.md)
             set_(self, "kind", "ability")
         if self.ability is None:
-            set_(self, "ability", SKILLS[self.skill])
+            set_(self, "ability", SKILLS[str(self.skill)])
         set_(self, "dc", _int("dc", self.dc, -100, 200))
         for name in ("advantages", "disadvantages"):
             set_(self, name, _int(name, getattr(self, name), 0, 100))
@@ -185,13 +186,13 @@ class DayRoll:
     @property
     def gauge(self) -> str:
         """The gauge that pays for this roll's ability: at 0, the roll has disadvantage."""
-        return ABILITY_GAUGE[self.ability]
+        return ABILITY_GAUGE[str(self.ability)]
 
     def drain_gauge(self, rules: Rules | None = None) -> str:
         """The gauge this roll's kept 1s drain (``rules.drain_gauge``): a skill check drains
         its skill's gauge by default, so STR (Intimidation) drains PH while PA at 0 gives it
         disadvantage."""
-        return drain_gauge(self.ability, self.skill, rules)
+        return drain_gauge(str(self.ability), self.skill, rules)
 
     def advantage(self, gauge_empty: bool = False) -> str:
         """The net advantage state; an empty gauge adds one disadvantage source."""
@@ -294,6 +295,40 @@ class Scenario:
         """The character of that name."""
         names = tuple(c.name for c in self.characters)
         return self.characters[names.index(check_choice("name", name, names, ScenarioError))]
+
+    @functools.cached_property
+    def owners(self) -> tuple[int, ...]:
+        """The index in :attr:`characters` of each roll type's character."""
+        names = [c.name for c in self.characters]
+        return tuple(names.index(r.character) for r in self.rolls)
+
+    @functools.cached_property
+    def mix_weights(self) -> tuple[float, ...]:
+        """Each roll type's share of a mix's draws: its weight over the weights' sum."""
+        total = math.fsum(r.weight for r in self.rolls)
+        return tuple(r.weight / total for r in self.rolls)
+
+    def shares_at(self, t: int) -> dict[int, float]:
+        """The roll types roll ``t`` (0-based) may be, with their probabilities: its one
+        type in a sequence, every type by its :attr:`mix_weights` in a mix.
+
+        >>> from explodice import Character
+        >>> hero = Character("Hero", dict(STR=14, DEX=12, CON=14, INT=10, WIS=10, CHA=8))
+        >>> Scenario([hero], [DayRoll("Hero", ability="STR", weight=3),
+        ...                   DayRoll("Hero", ability="DEX")], rolls_per_day=4).shares_at(0)
+        {0: 0.75, 1: 0.25}
+        """
+        if not 0 <= t < self.n_rolls:
+            raise _fail("t", t, f"a roll of the day, 0..{self.n_rolls - 1}")
+        seq = self._sequence
+        if seq is not None:
+            return {seq[t]: 1.0}
+        return dict(enumerate(self.mix_weights))
+
+    @functools.cached_property
+    def _sequence(self) -> tuple[int, ...] | None:
+        seq = self.sequence()
+        return None if seq is None else tuple(seq)
 
     def roll_of(self, i: int, *, gauge_empty: bool = False) -> Roll:
         """The :class:`Roll` of roll type ``i`` (with its gauge at 0 if ``gauge_empty``)."""

@@ -1,9 +1,10 @@
 """The adventuring day: many simulated days of a Scenario, and the time a gauge takes to empty.
 
-:func:`simulate_day` compiles a :class:`~explodice.Scenario` into plain arrays (through
-:func:`explodice.engine.compiled.compile_roll`, the
-translation the single-roll kernel uses) and runs
-:func:`explodice.day._kernel.day_chunk` on threads (:func:`explodice.engine.chunks.run_chunks`). The rules of RULES.md it plays:
+:func:`simulate_day` reads a day compiled once (:func:`explodice.day.compiled.compile_day`: its
+rolls through :func:`explodice.engine.compiled.compile_roll`, the translation the single-roll
+kernel uses), packs it into the day kernel's arrays (:func:`kernel_day`) and runs
+:func:`explodice.day._kernel.day_chunk` on threads (:func:`explodice.engine.chunks.run_chunks`).
+The rules of RULES.md it plays:
 
 - each drain goes to the gauge `rules.drain_gauge` names (a skill check: its skill's gauge by
   default; a save or an ability check: its ability's); past 0 the excess overflows
@@ -27,38 +28,77 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
-import pandas as pd
 
-from explodice.core.errors import ExplodiceTypeError, shown
+from explodice.core.errors import ExplodiceTypeError, check_choice, check_int, fail
+from explodice.day.compiled import CompiledDay, DayPolicy, check_day_policy, compile_day
 from explodice.day.reroll_day import day_histograms
+from explodice.day.results import DayResult, EmptyTime, histogram_bins
 from explodice.day.scenario import DayRoll, Scenario
 from explodice.engine.chunks import lanes, progress_bar, resolve_threads, run_chunks
-from explodice.engine.compiled import compile_roll, throw_table
-from explodice.engine.distribution import wilson_interval
+from explodice.engine.compiled import throw_table
 from explodice.engine.exact import exact
-from explodice.engine.rule_of_one import STATE_SHAPE
 from explodice.engine.seeding import chunk_sizes, resolve_seed, seed_record, stream_seeds
-from explodice.game.character import GAUGES, Character
+from explodice.game.character import Character
 from explodice.game.checks import check_rules
-from explodice.game.rules import Best, ExplodiceError, Policy, Roll, Rules, check_int
+from explodice.game.rules import Best, ExplodiceError, Policy, Roll, Rules
 from explodice.game.tables import MAX_GAUGE
 
-__all__ = ["DayResult", "EmptyTime", "rolls_to_empty", "simulate_day", "DEFAULT_CHUNK_DAYS"]
+__all__ = [
+    "DEFAULT_CHUNK_DAYS",
+    "DayResult",
+    "EmptyTime",
+    "KernelDay",
+    "accumulators",
+    "kernel_day",
+    "rolls_to_empty",
+    "simulate_day",
+]
 
 DEFAULT_CHUNK_DAYS = 4096
 _MAX_FACES = 6**4
-_THROW_ROW = 6**6  # entries of the largest throw table (pools of 3 and 4)
 #: The most days one day simulation may run (a designer's runs are 10**4 to 10**6).
 MAX_DAYS = 10**9
 _WEIGHT_TOTAL = 1 << 30  # non-integer mix weights are rounded to this resolution
+#: How :func:`rolls_to_empty` answers.
+Method = Literal["exact", "simulate"]
+METHODS: tuple[Method, ...] = ("exact", "simulate")
 
 
-# -- compiling a scenario -------------------------------------------------------------------
+# -- the day as the kernel reads it -------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class KernelDay:
+    """The day kernel's arguments, by the names :func:`explodice.day._kernel.day_chunk` takes:
+    the roll types' and variants' fields packed in two flat tables (``types``, ``variants``),
+    their throw tables (``throws``), the sequence or the mix (``mix_cum``, ``mix_lut``), the
+    gauges' start, and a state-dependent policy's choices (``policy_pack``)."""
+
+    throws: np.ndarray
+    types: np.ndarray
+    variants: np.ndarray
+    sequence: np.ndarray
+    gauge_start: np.ndarray
+    overflow: int
+    mix_cum: np.ndarray
+    mix_lut: np.ndarray
+    policy_pack: np.ndarray
+    c_strides: np.ndarray
+    n_states: int
+    n_faces: np.ndarray
+    face_n1: np.ndarray
+    face_n6: np.ndarray
+    face_s: np.ndarray
+    k_tables: np.ndarray
+
+    def arguments(self) -> dict[str, Any]:
+        """The keyword arguments of ``day_chunk`` (all but the stream, size and output)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
 def _mix_cum(scenario: Scenario) -> np.ndarray:
     """Cumulative integer weights of the roll types (exact when the weights are integers)."""
     w = [r.weight for r in scenario.rolls]
@@ -73,7 +113,7 @@ def _mix_cum(scenario: Scenario) -> np.ndarray:
     return np.cumsum(np.asarray(ints, dtype=np.int64))
 
 
-def _mix_lut(mix_cum: np.ndarray) -> np.ndarray:
+def mix_lut(mix_cum: np.ndarray) -> np.ndarray:
     """The roll type of each integer weight unit, when they are few enough (else empty)."""
     from explodice.day import _kernel as _day_kernel  # numba: only when days are simulated
 
@@ -83,16 +123,6 @@ def _mix_lut(mix_cum: np.ndarray) -> np.ndarray:
     return np.repeat(np.arange(mix_cum.size), np.diff(mix_cum, prepend=0)).astype(dtype)
 
 
-def _throw_rows(tables: dict[bytes, int]) -> np.ndarray:
-    """The distinct throw tables as rows of 6**6 entries; a pool of 2's 6**5 repeats 6 times
-    (a uniform index below 6**6 read modulo 6**5 is uniform below 6**5)."""
-    rows = np.empty((len(tables), _THROW_ROW), dtype=np.int16)
-    for raw, i in tables.items():
-        t = np.frombuffer(raw, dtype=np.int16)
-        rows[i] = np.tile(t, _THROW_ROW // t.size)
-    return rows
-
-
 def _day_table(roll: Roll, rules: Rules, pool: int, k_table: bytes | None = None) -> np.ndarray:
     """The throw table the day kernel reads for a variant: 6**5 entries for pools of 2 and 3
     (15 KB, in the L1 cache; 3.6 % of 3d6x throws left to finish), 6**6 for 4 dice (a 6**5
@@ -100,186 +130,117 @@ def _day_table(roll: Roll, rules: Rules, pool: int, k_table: bytes | None = None
     return throw_table(roll, rules, depth=5 if pool <= 3 else 6, k_table=k_table)
 
 
-def _compile(scenario: Scenario, rules: Rules, policy: Any = None) -> dict[str, Any]:
-    """The kernel's arrays for ``scenario`` under ``rules`` (and a state-dependent
-    ``policy``: its choice tables become extra variants, looked up by roll and levels)."""
-    n_types = len(scenario.rolls)
+def kernel_day(day: CompiledDay, policy: DayPolicy | None = None) -> KernelDay:
+    """Pack a compiled day (and a state-dependent ``policy``: its choice tables become extra
+    variants, looked up by roll and levels) into the day kernel's arrays."""
+    from explodice.day import _kernel as k  # numba: only when days are simulated
+
+    n_types = len(day.roll_types)
+    n_g = day.gauge_start.size  # NPCs' rolls go to the kernel's scratch gauge n_g
+    types = np.zeros((n_types, k.TYPE_FIELDS), dtype=np.int64)
+    rows: list[tuple[int, int, np.ndarray]] = []  # (variant, pool, day table) in order
     faces = np.zeros((3, 3, _MAX_FACES), dtype=np.int8)  # [table, pool 2..4, face index]
-    n_faces = np.array([6**2, 6**3, 6**4], dtype=np.int64)
-    v_pool = np.zeros(2 * n_types, dtype=np.int64)
-    k_tables = np.zeros((2 * n_types, *STATE_SHAPE), dtype=np.int8)
-    v_flags = np.zeros((3, 2 * n_types), dtype=np.bool_)  # malus, rule applies, explosion 1s
-    n_gauges = 4 * len(scenario.characters)
-    t_gauge = np.full(n_types, n_gauges, dtype=np.int64)  # NPCs: the kernel's scratch gauge
-    t_check = np.full(n_types, n_gauges, dtype=np.int64)  # the gauge whose 0 gives disadvantage
-    t_drains = np.zeros(n_types, dtype=np.bool_)
-    t_lucky = np.zeros(n_types, dtype=np.bool_)  # Reroll("one"): the face-by-face path
-    t_need = np.zeros(n_types, dtype=np.int64)
-    throws: dict[bytes, int] = {}  # equal tables stored once
-    v_tab = np.zeros(2 * n_types, dtype=np.int64)
-    v_tables: list[np.ndarray] = []  # each variant's own table, as the day kernel reads it
-    names = [c.name for c in scenario.characters]
-    for r, day_roll in enumerate(scenario.rolls):
-        for empty in (0, 1):
-            roll = scenario.roll_of(r, gauge_empty=bool(empty))
-            c = compile_roll(roll, rules)
-            p = c.pool - 2
-            faces[:, p, : c.face_n1.size] = (c.face_n1, c.face_n6, c.face_s)
-            v = 2 * r + empty
-            v_pool[v], k_tables[v] = p, c.k_table
-            v_tab[v] = throws.setdefault(c.throw_table.tobytes(), len(throws))
-            v_tables.append(_day_table(roll, rules, c.pool))
-            v_flags[:, v] = (c.malus, c.rule_applies, c.explosion_ones)
-            assert roll.reroll_dc is None  # a reroll on failure goes through reroll_day
-            if not empty:
-                t_drains[r] = c.drains
-                t_lucky[r] = c.lucky
-                t_need[r] = day_roll.dc - roll.modifier
-                if roll.actor == "pc":
-                    base = names.index(day_roll.character) * 4
-                    t_gauge[r] = base + GAUGES.index(day_roll.drain_gauge(rules))
-                    t_check[r] = base + GAUGES.index(day_roll.gauge)
-    t_owner = np.array([names.index(r.character) for r in scenario.rolls], dtype=np.int64)
+    k_tables, flags = [], []
+    for rt in day.roll_types:
+        c0 = rt.variants[0].kernel
+        base = 4 * rt.owner
+        types[rt.index, k.T_GAUGE] = base + rt.drained if rt.pc else n_g
+        types[rt.index, k.T_CHECK] = base + rt.hindering if rt.pc else n_g
+        types[rt.index, k.T_DRAINS] = c0.drains
+        types[rt.index, k.T_NEED] = rt.variants[0].need
+        types[rt.index, k.T_LUCKY] = c0.lucky
+        types[rt.index, k.T_OWNER] = rt.owner
+        for var in rt.variants:
+            assert var.roll.reroll_dc is None  # a reroll on failure goes through reroll_day
+            c = var.kernel
+            faces[:, c.pool - 2, : c.face_n1.size] = (c.face_n1, c.face_n6, c.face_s)
+            k_tables.append(c.k_table)
+            flags.append((c.malus, c.rule_applies, c.explosion_ones, c.pool - 2))
+            rows.append((len(rows), c.pool, _day_table(var.roll, day.rules, c.pool)))
     policy_var = np.zeros((0, 0, 0), dtype=np.int32)
-    c_strides = np.zeros((len(names), 4), dtype=np.int64)
+    c_strides = np.zeros((len(day.characters), 4), dtype=np.int64)
     if policy is not None:  # extra variants 2 n_types + i, read through policy_var
-        extra, policy_var, c_strides = policy.lookup(scenario, rules)
-        more = len(extra)
-        v_pool = np.concatenate([v_pool, np.zeros(more, np.int64)])
-        k_tables = np.concatenate([k_tables, np.zeros((more, 5, 5, 21), np.int8)])
-        v_flags = np.concatenate([v_flags, np.zeros((3, more), np.bool_)], axis=1)
-        v_tab = np.concatenate([v_tab, np.zeros(more, np.int64)])
-        for i, (v, k) in enumerate(extra):
-            roll = scenario.roll_of(v // 2, gauge_empty=bool(v % 2))
-            w = 2 * n_types + i
-            v_pool[w], k_tables[w], v_flags[:, w] = v_pool[v], k, v_flags[:, v]
-            table = throw_table(roll, rules, k_table=k.tobytes())
-            v_tab[w] = throws.setdefault(table.tobytes(), len(throws))
-            v_tables.append(_day_table(roll, rules, roll.pool_size(rules), k.tobytes()))
-    t_policy = np.array(
-        [policy_var.size > 0 and bool((policy_var[:, r] >= 0).any()) for r in range(n_types)],
-        dtype=np.bool_,
-    )
-    seq = scenario.sequence()
-    sequence = np.asarray(seq if seq is not None else [-1] * scenario.n_rolls, dtype=np.int64)
-    start = scenario.gauge_start()
-    gauge_start = np.array([start[c][g] for c in names for g in GAUGES], dtype=np.int64)
-    mix_cum = _mix_cum(scenario)
-    return dict(
-        throws=_throw_rows(throws),
-        v_tab=v_tab,
-        v_tables=v_tables,
-        n_faces=n_faces,
+        extra, policy_var, c_strides = policy.lookup(day)
+        for v, table in extra:
+            var = day.roll_types[v // 2].variants[v % 2]
+            k_tables.append(np.ascontiguousarray(table))
+            flags.append(flags[v])
+            pool = var.roll.pool_size(day.rules)
+            rows.append((len(rows), pool, _day_table(var.roll, day.rules, pool, table.tobytes())))
+    for r in range(n_types):
+        types[r, k.T_POLICY] = policy_var.size > 0 and bool((policy_var[:, r] >= 0).any())
+    variants, throws = _variant_table(k, rows, flags)
+    return KernelDay(
+        throws=k.byte_tables(throws),
+        types=types.reshape(-1),
+        variants=variants.reshape(-1),
+        sequence=np.asarray(day.sequence),
+        gauge_start=np.asarray(day.gauge_start),
+        overflow=k.OVERFLOW_MODES[day.overflow],
+        mix_cum=(cum := _mix_cum(day.scenario)),
+        mix_lut=mix_lut(cum),
+        policy_pack=_policy_pack(k, day, variants, policy_var, c_strides),
+        c_strides=np.ascontiguousarray(c_strides).reshape(-1),
+        n_states=int(policy_var.shape[2]),
+        n_faces=np.array([6**2, 6**3, 6**4], dtype=np.int64),
         face_n1=faces[0],
         face_n6=faces[1],
         face_s=faces[2],
-        v_pool=v_pool,
-        k_tables=k_tables,
-        v_malus=v_flags[0],
-        v_rule=v_flags[1],
-        v_expl=v_flags[2],
-        t_lucky=t_lucky,
-        t_gauge=t_gauge,
-        t_check=t_check,
-        t_drains=t_drains,
-        t_need=t_need,
-        sequence=sequence,
-        mix_cum=mix_cum,
-        mix_lut=_mix_lut(mix_cum),
-        gauge_start=gauge_start,
-        overflow_fullest=rules.overflow == "fullest",
-        t_owner=t_owner,
-        t_policy=t_policy,
-        policy_var=policy_var,
-        c_strides=c_strides,
+        k_tables=np.ascontiguousarray(np.stack(k_tables)),
     )
 
 
-def _pack(arrays: dict[str, Any]) -> dict[str, Any]:
-    """The day kernel's arguments from :func:`_compile`'s named arrays: the roll types' and
-    variants' fields packed into two flat tables (see :mod:`explodice.day._kernel`, which
-    reads few arrays in its loop)."""
-    from explodice.day import _kernel as k  # numba: only when days are simulated
-
-    n_types = arrays["t_gauge"].size
-    types = np.zeros((n_types, k.TYPE_FIELDS), dtype=np.int64)
-    for field, name in [
-        (k.T_GAUGE, "t_gauge"),
-        (k.T_CHECK, "t_check"),
-        (k.T_DRAINS, "t_drains"),
-        (k.T_NEED, "t_need"),
-        (k.T_LUCKY, "t_lucky"),
-        (k.T_POLICY, "t_policy"),
-        (k.T_OWNER, "t_owner"),
-    ]:
-        types[:, field] = arrays[name]
-    n_var = arrays["v_tab"].size
-    offsets: dict[bytes, int] = {}  # equal tables stored once, flat
-    v_row = np.zeros(n_var, dtype=np.int64)
-    for v, table in enumerate(arrays["v_tables"]):
-        v_row[v] = offsets.setdefault(table.tobytes(), sum(len(b) // 2 for b in offsets))
+def _variant_table(
+    k: Any, rows: list[tuple[int, int, np.ndarray]], flags: list[tuple[bool, bool, bool, int]]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The variants' fields (``V_*``) and their throw tables, flat (equal tables once)."""
+    offsets: dict[bytes, int] = {}
+    variants = np.zeros((len(rows), k.VAR_FIELDS), dtype=np.int64)
+    for v, _, table in rows:
+        row = offsets.setdefault(table.tobytes(), sum(len(b) // 2 for b in offsets))
+        malus, rule, expl, pool = flags[v]
+        variants[v, k.V_ROW] = row
+        variants[v, k.V_BIG] = table.size == k.ROW
+        variants[v, k.V_MALUS] = malus
+        variants[v, k.V_EXPL] = expl
+        variants[v, k.V_POOL] = pool
+        variants[v, k.V_RULE] = rule
+    assert int(variants[:, k.V_ROW].max(initial=0)) <= k.P_ROW
     throws = np.concatenate(
         [np.frombuffer(b, dtype=np.int16) for b in offsets] or [np.zeros(0, np.int16)]
     )
-    big = np.array([t.size == k.ROW for t in arrays["v_tables"]], dtype=np.int64)
-    variants = np.zeros((n_var, k.VAR_FIELDS), dtype=np.int64)
-    for field, values in [
-        (k.V_ROW, v_row),
-        (k.V_BIG, big),
-        (k.V_MALUS, arrays["v_malus"]),
-        (k.V_EXPL, arrays["v_expl"]),
-        (k.V_POOL, arrays["v_pool"]),
-        (k.V_RULE, arrays["v_rule"]),
-    ]:
-        variants[:, field] = values
-    # A state-dependent policy's table: each cell the variant it plays, packed with its
-    # fields. A cell the policy leaves to the roll's own policy (-1) gets that policy's
-    # variant for the state: 2 r, or 2 r + 1 when the state's check gauge is at 0.
-    policy_var = arrays["policy_var"].astype(np.int64)
+    return variants, throws
+
+
+def _policy_pack(
+    k: Any, day: CompiledDay, variants: np.ndarray, policy_var: np.ndarray, strides: np.ndarray
+) -> np.ndarray:
+    """A state-dependent policy's table: each cell the variant it plays, packed with its
+    fields. A cell the policy leaves to the roll's own policy (-1) gets that policy's
+    variant for the state: 2 r, or 2 r + 1 when the state's hindering gauge is at 0."""
+    policy_var = policy_var.astype(np.int64)
     n_t, n_r, n_states = policy_var.shape
-    variant = 2 * n_types + policy_var
-    start, strides = arrays["gauge_start"], arrays["c_strides"]
+    variant = 2 * len(day.roll_types) + policy_var
+    start = day.gauge_start
     state = np.arange(n_states)
     for r in range(n_r):
-        h = int(arrays["t_check"][r])
-        if h >= start.size:  # an NPC's roll: no state
+        rt = day.roll_types[r]
+        if not rt.pc:  # an NPC's roll: no state
             continue
-        c, j = divmod(h, 4)
-        stride, radix = int(strides[c, j]), int(start[h]) + 1
+        c, j = rt.owner, rt.hindering
+        stride, radix = int(strides[c, j]), int(start[4 * c + j]) + 1
         level = (state // stride) % radix if stride > 0 else np.zeros_like(state)
         own = np.broadcast_to(2 * r + (level == 0), (n_t, n_states))
         variant[:, r] = np.where(policy_var[:, r] >= 0, variant[:, r], own)
     chosen = variants[variant]  # [t, r, state, field]
-    policy_pack = (
+    pack = (
         chosen[..., k.V_ROW]
         | chosen[..., k.V_MALUS] << k.P_MALUS
         | chosen[..., k.V_EXPL] << k.P_EXPL
         | chosen[..., k.V_BIG] << k.P_BIG
         | variant << k.P_VARIANT
     )
-    assert int(variants[:, k.V_ROW].max(initial=0)) <= k.P_ROW
-    return dict(
-        throws=k.byte_tables(throws),
-        types=types.reshape(-1),
-        variants=variants.reshape(-1),
-        sequence=arrays["sequence"],
-        gauge_start=arrays["gauge_start"],
-        overflow_fullest=arrays["overflow_fullest"],
-        mix_cum=arrays["mix_cum"],
-        mix_lut=arrays["mix_lut"],
-        policy_pack=np.ascontiguousarray(policy_pack).reshape(-1),
-        c_strides=np.ascontiguousarray(arrays["c_strides"]).reshape(-1),
-        n_states=n_states,
-        n_faces=arrays["n_faces"],
-        face_n1=arrays["face_n1"],
-        face_n6=arrays["face_n6"],
-        face_s=arrays["face_s"],
-        k_tables=arrays["k_tables"],
-    )
-
-
-def _n_bins(scenario: Scenario) -> int:
-    return int(min(1 << 16, 64 + 16 * scenario.n_rolls))
+    return np.ascontiguousarray(pack).reshape(-1)
 
 
 # -- the simulation -------------------------------------------------------------------------
@@ -292,7 +253,7 @@ def simulate_day(
     threads: int | None = None,
     chunk_days: int = DEFAULT_CHUNK_DAYS,
     progress: bool | None = None,
-    policy: Any = None,
+    policy: DayPolicy | None = None,
 ) -> DayResult:
     """Simulate ``n_days`` days of ``scenario`` and return their histograms as a DayResult.
 
@@ -306,7 +267,8 @@ def simulate_day(
     ``KeyboardInterrupt``.
 
     A scenario where a character rerolls failures (``Reroll("failure", per_day=N)``) is played
-    die by die with numpy instead (:mod:`explodice.day.reroll_day`: one thread, no bar).
+    die by die with numpy instead (:mod:`explodice.day.reroll_day`: one thread, no bar, no
+    ``policy``).
 
     >>> from explodice import Character
     >>> hero = Character("Hero", dict(STR=12, DEX=10, CON=10, INT=10, WIS=10, CHA=10))
@@ -315,35 +277,29 @@ def simulate_day(
     >>> res.n_days, res.n_rolls
     (2000, 10)
     """
-    rules = check_rules(rules)
-    if not isinstance(scenario, Scenario):
-        raise ExplodiceTypeError(
-            f"`scenario` must be a Scenario, but {shown(scenario)} was passed."
-        )
+    day = compile_day(scenario, rules)
     n_days = check_int("n_days", n_days, lo=1, hi=MAX_DAYS)
     chunk_days = check_int("chunk_days", chunk_days, lo=1, hi=1 << 30)
     ss = resolve_seed(seed)
     n_threads = resolve_threads(threads)
-    if any(scenario.roll_of(r).reroll_dc is not None for r in range(len(scenario.rolls))):
-        return _with_rerolls(scenario, rules, n_days, ss, chunk_days)
+    if progress is not None and not isinstance(progress, bool):
+        raise fail(
+            "progress", progress, "True, False or None (a bar for long runs)", ExplodiceTypeError
+        )
+    policy = check_day_policy(policy, day)
+    if any(rt.reroll_on_failure for rt in day.roll_types):
+        if policy is not None:
+            raise ExplodiceError(
+                "`policy`: a day with a reroll on failure is simulated die by die, which "
+                "cannot play an optimal policy; play it with exact_day(..., policy=...)."
+            )
+        return _with_rerolls(day, n_days, ss, chunk_days)
     sizes = chunk_sizes(n_days, chunk_days, what="chunk_days")
     seeds = stream_seeds(ss, sizes.size)
-    arrays = _compile(scenario, rules, policy)
-    n_lanes = lanes(sizes.size, n_threads)
+    packed = kernel_day(day, policy).arguments()
     from explodice.day import _kernel as _day_kernel  # numba: only when days are simulated
 
-    outs = [
-        _day_kernel.accumulators(
-            arrays["gauge_start"].size,
-            arrays["sequence"].size,
-            arrays["t_gauge"].size,
-            _n_bins(scenario),
-            int(arrays["gauge_start"].max(initial=0)),
-        )
-        for _ in range(n_lanes)
-    ]
-
-    packed = _pack(arrays)
+    outs = [accumulators(day) for _ in range(lanes(sizes.size, n_threads))]
 
     def work(c: int, t: int) -> None:
         _day_kernel.day_chunk(seeds[c], sizes[c], outs[t], **packed)
@@ -355,395 +311,66 @@ def simulate_day(
         threads=n_threads,
         bar=progress_bar(n_days * scenario.n_rolls, progress),
     )
-    totals = [sum(out[i] for out in outs) for i in range(len(outs[0]))]
-    seconds = time.perf_counter() - began
-    first, per_roll, *rest = totals
-    keys = ("by_type", "caused", "end", "lost", "sums", "lost_sum")
+    names = ("first", "per_roll", "by_type", "caused", "end", "lost", "sums", "lost_sum")
+    totals = {k: np.sum([out[i] for out in outs], axis=0) for i, k in enumerate(names)}
+    return _result(day, n_days, ss, chunk_days, time.perf_counter() - began, totals)
+
+
+def accumulators(day: CompiledDay) -> tuple[np.ndarray, ...]:
+    """One lane's zeroed accumulators for the day kernel (see its ``accumulators``)."""
+    from explodice.day import _kernel as _day_kernel  # numba: only when days are simulated
+
+    return _day_kernel.accumulators(  # type: ignore[no-any-return]
+        day.gauge_start.size,
+        day.n_rolls,
+        len(day.roll_types),
+        histogram_bins(day.scenario),
+        int(day.gauge_start.max(initial=0)),
+    )
+
+
+def _result(
+    day: CompiledDay,
+    n_days: int,
+    ss: np.random.SeedSequence,
+    chunk_days: int,
+    seconds: float,
+    h: dict[str, np.ndarray],
+) -> DayResult:
+    """A simulated DayResult from the histograms ``h`` (the kernel's accumulators, by name)."""
     return DayResult(
-        scenario=scenario,
-        rules=rules,
+        scenario=day.scenario,
+        rules=day.rules,
         n_days=n_days,
         seed=seed_record(ss),
         chunk_days=chunk_days,
         seconds=seconds,
-        sequence=arrays["sequence"],
-        gauge_start=arrays["gauge_start"],
-        first=first,
-        succ_t=np.ascontiguousarray(per_roll[:, 0]),
-        drain_t=np.ascontiguousarray(per_roll[:, 1]),
-        **dict(zip(keys, rest)),
+        sequence=np.array(day.sequence),
+        gauge_start=np.array(day.gauge_start),
+        first=h["first"],
+        succ_t=np.ascontiguousarray(h["per_roll"][:, 0]),
+        drain_t=np.ascontiguousarray(h["per_roll"][:, 1]),
+        by_type=h["by_type"],
+        caused=h["caused"],
+        end=h["end"],
+        lost=h["lost"],
+        sums=h["sums"],
+        lost_sum=h["lost_sum"],
     )
 
 
 def _with_rerolls(
-    scenario: Scenario, rules: Rules, n_days: int, ss: np.random.SeedSequence, chunk_days: int
+    day: CompiledDay, n_days: int, ss: np.random.SeedSequence, chunk_days: int
 ) -> DayResult:
     """A day whose characters reroll failures: numpy, die by die (:mod:`.reroll_day`)."""
     began = time.perf_counter()
     h = day_histograms(
-        scenario, rules, n_days=n_days, seed=ss, chunk_days=chunk_days, n_bins=_n_bins(scenario)
+        day, n_days=n_days, seed=ss, chunk_days=chunk_days, n_bins=histogram_bins(day.scenario)
     )
-    return DayResult(
-        scenario=scenario,
-        rules=rules,
-        n_days=n_days,
-        seed=seed_record(ss),
-        chunk_days=chunk_days,
-        seconds=time.perf_counter() - began,
-        sequence=h["sequence"],
-        gauge_start=h["gauge_start"],
-        first=h["first"],
-        succ_t=np.ascontiguousarray(h["per_roll"][:, 0]),
-        drain_t=np.ascontiguousarray(h["per_roll"][:, 1]),
-        **{k: h[k] for k in ("by_type", "caused", "end", "lost", "sums", "lost_sum")},
-    )
-
-
-@dataclass(frozen=True, eq=False, repr=False)
-class DayResult:
-    """Histograms of many simulated days, read as tidy tables with :meth:`to_frame`.
-
-    Tables: ``"gauges"`` (one row per PC gauge: start, P(ever empty), first-empty roll mean
-    and median, drain caused and absorbed, end level), ``"first_empty"`` (the roll after which
-    a gauge first reached 0; ``roll`` 0 = empty at the start, NA with ``never`` = never),
-    ``"empty"`` (P(gauge at 0 after roll t)), ``"success"`` (success rate and mean drain of
-    roll t), ``"roll_types"`` (each roll type, gauge full or empty), ``"drain"`` (distribution
-    of a day's drain caused per gauge) and ``"lost"`` (points no gauge could absorb, per
-    character). Every table carries ``n_days``, ``seed``, ``method`` and ``rules``.
-
-    A result of :func:`explodice.exact_day` has ``method="exact"``: its arrays hold
-    probabilities and expected counts for one day (``n_days`` is 1, shown as NA), its
-    intervals are the values themselves, and ``omitted`` is the probability its cut left out;
-    ``caused`` and ``lost`` are ``None`` when their distributions were not computed.
-    """
-
-    scenario: Scenario
-    rules: Rules
-    n_days: int
-    seed: Any
-    chunk_days: int
-    seconds: float
-    sequence: np.ndarray
-    gauge_start: np.ndarray
-    first: np.ndarray
-    succ_t: np.ndarray
-    drain_t: np.ndarray
-    by_type: np.ndarray
-    caused: np.ndarray | None
-    end: np.ndarray
-    lost: np.ndarray | None
-    sums: np.ndarray
-    lost_sum: np.ndarray
-    method: str = "simulate"
-    omitted: float = 0.0
-
-    @property
-    def exact(self) -> bool:
-        """True for a result of the exact day (no sampling noise)."""
-        return self.method == "exact"
-
-    def _num(self, x: Any) -> Any:
-        """A count as an int (simulated) or an expected count as a float (exact)."""
-        return float(x) if self.exact else int(x)
-
-    @property
-    def n_rolls(self) -> int:
-        """Rolls per day."""
-        return int(self.sequence.size)
-
-    @property
-    def rolls_per_second(self) -> float:
-        """The kernel's rate in this run (compilation included on a first call)."""
-        return self.n_days * self.n_rolls / max(self.seconds, 1e-9)
-
-    def _gauges(self) -> list[tuple[int, str, str]]:
-        """``(index, character, gauge)`` of every PC gauge."""
-        return [
-            (4 * i + j, c.name, g)
-            for i, c in enumerate(self.scenario.characters)
-            if c.actor == "pc"
-            for j, g in enumerate(GAUGES)
-        ]
-
-    def _stamp(self, df: pd.DataFrame) -> pd.DataFrame:
-        df["n_days"] = pd.NA if self.exact else self.n_days
-        df["seed"] = str(self.seed)
-        df["method"] = self.method
-        df["rules"] = self.rules.describe()
-        df["scenario"] = self.scenario.name
-        return df
-
-    def _with_ci(self, df: pd.DataFrame, count: str, n: Any, level: float) -> pd.DataFrame:
-        df["p"] = df[count] / n
-        if self.exact:
-            df["ci_low"] = df["ci_high"] = df["p"]
-        else:
-            df["ci_low"], df["ci_high"] = wilson_interval(df[count].to_numpy(), n, level)
-        return df
-
-    def to_frame(self, what: str = "gauges", *, level: float = 0.95) -> pd.DataFrame:
-        """One of the tidy tables named in the class docstring."""
-        tables = {
-            "gauges": self._gauges_frame,
-            "first_empty": self._first_frame,
-            "empty": self._empty_frame,
-            "success": self._success_frame,
-            "roll_types": self._types_frame,
-            "drain": self._drain_frame,
-            "lost": self._lost_frame,
-        }
-        if what not in tables:
-            raise ExplodiceError(
-                f"`what` must be one of {list(tables)}, but {shown(what)} was passed."
-            )
-        if getattr(self, {"drain": "caused", "lost": "lost"}.get(what, "first")) is None:
-            raise ExplodiceError(
-                f"`what`: this exact day was computed without the {shown(what)} table (a "
-                "distribution over days of a day's total: the running sum in the chain's "
-                "state); ask exact_day(..., distributions=True) for it (`explodice day "
-                "--exact --table drain`), or read its mean in the 'gauges' table."
-            )
-        return self._stamp(tables[what](level))
-
-    def _first_frame(self, level: float) -> pd.DataFrame:
-        rows = []
-        T = self.n_rolls
-        for g, who, name in self._gauges():
-            for i in np.flatnonzero(self.first[g]):
-                rows.append(
-                    {
-                        "character": who,
-                        "gauge": name,
-                        "roll": pd.NA if i == T + 1 else int(i),
-                        "never": bool(i == T + 1),
-                        "count": self._num(self.first[g, i]),
-                    }
-                )
-        df = pd.DataFrame(rows, columns=["character", "gauge", "roll", "never", "count"])
-        df["roll"] = df["roll"].astype("Int64")
-        return self._with_ci(df, "count", self.n_days, level)
-
-    def _empty_frame(self, level: float) -> pd.DataFrame:
-        frames = []
-        T = self.n_rolls
-        for g, who, name in self._gauges():
-            frames.append(
-                pd.DataFrame(
-                    {
-                        "character": who,
-                        "gauge": name,
-                        "roll": np.arange(T + 1),
-                        "count": np.cumsum(self.first[g, : T + 1]),
-                    }
-                )
-            )
-        frames = frames or [_no_rows("character", "gauge", "roll", "count")]  # an all-NPC party
-        return self._with_ci(pd.concat(frames, ignore_index=True), "count", self.n_days, level)
-
-    def _success_frame(self, level: float) -> pd.DataFrame:
-        seq = self.sequence
-        labels = [self.scenario.rolls[r].label if r >= 0 else "mix" for r in seq]
-        df = pd.DataFrame(
-            {
-                "roll": np.arange(1, self.n_rolls + 1),
-                "type": labels,
-                "successes": self.succ_t,
-                "drain_mean": self.drain_t / self.n_days,
-            }
-        )
-        return self._with_ci(df, "successes", self.n_days, level)
-
-    def _types_frame(self, level: float) -> pd.DataFrame:
-        rows = []
-        for r, day_roll in enumerate(self.scenario.rolls):
-            for e, state in enumerate(("gauge full", "gauge empty")):
-                n, succ, dsum, dsq = (self._num(x) for x in self.by_type[r, e])
-                mean = dsum / n if n else np.nan
-                var = dsq / n - mean * mean if n else np.nan
-                rows.append(
-                    {
-                        "type": day_roll.label,
-                        "gauge": day_roll.gauge,
-                        "state": state,
-                        "advantage": self.scenario.roll_of(r, gauge_empty=bool(e)).advantage,
-                        "rolls": n,
-                        "successes": succ,
-                        "drain_mean": mean,
-                        "drain_se": (0.0 if self.exact else math.sqrt(max(var, 0.0) / n))
-                        if n
-                        else np.nan,
-                    }
-                )
-        df = pd.DataFrame(rows)
-        n = df["rolls"].to_numpy()
-        df["p"] = np.where(n > 0, df["successes"] / np.where(n > 0, n, 1), np.nan)
-        lo, hi = zip(
-            *(
-                (s / m, s / m)
-                if self.exact and m
-                else wilson_interval(s, m, level)
-                if m
-                else (np.nan, np.nan)
-                for s, m in zip(df["successes"], n)
-            )
-        )
-        df["ci_low"], df["ci_high"] = lo, hi
-        return df
-
-    def _drain_frame(self, level: float) -> pd.DataFrame:
-        frames = []
-        for g, who, name in self._gauges():
-            nz = np.flatnonzero(self.caused[g])
-            frames.append(
-                pd.DataFrame(
-                    {"character": who, "gauge": name, "drain": nz, "count": self.caused[g, nz]}
-                )
-            )
-        frames = frames or [_no_rows("character", "gauge", "drain", "count")]  # an all-NPC party
-        df = self._with_ci(pd.concat(frames, ignore_index=True), "count", self.n_days, level)
-        df["clamped"] = df["drain"] == self.caused.shape[1] - 1  # "this many or more"
-        return df
-
-    def _lost_frame(self, level: float) -> pd.DataFrame:
-        rows = []
-        for i, c in enumerate(self.scenario.characters):
-            if c.actor != "pc":
-                continue
-            for b in np.flatnonzero(self.lost[i]):
-                rows.append(
-                    {
-                        "character": c.name,
-                        "lost": int(b),
-                        "count": self._num(self.lost[i, b]),
-                        "lost_mean": self.lost_sum[i] / self.n_days,
-                        "clamped": bool(b == self.lost.shape[1] - 1),
-                    }
-                )
-        df = pd.DataFrame(rows, columns=["character", "lost", "count", "lost_mean", "clamped"])
-        return self._with_ci(df, "count", self.n_days, level)
-
-    def _gauges_frame(self, level: float) -> pd.DataFrame:
-        rows = []
-        T = self.n_rolls
-        for g, who, name in self._gauges():
-            f = self.first[g]
-            emptied = self._num(f[: T + 1].sum())
-            idx = np.arange(T + 1)
-            cdf = np.cumsum(f[: T + 1])
-            lo, hi = (
-                (emptied, emptied) if self.exact else wilson_interval(emptied, self.n_days, level)
-            )
-            rows.append(
-                {
-                    "character": who,
-                    "gauge": name,
-                    "start": int(self.gauge_start[g]),
-                    "p_empty": emptied / self.n_days,
-                    "ci_low": lo,
-                    "ci_high": hi,
-                    "first_empty_mean": (f[: T + 1] * idx).sum() / emptied if emptied else np.nan,
-                    "first_empty_median": int(np.searchsorted(cdf, self.n_days / 2))
-                    if emptied * 2 >= self.n_days
-                    else pd.NA,
-                    "caused_mean": self.sums[g, 0] / self.n_days,
-                    "absorbed_mean": self.sums[g, 1] / self.n_days,
-                    "end_mean": (self.end[g] * np.arange(self.end.shape[1])).sum() / self.n_days,
-                    "lost_mean": self.lost_sum[g // 4] / self.n_days,
-                    "policy": str(self.scenario.characters[g // 4].policy),
-                }
-            )
-        return pd.DataFrame(rows, columns=_GAUGE_COLUMNS)  # the columns even with no gauge
-
-    def __repr__(self) -> str:
-        how = (
-            f"exact, omitted={self.omitted:.1e}"
-            if self.exact
-            else f"n_days={self.n_days:,}, seed={self.seed}"
-        )
-        return f"DayResult({self.scenario.describe()}; {how}; {self.rules.describe()})"
-
-    def _repr_html_(self) -> str:
-        table = self.to_frame("gauges").drop(columns=["seed", "method", "rules", "scenario"])
-        return (
-            f"<div><b>{self!r}</b>"
-            f"{table.to_html(index=False, float_format='%.4f', na_rep='—')}</div>"
-        )
+    return _result(day, n_days, ss, chunk_days, time.perf_counter() - began, h)
 
 
 # -- the simple question --------------------------------------------------------------------
-@dataclass(frozen=True, eq=False, repr=False)
-class EmptyTime:
-    """Rolls until one gauge first reaches 0: ``pmf[t]`` = P(empty after roll t), t >= 1.
-
-    ``p_beyond`` is the mass past the last roll tracked (``pmf.size - 1``); ``counts`` and
-    ``n_days`` are set when simulated.
-    """
-
-    pmf: np.ndarray
-    p_beyond: float
-    roll: Roll
-    gauge: int
-    dc: int
-    rules: Rules
-    method: str
-    n_days: int | None = None
-    seed: Any = None
-    counts: np.ndarray | None = None
-
-    @property
-    def mean(self) -> float:
-        """E[rolls until the gauge is empty] (over the rolls tracked)."""
-        return float((self.pmf * np.arange(self.pmf.size)).sum() / self.pmf.sum())
-
-    def quantile(self, q: float) -> int:
-        """The smallest t with P(empty by roll t) >= q."""
-        if isinstance(q, bool) or not isinstance(q, (int, float, np.floating)) or not 0 <= q <= 1:
-            raise ExplodiceError(f"`q` must be a probability in [0, 1], but {shown(q)} was passed.")
-        cdf = np.cumsum(self.pmf)
-        if cdf[-1] < q - 1e-12:
-            raise ExplodiceError(
-                f"`q` = {shown(q)} lies beyond the rolls computed: the gauge is empty by roll "
-                f"{cdf.size - 1} with probability {cdf[-1]:.6g} (P(later) = {self.p_beyond:.3g})."
-            )
-        return int(np.searchsorted(cdf, q - 1e-12))
-
-    @property
-    def median(self) -> int:
-        """The median number of rolls."""
-        return self.quantile(0.5)
-
-    def to_frame(self, *, level: float = 0.95) -> pd.DataFrame:
-        """Tidy: one row per number of rolls, ``p``, ``cdf`` (and counts, CIs when simulated)."""
-        t = np.flatnonzero(self.pmf)
-        df = pd.DataFrame({"rolls": t, "p": self.pmf[t], "cdf": np.cumsum(self.pmf)[t]})
-        if self.counts is not None:
-            df["count"] = self.counts[t]
-            df["ci_low"], df["ci_high"] = wilson_interval(
-                df["count"].to_numpy(), self.n_days, level
-            )
-        for key, value in (
-            ("gauge", self.gauge),
-            ("roll_desc", self.roll.describe()),
-            ("dc", self.dc),
-            ("method", self.method),
-            ("n_days", self.n_days),
-            ("seed", str(self.seed)),
-            ("rules", self.rules.describe()),
-        ):
-            df[key] = value
-        return df
-
-    def __repr__(self) -> str:
-        how = self.method if self.n_days is None else f"{self.method}, n_days={self.n_days:,}"
-        return (
-            f"EmptyTime(gauge {self.gauge}, {self.roll.describe()}, DC {self.dc}; {how}; "
-            f"mean={self.mean:.4f}, median={self.median}, p_beyond={self.p_beyond:.1e})"
-        )
-
-    def _repr_html_(self) -> str:
-        return f"<div><b>{self!r}</b>{self.to_frame().head(40).to_html(index=False)}</div>"
-
-
 def _first_passage(drain_pmf: np.ndarray, gauge: int, tol: float) -> tuple[np.ndarray, float]:
     """P(T = t) for T = first t with (sum of t drains) >= gauge, until P(T > t) < tol."""
     below = np.zeros(gauge)  # P(S_t = s, S_t < gauge), s = 0..gauge-1
@@ -757,28 +384,6 @@ def _first_passage(drain_pmf: np.ndarray, gauge: int, tol: float) -> tuple[np.nd
     return np.asarray(pmf), float(below.sum())
 
 
-_GAUGE_COLUMNS = [
-    "character",
-    "gauge",
-    "start",
-    "p_empty",
-    "ci_low",
-    "ci_high",
-    "first_empty_mean",
-    "first_empty_median",
-    "caused_mean",
-    "absorbed_mean",
-    "end_mean",
-    "lost_mean",
-    "policy",
-]
-
-
-def _no_rows(*columns: str) -> pd.DataFrame:
-    """A table with these integer columns and no row (a party without a PC drains nothing)."""
-    return pd.DataFrame({c: np.zeros(0, dtype=np.int64) for c in columns})
-
-
 def rolls_to_empty(
     modifier: int = 0,
     gauge: int = 20,
@@ -788,7 +393,7 @@ def rolls_to_empty(
     advantage: str = "normal",
     kind: str = "check",
     rules: Rules | None = None,
-    method: str = "exact",
+    method: Method = "exact",
     n_days: int = 100_000,
     seed: int | np.random.SeedSequence | None = None,
     threads: int | None = None,
@@ -810,15 +415,12 @@ def rolls_to_empty(
     gauge = check_int("gauge", gauge, lo=1, hi=MAX_GAUGE)
     if isinstance(policy, (int, float)) and not isinstance(policy, bool):
         policy = Best(dc, policy)
-    roll = Roll(modifier, advantage=advantage, kind=kind, policy=policy)
-    if method not in ("exact", "simulate"):
-        raise ExplodiceError(
-            f"`method` must be one of ['exact', 'simulate'], but {shown(method)} was passed."
-        )
+    roll = Roll(modifier, advantage=advantage, kind=kind, policy=policy)  # type: ignore[arg-type]
+    check_choice("method", method, METHODS, ExplodiceError)
     q = exact(roll, rules).drain_pmf
     if not roll.drains(rules):
         raise ExplodiceError(
-            f"`kind` {shown(kind)} drains nothing under these rules "
+            f"`kind` {kind!r} drains nothing under these rules "
             f"({rules.describe()}): the gauge never empties."
         )
     pmf, beyond = _first_passage(q, gauge, 1e-12)
@@ -832,7 +434,7 @@ def rolls_to_empty(
         gauge_max={"PA": gauge, "PM": 0, "PF": 0, "PH": 0},
         policy=roll.policy,
     )
-    what = {"skill": "Athletics"} if kind == "check" else {"ability": "STR"}  # STR: PA
+    what: dict[str, Any] = {"skill": "Athletics"} if kind == "check" else {"ability": "STR"}
     scenario = Scenario(
         [hero],
         [

@@ -1,0 +1,619 @@
+"""Numba kernels of the chain on gauge levels (:mod:`explodice.day.chain`). Arrays only.
+
+A character's level probabilities are a flat C-order array over (PA, PM, PF, PH). A roll of
+gauge ``g`` reads it as *columns*: for each combination of the other gauges' levels (column
+``col``), the ``m`` levels of ``g`` at stride ``inner`` from ``start(col)``. A drain law is
+a mixture of sums of ``c`` exploding d6, ``sum_c pi[c] D^{*c}`` (``pi``: the law's c-mass),
+and one exploding d6 is a short recursion (:func:`_r_push`):
+
+    (R y)(j) = sum_{n >= 1} P(D = n) y(j + n) = (y(j+1) + ... + y(j+5) + (R y)(j+6)) / 6,
+
+so a roll's move along a column is a Horner scheme in ``R`` (:func:`_horner_push`): about
+seven operations per level and per ``c``, whatever the gauge's size, vectorised across the
+columns of a tile. Past 0 the excess pours into the other gauges in the order the overflow
+rule gives (:mod:`explodice.day.chain`): a column's sources and its first other gauge ``j1``
+make one *combined* level ``z = level of g + level of j1``, along which the drain is again
+the same Horner scheme, on arrays of about a tenth of the states (:func:`stage_push`):
+
+- :func:`push_columns` plays the drain inside each column and adds its sources and its
+  result, by combined level, into the stage arrays ``F`` (``F[v]``: sources of law ``v``;
+  ``F[n_var]``: what the column kept);
+- :func:`stage_push` plays the drain along the combined level, extended below 0 (an excess
+  past ``j1``, poured into the next gauges of the order), and subtracts what the columns kept.
+
+:func:`pull_columns` and :func:`stage_pull` are the same operator transposed: the expected
+value of ``V`` after the roll, for the optimal player's backward pass.
+
+>>> import numpy as np
+>>> a = np.zeros((8, 1)); a[1, 0] = 1.0   # all the mass at level 1
+>>> r, S = np.zeros((8, 1)), np.zeros(1)
+>>> _r_push(a, r, S, 2, 1)                # one die: to level 0 with P(D = 1) = 1/6
+>>> round(float(r[0, 0]) * 6, 12), float(r[1, 0])
+(1.0, 0.0)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, uint64
+
+from explodice.engine.numba_cache import prepare_cache
+
+prepare_cache(__file__)  # before the first @njit(cache=True): see engine/numba_cache.py
+
+# reassociation lets the loops run on vectors; the sums stay sums of positive terms
+_FAST = {"contract", "reassoc", "nsz"}
+_SIXTH = 1.0 / 6.0
+BLOCK = 384  # columns of a tile: its rows of 256 doubles stay in the L1/L2 caches
+NARROW = 64  # columns of a tile when each column is a run (the last axis: a transposed copy)
+
+
+# -- one exploding d6 along an axis: the recursion and the Horner scheme ------------------------
+@njit(cache=True, boundscheck=False, fastmath=_FAST)
+def _r_push(a, r, S, rows, K):
+    """``r[j] = (R a)[j]`` for ``j = rows - 1 .. 0``: the correlation of each column of ``a``
+    with one exploding d6 (rows ``rows .. rows + 5`` of ``a`` and ``r`` hold zeros)."""
+    for jj in range(rows):
+        j = rows - 1 - jj
+        a1 = a[j + 1]
+        a2 = a[j + 2]
+        a3 = a[j + 3]
+        a4 = a[j + 4]
+        a5 = a[j + 5]
+        for i in range(K):
+            S[i] = a1[i] + a2[i] + a3[i] + a4[i] + a5[i]
+        r0 = r[j]
+        r6 = r[j + 6]
+        for i in range(K):
+            r0[i] = (S[i] + r6[i]) * _SIXTH
+
+
+@njit(cache=True, boundscheck=False, fastmath=_FAST)
+def _horner_push(src, lo, n_src, a, r, S, coef, C, K):
+    """``a[lo + z] = sum_c coef[c] (R^c src)[z]`` for ``z`` in ``-lo .. n_src - 1`` (the
+    rows below 0 hold no source: an excess past the axis). ``coef[c, k]``: column ``k``'s
+    weight of ``c`` dice; rows ``lo + n_src ..`` of ``a`` and ``r`` (six of them) hold 0."""
+    rows = lo + n_src
+    kc = coef[C]
+    for j in range(lo):
+        aj = a[j]
+        for i in range(K):
+            aj[i] = 0.0
+    for j in range(n_src):
+        aj = a[lo + j]
+        xj = src[j]
+        for i in range(K):
+            aj[i] = kc[i] * xj[i]
+    for c in range(C - 1, -1, -1):
+        kc = coef[c]
+        _r_push(a, r, S, rows, K)
+        for j in range(lo):
+            aj = a[j]
+            rj = r[j]
+            for i in range(K):
+                aj[i] = rj[i]
+        for j in range(n_src):
+            aj = a[lo + j]
+            xj = src[j]
+            rj = r[lo + j]
+            for i in range(K):
+                aj[i] = kc[i] * xj[i] + rj[i]
+
+
+@njit(cache=True, boundscheck=False, fastmath=_FAST)
+def _r_pull(u, r, S, rows, K):
+    """``r[6 + j] = (R^T u)[j]`` for ``j = 0 .. rows - 1``, causal: ``(u[j-1] + ... + u[j-5]
+    + r[j-6]) / 6`` (row ``6 + j`` holds index ``j``; rows 0..5 of both hold zeros)."""
+    for j in range(6, rows + 6):
+        u1 = u[j - 1]
+        u2 = u[j - 2]
+        u3 = u[j - 3]
+        u4 = u[j - 4]
+        u5 = u[j - 5]
+        for i in range(K):
+            S[i] = u1[i] + u2[i] + u3[i] + u4[i] + u5[i]
+        r0 = r[j]
+        r6 = r[j - 6]
+        for i in range(K):
+            r0[i] = (S[i] + r6[i]) * _SIXTH
+
+
+# -- push: the probabilities after a roll -------------------------------------------------------
+@njit(cache=True, boundscheck=False)
+def _block(col0, n_cols, inner, contiguous, m, start, B):
+    """The tile starting at column ``col0``: its width, each column's first state in
+    ``start``. A contiguous tile stays in one row of the outer axes (its rows are runs)."""
+    nb = min(B, n_cols - col0)
+    if contiguous:
+        o = col0 // inner
+        nb = min(nb, (o + 1) * inner - col0)
+    for b in range(nb):
+        col = col0 + b
+        o = col // inner
+        start[b] = uint64(o * m * inner + (col - o * inner))
+    return nb
+
+
+@njit(cache=True, boundscheck=False, fastmath=_FAST)
+def _gather(P, Pt, m, inner, contiguous, start, nb, weight, colsum):
+    """Copy the tile's columns of ``P`` (times ``weight``) into ``Pt[lv, b]``; column sums."""
+    iu = uint64(inner)
+    for b in range(nb):
+        colsum[b] = 0.0
+    if inner == 1:  # each column is a run of m entries
+        for b in range(nb):
+            s = start[b]
+            acc = 0.0
+            for lv in range(m):
+                x = P[s + uint64(lv)] * weight
+                Pt[lv, b] = x
+                acc += x
+            colsum[b] = acc
+        return
+    for lv in range(m):
+        row = Pt[lv]
+        off = uint64(lv) * iu
+        if contiguous:
+            s0 = start[0] + off
+            for b in range(nb):
+                x = P[s0 + uint64(b)] * weight
+                row[b] = x
+                colsum[b] += x
+        else:
+            for b in range(nb):
+                x = P[start[b] + off] * weight
+                row[b] = x
+                colsum[b] += x
+
+
+@njit(cache=True, boundscheck=False, fastmath=_FAST)
+def _scatter(out, a, m, inner, contiguous, start, nb, overwrite):
+    """Add the tile ``a[lv, b]`` into the columns of ``out`` (or write it there)."""
+    if inner == 1:  # each column is a run
+        for b in range(nb):
+            s = start[b]
+            for lv in range(m):
+                if overwrite:
+                    out[s + uint64(lv)] = a[lv, b]
+                else:
+                    out[s + uint64(lv)] += a[lv, b]
+        return
+    iu = uint64(inner)
+    for lv in range(m):
+        if contiguous:  # the tile's row is a run
+            _into(out, start[0] + uint64(lv) * iu, a[lv], nb, overwrite)
+        else:
+            row = a[lv]
+            off = uint64(lv) * iu
+            for b in range(nb):
+                if overwrite:
+                    out[start[b] + off] = row[b]
+                else:
+                    out[start[b] + off] += row[b]
+
+
+@njit(cache=True, boundscheck=False, fastmath=_FAST)
+def _into(out, at, values, n, overwrite):
+    """``out[at : at + n]`` += ``values`` (or = with ``overwrite``)."""
+    dst = out[at : at + uint64(n)]
+    if overwrite:
+        for i in range(n):
+            dst[i] = values[i]
+    else:
+        for i in range(n):
+            dst[i] += values[i]
+
+
+@njit(cache=True, boundscheck=False, fastmath=_FAST)
+def _to_stage(F, Pt, a, m, nb, pv, pn, zs, runs_b, runs_n, n_runs):
+    """Add the tile's sources (``Pt``) and what its columns keep (``a``) into the stage
+    arrays, by combined level: runs of columns whose entries are consecutive add as vectors."""
+    for lv in range(m):
+        prow = Pt[lv]
+        orow = a[lv]
+        lu = uint64(lv)
+        for k in range(n_runs):
+            b0 = runs_b[k]
+            d = lu * zs[b0]
+            p = pv[b0] + d
+            q = pn[b0] + d
+            for i in range(runs_n[k]):
+                F[p + i] += prow[b0 + i]
+            for i in range(runs_n[k]):
+                F[q + i] += orow[b0 + i]
+
+
+@njit(cache=True, boundscheck=False, fastmath=_FAST, nogil=True)
+def push_columns(P, out, m, inner, weight, pis, C, row0, vcol, base, zstep, vstep, F, n_var,
+        tau, lam, mass, overwrite, col_lo, col_hi):  # fmt: skip
+    """Add ``weight`` times ``P`` after one roll of the columns' gauge into ``out``: the drain
+    within each column, and each column's sources and kept mass into ``F`` for the stages.
+
+    ``pis[v]``: the c-mass of law ``v`` (``C`` its largest c); column ``col`` plays law
+    ``vcol[col]``, except its level 0 when ``row0 >= 0`` (a roll at disadvantage when its own
+    gauge is empty). ``base[col]`` places the column in ``F`` (combined level 0 of law 0,
+    ``zstep`` per level, ``vstep`` per law, slot ``n_var``: what the column kept); a column
+    with ``base < 0`` loses its excess at once, into its level 0 (``tau[v, j]``: P(d > j),
+    ``lam[v, j]``: E[(d - j)^+]). ``mass[v]`` gathers the mass of each law. With
+    ``overwrite`` the columns are written into ``out``, not added (the first roll type of a
+    roll: ``out`` need not be zeroed). Only columns ``col_lo .. col_hi - 1`` are played (two
+    halves run on two threads: the GIL is released). Returns the expected points lost."""
+    n_cols = col_hi
+    B = BLOCK if inner > 1 else NARROW
+    Pt = np.zeros((m + 6, B))
+    a = np.zeros((m + 6, B))
+    r = np.zeros((m + 6, B))
+    S = np.zeros(B)
+    coef = np.zeros((C + 1, B))
+    start = np.zeros(B, np.uint64)
+    pv = np.zeros(B, np.uint64)
+    pn = np.zeros(B, np.uint64)
+    zs = np.zeros(B, np.uint64)
+    vb = np.zeros(B, np.int64)
+    colsum = np.zeros(B)
+    runs_b = np.zeros(B, np.uint64)
+    runs_n = np.zeros(B, np.uint64)
+    contiguous = inner >= B
+    lost = 0.0
+    col0 = col_lo
+    while col0 < n_cols:
+        nb = _block(col0, n_cols, inner, contiguous, m, start, B)
+        _gather(P, Pt, m, inner, contiguous, start, nb, weight, colsum)
+        total = 0.0
+        for b in range(nb):
+            total += colsum[b]
+        if total == 0.0:  # nothing here yet (the first rolls of a day)
+            if overwrite:
+                for lv in range(m):
+                    for b in range(nb):
+                        a[lv, b] = 0.0
+                _scatter(out, a, m, inner, contiguous, start, nb, True)
+            col0 += nb
+            continue
+        for b in range(nb):
+            v = vcol[col0 + b]
+            vb[b] = v
+            mass[v] += colsum[b]
+            for c in range(C + 1):
+                coef[c, b] = pis[v, c]
+        _horner_push(Pt, 0, m, a, r, S, coef, C, nb)
+        if row0 >= 0:  # level 0 plays the empty gauge's law: only d = 0 stays
+            for b in range(nb):
+                x = Pt[0, b]
+                a[0, b] += (pis[row0, 0] - coef[0, b]) * x
+                mass[vb[b]] -= x
+                mass[row0] += x
+        _scatter(out, a, m, inner, contiguous, start, nb, overwrite)
+        lost += _stage_sources(F, Pt, a, m, nb, col0, base, zstep, vstep, vb, n_var, row0, pv, pn,
+                               zs, runs_b, runs_n, out, start, tau, lam)  # fmt: skip
+        col0 += nb
+    return lost
+
+
+@njit(cache=True, boundscheck=False, fastmath=_FAST)
+def _stage_sources(F, Pt, a, m, nb, col0, base, zstep, vstep, vb, n_var, row0, pv, pn, zs,
+        runs_b, runs_n, out, start, tau, lam):  # fmt: skip
+    """The tile's part of the stages (or, for columns without a pour, their lumps)."""
+    n_runs = 0
+    lumps = False
+    for b in range(nb):
+        col = col0 + b
+        bs = base[col]
+        if bs < 0:
+            lumps = True
+            continue
+        zs[b] = uint64(zstep[col])
+        pv[b] = uint64(bs + vb[b] * vstep[col])
+        pn[b] = uint64(bs + n_var * vstep[col])
+        if n_runs > 0 and b > 0 and base[col - 1] >= 0 and pv[b] == pv[b - 1] + 1:
+            if pn[b] == pn[b - 1] + 1 and zs[b] == zs[b - 1]:
+                runs_n[n_runs - 1] += 1
+                continue
+        runs_b[n_runs] = b
+        runs_n[n_runs] = 1
+        n_runs += 1
+    _to_stage(F, Pt, a, m, nb, pv, pn, zs, runs_b, runs_n, n_runs)
+    if row0 >= 0:  # level 0 is a source of the empty gauge's law
+        for b in range(nb):
+            bs = base[col0 + b]
+            if bs >= 0 and row0 != vb[b]:
+                x = Pt[0, b]
+                F[pv[b]] -= x
+                F[uint64(bs + row0 * vstep[col0 + b])] += x
+    lost = 0.0
+    if lumps:
+        for b in range(nb):
+            if base[col0 + b] >= 0:
+                continue
+            lump = 0.0
+            for lv in range(m):
+                v = row0 if (lv == 0 and row0 >= 0) else vb[b]
+                x = Pt[lv, b]
+                lump += x * tau[v, lv]
+                lost += x * lam[v, lv]
+            out[start[b]] += lump
+    return lost
+
+
+@njit(cache=True, boundscheck=False, fastmath=_FAST)
+def stage_push(F, n_var, Z, K, X, pis, C, zlim, ylim, tbase, tstep, pour_at, pour_to, R,
+        lump_to, tau, lam, out, Phi, a, r, S, coef):  # fmt: skip
+    """The drain along the combined level of one class of columns (first gauge of the pour
+    ``j1``): ``K`` planes (the levels of the two other gauges), ``Z`` combined levels.
+
+    ``F`` (flat ``(n_var + 1, Z, K)``): the sources by law, and in slot ``n_var`` what the
+    columns kept. Everything the sources leave at combined level ``y >= 0`` minus what the
+    columns kept lands on ``j1`` at ``y`` (``tbase[k] + y tstep``, ``y < ylim``); an excess
+    ``x = 1 .. R[k]`` past ``j1`` lands where ``pour_to[pour_at[k] + x - 1]`` says, and more
+    than ``R[k]`` in ``lump_to[k]``, lost. ``zlim[v]``: the combined levels law ``v`` has
+    sources at (law 0 at all of them). ``Phi``, ``a``, ``r`` (``X + Z + 6`` rows), ``S``
+    and ``coef`` are scratch. Returns the expected points lost."""
+    F3 = F.reshape(n_var + 1, Z, K)
+    for v in range(n_var):  # law 0 (every combined level) straight into Phi, the others added
+        zl = zlim[v]
+        if zl <= 0:
+            continue
+        into = Phi if v == 0 else a
+        for j in range(X + zl, X + zl + 6):
+            aj = into[j]
+            rj = r[j]
+            for i in range(K):
+                aj[i] = 0.0
+                rj[i] = 0.0
+        for c in range(C + 1):
+            for i in range(K):
+                coef[c, i] = pis[v, c]
+        _horner_push(F3[v], X, zl, into, r, S, coef, C, K)
+        if v == 0:
+            continue
+        for j in range(X + zl):
+            aj = a[j]
+            pj = Phi[j]
+            for i in range(K):
+                pj[i] += aj[i]
+    step = uint64(tstep)
+    for y in range(ylim):
+        pj = Phi[X + y]
+        fj = F3[n_var, y]
+        yu = uint64(y) * step
+        for k in range(K):
+            if tbase[k] >= 0:
+                out[uint64(tbase[k]) + yu] += pj[k] - fj[k]
+    for k in range(K):
+        p0 = pour_at[k]
+        for x in range(1, R[k] + 1):
+            out[pour_to[p0 + x - 1]] += Phi[X - x, k]
+    lost = 0.0
+    acc = np.zeros(K)
+    for v in range(n_var):
+        for z in range(zlim[v]):
+            fz = F3[v, z]
+            for k in range(K):
+                zz = z + R[k]
+                acc[k] += fz[k] * tau[v, zz]
+                lost += fz[k] * lam[v, zz]
+    for k in range(K):
+        if lump_to[k] >= 0:
+            out[lump_to[k]] += acc[k]
+    for i in range(F.size):  # the buffer is clean for the next roll
+        F[i] = 0.0
+    return lost
+
+
+@njit(cache=True, boundscheck=False, fastmath=_FAST)
+def merge(F, F2):
+    """``F += F2``, then ``F2`` zeroed (a second half's stage sources)."""
+    for i in range(F.size):
+        F[i] += F2[i]
+        F2[i] = 0.0
+
+
+@njit(cache=True, boundscheck=False)
+def plane_to_level(block, out, slots, K, Z):
+    """``out[s, z, k] = block[s, k, z]`` (flat), then ``block`` zeroed: a class that keeps
+    each plane's levels together, read by the stage level by level."""
+    B = 16
+    for s in range(slots):
+        src = block[s * K * Z : (s + 1) * K * Z]
+        dst = out[s * K * Z : (s + 1) * K * Z]
+        for k0 in range(0, K, B):
+            k1 = min(K, k0 + B)
+            for z0 in range(0, Z, B):
+                z1 = min(Z, z0 + B)
+                for k in range(k0, k1):
+                    for z in range(z0, z1):
+                        dst[z * K + k] = src[k * Z + z]
+    for i in range(block.size):
+        block[i] = 0.0
+
+
+# -- pull: the expected value after a roll (the optimal player's backward pass) -------------------
+@njit(cache=True, boundscheck=False, fastmath=_FAST)
+def stage_pull(V, Z, K, X, Cmax, ylim, tbase, tstep, pour_at, pour_to, R, lump_to, tau, T, u, r, S):
+    """The transpose of :func:`stage_push` for the laws of ``c = 1 .. Cmax`` dice: ``T[c -
+    1, z, k]`` = E[V after a drain of c dice, from combined level ``z`` of plane ``k``] for
+    the part past the column (landing on ``j1`` or beyond). ``u``, ``r``: scratch of ``6 + X
+    + Z`` rows (the first six hold zeros); ``tau[c, j]`` = P(c dice > j)."""
+    for j in range(6):
+        uj = u[j]
+        rj = r[j]
+        for i in range(K):
+            uj[i] = 0.0
+            rj[i] = 0.0
+    for j in range(X + Z):
+        uj = u[6 + j]
+        for i in range(K):
+            uj[i] = 0.0
+    step = uint64(tstep)
+    for k in range(K):
+        tb = tbase[k]
+        if tb >= 0:
+            for y in range(ylim):
+                u[6 + X + y, k] = V[uint64(tb) + uint64(y) * step]
+        p0 = pour_at[k]
+        for x in range(1, R[k] + 1):
+            u[6 + X - x, k] = V[pour_to[p0 + x - 1]]
+    lump_v = np.zeros(K)
+    for k in range(K):
+        if lump_to[k] >= 0:
+            lump_v[k] = V[lump_to[k]]
+    src, dst = u, r
+    for c in range(1, Cmax + 1):
+        _r_pull(src, dst, S, X + Z, K)
+        for z in range(Z):
+            dz = dst[6 + X + z]
+            tz = T[c - 1, z]
+            for k in range(K):
+                tz[k] = dz[k] + tau[c, z + R[k]] * lump_v[k]
+        src, dst = dst, src
+
+
+@njit(cache=True, boundscheck=False, fastmath=_FAST, nogil=True)
+def pull_columns(V, W, m, inner, Cmax, base, t_base, t_zstep, bbase, bstep, blim, T, tau,
+        col_lo, col_hi):  # fmt: skip
+    """``W[c - 1, i]`` = E[V after one roll of the columns' gauge whose drain is ``c``
+    exploding d6, from state ``i``], ``c = 1 .. Cmax``. ``t_base[col]``, ``t_zstep[col]``:
+    where the column's combined levels read the stage values ``T[c - 1]`` (flat; its last
+    entry holds 0); the part the stage counted but the column keeps, ``V[bbase[col] + lv
+    bstep[col]]`` for ``lv < blim[col]``, is taken off first. A column with ``base < 0``
+    loses its excess at once: its level 0's value, times P(c dice > lv)."""
+    n_cols = V.size // m
+    B = BLOCK if inner > 1 else NARROW
+    u = np.zeros((m + 6, B))
+    r = np.zeros((m + 6, B))
+    S = np.zeros(B)
+    start = np.zeros(B, np.uint64)
+    colsum = np.zeros(B)
+    tb = np.zeros(B, np.uint64)
+    zs = np.zeros(B, np.uint64)
+    zero = uint64(T.shape[1] - 1)
+    contiguous = inner >= B
+    col0 = col_lo
+    while col0 < n_cols:
+        nb = _block(col0, n_cols, inner, contiguous, m, start, B)
+        _gather(V, u[6:], m, inner, contiguous, start, nb, 1.0, colsum)
+        lumps = False
+        for b in range(nb):
+            col = col0 + b
+            if base[col] >= 0:
+                tb[b] = uint64(t_base[col])
+                zs[b] = uint64(t_zstep[col])
+                bb = bbase[col]
+                bs = bstep[col]
+                for lv in range(blim[col]):  # what the stage counted but the column keeps
+                    u[6 + lv, b] -= V[uint64(bb + lv * bs)]
+            else:
+                lumps = True
+                tb[b] = zero
+                zs[b] = uint64(0)
+        src, dst = u, r
+        for c in range(1, Cmax + 1):
+            _r_pull(src, dst, S, m, nb)
+            _pull_out(W[c - 1], dst, m, inner, contiguous, start, nb, tb, zs, T[c - 1])
+            if lumps:
+                for b in range(nb):
+                    if base[col0 + b] < 0:
+                        v0 = V[start[b]]
+                        for lv in range(m):
+                            W[c - 1, start[b] + uint64(lv) * uint64(inner)] += tau[c, lv] * v0
+            src, dst = dst, src
+        col0 += nb
+
+
+@njit(cache=True, boundscheck=False, fastmath=_FAST)
+def _pull_out(Wc, d, m, inner, contiguous, start, nb, tb, zs, Tc):
+    """Write one c's tile ``d`` (rows from 6) plus the stage's part into ``Wc``."""
+    iu = uint64(inner)
+    if inner == 1:
+        for b in range(nb):
+            s = start[b]
+            for lv in range(m):
+                lu = uint64(lv)
+                Wc[s + lu] = d[6 + lv, b] + Tc[tb[b] + lu * zs[b]]
+        return
+    for lv in range(m):
+        row = d[6 + lv]
+        lu = uint64(lv)
+        off = lu * iu
+        if contiguous:
+            s0 = start[0] + off
+            for b in range(nb):
+                Wc[s0 + uint64(b)] = row[b] + Tc[tb[b] + lu * zs[b]]
+        else:
+            for b in range(nb):
+                Wc[start[b] + off] = row[b] + Tc[tb[b] + lu * zs[b]]
+
+
+# -- marginals, and the chain with a running sum in its state ------------------------------------
+@njit(cache=True)
+def marginals(P, sizes):
+    """P(level = l) for each of the four gauges: ``out[g, l]`` (levels up to the largest)."""
+    n0, n1, n2, n3 = sizes[0], sizes[1], sizes[2], sizes[3]
+    out = np.zeros((4, max(n0, n1, n2, n3)))
+    i = 0
+    for a in range(n0):
+        for b in range(n1):
+            for c in range(n2):
+                for d in range(n3):
+                    p = P[i]
+                    out[0, a] += p
+                    out[1, b] += p
+                    out[2, c] += p
+                    out[3, d] += p
+                    i += 1
+    return out
+
+
+@njit(cache=True)
+def move_sum(P, out, n_bins, level, o_of, base, stride, law, qs, t0, t1, dest, lost_amt,
+        cap, far_of, track, weight, mass):  # fmt: skip
+    """One roll for a chain whose state also holds a running sum ``S`` (``0 .. n_bins - 1``,
+    the last meaning "that many or more"): ``P[i * n_bins + S]``. ``track`` 1 adds each
+    roll's drain to ``S``, 2 the points it loses, 0 nothing. State ``i`` is at level
+    ``level[i]`` of the gauge, the others at ``o_of[i]`` (offset ``base[o]``); an excess
+    ``x < cap[o]`` (the points the overflow can reach) goes to ``base[dest[o, x - 1]]``
+    losing ``lost_amt[o, x - 1]``, more to ``base[far_of[o]]``, losing ``x - cap[o]``. ``qs``, ``t0``
+    (P(d >= j)), ``t1`` (E[d; d >= j]) rows hold at least ``n_bins`` + the character's points
+    + 2 entries: every drain past the row's last entries lands in one cell, read from the
+    tails. Returns the expected points lost (times ``weight``)."""
+    lost = 0.0
+    top = n_bins - 1
+    for i in range(level.size):
+        lv = level[i]
+        o = o_of[i]
+        b = base[o]
+        k = law[i]
+        so = cap[o]
+        far = base[far_of[o]]  # where a drain past every point the overflow reaches goes
+        past = lv + max(so, 1)  # from here every drain goes to ``far``
+        for s in range(n_bins):
+            p = P[i * n_bins + s]
+            if p == 0.0:
+                continue
+            p *= weight
+            mass[k] += p
+            end = past
+            if track == 1:
+                end = max(past, top - s)
+            elif track == 2:
+                end = max(past, lv + so + top - s)
+            for d in range(end):
+                q = qs[k, d]
+                if q == 0.0:
+                    continue
+                if d <= lv:
+                    j, gone = b + (lv - d) * stride, 0
+                else:
+                    x = d - lv
+                    if x < so:
+                        j, gone = base[dest[o, x - 1]], lost_amt[o, x - 1]
+                    else:
+                        j, gone = far, x - so
+                inc = d if track == 1 else (gone if track == 2 else 0)
+                out[j * n_bins + min(s + inc, top)] += p * q
+                lost += p * q * gone
+            tail = t0[k, end]
+            if tail > 0.0:
+                out[far * n_bins + (top if track else s)] += p * tail
+                lost += p * (t1[k, end] - (lv + so) * tail)
+    return lost
