@@ -242,6 +242,8 @@ def test_a_builds_errors_are_build_errors_a_wrong_type_its_type_error():
         Build("Bo", SCORES, skills=["Stealth", "Stealth"])
     with pytest.raises(BuildTypeError, match="`levels`"):
         keep_build().to_frame(5.0)  # was a bare TypeError
+    with pytest.raises(BuildTypeError, match="`level` must be an integer in 1..20"):
+        keep_build().at("3")  # was read as level 3: a string where an integer goes
     assert keep_build().to_frame(np.array([4, 1])).level.tolist() == [4, 1]
 
 

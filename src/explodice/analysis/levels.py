@@ -79,6 +79,7 @@ __all__ = [
     "BuildDay",
     "build_day",
     "check_builds",
+    "check_names",
     "check_risk",
     "clear_caches",
     "fit_save_dc",
@@ -240,6 +241,18 @@ def check_risk(risk: Any) -> float:
     if value >= 1:
         raise fail("risk", risk, allowed, ExplodiceError)
     return value
+
+
+def check_names(field_name: str, value: Any, what: str = "names") -> list[Any]:
+    """A name (or a :class:`BuildTest`) as a list of one, else :func:`check_items`'s
+    non-empty list (each item is its caller's to check).
+
+    >>> check_names("saves", "DEX"), check_names("saves", ("DEX", "WIS"))
+    (['DEX'], ['DEX', 'WIS'])
+    """
+    if isinstance(value, (str, BuildTest)):
+        return [value]
+    return check_items(field_name, value, what=what)
 
 
 def resolve_targets(targets: Any) -> dict[str, tuple[float, float]]:
@@ -530,12 +543,12 @@ def fit_save_dc(
     else:
         wanted = [
             check_choice("casters", c, tuple(names), ExplodiceError)
-            for c in _items(casters, "casters", "names of builds")
+            for c in check_names("casters", casters, "names of builds")
         ]
         caster_builds = [b for b in builds if b.name in wanted]
     save_list = [
         parse_test(f"{check_text('saves', s, what='abilities')} save", "saves").ability
-        for s in _items(saves, "saves", "abilities")
+        for s in check_names("saves", saves, "abilities")
     ]
     tried = (
         np.arange(-20, 61)
@@ -543,7 +556,7 @@ def fit_save_dc(
         else np.array(
             [
                 check_int("bases", b, lo=-1000, hi=1000, error=ExplodiceError)
-                for b in _items(bases, "bases", "integers")
+                for b in check_names("bases", bases, "integers")
             ]
         )
     )
@@ -632,13 +645,6 @@ def fit_save_dc(
     for t in (table, frame, by_base):
         t.attrs.update(provenance)
     return SaveDCFit(base, criterion, float(objective[j]), table, frame, by_base, d20_base)
-
-
-def _items(value: Any, field_name: str, what: str = "values") -> list[Any]:
-    """A string as a list of one, else :func:`check_items`'s non-empty list."""
-    if isinstance(value, str):
-        return [value]
-    return check_items(field_name, value, what=what)
 
 
 # -- gauge sizing ------------------------------------------------------------------------------

@@ -129,8 +129,9 @@ def _level(field_name: str, key: Any, lo: int = 1) -> int:
 
 
 def check_level(level: Any, field_name: str = "level") -> int:
-    """``level`` as an int in 1..20, or the error naming it."""
-    return _level(field_name, level)
+    """``level`` as an int in 1..20, or the error naming it (the digits of a TOML key, such
+    as ``"4"``, are read as a level only inside a build's tables)."""
+    return _int(field_name, level, 1, LEVELS[-1])
 
 
 def check_levels(levels: Any, field_name: str = "levels") -> list[int]:

@@ -27,6 +27,7 @@ import pandas as pd
 from explodice.analysis.levels import (
     build_day,
     check_builds,
+    check_names,
     check_risk,
     gauge_rows,
     placed_day,
@@ -39,7 +40,6 @@ from explodice.core.errors import (
     ExplodiceTypeError,
     check_choice,
     check_int,
-    check_items,
     fail,
     shown,
 )
@@ -290,10 +290,10 @@ def progression(
     test_list: tuple[BuildTest, ...] | str | None = (
         tests
         if tests is None or (isinstance(tests, str) and tests == "main")
-        else tuple(parse_test(t, "tests") for t in _listed(tests, "tests"))
+        else tuple(parse_test(t, "tests") for t in check_names("tests", tests))
     )
     systems = tuple(
-        check_choice("systems", s, SYSTEMS, ExplodiceError) for s in _listed(systems, "systems")
+        check_choice("systems", s, SYSTEMS, ExplodiceError) for s in check_names("systems", systems)
     )
     if len(set(systems)) != len(systems):
         raise ExplodiceError(f"`systems` must not repeat a system, but {list(systems)} was passed.")
@@ -315,13 +315,6 @@ def progression(
         }
     )
     return frame
-
-
-def _listed(value: Any, field_name: str) -> list[Any]:
-    """A name (or a test) as a list of one, else :func:`check_items`'s non-empty list."""
-    if isinstance(value, (str, BuildTest)):
-        return [value]
-    return check_items(field_name, value, what="names")
 
 
 def _day_name(day: Any) -> str:
@@ -447,7 +440,7 @@ def size_gauges(
     levels = check_levels(levels)
     if gauges is not None:
         gauges = tuple(
-            check_choice("gauges", g, GAUGES, ExplodiceError) for g in _listed(gauges, "gauges")
+            check_choice("gauges", g, GAUGES, ExplodiceError) for g in check_names("gauges", gauges)
         )
     if character is None or isinstance(character, str):
         characters = dict.fromkeys((b.name for b in builds), character)
