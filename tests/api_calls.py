@@ -28,6 +28,18 @@ DAY = ex.Scenario([HERO], [ex.DayRoll("Hero", ability="STR", repeat=3)])
 INITIATIVE = ex.initiative({"A": 1, "B": 2})
 DAY_RESULT = ex.simulate_day(DAY, n_days=50, seed=1, threads=1)
 CONTEST = ex.close_contest(2, "uniform:3")
+BUILD = ex.Build("Bo", SCORES, skills={"Stealth": 1}, saves=["DEX"], gauge_per_level={"PA": 2})
+BUILD_DAY = ex.build_day(BUILD, rolls_per_day=3)
+#: which readings matter, on a grid of one cell and one switch (a tenth of a second)
+SENSITIVE = {
+    "modifiers": [0],
+    "dcs": [16],
+    "advantages": ["normal"],
+    "kinds": ["check"],
+    "policies": ["keep"],
+    "rerolls": [None],
+}
+SENSITIVITY = ex.sensitivity(**SENSITIVE, switches=["malus_die"], parts=["dc_table"])
 
 QUICK_SIM = {"n": 300, "seed": 1, "threads": 1}
 
@@ -35,6 +47,7 @@ QUICK_SIM = {"n": 300, "seed": 1, "threads": 1}
 _FILES = Path(tempfile.mkdtemp(prefix="explodice-api-calls-"))
 atexit.register(shutil.rmtree, _FILES, ignore_errors=True)
 PARTY_FILE, DAY_FILE = _FILES / "party.toml", _FILES / "day.toml"
+BUILDS_FILE = _FILES / "builds.toml"
 PARTY_FILE.write_text(
     '[[character]]\nname = "Hero"\nscores = { STR = 12, DEX = 14, CON = 10, INT = 10, '
     "WIS = 10, CHA = 10 }\n",
@@ -42,6 +55,11 @@ PARTY_FILE.write_text(
 )
 DAY_FILE.write_text(
     'characters = "party.toml"\n[day]\n[[day.roll]]\ncharacter = "Hero"\nability = "STR"\n',
+    encoding="utf-8",
+)
+BUILDS_FILE.write_text(
+    '[[build]]\nname = "Bo"\nscores = { STR = 12, DEX = 14, CON = 10, INT = 10, WIS = 10, '
+    'CHA = 10 }\nskills = ["Stealth"]\n',
     encoding="utf-8",
 )
 
@@ -70,6 +88,7 @@ CALLS: dict[str, tuple[Any, dict[str, Any]]] = {
     "net_advantage": (ex.net_advantage, {"advantages": 1, "disadvantages": 0}),
     "parse_policy": (ex.parse_policy, {"value": "best:0.1", "dc": 16, "field_name": "policy"}),
     "wilson_interval": (ex.wilson_interval, {"successes": 3, "n": 10, "level": 0.95}),
+    "Sampling": (ex.Sampling, {"method": "simulate", "n": 100, "seed": 1, "threads": 1}),
     "d20": (ex.d20, {"roll": ex.Roll(0), "method": "exact", "naturals": None}),
     # distributions
     "Distribution.p_success": (DIST.p_success, {"dc": 16}),
@@ -283,8 +302,121 @@ CALLS: dict[str, tuple[Any, dict[str, Any]]] = {
             "grid": {"modifier": [0, 1]},
             "task": "success",
             "executor": ThreadPoolExecutor(1),
+            "workers": 1,
             "seed": 3,
             "batch_seconds": 1.0,
+            "progress": False,
+        },
+    ),
+    # which readings matter
+    "sensitivity": (
+        ex.sensitivity,
+        {
+            "party": [HERO],
+            "day": DAY,
+            "rules": None,
+            "switches": ["overflow"],
+            **SENSITIVE,
+            "parts": ["dc_table", "party", "day"],
+            "day_method": "simulate",
+            "n_days": 50,
+            "seed": 1,
+        },
+    ),
+    "Sensitivity.to_frame": (SENSITIVITY.to_frame, {"what": "detail"}),
+    # across levels: builds and the designer's four questions (two levels, few tests)
+    "Build": (
+        ex.Build,
+        {
+            "name": "Bo",
+            "scores": SCORES,
+            "main": "DEX",
+            "increases": {4: "DEX", 8: {"DEX": 1, "CON": 1}},
+            "skills": {"Stealth": 1, "Perception": {1: 1, 6: 2}},
+            "saves": ["DEX"],
+            "tools": {"thieves' tools": 1},
+            "gauge_per_level": {"PA": 2},
+            "actor": "pc",
+            "policy": "keep",
+            "reroll": None,
+            "load": 10.0,
+            "features": ["half_proficiency"],
+        },
+    ),
+    "Build.at": (BUILD.at, {"level": 3}),
+    "Build.scores_at": (BUILD.scores_at, {"level": 3}),
+    "Build.to_frame": (BUILD.to_frame, {"levels": [1, 4]}),
+    "Build.replace": (BUILD.replace, {"name": "Al", "main": "DEX", "actor": "npc"}),
+    "builds_from_tables": (
+        ex.builds_from_tables,
+        {"tables": [BUILD.to_table()], "source": "builds.toml"},
+    ),
+    "load_builds": (ex.load_builds, {"path": BUILDS_FILE}),
+    "reference_builds": (ex.reference_builds, {}),
+    "level_dcs": (
+        ex.level_dcs,
+        {
+            "targets": {"moderate": 0.5, "hard": (0.3, 0.5)},
+            "build": BUILD,
+            "test": "Stealth",
+            "levels": [1, 5],
+            "system": "3d6x",
+            "rules": None,
+            "advantage": "normal",
+        },
+    ),
+    "fit_save_dc": (
+        ex.fit_save_dc,
+        {
+            "builds": [BUILD],
+            "levels": [1, 5],
+            "casters": ["Bo"],
+            "saves": ["DEX"],
+            "criterion": "least_squares",
+            "bases": [8, 9, 10],
+            "d20_base": 8,
+            "rules": None,
+        },
+    ),
+    "build_day": (
+        ex.build_day,
+        {
+            "build": BUILD,
+            "rolls_per_day": 3,
+            "difficulty": "moderate",
+            "skill_weight": 3.0,
+            "save_weight": 1.0,
+        },
+    ),
+    "build_day.__call__": (BUILD_DAY, {"level": 3}),
+    "progression": (
+        ex.progression,
+        {
+            "builds": BUILD,
+            "levels": [1, 5],
+            "tests": ["Stealth"],
+            "targets": {"moderate": (0.5, 0.9)},
+            "dcs": {"moderate": 16},
+            "systems": ["3d6x"],
+            "advantage": "normal",
+            "rules": None,
+            "executor": "serial",
+            "workers": None,
+            "progress": False,
+        },
+    ),
+    "size_gauges": (
+        ex.size_gauges,
+        {
+            "builds": BUILD,
+            "day": BUILD_DAY,
+            "risk": 0.1,
+            "levels": [1],
+            "character": None,
+            "gauges": ["PA"],
+            "rules": None,
+            "executor": "serial",
+            "workers": None,
             "progress": False,
         },
     ),
@@ -337,6 +469,17 @@ STRING_OPTIONS: dict[str, tuple[str, ...]] = {
     "Scenario.character": ("name",),
     "rolls_to_empty": ("advantage", "kind", "method"),
     "DayResult.to_frame": ("what",),
+    "Sampling": ("method",),
+    "sensitivity": ("switches", "advantages", "kinds", "parts", "day_method"),
+    "Sensitivity.to_frame": ("what",),
+    "Build": ("name", "main", "actor", "policy"),
+    "Build.replace": ("name", "main", "actor"),
+    "builds_from_tables": ("source",),
+    "level_dcs": ("test", "system", "advantage"),
+    "fit_save_dc": ("casters", "saves", "criterion"),
+    "build_day": ("difficulty",),
+    "progression": ("tests", "systems", "advantage"),
+    "size_gauges": ("character", "gauges"),
 }
 
 #: (callable name, argument) still checked by hand in day/** (the day engine's own module,
@@ -356,6 +499,41 @@ NONE_OK = {
     ("DayRoll", "skill"),
     ("DayRoll", "label"),
     ("DayRoll", "tool"),
+    ("sweep", "workers"),
+    ("Sampling", "seed"),
+    ("Sampling", "threads"),
+    ("sensitivity", "party"),
+    ("sensitivity", "day"),
+    ("sensitivity", "rules"),
+    ("sensitivity", "switches"),
+    ("sensitivity", "modifiers"),
+    ("sensitivity", "dcs"),
+    ("sensitivity", "parts"),
+    ("sensitivity", "n_days"),
+    ("sensitivity", "seed"),
+    ("Build", "main"),
+    ("Build", "increases"),
+    ("Build", "reroll"),
+    ("Build.replace", "main"),
+    ("level_dcs", "targets"),
+    ("level_dcs", "build"),
+    ("level_dcs", "test"),
+    ("level_dcs", "rules"),
+    ("fit_save_dc", "builds"),
+    ("fit_save_dc", "casters"),
+    ("fit_save_dc", "bases"),
+    ("fit_save_dc", "rules"),
+    *(
+        (name, arg)
+        for name in ("progression", "size_gauges")
+        for arg in ("rules", "executor", "workers", "progress")
+    ),
+    ("progression", "tests"),
+    ("progression", "targets"),
+    ("progression", "dcs"),
+    ("size_gauges", "day"),
+    ("size_gauges", "character"),
+    ("size_gauges", "gauges"),
     # the analyses that sample: method None is the default (exact), as in Sampling
     *(
         (name, "method")
@@ -382,10 +560,23 @@ LIST_OK = {
     ("success_table.characters", "tests"),
     ("pivot_success", "index"),
     ("pivot_success", "columns"),
+    *(
+        ("sensitivity", arg)
+        for arg in ("switches", "advantages", "kinds", "parts")  # a list of them only
+    ),
+    ("fit_save_dc", "casters"),
+    ("fit_save_dc", "saves"),
+    ("progression", "tests"),
+    ("progression", "systems"),
+    ("size_gauges", "gauges"),
 }
 
 #: (callable name, argument) that takes a table as well as a string (a policy {dc, weight})
-MAPPING_OK = {("Character", "policy")}
+MAPPING_OK = {
+    ("Character", "policy"),
+    ("Build", "policy"),
+    ("size_gauges", "character"),  # {build: character}
+}
 
 
 def call(which: str, /, **changes: Any) -> Any:

@@ -610,6 +610,7 @@ NOT_CALLED = {
     "CharacterFileError",
     "ProficiencyWarning",
     "ScenarioFileError",
+    "BuildFileError",
     "SweepError",
     "SweepWarning",
     "SKILLS",
@@ -624,6 +625,8 @@ NOT_CALLED = {
     "DayResult",
     "EmptyTime",
     "OptimalPolicy",
+    "Sensitivity",
+    "SaveDCFit",
     # the report: its `out` is checked below, its files in tests/test_file_modes.py
     "write_report",
     # the optimal policy of a day: its values are checked in tests/test_optimal.py

@@ -15,10 +15,23 @@ import pandas as pd
 import pytest
 
 import explodice as ex
-from explodice import Build, BuildFileError, DayRoll, ExplodiceError, Scenario
+from explodice import (
+    Build,
+    BuildFileError,
+    DayRoll,
+    ExplodiceError,
+    ExplodiceTypeError,
+    Scenario,
+)
 from explodice.day.exact import exact_day
 from explodice.day.scenario import default_scenario
-from explodice.game.build import BuildTest, builds_from_toml, parse_test
+from explodice.game.build import (
+    BuildError,
+    BuildTest,
+    BuildTypeError,
+    builds_from_toml,
+    parse_test,
+)
 from explodice.game.character import GAUGES
 from explodice.game.tables import DIFFICULTIES, TARGET_RANGES
 from explodice.present.report.config import load_config
@@ -214,6 +227,26 @@ def test_build_refuses_bad_values_naming_them(kwargs, match):
         Build("Bo", scores, **kwargs)
 
 
+def test_a_builds_errors_are_build_errors_a_wrong_type_its_type_error():
+    # the checks a build shares with characters (an ability, the actor, the load) were
+    # CharacterErrors that `except BuildError` missed
+    with pytest.raises(BuildError) as info:
+        Build("Bo", SCORES, main="LUCK")
+    assert not isinstance(info.value, TypeError) and info.value.field == "main"
+    for kwargs in ({"main": 5}, {"actor": None}, {"skills": 5}, {"tools": [1]}, {"increases": 4}):
+        with pytest.raises(BuildTypeError) as info:
+            Build("Bo", SCORES, **kwargs)
+        assert info.value.field.split(".")[0] == next(iter(kwargs)), info.value
+    # a list of names: each proficient once; a name twice is refused, as a character's is
+    with pytest.raises(BuildError, match="given once"):
+        Build("Bo", SCORES, skills=["Stealth", "Stealth"])
+    with pytest.raises(BuildTypeError, match="`levels`"):
+        keep_build().to_frame(5.0)  # was a bare TypeError
+    with pytest.raises(BuildTypeError, match="`level` must be an integer in 1..20"):
+        keep_build().at("3")  # was read as level 3: a string where an integer goes
+    assert keep_build().to_frame(np.array([4, 1])).level.tolist() == [4, 1]
+
+
 def test_build_file_errors_name_the_file_the_table_and_the_key(tmp_path: Path):
     path = tmp_path / "builds.toml"
     path.write_text(
@@ -332,9 +365,9 @@ def test_progression_on_a_level_based_dc_table_from_level_dcs():
         ({"targets": {"easy": (0.9, 0.8)}}, r"`targets.easy` must be a probability or a pair"),
         ({"targets": {"trivial": 0.9}}, r"`targets.trivial` must be one of"),
         ({"levels": [0]}, r"`levels` must be an integer in 1..20"),
-        ({"levels": [2, 2]}, r"must not repeat a level"),
+        ({"levels": [2, 2]}, r"`levels` must be levels in 1..20, each given once"),
         ({"systems": ["3d6x", "3d6x"]}, r"must not repeat a system"),
-        ({"systems": ["d12"]}, r"`system` must be one of"),
+        ({"systems": ["d12"]}, r"`systems` must be one of"),
         ({"dcs": {"easy": 12}}, r"`dcs` must give a DC for every band asked"),
         ({"dcs": pd.DataFrame({"level": [1], "dc": [3]})}, r"lacks \['difficulty'\]"),
         ({"advantage": "luck"}, r"`advantage` must be one of"),
@@ -345,6 +378,21 @@ def test_progression_refuses_bad_input(kwargs, match):
         ex.progression(keep_build(), **kwargs)
     with pytest.raises(ExplodiceError, match="`builds` must be a Build"):
         ex.progression("fighter")
+
+
+def test_a_dc_table_is_read_whole_or_refused_never_rounded():
+    b = keep_build()
+    kw = {"levels": [1], "tests": ["Athletics"], "systems": ["3d6x"]}
+    kw["targets"] = {"moderate": (0.5, 0.9)}
+    frame = pd.DataFrame({"difficulty": ["moderate"], "level": [1], "dc": [16.5]})
+    with pytest.raises(ExplodiceTypeError, match=r"`dcs.dc\[0\]` must be an integer"):
+        ex.progression(b, dcs=frame, **kw)  # was read as DC 16
+    whole = frame.assign(dc=16.0)  # a float column's whole number is the integer
+    assert ex.progression(b, dcs=whole, **kw).dc.tolist() == [16]
+    with pytest.raises(ExplodiceError, match="`dcs` must be one of"):
+        ex.progression(b, dcs={"moderate": 16, "modrate": 18}, **kw)  # a typo was ignored
+    with pytest.raises(ExplodiceError, match="`dcs.moderate` must be an integer in"):
+        ex.progression(b, dcs={"moderate": 10**400}, **kw)  # was an OverflowError in a case
 
 
 # -- level-based DCs --------------------------------------------------------------------------
@@ -458,9 +506,16 @@ def test_fit_save_dc_against_the_d20_formula_and_a_hand_pmf():
 
 
 def test_fit_save_dc_refuses_bad_input():
+    b = keep_build()
+    with pytest.raises(ExplodiceTypeError, match="`bases` must be an integer"):
+        ex.fit_save_dc(b, levels=[1], bases=[9.5])  # was fitted as base 9
+    with pytest.raises(ExplodiceError, match="`d20_base` must be an integer in"):
+        ex.fit_save_dc(b, levels=[1], d20_base=10**400)  # was an OverflowError
+    with pytest.raises(ExplodiceTypeError, match="`casters` must be one of"):
+        ex.fit_save_dc(b, levels=[1], casters=[1])
     with pytest.raises(ExplodiceError, match="`criterion` must be one of"):
         ex.fit_save_dc(criterion="median")
-    with pytest.raises(ExplodiceError, match="`casters` must name builds"):
+    with pytest.raises(ExplodiceError, match=r"`casters` must be one of \['fighter', 'rogue'"):
         ex.fit_save_dc(casters=["lich"])
 
 
@@ -527,6 +582,21 @@ def test_the_sized_risk_is_the_exact_days_at_that_maximum():
         who = dataclasses.replace(b.at(5), gauge_max=maxima)
         r = exact_day(day.replace(characters=[who]), ex.Rules(overflow="lost"))
         assert 1 - r.first[j, -1] > 0.1
+
+
+def test_build_day_is_checked_when_made():
+    # each was accepted, to fail (or not) when the day was first built
+    b = keep_build()
+    with pytest.raises(ExplodiceTypeError, match="`rolls_per_day` must be an integer"):
+        ex.build_day(b, rolls_per_day="12")
+    with pytest.raises(ExplodiceError, match="`rolls_per_day` must be an integer in"):
+        ex.build_day(b, rolls_per_day=10**9)
+    with pytest.raises(ExplodiceError, match="`skill_weight` must be a number > 0"):
+        ex.build_day(b, skill_weight=0)
+    with pytest.raises(ExplodiceTypeError, match="`save_weight` must be a finite number"):
+        ex.build_day(b, save_weight="1")
+    with pytest.raises(ExplodiceError, match=r"`risk` must be a probability in \[1e-9, 1\)"):
+        ex.size_gauges(b, risk=10**400)  # was an OverflowError
 
 
 def test_size_gauges_places_the_build_in_a_party_day():

@@ -230,6 +230,17 @@ CALLS = {
     "DayRoll.weight": lambda x: ex.DayRoll("A", ability="STR", weight=x),
     "DayRoll.repeat": lambda x: ex.DayRoll("A", ability="STR", repeat=x),
     "load_scenario": lambda x: ex.load_scenario(x) if not isinstance(x, str) else None,
+    # across levels, through the quick calls of tests/api_calls.py
+    "Build.at": lambda x: api_call("Build.at", level=x),
+    "Build.to_frame": lambda x: api_call("Build.to_frame", levels=x),
+    "Build.increases": lambda x: api_call("Build", increases={4: x}),
+    "fit_save_dc.bases": lambda x: api_call("fit_save_dc", bases=x),
+    "fit_save_dc.d20_base": lambda x: api_call("fit_save_dc", d20_base=x),
+    "build_day.rolls_per_day": lambda x: api_call("build_day", rolls_per_day=x),
+    "size_gauges.risk": lambda x: api_call("size_gauges", risk=x),
+    "progression.dcs": lambda x: api_call("progression", dcs={"moderate": x}),
+    "sensitivity.n_days": lambda x: api_call("sensitivity", n_days=x, parts=["dc_table"]),
+    "Sampling.seed": lambda x: api_call("Sampling", seed=x),
 }
 
 

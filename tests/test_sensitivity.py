@@ -293,11 +293,11 @@ def test_on_the_default_configuration():
     "kwargs, match",
     [
         ({"parts": ["day"]}, "need their input"),
-        ({"parts": ["nope"]}, "`parts` must hold values from"),
-        ({"switches": ["lucky"]}, "`switches` must hold values from"),
-        ({"day_method": "fast"}, "`day_method` must hold values from"),
+        ({"parts": ["nope"]}, "`parts` must be one of"),
+        ({"switches": ["lucky"]}, "`switches` must be one of"),
+        ({"day_method": "fast"}, "`day_method` must be one of"),
         ({"rerolls": [Reroll("failure", dc=12)]}, "`rerolls` must hold None or Reroll"),
-        ({"advantages": ["double"]}, "`advantages` must hold values from"),
+        ({"advantages": ["double"]}, "`advantages` must be one of"),
         ({"modifiers": []}, "`modifiers`"),
         ({"day": "mines"}, "`day` must be a Scenario"),
         ({"party": [1]}, r"`party\[0\]` must be a Character"),
@@ -307,6 +307,17 @@ def test_on_the_default_configuration():
 def test_bad_input_is_refused(kwargs, match):
     with pytest.raises(ex.ExplodiceError, match=match):
         ex.sensitivity(**kwargs)
+
+
+def test_a_day_setting_out_of_range_is_refused_not_replaced():
+    # n_days=0 (or []) was read as the default 20,000 days; a negative seed became a note
+    # "day not computed" on every switch of the day
+    with pytest.raises(ex.ExplodiceError, match="`n_days` must be an integer in 1.."):
+        ex.sensitivity(modifiers=[0], dcs=[16], parts=["haggle"], n_days=0)
+    with pytest.raises(ex.ExplodiceTypeError, match="`n_days` must be an integer"):
+        ex.sensitivity(modifiers=[0], dcs=[16], parts=["haggle"], n_days=[])
+    with pytest.raises(ex.ExplodiceError, match="`seed` must be an integer >= 0"):
+        ex.sensitivity(modifiers=[0], dcs=[16], parts=["haggle"], seed=-5)
 
 
 def test_to_frame_names_its_tables():

@@ -35,12 +35,30 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from explodice.core.errors import ExplodiceError, ExplodiceTypeError, check_choice, listed, shown
-from explodice.day.scenario import DayRoll, Scenario
+from explodice.core.errors import (
+    ExplodiceError,
+    ExplodiceTypeError,
+    check_choice,
+    check_int,
+    check_items,
+    check_real,
+    check_text,
+    fail,
+    listed,
+    shown,
+)
+from explodice.day.scenario import MAX_WEIGHT, DayRoll, Scenario
 from explodice.engine.d20 import d20
 from explodice.engine.distribution import Distribution
 from explodice.engine.exact import exact
-from explodice.game.build import LEVELS, Build, BuildTest, check_level, parse_test, reference_builds
+from explodice.game.build import (
+    LEVELS,
+    Build,
+    BuildTest,
+    check_levels,
+    parse_test,
+    reference_builds,
+)
 from explodice.game.character import ABILITIES, GAUGE_ABILITY, GAUGES, Character
 from explodice.game.checks import check_rules
 from explodice.game.rules import ADVANTAGE_STATES, Best, Roll, Rules
@@ -61,7 +79,7 @@ __all__ = [
     "BuildDay",
     "build_day",
     "check_builds",
-    "check_levels",
+    "check_names",
     "check_risk",
     "clear_caches",
     "fit_save_dc",
@@ -196,15 +214,13 @@ def check_builds(builds: Any, field_name: str = "builds") -> list[Build]:
     """One build or several, as a list with unique names."""
     if isinstance(builds, Build):
         return [builds]
+    allowed = "a Build or a list of them"
     if isinstance(builds, (str, bytes, Mapping)) or not hasattr(builds, "__iter__"):
-        raise ExplodiceTypeError(
-            f"`{field_name}` must be a Build or a list of them, but {shown(builds)} was passed."
-        )
-    out = list(builds)
-    if not out or not all(isinstance(b, Build) for b in out):
-        raise ExplodiceTypeError(
-            f"`{field_name}` must be a Build or a list of them, but {shown(builds)} was passed."
-        )
+        raise fail(field_name, builds, allowed, ExplodiceError, wrong_type=True)
+    out = check_items(field_name, builds, what="Builds")
+    for i, b in enumerate(out):
+        if not isinstance(b, Build):
+            raise fail(f"{field_name}[{i}]", b, "a Build", ExplodiceError, wrong_type=True)
     names = [b.name for b in out]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
@@ -214,31 +230,29 @@ def check_builds(builds: Any, field_name: str = "builds") -> list[Build]:
     return out
 
 
-def check_levels(levels: Any, field_name: str = "levels") -> list[int]:
-    """Levels (an int or a list of them, each 1..20), unique, in the order given."""
-    if isinstance(levels, (int, np.integer)) and not isinstance(levels, bool):
-        levels = [levels]
-    if isinstance(levels, (str, bytes, Mapping)) or not hasattr(levels, "__iter__"):
-        raise ExplodiceTypeError(
-            f"`{field_name}` must be a level or a list of levels in 1..20, but "
-            f"{shown(levels)} was passed."
-        )
-    out = [check_level(v, field_name) for v in levels]
-    if not out:
-        raise ExplodiceError(f"`{field_name}` must name at least one level, but [] was passed.")
-    if len(set(out)) != len(out):
-        raise ExplodiceError(f"`{field_name}` must not repeat a level, but {out} was passed.")
-    return out
-
-
 def check_risk(risk: Any) -> float:
     """A risk in [1e-9, 1): the exact day is cut far below 1e-9."""
-    ok = isinstance(risk, (int, float, np.floating)) and not isinstance(risk, bool)
-    if not ok or not 1e-9 <= float(risk) < 1:
-        raise ExplodiceError(
-            f"`risk` must be a probability in [1e-9, 1), but {shown(risk)} was passed."
-        )
-    return float(risk)
+    allowed = "a probability in [1e-9, 1)"
+    try:
+        value = check_real("risk", risk, lo=1e-9, hi=1, error=ExplodiceError)
+    except ExplodiceError as err:
+        wrong_type = isinstance(err, TypeError)
+        raise fail("risk", risk, allowed, ExplodiceError, wrong_type=wrong_type) from None
+    if value >= 1:
+        raise fail("risk", risk, allowed, ExplodiceError)
+    return value
+
+
+def check_names(field_name: str, value: Any, what: str = "names") -> list[Any]:
+    """A name (or a :class:`BuildTest`) as a list of one, else :func:`check_items`'s
+    non-empty list (each item is its caller's to check).
+
+    >>> check_names("saves", "DEX"), check_names("saves", ("DEX", "WIS"))
+    (['DEX'], ['DEX', 'WIS'])
+    """
+    if isinstance(value, (str, BuildTest)):
+        return [value]
+    return check_items(field_name, value, what=what)
 
 
 def resolve_targets(targets: Any) -> dict[str, tuple[float, float]]:
@@ -527,19 +541,26 @@ def fit_save_dc(
     if casters is None:
         caster_builds = builds
     else:
-        wanted = list(casters) if not isinstance(casters, str) else [casters]
-        for c in wanted:
-            if c not in names:
-                raise ExplodiceError(
-                    f"`casters` must name builds of {listed(names)}, but {shown(c)} was passed."
-                )
+        wanted = [
+            check_choice("casters", c, tuple(names), ExplodiceError)
+            for c in check_names("casters", casters, "names of builds")
+        ]
         caster_builds = [b for b in builds if b.name in wanted]
-    save_list = [parse_test(f"{s} save", "saves").ability for s in _items(saves, "saves")]
-    tried = np.arange(-20, 61) if bases is None else np.array(_items(bases, "bases"), dtype=int)
-    if isinstance(d20_base, bool) or not isinstance(d20_base, int):
-        raise ExplodiceTypeError(
-            f"`d20_base` must be an integer, but {shown(d20_base)} was passed."
+    save_list = [
+        parse_test(f"{check_text('saves', s, what='abilities')} save", "saves").ability
+        for s in check_names("saves", saves, "abilities")
+    ]
+    tried = (
+        np.arange(-20, 61)
+        if bases is None
+        else np.array(
+            [
+                check_int("bases", b, lo=-1000, hi=1000, error=ExplodiceError)
+                for b in check_names("bases", bases, "integers")
+            ]
         )
+    )
+    d20_base = check_int("d20_base", d20_base, lo=-1000, hi=1000, error=ExplodiceError)
 
     cases = []
     p3_rows = []
@@ -626,17 +647,6 @@ def fit_save_dc(
     return SaveDCFit(base, criterion, float(objective[j]), table, frame, by_base, d20_base)
 
 
-def _items(value: Any, field_name: str) -> list[Any]:
-    if isinstance(value, (str, bytes)):
-        return [value]
-    if not hasattr(value, "__iter__"):
-        raise ExplodiceTypeError(f"`{field_name}` must be a list, but {shown(value)} was passed.")
-    out = list(value)
-    if not out:
-        raise ExplodiceError(f"`{field_name}` must hold at least one value, but [] was passed.")
-    return out
-
-
 # -- gauge sizing ------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class BuildDay:
@@ -651,10 +661,16 @@ class BuildDay:
 
     def __post_init__(self) -> None:
         if not isinstance(self.build, Build):
-            raise ExplodiceTypeError(
-                f"`build` must be a Build, but {shown(self.build)} was passed."
-            )
+            raise fail("build", self.build, "a Build", ExplodiceError, wrong_type=True)
+        check_int("rolls_per_day", self.rolls_per_day, lo=1, error=ExplodiceError)
         check_choice("difficulty", self.difficulty, DIFFICULTIES, ExplodiceError)
+        for name in ("skill_weight", "save_weight"):
+            weight = check_real(
+                name, getattr(self, name), lo=0, hi=MAX_WEIGHT, error=ExplodiceError
+            )
+            if weight == 0:
+                raise fail(name, weight, f"a number > 0 and <= {MAX_WEIGHT:.0e}", ExplodiceError)
+        self(LEVELS[0])  # the day's own checks (the most rolls a day), now rather than later
 
     def __call__(self, level: int) -> Scenario:
         b = self.build
@@ -724,6 +740,8 @@ def _who(scenario: Scenario, build: Build, character: str | None) -> str:
     """The character of ``scenario`` whose rolls the build makes."""
     names = [c.name for c in scenario.characters]
     if character is not None:
+        what = f"the name of a character of the day's scenario {listed(names)}"
+        check_text("character", character, what=what)
         if character not in names:
             raise ExplodiceError(
                 f"`character` must name a character of the day's scenario {listed(names)}, "

@@ -56,7 +56,14 @@ import pandas as pd
 from explodice.analysis.hiding import hide
 from explodice.analysis.resolutions import haggle
 from explodice.analysis.success import policy_label, success_table
-from explodice.core.errors import ExplodiceError, ExplodiceTypeError, check_items, shown
+from explodice.core.errors import (
+    ExplodiceError,
+    ExplodiceTypeError,
+    check_choice,
+    check_items,
+    fail,
+    shown,
+)
 from explodice.day.scenario import Scenario
 from explodice.day.simulate import simulate_day
 from explodice.engine.exact import exact
@@ -421,11 +428,7 @@ class Sensitivity:
     def to_frame(self, what: str = "table") -> pd.DataFrame:
         """``"table"`` (one row per switch and value), ``"detail"`` or ``"by_measure"``."""
         frames = {"table": self.table, "detail": self.detail, "by_measure": self.by_measure}
-        if what not in frames:
-            raise ExplodiceError(
-                f"`what` must be one of {list(frames)}, but {shown(what)} was passed."
-            )
-        return frames[what]
+        return frames[check_choice("what", what, tuple(frames), ExplodiceError)]
 
     def _repr_html_(self) -> str:
         cols = ["switch", "value", "largest", "largest_where", "drain_max", "note"]
@@ -509,28 +512,23 @@ def _as_party(value: Any) -> tuple[Character, ...] | None:
         return None
     if isinstance(value, Character):
         value = [value]
+    allowed = "a list of Characters (or a configuration with .party, .day and .rules)"
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise ExplodiceTypeError(
-            f"`party` must be a list of Characters (or a configuration with .party, .day and "
-            f".rules), but {shown(value)} was passed."
-        )
-    party = tuple(value)
+        raise fail("party", value, allowed, ExplodiceError, wrong_type=True)
+    try:
+        party = tuple(value)
+    except TypeError:  # a 0-d array
+        raise fail("party", value, allowed, ExplodiceError, wrong_type=True) from None
     for i, c in enumerate(party):
         if not isinstance(c, Character):
-            raise ExplodiceTypeError(
-                f"`party[{i}]` must be a Character, but {shown(c)} was passed."
-            )
+            raise fail(f"party[{i}]", c, "a Character", ExplodiceError, wrong_type=True)
     return party or None
 
 
 def _choices(name: str, values: Any, allowed: tuple[str, ...]) -> tuple[str, ...]:
+    """A non-empty list of names from ``allowed``, repeats dropped."""
     items = check_items(name, values, what=f"values from {list(allowed)}")
-    for x in items:
-        if not isinstance(x, str) or x not in allowed:
-            raise ExplodiceError(
-                f"`{name}` must hold values from {list(allowed)}, but {shown(x)} was passed."
-            )
-    return tuple(dict.fromkeys(items))
+    return tuple(dict.fromkeys(check_choice(name, x, allowed, ExplodiceError) for x in items))
 
 
 def _lucky_or_none(value: Any) -> Reroll | None:
@@ -619,11 +617,13 @@ def sensitivity(
     if modifiers is None:
         modifiers = getattr(config, "modifiers", None) or MODIFIERS
     grid = _grid(modifiers, dcs, advantages, kinds, policies, rerolls)
-    day_method = _choices("day_method", [day_method], DAY_METHODS)[0]
-    n_days = check_int(
-        "n_days", n_days or getattr(config, "days", None) or DEFAULT_N_DAYS, lo=1, hi=10**9
-    )
-    seed = check_int("seed", seed if seed is not None else getattr(config, "seed", DEFAULT_SEED))
+    day_method = check_choice("day_method", day_method, DAY_METHODS, ExplodiceError)
+    if n_days is None:
+        n_days = getattr(config, "days", None) or DEFAULT_N_DAYS
+    n_days = check_int("n_days", n_days, lo=1, hi=10**9, error=ExplodiceError)
+    if seed is None:
+        seed = getattr(config, "seed", DEFAULT_SEED)
+    seed = check_int("seed", seed, lo=0, error=ExplodiceError)
     available = {"dc_table", "hiding", "haggle"}
     if party_ is not None:
         available.add("party")

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from explodice.core.errors import ExplodiceError, ExplodiceTypeError, fail
+from explodice.core.errors import ExplodiceError, fail
 
 __all__ = [
     "DEFAULT_CHUNK",
@@ -47,9 +47,10 @@ def resolve_seed(seed: Any) -> np.random.SeedSequence:
         return np.random.SeedSequence()
     if isinstance(seed, np.random.SeedSequence):
         return seed
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        kind = ExplodiceError if isinstance(seed, numbers.Integral) else ExplodiceTypeError
-        raise fail("seed", seed, "an integer >= 0, a numpy SeedSequence or None", kind)
+    wrong_type = isinstance(seed, bool) or not isinstance(seed, numbers.Integral)
+    if wrong_type or seed < 0:  # a bool is a wrong type, though Python counts it an integer
+        allowed = "an integer >= 0, a numpy SeedSequence or None"
+        raise fail("seed", seed, allowed, ExplodiceError, wrong_type=wrong_type)
     return np.random.SeedSequence(int(seed))
 
 

@@ -26,6 +26,7 @@ creature's) stays as it is, and an increase to it is lost the same way.
 from __future__ import annotations
 
 import html
+import numbers
 from collections.abc import Iterable, Mapping
 from dataclasses import KW_ONLY, dataclass, field, replace
 from importlib import resources
@@ -35,7 +36,15 @@ from typing import Any
 
 import pandas as pd
 
-from explodice.core.errors import ExplodiceError, ExplodiceTypeError, clip, fail
+from explodice.core.errors import (
+    ExplodiceError,
+    ExplodiceTypeError,
+    check_items,
+    check_text,
+    clip,
+    fail,
+    recast,
+)
 from explodice.core.files import parse_toml, read_text
 from explodice.game.character import (
     ABILITIES,
@@ -68,6 +77,7 @@ __all__ = [
     "builds_from_tables",
     "builds_from_toml",
     "check_level",
+    "check_levels",
     "load_builds",
     "parse_test",
     "reference_builds",
@@ -119,8 +129,24 @@ def _level(field_name: str, key: Any, lo: int = 1) -> int:
 
 
 def check_level(level: Any, field_name: str = "level") -> int:
-    """``level`` as an int in 1..20, or the error naming it."""
-    return _level(field_name, level)
+    """``level`` as an int in 1..20, or the error naming it (the digits of a TOML key, such
+    as ``"4"``, are read as a level only inside a build's tables)."""
+    return _int(field_name, level, 1, LEVELS[-1])
+
+
+def check_levels(levels: Any, field_name: str = "levels") -> list[int]:
+    """Levels (an int or a list of them, each 1..20), unique, in the order given.
+
+    >>> check_levels(5), check_levels(range(1, 4))
+    ([5], [1, 2, 3])
+    """
+    if isinstance(levels, numbers.Integral) and not isinstance(levels, bool):
+        levels = [levels]
+    items = check_items(field_name, levels, what="levels in 1..20", error=BuildError)
+    out = [check_level(v, field_name) for v in items]
+    if len(set(out)) != len(out):
+        raise _fail(field_name, out, "levels in 1..20, each given once")
+    return out
 
 
 # -- what a build is tested on --------------------------------------------------------------
@@ -217,6 +243,7 @@ def parse_test(spec: Any, field_name: str = "test") -> BuildTest:
         spec,
         "a skill (Stealth, Discrétion...), a save (DEX save, JS DEX) or an ability check "
         "(STR, STR check)",
+        wrong_type=not isinstance(spec, str),
     )
 
 
@@ -230,12 +257,21 @@ def _ability_or_none(word: str) -> str | None:
 # -- the build --------------------------------------------------------------------------------
 def _steps(field_name: str, value: Any, resolve: Any, hi: int) -> Mapping[str, Mapping[int, int]]:
     """``{name: multiplier}`` or ``{name: {level: multiplier}}`` as ``{name: {level: m}}``
-    (a plain multiplier holds from level 1), names resolved, levels sorted."""
-    if not isinstance(value, Mapping):
-        raise _fail(field_name, value, "a table of names to multipliers (or to {level = m})")
+    (a plain multiplier holds from level 1), names resolved, levels sorted; a list of names
+    is proficient once each from level 1, as in TOML (``saves = ["DEX", "INT"]``)."""
+    allowed = "a table of names to multipliers (or to {level = m}), or a list of names"
+    if isinstance(value, Mapping):
+        items = list(value.items())
+    elif isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise _fail(field_name, value, allowed, wrong_type=True)
+    else:
+        try:
+            items = [(key, 1) for key in value]
+        except TypeError:  # a 0-d array
+            raise _fail(field_name, value, allowed, wrong_type=True) from None
     out: dict[str, Mapping[int, int]] = {}
-    for key, steps in value.items():
-        where = f"{field_name}.{key}"
+    for key, steps in items:
+        where = f"{field_name}.{key}" if isinstance(key, str) else field_name
         name = resolve(key, field_name=where)
         if name in out:
             raise _fail(where, key, f"given once (it repeats {name})")
@@ -266,7 +302,8 @@ def _at(steps: Mapping[int, int], level: int) -> int:
 
 def _gauge(name: Any, *, field_name: str) -> str:
     if not isinstance(name, str) or name.upper() not in GAUGES:
-        raise _fail(field_name, name, f"a gauge: one of {list(GAUGES)}")
+        allowed = f"a gauge: one of {list(GAUGES)}"
+        raise _fail(field_name, name, allowed, wrong_type=not isinstance(name, str))
     return name.upper()
 
 
@@ -312,11 +349,16 @@ class Build:
     features: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
+        try:
+            self._validate()
+        except CharacterError as err:  # a character's check (an ability, the actor...)
+            if isinstance(err, BuildError):
+                raise
+            raise recast(err, BuildError) from None
+
+    def _validate(self) -> None:
         set_ = object.__setattr__
-        if not isinstance(self.name, str):
-            raise _fail("name", self.name, "a non-empty string", wrong_type=True)
-        if not self.name.strip():
-            raise _fail("name", self.name, "a non-empty string")
+        check_text("name", self.name, error=BuildError)
         if not isinstance(self.scores, Mapping):
             raise _fail(
                 "scores", self.scores, "a table of the six abilities to scores", wrong_type=True
@@ -351,8 +393,6 @@ class Build:
             set_(self, "increases", self._increases(self.increases))
         for table in ("skills", "saves", "tools"):
             value = getattr(self, table)
-            if not isinstance(value, (Mapping, str)) and _listlike(value):
-                value = dict.fromkeys(value, 1)  # a list of names: proficient once from level 1
             resolve = {"skills": resolve_skill, "saves": resolve_ability, "tools": _tool}[table]
             set_(self, table, _steps(table, value, resolve, _MULTIPLIER_MAX[table]))
         set_(self, "policy", check_policy("policy", self.policy))
@@ -388,7 +428,12 @@ class Build:
     @staticmethod
     def _increases(value: Any) -> Mapping[int, Mapping[str, int]]:
         if not isinstance(value, Mapping):
-            raise _fail("increases", value, "a table {level = ability} or {level = {ability = n}}")
+            raise _fail(
+                "increases",
+                value,
+                "a table {level = ability} or {level = {ability = n}}",
+                wrong_type=True,
+            )
         out: dict[int, Mapping[str, int]] = {}
         for key, what in value.items():
             where = f"increases.{key}"
@@ -398,7 +443,8 @@ class Build:
             if isinstance(what, str):
                 what = {what: DEFAULT_INCREASE}
             if not isinstance(what, Mapping) or not what:
-                raise _fail(where, what, "an ability (+2 to it) or a table {ability = points}")
+                allowed = "an ability (+2 to it) or a table {ability = points}"
+                raise _fail(where, what, allowed, wrong_type=not isinstance(what, Mapping))
             points: dict[str, int] = {}
             for ab, n in what.items():
                 ability = resolve_ability(ab, field_name=f"{where}.{ab}")
@@ -488,8 +534,7 @@ class Build:
         [[3, 19, 4, 0, 10], [4, 20, 5, 1, 10]]
         """
         rows = []
-        for level in levels:
-            level = check_level(level, "levels")
+        for level in check_levels(levels):
             scores, capped = self._rows[level - 1]  # type: ignore[attr-defined]
             row: dict[str, Any] = {"build": self.name, "level": level}
             row["pb"] = proficiency_bonus(level)
@@ -588,13 +633,8 @@ class Build:
         return f"<div>{head}{frame.to_html()}</div>"
 
 
-def _listlike(value: Any) -> bool:
-    return hasattr(value, "__iter__") and not isinstance(value, (bytes, Mapping))
-
-
 def _tool(name: Any, *, field_name: str) -> str:
-    if not isinstance(name, str) or not name.strip():
-        raise _fail(field_name, name, "the name of a tool (a non-empty string)")
+    check_text(field_name, name, what="the name of a tool (a non-empty string)", error=BuildError)
     return fold_name(name)
 
 
@@ -649,6 +689,7 @@ def builds_from_tables(tables: Any, *, source: str = "<tables>") -> list[Build]:
     ...     FOR=10, DEX=14, CON=10, INT=10, SAG=10, CHA=10), "skills": ["Discrétion"]}])]
     ['DEX']
     """
+    check_text("source", source, what="a name for the tables in messages", error=BuildError)
     return read_tables(
         tables,
         source=source,

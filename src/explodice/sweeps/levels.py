@@ -27,7 +27,7 @@ import pandas as pd
 from explodice.analysis.levels import (
     build_day,
     check_builds,
-    check_levels,
+    check_names,
     check_risk,
     gauge_rows,
     placed_day,
@@ -35,13 +35,20 @@ from explodice.analysis.levels import (
     progression_rows,
     resolve_targets,
 )
-from explodice.core.errors import ExplodiceError, ExplodiceTypeError, check_choice, shown
+from explodice.core.errors import (
+    ExplodiceError,
+    ExplodiceTypeError,
+    check_choice,
+    check_int,
+    fail,
+    shown,
+)
 from explodice.day.scenario import DayRoll, Scenario
-from explodice.game.build import LEVELS, Build, BuildTest, parse_test
+from explodice.game.build import LEVELS, Build, BuildTest, check_level, check_levels, parse_test
 from explodice.game.character import GAUGES, Character
 from explodice.game.checks import check_rules
 from explodice.game.rules import ADVANTAGE_STATES, Rules
-from explodice.game.tables import DC_TABLES, SYSTEMS, check_system
+from explodice.game.tables import DC_TABLES, DIFFICULTIES, SYSTEMS
 from explodice.sweeps.run import sweep
 from explodice.sweeps.tasks import SweepWarning, Task
 
@@ -90,9 +97,9 @@ def _executor(executor: Any, prior_seconds: float) -> Any:
     and ``"local"`` force either; anything else goes to :func:`sweep` as it is."""
     if executor is None:
         return SerialExecutor() if prior_seconds < AUTO_POOL_SECONDS else None
-    if executor == "serial":
+    if isinstance(executor, str) and executor == "serial":  # an array's == is elementwise
         return SerialExecutor()
-    if executor == "local":
+    if isinstance(executor, str) and executor == "local":
         return None
     return executor
 
@@ -183,14 +190,18 @@ def _dc_tables(
                     f"{sorted(missing)}."
                 )
             cells: dict[str, dict[int, int]] = {}
-            for row in dcs[["difficulty", "level", "dc"]].itertuples(index=False):
-                by_level = cells.setdefault(str(row.difficulty), {})
-                if int(row.level) in by_level:
+            for i, (band, lv, dc) in enumerate(
+                dcs[["difficulty", "level", "dc"]].itertuples(index=False)
+            ):
+                band = check_choice(f"dcs.difficulty[{i}]", band, DIFFICULTIES, ExplodiceError)
+                lv = check_level(_whole(lv), f"dcs.level[{i}]")
+                by_level = cells.setdefault(band, {})
+                if lv in by_level:
                     raise ExplodiceError(
-                        f"`dcs` must give one DC per band and level, but {row.difficulty!r} "
-                        f"at level {row.level} has several (pick one `table` of level_dcs)."
+                        f"`dcs` must give one DC per band and level, but {band!r} "
+                        f"at level {lv} has several (pick one `table` of level_dcs)."
                     )
-                by_level[int(row.level)] = int(row.dc)
+                by_level[lv] = _dc(_whole(dc), f"dcs.dc[{i}]")
             for b in difficulties:
                 lacking = [lv for lv in levels if lv not in cells.get(b, {})]
                 if lacking:
@@ -200,12 +211,14 @@ def _dc_tables(
                     )
             out[system] = {b: {lv: cells[b][lv] for lv in levels} for b in difficulties}
         elif isinstance(dcs, Mapping):
+            for band in dcs:
+                check_choice("dcs", band, DIFFICULTIES, ExplodiceError)
             lacking = [b for b in difficulties if b not in dcs]
             if lacking:
                 raise ExplodiceError(
                     f"`dcs` must give a DC for every band asked, but it lacks {lacking}."
                 )
-            out[system] = {b: dict.fromkeys(levels, _dc(dcs[b], b)) for b in difficulties}
+            out[system] = {b: dict.fromkeys(levels, _dc(dcs[b], f"dcs.{b}")) for b in difficulties}
         else:
             raise ExplodiceTypeError(
                 "`dcs` must be None (the game's table), a mapping {band: dc} or a DataFrame "
@@ -214,10 +227,16 @@ def _dc_tables(
     return out
 
 
-def _dc(value: Any, band: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ExplodiceTypeError(f"`dcs.{band}` must be an integer, but {shown(value)} was passed.")
-    return int(value)
+def _dc(value: Any, field_name: str) -> int:
+    return check_int(field_name, value, lo=-1000, hi=1000, error=ExplodiceError)
+
+
+def _whole(value: Any) -> Any:
+    """A whole float as an ``int``: a DataFrame column of integers turns to floats beside an
+    empty cell (16 reads 16.0); 16.5 stays, and is refused as a DC or a level."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
 
 
 def progression(
@@ -269,9 +288,13 @@ def progression(
     levels = check_levels(levels)
     ranges = resolve_targets(targets)
     test_list: tuple[BuildTest, ...] | str | None = (
-        tests if tests in (None, "main") else tuple(parse_test(t, "tests") for t in _listed(tests))
+        tests
+        if tests is None or (isinstance(tests, str) and tests == "main")
+        else tuple(parse_test(t, "tests") for t in check_names("tests", tests))
     )
-    systems = tuple(check_system(s) for s in _listed(systems))
+    systems = tuple(
+        check_choice("systems", s, SYSTEMS, ExplodiceError) for s in check_names("systems", systems)
+    )
     if len(set(systems)) != len(systems):
         raise ExplodiceError(f"`systems` must not repeat a system, but {list(systems)} was passed.")
     check_choice("advantage", advantage, ADVANTAGE_STATES, ExplodiceError)
@@ -292,17 +315,6 @@ def progression(
         }
     )
     return frame
-
-
-def _listed(value: Any) -> list[Any]:
-    if isinstance(value, (str, BuildTest)):
-        return [value]
-    if not hasattr(value, "__iter__") or isinstance(value, Mapping):
-        raise ExplodiceTypeError(f"expected a list of names, but {shown(value)} was passed.")
-    out = list(value)
-    if not out:
-        raise ExplodiceError("expected a list of at least one name, but [] was passed.")
-    return out
 
 
 def _day_name(day: Any) -> str:
@@ -430,7 +442,9 @@ def size_gauges(
     builds = check_builds(builds)
     levels = check_levels(levels)
     if gauges is not None:
-        gauges = tuple(check_choice("gauges", g, GAUGES, ExplodiceError) for g in _listed(gauges))
+        gauges = tuple(
+            check_choice("gauges", g, GAUGES, ExplodiceError) for g in check_names("gauges", gauges)
+        )
     if character is None or isinstance(character, str):
         characters = dict.fromkeys((b.name for b in builds), character)
     elif isinstance(character, Mapping):
@@ -442,10 +456,8 @@ def size_gauges(
                 "is not a build's name."
             )
     else:
-        raise ExplodiceTypeError(
-            f"`character` must be a name, a mapping {{build: name}} or None, but "
-            f"{shown(character)} was passed."
-        )
+        allowed = "a name, a mapping {build: name} or None"
+        raise fail("character", character, allowed, ExplodiceError, wrong_type=True)
     if day is None:
         days: dict[str, Any] = {b.name: build_day(b) for b in builds}
     elif isinstance(day, Scenario):

@@ -145,18 +145,17 @@ MAX_WORKERS = 4096
 def _pool(executor: Any, workers: int | None) -> _Pool:
     local = WORKERS_PER_CORE * (os.cpu_count() or 1)
     hi = local if executor is None else MAX_WORKERS
-    if workers is not None and (
-        isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= hi
-    ):
-        where = (
-            f"{WORKERS_PER_CORE} per core on this machine"
-            if executor is None
-            else "the most batches in flight"
-        )
-        raise SweepError(
-            f"`workers` must be an integer in 1..{hi} ({where}) or None, but "
-            f"{shown(workers)} was passed."
-        )
+    if workers is not None:
+        wrong_type = isinstance(workers, bool) or not isinstance(workers, numbers.Integral)
+        if wrong_type or not 1 <= workers <= hi:
+            where = (
+                f"{WORKERS_PER_CORE} per core on this machine"
+                if executor is None
+                else "the most batches in flight"
+            )
+            allowed = f"an integer in 1..{hi} ({where}) or None"
+            raise fail("workers", workers, allowed, SweepError, wrong_type=wrong_type)
+        workers = int(workers)
     if executor is None:
         n = workers or os.cpu_count() or 1
         ctx = _mp_context()
