@@ -482,11 +482,6 @@ STRING_OPTIONS: dict[str, tuple[str, ...]] = {
     "size_gauges": ("character", "gauges"),
 }
 
-#: (callable name, argument) still checked by hand in day/** (the day engine's own module,
-#: restructured on another branch): a wrong type there gets the value error, or a bare
-#: TypeError for an unhashable value. The tests mark them as expected failures.
-DAY_ENGINE_TODO = {("rolls_to_empty", "method"), ("DayResult.to_frame", "what")}
-
 #: (callable name, argument) where None is a valid value (it means "the default")
 NONE_OK = {
     ("d20", "naturals"),

@@ -26,7 +26,6 @@ from explodice.game.rules import RulesTypeError
 from explodice.present.cli import main
 from tests.api_calls import (
     CALLS,
-    DAY_ENGINE_TODO,
     LIST_OK,
     MAPPING_OK,
     NONE_OK,
@@ -643,10 +642,7 @@ def test_every_public_callable_is_fed_the_new_kinds_of_input():
 def _cases():
     for name, (_, kwargs) in CALLS.items():
         for arg in kwargs:
-            marks = ()
-            if (name, arg) in DAY_ENGINE_TODO:
-                marks = (pytest.mark.xfail(reason="checked by hand in day/**", strict=False),)
-            yield pytest.param(name, arg, id=f"{name}.{arg}", marks=marks)
+            yield pytest.param(name, arg, id=f"{name}.{arg}")
 
 
 @pytest.mark.parametrize("name, arg", list(_cases()))
@@ -663,10 +659,7 @@ def test_new_kinds_of_input_get_the_packages_error_and_nothing_else(name, arg):
 def _string_options():
     for name, args in STRING_OPTIONS.items():
         for arg in args:
-            marks = ()
-            if (name, arg) in DAY_ENGINE_TODO:
-                marks = (pytest.mark.xfail(reason="checked by hand in day/**", strict=False),)
-            yield pytest.param(name, arg, id=f"{name}.{arg}", marks=marks)
+            yield pytest.param(name, arg, id=f"{name}.{arg}")
 
 
 def is_right_type(name: str, arg: str, value) -> bool:

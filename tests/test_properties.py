@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import explodice as ex
 from explodice.core.errors import ExplodiceError, ExplodiceTypeError
-from tests.api_calls import DAY_ENGINE_TODO, LIST_OK, MAPPING_OK, NONE_OK, STRING_OPTIONS
+from tests.api_calls import LIST_OK, MAPPING_OK, NONE_OK, STRING_OPTIONS
 from tests.api_calls import call as api_call
 
 QUICK = settings(
@@ -288,13 +288,7 @@ def _string_options():
     out = []
     for name, args in STRING_OPTIONS.items():
         for arg in args:
-            todo = (name, arg) in DAY_ENGINE_TODO
-            marks = (
-                (pytest.mark.xfail(reason="checked by hand in day/**", strict=False),)
-                if todo
-                else ()
-            )
-            out.append(pytest.param(name, arg, id=f"{name}.{arg}", marks=marks))
+            out.append(pytest.param(name, arg, id=f"{name}.{arg}"))
     return out
 
 
