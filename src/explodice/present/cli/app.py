@@ -8,7 +8,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from explodice.core.errors import one_line
+from explodice.core.errors import ExplodiceError, one_line
 from explodice.core.version import __version__
 from explodice.present.cli.base import EXIT_INTERRUPTED, EXIT_USAGE, Parser
 from explodice.present.cli.commands import COMMANDS
@@ -50,7 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except BrokenPipeError:  # pragma: no cover - e.g. `explodice table | head`
         return 0
-    except (ValueError, OSError) as err:  # ExplodiceError is a ValueError
+    except (ExplodiceError, OSError) as err:  # bad input, or a file the system refuses
         sys.stderr.write(f"explodice: error: {one_line(err)}\n")
         return EXIT_USAGE
     except SystemError as err:

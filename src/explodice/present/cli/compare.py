@@ -14,7 +14,7 @@ from explodice.game.rules import ADVANTAGE_STATES, Roll
 from explodice.game.tables import PROFILES
 from explodice.present.cli.base import Command
 from explodice.present.cli.options import MODIFIER, output_options, rules_from, rules_options
-from explodice.present.cli.output import emit, pct
+from explodice.present.cli.output import emit
 
 __all__ = ["COMMAND", "run"]
 
@@ -60,12 +60,7 @@ def run(args: argparse.Namespace) -> int:
         reference = args.reference or ("trained" if "trained" in profiles else next(iter(profiles)))
         frame = equivalent_dc_table(profiles, reference=reference, rules=rules)
         header = f"# the d20 DC table mapped onto 3d6x for {reference}; exact; {rules.describe()}"
-    text = frame.assign(
-        p_d20=[pct(v, args, 1) for v in frame.p_d20],
-        p_3d6x=[pct(v, args, 1) for v in frame.p_3d6x],
-        gap=[("+" if v >= 0 else "-") + pct(abs(v), args, 1) for v in frame.gap],
-    )
-    emit(frame, args.format, text=text, header=header, lang=args.lang)
+    emit(frame, args.format, header=header, lang=args.lang)
     return 0
 
 
@@ -74,9 +69,9 @@ def profile(text: str) -> tuple[str, int]:
     name, sep, value = text.partition("=")
     try:
         if not sep or not name:
-            raise ValueError
-        return name, int(value)
-    except ValueError:
+            raise argparse.ArgumentTypeError(text)
+        return name, MODIFIER(value)
+    except argparse.ArgumentTypeError:
         raise ExplodiceError(
             "`--profiles` must be NAME=MODIFIER items (e.g. trained=4),"
             f" but {shown(text)} was passed."

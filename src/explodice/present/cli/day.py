@@ -29,7 +29,7 @@ from explodice.present.cli.options import (
     rules_options,
     sampling_options,
 )
-from explodice.present.cli.output import emit
+from explodice.present.cli.output import emit, percent
 
 __all__ = ["COMMAND", "run"]
 
@@ -166,7 +166,7 @@ def _rolls_to_empty(args: argparse.Namespace) -> int:
     header = (
         f"# rolls until a gauge of {args.gauge} points is empty: {result.roll.describe()}, "
         f"DC {args.dc}; {result.method}\n# mean {result.mean:.3f}, median {result.median}, "
-        f"90 % by roll {result.quantile(0.9)}"
+        f"{percent(0.9, args.lang, 0)} by roll {result.quantile(0.9)}"
     )
     cols = [c for c in ("rolls", "p", "cdf", "ci_low", "ci_high") if c in frame]
     # on a terminal, stop at the roll by which 99.9 % of the gauges are empty
@@ -175,7 +175,8 @@ def _rolls_to_empty(args: argparse.Namespace) -> int:
         last = int((shown_rows["cdf"] >= 0.999).to_numpy().argmax())
         if last + 1 < len(shown_rows):
             header += (
-                f"\n# rows after roll {shown_rows['rolls'].iloc[last]} (99.9 % empty) left out; "
+                f"\n# rows after roll {shown_rows['rolls'].iloc[last]} "
+                f"({percent(0.999, args.lang)} empty) left out; "
                 "--format csv gives them all"
             )
             shown_rows = shown_rows.iloc[: last + 1]

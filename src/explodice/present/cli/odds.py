@@ -25,7 +25,7 @@ from explodice.present.cli.options import (
     rules_from,
     sampling_from,
 )
-from explodice.present.cli.output import emit, pct
+from explodice.present.cli.output import emit
 from explodice.present.plots import provenance
 
 __all__ = ["COMMAND", "run"]
@@ -83,15 +83,8 @@ def run(args: argparse.Namespace) -> int:
         frame.insert(0, "system", dist.system)
         frame["method"], frame["n"], frame["seed"] = dist.method, dist.n, dist.seed
     text = frame[[c for c in frame.columns if c not in HEADER_ONLY]]
-    if not args.pmf:
-        text = text.assign(p=[pct(p, args, 3) for p in frame.p])
-        if dist.simulated:
-            text = text.assign(
-                ci_low=[pct(p, args, 3) for p in frame.ci_low],
-                ci_high=[pct(p, args, 3) for p in frame.ci_high],
-            )
-        else:
-            text = text.drop(columns=["ci_low", "ci_high"])
+    if not args.pmf and not dist.simulated:  # an exact p has no interval
+        text = text.drop(columns=["ci_low", "ci_high"])
     emit(
         pd.DataFrame(frame),
         args.format,

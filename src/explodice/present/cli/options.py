@@ -50,6 +50,7 @@ __all__ = [
     "RULES_SWITCHES",
     "SEED",
     "THREADS",
+    "TOP",
     "WORKERS",
     "Switch",
     "config_argument",
@@ -74,6 +75,7 @@ WORKERS = integer(1, MAX_WORKERS)
 SEED = integer(0)
 MODIFIER = integer(-100, 100)
 DC = integer(-(10**6), 10**6)
+TOP = integer(1, 10**6)  # rows of a table to list
 
 DEFAULTS = Rules()  # the switches' defaults, read from the rules, never restated
 
@@ -161,7 +163,7 @@ RULES_SWITCHES = (
 def rules_options() -> argparse.ArgumentParser:
     """The rules switches (and ``--lucky``, the roll's Reroll('one'))."""
     p = argparse.ArgumentParser(add_help=False)
-    g = p.add_argument_group("rules switches (RULES.md)")
+    g = p.add_argument_group("rules switches (docs/rules.md)")
     for switch in RULES_SWITCHES:
         switch.add_to(g)
     g.add_argument(
