@@ -91,7 +91,7 @@ def test_odds_text_is_an_aligned_table_with_provenance():
     out = run("odds", "-m", "0", "--dc", "8")
     assert out.returncode == 0
     assert out.stdout.startswith("# 3d6x+0, normal, check, pc, keep\n# 3d6x exact")
-    assert "83.796%" in out.stdout  # 181/216
+    assert "83.8%" in out.stdout  # 181/216, in the one percent format of every command
 
 
 def test_table_csv_is_the_tidy_success_table():

@@ -35,7 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
             description=command.description,
         )
         command.add_arguments(p)
-        p.set_defaults(func=command.run)
+        # the parser (its defaults: options.given) and the files the command would write
+        p.set_defaults(func=command.run, command_parser=p, writes=command.writes)
     return parser
 
 
@@ -44,6 +45,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        for output in args.writes(args):  # every file it writes, checked before any work
+            output.check()
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         sys.stderr.write("explodice: interrupted\n")

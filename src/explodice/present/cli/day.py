@@ -11,18 +11,24 @@ from __future__ import annotations
 
 import argparse
 import functools
+from collections.abc import Sequence
+from pathlib import Path
 
 from explodice.core.errors import ExplodiceError, shown
+from explodice.core.files import atomic_write_text
 from explodice.day.scenario import load_scenario
 from explodice.day.simulate import rolls_to_empty, simulate_day
-from explodice.present.cli.base import Command
+from explodice.present.cli.base import Command, Output
 from explodice.present.cli.options import (
     DAYS,
     DC,
+    FORCE_HELP,
     GAUGE,
     MODIFIER,
+    given,
     output_options,
     progress,
+    refuse,
     resolve_policy,
     roll_options,
     rules_from,
@@ -36,18 +42,21 @@ __all__ = ["COMMAND", "run"]
 TEXT_FLOOR = 1e-9  # an exact distribution's rows below this stay out of a text table
 TABLES = ("gauges", "first_empty", "empty", "success", "roll_types", "drain", "lost")
 
-# options of `day` that set its repeated roll (no scenario), and those of a simulated day
-_ONE_ROLL = {
-    "modifier": "--modifier",
-    "dc": "--dc",
-    "gauge": "--gauge",
-    "advantage": "--advantage",
-    "kind": "--kind",
-    "policy": "--policy",
-    "reroll_on_failure": "--reroll-on-failure",
-    "lucky": "--lucky",
-}
-_SAMPLING = {"days": "--days", "seed": "--seed", "threads": "--threads"}
+# options of `day` that set its repeated roll (no scenario), those of a simulated day, and
+# the switches that only a party's gauges can show (one roll drains one gauge: nothing
+# overflows, and the roll's gauge is the one counted)
+_ONE_ROLL = (
+    "--modifier",
+    "--dc",
+    "--gauge",
+    "--advantage",
+    "--kind",
+    "--policy",
+    "--reroll-on-failure",
+    "--lucky",
+)
+_SAMPLING = ("--days", "--seed", "--threads")
+_PARTY_SWITCHES = ("--overflow", "--drain-gauge")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -62,16 +71,25 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         choices=TABLES,
         help="which table of a scenario's results to print",
     )
-    p.set_defaults(method=None)  # a scenario: simulated unless --exact
-    # what the options the call may ignore default to, read back from the parser (see
-    # _options_apply): a value that differs was given
-    p.set_defaults(
-        day_defaults={name: p.get_default(name) for name in (*_ONE_ROLL, *_SAMPLING, "n", "table")}
+    p.add_argument(
+        "--write-default-scenario",
+        metavar="FILE",
+        help="write a commented copy of the default scenario (the report's party and day) "
+        "to FILE, and stop",
     )
+    p.add_argument(
+        "--force", action="store_true", help=FORCE_HELP.format(flag="--write-default-scenario")
+    )
+    p.set_defaults(method=None)  # a scenario: simulated unless --exact
 
 
 def run(args: argparse.Namespace) -> int:
     """Gauges over a day: a scenario file simulated, or rolls until one gauge is empty."""
+    if args.write_default_scenario:
+        return _write_default_scenario(args)
+    refuse(
+        args, ("--force",), "replaces the file of --write-default-scenario; `day` writes no other."
+    )
     if args.actor == "npc":  # an NPC drains nothing: no gauge of its would ever empty
         raise ExplodiceError(
             "`--actor npc` does not apply to `day`: an NPC's rolls drain no "
@@ -119,30 +137,87 @@ def _options_apply(args: argparse.Namespace) -> None:
     an error): the repeated roll's options with a scenario, the sampling options without a
     simulation, --n for days, --table without a scenario."""
 
-    def given(name: str) -> bool:
-        return getattr(args, name) != args.day_defaults[name]
-
     simulated = args.method == "simulate" or (args.scenario is not None and args.method is None)
-    if given("n"):
-        raise ExplodiceError("`--n` counts rolls; `day` counts days: use --days.")
+    refuse(args, ("--n",), "counts rolls; `day` counts days: use --days.")
     if args.scenario is not None:
-        for name, flag in _ONE_ROLL.items():
-            if given(name):
-                raise ExplodiceError(
-                    f"`{flag}` sets the roll that `day` repeats without a scenario; the rolls, "
-                    f"gauges and policies of {shown(args.scenario)} are in the file."
-                )
-    elif given("table"):
-        raise ExplodiceError(
-            "`--table` reads a scenario's results; without a scenario `day` prints the rolls "
-            "until one gauge is empty (give SCENARIO.toml for the tables)."
+        refuse(
+            args,
+            _ONE_ROLL,
+            "sets the roll that `day` repeats without a scenario; the rolls, gauges and "
+            f"policies of {shown(args.scenario)} are in the file.",
+        )
+    else:
+        refuse(
+            args,
+            ("--table",),
+            "reads a scenario's results; without a scenario `day` prints the rolls until one "
+            "gauge is empty (give SCENARIO.toml for the tables).",
+        )
+        refuse(
+            args,
+            _PARTY_SWITCHES,
+            "changes a party's gauges over a day (give SCENARIO.toml); the one roll that `day` "
+            "repeats without a scenario drains one gauge, so nothing overflows.",
         )
     if not simulated:
-        for name, flag in _SAMPLING.items():
-            if given(name):
-                raise ExplodiceError(
-                    f"`{flag}` applies to a simulated day; --exact samples nothing."
-                )
+        refuse(args, _SAMPLING, "applies to a simulated day; --exact samples nothing.")
+
+
+#: The top of a written default scenario, above the party and the day.
+SCENARIO_HEADER = """\
+# explodice — a scenario for `explodice day`: the party and the adventuring day of the
+# report's embedded default configuration, to edit.
+#
+#     explodice day {name}                       # simulated (100,000 days)
+#     explodice day {name} --exact --table empty # exactly, as a Markov chain
+#
+# Every key below is described in its comment; a wrong value stops with one line naming it.
+# The same tables stand in a report's configuration (explodice report --write-default-config).
+
+"""
+
+
+def default_scenario_text(name: str = "my-scenario.toml") -> str:
+    """The default scenario as a commented TOML file: the ``[[character]]`` and ``[day]``
+    tables of the report's default configuration (with their comments), under a header."""
+    from importlib import resources
+
+    text = resources.files("explodice").joinpath("data/default.toml").read_text("utf-8")
+    blocks, comments, keep = [], [], False
+    for line in text.splitlines(keepends=True):
+        stripped = line.strip()
+        if stripped.startswith("["):  # a table: its comments above it go with it
+            table = stripped.strip("[]").strip()
+            keep = table in ("character", "day") or table.startswith("day.")
+            if keep:
+                blocks += comments
+            comments = []
+        elif stripped.startswith("#") or not stripped:
+            comments.append(line)
+            continue
+        if keep:
+            blocks.append(line)
+    return SCENARIO_HEADER.format(name=name) + "".join(blocks).strip() + "\n"
+
+
+def _write_default_scenario(args: argparse.Namespace) -> int:
+    others = [f for f in (*_ONE_ROLL, *_SAMPLING, *_PARTY_SWITCHES, "--table") if given(args, f)]
+    if args.scenario is not None or others:
+        raise ExplodiceError(
+            f"`{others[0] if others else 'scenario'}` is not read by --write-default-scenario, "
+            "which writes the default scenario and stops."
+        )
+    path = Path(args.write_default_scenario)
+    atomic_write_text(path, default_scenario_text(path.name))
+    print(f"wrote {path}; edit it, then: explodice day {path}")
+    return 0
+
+
+def writes(args: argparse.Namespace) -> Sequence[Output]:
+    """The copy of the default scenario, a new file unless --force."""
+    if not args.write_default_scenario:
+        return ()
+    return [Output(args.write_default_scenario, "--write-default-scenario", replace=args.force)]
 
 
 def _rolls_to_empty(args: argparse.Namespace) -> int:
@@ -192,9 +267,10 @@ COMMAND = Command(
     "Without: after how many rolls does one gauge of --gauge "
     "points first reach 0, repeating one roll (--modifier, --dc)?",
     run=run,
+    writes=writes,
     shared=(
         roll_options,
-        rules_options,
+        functools.partial(rules_options, day=True),
         functools.partial(sampling_options, "default without a scenario; a scenario is simulated"),
         output_options,
     ),

@@ -43,6 +43,7 @@ from explodice.sweeps.run import MAX_WORKERS
 __all__ = [
     "DAYS",
     "DC",
+    "FORCE_HELP",
     "GAUGE",
     "ROLL_COMMAND",
     "MODIFIER",
@@ -54,9 +55,11 @@ __all__ = [
     "WORKERS",
     "Switch",
     "config_argument",
+    "given",
     "output_options",
     "policy",
     "progress",
+    "refuse",
     "reroll_from",
     "resolve_policy",
     "roll_options",
@@ -93,6 +96,7 @@ class Switch:
     choices: tuple[str, ...] | None = None
     many: bool = False
     metavar: str | None = None
+    day_only: bool = False  # changes gauges over a day only: offered by `day` alone
 
     @property
     def dest(self) -> str:
@@ -145,12 +149,14 @@ RULES_SWITCHES = (
         "--overflow",
         "where drain beyond an empty gauge goes (default: {default})",
         OVERFLOW_MODES,
+        day_only=True,
     ),
     Switch(
         "drain_gauge",
         "--drain-gauge",
         "gauge a skill check drains: its skill's (default) or the rolled ability's",
         DRAIN_GAUGES,
+        day_only=True,
     ),
     Switch(
         "close_contest",
@@ -160,12 +166,15 @@ RULES_SWITCHES = (
 )
 
 
-def rules_options() -> argparse.ArgumentParser:
-    """The rules switches (and ``--lucky``, the roll's Reroll('one'))."""
+def rules_options(day: bool = False) -> argparse.ArgumentParser:
+    """The rules switches (and ``--lucky``, the roll's Reroll('one')); those that change
+    only gauges over a day (``--overflow``, ``--drain-gauge``) with ``day`` alone: a command
+    about single rolls could not apply them."""
     p = argparse.ArgumentParser(add_help=False)
     g = p.add_argument_group("rules switches (docs/rules.md)")
     for switch in RULES_SWITCHES:
-        switch.add_to(g)
+        if day or not switch.day_only:
+            switch.add_to(g)
     g.add_argument(
         "--lucky",
         action="store_true",
@@ -174,9 +183,56 @@ def rules_options() -> argparse.ArgumentParser:
     return p
 
 
-def rules_from(args: argparse.Namespace) -> Rules:
-    """The :class:`~explodice.Rules` the options of :func:`rules_options` ask for."""
-    return Rules(**{s.field: s.read(args) for s in RULES_SWITCHES})
+#: The options a d20 roll cannot apply: its rules have no malus die and no rule of 1.
+D20_REFUSED = (
+    *(s.flag for s in RULES_SWITCHES if s.field != "close_contest"),  # lutte serrée: both
+    "--policy",
+    "--actor",
+)
+
+
+def rules_from(args: argparse.Namespace, system: str = "3d6x") -> Rules:
+    """The :class:`~explodice.Rules` the options of :func:`rules_options` ask for (a switch
+    the command does not offer keeps its default). With ``system="d20"``, a 3d6x switch
+    given (or the rule-of-1 policy, the actor) is refused: a d20 roll could not apply it."""
+    if system == "d20":
+        refuse(
+            args,
+            D20_REFUSED,
+            "is a rule of 3d6x: a d20 roll has no malus die and no rule of 1 (--system d20).",
+        )
+    return Rules(**{s.field: s.read(args) for s in RULES_SWITCHES if hasattr(args, s.dest)})
+
+
+#: The help of a command's --force, for the file ``flag`` names.
+FORCE_HELP = "replace the file of {flag} if it exists (never a folder, a FIFO or a device)"
+
+
+# -- options given, and those a call cannot apply --------------------------------------------
+def _dest(flag: str) -> str:
+    return {"--exact": "method", "--simulate": "method"}.get(
+        flag, flag.removeprefix("--").replace("-", "_")
+    )
+
+
+def given(args: argparse.Namespace, flag: str) -> bool:
+    """True when ``flag`` (a long option of this command) was given a value other than its
+    default: the command line asks for something with it."""
+    dest = _dest(flag)
+    if not hasattr(args, dest):
+        return False
+    value, default = getattr(args, dest), args.command_parser.get_default(dest)
+    if isinstance(value, list) and isinstance(default, list):  # --rule-of-one save check
+        return sorted(value) != sorted(default)
+    return bool(value != default)
+
+
+def refuse(args: argparse.Namespace, flags: Any, why: str) -> None:
+    """Refuse the first of ``flags`` that was given: one line, ```--flag` <why>``. An option
+    that a call cannot apply is refused, never ignored (a wrong number is worse)."""
+    for flag in flags:
+        if given(args, flag):
+            raise ExplodiceError(f"`{flag}` {why}")
 
 
 # -- the roll -------------------------------------------------------------------------------
@@ -270,8 +326,19 @@ def sampling_options(default: str = "exact") -> argparse.ArgumentParser:
     return p
 
 
+#: The options that set how a simulation samples.
+SAMPLING_FLAGS = ("--n", "--seed", "--threads")
+
+
 def sampling_from(args: argparse.Namespace) -> Sampling:
-    """The :class:`~explodice.Sampling` the options of :func:`sampling_options` ask for."""
+    """The :class:`~explodice.Sampling` the options of :func:`sampling_options` ask for;
+    ``--n``, ``--seed`` or ``--threads`` without ``--simulate`` is refused."""
+    if args.method != "simulate":
+        refuse(
+            args,
+            SAMPLING_FLAGS,
+            "sets a simulation (--simulate); the exact engine samples nothing.",
+        )
     return Sampling(args.method, n=args.n, seed=args.seed, threads=args.threads)
 
 

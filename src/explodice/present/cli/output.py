@@ -78,14 +78,14 @@ def percent(p: float, lang: str = "en", digits: int = 1, *, signed: bool = False
 
 def percent_digits(frame: Any) -> int:
     """Decimals for a table's percentages: 1, or enough to tell a simulated interval's ends
-    apart (``ci_low`` < ``ci_high``), at most :data:`MAX_DIGITS`."""
+    apart (``ci_low`` < ``ci_high``, the table's median interval), at most :data:`MAX_DIGITS`."""
     if "ci_low" not in frame or "ci_high" not in frame:
         return 1
     half = (pd.to_numeric(frame["ci_high"]) - pd.to_numeric(frame["ci_low"])) / 2
     half = half[half > 0]
     if half.empty:
         return 1
-    return max(1, min(MAX_DIGITS, math.ceil(-math.log10(100 * float(half.min())))))
+    return max(1, min(MAX_DIGITS, math.ceil(-math.log10(100 * float(half.median())))))
 
 
 def as_text(frame: pd.DataFrame, lang: str = "en", digits: int | None = None) -> pd.DataFrame:
