@@ -15,8 +15,8 @@ import sys
 import time
 import warnings
 from collections import deque
-from concurrent.futures.process import BrokenProcessPool
 from collections.abc import Callable, Mapping
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
