@@ -13,7 +13,14 @@ from explodice.core.errors import ExplodiceError, shown
 from explodice.game.rules import ADVANTAGE_STATES, Roll
 from explodice.game.tables import PROFILES
 from explodice.present.cli.base import Command
-from explodice.present.cli.options import MODIFIER, output_options, rules_from, rules_options
+from explodice.present.cli.options import (
+    MODIFIER,
+    output_options,
+    refuse,
+    reroll_from,
+    rules_from,
+    rules_options,
+)
 from explodice.present.cli.output import emit
 
 __all__ = ["COMMAND", "run"]
@@ -42,11 +49,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """The d20 comparison: each d20 DC's equivalent 3d6x DC for a modifier, or the table."""
     rules = rules_from(args)
+    refuse(
+        args,
+        ("--rule-of-one", "--ones-on-explosions", "--close-contest"),
+        "changes the drain or settles ties by bids, and equivalent DCs read neither: they "
+        "match P(total >= DC), whose 1s are kept.",
+    )
+    reroll = reroll_from(args, None)  # --lucky: each roll's Reroll('one'), in both systems
+    lucky = ", Lucky" if reroll is not None else ""
     if args.modifier is not None:
-        frame = equivalent_dc(Roll(args.modifier, advantage=args.advantage), rules=rules)
+        refuse(
+            args,
+            ("--profiles", "--reference"),
+            "maps the table of profiles; with --modifier "
+            "`compare` maps that one roll (drop --modifier for the profiles' table).",
+        )
+        roll = Roll(args.modifier, advantage=args.advantage, reroll=reroll)
+        frame = equivalent_dc(roll, rules=rules)
         header = (
             f"# equivalent DCs, d20 -> 3d6x, modifier {args.modifier:+d}, "
-            f"{args.advantage}; exact; {rules.describe()}"
+            f"{args.advantage}{lucky}; exact; {rules.describe()}"
         )
     else:
         pairs = [profile(p) for p in args.profiles]
@@ -58,8 +80,12 @@ def run(args: argparse.Namespace) -> int:
                 f"`--profiles` names {shown(twice)} twice; give each profile once."
             )
         reference = args.reference or ("trained" if "trained" in profiles else next(iter(profiles)))
-        frame = equivalent_dc_table(profiles, reference=reference, rules=rules)
-        header = f"# the d20 DC table mapped onto 3d6x for {reference}; exact; {rules.describe()}"
+        rolls = {n: Roll(m, advantage=args.advantage, reroll=reroll) for n, m in profiles.items()}
+        frame = equivalent_dc_table(rolls, reference=reference, rules=rules)
+        header = (
+            f"# the d20 DC table mapped onto 3d6x for {reference}, {args.advantage}{lucky}; "
+            f"exact; {rules.describe()}"
+        )
     emit(frame, args.format, header=header, lang=args.lang)
     return 0
 

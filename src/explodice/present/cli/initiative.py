@@ -13,7 +13,7 @@ from explodice.core.errors import ExplodiceError, clip, shown
 from explodice.game.tables import SYSTEMS
 from explodice.present import i18n
 from explodice.present.cli.base import Command
-from explodice.present.cli.options import MODIFIER, TOP, output_options
+from explodice.present.cli.options import MODIFIER, TOP, output_options, refuse
 from explodice.present.cli.output import show
 
 __all__ = ["COMMAND", "pairs", "run"]
@@ -24,7 +24,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "creatures", nargs="+", metavar="NAME=DEX", help="a creature and its DEX modifier"
     )
     p.add_argument("--side", action="append", metavar="SIDE=A,B", help="a side's members")
-    p.add_argument("--show", choices=("ranks", "orders", "sides"), default="ranks")
+    p.add_argument(
+        "--show",
+        choices=("ranks", "orders", "sides"),
+        default=None,
+        help="which table (default: sides with --side, else ranks)",
+    )
     p.add_argument("--top", type=TOP, default=10, help="orders listed (with --show orders)")
     p.add_argument("--system", choices=SYSTEMS, default="3d6x")
 
@@ -79,7 +84,7 @@ def sides_of(items: list[str] | None, names: list[str]) -> dict[str, list[str]] 
                     f"but {shown(member)} is not one of them."
                 )
             if member in seen:
-                where = "twice" if seen[member] == side else f"on both {shown(seen[member])} and"
+                where = "twice on" if seen[member] == side else f"on both {shown(seen[member])} and"
                 raise ExplodiceError(
                     f"`--side` puts {shown(member)} {where} {shown(side)}: each creature "
                     "belongs to exactly one side."
@@ -97,10 +102,13 @@ def run(args: argparse.Namespace) -> int:
     """Initiative: each creature's rank, the likeliest orders, side before side."""
     mods = modifiers(args.creatures)
     sides = sides_of(args.side, list(mods))
+    args.show = args.show or ("sides" if sides else "ranks")
     if args.show == "sides" and sides is None:
         raise ExplodiceError("`--show sides` needs two sides or more: --side NAME=A,B each.")
-    if args.show != "orders" and args.top != 10:
-        raise ExplodiceError(f"`--top` applies to --show orders, not to --show {args.show}.")
+    if args.show != "sides":
+        refuse(args, ("--side",), f"is read by --show sides, not by --show {args.show}.")
+    if args.show != "orders":
+        refuse(args, ("--top",), f"applies to --show orders, not to --show {args.show}.")
     r = initiative(mods, sides=sides, system=args.system)
     what = {"ranks": r.ranks, "orders": r.orders, "sides": r.sides}[args.show]
     if what is None:

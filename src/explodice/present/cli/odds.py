@@ -6,6 +6,7 @@ $ explodice odds --modifier 4 --dc 16 --advantage advantage
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 import pandas as pd
 
@@ -20,6 +21,7 @@ from explodice.present.cli.options import (
     MODIFIER,
     ROLL_COMMAND,
     progress,
+    refuse,
     reroll_from,
     resolve_policy,
     rules_from,
@@ -43,12 +45,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """The odds of one roll against one or more DCs."""
-    rules = rules_from(args)
+    rules = rules_from(args, args.system)
     dcs = args.dc or list(DC_TABLES[args.system].values())
     policy_text = args.policy.strip().lower()
     bound = getattr(args, "reroll_on_failure", False) or (
         policy_text.startswith("best") and "@" not in policy_text
     )
+    if args.pmf and not bound:
+        refuse(args, ("--dc",), "is not read by --pmf (the distribution of the total has no DC).")
     if bound and len(dcs) != 1:  # the roll itself depends on its DC: one DC, one roll
         raise ExplodiceError(
             "`--dc` must be one DC with --reroll-on-failure or --policy best:λ (the roll's "
@@ -77,7 +81,9 @@ def run(args: argparse.Namespace) -> int:
     frame["mean"] = dist.mean
     frame["median"] = dist.median
     frame["drain_mean"] = dist.drain_mean
-    frame["rules"] = rules.describe() if dist.system == "3d6x" else "d20"
+    if rules.close_contest and "p_tie" not in frame:  # lutte serrée: a total == DC goes to bids
+        frame.insert(frame.columns.get_loc("p") + 1, "p_tie", _ties(dist, dcs))
+    frame["rules"] = rules.describe() if dist.system == "3d6x" else _d20_rules(rules)
     if args.pmf:
         frame = dist.to_frame("total")
         frame.insert(0, "system", dist.system)
@@ -93,6 +99,15 @@ def run(args: argparse.Namespace) -> int:
         header=f"# {label}\n{header(dist)}",
     )
     return 0
+
+
+def _ties(dist: Distribution, dcs: list[int]) -> list[float]:
+    """P(total == DC) for each DC: the share of P(success) that bids settle (lutte serrée)."""
+    return [float(dist.p_success(dc) - dist.p_success(dc + 1)) for dc in dcs]
+
+
+def _d20_rules(rules: Any) -> str:
+    return "d20, close_contest" if rules.close_contest else "d20"
 
 
 def header(d: Distribution) -> str:

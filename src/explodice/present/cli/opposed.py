@@ -17,6 +17,8 @@ from explodice.present.cli.base import Command
 from explodice.present.cli.options import (
     MODIFIER,
     ROLL_COMMAND,
+    refuse,
+    refuse_drain_switches,
     reroll_from,
     resolve_policy,
     rules_from,
@@ -47,7 +49,14 @@ def run(args: argparse.Namespace) -> int:
             f"`--policy` must be keep or cancel for an opposed test, but {shown(args.policy)} "
             "was passed (best:λ weighs P(total >= DC), and an opposed test has no DC)."
         )
-    rules = rules_from(args)
+    rules = rules_from(args, args.system)
+    refuse_drain_switches(args, policy, "`opposed`")
+    refuse(
+        args,
+        ("--close-contest",),
+        "settles a tie by bids of HP, which `opposed` does not model: `explodice contest` "
+        "plays the bids, and the API's close_opposed puts them after the dice.",
+    )
     a = Roll(
         args.modifier,
         advantage=args.advantage,

@@ -60,6 +60,7 @@ __all__ = [
     "policy",
     "progress",
     "refuse",
+    "refuse_drain_switches",
     "reroll_from",
     "resolve_policy",
     "roll_options",
@@ -324,6 +325,20 @@ def sampling_options(default: str = "exact") -> argparse.ArgumentParser:
     g.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     p.set_defaults(method="exact")
     return p
+
+
+def refuse_drain_switches(args: argparse.Namespace, policy: Any, what: str) -> None:
+    """Refuse the switches that change only the drain, for a command whose output shows no
+    drain (``what`` names it): ``--ones-on-explosions`` always, ``--rule-of-one`` when the
+    roll keeps its 1s (a PC under keep: which kinds drain cannot change its total)."""
+    refuse(args, ("--ones-on-explosions",), f"changes the drain only, which {what} does not show.")
+    if policy == "keep" and getattr(args, "actor", "pc") == "pc":
+        refuse(
+            args,
+            ("--rule-of-one",),
+            f"changes the drain of a roll that keeps its 1s, which {what} does not show "
+            "(with --policy cancel or best:λ it changes what is cancelled).",
+        )
 
 
 #: The options that set how a simulation samples.

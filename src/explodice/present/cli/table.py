@@ -15,6 +15,7 @@ from explodice.present.cli.options import (
     DC,
     MODIFIER,
     ROLL_COMMAND,
+    refuse,
     resolve_policy,
     rules_from,
     sampling_from,
@@ -48,7 +49,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """The DC table: P(success) for each modifier, DC and advantage state."""
-    rules = rules_from(args)
+    rules = rules_from(args, args.system)
+    refuse(args, ("--advantage",), "sets one roll's state; `table` shows the states of --states.")
+    refuse(
+        args,
+        ("--lucky", "--reroll-on-failure"),
+        "cannot be applied by `table`: give it to `explodice odds` (one roll against its DCs), "
+        "or see what a reroll is worth with `explodice reroll`.",
+    )
+    if args.system == "d20":
+        refuse(
+            args,
+            ("--disadvantage-readings",),
+            "compares readings of 3d6x's disadvantage; d20's is one (--system d20).",
+        )
     table = success_table(
         args.modifiers,
         args.dc,
