@@ -43,6 +43,20 @@ def pool_of(roll, rules) -> tuple[int, bool]:
     return 3, False
 
 
+def malus_faces(rules, depth: int) -> dict[int, float]:
+    """{value of the subtracted die: p}: an exploding d6 cut at ``depth``, or a plain d6."""
+    if getattr(rules, "malus_die", "exploding") == "plain":
+        return {m: 1 / 6 for m in range(1, 7)}
+    return {m: p for (m, _), p in dice_sums(1, depth).items()}
+
+
+def lucky_timing(roll, rules) -> str | None:
+    """None without Lucky, else "before_choice" or "after_choice"."""
+    if roll.reroll is None or roll.reroll.trigger != "one":
+        return None
+    return getattr(rules, "lucky_timing", "before_choice")
+
+
 def throws(pool: int, lucky: bool):
     """Initial throws (faces, p), after the lucky reroll of one 1 when it applies."""
     for faces in itertools.product(range(1, 7), repeat=pool):
@@ -55,18 +69,35 @@ def throws(pool: int, lucky: bool):
             yield faces, p
 
 
-def p_success_given(kept_other: int, kept_sixes: int, malus: bool, need: int, depth: int) -> float:
-    """P(kept_other + sum over kept sixes of (6 + X) - malus >= need), by enumeration."""
+def p_success_given(
+    kept_other: int,
+    kept_sixes: int,
+    malus: bool,
+    need: int,
+    depth: int,
+    fresh: int = 0,
+    rules=None,
+) -> float:
+    """P(kept_other + sum over kept sixes of (6 + X) + ``fresh`` more exploding dice - malus
+    >= need), by enumeration (the malus die of ``rules``)."""
     total = 0.0
-    for (v, _), p in dice_sums(kept_sixes, depth).items():
+    for (v, _), p in dice_sums(kept_sixes + fresh, depth).items():
         base = kept_other + 6 * kept_sixes + v
         if malus:
-            for (m, _), q in dice_sums(1, depth).items():
+            for m, q in malus_faces(rules, depth).items():
                 if base - m >= need:
                     total += p * q
         elif base >= need:
             total += p
     return total
+
+
+def after_choice(roll, rules, ones: int) -> tuple[int, int]:
+    """(kept 1s that stay, fresh dice): Lucky after the choice rerolls one kept 1, which then
+    neither adds 1 nor drains; the new die is an exploding d6, summed."""
+    if lucky_timing(roll, rules) == "after_choice" and ones > 0:
+        return ones - 1, 1
+    return ones, 0
 
 
 def choose_k(roll, rules, faces, malus, depth) -> int:
@@ -81,10 +112,11 @@ def choose_k(roll, rules, faces, malus, depth) -> int:
     need = roll.policy.dc - roll.modifier
     mid = sum(f for f in faces if 1 < f < 6)
     for k in range(min(n1, n6) + 1):
-        a, b = n1 - k, n6 - k
+        a, fresh = after_choice(roll, rules, n1 - k)
+        b = n6 - k
         ones = a + (b / 5 if rules.ones_on_explosions else 0)
         v = (
-            p_success_given(mid + a, b, malus, need, depth)
+            p_success_given(mid + a, b, malus, need, depth, fresh, rules)
             - roll.policy.weight * EXPLODING_MEAN * ones
         )
         if best_v is None or v >= best_v - 1e-12:
@@ -98,20 +130,26 @@ def enumerate_roll(roll, rules, depth: int) -> dict[tuple[int, int, int], float]
     under_rule = roll.kind in rules.rule_of_one_kinds
     drains = under_rule and roll.actor == "pc"
     out: dict[tuple[int, int, int], float] = defaultdict(float)
-    lucky = roll.reroll is not None and roll.reroll.trigger == "one"
-    for faces, p in throws(pool, lucky):
+    for faces, p in throws(pool, lucky_timing(roll, rules) == "before_choice"):
         k = choose_k(roll, rules, faces, malus, depth)
         kept = list(faces)
         for _ in range(k):  # set aside k pairs of one 1 and one 6
             kept.remove(1)
             kept.remove(6)
-        ones = kept.count(1)
+        ones, fresh = after_choice(roll, rules, kept.count(1))
+        if fresh:  # Lucky after the choice: that 1 is rerolled, it no longer adds 1
+            kept.remove(1)
         sixes = kept.count(6)
         base = sum(kept) + roll.modifier
+        # the kept 6s' chains, then the fresh die (its own 1s never drain)
+        chains_and_fresh: dict[tuple[int, int], float] = defaultdict(float)
         for (v, e), q in dice_sums(sixes, depth).items():
+            for (w, _), qq in dice_sums(fresh, depth).items():
+                chains_and_fresh[(v + w, e)] += q * qq
+        for (v, e), q in chains_and_fresh.items():
             kept_ones = (ones + (e if rules.ones_on_explosions else 0)) if under_rule else 0
-            mal = dice_sums(1, depth) if malus else {(0, 0): 1.0}
-            for (m, _), r in mal.items():
+            mal = malus_faces(rules, depth) if malus else {0: 1.0}
+            for m, r in mal.items():
                 total = base + v - m
                 if drains:
                     for (d, _), s in dice_sums(kept_ones, depth).items():

@@ -9,6 +9,7 @@ scipy's chi-square test, never against output of the CUDA code itself.
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import json
 import os
 import subprocess
@@ -46,6 +47,23 @@ CASES = {
         {},
     ),
     "npc_forced_cancel": ({"actor": "npc"}, {}, {}),
+    # the readings of issue 25: Lucky after the rule of 1's choice, a plain malus die
+    "lucky_after_choice_cancel": (
+        {"policy": "cancel", "reroll": "one"},
+        {"lucky_timing": "after_choice"},
+        {},
+    ),
+    "lucky_after_choice_best_explosion_ones": (
+        {"modifier": 1, "advantage": "advantage", "policy": "best:16:0.05", "reroll": "one"},
+        {"lucky_timing": "after_choice", "ones_on_explosions": True},
+        {},
+    ),
+    "plain_malus": ({"advantage": "disadvantage"}, {"malus_die": "plain"}, {}),
+    "plain_malus_lucky_after_npc": (
+        {"advantage": "disadvantage", "actor": "npc", "reroll": "one"},
+        {"malus_die": "plain", "lucky_timing": "after_choice"},
+        {},
+    ),
     "three_chunks": ({}, {}, {"chunk": 1_000}),
     "global_fallback": ({"advantage": "advantage"}, {}, {"hot_lo": 40}),
 }
@@ -87,8 +105,8 @@ def _run(code: str, *args: str, simulator: bool) -> subprocess.CompletedProcess:
     )
 
 
-def _case_objects(name: str) -> tuple[Roll, Rules]:
-    roll_kw, rules_kw, _ = CASES[name]
+def _case_objects(name: str, cases: dict = CASES) -> tuple[Roll, Rules]:
+    roll_kw, rules_kw, _ = cases[name]
     policy = roll_kw.get("policy", "keep")
     if policy.startswith("best:"):
         _, dc, weight = policy.split(":")
@@ -96,15 +114,19 @@ def _case_objects(name: str) -> tuple[Roll, Rules]:
     return Roll(**roll_kw), Rules(**rules_kw)
 
 
-@pytest.fixture(scope="module")
-def simulated() -> dict:
-    """All cases, run once under the CUDA simulator (about 2 s of simulator per case)."""
+def _simulate_cases(cases: dict, seeds: dict | None = None) -> dict:
+    """The cases run once under the CUDA simulator (about 2 s of simulator per case)."""
     if importlib.util.find_spec("numba.cuda") is None:
         pytest.skip("numba.cuda is not installed (pip install 'explodice[cuda]' or '[dev]')")
-    spec = {"cases": CASES, "n": SIM_N, "seed": 11, "seeds": {"check_keep_drain": [11, 11, 12]}}
+    spec = {"cases": cases, "n": SIM_N, "seed": 11, "seeds": seeds or {}}
     done = _run(SIM_SCRIPT, json.dumps(spec), simulator=True)
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout)
+
+
+@pytest.fixture(scope="module")
+def simulated() -> dict:
+    return _simulate_cases(CASES, {"check_keep_drain": [11, 11, 12]})
 
 
 def _aligned(result: dict, roll: Roll, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
@@ -131,8 +153,11 @@ def _aligned(result: dict, roll: Roll, rules: Rules) -> tuple[np.ndarray, np.nda
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_simulator_agrees_with_exact(simulated: dict, name: str) -> None:
-    roll, rules = _case_objects(name)
-    result = simulated[f"{name}/11"]
+    _agrees(simulated[f"{name}/11"], *_case_objects(name))
+
+
+def _agrees(result: dict, roll: Roll, rules: Rules) -> None:
+    """Bin by bin within 5 sigma of the exact engine, and Pearson's chi-square."""
     assert result["backend"] == "cuda" and result["omitted"] == 0.0
     c, e = _aligned(result, roll, rules)
     assert c.sum() == SIM_N
@@ -147,6 +172,41 @@ def test_simulator_agrees_with_exact(simulated: dict, name: str) -> None:
     keep = exp > 0
     p = stats.chisquare(obs[keep], exp[keep] * obs[keep].sum() / exp[keep].sum()).pvalue
     assert p > 1e-6
+
+
+# The readings of issue 25 crossed with the other switches: every value of every other switch
+# (advantage and disadvantage readings, policy, actor, kind, explosion 1s, Lucky) meets each
+# new reading at least once, cycling through the values (about 2 s of simulator per case).
+_ADV = [("normal", "subtract"), ("advantage", "subtract"), ("disadvantage", "subtract"),
+        ("disadvantage", "drop")]  # fmt: skip
+_POLICIES = ["keep", "cancel", "best:16:0.05"]
+
+
+def _reading_cases() -> dict:
+    cases = {}
+    for i, ((adv, reading), policy) in enumerate(itertools.product(_ADV, _POLICIES)):
+        roll = {"modifier": 1, "advantage": adv, "policy": policy, "reroll": "one",
+                "actor": ("pc", "npc")[i % 2], "kind": ("check", "attack", "save")[i % 3]}  # fmt: skip
+        rules = {"disadvantage": reading, "lucky_timing": "after_choice",
+                 "ones_on_explosions": i % 4 < 2}  # fmt: skip
+        cases[f"lucky_after_{i}"] = (roll, rules, {})
+    for i, (policy, lucky) in enumerate(itertools.product(_POLICIES, [None, "before", "after"])):
+        roll = {"modifier": 2, "advantage": "disadvantage", "policy": policy,
+                "actor": ("pc", "npc")[i % 2], "kind": ("check", "attack")[i // 2 % 2]}  # fmt: skip
+        rules = {"malus_die": "plain", "ones_on_explosions": i % 3 == 0}
+        if lucky:
+            roll["reroll"] = "one"
+            rules["lucky_timing"] = f"{lucky}_choice"
+        cases[f"plain_malus_{i}"] = (roll, rules, {})
+    return cases
+
+
+@pytest.mark.slow
+def test_simulator_agrees_with_exact_for_every_new_reading_across_the_switches() -> None:
+    cases = _reading_cases()
+    simulated = _simulate_cases(cases)
+    for name in cases:
+        _agrees(simulated[f"{name}/11"], *_case_objects(name, cases))
 
 
 def test_simulator_seed_contract(simulated: dict) -> None:
@@ -266,7 +326,8 @@ PTX_SCRIPT = textwrap.dedent("""
     from explodice.engine import _cuda_kernels as k
     from numba import types as t
     sig = (t.int64[:, :, ::1], t.int64[::1], t.uint64, t.uint64, t.int64, t.int64, t.int64,
-           t.int8[::1], t.boolean, t.boolean, t.boolean, t.boolean, t.boolean, t.int64, t.int64)
+           t.int8[::1], t.boolean, t.boolean, t.boolean, t.boolean, t.boolean, t.boolean,
+           t.boolean, t.int64, t.int64)
     try:
         ptx, _ = cuda.compile_ptx(k.roll_histogram.py_func, sig, cc=(9, 0))
     except Exception as err:

@@ -77,6 +77,23 @@ CASES = [
     (Roll(3, policy=Best(14, 0.05), advantage="disadvantage"), Rules(ones_on_explosions=True)),
     (Roll(-1, policy=Best(12, 0.02), advantage="advantage", reroll="one"), Rules()),
     (Roll(0, kind="attack"), Rules(rule_of_one_kinds={"attack"})),
+    # the readings of issue 25: Lucky after the rule of 1's choice, a plain malus die
+    (Roll(1, policy="cancel", reroll="one"), Rules(lucky_timing="after_choice")),
+    (Roll(0, reroll="one"), Rules(lucky_timing="after_choice", ones_on_explosions=True)),
+    (Roll(2, actor="npc", reroll="one", advantage="advantage"), Rules(lucky_timing="after_choice")),
+    (Roll(2, kind="attack", reroll="one"), Rules(lucky_timing="after_choice")),
+    (Roll(3, policy=Best(16, 0.0), reroll="one"), Rules(lucky_timing="after_choice")),
+    (
+        Roll(-1, policy=Best(12, 0.05), advantage="advantage", reroll="one"),
+        Rules(lucky_timing="after_choice", ones_on_explosions=True),
+    ),
+    (Roll(0, advantage="disadvantage"), Rules(malus_die="plain")),
+    (Roll(3, policy=Best(14, 0.05), advantage="disadvantage"), Rules(malus_die="plain")),
+    (
+        Roll(1, policy="cancel", advantage="disadvantage", reroll="one"),
+        Rules(malus_die="plain", lucky_timing="after_choice", ones_on_explosions=True),
+    ),
+    (Roll(0, advantage="disadvantage"), Rules(malus_die="plain", disadvantage="drop")),
 ]
 
 

@@ -16,11 +16,23 @@ ADVANTAGES = [
     ("disadvantage", "drop"),
 ]
 POLICIES = ["keep", "cancel", Best(16, 0.05)]
-COMBOS = list(
-    itertools.product(
-        ADVANTAGES, POLICIES, ["pc", "npc"], ["check", "attack"], [False, True], [False, True]
+LUCKY = [None, "before_choice", "after_choice"]  # no Lucky, or Lucky at either timing
+MALUS_DICE = ["exploding", "plain"]
+# every combination of switches, the readings of issue 25 included: the malus die only where
+# there is one (disadvantage under "subtract"), so no combination is a copy of another
+COMBOS = [
+    combo
+    for combo in itertools.product(
+        ADVANTAGES,
+        POLICIES,
+        ["pc", "npc"],
+        ["check", "attack"],
+        [False, True],
+        LUCKY,
+        MALUS_DICE,
     )
-)
+    if combo[-1] == "exploding" or combo[0] == ("disadvantage", "subtract")
+]
 
 
 def _grouped_chi2(counts: np.ndarray, probs: np.ndarray, n: int) -> float:
@@ -71,7 +83,7 @@ def assert_agrees(sim, ex, *, z=5.0, p_min=1e-6):
 
 @pytest.mark.parametrize("combo", COMBOS, ids=lambda c: str(c))
 def test_simulation_agrees_with_exact(combo):
-    (advantage, reading), policy, actor, kind, ooe, lucky = combo
+    (advantage, reading), policy, actor, kind, ooe, lucky, malus_die = combo
     roll = Roll(
         2,
         advantage=advantage,
@@ -80,7 +92,12 @@ def test_simulation_agrees_with_exact(combo):
         kind=kind,
         reroll="one" if lucky else None,
     )
-    rules = Rules(disadvantage=reading, ones_on_explosions=ooe)
+    rules = Rules(
+        disadvantage=reading,
+        ones_on_explosions=ooe,
+        lucky_timing=lucky or "before_choice",
+        malus_die=malus_die,
+    )
     seed = COMBOS.index(combo)
     sim = simulate(roll, rules, n=20_000, seed=seed)
     assert sim.method == "simulate" and sim.n == 20_000 and sim.seed == seed
@@ -95,6 +112,14 @@ def test_simulation_agrees_with_exact(combo):
         (Roll(0), Rules()),
         (Roll(4, advantage="advantage", policy=Best(22, 0.02)), Rules(ones_on_explosions=True)),
         (Roll(1, advantage="disadvantage", policy="cancel", reroll="one"), Rules()),
+        (  # issue 25's readings, face by face (Lucky after the choice) and by the throw table
+            Roll(1, advantage="disadvantage", policy="cancel", reroll="one"),
+            Rules(lucky_timing="after_choice", malus_die="plain"),
+        ),
+        (
+            Roll(2, advantage="disadvantage", policy=Best(16, 0.05)),
+            Rules(malus_die="plain", ones_on_explosions=True),
+        ),
     ],
 )
 def test_large_simulation_agrees_with_exact(roll, rules):

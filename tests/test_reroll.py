@@ -85,13 +85,19 @@ def _sf_truncated(depth=DEPTH):
     return lambda need: 1.0 if need <= 1 else (float(sf[need]) if need < sf.size else 0.0)
 
 
-def brute_p_success(modifier, dc, pool, malus, cancel):
-    """P(success) of a roll with one die rerolled on failure, walked face by face."""
+def brute_p_success(modifier, dc, pool, malus, cancel, plain_malus=False):
+    """P(success) of a roll with one die rerolled on failure, walked face by face; the malus
+    die (when ``malus``) is a plain d6 when ``plain_malus``."""
     sf = _sf_truncated()
     need = dc - modifier
     total_p = 0.0
     mass = 0.0
-    malus_values = _die() if malus else [(0, 1.0)]
+    if plain_malus:
+        malus_values = [(m, 1 / 6) for m in range(1, 7)]
+        malus_sf = lambda need: min(max(7 - need, 0), 6) / 6  # noqa: E731 - P(plain d6 >= need)
+    else:
+        malus_values = _die() if malus else [(0, 1.0)]
+        malus_sf = sf
     for faces in itertools.product(range(1, 7), repeat=pool):
         p0 = (1 / 6) ** pool
         n1, n6 = faces.count(1), faces.count(6)
@@ -110,36 +116,42 @@ def brute_p_success(modifier, dc, pool, malus, cancel):
                     continue
                 best = max((sf(need - (t - c)) for c in dice), default=0.0)
                 if malus:  # a fresh malus die m': t + m - m' >= need
-                    best = max(best, 1.0 - sf(t + m - need + 1))
+                    best = max(best, 1.0 - malus_sf(t + m - need + 1))
                 total_p += p * best
     return total_p, 1.0 - mass
 
 
 @pytest.mark.parametrize(
-    "advantage, modifier, dc, cancel",
+    "advantage, modifier, dc, cancel, malus_die",
     [
-        ("advantage", 0, 16, False),
-        ("advantage", 2, 22, True),
-        ("advantage", -1, 12, False),
-        ("disadvantage", 2, 16, False),
-        ("disadvantage", 0, 12, True),
+        ("advantage", 0, 16, False, "exploding"),
+        ("advantage", 2, 22, True, "exploding"),
+        ("advantage", -1, 12, False, "exploding"),
+        ("disadvantage", 2, 16, False, "exploding"),
+        ("disadvantage", 0, 12, True, "exploding"),
+        # Rules(malus_die="plain"): the die rerolled may be the plain malus die
+        ("disadvantage", 2, 16, False, "plain"),
+        ("disadvantage", 0, 12, True, "plain"),
+        ("disadvantage", 4, 8, False, "plain"),
     ],
 )
-def test_single_die_reroll_equals_brute_force(advantage, modifier, dc, cancel):
+def test_single_die_reroll_equals_brute_force(advantage, modifier, dc, cancel, malus_die):
     pool, malus = (4, False) if advantage == "advantage" else (3, True)
-    brute, omitted = brute_p_success(modifier, dc, pool, malus, cancel)
+    plain = malus_die == "plain"
+    brute, omitted = brute_p_success(modifier, dc, pool, malus, cancel, plain_malus=plain)
     roll = Roll(
         modifier,
         advantage=advantage,
         policy="cancel" if cancel else "keep",
         reroll=Reroll("failure", dc=dc),
     )
-    exact = ex.exact(roll).p_success(dc)
+    exact = ex.exact(roll, Rules(malus_die=malus_die)).p_success(dc)
     # the enumerator leaves out the longer chains: at most their mass, and (1/6)^(DEPTH+1)
     # per rerolled die's own cut
     slack = omitted + (1 / 6) ** (DEPTH + 1) + 1e-12
     assert abs(exact - brute) <= slack
-    assert exact > ex.exact(roll.replace(reroll=None)).p_success(dc) + 0.02  # it helps
+    without = ex.exact(roll.replace(reroll=None), Rules(malus_die=malus_die)).p_success(dc)
+    assert exact > without + 0.02  # it helps
 
 
 def test_single_die_reroll_keeps_the_first_throws_drain():
@@ -168,6 +180,19 @@ CASES = [
     (
         Roll(4, advantage="advantage", policy=ex.Best(18, 0.0), reroll=Reroll("failure", dc=18)),
         Rules(),
+    ),
+    # the readings of issue 25: a plain malus die rerolled on failure; Lucky after the choice
+    (
+        Roll(1, advantage="disadvantage", reroll=Reroll("failure", dc=14)),
+        Rules(malus_die="plain", ones_on_explosions=True),
+    ),
+    (
+        Roll(2, advantage="disadvantage", policy="cancel", reroll=Reroll("one")),
+        Rules(malus_die="plain", lucky_timing="after_choice"),
+    ),
+    (
+        Roll(1, policy=ex.Best(16, 0.05), reroll=Reroll("one")),
+        Rules(lucky_timing="after_choice"),
     ),
 ]
 

@@ -35,6 +35,7 @@ from explodice.analysis.resolutions import (
     passive_table,
     working_together,
 )
+from explodice.analysis.sensitivity import Sensitivity, sensitivity
 
 # the analysis layer
 from explodice.analysis.success import (
@@ -135,6 +136,9 @@ __all__ = [
     "hide",
     "initiative",
     "reroll_worth",
+    # which readings of the seeds matter
+    "Sensitivity",
+    "sensitivity",
     # the rule of 1 in play
     "DayResult",
     "DayRoll",

@@ -30,9 +30,8 @@ import numpy as np
 import pandas as pd
 
 from explodice.core.errors import shown
-from explodice.engine.dice import initial_states, sf_at
 from explodice.engine.exact import exact
-from explodice.engine.rule_of_one import chain_survival, expected_drain
+from explodice.engine.rule_of_one import choice_states, choice_value
 from explodice.game.checks import check_rules
 from explodice.game.rules import ADVANTAGE_STATES, Best, ExplodiceError, Roll, Rules, check_int
 
@@ -53,17 +52,15 @@ def _base_roll(modifier: int | Roll, advantage: str, kind: str) -> Roll:
 
 
 def _state_lines(roll: Roll, dc: int, rules: Rules):
-    """For each reachable initial throw with a choice: the (P, E[drain]) of k = 0..min(n1, n6)."""
-    malus = roll.has_malus_die(rules)
+    """For each reachable initial throw with a choice: the (P, E[drain]) of k = 0..min(n1, n6),
+    as the best(λ) tables weigh them (Lucky's timing and the malus die included)."""
     need = dc - roll.modifier
-    for n1, n6, s in initial_states(roll.pool_size(rules), roll.lucky):
+    for n1, n6, s in choice_states(roll, rules):
         m = min(n1, n6)
         if m == 0:
             continue
-        ks = range(m + 1)
-        p = np.array([sf_at(chain_survival(n6 - k, malus), need - s - (n1 - k)) for k in ks])
-        d = np.array([expected_drain(n1 - k, n6 - k, rules) for k in ks])
-        yield p, d
+        values = np.array([choice_value(roll, rules, n1, n6, s, k, need) for k in range(m + 1)])
+        yield values[:, 0], values[:, 1]
 
 
 def _envelope_switches(p: np.ndarray, d: np.ndarray) -> list[float]:

@@ -3,7 +3,9 @@
 A hider makes one DEX (Stealth) check. An observer who searches actively makes a WIS
 (Perception) check: an opposed test whose tie keeps the status quo, so the hider stays hidden
 when Stealth >= Perception. One who does not search has a passive Perception, which is the DC:
-hidden when Stealth >= passive. The hider is hidden from a group when hidden from each; the
+hidden when Stealth >= passive. Under ``Rules(hiding_ties="observer")`` (the reading many
+tables use: a tie is a spot) both ties reveal the hider instead: hidden when Stealth >
+Perception, and when Stealth > passive. The hider is hidden from a group when hidden from each; the
 one Stealth total is compared with every observer, so these events are *not* independent
 (a high roll hides from everyone at once). Exact: condition on the Stealth total.
 
@@ -127,8 +129,14 @@ def hide(
         raise ExplodiceError("`active` and `passive` are both empty: give at least one observer.")
     sampling = resolve_sampling(sampling, method=method, n=n, seed=seed, threads=threads)
     streams = sampling.streams()
+    tie = 1 if rules.hiding_ties == "observer" else 0  # a tie reveals the hider: beat it by 1
     # against passive observers alone, failing means falling under the highest passive value
-    dc = max(_passive_value(w, system, i)[1] for i, w in enumerate(passive)) if not active else None
+    # (or reaching it, when a tie reveals the hider)
+    dc = (
+        max(_passive_value(w, system, i)[1] for i, w in enumerate(passive)) + tie
+        if not active
+        else None
+    )
     s = as_distribution(_roll_of(stealth, "Stealth", system, "stealth", dc), system, rules, streams)
     totals = s.totals
     ps = s.total_pmf / s.total_pmf.sum()
@@ -136,14 +144,14 @@ def hide(
     for i, who in enumerate(passive):
         label, value = _passive_value(who, system, i)
         labels.append(label)
-        hidden_from.append((totals >= value).astype(float))
+        hidden_from.append((totals >= value + tie).astype(float))
     for i, who in enumerate(active):
         d = as_distribution(
             _roll_of(who, "Perception", system, f"active[{i}]"), system, rules, streams
         )
         q = d.total_pmf / d.total_pmf.sum()
         cdf = np.cumsum(q)  # P(Perception <= lo + k)
-        k = np.clip(totals - d.lo, -1, q.size - 1)
+        k = np.clip(totals - tie - d.lo, -1, q.size - 1)
         labels.append(f"{who.name} (active)" if isinstance(who, Character) else f"active {i}")
         hidden_from.append(np.where(k < 0, 0.0, cdf[np.maximum(k, 0)]))
     labels = [f"{x} #{i}" if labels.count(x) > 1 else x for i, x in enumerate(labels)]

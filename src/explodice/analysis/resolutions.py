@@ -448,7 +448,7 @@ class Haggle(_Shown):
     pmf: pd.Series = field(repr=False)
     dc: int
     item: str | None = None
-    p_noticed: float | None = None  # with Deception: aimed past the cap, the trick failed
+    p_noticed: float | None = None  # with Deception: the seller notices (Rules.deception_noticed)
     system: str = "3d6x"
     method: str = "exact"
     n: int | None = None
@@ -514,8 +514,11 @@ def haggle(
 
     ``deception`` (a Deception roll) plays the seed's option: when the Persuasion margin would
     move the price past ``cap``, the character aims up to ``deception_cap`` and rolls
-    Deception against the same DC; on a failure the gain stays at ``cap`` and the seller will
-    notice the trick later (``p_noticed``). Losses stay capped at ``cap`` either way.
+    Deception against the same DC; on a failure the gain stays at ``cap``. Losses stay capped
+    at ``cap`` either way. ``p_noticed`` is the probability that the seller notices the trick,
+    as ``rules.deception_noticed`` reads the seed: ``"on_failure"`` (the Deception failed) or
+    ``"when_cheated"`` ("la personne lésée s'en rendra compte ultérieurement": the gain past
+    ``cap`` was taken, so the seller always notices later).
 
     >>> h = haggle(Roll(6), dc=16, deception=Roll(2))
     >>> sorted(h.pmf.index.tolist())[-3:], h.p_noticed > 0
@@ -556,7 +559,9 @@ def haggle(
         weights = np.concatenate(
             [np.where(beyond, (1 - q) * weights, weights), q * weights[beyond]]
         )
-        p_noticed = float(weights[: margins.size][beyond].sum())
+        failed, cheated = weights[: margins.size][beyond], weights[margins.size :]
+        noticed = cheated if check_rules(rules).deception_noticed == "when_cheated" else failed
+        p_noticed = float(noticed.sum())
     values, inverse = np.unique(change, return_inverse=True)
     probs = np.bincount(inverse, weights=weights, minlength=values.size)
     pmf = pd.Series(probs, index=pd.Index(values, name="change_pct"), name="p")

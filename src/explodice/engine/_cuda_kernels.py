@@ -8,8 +8,9 @@ state kept in registers and seeded on the device by SplitMix64 from the chunk's 
 a spawned ``SeedSequence``) and the thread's index. Each 64-bit output gives two 32-bit words;
 one word becomes a uniform integer below 6**6 by Lemire's multiply-shift with rejection (exact),
 and that integer is a reservoir of six independent d6 faces, taken one base-6 digit at a time.
-So one generator step feeds twelve dice: the initial throw, lucky reroll, explosions, malus
-die and drains all read the same reservoir.
+So one generator step feeds twelve dice: the initial throw, lucky reroll (before or after the
+rule of 1's choice), explosions, malus die (exploding or plain) and drains all read the same
+reservoir.
 
 Counts go to per-block shared-memory histograms of the hot region, merged atomically into the
 global int64 histogram ``hist[kept 1s, drain, total - t_lo]`` at the end of the block:
@@ -153,18 +154,35 @@ def tally(f, n1, n6, s):
 
 
 @_device
-def one_roll(rng, pool, k_table, malus, lucky, rule_applies, drain_active, explosion_ones):
-    """One 3d6x roll and its drain: ``(dice total, kept 1s, drain)``, as the CPU kernel."""
+def one_roll(
+    rng,
+    pool,
+    k_table,
+    malus,
+    plain_malus,
+    lucky,
+    lucky_after,
+    rule_applies,
+    drain_active,
+    explosion_ones,
+):
+    """One 3d6x roll and its drain: ``(dice total, kept 1s, drain)``, as the CPU kernel's
+    ``face_roll``: Lucky before the choice, or after it (``lucky_after``: one kept 1 becomes
+    a fresh exploding die that drains nothing), and an exploding or plain malus die."""
     n1 = 0
     n6 = 0
     s = 0
     for _ in range(pool):
         n1, n6, s = tally(face(rng), n1, n6, s)
-    if lucky and n1 > 0:  # one 1 is rerolled, and the new face replaces it
+    if lucky and not lucky_after and n1 > 0:  # one 1 is rerolled, the new face replaces it
         n1, n6, s = tally(face(rng), n1 - 1, n6, s)
     k = int64(k_table[(n1 * 5 + n6) * 21 + s])
     a = n1 - k
     b = n6 - k
+    if lucky_after and a > 0:  # a kept 1 rerolled after the choice: summed, outside the rule
+        a -= 1
+        v, last = exploding(rng)
+        s += v
     total = s + a + 6 * b
     ones = a
     for _ in range(b):
@@ -172,7 +190,9 @@ def one_roll(rng, pool, k_table, malus, lucky, rule_applies, drain_active, explo
         total += v
         if explosion_ones and last == 1:
             ones += 1
-    if malus:
+    if malus and plain_malus:
+        total -= face(rng) + 1
+    elif malus:
         v, last = exploding(rng)
         total -= v
     if not rule_applies:
@@ -196,7 +216,9 @@ def roll_histogram(
     pool,
     k_table,
     malus,
+    plain_malus,
     lucky,
+    lucky_after,
     rule_applies,
     drain_active,
     explosion_ones,
@@ -231,7 +253,16 @@ def roll_histogram(
     rolls = base_rolls + (1 if thread < extra else 0)
     for _ in range(rolls):
         total, ones, drain = one_roll(
-            rng, pool, sh_k, malus, lucky, rule_applies, drain_active, explosion_ones
+            rng,
+            pool,
+            sh_k,
+            malus,
+            plain_malus,
+            lucky,
+            lucky_after,
+            rule_applies,
+            drain_active,
+            explosion_ones,
         )
         t = total - hot_lo
         if 0 <= t < HOT_T and ones == 0:

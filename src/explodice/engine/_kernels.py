@@ -10,9 +10,11 @@ which is several times faster than a state array. Each output's upper 32 bits be
 integer below ``n`` by Lemire's multiply-shift with rejection (exact, no modulo bias). A roll
 is one draw below 6**L read through its throw table (:func:`explodice.engine.compiled.throw_table`:
 the initial throw, the policy's choice and the first explosion faces), then the explosions
-still going (:data:`EXPLODE_TABLE`, five faces a draw) and the malus die; the lucky reroll
-comes between the throw and the choice, so that path (:func:`one_roll`) draws the throw below
-6**pool and reads its 1s, 6s and other faces' sum from face tables.
+still going (:data:`EXPLODE_TABLE`, five faces a draw) and the malus die (exploding, or
+plain under ``Rules.malus_die="plain"``); the lucky reroll comes between the throw and the
+choice (or after the choice, under ``Rules.lucky_timing="after_choice"``), so that path
+(:func:`face_roll`) draws the throw below 6**pool and reads its 1s, 6s and other faces' sum
+from face tables.
 
 The simulate kernel (:func:`chunk_throws`) goes further: each output gives 3 or 4 table
 digits (:func:`digits3`, :func:`digits4`), its inner loop only counts table entries, and what
@@ -171,15 +173,34 @@ def explode_then_malus(total, ones, dice, st, malus, explosion_ones):
 
 
 @njit(inline="always", cache=True)
-def one_roll(
-    st, n_faces, face_n1, face_n6, face_s, k_table, malus, lucky, rule_applies, explosion_ones
+def face_roll(
+    st,
+    n_faces,
+    face_n1,
+    face_n6,
+    face_s,
+    k_table,
+    malus,
+    plain_malus,
+    lucky,
+    lucky_after,
+    rule_applies,
+    explosion_ones,
 ):
-    """One 3d6x roll: ``(dice total, kept 1s, st)``; the drain is rolled by the caller."""
+    """One 3d6x roll read face by face, under either timing of Lucky and either malus die:
+    ``(dice total, kept 1s, st)``; the drain is rolled by the caller.
+
+    With ``lucky`` and not ``lucky_after`` one initial 1 is rerolled before the choice (the
+    new face joins the throw); with ``lucky_after`` one *kept* 1 is rerolled after it and
+    becomes a fresh exploding die, summed, which is no kept 1 (its own 1s drain nothing).
+    ``plain_malus`` subtracts a plain d6 (1..6) instead of an exploding one. The default
+    readings draw exactly what :func:`one_roll` draws.
+    """
     idx, st = uniform(n_faces, st)
     n1 = int64(face_n1[idx])
     n6 = int64(face_n6[idx])
     s = int64(face_s[idx])
-    if lucky and n1 > 0:
+    if lucky and not lucky_after and n1 > 0:
         f, st = uniform(6, st)
         n1 -= 1
         if f == 0:
@@ -191,10 +212,42 @@ def one_roll(
     k = int64(k_table[n1, n6, s])
     a = n1 - k
     b = n6 - k
-    total, ones, st = explode_then_malus(s + a + 6 * b, a, b, st, malus, explosion_ones)
+    if lucky_after and a > 0:  # the kept 1 rerolled: a fresh exploding die instead of 1
+        a -= 1
+        v, last, st = exploding(st)
+        s += v
+    total, ones, st = explode_then_malus(
+        s + a + 6 * b, a, b, st, malus and not plain_malus, explosion_ones
+    )
+    if malus and plain_malus:
+        f, st = uniform(6, st)
+        total -= f + 1
     if not rule_applies:
         ones = 0
     return total, ones, st
+
+
+@njit(inline="always", cache=True)
+def one_roll(
+    st, n_faces, face_n1, face_n6, face_s, k_table, malus, lucky, rule_applies, explosion_ones
+):
+    """One 3d6x roll under the default readings (Lucky before the choice, an exploding malus
+    die): :func:`face_roll`. Returns ``(dice total, kept 1s, st)``; the drain is rolled by
+    the caller."""
+    return face_roll(
+        st,
+        n_faces,
+        face_n1,
+        face_n6,
+        face_s,
+        k_table,
+        malus,
+        False,
+        lucky,
+        False,
+        rule_applies,
+        explosion_ones,
+    )
 
 
 @njit(inline="always", cache=True)
@@ -455,12 +508,14 @@ def add_drains(flat, scratch, k, ones, t, st):
 
 
 @njit(cache=True)
-def add_rolls(h, k, ones, total, st, malus, drain_active, t_lo):
+def add_rolls(h, k, ones, total, st, malus, plain_malus, drain_active, t_lo):
     """Add ``k`` rolls whose throw ended at ``total`` with ``ones`` kept 1s to ``h``, each with
-    its own malus die (when ``malus``) and drain (when ``drain_active``).
+    its own malus die (when ``malus``; a plain d6 when ``plain_malus``) and drain (when
+    ``drain_active``).
 
     Each exploding die or drain starts from one digit below 6**5 read through
-    :data:`DRAIN_TABLE` (a malus die is the drain of one die): one output gives the malus
+    :data:`DRAIN_TABLE` (a malus die is the drain of one die; a plain one is the digit's
+    lowest base-6 digit, exactly uniform since 6 divides 6**5): one output gives the malus
     die's and the drain's digits of two rolls (the drain's go unused when it is not rolled).
     The drain alone goes through :func:`add_drains` (measured faster). Returns
     ``(rolls clamped, st)``.
@@ -476,7 +531,10 @@ def add_rolls(h, k, ones, total, st, malus, drain_active, t_lo):
         for j in range(min(2, k - i)):  # written out here: an inlined helper taking the
             u = u1 if j == 0 else u2  # arrays paid two reference counts a roll (10x slower)
             w = w1 if j == 0 else w2
-            v, st = drain_from(DRAIN_TABLE[1, u], st)
+            if plain_malus:
+                v = u % 6 + 1
+            else:
+                v, st = drain_from(DRAIN_TABLE[1, u], st)
             value = total - v
             drain = 0
             if drain_active:
@@ -490,17 +548,20 @@ def add_rolls(h, k, ones, total, st, malus, drain_active, t_lo):
 
 
 @njit(cache=True)
-def finish_states(h, counts, slots, n_states, st, malus, explosion_ones, drain_active, t_lo):
+def finish_states(
+    h, counts, slots, n_states, st, malus, plain_malus, explosion_ones, drain_active, t_lo
+):
     """Turn the counted throw-table entries into rolls in ``h[kept 1s, drain, total - t_lo]``.
 
     An entry with no dice left is a thrown roll: with no malus die and no drain to roll (no
     kept 1s, or a roll that does not drain) its count goes straight to its bin; otherwise
     :func:`add_rolls` rolls those for each roll. The entries with exploding dice left (under
     4% of rolls) are finished one roll at a time, as :func:`finish_throw` does. Zeroes
-    ``counts``. Returns ``(rolls clamped, st)``.
+    ``counts``. A ``plain_malus`` is a plain d6 (1..6). Returns ``(rolls clamped, st)``.
     """
     flat = h.reshape(N_ONES * HIST_D * HIST_T)
     clamped = 0
+    exploding_malus = malus and not plain_malus
     for e in range(n_states):
         k = int64(0)
         for s in range(slots):
@@ -511,13 +572,16 @@ def finish_states(h, counts, slots, n_states, st, malus, explosion_ones, drain_a
         if e < COMPLETE:
             ones, total = e >> 8, e & 0xFF
             if malus or (drain_active and ones > 0):
-                c, st = add_rolls(h, k, ones, total, st, malus, drain_active, t_lo)
+                c, st = add_rolls(h, k, ones, total, st, malus, plain_malus, drain_active, t_lo)
                 clamped += c
             else:
                 flat[ones * HIST_D * HIST_T + total - t_lo] += k
             continue
         for _ in range(k):
-            total, ones, st = finish_one(e, st, malus, explosion_ones)
+            total, ones, st = finish_one(e, st, exploding_malus, explosion_ones)
+            if malus and plain_malus:
+                f, st = uniform(6, st)
+                total -= f + 1
             drain = 0
             if drain_active:
                 u, st = uniform(DRAIN_W, st)
@@ -532,9 +596,20 @@ def finish_states(h, counts, slots, n_states, st, malus, explosion_ones, drain_a
 
 @njit(cache=True, nogil=True)
 def chunk_throws(
-    h, seed_row, size, throw_table, per_draw, threshold, malus, explosion_ones, drain_active, t_lo
+    h,
+    seed_row,
+    size,
+    throw_table,
+    per_draw,
+    threshold,
+    malus,
+    plain_malus,
+    explosion_ones,
+    drain_active,
+    t_lo,
 ):
-    """Add ``size`` throw-table rolls (and their drain when ``drain_active``) to ``h``.
+    """Add ``size`` throw-table rolls (and their drain when ``drain_active``) to ``h``; the
+    malus die, when ``malus``, is a plain d6 when ``plain_malus``.
 
     Two stages. :func:`count_states` reads ``per_draw`` rolls from each 64-bit output (3 from
     a table of 6**6 entries, 4 from one of 6**5; ``threshold`` from :func:`digits_threshold`)
@@ -560,7 +635,16 @@ def chunk_throws(
                 u, st = uniform(throw_table.size, st)
                 counts[throw_table[u]] += 1
         c, st = finish_states(
-            h, counts, per_draw, n_states, st, malus, explosion_ones, drain_active, t_lo
+            h,
+            counts,
+            per_draw,
+            n_states,
+            st,
+            malus,
+            plain_malus,
+            explosion_ones,
+            drain_active,
+            t_lo,
         )
         clamped += c
         if left == 0:
@@ -577,19 +661,22 @@ def chunk_face_by_face(
     face_s,
     k_table,
     malus,
+    plain_malus,
     lucky,
+    lucky_after,
     rule_applies,
     drain_active,
     explosion_ones,
     t_lo,
 ):
-    """Add ``size`` rolls made by :func:`one_roll` (needed for the lucky reroll, drawn between
-    the throw and the choice) and their drain to ``h[kept 1s, drain, total - t_lo]``."""
+    """Add ``size`` rolls made by :func:`face_roll` (needed for the lucky reroll, drawn between
+    the throw and the choice, or after it) and their drain to ``h[kept 1s, drain, total -
+    t_lo]``."""
     st = seed_state(seed_row)
     flat = h.reshape(N_ONES * HIST_D * HIST_T)
     clamped = 0
     for _ in range(size):
-        total, ones, st = one_roll(
+        total, ones, st = face_roll(
             st,
             face_n1.size,
             face_n1,
@@ -597,7 +684,9 @@ def chunk_face_by_face(
             face_s,
             k_table,
             malus,
+            plain_malus,
             lucky,
+            lucky_after,
             rule_applies,
             explosion_ones,
         )

@@ -35,8 +35,14 @@ class CompiledRoll:
     - ``k_table``: the rule-of-1 policy, pairs cancelled by state (1s, 6s, sum of the rest);
     - ``throw_table``: the initial throw with the policy applied and its first explosions, one
       int16 entry per face sequence (see :func:`throw_table`);
-    - ``malus``: an exploding die is subtracted (disadvantage under ``subtract``);
-    - ``lucky``: one initial 1 is rerolled before the choice (the face-by-face kernel);
+    - ``malus``: a die is subtracted (disadvantage under ``subtract``): an exploding one,
+      unless ``plain_malus``;
+    - ``plain_malus``: that die is a plain d6, 1..6 (``Rules.malus_die == "plain"``);
+    - ``lucky``: the roll has Lucky, so the kernels go face by face: one initial 1 is
+      rerolled before the choice, unless ``lucky_after``;
+    - ``lucky_after``: Lucky comes after the choice (``Rules.lucky_timing ==
+      "after_choice"``): one kept 1 becomes a fresh exploding die, summed, which drains
+      nothing (the policy table already knows it);
     - ``rule_applies``: the roll's kind is under the rule of 1 (kept 1s are counted);
     - ``drains``: kept 1s drain a gauge (a PC's roll under the rule);
     - ``explosion_ones``: 1s shown by explosion dice count too.
@@ -53,6 +59,22 @@ class CompiledRoll:
     rule_applies: bool
     drains: bool
     explosion_ones: bool
+    plain_malus: bool = False
+    lucky_after: bool = False
+
+    def face_flags(self) -> tuple[bool, ...]:
+        """The flags of the face-by-face kernels, in their order (``chunk_face_by_face`` on the
+        CPU, ``roll_histogram`` on CUDA): ``malus, plain_malus, lucky, lucky_after,
+        rule_applies, drains, explosion_ones``."""
+        return (
+            self.malus,
+            self.plain_malus,
+            self.lucky,
+            self.lucky_after,
+            self.rule_applies,
+            self.drains,
+            self.explosion_ones,
+        )
 
 
 @lru_cache(maxsize=256)
@@ -74,6 +96,8 @@ def compile_roll(roll: Roll, rules: Rules) -> CompiledRoll:
         rule_applies=applies,
         drains=roll.drains(rules),
         explosion_ones=applies and rules.ones_on_explosions,
+        plain_malus=roll.malus_die(rules) == "plain",
+        lucky_after=roll.lucky_after_choice(rules),
     )
 
 
@@ -98,7 +122,8 @@ def throw_table(
     the first ``pool`` are the initial throw, the policy table sets its pairs aside, and the
     rest feed the kept 6s' explosions in order. It packs the dice total so far, the kept 1s
     (with the explosion 1s when they count) and the exploding dice still to roll:
-    ``total | ones << 8 | remaining << 11`` (int16). The lucky reroll is not in the table.
+    ``total | ones << 8 | remaining << 11`` (int16). Neither the lucky reroll (at either
+    timing) nor the malus die is in the table.
     ``k_table`` (the bytes of an int8 choice table like
     :func:`~explodice.engine.rule_of_one.policy_table`'s, hashable for the cache) replaces the
     roll's own policy (a state-dependent policy's choices).

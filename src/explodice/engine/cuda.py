@@ -29,9 +29,7 @@ import numpy as np
 from explodice.engine.chunks import progress_bar
 from explodice.engine.compiled import compile_roll
 from explodice.engine.distribution import Distribution, histogram_distribution
-from explodice.engine.histogram import HIST_D as N_D
-from explodice.engine.histogram import HIST_T as N_T
-from explodice.engine.histogram import HIST_T_LO as T_LO
+from explodice.engine.histogram import HIST_D, HIST_T, HIST_T_LO, N_ONES
 from explodice.engine.seeding import resolve_seed
 from explodice.game.rules import ExplodiceError, Roll, Rules
 
@@ -51,7 +49,6 @@ THREADS_PER_BLOCK = 256
 MAX_BLOCKS = 1024  # about 8 blocks of 256 threads per SM on a 132-SM H200
 MIN_ROLLS_PER_THREAD = 16
 AUTO_CUDA_ROLLS = 50_000_000  # backend="auto" uses the GPU from this many rolls
-N_ONES = 5
 
 
 class ChunkLayout(NamedTuple):
@@ -150,7 +147,7 @@ def simulate_cuda(
     keys = chunk_keys(ss, len(layouts))
     r = compile_roll(roll, rules)
     d_k = cuda.to_device(np.ascontiguousarray(r.k_table, dtype=np.int8).ravel())
-    d_hist = cuda.to_device(np.zeros((N_ONES, N_D, N_T), dtype=np.int64))
+    d_hist = cuda.to_device(np.zeros((N_ONES, HIST_D, HIST_T), dtype=np.int64))
     d_clamped = cuda.to_device(np.zeros(1, dtype=np.int64))
     lo = hot_lo(roll, rules)
     bar = progress_bar(n, progress)
@@ -164,17 +161,10 @@ def simulate_cuda(
             bar,
             d_hist,
             d_clamped,
-            r.pool,
-            d_k,
-            r.malus,
-            r.lucky,
-            r.rule_applies,
-            r.drains,
-            r.explosion_ones,
-            lo,
+            (r.pool, d_k, *r.face_flags(), lo),
         )
     return histogram_distribution(
-        counts, T_LO, n=n, seed=ss, clamped=clamped, roll=roll, rules=rules, backend="cuda"
+        counts, HIST_T_LO, n=n, seed=ss, clamped=clamped, roll=roll, rules=rules, backend="cuda"
     )
 
 
@@ -185,12 +175,13 @@ def _launch(
     bar: Any,
     d_hist: Any,
     d_clamped: Any,
-    *flags_and_tables: Any,
+    roll_args: tuple[Any, ...],
 ) -> tuple[np.ndarray, int]:
-    """Run the chunks' launches in order and bring the histogram back."""
+    """Run the chunks' launches in order and bring the histogram back. ``roll_args`` are the
+    kernel's arguments after the chunk's: the pool, the policy table on the device, the roll's
+    flags (:meth:`~explodice.engine.compiled.CompiledRoll.face_flags`) and the shared-memory window's first total."""
     from numba import cuda
 
-    pool, d_k, malus, lucky, rule_applies, drain_active, explosion_ones, lo = flags_and_tables
     try:
         for layout, key in zip(layouts, keys):
             kernels.roll_histogram[layout.blocks, THREADS_PER_BLOCK](
@@ -200,15 +191,8 @@ def _launch(
                 key[1],
                 layout.base_rolls,
                 layout.extra,
-                pool,
-                d_k,
-                malus,
-                lucky,
-                rule_applies,
-                drain_active,
-                explosion_ones,
-                lo,
-                T_LO,
+                *roll_args,
+                HIST_T_LO,
             )
             if bar is not None:
                 cuda.synchronize()

@@ -27,6 +27,8 @@ __all__ = [
     "exploding_sum",
     "face_sequences",
     "initial_states",
+    "malus_pmf",
+    "plain_die",
     "throw_counts",
 ]
 
@@ -49,6 +51,29 @@ def exploding_die() -> Pmf:
     for k in range(MAX_EXPLOSIONS + 1):
         p[6 * k + 1 : 6 * k + 6] = (1 / 6) ** (k + 1)
     return _frozen(p), 0
+
+
+@cache
+def plain_die() -> Pmf:
+    """PMF of one plain d6: 1..6, 1/6 each (``p[0] = 0``)."""
+    p = np.full(7, 1 / 6)
+    p[0] = 0.0
+    return _frozen(p), 0
+
+
+def malus_pmf(kind: str) -> Pmf:
+    """PMF of the malus die that ``disadvantage="subtract"`` subtracts (``Rules.malus_die``):
+    an ``"exploding"`` d6 like every die of the game, or a ``"plain"`` d6 (1..6).
+
+    >>> p, lo = malus_pmf("plain")
+    >>> lo, p.size, round(float(p.sum()), 12)
+    (0, 7, 1.0)
+    """
+    if kind == "exploding":
+        return exploding_die()
+    if kind == "plain":
+        return plain_die()
+    raise ValueError(f"unknown malus die {kind!r}")  # pragma: no cover - checked by Rules
 
 
 @cache

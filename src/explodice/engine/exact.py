@@ -2,7 +2,9 @@
 
 The initial throw has few states (at most 6**4 faces, grouped by their 1s, 6s and the sum of
 the rest). The policy table fixes the pairs cancelled in each state; the kept 6s then add
-explosion chains, the malus die is subtracted, and each kept 1 drains an exploding d6.
+explosion chains, Lucky after the choice (``Rules.lucky_timing``) turns one kept 1 into a
+fresh exploding die, the malus die (exploding or plain, ``Rules.malus_die``) is subtracted,
+and each kept 1 drains an exploding d6.
 Every step is a convolution of exact PMFs, cut only where (1/6)**17 per die is left out.
 
 >>> from explodice import Roll, exact
@@ -16,10 +18,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from explodice.engine.dice import chains, exploding_die, exploding_sum, initial_states, negate
+from explodice.engine.dice import chains, exploding_die, exploding_sum, malus_pmf, negate
 from explodice.engine.distribution import Distribution
 from explodice.engine.reroll import exact_failure_reroll
-from explodice.engine.rule_of_one import STATE_SHAPE, policy_table
+from explodice.engine.rule_of_one import STATE_SHAPE, choice_states, kept_dice, policy_table
 from explodice.game.checks import check_roll, check_rules
 from explodice.game.rules import Best, Roll, Rules
 
@@ -56,18 +58,24 @@ def _joint(roll: Roll, rules: Rules) -> tuple[np.ndarray, int, float]:
     rule_applies = roll.rule_of_one_applies(rules)
     explosion_ones = rule_applies and rules.ones_on_explosions
 
-    # Group the initial throw by (kept 1s, kept 6s): the distribution of the other faces' sum.
-    groups: dict[tuple[int, int], np.ndarray] = {}
-    for (n1, n6, s), p in initial_states(pool, roll.lucky).items():
+    # Group the initial throw by (kept 1s, kept 6s, fresh die): the PMF of the other faces' sum.
+    groups: dict[tuple[int, int, bool], np.ndarray] = {}
+    for (n1, n6, s), p in choice_states(roll, rules).items():
         k = int(k_table[n1, n6, s])
-        key = (n1 - k, n6 - k)
-        groups.setdefault(key, np.zeros(STATE_SHAPE[2]))[s] += p
+        a, fresh = kept_dice(roll, rules, n1, k)
+        groups.setdefault((a, n6 - k, fresh), np.zeros(STATE_SHAPE[2]))[s] += p
 
     n_ones = 5
-    length = max(STATE_SHAPE[2] + a + chains(b, explosion_ones).shape[1] for a, b in groups)
+    die = exploding_die()[0]
+    length = max(
+        STATE_SHAPE[2] + a + chains(b, explosion_ones).shape[1] + fresh * (die.size - 1)
+        for a, b, fresh in groups
+    )
     joint = np.zeros((length, n_ones))  # dice total (from 0) x kept 1s
-    for (a, b), mid in groups.items():
+    for (a, b, fresh), mid in groups.items():
         q = chains(b, explosion_ones)
+        if fresh:  # Lucky's die, rerolled after the choice: summed, outside the rule of 1
+            mid = np.convolve(mid, die)
         for e in range(q.shape[0]):
             if not q[e].any():
                 continue
@@ -75,8 +83,9 @@ def _joint(roll: Roll, rules: Rules) -> tuple[np.ndarray, int, float]:
             ones = (a + e) if rule_applies else 0
             joint[a : a + conv.size, ones] += conv
     lo = 0
-    if roll.has_malus_die(rules):
-        malus, malus_lo = negate(exploding_die())
+    kind = roll.malus_die(rules)
+    if kind is not None:
+        malus, malus_lo = negate(malus_pmf(kind))
         joint = np.stack([np.convolve(joint[:, c], malus) for c in range(n_ones)], axis=1)
         lo = malus_lo
 

@@ -6,13 +6,14 @@
   own explosions, its own rule-of-1 choice and drain (the drains and kept 1s add up);
 - with either, one die only: the one whose reroll gives the best P(success). A kept die of
   the initial throw (with its explosions) is replaced by a fresh exploding d6, or, under
-  ``subtract``, the malus die by a fresh one. The first throw's choice stands, so its kept 1s
+  ``subtract``, the malus die by a fresh one (exploding or plain, as ``Rules.malus_die``). The first throw's choice stands, so its kept 1s
   drain; the rerolled die takes no part in the rule of 1. Among the kept dice the cheapest
   (the lowest contribution: a 1 first) is always the best; between it and the malus die a tie
   goes to the kept die. Dice set aside in a cancelled pair are not rerolled.
 
 ``Reroll("one")`` (Lucky) is read by the exact engine and the kernels themselves; the Monte
-Carlo here plays it too, as an independent check.
+Carlo here plays it too, before or after the rule of 1's choice (``Rules.lucky_timing``), as
+an independent check.
 
 >>> from explodice import Roll, Reroll, exact
 >>> p = exact(Roll(0)).p_success(16)
@@ -29,7 +30,7 @@ from functools import lru_cache
 import numpy as np
 
 from explodice.core.errors import check_int
-from explodice.engine.dice import chains, exploding_die, exploding_sum
+from explodice.engine.dice import chains, exploding_sum, malus_pmf
 from explodice.engine.distribution import Distribution, histogram_distribution
 from explodice.engine.histogram import HIST_D, HIST_T, HIST_T_LO, N_ONES
 from explodice.engine.rule_of_one import policy_table
@@ -83,9 +84,10 @@ def _trim(pmf: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(pmf[:, : d_any[-1] + 1, : o_any[-1] + 1])
 
 
-def _die() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """An exploding d6's PMF ``x[v]`` (v from 0), its survival ``P(X >= v)`` and CDF."""
-    x, _ = exploding_die()
+def _die(kind: str = "exploding") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A d6's PMF ``x[v]`` (v from 0), its survival ``P(X >= v)`` and CDF: an exploding one,
+    or the malus die of ``kind`` (:func:`~explodice.engine.dice.malus_pmf`)."""
+    x, _ = malus_pmf(kind)
     sf = np.concatenate([np.cumsum(x[::-1])[::-1], [0.0]])
     cdf = np.cumsum(x)
     return x, sf, cdf
@@ -164,8 +166,10 @@ def _one_die(roll: Roll, rules: Rules, need: int) -> tuple[np.ndarray, int]:
     failure to reach ``need`` (the modifier is 0 here)."""
     applies = roll.rule_of_one_applies(rules)
     count_ones = applies and rules.ones_on_explosions
-    malus = roll.has_malus_die(rules)
-    x, sf, cdf = _die()
+    kind = roll.malus_die(rules)
+    malus = kind is not None
+    x, sf, _ = _die()
+    mx, _, mcdf = _die(kind or "exploding")  # the malus die, fresh when rerolled
     pool = roll.pool_size(rules)
     max_ones = pool + (pool if count_ones else 0)
     top = 4 * pool + 6 + pool * chains(1, False).shape[1] + 2 * x.size
@@ -193,14 +197,14 @@ def _one_die(roll: Roll, rules: Rules, need: int) -> tuple[np.ndarray, int]:
         # The malus die: every (u, m) pair at once. A failure rerolls the cheapest kept die
         # (u - c + X - m) or the malus die (u - M), whichever gives the better P(success);
         # a tie goes to the kept die.
-        ms = np.nonzero(x > 0)[0]
-        w = u_pmf[us][:, None] * x[ms][None, :]
+        ms = np.nonzero(mx > 0)[0]
+        w = u_pmf[us][:, None] * mx[ms][None, :]
         t1 = us[:, None] - ms[None, :]
         fail = t1 < need
         col += np.bincount(t1[~fail] - t_lo, weights=w[~fail], minlength=col.size)
         if not fail.any():
             return
-        p_malus = _cdf(cdf, us - need)[:, None]
+        p_malus = _cdf(mcdf, us - need)[:, None]
         die = fail & (_sf(sf, need - t1 + c) >= p_malus) if c >= 0 else np.zeros_like(fail)
         if die.any():  # u - m - c (>= 1 - size: the cheapest die is part of u), plus X
             d = t1[die] - c
@@ -208,10 +212,10 @@ def _one_die(roll: Roll, rules: Rules, need: int) -> tuple[np.ndarray, int]:
             part = np.convolve(np.bincount(d - d_lo, weights=w[die]), x)
             col[d_lo - t_lo : d_lo - t_lo + part.size] += part
         mal = fail & ~die
-        if mal.any():  # u - M over the malus die's values M (x reversed: from -(size-1))
+        if mal.any():  # u - M over the malus die's values M (mx reversed: from -(size-1))
             v = np.bincount(np.broadcast_to(us[:, None], mal.shape)[mal], weights=w[mal])
-            part = np.convolve(v, x[::-1])
-            lo = -(x.size - 1)
+            part = np.convolve(v, mx[::-1])
+            lo = -(mx.size - 1)
             col[lo - t_lo : lo - t_lo + part.size] += part
 
     for (a, b, cheapest), rest in _kept_groups(roll, rules).items():
@@ -256,12 +260,17 @@ def _explode(rng: np.random.Generator, shape: tuple[int, ...]) -> tuple[np.ndarr
     return total, last
 
 
+def _malus(rng: np.random.Generator, n: int, kind: str) -> np.ndarray:
+    """``n`` malus dice of ``kind``: exploding d6s, or plain ones (1..6)."""
+    return _explode(rng, (n,))[0] if kind == "exploding" else rng.integers(1, 7, size=n)
+
+
 def _throw(rng: np.random.Generator, n: int, roll: Roll, rules: Rules) -> dict[str, np.ndarray]:
     """``n`` rolls played die by die from RULES.md: dice total (no modifier), kept 1s, drain,
     the cheapest kept plain die or chain (-1: nothing kept) and the malus die (0: none)."""
     pool = roll.pool_size(rules)
     faces = rng.integers(1, 7, size=(n, pool))
-    if roll.lucky:  # one die showing 1 is rerolled, before the choice
+    if roll.lucky_before_choice(rules):  # one die showing 1 is rerolled, before the choice
         has_one = (faces == 1).any(axis=1)
         first_one = np.argmax(faces == 1, axis=1)
         new = rng.integers(1, 7, size=n)
@@ -270,12 +279,17 @@ def _throw(rng: np.random.Generator, n: int, roll: Roll, rules: Rules) -> dict[s
     n1 = (faces == 1).sum(axis=1)
     n6 = (faces == 6).sum(axis=1)
     plain = np.where((faces > 1) & (faces < 6), faces, 0)
-    k = policy_table(roll.replace(reroll=None), rules)[n1, n6, plain.sum(axis=1)].astype(np.int64)
+    table_roll = roll if roll.lucky else roll.replace(reroll=None)  # Lucky's timing informs best
+    k = policy_table(table_roll, rules)[n1, n6, plain.sum(axis=1)].astype(np.int64)
     a, b = n1 - k, n6 - k
     chain_x, chain_last = _explode(rng, (n, pool))
     live = np.arange(pool)[None, :] < b[:, None]  # the first b chains are the kept 6s
     chain_val = np.where(live, 6 + chain_x, 0)
     total = a + plain.sum(axis=1) + chain_val.sum(axis=1)
+    if roll.lucky_after_choice(rules):  # one kept 1 rerolled after the choice: summed, no drain
+        fresh = a > 0
+        total += np.where(fresh, _explode(rng, (n,))[0] - 1, 0)
+        a = a - fresh
     applies = roll.rule_of_one_applies(rules)
     ones = a + ((live & (chain_last == 1)).sum(axis=1) if rules.ones_on_explosions else 0)
     ones = ones if applies else np.zeros(n, dtype=np.int64)
@@ -288,8 +302,9 @@ def _throw(rng: np.random.Generator, n: int, roll: Roll, rules: Rules) -> dict[s
         np.where(cheapest_plain < big, cheapest_plain, np.where(b > 0, cheapest_chain, -1)),
     )
     malus = np.zeros(n, dtype=np.int64)
-    if roll.has_malus_die(rules):
-        malus = _explode(rng, (n,))[0]
+    kind = roll.malus_die(rules)
+    if kind is not None:
+        malus = _malus(rng, n, kind)
     drain = np.zeros(n, dtype=np.int64)
     if roll.drains(rules):
         width = int(ones.max(initial=0))
@@ -328,12 +343,15 @@ def play(
         drain[fail] += again[1]
         ones[fail] += again[2]
         return total, drain, ones, rerolled
-    _, sf, cdf = _die()
+    _, sf, _ = _die()
+    kind = roll.malus_die(rules)
     t1, c, m = total[fail], r["cheapest"][fail], r["malus"][fail]
     p_die = np.where(c >= 0, _sf(sf, dc - t1 + c), -1.0)
-    p_malus = _cdf(cdf, t1 + m - dc) if roll.has_malus_die(rules) else np.full(fail.size, -1.0)
+    p_malus = _cdf(_die(kind)[2], t1 + m - dc) if kind is not None else np.full(fail.size, -1.0)
     fresh = _explode(rng, (fail.size,))[0]
-    new = np.where(p_die >= p_malus, np.where(c >= 0, t1 - c + fresh, t1), t1 + m - fresh)
+    # the exploding malus die, when rerolled, reads the same fresh draw (today's stream)
+    fresh_malus = rng.integers(1, 7, size=fail.size) if kind == "plain" else fresh
+    new = np.where(p_die >= p_malus, np.where(c >= 0, t1 - c + fresh, t1), t1 + m - fresh_malus)
     total[fail] = new
     return total, drain, ones, rerolled
 

@@ -36,7 +36,6 @@ from explodice.game.rules import Roll, Rules
 
 __all__ = ["MAX_ROLLS", "histogram_distribution", "simulate"]
 
-T_LO, N_T, N_D = HIST_T_LO, HIST_T, HIST_D  # totals -160..319, drains 0..255
 # The throw tables of the kernel _kernels.chunk_throws, by pool size: 6**5 entries give 4 rolls
 # per 64-bit output, 6**6 entries 3; the depth trades the throws it leaves open (3.6 % for 3
 # dice at depth 5, 20 % for 4) against rolls per output.
@@ -96,7 +95,13 @@ def simulate(
     work, hists, clamped = _chunk_work(roll, rules, seeds, sizes, lanes(sizes.size, n_threads))
     run_chunks(work, sizes, threads=n_threads, bar=progress_bar(n, progress))
     return histogram_distribution(
-        hists.sum(axis=0), T_LO, n=n, seed=ss, clamped=int(clamped.sum()), roll=roll, rules=rules
+        hists.sum(axis=0),
+        HIST_T_LO,
+        n=n,
+        seed=ss,
+        clamped=int(clamped.sum()),
+        roll=roll,
+        rules=rules,
     )
 
 
@@ -105,13 +110,13 @@ def _chunk_work(
 ) -> tuple[Any, np.ndarray, np.ndarray]:
     """The work of one chunk for :func:`run_chunks`, and the lanes' histograms it fills.
 
-    Picks the kernel for the case (the throw table, or face by face for the lucky reroll),
-    so each is compiled only when first used.
+    Picks the kernel for the case (the throw table, or face by face for the lucky reroll at
+    either timing), so each is compiled only when first used.
     """
     # numba and the kernels are imported here, not with the package: exact() never waits for them
     from explodice.engine import _kernels
 
-    hists = np.zeros((n_lanes, N_ONES, N_D, N_T), dtype=np.int64)
+    hists = np.zeros((n_lanes, N_ONES, HIST_D, HIST_T), dtype=np.int64)  # totals -160..319
     clamped = np.zeros(n_lanes, dtype=np.int64)
     r = compile_roll(roll, rules)
     if r.lucky:
@@ -125,12 +130,8 @@ def _chunk_work(
                 r.face_n6,
                 r.face_s,
                 r.k_table,
-                r.malus,
-                r.lucky,
-                r.rule_applies,
-                r.drains,
-                r.explosion_ones,
-                T_LO,
+                *r.face_flags(),
+                HIST_T_LO,
             )
     else:
         table = throw_table(roll, rules, depth=STATE_DEPTH[r.pool])
@@ -146,9 +147,10 @@ def _chunk_work(
                 per_draw,
                 threshold,
                 r.malus,
+                r.plain_malus,
                 r.explosion_ones,
                 r.drains,
-                T_LO,
+                HIST_T_LO,
             )
 
     return work, hists, clamped

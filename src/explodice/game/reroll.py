@@ -3,8 +3,9 @@
 Two triggers:
 
 - ``Reroll("one")``: the Lucky trait (Chanceux). A die of the initial throw showing 1 is
-  rerolled once, before the rule of 1's choice; the new face is part of the throw. In d20 a
-  die showing 1 is rerolled once and the new face stands.
+  rerolled once, before the rule of 1's choice; the new face is part of the throw (under
+  ``Rules(lucky_timing="after_choice")``, after the choice: one kept 1 is rerolled, summed,
+  and drains nothing). In d20 a die showing 1 is rerolled once and the new face stands.
 - ``Reroll("failure", dc=...)``: spent when the finished roll fails ``dc``. Without advantage
   or disadvantage the whole roll is thrown again; with either, one die only, the one whose
   reroll gives the best chance of success.

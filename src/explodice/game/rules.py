@@ -10,10 +10,13 @@ value that the rules do not allow.
 
 from __future__ import annotations
 
+import dataclasses
 import numbers
+import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from functools import cache
+from typing import Any, Literal, get_args
 
 from explodice.core.errors import (
     ExplodiceError,
@@ -30,22 +33,51 @@ __all__ = [
     "ADVANTAGE_STATES",
     "KINDS",
     "ACTORS",
+    "Actor",
+    "Advantage",
     "Best",
+    "DeceptionNoticed",
+    "Disadvantage",
+    "DrainGauge",
     "ExplodiceError",
+    "HidingTies",
+    "LuckyTiming",
+    "MalusDie",
+    "Overflow",
     "Policy",
     "Reroll",
     "Roll",
+    "RollKind",
     "Rules",
     "RulesError",
+    "Switch",
     "net_advantage",
+    "switches",
 ]
 
-ADVANTAGE_STATES = ("advantage", "normal", "disadvantage")
-KINDS = ("check", "ability", "save", "attack")
-ACTORS = ("pc", "npc")
-DISADVANTAGE_READINGS = ("subtract", "drop")
-OVERFLOW_MODES = ("fullest", "lost")
-DRAIN_GAUGES = ("skill", "roll")
+# Every string option as a Literal alias, written once (polars' _typing.py); the tuples of
+# allowed values below are read from them, and Rules checks each of its Literal fields.
+Advantage = Literal["advantage", "normal", "disadvantage"]
+RollKind = Literal["check", "ability", "save", "attack"]
+Actor = Literal["pc", "npc"]
+Disadvantage = Literal["subtract", "drop"]
+Overflow = Literal["fullest", "lost"]
+DrainGauge = Literal["skill", "roll"]
+LuckyTiming = Literal["before_choice", "after_choice"]
+MalusDie = Literal["exploding", "plain"]
+HidingTies = Literal["hider", "observer"]
+DeceptionNoticed = Literal["on_failure", "when_cheated"]
+
+ADVANTAGE_STATES: tuple[str, ...] = get_args(Advantage)
+KINDS: tuple[str, ...] = get_args(RollKind)
+ACTORS: tuple[str, ...] = get_args(Actor)
+DISADVANTAGE_READINGS: tuple[str, ...] = get_args(Disadvantage)
+OVERFLOW_MODES: tuple[str, ...] = get_args(Overflow)
+DRAIN_GAUGES: tuple[str, ...] = get_args(DrainGauge)
+LUCKY_TIMINGS: tuple[str, ...] = get_args(LuckyTiming)
+MALUS_DICE: tuple[str, ...] = get_args(MalusDie)
+HIDING_TIES: tuple[str, ...] = get_args(HidingTies)
+DECEPTION_NOTICED: tuple[str, ...] = get_args(DeceptionNoticed)
 POLICY_NAMES = ("keep", "cancel")
 
 
@@ -87,6 +119,24 @@ class Rules:
       their outcome depends on a bidding model. Off, a total equal to the DC succeeds and an
       opposed tie keeps the status quo.
 
+    The readings the seeds leave open (RULES.md, "Readings that are switches"; the default
+    is today's reading, so default rules give today's numbers):
+
+    - ``lucky_timing``: Lucky (``Reroll("one")``) rerolls a 1 of the initial throw
+      ``"before_choice"`` (the new face joins the throw: it may be cancelled, a new 1
+      drains), or ``"after_choice"`` (the literal "le choix doit être fait avant de relancer
+      un quelconque dés"): the pairs are set aside first, then one *kept* 1 is rerolled; its
+      new face is summed (a 6 explodes) and neither the old 1 nor the new die drains.
+    - ``malus_die``: under ``disadvantage="subtract"`` the subtracted die is ``"exploding"``
+      like every die of the game, or a ``"plain"`` d6 (1..6).
+    - ``hiding_ties``: a Stealth total equal to a passive Perception, or an active Perception
+      tie, leaves the ``"hider"`` hidden, or goes to the ``"observer"`` (revealed).
+    - ``deception_noticed``: past 25 % in haggling the seller notices the trick
+      ``"on_failure"`` of the Deception check, or ``"when_cheated"``: always, later, when the
+      gain past 25 % was taken ("la personne lésée s'en rendra compte ultérieurement").
+
+    :func:`switches` lists every switch with its values, read from these annotations.
+
     There is no ``lucky`` switch: a reroll belongs to a roll or a character,
     ``Roll(..., reroll=Reroll("one"))`` (RULES.md, Rerolls).
 
@@ -94,17 +144,26 @@ class Rules:
     'drop'
     """
 
-    disadvantage: Literal["subtract", "drop"] = "subtract"
-    rule_of_one_kinds: frozenset[str] = field(default_factory=lambda: frozenset({"check", "save"}))
+    disadvantage: Disadvantage = "subtract"
+    rule_of_one_kinds: frozenset[RollKind] = field(
+        default_factory=lambda: frozenset({"check", "save"})
+    )
     ones_on_explosions: bool = False
-    overflow: Literal["fullest", "lost"] = "fullest"
-    drain_gauge: Literal["skill", "roll"] = "skill"
+    overflow: Overflow = "fullest"
+    drain_gauge: DrainGauge = "skill"
     close_contest: bool = False
+    lucky_timing: LuckyTiming = "before_choice"
+    malus_die: MalusDie = "exploding"
+    hiding_ties: HidingTies = "hider"
+    deception_noticed: DeceptionNoticed = "on_failure"
 
     def __post_init__(self) -> None:
-        check_choice("disadvantage", self.disadvantage, DISADVANTAGE_READINGS)
-        check_choice("overflow", self.overflow, OVERFLOW_MODES)
-        check_choice("drain_gauge", self.drain_gauge, DRAIN_GAUGES)
+        for sw in switches():
+            value = getattr(self, sw.name)
+            if sw.kind == "choice":
+                check_choice(sw.name, value, sw.values)
+            elif sw.kind == "flag" and not isinstance(value, bool):
+                raise fail(sw.name, value, "True or False")
         kinds = self.rule_of_one_kinds
         if isinstance(kinds, str) or not hasattr(kinds, "__iter__"):
             raise fail("rule_of_one_kinds", kinds, f"a set of kinds from {list(KINDS)}")
@@ -112,18 +171,97 @@ class Rules:
         for kind in kinds:
             check_choice("rule_of_one_kinds", kind, KINDS)
         object.__setattr__(self, "rule_of_one_kinds", kinds)
-        for name in ("ones_on_explosions", "close_contest"):
-            if not isinstance(getattr(self, name), bool):
-                raise fail(name, getattr(self, name), "True or False")
 
     def describe(self) -> str:
-        """One line naming every switch, for figure captions and report pages."""
+        """One line naming every switch, for figure captions and report pages.
+
+        The readings of RULES.md's "Readings that are switches" are named only where they
+        are not the default, so today's captions read as before.
+
+        >>> Rules(malus_die="plain").describe().endswith(", malus_die=plain")
+        True
+        """
         kinds = ",".join(k for k in KINDS if k in self.rule_of_one_kinds) or "none"
+        readings = "".join(
+            f", {name}={getattr(self, name)}"
+            for name in READING_SWITCHES
+            if getattr(self, name) != _DEFAULTS[name]
+        )
         return (
             f"disadvantage={self.disadvantage}, rule of 1 on {kinds}, "
             f"ones_on_explosions={self.ones_on_explosions}, overflow={self.overflow}, "
-            f"drain_gauge={self.drain_gauge}" + (", close_contest" if self.close_contest else "")
+            f"drain_gauge={self.drain_gauge}"
+            + (", close_contest" if self.close_contest else "")
+            + readings
         )
+
+
+#: The switches of RULES.md's "Readings that are switches" that :meth:`Rules.describe` names
+#: only when they differ from the default.
+READING_SWITCHES = ("lucky_timing", "malus_die", "hiding_ties", "deception_noticed")
+
+#: Where each switch is read: ``"roll"`` (a 3d6x roll's law: the single-roll engines, and
+#: through them every analysis and the day), ``"day"`` (the day's gauges only), or one
+#: resolution (``"hiding"``, ``"haggle"``). A switch missing here counts as ``"roll"``.
+SWITCH_SCOPES = {
+    "disadvantage": "roll",
+    "rule_of_one_kinds": "roll",
+    "ones_on_explosions": "roll",
+    "overflow": "day",
+    "drain_gauge": "day",
+    "close_contest": "roll",
+    "lucky_timing": "roll",
+    "malus_die": "roll",
+    "hiding_ties": "hiding",
+    "deception_noticed": "haggle",
+}
+
+
+@dataclass(frozen=True)
+class Switch:
+    """One switch of :class:`Rules`, as its annotation declares it.
+
+    ``kind`` is ``"choice"`` (a ``Literal`` alias: ``values`` are its allowed strings),
+    ``"flag"`` (a bool: ``values`` is ``(False, True)``) or ``"set"`` (a frozenset of a
+    ``Literal``: ``values`` are the members it may hold); ``default`` is the default value;
+    ``scope`` where it is read (:data:`SWITCH_SCOPES`).
+    """
+
+    name: str
+    kind: Literal["choice", "flag", "set"]
+    values: tuple[Any, ...]
+    default: Any
+    scope: str = "roll"
+
+
+@cache
+def switches() -> tuple[Switch, ...]:
+    """Every switch of :class:`Rules`, in field order, read from the dataclass's annotations:
+    a value added to a ``Literal`` alias appears here (and in every check) without another
+    edit.
+
+    >>> [(s.name, s.values) for s in switches() if s.name == "malus_die"]
+    [('malus_die', ('exploding', 'plain'))]
+    """
+    hints = typing.get_type_hints(Rules)
+    out = []
+    for f in dataclasses.fields(Rules):
+        hint = hints[f.name]
+        default = f.default_factory() if f.default is dataclasses.MISSING else f.default  # type: ignore[misc]
+        scope = SWITCH_SCOPES.get(f.name, "roll")
+        if typing.get_origin(hint) is Literal:
+            out.append(Switch(f.name, "choice", get_args(hint), default, scope))
+        elif hint is bool:
+            out.append(Switch(f.name, "flag", (False, True), default, scope))
+        elif typing.get_origin(hint) is frozenset:
+            (member,) = get_args(hint)
+            out.append(Switch(f.name, "set", get_args(member), default, scope))
+        else:  # pragma: no cover - a guard for a new kind of switch
+            raise TypeError(f"Rules.{f.name}: switches() does not know the type {hint!r}")
+    return tuple(out)
+
+
+_DEFAULTS = {f.name: f.default for f in dataclasses.fields(Rules)}
 
 
 @dataclass(frozen=True)
@@ -164,9 +302,9 @@ class Roll:
     """
 
     modifier: int = 0
-    advantage: Literal["advantage", "normal", "disadvantage"] = "normal"
-    kind: Literal["check", "ability", "save", "attack"] = "check"
-    actor: Literal["pc", "npc"] = "pc"
+    advantage: Advantage = "normal"
+    kind: RollKind = "check"
+    actor: Actor = "pc"
     policy: Policy = "keep"
     reroll: Reroll | None = None
 
@@ -204,13 +342,35 @@ class Roll:
         return 3
 
     def has_malus_die(self, rules: Rules) -> bool:
-        """True when one exploding die is subtracted (disadvantage under "subtract")."""
+        """True when one die is subtracted (disadvantage under "subtract"); it explodes
+        unless ``rules.malus_die`` is ``"plain"`` (:meth:`malus_die`)."""
         return self.advantage == "disadvantage" and rules.disadvantage == "subtract"
+
+    def malus_die(self, rules: Rules) -> MalusDie | None:
+        """The subtracted die: ``"exploding"`` or ``"plain"`` (``rules.malus_die``), or
+        ``None`` when the roll has none.
+
+        >>> Roll(advantage="disadvantage").malus_die(Rules(malus_die="plain"))
+        'plain'
+        """
+        return rules.malus_die if self.has_malus_die(rules) else None
 
     @property
     def lucky(self) -> bool:
-        """True when a die of the initial throw showing 1 is rerolled (``Reroll("one")``)."""
+        """True when the roll has Lucky (``Reroll("one")``), whatever its timing
+        (:meth:`lucky_before_choice`, :meth:`lucky_after_choice`)."""
         return self.reroll is not None and self.reroll.trigger == "one"
+
+    def lucky_before_choice(self, rules: Rules) -> bool:
+        """True when Lucky rerolls a 1 of the initial throw before the rule of 1's choice
+        (``rules.lucky_timing == "before_choice"``): the new face joins the throw."""
+        return self.lucky and rules.lucky_timing == "before_choice"
+
+    def lucky_after_choice(self, rules: Rules) -> bool:
+        """True when Lucky rerolls one *kept* 1 after the choice
+        (``rules.lucky_timing == "after_choice"``): the new die is summed, outside the rule
+        of 1."""
+        return self.lucky and rules.lucky_timing == "after_choice"
 
     @property
     def reroll_dc(self) -> int | None:

@@ -1,0 +1,690 @@
+"""Which readings matter: every switch of :class:`~explodice.Rules`, each of its other values,
+and how much it moves the numbers a designer balances with (RULES.md, "Readings that are
+switches").
+
+:func:`sensitivity` moves one switch at a time off ``rules`` (the default
+:class:`~explodice.Rules` unless given) and compares, cell by cell, exactly:
+
+- ``dc_table``: P(success), E[drain] per roll and, under the lutte serrée, P(total == DC) (the
+  share of rolls settled by bids of HP) on the DC table, per modifier, DC, advantage state,
+  kind, policy and reroll: a grid the caller chooses (every kind and Lucky are in it by
+  default, or ``rule_of_one_kinds`` and ``lucky_timing`` could not show);
+- ``party``: each character's saves and proficient skills on the DC table, with its own
+  policy and reroll (:func:`~explodice.success_table` with ``characters=``);
+- ``day``: over the day scenario, each PC gauge's P(empty by the long rest) and each
+  character's expected successes (:func:`~explodice.exact_day`; where it refuses the day,
+  :func:`~explodice.simulate_day` with the stated ``n_days`` and ``seed``, the same seed
+  under both rules);
+- ``hiding``: P(hidden) of a Stealth roll against one passive Perception equal to each DC,
+  and against an active Perception with the same modifier (:func:`~explodice.hide`);
+- ``haggle``: P(the seller notices) and the mean price change when Persuasion and Deception
+  have the same modifier, DC 16 (:func:`~explodice.haggle`).
+
+The switches and their values are read from the ``Rules`` dataclass
+(:func:`explodice.game.rules.switches`), so a value added to a ``Literal`` alias appears here
+without an edit: a ``Literal`` switch takes each of its other values, a bool the other one,
+and ``rule_of_one_kinds`` adds each kind it lacks (``"+attack"``) and removes each kind it has
+(``"-save"``), one at a time. Each switch's scope (``SWITCH_SCOPES``: ``"roll"``, ``"day"``,
+``"hiding"``, ``"haggle"``) says which parts it can move; the others are left out (NaN in the
+table) rather than computed again to give 0. A ``"roll"`` switch reaches the day only through
+its rolls' laws: where none of the day's rolls changes, the day is the base day.
+
+A number is never given where an engine would ignore the switch: the day engines do not read
+``lucky_timing``, ``malus_die`` or ``close_contest`` yet, so a day in which a roll would need
+a value they ignore is marked not computed, with the reason in ``note`` (a day without Lucky,
+or without a malus die, is unchanged by them, and computed).
+
+>>> s = sensitivity(modifiers=[0, 4], dcs=[12, 16], parts=("dc_table",))
+>>> row = s.table.set_index(["switch", "value"]).loc[("malus_die", "plain")]
+>>> round(float(row.dc_p_max), 4), row.dc_where
+(0.0335, '+4 vs DC 12, disadvantage, ability, keep, lucky')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from explodice.analysis.hiding import hide
+from explodice.analysis.resolutions import haggle
+from explodice.analysis.success import policy_label, success_table
+from explodice.core.errors import ExplodiceError, ExplodiceTypeError, check_items, shown
+from explodice.day.scenario import Scenario
+from explodice.day.simulate import simulate_day
+from explodice.engine.exact import exact
+from explodice.game.character import Character
+from explodice.game.checks import check_rules
+from explodice.game.reroll import Reroll, as_reroll
+from explodice.game.rules import (
+    ADVANTAGE_STATES,
+    KINDS,
+    Best,
+    Policy,
+    Roll,
+    Rules,
+    check_int,
+    parse_policy,
+)
+from explodice.game.rules import (
+    switches as rule_switches,
+)
+from explodice.game.tables import DC_TABLE, HAGGLE_BASE_DC, MODIFIERS
+
+__all__ = ["PARTS", "Sensitivity", "Variant", "day_numbers", "sensitivity", "variants"]
+
+PARTS = ("dc_table", "party", "day", "hiding", "haggle")
+#: The scopes of switch (explodice.game.rules.SWITCH_SCOPES) each part can be moved by.
+PART_SCOPES = {
+    "dc_table": ("roll",),
+    "party": ("roll",),
+    "day": ("roll", "day"),
+    "hiding": ("roll", "hiding"),
+    "haggle": ("roll", "haggle"),
+}
+DAY_METHODS = ("exact", "simulate", "none")
+DEFAULT_N_DAYS = 20_000
+DEFAULT_SEED = 2026
+#: The measures that are probabilities: the largest change among them ranks the readings.
+PROBABILITIES = ("p_success", "p_tie", "p_empty", "p_hidden", "p_noticed")
+TOLERANCE = 1e-12  # the exact engine's own accuracy: a smaller change between exact numbers is 0
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One switch moved off ``rules``: its name, the value as a label (``"plain"``, ``"True"``,
+    ``"+attack"``), the rules it gives and the switch's scope."""
+
+    switch: str
+    value: str
+    rules: Rules
+    scope: str = "roll"
+
+
+def variants(rules: Rules | None = None) -> list[Variant]:
+    """Every switch of ``rules`` moved to each of its other values, one at a time.
+
+    >>> [v.value for v in variants() if v.switch == "rule_of_one_kinds"]
+    ['-check', '+ability', '-save', '+attack']
+    """
+    rules = check_rules(rules)
+    out = []
+    for sw in rule_switches():
+        current = getattr(rules, sw.name)
+        if sw.kind == "set":
+            for member in sw.values:
+                sign = "-" if member in current else "+"
+                moved = _moved(rules, sw.name, frozenset(current ^ {member}))
+                out.append(Variant(sw.name, f"{sign}{member}", moved, sw.scope))
+        else:
+            for value in sw.values:
+                if value != current:
+                    moved = _moved(rules, sw.name, value)
+                    out.append(Variant(sw.name, str(value), moved, sw.scope))
+    return out
+
+
+def _moved(rules: Rules, name: str, value: Any) -> Rules:
+    return dataclasses.replace(rules, **{name: value})
+
+
+# -- what a part measures: long frames of (part, measure, case, key columns..., value) ------
+@dataclass(frozen=True)
+class _Grid:
+    modifiers: tuple[int, ...]
+    dcs: tuple[int, ...]
+    advantages: tuple[str, ...]
+    kinds: tuple[str, ...]
+    policies: tuple[Policy, ...]
+    rerolls: tuple[Reroll | None, ...]
+
+
+def _dc_part(rules: Rules, g: _Grid) -> pd.DataFrame:
+    """P(success), E[drain] and, under the lutte serrée, P(total == DC) (the share of rolls
+    settled by bids of HP) of every cell of the grid: a PC's roll, exact."""
+    need = np.array(g.dcs)[None, :] - np.array(g.modifiers)[:, None]  # DC - modifier
+    frames = []
+    for kind, adv, policy, reroll in itertools.product(
+        g.kinds, g.advantages, g.policies, g.rerolls
+    ):
+        base = Roll(0, advantage=adv, kind=kind, reroll=reroll)
+        if isinstance(policy, Best):  # best(λ) knows each cell's DC: a table per DC - modifier
+            p, drain, above = (np.empty(need.shape) for _ in range(3))
+            for value in np.unique(need):
+                d = exact(base.replace(policy=Best(int(value), policy.weight)), rules)
+                cells = need == value
+                p[cells], above[cells] = d.p_success([int(value), int(value) + 1])
+                drain[cells] = d.drain_mean
+        else:
+            d = exact(base.replace(policy=policy), rules)
+            p, above = np.asarray(d.p_success(need)), np.asarray(d.p_success(need + 1))
+            drain = np.full(need.shape, d.drain_mean)
+        tie = p - above if rules.close_contest else np.zeros(need.shape)
+        label = policy_label(policy)
+        lucky = "" if reroll is None else f", {reroll}"
+        for measure, values in (("p_success", p), ("drain_mean", drain), ("p_tie", tie)):
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "part": "dc_table",
+                        "measure": measure,
+                        "case": [
+                            f"{m:+d} vs DC {dc}, {adv}, {kind}, {label}{lucky}"
+                            for m in g.modifiers
+                            for dc in g.dcs
+                        ],
+                        "modifier": np.repeat(g.modifiers, len(g.dcs)),
+                        "dc": np.tile(g.dcs, len(g.modifiers)),
+                        "advantage": adv,
+                        "kind": kind,
+                        "policy": label,
+                        "reroll": "none" if reroll is None else str(reroll),
+                        "value": values.ravel(),
+                    }
+                )
+            )
+    return pd.concat(frames, ignore_index=True)
+
+
+def _party_part(rules: Rules, party: Sequence[Character], g: _Grid) -> pd.DataFrame:
+    """Each character's saves and proficient skills on the DC table (success_table)."""
+    t = success_table(characters=list(party), dcs=g.dcs, advantages=g.advantages, rules=rules)
+    state = t["advantage"].str.split(" (", regex=False).str[0]  # "disadvantage (drop)"
+    frames = []
+    for measure, column in (("p_success", "p"), ("drain_mean", "drain_mean")):
+        frames.append(
+            pd.DataFrame(
+                {
+                    "part": "party",
+                    "measure": measure,
+                    "case": t["character"]
+                    + ": "
+                    + t["test"]
+                    + ", DC "
+                    + t["dc"].astype(str)
+                    + ", "
+                    + state,
+                    "character": t["character"],
+                    "test": t["test"],
+                    "dc": t["dc"],
+                    "advantage": state,
+                    "value": t[column].to_numpy(dtype=float),
+                }
+            )
+        )
+    return pd.concat(frames, ignore_index=True)
+
+
+def _hiding_part(rules: Rules, g: _Grid) -> pd.DataFrame:
+    rows = []
+    for m in g.modifiers:
+        for dc in g.dcs:
+            h = hide(Roll(m), passive=[dc], rules=rules)
+            rows.append((f"Stealth {m:+d} vs passive {dc}", m, dc, h.p_hidden))
+        h = hide(Roll(m), active=[Roll(m)], rules=rules)
+        rows.append((f"Stealth {m:+d} vs active Perception {m:+d}", m, pd.NA, h.p_hidden))
+    df = pd.DataFrame(rows, columns=["case", "modifier", "dc", "value"])
+    return df.assign(part="hiding", measure="p_hidden")
+
+
+def _haggle_part(rules: Rules, g: _Grid) -> pd.DataFrame:
+    rows = []
+    for m in g.modifiers:
+        h = haggle(Roll(m), dc=HAGGLE_BASE_DC, deception=Roll(m), rules=rules)
+        case = f"Persuasion and Deception {m:+d}, DC {HAGGLE_BASE_DC}"
+        rows.append((case, m, "p_noticed", h.p_noticed))
+        rows.append((case, m, "price_mean", h.mean))
+    df = pd.DataFrame(rows, columns=["case", "modifier", "measure", "value"])
+    return df.assign(part="haggle", dc=HAGGLE_BASE_DC)
+
+
+# -- the day ----------------------------------------------------------------------------------
+#: Readings the day engines (exact_day, simulate_day) do not read yet: for each switch, what a
+#: roll of the day must not need. Remove an entry when the day engines honour it.
+_DAY_IGNORES: dict[str, tuple[str, Callable[[Roll, Rules], bool]]] = {
+    "lucky_timing": ("has Lucky after the choice", lambda r, u: r.lucky_after_choice(u)),
+    "malus_die": ("subtracts a plain malus die", lambda r, u: r.malus_die(u) == "plain"),
+    # the day counts a total equal to its DC as a success: it plays no bids of HP
+    "close_contest": ("can tie its DC (bids of HP)", lambda r, u: u.close_contest),
+}
+
+
+def _day_rolls(day: Scenario) -> list[tuple[str, bool, Roll]]:
+    """Every roll the day can make: each roll type, its gauge with points and at 0."""
+    return [
+        (day_roll.label, empty, day.roll_of(r, gauge_empty=empty))
+        for r, day_roll in enumerate(day.rolls)
+        for empty in (False, True)
+    ]
+
+
+def _day_blind_spot(day: Scenario, rules: Rules) -> str | None:
+    """Why the day engines would give a wrong number for ``day`` under ``rules``, or None."""
+    for name, (what, needs) in _DAY_IGNORES.items():
+        for label, empty, roll in _day_rolls(day):
+            if needs(roll, rules):
+                when = " when its gauge is at 0" if empty else ""
+                return (
+                    f"the day engines do not read {name}={getattr(rules, name)} yet, and "
+                    f"{label!r} {what}{when}"
+                )
+    return None
+
+
+def _same_rolls(day: Scenario, a: Rules, b: Rules) -> bool:
+    """True when every roll of the day has the same exact law under ``a`` and ``b`` (with its
+    reroll on failure, and without it: once the day's rerolls are spent)."""
+    for _, _, roll in _day_rolls(day):
+        for r in {roll, roll.replace(reroll=None) if roll.reroll_dc is not None else roll}:
+            x, y = exact(r, a), exact(r, b)
+            if x.lo != y.lo or x.pmf.shape != y.pmf.shape or not np.array_equal(x.pmf, y.pmf):
+                return False
+    return True
+
+
+def day_numbers(
+    day: Scenario, rules: Rules, n_days: int | None = None, seed: int | None = None
+) -> pd.DataFrame:
+    """The day's numbers that :func:`sensitivity` compares, one row each (``case``,
+    ``character``, ``gauge``, ``measure``, ``value``): P(empty by the long rest) per PC gauge
+    and expected successes per character and for the party, exact, or simulated when
+    ``n_days`` is given (with ``seed``). Cached (a notebook or a report asks again): empty
+    the cache with ``day_numbers.cache_clear()``.
+    """
+    return _day_numbers(day, rules, n_days, seed).copy()
+
+
+@lru_cache(maxsize=64)
+def _day_numbers(day: Scenario, rules: Rules, n_days: int | None, seed: int | None) -> pd.DataFrame:
+    if n_days is not None:
+        res = simulate_day(day, rules, n_days=n_days, seed=seed)
+    else:
+        from explodice.day.exact import exact_day  # numba: only when a day is asked for
+
+        res = exact_day(day, rules)
+    gauges = res.to_frame("gauges")
+    types = res.to_frame("roll_types")
+    owner = {r.label: r.character for r in day.rolls}
+    per_day = types.groupby(types["type"].map(owner), sort=False)["successes"].sum()
+    per_day = per_day / res.n_days
+    rows = [
+        (f"{c} {g}", c, g, "p_empty", p)
+        for c, g, p in zip(gauges["character"], gauges["gauge"], gauges["p_empty"])
+    ]
+    rows += [(f"{c}: successes", c, pd.NA, "successes", s) for c, s in per_day.items()]
+    rows.append(("party: successes", pd.NA, pd.NA, "successes", float(per_day.sum())))
+    df = pd.DataFrame(rows, columns=["case", "character", "gauge", "measure", "value"])
+    return df.assign(part="day")
+
+
+day_numbers.cache_clear = _day_numbers.cache_clear  # type: ignore[attr-defined]
+
+
+@dataclass
+class _Day:
+    """The day part: its scenario and method; ``how`` records how each variant's was made."""
+
+    day: Scenario
+    method: str
+    n_days: int
+    seed: int
+    how: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    def pair(self, base: Rules, other: Rules, simulate: bool) -> tuple[pd.DataFrame, ...]:
+        n_days, seed = (self.n_days, self.seed) if simulate else (None, None)
+        return tuple(day_numbers(self.day, r, n_days, seed) for r in (base, other))
+
+    def frames(
+        self, rules: Rules, moved: list[Variant], notes: dict[tuple[str, str], str]
+    ) -> list[pd.DataFrame]:
+        """Each variant's day against the base day, by the same method and seed; a day the
+        engines cannot play right is left out, with the reason in ``notes``."""
+        blind = _day_blind_spot(self.day, rules)
+        out = []
+        for v in moved:
+            key = (v.switch, v.value)
+            if v.scope not in PART_SCOPES["day"]:
+                continue
+            reason = blind or _day_blind_spot(self.day, v.rules)
+            if reason is not None:
+                notes[key] = f"day not computed: {reason}"
+                continue
+            simulate = self.method == "simulate"
+            same = v.scope == "roll" and _same_rolls(self.day, rules, v.rules)
+            try:
+                base, changed = self.pair(rules, rules if same else v.rules, simulate)
+            except ExplodiceError as err:
+                if simulate:
+                    notes[key] = f"day not computed: {err}"
+                    continue
+                simulate = True  # exact_day refused the day: both rules by one simulation
+                try:
+                    base, changed = self.pair(rules, rules if same else v.rules, simulate)
+                except ExplodiceError as err2:
+                    notes[key] = f"day not computed: {err}; {err2}"
+                    continue
+                notes[key] = f"day simulated: exact_day refused it ({err})"
+            how = f"simulate (n_days={self.n_days}, seed={self.seed})" if simulate else "exact"
+            self.how[key] = how + (" (its rolls do not change: the base day)" if same else "")
+            out.append(_delta(v, base, changed, exact_numbers=not simulate))
+        return out
+
+
+def _delta(
+    v: Variant, base: pd.DataFrame, changed: pd.DataFrame, *, exact_numbers: bool = True
+) -> pd.DataFrame:
+    """The cells of a part under ``v`` against the same cells under the base rules; between
+    exact numbers a change below :data:`TOLERANCE` is the engines' rounding, so 0."""
+    out = base.rename(columns={"value": "default"})
+    keys = ["part", "measure", "case"]
+    out = out.merge(changed[[*keys, "value"]].rename(columns={"value": "changed"}), on=keys)
+    delta = out["changed"] - out["default"]
+    out["delta"] = delta.where(delta.abs() >= TOLERANCE, 0.0) if exact_numbers else delta
+    return out.assign(switch=v.switch, value=v.value)
+
+
+# -- the result -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Sensitivity:
+    """The result of :func:`sensitivity`.
+
+    - ``table``: one row per switch and value, sorted by ``largest`` (the largest change of
+      any probability: P(success), P(total == DC) under the lutte serrée, P(gauge empty),
+      P(hidden), P(noticed); ``largest_where`` says which and where), then by ``drain_max``.
+      ``reads``: the switch's scope. ``dc_p_max``/``dc_p_mean``: max and mean |Δp| over the
+      DC table's cells (``dc_where``: the cell of the max); ``drain_max``/``drain_mean``: the
+      same for E[drain] per roll; ``dc_p_tie_max``; ``party_p_max``; ``day_p_empty_max``,
+      ``day_successes_max`` (expected successes per character and day, and the party's);
+      ``hiding_p_max``; ``haggle_p_noticed_max``; each ``*_where`` names where its max is.
+      A part out of the switch's scope, or not computed, is NaN; ``day_method`` says how the
+      day was computed and ``note`` why a part was not.
+    - ``detail``: every cell, long form: ``switch, value, part, measure, case`` (and the
+      case's keys: modifier, dc, advantage ...), ``default`` (under ``rules``), ``changed``
+      (under the switch) and ``delta`` = changed - default.
+    - ``by_measure``: max and mean |Δ| per switch, value, part and measure.
+
+    All three carry the provenance in ``.attrs``: ``rules``, ``method`` (per part), ``n_days``
+    and ``seed`` (of the day's simulations, when there were any), the grid, ``seconds``.
+    """
+
+    table: pd.DataFrame
+    detail: pd.DataFrame = field(repr=False)
+    by_measure: pd.DataFrame = field(repr=False)
+
+    def to_frame(self, what: str = "table") -> pd.DataFrame:
+        """``"table"`` (one row per switch and value), ``"detail"`` or ``"by_measure"``."""
+        frames = {"table": self.table, "detail": self.detail, "by_measure": self.by_measure}
+        if what not in frames:
+            raise ExplodiceError(
+                f"`what` must be one of {list(frames)}, but {shown(what)} was passed."
+            )
+        return frames[what]
+
+    def _repr_html_(self) -> str:
+        cols = ["switch", "value", "largest", "largest_where", "drain_max", "note"]
+        return (
+            f"<div><b>Which readings matter</b> (against {self.table.attrs['rules']})"
+            f"{self.table[cols].to_html(index=False, float_format='%.4f', na_rep='')}</div>"
+        )
+
+
+_SUMMARY = {  # table column prefix: (part, measure)
+    "dc_p": ("dc_table", "p_success"),
+    "drain": ("dc_table", "drain_mean"),
+    "dc_p_tie": ("dc_table", "p_tie"),
+    "party_p": ("party", "p_success"),
+    "day_p_empty": ("day", "p_empty"),
+    "day_successes": ("day", "successes"),
+    "hiding_p": ("hiding", "p_hidden"),
+    "haggle_p_noticed": ("haggle", "p_noticed"),
+}
+_WITH_MEAN = ("dc_p", "drain")  # the summaries that also show their mean |Δ|
+
+
+def _by_measure(detail: pd.DataFrame) -> pd.DataFrame:
+    columns = ["switch", "value", "part", "measure", "max", "mean", "where"]
+    if detail.empty:
+        return pd.DataFrame(columns=columns)
+    d = detail.assign(abs_delta=detail["delta"].abs())
+    keys = columns[:4]
+    groups = d.groupby(keys, sort=False)["abs_delta"]
+    top = d.loc[groups.idxmax(), keys + ["abs_delta", "case"]]
+    top = top.rename(columns={"abs_delta": "max", "case": "where"})
+    top["where"] = top["where"].where(top["max"] > 0, None)  # no change: nowhere in particular
+    return top.merge(groups.mean().rename("mean").reset_index(), on=keys)[columns]
+
+
+def _table(
+    moved: list[Variant],
+    by_measure: pd.DataFrame,
+    notes: dict[tuple[str, str], str],
+    day_how: dict[tuple[str, str], str],
+) -> pd.DataFrame:
+    index = {
+        tuple(k): row for k, row in by_measure.set_index(list(by_measure.columns[:4])).iterrows()
+    }
+    rows = []
+    for v in moved:
+        key = (v.switch, v.value)
+        row: dict[str, Any] = {"switch": v.switch, "value": v.value, "reads": v.scope}
+        for prefix, (part, measure) in _SUMMARY.items():
+            hit = index.get((*key, part, measure))
+            row[f"{prefix}_max"] = np.nan if hit is None else float(hit["max"])
+            if prefix in _WITH_MEAN:
+                row[f"{prefix}_mean"] = np.nan if hit is None else float(hit["mean"])
+            row["dc_where" if prefix == "dc_p" else f"{prefix}_where"] = (
+                hit["where"] if hit is not None and pd.notna(hit["where"]) else None
+            )
+        probabilities = [
+            (float(hit["max"]), f"{k[2]}: {hit['where']}" if pd.notna(hit["where"]) else None)
+            for k, hit in index.items()
+            if k[:2] == key and k[3] in PROBABILITIES
+        ]
+        row["largest"], row["largest_where"] = max(probabilities, default=(np.nan, None))
+        row["day_method"] = day_how.get(key)
+        row["note"] = notes.get(key, "")
+        row["rules"] = v.rules.describe()
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    lead = ["switch", "value", "largest", "largest_where", "reads"]
+    table = table[lead + [c for c in table.columns if c not in lead]]
+    return table.sort_values(
+        ["largest", "drain_max", "switch", "value"],
+        ascending=[False, False, True, True],
+        na_position="last",
+        kind="stable",
+    ).reset_index(drop=True)
+
+
+# -- the front door -----------------------------------------------------------------------------
+def _as_party(value: Any) -> tuple[Character, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, Character):
+        value = [value]
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise ExplodiceTypeError(
+            f"`party` must be a list of Characters (or a configuration with .party, .day and "
+            f".rules), but {shown(value)} was passed."
+        )
+    party = tuple(value)
+    for i, c in enumerate(party):
+        if not isinstance(c, Character):
+            raise ExplodiceTypeError(
+                f"`party[{i}]` must be a Character, but {shown(c)} was passed."
+            )
+    return party or None
+
+
+def _choices(name: str, values: Any, allowed: tuple[str, ...]) -> tuple[str, ...]:
+    items = check_items(name, values, what=f"values from {list(allowed)}")
+    for x in items:
+        if not isinstance(x, str) or x not in allowed:
+            raise ExplodiceError(
+                f"`{name}` must hold values from {list(allowed)}, but {shown(x)} was passed."
+            )
+    return tuple(dict.fromkeys(items))
+
+
+def _lucky_or_none(value: Any) -> Reroll | None:
+    reroll = as_reroll(value, "rerolls")
+    if reroll is not None and reroll.trigger != "one":
+        raise ExplodiceError(
+            "`rerolls` must hold None or Reroll('one') (Lucky): a reroll on failure takes "
+            f"each cell's DC, so it is not on this grid, but {reroll!r} was passed."
+        )
+    return reroll
+
+
+def _grid(
+    modifiers: Iterable[int],
+    dcs: Iterable[int] | None,
+    advantages: Iterable[str],
+    kinds: Iterable[str],
+    policies: Iterable[Any],
+    rerolls: Iterable[Any],
+) -> _Grid:
+    return _Grid(
+        modifiers=tuple(
+            check_int("modifiers", m, lo=-100, hi=100)
+            for m in check_items("modifiers", modifiers, what="modifiers")
+        ),
+        dcs=tuple(
+            check_int("dcs", d, lo=-1000, hi=1000)
+            for d in check_items("dcs", DC_TABLE.values() if dcs is None else dcs, what="DCs")
+        ),
+        advantages=_choices("advantages", advantages, ADVANTAGE_STATES),
+        kinds=_choices("kinds", kinds, KINDS),
+        policies=tuple(
+            parse_policy(p, dc=0, field_name="policies")
+            for p in check_items("policies", policies, what="policies")
+        ),
+        rerolls=tuple(_lucky_or_none(r) for r in check_items("rerolls", rerolls)),
+    )
+
+
+def sensitivity(
+    party: Any = None,
+    day: Scenario | None = None,
+    *,
+    rules: Rules | None = None,
+    switches: Iterable[str] | None = None,
+    modifiers: Iterable[int] | None = None,
+    dcs: Iterable[int] | None = None,
+    advantages: Iterable[str] = ("normal", "advantage", "disadvantage"),
+    kinds: Iterable[str] = KINDS,
+    policies: Iterable[Any] = ("keep", "cancel"),
+    rerolls: Iterable[Any] = (None, "one"),
+    parts: Iterable[str] | None = None,
+    day_method: str = "exact",
+    n_days: int | None = None,
+    seed: int | None = None,
+) -> Sensitivity:
+    """Which readings matter: every switch of ``rules`` at each of its other values, and the
+    change it makes in P(success), E[drain], the day and the resolutions (module docstring).
+
+    ``party`` is a list of Characters, or a configuration with ``.party``, ``.day`` and
+    ``.rules`` (and optionally ``.modifiers``, ``.seed``, ``.days``), read by duck typing;
+    ``day`` is a :class:`~explodice.Scenario` (by default the configuration's).
+    ``switches`` names the switches to move (default: every one). The DC table's grid:
+    ``modifiers`` (default the configuration's, else -5..+10), ``dcs`` (the DC table),
+    ``advantages``, ``kinds`` (every kind, so that ``rule_of_one_kinds`` shows), ``policies``
+    (``"keep"``, ``"cancel"``, ``Best``, ``"best:λ"`` or a number λ: best(λ) against each
+    cell's DC) and ``rerolls`` (``None``, ``"one"``: Lucky). ``parts``: any of :data:`PARTS`
+    (default: every part its inputs allow). ``day_method``: ``"exact"``
+    (:func:`~explodice.exact_day`, and :func:`~explodice.simulate_day` with ``n_days`` days and
+    ``seed`` where it refuses the day), ``"simulate"`` or ``"none"``.
+
+    >>> s = sensitivity(modifiers=[0], dcs=[16], parts=("hiding",))
+    >>> s.table.iloc[0][["switch", "value"]].tolist()
+    ['hiding_ties', 'observer']
+    """
+    began = time.perf_counter()
+    config = None
+    if party is not None and hasattr(party, "party") and hasattr(party, "day"):
+        config, party = party, party.party
+        day = config.day if day is None else day
+        rules = getattr(config, "rules", None) if rules is None else rules
+    rules = check_rules(rules)
+    party_ = _as_party(party)
+    if day is not None and not isinstance(day, Scenario):
+        raise ExplodiceTypeError(f"`day` must be a Scenario or None, but {shown(day)} was passed.")
+    if modifiers is None:
+        modifiers = getattr(config, "modifiers", None) or MODIFIERS
+    grid = _grid(modifiers, dcs, advantages, kinds, policies, rerolls)
+    day_method = _choices("day_method", [day_method], DAY_METHODS)[0]
+    n_days = check_int(
+        "n_days", n_days or getattr(config, "days", None) or DEFAULT_N_DAYS, lo=1, hi=10**9
+    )
+    seed = check_int("seed", seed if seed is not None else getattr(config, "seed", DEFAULT_SEED))
+    available = {"dc_table", "hiding", "haggle"}
+    if party_ is not None:
+        available.add("party")
+    if day is not None and day_method != "none":
+        available.add("day")
+    if parts is None:
+        wanted = tuple(p for p in PARTS if p in available)
+    else:
+        wanted = _choices("parts", parts, PARTS)
+        missing = [p for p in wanted if p not in available]
+        if missing:
+            raise ExplodiceError(
+                f"`parts` {missing} need their input: 'party' a party, 'day' a day scenario "
+                "(and day_method other than 'none')."
+            )
+    moved = variants(rules)
+    if switches is not None:
+        names = _choices("switches", switches, tuple(dict.fromkeys(v.switch for v in moved)))
+        moved = [v for v in moved if v.switch in names]
+
+    measures: dict[str, Callable[[Rules], pd.DataFrame]] = {
+        "dc_table": lambda r: _dc_part(r, grid),
+        "party": lambda r: _party_part(r, party_ or (), grid),
+        "hiding": lambda r: _hiding_part(r, grid),
+        "haggle": lambda r: _haggle_part(r, grid),
+    }
+    frames = []
+    for part in (p for p in wanted if p != "day"):
+        in_scope = [v for v in moved if v.scope in PART_SCOPES[part]]
+        base = measures[part](rules) if in_scope else None
+        frames += [_delta(v, base, measures[part](v.rules)) for v in in_scope]
+    notes: dict[tuple[str, str], str] = {}
+    for v in moved:
+        if not any(v.scope in PART_SCOPES[p] for p in wanted):
+            notes[(v.switch, v.value)] = (
+                f"{v.switch} is read by the {v.scope} only, which this call does not compute"
+            )
+    days = None
+    if "day" in wanted and day is not None:
+        days = _Day(day, day_method, n_days, seed)
+        frames += days.frames(rules, moved, notes)
+    detail = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    by_measure = _by_measure(detail)
+    table = _table(moved, by_measure, notes, days.how if days is not None else {})
+    simulated = days is not None and any("simulate" in h for h in days.how.values())
+    attrs = {
+        "rules": rules.describe(),
+        "method": {p: "exact" for p in wanted if p != "day"}
+        | ({"day": sorted(set(days.how.values()))} if days is not None else {}),
+        "n_days": n_days if simulated else None,
+        "seed": seed if simulated else None,
+        "scenario": day.name if days is not None else None,
+        "modifiers": list(grid.modifiers),
+        "dcs": list(grid.dcs),
+        "advantages": list(grid.advantages),
+        "kinds": list(grid.kinds),
+        "policies": [policy_label(p) for p in grid.policies],
+        "rerolls": [str(r) if r is not None else "none" for r in grid.rerolls],
+        "parts": list(wanted),
+        "seconds": time.perf_counter() - began,
+    }
+    for frame in (table, detail, by_measure):
+        frame.attrs = dict(attrs)
+    return Sensitivity(table, detail, by_measure)
