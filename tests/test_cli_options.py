@@ -13,7 +13,6 @@ import argparse
 import contextlib
 import io
 import json
-from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -21,8 +20,24 @@ import pytest
 from explodice.present.cli.app import build_parser, main
 from explodice.present.cli.commands import COMMANDS
 
-EXAMPLE = str(Path(__file__).parents[1] / "src" / "explodice" / "data" / "day_example.toml")
 SIM = ["--simulate", "--n", "2000", "--seed", "1", "--threads", "1"]
+#: A day where the switches of a party's gauges show: STR (Intimidation) drains PH (its
+#: skill's gauge) or PA (the rolled ability's, --drain-gauge roll).
+DAY = """
+[[character]]
+name = "Bo"
+level = 3
+scores = { STR = 14, DEX = 10, CON = 10, INT = 10, WIS = 10, CHA = 14 }
+skills = { Intimidation = 1 }
+gauge_per_level = { PA = 2, PH = 2 }
+
+[[roll]]
+character = "Bo"
+ability = "STR"
+skill = "Intimidation"
+dc = 14
+repeat = 12
+"""
 
 #: Base command lines of each command (a probe runs on each base that can take it).
 BASES: dict[str, list[list[str]]] = {
@@ -32,7 +47,7 @@ BASES: dict[str, list[list[str]]] = {
     "opposed": [["-m", "2"], ["-m", "2", "--system", "d20"], ["-m", "2", *SIM]],
     "compare": [["-m", "4"], []],
     "dc": [["-m", "3", "--target", "0.5"], ["-m", "3", "--target", "0.5", "--system", "d20"]],
-    "day": [["--gauge", "10"], [EXAMPLE, "--days", "2000", "--seed", "1"], [EXAMPLE, "--exact"]],
+    "day": [["--gauge", "10"], ["{day}", "--days", "2000", "--seed", "1"], ["{day}", "--exact"]],
     "initiative": [["A=3", "B=1"]],
     "hide": [["-m", "3", "--passive", "12"]],
     "contest": [["--bids-a", "3", "--bids-b", "uniform:4"]],
@@ -99,8 +114,8 @@ SAME_ALLOWED = {
 
 #: Probes that restate what a base does already: its default method.
 RESTATES = {
-    ("day", "--simulate"): lambda base: EXAMPLE in base,  # a scenario is simulated
-    ("day", "--exact"): lambda base: EXAMPLE not in base,  # rolls to empty: exact
+    ("day", "--simulate"): lambda base: "--gauge" not in base,  # a scenario is simulated
+    ("day", "--exact"): lambda base: "--gauge" in base,  # rolls to empty: exact
 }
 
 #: The options of the commands that write files: checked by the tests named.
@@ -184,7 +199,9 @@ def test_an_option_is_applied_or_refused(name, flag, tmp_path):
     option, _, context = PROBES[flag].format(tmp=tmp_path).partition("|")
     probe, context = option.split(), context.split()
     fmt = {"--format": "text", "--lang": "text"}.get(flag, "json")
-    for base in BASES[name]:
+    day = tmp_path / "day.toml"
+    day.write_text(DAY, encoding="utf-8")
+    for base in ([a.format(day=day) for a in b] for b in BASES[name]):
         argv = [name, *base, *context, *(["--format", fmt] if flag != "--format" else [])]
         if RESTATES.get((name, flag), lambda base: False)(base):
             continue

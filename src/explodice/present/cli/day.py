@@ -2,7 +2,7 @@
 ``--exact``, computed as an exact Markov chain), or without one: after how many rolls one
 gauge first reaches 0, repeating one roll.
 
-    $ explodice day --gauge 20 -m 2 --dc 16
+    $ explodice day --gauge 20 -m 2 --dc 16 --policy best:0.05
     $ explodice day my-scenario.toml --days 100000 --table empty
     $ explodice day my-scenario.toml --exact --table drain
 """
@@ -139,6 +139,12 @@ def _options_apply(args: argparse.Namespace) -> None:
 
     simulated = args.method == "simulate" or (args.scenario is not None and args.method is None)
     refuse(args, ("--n",), "counts rolls; `day` counts days: use --days.")
+    refuse(
+        args,
+        ("--close-contest",),
+        "settles a total equal to the DC by bids, which the day's engines do not play (a "
+        "roll succeeds at total >= DC); `explodice contest` plays the bids.",
+    )
     if args.scenario is not None:
         refuse(
             args,
@@ -159,6 +165,15 @@ def _options_apply(args: argparse.Namespace) -> None:
             "changes a party's gauges over a day (give SCENARIO.toml); the one roll that `day` "
             "repeats without a scenario drains one gauge, so nothing overflows.",
         )
+        policy = resolve_policy(args.policy, args.dc)
+        if isinstance(policy, str) and not args.reroll_on_failure:  # keep or cancel
+            refuse(
+                args,
+                ("--modifier", "--dc"),
+                f"cannot change when the gauge empties under --policy {policy}: the drain of a "
+                "roll that keeps (or cancels) its 1s does not depend on its total; it does with "
+                "--policy best:λ or --reroll-on-failure.",
+            )
     if not simulated:
         refuse(args, _SAMPLING, "applies to a simulated day; --exact samples nothing.")
 

@@ -19,6 +19,7 @@ from explodice.present.cli.numbers import probability
 from explodice.present.cli.options import (
     MODIFIER,
     output_options,
+    refuse,
     refuse_drain_switches,
     reroll_from,
     resolve_policy,
@@ -60,6 +61,11 @@ def run(args: argparse.Namespace) -> int:
     # best:λ weighs P(total >= DC): only with its own DC (best:λ@DC), the DC being the answer
     policy = resolve_policy(args.policy, None)
     refuse_drain_switches(args, policy, "`dc`")
+    refuse(
+        args,
+        ("--close-contest",),
+        "settles a total equal to the DC by bids, and `dc` matches P(total >= DC).",
+    )
     roll = Roll(
         args.modifier,
         advantage=args.advantage,
