@@ -7,6 +7,7 @@ $ explodice compare --profiles novice=0 trained=4
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from explodice.analysis.compare import equivalent_dc, equivalent_dc_table
 from explodice.core.errors import ExplodiceError, shown
@@ -68,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         frame = equivalent_dc(roll, rules=rules)
         header = (
             f"# equivalent DCs, d20 -> 3d6x, modifier {args.modifier:+d}, "
-            f"{args.advantage}{lucky}; exact; {rules.describe()}"
+            f"{args.advantage}{lucky}; exact; {rules.describe()}" + _shared(frame)
         )
     else:
         pairs = [profile(p) for p in args.profiles]
@@ -88,6 +89,22 @@ def run(args: argparse.Namespace) -> int:
         )
     emit(frame, args.format, header=header, lang=args.lang)
     return 0
+
+
+def _shared(frame: Any) -> str:
+    """A line under the header when d20 DCs this roll cannot tell apart share a 3d6x DC."""
+    lines = []
+    for note, rows in frame[frame.note != ""].groupby("note", sort=False):
+        if len(rows) > 1:
+            dcs = " and ".join(str(dc) for dc in rows.d20_dc)
+            lines.append(
+                f"\n# d20 DCs {dcs} are {'both' if len(rows) == 2 else 'all'} "
+                f"{note.removesuffix(' in d20')} for this roll: one "
+                f"3d6x DC for them ({rows.dc_3d6x.iloc[0]}, the error of the match in `gap`); "
+                "`explodice compare` without --modifier matches each on a profile that "
+                "reaches it"
+            )
+    return "".join(lines)
 
 
 def profile(text: str) -> tuple[str, int]:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import datetime as _dt
+import errno
 import fcntl
 import hashlib
 import os
@@ -188,11 +189,24 @@ def _target(name: str) -> str:
     return os.path.join(AREA, CURRENT, name)
 
 
+#: The errors of a file system that refuses to store the report (full, read-only, denied).
+STORAGE_ERRORS = {
+    errno.ENOSPC,
+    errno.EDQUOT,
+    errno.EFBIG,
+    errno.EROFS,
+    errno.EACCES,
+    errno.EPERM,
+    errno.EIO,
+}
+
+
 def _os_error(err: BaseException | None) -> OSError | None:
-    """The OSError behind ``err`` (itself, or what it was raised while handling), if any."""
+    """The storage error behind ``err`` (itself, or what it was raised while handling: a full
+    disk surfaces as zlib's error while the PDF is closed), if any."""
     seen = 0
     while err is not None and seen < 20:
-        if isinstance(err, OSError):
+        if isinstance(err, OSError) and err.errno in STORAGE_ERRORS:
             return err
         err, seen = err.__cause__ or err.__context__, seen + 1
     return None
