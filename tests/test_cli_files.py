@@ -335,3 +335,48 @@ def test_a_full_tmpfs_gives_one_line_and_exit_2(tmp_path):
         assert not list(disk.glob("*.pdf"))
     finally:
         subprocess.run(["umount", str(disk)], capture_output=True)
+
+
+def test_an_empty_output_name_is_refused_not_read_as_the_current_folder(tmp_path):
+    grid = tmp_path / "grid.toml"
+    grid.write_text(GRID, encoding="utf-8")
+    for argv in (
+        ["report", "--out", ""],  # wrote the whole report into the current folder
+        ["report", "--write-default-config", ""],  # wrote the report instead
+        ["day", "--write-default-scenario", ""],  # ran the rolls to empty instead
+        ["explore", "--out", " "],
+        ["sweep", str(grid), "--out", ""],  # wrote grid.csv instead
+    ):
+        code, err = in_process(argv)
+        assert code == 2 and "is empty" in err and err.count("\n") == 1, (argv, err)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["grid.toml"]
+
+
+WARM_UP_SCRIPT = """
+import sys
+from explodice.present.report import contents, write_report
+
+print("the script ran", flush=True)
+contents.PAGES[:] = contents.PAGES[:1]
+write_report(out=sys.argv[1])
+"""
+
+
+def test_a_script_without_the_main_guard_writes_a_report_once(tmp_path):
+    # the report's warm-up process imported the caller's script again (multiprocessing's
+    # spawn): the script ran twice and its second run failed with a 'bootstrapping' traceback
+    script = tmp_path / "make_report.py"
+    script.write_text(WARM_UP_SCRIPT, encoding="utf-8")
+    env = os.environ | {"MPLBACKEND": "Agg"}
+    done = subprocess.run(
+        [sys.executable, str(script), str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("the script ran") == 1
+    assert "bootstrapping" not in done.stderr and "Traceback" not in done.stderr
+    assert (tmp_path / "out" / "explodice-report.pdf").is_symlink()

@@ -142,6 +142,8 @@ def check_writable(
     ...
     explodice.core.errors.ExplodiceError: `--out` ... is an input of this command (...grid.toml): writing it would replace it; choose another name.
     """
+    if isinstance(path, str) and not path.strip():  # Path("") is the current folder
+        raise error(f"`{what}` is empty; give the name of a {'folder' if folder else 'file'}.")
     path = Path(path)
     parent = path.parent if str(path.parent) else Path(".")
     for source in inputs:

@@ -85,7 +85,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Gauges over a day: a scenario file simulated, or rolls until one gauge is empty."""
-    if args.write_default_scenario:
+    if args.write_default_scenario is not None:
         return _write_default_scenario(args)
     refuse(
         args, ("--force",), "replaces the file of --write-default-scenario; `day` writes no other."
@@ -230,7 +230,7 @@ def _write_default_scenario(args: argparse.Namespace) -> int:
 
 def writes(args: argparse.Namespace) -> Sequence[Output]:
     """The copy of the default scenario, a new file unless --force."""
-    if not args.write_default_scenario:
+    if args.write_default_scenario is None:
         return ()
     return [Output(args.write_default_scenario, "--write-default-scenario", replace=args.force)]
 

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         write_report,
     )
 
-    if args.write_default_config:
+    if args.write_default_config is not None:
         refuse(
             args,
             ("config", "--out", "--lang", "--no-progress"),
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
 def writes(args: argparse.Namespace) -> Sequence[Output]:
     """The default configuration's copy, or the report's folder (the configuration must not
     lie in the report's own area, which each report replaces)."""
-    if args.write_default_config:
+    if args.write_default_config is not None:
         return [Output(args.write_default_config, "--write-default-config", replace=args.force)]
     from explodice.present.report.writer import AREA
 

@@ -70,11 +70,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _out(args: argparse.Namespace) -> Path:
-    return Path(args.out or Path(args.grid).with_suffix(".csv").name)
+    return Path(Path(args.grid).with_suffix(".csv").name if args.out is None else args.out)
 
 
 def writes(args: argparse.Namespace) -> Sequence[Output]:
     """The CSV (and the Parquet file beside it), neither of which may be the grid."""
+    if args.out is not None and not args.out.strip():
+        return [Output(args.out, "--out")]  # refused as empty (a Path would read it as ".")
     return [Output(path, "--out", inputs=(args.grid,)) for path in output_paths(_out(args))]
 
 
