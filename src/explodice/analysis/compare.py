@@ -21,7 +21,15 @@ import numpy as np
 import pandas as pd
 
 from explodice.analysis.success import states
-from explodice.core.errors import ExplodiceTypeError, check_items, check_mapping, shown
+from explodice.core.errors import (
+    ExplodiceTypeError,
+    check_choice,
+    check_items,
+    check_mapping,
+    check_real,
+    fail,
+    shown,
+)
 from explodice.engine.d20 import d20
 from explodice.engine.distribution import Distribution
 from explodice.engine.exact import exact
@@ -47,6 +55,34 @@ __all__ = [
 ]
 
 _TIE = 1e-12
+MODES = ("closest", "at_least", "at_most")
+
+
+def _reference(reference: Any, profiles: Mapping[Any, Any], *, none: bool = False) -> Any:
+    """``reference`` when it names one of ``profiles`` (``None`` too, where ``none``)."""
+    if reference is None and none:
+        return None
+    return check_choice("reference", reference, tuple(profiles), ExplodiceError)
+
+
+def _targets(target: Any) -> np.ndarray:
+    """A probability or probabilities as a float array: numbers only (no strings, no bools),
+    each in [0, 1]."""
+    allowed = "a probability or probabilities"
+    if isinstance(target, (str, bytes, Mapping)):
+        raise fail("target", target, allowed, ExplodiceTypeError)
+    try:
+        items = np.asarray(target, dtype=object)
+        targets = np.asarray(target, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        raise fail("target", target, allowed, ExplodiceTypeError) from None
+    if any(isinstance(v, (bool, np.bool_, str, bytes)) for v in items.reshape(-1)):
+        raise fail("target", target, allowed, ExplodiceTypeError)
+    if targets.size == 0:
+        raise fail("target", target, f"{allowed} (at least one)", ExplodiceError)
+    if np.any((targets < 0) | (targets > 1)) or np.any(np.isnan(targets)):
+        raise fail("target", target, "in [0, 1]", ExplodiceError)
+    return targets
 
 
 def _as_roll(value: int | Roll, field_name: str = "roll") -> Roll:
@@ -87,10 +123,9 @@ def equivalent_dc(
     [8, 11, 15, 24, 34, 34]
     """
     roll = _as_roll(roll)
-    if not isinstance(tolerance, (int, float)) or not 0 <= tolerance < 0.5:
-        raise ExplodiceError(
-            f"`tolerance` must be a probability in [0, 0.5), but {shown(tolerance)} was passed."
-        )
+    tolerance = check_real("tolerance", tolerance, lo=0, error=ExplodiceError)
+    if not tolerance < 0.5:
+        raise fail("tolerance", tolerance, "a probability in [0, 0.5)", ExplodiceError)
     table = _dc_map(d20_dcs)
     dist_d20 = d20(roll)
     dist_3 = exact(roll, rules)
@@ -131,8 +166,9 @@ def _dc_map(dcs: Mapping[str, int] | Iterable[int] | None) -> dict[str, int]:
     if dcs is None:
         return dict(D20_DCS)
     if isinstance(dcs, Mapping):
-        return {str(k): check_int("d20_dcs", v) for k, v in dcs.items()}
-    return {difficulty_of(int(d), "d20") or f"DC {d}": check_int("d20_dcs", d) for d in dcs}
+        return {str(k): check_int("d20_dcs", v, lo=-1000, hi=1000) for k, v in dcs.items()}
+    dcs = [check_int("d20_dcs", d, lo=-1000, hi=1000) for d in check_items("d20_dcs", dcs)]
+    return {difficulty_of(d, "d20") or f"DC {d}": d for d in dcs}
 
 
 def equivalent_dc_table(
@@ -163,11 +199,7 @@ def equivalent_dc_table(
     profiles = check_mapping(
         "profiles", PROFILES if profiles is None else profiles, what="NAME: modifier items"
     )
-    if reference not in profiles:
-        raise ExplodiceError(
-            f"`reference` must name one of the profiles {list(profiles)}, but "
-            f"{shown(reference)} was passed."
-        )
+    reference = _reference(reference, profiles)
     rolls = {name: _as_roll(value, "profiles") for name, value in profiles.items()}
     own = {name: equivalent_dc(roll, d20_dcs=d20_dcs, rules=rules) for name, roll in rolls.items()}
     rows = []
@@ -229,11 +261,7 @@ def divergence(
     profiles = check_mapping(
         "profiles", PROFILES if profiles is None else profiles, what="NAME: modifier items"
     )
-    if reference is not None and reference not in profiles:
-        raise ExplodiceError(
-            f"`reference` must be None or name one of the profiles "
-            f"{list(profiles)}, but {shown(reference)} was passed."
-        )
+    reference = _reference(reference, profiles, none=True)
     rules = check_rules(rules)
     advantages = check_items("advantages", advantages, what=f"states {list(ADVANTAGE_STATES)}")
     readings = check_items("readings", readings, what="readings of disadvantage")
@@ -285,24 +313,13 @@ def dc_for_probability(
     >>> dc_for_probability(Roll(3), 0.45, system="d20"), dc_for_probability(Roll(0), [0.5, 0.25])
     (15, array([12, 16]))
     """
-    if mode not in ("closest", "at_least", "at_most"):
-        raise ExplodiceError(
-            "`mode` must be one of ['closest', 'at_least', 'at_most'],"
-            f" but {shown(mode)} was passed."
-        )
-    try:
-        targets = np.asarray(target, dtype=float)
-    except (TypeError, ValueError, OverflowError):
-        raise ExplodiceTypeError(
-            f"`target` must be a probability or probabilities, but {shown(target)} was passed."
-        ) from None
-    if np.any((targets < 0) | (targets > 1)) or np.any(np.isnan(targets)):
-        raise ExplodiceError(f"`target` must be in [0, 1], but {shown(target)} was passed.")
+    check_choice("mode", mode, MODES, ExplodiceError)
+    targets = _targets(target)
     if isinstance(roll, Distribution):
         dist = roll
     else:
         roll = _as_roll(roll)
-        dist = d20(roll) if check_system(system) == "d20" else exact(roll, rules)
+        dist = d20(roll) if check_system(system) == "d20" else exact(roll, check_rules(rules))
     candidates = _candidates(dist)
     p = np.asarray(dist.p_success(candidates), dtype=float)
     out = []
@@ -350,11 +367,9 @@ def suggest_dcs(
     profiles = check_mapping(
         "profiles", PROFILES if profiles is None else profiles, what="NAME: modifier items"
     )
-    if reference not in profiles:
-        raise ExplodiceError(
-            f"`reference` must name one of the profiles {list(profiles)}, but "
-            f"{shown(reference)} was passed."
-        )
+    reference = _reference(reference, profiles)
+    check_choice("mode", mode, MODES, ExplodiceError)
+    rules = check_rules(rules)
     dist_of = {
         name: (d20(r) if system == "d20" else exact(r, rules))
         for name, r in ((n, _as_roll(v, "profiles")) for n, v in profiles.items())

@@ -29,11 +29,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from explodice.core.errors import shown
+from explodice.core.errors import check_choice
 from explodice.engine.exact import exact
 from explodice.engine.rule_of_one import choice_states, choice_value
 from explodice.game.checks import check_rules
-from explodice.game.rules import ADVANTAGE_STATES, Best, ExplodiceError, Roll, Rules, check_int
+from explodice.game.rules import (
+    ADVANTAGE_STATES,
+    KINDS,
+    Best,
+    ExplodiceError,
+    Roll,
+    Rules,
+    check_int,
+)
 
 __all__ = ["frontier", "breakpoints", "implied_lambda"]
 
@@ -41,6 +49,8 @@ _SAME = 1e-12  # breakpoints closer than this (relative) are one
 
 
 def _base_roll(modifier: int | Roll, advantage: str, kind: str) -> Roll:
+    check_choice("advantage", advantage, ADVANTAGE_STATES)
+    check_choice("kind", kind, KINDS)
     if isinstance(modifier, Roll):
         if modifier.reroll_dc is not None:
             raise ExplodiceError(
@@ -129,11 +139,6 @@ def frontier(
     (True, True)
     """
     rules = check_rules(rules)
-    if advantage not in ADVANTAGE_STATES:
-        raise ExplodiceError(
-            f"`advantage` must be one of {list(ADVANTAGE_STATES)},"
-            f" but {shown(advantage)} was passed."
-        )
     roll = _base_roll(modifier, advantage, kind)
     cuts = breakpoints(roll, dc, rules=rules)
     rows: list[dict[str, Any]] = []

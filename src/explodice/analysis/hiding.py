@@ -26,8 +26,12 @@ import numpy as np
 import pandas as pd
 
 from explodice.analysis.resolutions import count_successes, passive
-from explodice.analysis.success import as_distribution, check_system
-from explodice.core.errors import shown
+from explodice.analysis.success import (
+    as_distribution,
+    check_system,
+    refuse_failure_reroll,
+)
+from explodice.core.errors import ExplodiceTypeError, fail
 from explodice.engine.distribution import Distribution
 from explodice.engine.sampling import Method, Sampling, resolve_sampling
 from explodice.game.character import Character
@@ -80,11 +84,10 @@ def _roll_of(
             )
         return who.roll(skill, system=system, dc=dc)
     if isinstance(who, (Roll, Distribution)):
+        if dc is None:  # a roll against an active observer's roll
+            refuse_failure_reroll(who, field_name, "a test against an active observer")
         return who
-    raise ExplodiceError(
-        f"`{field_name}` must be a Character, a Roll or a Distribution,"
-        f" but {shown(who)} was passed."
-    )
+    raise fail(field_name, who, "a Character, a Roll or a Distribution", ExplodiceTypeError)
 
 
 def _passive_value(who: Any, system: str, i: int) -> tuple[str, int]:
@@ -122,9 +125,7 @@ def hide(
     system = check_system(system)
     for name, value in (("active", active), ("passive", passive)):
         if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
-            raise ExplodiceError(
-                f"`{name}` must be a list of observers, but {shown(value)} was passed."
-            )
+            raise fail(name, value, "a list of observers", ExplodiceTypeError)
     if not active and not passive:
         raise ExplodiceError("`active` and `passive` are both empty: give at least one observer.")
     sampling = resolve_sampling(sampling, method=method, n=n, seed=seed, threads=threads)

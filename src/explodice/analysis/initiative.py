@@ -19,25 +19,32 @@ creature of the first side sits.
 from __future__ import annotations
 
 import itertools
-import math
+import numbers
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from math import lgamma
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from explodice.analysis.success import as_distribution, check_system
-from explodice.core.errors import clip, listed, shown
+from explodice.analysis.success import (
+    as_distribution,
+    check_system,
+    refuse_failure_reroll,
+)
+from explodice.core.errors import ExplodiceTypeError, check_choice, clip, fail, listed, shown
 from explodice.engine.distribution import Distribution
 from explodice.engine.sampling import Method, Sampling, Streams, resolve_sampling
 from explodice.game.character import Character
 from explodice.game.checks import check_rules
 from explodice.game.rules import ExplodiceError, Roll, Rules, check_int
 
-__all__ = ["Initiative", "initiative"]
+__all__ = ["MAX_CREATURES", "Initiative", "initiative"]
 
 MAX_ORDERS = 7  # every turn order is listed for groups up to this size (5040 orders)
+#: The most creatures of one initiative: the exact ranks cost O(totals x n^3) at worst.
+MAX_CREATURES = 100
 
 
 @dataclass(frozen=True)
@@ -62,13 +69,8 @@ class Initiative:
     def p_first(self, name: str) -> float:
         """P(``name`` acts first)."""
         r = self.ranks
-        rows = r[(r.creature == name) & (r["rank"] == 1)]
-        if rows.empty:
-            raise ExplodiceError(
-                f"`name` must be one of {listed(r.creature.unique())},"
-                f" but {shown(name)} was passed."
-            )
-        return float(rows.p.iloc[0])
+        check_choice("name", name, tuple(r.creature.unique()), ExplodiceError)
+        return float(r.p[(r.creature == name) & (r["rank"] == 1)].iloc[0])
 
     def to_frame(self) -> pd.DataFrame:
         """The ranks: one row per creature and rank."""
@@ -82,35 +84,62 @@ class Initiative:
         return html + "</div>"
 
 
-def _creatures(creatures: Any, system: str, rules: Rules, streams: Streams) -> list[_Creature]:
+def _items(creatures: Any) -> list[tuple[Any, Any]]:
+    """``(name, creature)`` pairs from a mapping, a list of Characters or a list of pairs."""
+    allowed = (
+        "a mapping name -> Character, Roll or modifier, a list of Characters, or a list of "
+        "(name, Character, Roll or modifier) pairs"
+    )
     if isinstance(creatures, Mapping):
-        items = list(creatures.items())
-    elif isinstance(creatures, Sequence) and all(isinstance(c, Character) for c in creatures):
-        items = [(c.name, c) for c in creatures]
-    else:
-        raise ExplodiceError(
-            "`creatures` must be a mapping name -> Character, Roll or "
-            f"modifier, or a list of Characters, but {shown(creatures)} was passed."
-        )
+        return list(creatures.items())
+    if isinstance(creatures, (str, bytes)) or not isinstance(creatures, Sequence):
+        raise fail("creatures", creatures, allowed, ExplodiceTypeError)
+    items = []
+    for c in creatures:
+        if isinstance(c, Character):
+            items.append((c.name, c))
+        elif isinstance(c, tuple) and len(c) == 2:
+            items.append(c)
+        else:
+            raise fail("creatures", creatures, allowed, ExplodiceTypeError)
+    return items
+
+
+def _creatures(creatures: Any, system: str, rules: Rules, streams: Streams) -> list[_Creature]:
+    items = _items(creatures)
     if len(items) < 2:
         raise ExplodiceError(
             f"`creatures` must hold at least two creatures, but {len(items)} was passed."
         )
+    if len(items) > MAX_CREATURES:
+        raise ExplodiceError(
+            f"`creatures` must hold at most {MAX_CREATURES} creatures (the exact ranks take "
+            f"seconds there), but {len(items)} were passed."
+        )
+    names = [name if isinstance(name, str) else str(name) for name, _ in items]
+    for (name, _), text in zip(items, names):
+        if not isinstance(name, (str, numbers.Integral)) or isinstance(name, bool) or not text:
+            raise fail("creatures", name, "named by non-empty strings", ExplodiceTypeError)
+    seen: set[str] = set()
+    for text in names:
+        if text in seen:  # `A=3 A=5` must not keep one of them without a word
+            raise ExplodiceError(
+                f"`creatures` must have unique names, but {shown(text)} is given twice."
+            )
+        seen.add(text)
     out = []
-    for name, who in items:
+    for name, (_, who) in zip(names, items):
         if isinstance(who, Character):
             # no DC to fail in initiative: a reroll on failure cannot be spent (Lucky can)
             roll = who.roll(ability="DEX", system=system, reroll_on_failure=False)
             dex = who.modifier("DEX")
         elif isinstance(who, Roll):
+            refuse_failure_reroll(who, f"creatures[{shown(name)}]", "initiative")
             roll, dex = who, who.modifier
         else:
             mod = check_int(f"creatures[{shown(name)}]", who, lo=-100, hi=100)
             roll, dex = Roll(mod, kind="ability"), mod
-        out.append(_Creature(str(name), as_distribution(roll, system, rules, streams), dex))
-    names = [c.name for c in out]
-    if len(set(names)) != len(names):
-        raise ExplodiceError(f"`creatures` must have unique names, but {shown(names)} was passed.")
+        out.append(_Creature(name, as_distribution(roll, system, rules, streams), dex))
     return out
 
 
@@ -126,29 +155,65 @@ def _grid(cs: list[_Creature]) -> tuple[np.ndarray, int]:
 
 
 def _ranks(cs: list[_Creature], p: np.ndarray) -> np.ndarray:
-    """rank_p[i, r]: P(creature i acts in place r + 1)."""
+    """rank_p[i, r]: P(creature i acts in place r + 1).
+
+    Given creature i's total t and a uniform U for its coin among equal keys, every other
+    creature j is ahead of it, independently, with probability
+    ``pi_j = P(t_j > t) + P(t_j = t) * ([dex_j > dex_i] + [dex_j == dex_i] * (1 - U))``
+    (a tie of total and DEX is broken by U against j's own uniform), so i's rank - 1 is a
+    Poisson-binomial count. Its PMF is a polynomial in U of degree below the size g of i's
+    DEX group: Gauss-Legendre with ceil(g / 2) nodes integrates it exactly. For each DEX value
+    and each (t, U) the product over every creature is built once; each creature's own
+    factor is then divided out (the stable direction of the division, by its pi), so the
+    cost is O(totals x nodes x n^2) per DEX value, not O(n^4) per creature (60 creatures of
+    one DEX: 20 s before, 1.4 s now; 100: 3 s).
+    """
     n = len(cs)
     above = np.cumsum(p[:, ::-1], axis=1)[:, ::-1] - p  # P(total > t)
+    dex = np.array([c.dex for c in cs])
     out = np.zeros((n, n))
-    for i, me in enumerate(cs):
-        poly = np.zeros((p.shape[1], n, n))  # [t, ahead, tied]
-        poly[:, 0, 0] = 1.0
-        for j, other in enumerate(cs):
-            if j == i:
+    for d in np.unique(dex):
+        members = np.flatnonzero(dex == d)
+        ts = np.flatnonzero(p[members].sum(axis=0) > 0)  # totals a member of the group reaches
+        nodes, weights = np.polynomial.legendre.leggauss(-(-members.size // 2))
+        u, w = (nodes + 1) / 2, weights / 2
+        # pi[j, t, u]: creature j is ahead of a creature of DEX d at total t, coin u
+        tie = (
+            np.where(dex > d, 1.0, 0.0)[:, None, None]
+            + np.where(dex == d, 1.0, 0.0)[:, None, None] * (1 - u)[None, None, :]
+        )
+        pi = np.clip(above[:, ts, None] + p[:, ts, None] * tie, 0.0, 1.0)
+        full = np.zeros((ts.size, u.size, n + 1))  # [t, u, ahead]
+        full[..., 0] = 1.0
+        for j in range(n):
+            q = pi[j][..., None]
+            full[..., 1:] = full[..., 1:] * (1 - q) + full[..., :-1] * q
+            full[..., 0] *= 1 - pi[j]
+        done: dict[bytes, int] = {}  # identical creatures (same totals, same DEX) rank alike
+        for i in members:
+            twin = done.setdefault(p[i].tobytes(), i)
+            if twin != i:
+                out[i] = out[twin]
                 continue
-            ahead = above[j] + p[j] * (other.dex > me.dex)
-            tied = p[j] * (other.dex == me.dex)
-            behind = 1.0 - ahead - tied
-            new = poly * behind[:, None, None]
-            new[:, 1:, :] += poly[:, :-1, :] * ahead[:, None, None]
-            new[:, :, 1:] += poly[:, :, :-1] * tied[:, None, None]
-            poly = new
-        weighted = (poly * p[i][:, None, None]).sum(axis=0)  # [ahead, tied]
-        for a in range(n):
-            for b in range(n - a):
-                if weighted[a, b]:
-                    out[i, a : a + b + 1] += weighted[a, b] / (b + 1)
-    return out
+            rest = _without(full, pi[i])  # [t, u, ahead among the others]
+            out[i] = np.einsum("t,tuk,u->k", p[i, ts], rest, w)
+    return np.clip(out, 0.0, 1.0)
+
+
+def _without(full: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """The Poisson-binomial coefficients ``full`` with one factor ``(1 - q) + q z`` divided
+    out: forward where q <= 1/2, backward where q > 1/2 (each step then shrinks errors)."""
+    m = full.shape[-1] - 1
+    fwd = np.zeros(full.shape[:-1] + (m,))
+    bwd = np.zeros_like(fwd)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        fwd[..., 0] = full[..., 0] / (1 - q)
+        for k in range(1, m):
+            fwd[..., k] = (full[..., k] - q * fwd[..., k - 1]) / (1 - q)
+        bwd[..., m - 1] = full[..., m] / q
+        for k in range(m - 1, 0, -1):
+            bwd[..., k - 1] = (full[..., k] - (1 - q) * bwd[..., k]) / q
+    return np.clip(np.where((q <= 0.5)[..., None], fwd, bwd), 0.0, 1.0)
 
 
 def _order_p(order: Sequence[int], cs: list[_Creature], p: np.ndarray) -> float:
@@ -172,10 +237,15 @@ def _order_p(order: Sequence[int], cs: list[_Creature], p: np.ndarray) -> float:
     return float(f.sum())
 
 
+_lgamma = np.vectorize(lgamma)
+
+
 def _side_before(a: list[int], b: list[int], cs: list[_Creature], p: np.ndarray) -> float:
     """P(every creature of ``a`` acts before every creature of ``b``)."""
     above = np.cumsum(p[:, ::-1], axis=1)[:, ::-1] - p
     below = np.cumsum(p, axis=1) - p
+    x, y = np.arange(len(a) + 1)[:, None], np.arange(len(b) + 1)[None, :]
+    first = np.exp(_lgamma(x + 1) + _lgamma(y + 1) - _lgamma(x + y + 1))  # 1 / C(x + y, x)
     total = 0.0
     for d in sorted({cs[i].dex for i in a}):
         # level (t, d): the lowest key of side a is (t, d), and no key of b is above it
@@ -195,10 +265,54 @@ def _side_before(a: list[int], b: list[int], cs: list[_Creature], p: np.ndarray)
             new = pb * lt[:, None]
             new[:, 1:] += pb[:, :-1] * eq[:, None]
             pb = new
-        for x in range(1, len(a) + 1):
-            for y in range(len(b) + 1):
-                total += float((pa[:, x] * pb[:, y]).sum()) / math.comb(x + y, x)
+        # x of a and y of b share the level: all of a first with P = 1 / C(x + y, x)
+        total += float(((pa[:, 1:].T @ pb) * first[1:]).sum())
     return total
+
+
+def _sides(sides: Any, names: list[str]) -> dict[str, list[int]]:
+    """The creatures' indices of each side: two sides or more that split the creatures, each
+    creature on exactly one side, once."""
+    if not isinstance(sides, Mapping):
+        raise fail("sides", sides, "a mapping side -> names", ExplodiceTypeError)
+    index = {name: i for i, name in enumerate(names)}
+    groups: dict[str, list[int]] = {}
+    side_of: dict[str, str] = {}
+    for side, members in sides.items():
+        if not isinstance(side, str) or not side:
+            raise fail("sides", side, "named by non-empty strings", ExplodiceTypeError)
+        where = f"sides.{clip(side)}"
+        if isinstance(members, (str, bytes)) or not isinstance(members, Sequence):
+            raise fail(where, members, "a list of names", ExplodiceTypeError)
+        if not members:
+            raise fail(where, members, "a non-empty list of names", ExplodiceError)
+        for m in members:
+            if not isinstance(m, str) or m not in index:
+                raise fail(
+                    where,
+                    m,
+                    f"names of creatures of {listed(names)}",
+                    ExplodiceTypeError if not isinstance(m, str) else ExplodiceError,
+                )
+            if m in side_of:
+                again = "twice on it" if side_of[m] == side else f"on {shown(side_of[m])} too"
+                raise ExplodiceError(
+                    f"`{where}` names {shown(m)} {again}: the sides must split the creatures, "
+                    "each on one side, once."
+                )
+            side_of[m] = side
+        groups[side] = [index[m] for m in members]
+    if len(groups) < 2:
+        raise fail(
+            "sides", sides, "two sides or more (one side acts before no other)", ExplodiceError
+        )
+    left = [n for n in names if n not in side_of]
+    if left:
+        raise ExplodiceError(
+            f"`sides` must put every creature on a side, but {shown(left[0])} is on none "
+            f"({len(left)} left out): the sides must split the creatures."
+        )
+    return groups
 
 
 def initiative(
@@ -214,8 +328,12 @@ def initiative(
     sampling: Sampling | None = None,
 ) -> Initiative:
     """Initiative for ``creatures``: a mapping name -> :class:`Character` (its DEX ability
-    check and DEX modifier), :class:`Roll` (its modifier breaks ties) or a modifier, or a list
-    of Characters. ``sides`` maps a side's name to its creatures' names.
+    check and DEX modifier), :class:`Roll` (its modifier breaks ties) or a modifier, a list
+    of Characters, or a list of ``(name, creature)`` pairs (as a command line gives them: a
+    name given twice is refused, never one of them dropped). ``sides`` maps a side's name to
+    its creatures' names: two sides or more that split the creatures, each on one side, once.
+    At most :data:`MAX_CREATURES` creatures (100 of one DEX take a few seconds, exact). A Roll with a
+    reroll on failure is refused (initiative has no DC to fail); a Character's is left out.
 
     >>> from explodice import Roll
     >>> r = initiative({"Aelis": 3, "Orc": 1, "Wolf": 2},
@@ -249,29 +367,7 @@ def initiative(
         orders = orders.reset_index(drop=True)
     side_frame = None
     if sides is not None:
-        index = {name: i for i, name in enumerate(names)}
-        if not isinstance(sides, Mapping):
-            raise ExplodiceError(
-                f"`sides` must be a mapping side -> names, but {shown(sides)} was passed."
-            )
-        groups = {}
-        for side, members in sides.items():
-            if (
-                isinstance(members, (str, bytes))
-                or not isinstance(members, Sequence)
-                or not members
-            ):
-                raise ExplodiceError(
-                    f"`sides.{clip(side)}` must be a non-empty list of names,"
-                    f" but {shown(members)} was passed."
-                )
-            unknown = [m for m in members if m not in index]
-            if unknown:
-                raise ExplodiceError(
-                    f"`sides.{clip(side)}` must name creatures of {listed(names)},"
-                    f" but {shown(unknown[0])} was passed."
-                )
-            groups[side] = [index[m] for m in members]
+        groups = _sides(sides, names)
         rows = [
             {"first": x, "second": y, "p": _side_before(groups[x], groups[y], cs, p)}
             for x, y in itertools.permutations(groups, 2)

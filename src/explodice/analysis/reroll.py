@@ -17,6 +17,7 @@ from collections.abc import Iterable
 
 import pandas as pd
 
+from explodice.core.errors import check_items
 from explodice.engine.d20 import d20
 from explodice.engine.exact import exact
 from explodice.game.checks import check_rules
@@ -43,7 +44,14 @@ def reroll_worth(
     rules = check_rules(rules)
     system = check_system(system)
     check_choice("trigger", trigger, REROLL_TRIGGERS)
-    dcs = list(DC_TABLES[system].values()) if dcs is None else [check_int("dc", x) for x in dcs]
+    dcs = (
+        list(DC_TABLES[system].values())
+        if dcs is None
+        else [check_int("dcs", x, lo=-1000, hi=1000) for x in check_items("dcs", dcs, what="DCs")]
+    )
+    advantages = check_items("advantages", advantages, what=f"states {list(ADVANTAGE_STATES)}")
+    modifiers = check_items("modifiers", modifiers, what="modifiers")
+    Roll(policy=policy)  # validates the policy before any work
     rows = []
     for adv in advantages:
         check_choice("advantages", adv, ADVANTAGE_STATES)

@@ -17,15 +17,21 @@ objects, exact or simulated) and returns a small result that displays itself in 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from explodice.analysis.success import MODIFIERS, as_distribution, check_system, states
-from explodice.core.errors import check_items, shown
+from explodice.analysis.success import (
+    MODIFIERS,
+    as_distribution,
+    check_system,
+    refuse_failure_reroll,
+    states,
+)
+from explodice.core.errors import ExplodiceTypeError, check_items, fail, shown
 from explodice.engine.distribution import Distribution
 from explodice.engine.sampling import Method, Sampling, resolve_sampling
 from explodice.game.checks import check_roll, check_rules
@@ -168,7 +174,11 @@ def opposed(
     >>> o = opposed(Roll(0), Roll(0), system="d20")
     >>> round(o.win, 6), round(o.tie, 6)
     (0.475, 0.05)
+
+    A reroll on failure is refused on either side (an opposed test has no DC to fail).
     """
+    refuse_failure_reroll(roll_a, "roll_a", "an opposed test")
+    refuse_failure_reroll(roll_b, "roll_b", "an opposed test")
     da, db = _prepare(
         [roll_a, roll_b],
         system,
@@ -274,6 +284,7 @@ def passive_table(
     [11]
     """
     system = check_system(system)
+    modifiers = check_items("modifiers", modifiers, what="modifiers")
     rows = []
     for label, adv, state_rules in states(system, advantages, readings, check_rules(rules)):
         for m in modifiers:
@@ -331,10 +342,8 @@ def working_together(
     (1, 'advantage', True)
     """
     rolls = check_items("rolls", rolls, what="Roll objects")
-    if not rolls or not all(isinstance(r, Roll) for r in rolls):
-        raise ExplodiceError(
-            f"`rolls` must be a non-empty list of Roll, but {shown(rolls)} was passed."
-        )
+    for i, r in enumerate(rolls):
+        check_roll(r, f"rolls[{i}]")
     if leader is None:
         leader = max(range(len(rolls)), key=lambda i: rolls[i].modifier)
     leader = check_int("leader", leader, lo=0, hi=len(rolls) - 1)
@@ -415,7 +424,11 @@ def group_success(
     (2, 0.2583)
     """
     rolls = check_items("rolls", rolls, what="rolls")
-    dcs = list(dc) if isinstance(dc, Iterable) and not isinstance(dc, str) else [dc] * len(rolls)
+    if isinstance(dc, (str, bytes, Mapping)):
+        raise fail("dc", dc, "one DC or one per member", ExplodiceTypeError)
+    if isinstance(dc, np.ndarray) and dc.ndim == 0:
+        dc = dc.item()
+    dcs = list(dc) if isinstance(dc, Iterable) else [dc] * len(rolls)
     if len(dcs) != len(rolls):
         raise ExplodiceError(
             f"`dc` must be one DC or one per member ({len(rolls)}), but {shown(dc)} was passed."

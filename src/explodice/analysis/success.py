@@ -17,14 +17,21 @@ engine by default, by simulation on request (then with ``ci_low``, ``ci_high``, 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from explodice.core.errors import ExplodiceTypeError, check_choice, check_items, shown
+from explodice.core.errors import (
+    ExplodiceTypeError,
+    check_choice,
+    check_flag,
+    check_items,
+    fail,
+    shown,
+)
 from explodice.engine.d20 import d20
 from explodice.engine.distribution import Distribution
 from explodice.engine.exact import exact
@@ -62,6 +69,7 @@ __all__ = [
     "Sampling",
     "dc_table",
     "pivot_success",
+    "refuse_failure_reroll",
     "roll_distribution",
     "success_table",
     "unpivot_success",
@@ -108,6 +116,7 @@ def roll_distribution(
     """
     system, rules = check_system(system), check_rules(rules)
     s = resolve_sampling(sampling, method=method, n=n, seed=seed, threads=threads)
+    progress = check_flag("progress", progress, none=True)
     if not s.simulated:
         return d20(roll) if system == "d20" else exact(roll, rules)
     if system == "d20":
@@ -137,6 +146,19 @@ def as_distribution(
     raise ExplodiceTypeError(f"expected a Roll or a Distribution, but {shown(item)} was passed.")
 
 
+def refuse_failure_reroll(item: Any, field_name: str, where: str) -> None:
+    """Refuse a roll (or a distribution of one) that carries a reroll on failure where there
+    is no DC to fail: ``where`` says which test (an opposed test, initiative ...)."""
+    roll = item.roll if isinstance(item, Distribution) else item
+    if isinstance(roll, Roll) and roll.reroll_dc is not None:
+        err = ExplodiceError(
+            f"`{field_name}` must not carry a reroll on failure in {where}, which has no DC "
+            f"to fail (Reroll('one'), Lucky, is allowed), but {shown(roll.reroll)} was passed."
+        )
+        err.field = field_name
+        raise err
+
+
 def resolve_readings(readings: Iterable[str] | str | None, rules: Rules) -> tuple[str, ...]:
     """The readings of disadvantage to show: the rules' own by default, ``"both"``, or a list.
 
@@ -145,9 +167,9 @@ def resolve_readings(readings: Iterable[str] | str | None, rules: Rules) -> tupl
     """
     if readings is None:
         return (rules.disadvantage,)
-    if readings == "both":
-        return DISADVANTAGE_READINGS
     if isinstance(readings, str):
+        if readings == "both":
+            return DISADVANTAGE_READINGS
         readings = [readings]
     readings = check_items("readings", readings, what=f"readings {list(DISADVANTAGE_READINGS)}")
     out = tuple(check_choice("readings", r, DISADVANTAGE_READINGS) for r in readings)
@@ -161,13 +183,14 @@ def states(
 ) -> list[tuple[str, str, Rules]]:
     """``(label, advantage, rules)`` per advantage state; 3d6x disadvantage once per reading."""
     out = []
-    advantages = list(advantages)
+    advantages = check_items("advantages", advantages, what=f"states {list(ADVANTAGE_STATES)}")
     for adv in advantages:
-        if adv not in ADVANTAGE_STATES:
-            raise ExplodiceError(
-                f"`advantages` must hold states from {list(ADVANTAGE_STATES)}, "
-                f"but {shown(adv)} was passed."
-            )
+        check_choice("advantages", adv, ADVANTAGE_STATES, ExplodiceError)
+    what = f"readings {list(DISADVANTAGE_READINGS)}"
+    readings = [
+        check_choice("readings", r, DISADVANTAGE_READINGS, ExplodiceError)
+        for r in check_items("readings", readings, what=what)
+    ]
     for adv in sorted(advantages, key=_STATE_ORDER.index):
         if adv == "disadvantage" and system == "3d6x":
             for reading in readings:
@@ -311,13 +334,12 @@ def _character_specs(
 
 def _character_roll(c: Character, test: Any, system: str) -> tuple[Roll, str]:
     """'Perception' (skill check), 'DEX' (ability check), 'save DEX' or ('save', 'DEX')."""
-    if isinstance(test, tuple) and len(test) == 2 and test[0] == "save":
-        test = f"save {test[1]}"
+    if isinstance(test, tuple) and len(test) == 2 and isinstance(test[0], str):
+        if test[0] == "save" and isinstance(test[1], str):
+            test = f"save {test[1]}"
     if not isinstance(test, str):
-        raise ExplodiceError(
-            f"`tests` must hold skill or ability names or 'save <ability>', "
-            f"but {shown(test)} was passed."
-        )
+        allowed = "skill or ability names or 'save <ability>'"
+        raise fail("tests", test, allowed, ExplodiceError, wrong_type=True)
     words = test.split()
     if len(words) == 2 and "save" in (words[0].lower(), words[1].lower()):
         ability = resolve_ability(
@@ -380,6 +402,7 @@ def success_table(
     advantages = check_items("advantages", advantages, what=f"states {list(ADVANTAGE_STATES)}")
     sampling = resolve_sampling(sampling, method=method, n=n, seed=seed, threads=threads)
     streams = sampling.streams()
+    Roll(kind=kind, actor=actor, policy=policy)  # validates kind, actor, policy
     dc_list = (
         list(DC_TABLES[system].values())
         if dcs is None
@@ -404,7 +427,6 @@ def success_table(
             if modifiers is None
             else check_items("modifiers", modifiers, what="modifiers")
         )
-        Roll(kind=kind, actor=actor, policy=policy)  # validates kind, actor, policy
         specs = [
             _Spec(check_int("modifiers", m, lo=-100, hi=100), kind, actor, policy) for m in mods
         ]
@@ -502,8 +524,9 @@ def pivot_success(
         raise ExplodiceTypeError(
             f"`table` must be a DataFrame from success_table, but {shown(table)} was passed."
         )
-    index = [index] if isinstance(index, str) else list(index)
-    columns = [columns] if isinstance(columns, str) else list(columns)
+    index = _column_names("index", index)
+    columns = _column_names("columns", columns)
+    values = _column_names("values", values, one=True)[0]
     missing = [c for c in index + columns + [values] if c not in table.columns]
     if missing:
         raise ExplodiceError(
@@ -527,9 +550,25 @@ def pivot_success(
     return wide
 
 
+def _column_names(field_name: str, value: Any, *, one: bool = False) -> list[str]:
+    """A column name, or (unless ``one``) a list of them, as a list."""
+    allowed = "a column name" if one else "a column name or a list of them"
+    if isinstance(value, str):
+        return [value]
+    if one or isinstance(value, (bytes, Mapping)) or not isinstance(value, (list, tuple)):
+        raise fail(field_name, value, allowed, ExplodiceError, wrong_type=True)
+    names = check_items(field_name, value, what="column names")
+    if not all(isinstance(v, str) for v in names):
+        raise fail(field_name, value, allowed, ExplodiceError, wrong_type=True)
+    return names
+
+
 def unpivot_success(wide: pd.DataFrame, *, values: str = "p") -> pd.DataFrame:
     """The tidy rows of a wide grid made by :func:`pivot_success` (index and column levels
     become columns, the cells the ``values`` column).
     """
+    if not isinstance(wide, pd.DataFrame):
+        raise fail("wide", wide, "a DataFrame from pivot_success", ExplodiceTypeError)
+    values = _column_names("values", values, one=True)[0]
     long = wide.melt(ignore_index=False, value_name=values).reset_index()
     return long.dropna(subset=[values]).reset_index(drop=True)

@@ -1,8 +1,29 @@
 """The package's errors and the checks that raise them.
 
 Every bad value raises an :class:`ExplodiceError` (a ``ValueError``) whose message names the
-field, shows the value (shortened when long) and says what is allowed. A value of the wrong
-type raises :class:`ExplodiceTypeError`, which is both the package's error and a ``TypeError``.
+field, shows the value (shortened when long) and says what is allowed.
+
+The classes, and what ``except`` catches what::
+
+    ValueError
+     └─ ExplodiceError                 every refusal of the package (``except ExplodiceError``)
+         ├─ ExplodiceTypeError         a value of the wrong type (also a ``TypeError``)
+         ├─ RulesError                 a rules switch, a roll or a policy: a wrong value
+         │   └─ RulesTypeError         ... of the wrong type (also an ExplodiceTypeError)
+         ├─ CharacterError             (game.character), CharacterTypeError beneath it
+         ├─ ScenarioError              (day.scenario), ScenarioTypeError beneath it
+         ├─ SweepError                 (sweeps.tasks), SweepTypeError beneath it
+         └─ CharacterFileError, ScenarioFileError, SweepFileError, ...: a file that is
+            malformed (its path has the right type: a wrong value inside is the file's fault)
+
+A domain's type error is both its domain's class and :class:`ExplodiceTypeError`, so
+``except RulesError`` still catches every refusal of a roll, and ``except ExplodiceTypeError``
+(or ``except TypeError``) every wrong type, whichever domain refused it. A domain declares its
+type sibling with ``class RulesTypeError(RulesError, ExplodiceTypeError)``: the definition
+registers it (:func:`type_error_of` finds it), and every check here raises it for a wrong
+type when it is given the domain's class. The rule of the checks: **the type first** (a string
+where an integer goes, ``None``, an array, ``16.0`` where an integer goes: the type error),
+**then the value** (an integer out of range, a name not among the choices: the value error).
 
 >>> check_int("level", 3, lo=1, hi=20)
 3
@@ -10,6 +31,10 @@ type raises :class:`ExplodiceTypeError`, which is both the package's error and a
 Traceback (most recent call last):
 ...
 explodice.core.errors.RulesError: `level` must be an integer in 1..20, but 0 was passed.
+>>> check_int("level", "3", lo=1, hi=20)
+Traceback (most recent call last):
+...
+explodice.core.errors.RulesTypeError: `level` must be an integer in 1..20, but '3' was passed.
 """
 
 from __future__ import annotations
@@ -23,19 +48,27 @@ __all__ = [
     "ExplodiceError",
     "ExplodiceTypeError",
     "RulesError",
+    "RulesTypeError",
     "check_choice",
+    "check_flag",
     "check_int",
     "check_items",
     "check_mapping",
     "check_real",
+    "check_text",
     "clip",
     "fail",
     "listed",
     "one_line",
+    "recast",
     "shown",
+    "type_error_of",
 ]
 
 MAX_SHOWN = 80  # characters of a bad value echoed in a message
+
+#: A value-error class -> the class that is both it and ExplodiceTypeError (its "type sibling").
+_TYPE_SIBLINGS: dict[type, type] = {}
 
 
 class ExplodiceError(ValueError):
@@ -46,6 +79,17 @@ class ExplodiceError(ValueError):
 
     field: str | None = None
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # `class XTypeError(XError, ExplodiceTypeError)` is XError's type sibling
+        first = cls.__bases__[0]
+        if (
+            issubclass(cls, TypeError)
+            and issubclass(first, ExplodiceError)
+            and not issubclass(first, TypeError)
+        ):
+            _TYPE_SIBLINGS.setdefault(first, cls)
+
 
 class ExplodiceTypeError(ExplodiceError, TypeError):
     """A value of the wrong type: catch it as the package's error or as a ``TypeError``."""
@@ -53,6 +97,47 @@ class ExplodiceTypeError(ExplodiceError, TypeError):
 
 class RulesError(ExplodiceError):
     """A rules switch, a roll or a policy was given a value the rules do not allow."""
+
+
+class RulesTypeError(RulesError, ExplodiceTypeError):
+    """A rules switch, a roll or a policy was given a value of the wrong type."""
+
+
+def type_error_of(error: type[ExplodiceError]) -> type[ExplodiceError]:
+    """The class to raise for a wrong type where ``error`` is raised for a wrong value: its
+    registered type sibling (or its nearest ancestor's), ``error`` itself when it is a type
+    error already.
+
+    >>> type_error_of(RulesError).__name__, type_error_of(ExplodiceError).__name__
+    ('RulesTypeError', 'ExplodiceTypeError')
+    """
+    if issubclass(error, TypeError):
+        return error
+    for klass in error.__mro__:
+        if klass in _TYPE_SIBLINGS:
+            return _TYPE_SIBLINGS[klass]
+    return ExplodiceTypeError
+
+
+def recast(
+    err: ExplodiceError,
+    error: type[ExplodiceError],
+    message: str | None = None,
+    field_name: str | None = None,
+) -> ExplodiceError:
+    """``err`` as an ``error`` of another domain (a character's check refused by the rules'
+    check, say), keeping whether it was a wrong type: the domain's type sibling if it was.
+
+    >>> try:
+    ...     check_int("dc", "16")
+    ... except RulesError as err:
+    ...     type(recast(err, ExplodiceError)).__name__
+    'ExplodiceTypeError'
+    """
+    klass = type_error_of(error) if isinstance(err, TypeError) else error
+    out = klass(str(err) if message is None else message)
+    out.field = err.field if field_name is None else field_name
+    return out
 
 
 def shown(value: Any) -> str:
@@ -68,11 +153,18 @@ def shown(value: Any) -> str:
 
 
 def fail(
-    field_name: str, value: Any, allowed: str, error: type[ExplodiceError] = RulesError
+    field_name: str,
+    value: Any,
+    allowed: str,
+    error: type[ExplodiceError] = RulesError,
+    *,
+    wrong_type: bool = False,
 ) -> ExplodiceError:
     """The error to raise: "`field` must be <allowed>, but <value> was passed." (the field's
-    name, which may hold a user's key, and the value both shortened when long)."""
-    err = error(f"`{clip(field_name)}` must be {allowed}, but {shown(value)} was passed.")
+    name, which may hold a user's key, and the value both shortened when long); with
+    ``wrong_type``, ``error``'s type sibling (:func:`type_error_of`)."""
+    klass = type_error_of(error) if wrong_type else error
+    err = klass(f"`{clip(field_name)}` must be {allowed}, but {shown(value)} was passed.")
     err.field = field_name
     return err
 
@@ -83,9 +175,73 @@ def check_choice(
     choices: tuple[str, ...],
     error: type[ExplodiceError] = RulesError,
 ) -> str:
-    """``value`` when it is one of ``choices``, else the error naming them."""
-    if not isinstance(value, str) or value not in choices:
-        raise fail(field_name, value, f"one of {list(choices)}", error)
+    """``value`` when it is one of ``choices``; a non-string (``None``, an array, bytes, a
+    number) is a wrong type, a string not among them a wrong value.
+
+    >>> check_choice("advantage", "normal", ("normal", "advantage"))
+    'normal'
+    >>> import numpy as np
+    >>> check_choice("advantage", np.array([1, 2]), ("normal", "advantage"))
+    Traceback (most recent call last):
+    ...
+    explodice.core.errors.RulesTypeError: `advantage` must be one of ['normal', 'advantage'], but array([1, 2]) was passed.
+    """
+    allowed = f"one of {listed(choices)}"
+    if not isinstance(value, str):  # first: an array compared with `in` is ambiguous
+        raise fail(field_name, value, allowed, error, wrong_type=True)
+    if value not in choices:
+        raise fail(field_name, value, allowed, error)
+    return value
+
+
+def check_flag(
+    field_name: str,
+    value: Any,
+    *,
+    none: bool = False,
+    error: type[ExplodiceError] = ExplodiceError,
+) -> bool | None:
+    """``value`` when it is ``True`` or ``False`` (or ``None`` where ``none`` allows it);
+    anything else (``"yes"``, ``1``, an array) is a wrong type.
+
+    >>> check_flag("progress", None, none=True) is None
+    True
+    >>> check_flag("progress", "yes", none=True)
+    Traceback (most recent call last):
+    ...
+    explodice.core.errors.ExplodiceTypeError: `progress` must be True, False or None, but 'yes' was passed.
+    """
+    if value is None and none:
+        return None
+    if isinstance(value, bool):
+        return value
+    if type(value).__name__ == "bool_" and type(value).__module__ == "numpy":
+        return bool(value)
+    allowed = "True, False or None" if none else "True or False"
+    raise fail(field_name, value, allowed, error, wrong_type=True)
+
+
+def check_text(
+    field_name: str,
+    value: Any,
+    *,
+    what: str = "a non-empty string",
+    none: bool = False,
+    error: type[ExplodiceError] = ExplodiceError,
+) -> str | None:
+    """``value`` when it is a string with something in it (or ``None`` where ``none``
+    allows it): a non-string is a wrong type, a blank string a wrong value.
+
+    >>> check_text("label", "Ana: Stealth")
+    'Ana: Stealth'
+    """
+    if value is None and none:
+        return None
+    allowed = f"{what} or None" if none else what
+    if not isinstance(value, str):
+        raise fail(field_name, value, allowed, error, wrong_type=True)
+    if not value.strip():
+        raise fail(field_name, value, allowed, error)
     return value
 
 
@@ -99,7 +255,8 @@ def check_int(
 ) -> int:
     """Return ``value`` as an ``int``, or raise ``error`` naming ``field_name``.
 
-    Booleans and non-integral numbers are refused; ``lo``/``hi`` are inclusive bounds.
+    Booleans, floats (``16.0`` too), strings and arrays are a wrong type (``error``'s type
+    sibling); ``lo``/``hi`` are inclusive bounds, and an integer beyond them a wrong value.
     """
     if lo is None and hi is None:
         allowed = "an integer"
@@ -110,7 +267,7 @@ def check_int(
     else:
         allowed = f"an integer in {lo}..{hi}"
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise fail(field_name, value, allowed, error)
+        raise fail(field_name, value, allowed, error, wrong_type=True)
     value = int(value)
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         raise fail(field_name, value, allowed, error)
@@ -125,7 +282,9 @@ def check_real(
     hi: float | None = None,
     error: type[ExplodiceError] = RulesError,
 ) -> float:
-    """Return ``value`` as a finite ``float`` in ``lo..hi``, or raise ``error``.
+    """Return ``value`` as a finite ``float`` in ``lo..hi``, or raise ``error``: a
+    non-number (a string, a bool, an array) is a wrong type; NaN, infinity, a number too
+    large for a float or out of bounds a wrong value.
 
     >>> check_real("weight", 0.5, lo=0)
     0.5
@@ -134,7 +293,7 @@ def check_real(
     allowed = " and ".join(b for b in bounds if b)
     allowed = f"a finite number {allowed}".rstrip()
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise fail(field_name, value, allowed, error)
+        raise fail(field_name, value, allowed, error, wrong_type=True)
     try:
         x = float(value)
     except OverflowError:
@@ -151,9 +310,9 @@ def check_items(
     what: str = "values",
     error: type[ExplodiceError] = ExplodiceError,
 ) -> list[Any]:
-    """``value`` (an iterable other than a string) as a non-empty list, or the error.
-
-    A non-iterable raises :class:`ExplodiceTypeError`; an empty one ``error``.
+    """``value`` (an iterable other than a string or a mapping) as a non-empty list, or the
+    error: a non-iterable (or a string, bytes, a dict) is a wrong type, an empty one a wrong
+    value.
 
     >>> check_items("modifiers", range(2))
     [0, 1]
@@ -162,16 +321,23 @@ def check_items(
     ...
     explodice.core.errors.ExplodiceTypeError: `modifiers` must be a list of values, but 5 was passed.
     """
-    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
-        raise fail(field_name, value, f"a list of {what}", ExplodiceTypeError)
-    items = list(value)
+    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
+        raise fail(field_name, value, f"a list of {what}", error, wrong_type=True)
+    try:
+        items = list(value)
+    except TypeError:  # a 0-d numpy array has __iter__ but cannot be iterated
+        raise fail(field_name, value, f"a list of {what}", error, wrong_type=True) from None
     if not items:
         raise fail(field_name, value, f"a list of at least one of the {what}", error)
     return items
 
 
 def check_mapping(
-    field_name: str, value: Any, *, what: str = "NAME: value items"
+    field_name: str,
+    value: Any,
+    *,
+    what: str = "NAME: value items",
+    error: type[ExplodiceError] = ExplodiceError,
 ) -> dict[Any, Any]:
     """``value`` (a mapping) as a non-empty dict; anything else is refused.
 
@@ -179,9 +345,9 @@ def check_mapping(
     {'trained': 4}
     """
     if not isinstance(value, Mapping):
-        raise fail(field_name, value, f"a mapping of {what}", ExplodiceTypeError)
+        raise fail(field_name, value, f"a mapping of {what}", error, wrong_type=True)
     if not value:
-        raise fail(field_name, value, f"a mapping of at least one of the {what}", ExplodiceError)
+        raise fail(field_name, value, f"a mapping of at least one of the {what}", error)
     return dict(value)
 
 

@@ -4,7 +4,11 @@ done.
 Every reader reports a problem the same way: the file, then what is wrong, as the error type
 of the module that asked. Every writer writes to a temporary sibling, flushes it to disk and
 renames it over the target in one step, so a reader sees the old file or the new one, never a
-mix; a failure (a full disk, a kill) leaves the old file as it was.
+mix; a failure (a full disk, a kill) leaves the old file as it was. The file written gets the
+mode a plain ``open(path, "w")`` would give it: the mode of the file it replaces, else
+``0o666`` less the user's umask (a temporary file is created ``0o600``: renamed as it is, a
+report on a shared drive would be unreadable to the others); :func:`make_folder` does the same
+for a new folder (``0o777`` less the umask).
 
 >>> from explodice.core.errors import ExplodiceError
 >>> parse_toml("level = 3", source="party.toml", error=ExplodiceError)
@@ -36,6 +40,8 @@ __all__ = [
     "atomic_write_text",
     "check_path",
     "check_writable",
+    "make_folder",
+    "new_file_mode",
     "parse_toml",
     "read_text",
     "read_toml",
@@ -209,12 +215,59 @@ def _kind(path: Path) -> str:
     return "not a file"
 
 
+def umask() -> int:
+    """The process's umask, read without changing it where Linux shows it (``/proc``), else
+    set and put back at once.
+
+    >>> 0 <= umask() <= 0o777
+    True
+    """
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def new_file_mode(path: str | os.PathLike[str]) -> int:
+    """The permission bits for writing ``path``: those of the regular file there, else
+    ``0o666`` less the umask (what ``open(path, "w")`` gives)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        st = None
+    if st is not None and stat.S_ISREG(st.st_mode):
+        return stat.S_IMODE(st.st_mode)
+    return 0o666 & ~umask()
+
+
+def make_folder(parent: str | os.PathLike[str], prefix: str) -> Path:
+    """A new folder ``parent/<prefix><random>`` (as :func:`tempfile.mkdtemp`, so it is
+    never an existing one) with the mode ``mkdir`` gives, ``0o777`` less the umask, not
+    mkdtemp's ``0o700``.
+
+    >>> import tempfile
+    >>> make_folder(tempfile.mkdtemp(), "run-").name.startswith("run-")
+    True
+    """
+    folder = Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
+    os.chmod(folder, 0o777 & ~umask())
+    return folder
+
+
 @contextlib.contextmanager
 def atomic_write(path: str | os.PathLike[str]) -> Iterator[Path]:
     """Yield a temporary sibling of ``path`` to write; on success it replaces ``path`` at once.
 
     The temporary file is flushed to disk before the rename; on any failure (an exception,
-    Ctrl-C) it is removed and ``path`` is left as it was.
+    Ctrl-C) it is removed and ``path`` is left as it was. It has the mode of
+    :func:`new_file_mode` (a writer that replaces the temporary file, rather than writing
+    into it, loses it: write into it).
 
     >>> import tempfile, pathlib
     >>> target = pathlib.Path(tempfile.mkdtemp()) / "odds.csv"
@@ -225,8 +278,12 @@ def atomic_write(path: str | os.PathLike[str]) -> Iterator[Path]:
     """
     path = Path(path)
     _remove_leftovers(path)
+    mode = new_file_mode(path)
     fd, name = tempfile.mkstemp(prefix=_temp_prefix(path), suffix=".tmp", dir=path.parent or ".")
-    os.close(fd)
+    try:
+        os.fchmod(fd, mode)  # mkstemp's 0o600 would be renamed as it is
+    finally:
+        os.close(fd)
     tmp = Path(name)
     try:
         yield tmp

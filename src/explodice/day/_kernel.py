@@ -57,6 +57,9 @@ from explodice.engine._kernels import (
     seed_state,
     uniform2,
 )
+from explodice.engine.numba_cache import prepare_cache
+
+prepare_cache(__file__)  # before the first @njit(cache=True): see engine/numba_cache.py
 
 N_GAUGES = 4  # per character
 MAX_LUT = 1 << 16  # largest integer weight total read through a lookup table

@@ -21,6 +21,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from explodice.engine.numba_cache import prepare_cache
+
+prepare_cache(__file__)  # before the first @njit(cache=True): see engine/numba_cache.py
+
 
 @njit(cache=True)
 def pull(V, W, base, stride, m1, q, t0, dest, others, pour):

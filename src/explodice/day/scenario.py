@@ -24,7 +24,16 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from explodice.core.errors import clip, listed, shown
+from explodice.core.errors import (
+    ExplodiceTypeError,
+    check_choice,
+    check_text,
+    clip,
+    fail,
+    listed,
+    recast,
+    shown,
+)
 from explodice.core.files import check_path, parse_toml, read_toml
 from explodice.game.character import (
     ABILITY_GAUGE,
@@ -44,7 +53,6 @@ from explodice.game.rules import (
     ExplodiceError,
     Roll,
     Rules,
-    RulesError,
     check_int,
     net_advantage,
 )
@@ -55,6 +63,7 @@ __all__ = [
     "Scenario",
     "ScenarioError",
     "ScenarioFileError",
+    "ScenarioTypeError",
     "default_scenario",
     "load_scenario",
     "scenario_from_tables",
@@ -68,26 +77,31 @@ class ScenarioError(ExplodiceError):
     """A scenario or one of its rolls was given a value that is not allowed."""
 
 
+class ScenarioTypeError(ScenarioError, ExplodiceTypeError):
+    """A scenario or one of its rolls was given a value of the wrong type."""
+
+
 class ScenarioFileError(ExplodiceError):
     """A scenario TOML file is malformed: the message names the file, the key and the problem."""
 
 
-def _fail(field_name: str, value: Any, allowed: str) -> ScenarioError:
-    err = ScenarioError(f"`{clip(field_name)}` must be {allowed}, but {shown(value)} was passed.")
-    err.field = field_name
-    return err
+def _fail(field_name: str, value: Any, allowed: str, *, wrong_type: bool = False) -> ExplodiceError:
+    return fail(field_name, value, allowed, ScenarioError, wrong_type=wrong_type)
 
 
 def _iterable(value: Any) -> bool:
-    """A list-like value (not a string, not a mapping)."""
-    return hasattr(value, "__iter__") and not isinstance(value, (str, bytes, Mapping))
+    """A list-like value (not a string, not a mapping, not a 0-d array)."""
+    if isinstance(value, (str, bytes, Mapping)):
+        return False
+    try:
+        iter(value)
+    except TypeError:
+        return False
+    return True
 
 
 def _int(field_name: str, value: Any, lo: int, hi: int | None = None) -> int:
-    try:
-        return check_int(field_name, value, lo=lo, hi=hi)
-    except RulesError as err:
-        raise ScenarioError(str(err)) from None
+    return check_int(field_name, value, lo=lo, hi=hi, error=ScenarioError)
 
 
 @dataclass(frozen=True)
@@ -118,17 +132,17 @@ class DayRoll:
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
-        if not isinstance(self.character, str) or not self.character:
-            raise _fail("character", self.character, "the name of a character of the scenario")
-        if self.kind not in KINDS:
-            raise _fail("kind", self.kind, f"one of {list(KINDS)}")
+        what = "the name of a character of the scenario"
+        check_text("character", self.character, what=what, error=ScenarioError)
+        check_choice("kind", self.kind, KINDS, ScenarioError)
+        check_text("label", self.label, what="a non-empty string", none=True, error=ScenarioError)
         try:
             if self.skill is not None:
                 set_(self, "skill", resolve_skill(self.skill))
             if self.ability is not None:
                 set_(self, "ability", resolve_ability(self.ability))
         except ExplodiceError as err:
-            raise ScenarioError(str(err)) from None
+            raise recast(err, ScenarioError) from None
         if self.skill is not None and self.kind != "check":
             raise _fail("skill", self.skill, f"absent for a {self.kind} (give `ability`)")
         if self.skill is None and self.ability is None:
@@ -142,15 +156,12 @@ class DayRoll:
             set_(self, name, _int(name, getattr(self, name), 0, 100))
         set_(self, "bonus", _int("bonus", self.bonus, -100, 100))
         set_(self, "repeat", _int("repeat", self.repeat, 1, 100_000))
-        if self.tool is not None and (not isinstance(self.tool, str) or not self.tool.strip()):
-            raise _fail("tool", self.tool, "the name of a tool (a non-empty string), or absent")
+        what = "the name of a tool (a non-empty string)"
+        check_text("tool", self.tool, what=what, none=True, error=ScenarioError)
         w = self.weight
-        if (
-            isinstance(w, bool)
-            or not isinstance(w, numbers.Real)
-            or not 0 < w <= MAX_WEIGHT
-            or w == float("inf")
-        ):
+        if isinstance(w, bool) or not isinstance(w, numbers.Real):
+            raise _fail("weight", w, f"a number > 0 and <= {MAX_WEIGHT:.0e}", wrong_type=True)
+        if not 0 < w <= MAX_WEIGHT or w == float("inf"):
             raise _fail("weight", w, f"a number > 0 and <= {MAX_WEIGHT:.0e}")
         if self.label is None:
             set_(self, "label", self.default_label)
@@ -220,8 +231,8 @@ class Scenario:
             raise _fail("characters", names, "characters with unique names")
         set_(self, "characters", chars)
         rolls = tuple(
-            DayRoll(**r) if isinstance(r, Mapping) else r
-            for r in (self.rolls if _iterable(self.rolls) else ())
+            _day_roll(i, r) if isinstance(r, Mapping) else r
+            for i, r in enumerate(self.rolls if _iterable(self.rolls) else ())
         )
         if not rolls or not all(isinstance(r, DayRoll) for r in rolls):
             raise _fail("rolls", self.rolls, "one or more DayRoll (or tables of their fields)")
@@ -233,7 +244,7 @@ class Scenario:
             try:
                 self.roll_of(i)
             except ExplodiceError as err:
-                raise ScenarioError(f"`rolls[{i}]`: {err}") from None
+                raise recast(err, ScenarioError, f"`rolls[{i}]`: {err}") from None
         if self.rolls_per_day is not None:
             set_(self, "rolls_per_day", _int("rolls_per_day", self.rolls_per_day, 1, 100_000))
         if self.n_rolls > 100_000:
@@ -253,8 +264,7 @@ class Scenario:
                 out[g] = _int(f"start.{who}.{g}", v, 0, MAX_GAUGE)
             start[who] = MappingProxyType(out)
         set_(self, "start", MappingProxyType(start))
-        if not isinstance(self.name, str):
-            raise _fail("name", self.name, "a string")
+        check_text("name", self.name, what="a string", error=ScenarioError)
 
     def __hash__(self) -> int:
         return hash(
@@ -282,7 +292,8 @@ class Scenario:
 
     def character(self, name: str) -> Character:
         """The character of that name."""
-        return self.characters[[c.name for c in self.characters].index(name)]
+        names = tuple(c.name for c in self.characters)
+        return self.characters[names.index(check_choice("name", name, names, ScenarioError))]
 
     def roll_of(self, i: int, *, gauge_empty: bool = False) -> Roll:
         """The :class:`Roll` of roll type ``i`` (with its gauge at 0 if ``gauge_empty``)."""
@@ -325,6 +336,15 @@ class Scenario:
         )
         party = ", ".join(c.name for c in self.characters)
         return f"{self.name}: {party}; {how}"
+
+
+def _day_roll(i: int, table: Mapping[str, Any]) -> DayRoll:
+    """``DayRoll(**table)`` for a roll given as a table; an unknown key is named."""
+    unknown = [k for k in table if k not in DayRoll.__dataclass_fields__]
+    if unknown:
+        allowed = f"absent: it is not a key of a roll ({', '.join(DayRoll.__dataclass_fields__)})"
+        raise _fail(f"rolls[{i}].{clip(unknown[0])}", table[unknown[0]], allowed)
+    return DayRoll(**table)
 
 
 _DAY_KEYS = ("name", "rolls_per_day", "start", "roll")

@@ -33,6 +33,9 @@ from numba.extending import intrinsic
 
 from explodice.engine.dice import face_sequences
 from explodice.engine.histogram import HIST_D, HIST_T, HIST_T_LO, N_ONES  # noqa: F401
+from explodice.engine.numba_cache import prepare_cache
+
+prepare_cache(__file__)  # before the first @njit(cache=True): see engine/numba_cache.py
 
 MASK32 = uint64(0xFFFFFFFF)
 

@@ -29,12 +29,16 @@ from typing import Any
 
 import numpy as np
 
+from explodice.core.errors import check_flag
 from explodice.game.rules import check_int
 
 __all__ = ["AUTO_PROGRESS_UNITS", "lanes", "progress_bar", "resolve_threads", "run_chunks"]
 
 AUTO_PROGRESS_UNITS = 200_000_000  # rolls: about a second of the kernel on these machines
 MAX_THREADS = 1024
+#: False in a sweep's worker processes: the sweep shows its own bar, and a worker's would
+#: mix with it on the terminal (or show when the user asked for none).
+SHOW_BARS = True
 
 
 def resolve_threads(threads: int | None) -> int:
@@ -52,7 +56,13 @@ def lanes(n_chunks: int, threads: int) -> int:
 def progress_bar(
     total: int, progress: bool | None, *, unit: str = "roll", desc: str = "simulate"
 ) -> Any:
-    """A tqdm bar of ``total`` units, or None; ``progress=None`` shows it for long runs."""
+    """A tqdm bar of ``total`` units, or None; ``progress=None`` shows it for long runs.
+
+    ``progress`` must be ``True``, ``False`` or ``None`` (``"yes"`` or an array is refused:
+    every engine's ``progress=`` comes here)."""
+    progress = check_flag("progress", progress, none=True)
+    if not SHOW_BARS:
+        return None
     if progress is None:
         progress = total >= AUTO_PROGRESS_UNITS
     if not progress:

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from explodice.core.errors import shown
+from explodice.core.errors import check_choice, check_flag
 from explodice.engine.d20_reroll import kept_face_pmf_with_reroll, simulate_faces
 from explodice.engine.distribution import Distribution
 from explodice.engine.seeding import (
@@ -34,7 +34,7 @@ from explodice.engine.seeding import (
     seed_record,
 )
 from explodice.game.checks import check_roll
-from explodice.game.rules import ExplodiceError, Roll, check_int
+from explodice.game.rules import ADVANTAGE_STATES, ExplodiceError, Roll, check_int
 from explodice.game.tables import D20_DCS
 
 __all__ = ["D20_DCS", "D20Distribution", "d20", "kept_face_pmf"]
@@ -49,16 +49,12 @@ def kept_face_pmf(advantage: str) -> np.ndarray:
     >>> float(kept_face_pmf("advantage")[19] * 400), float(kept_face_pmf("disadvantage")[0] * 400)
     (39.0, 39.0)
     """
+    check_choice("advantage", advantage, ADVANTAGE_STATES, ExplodiceError)
     if advantage == "advantage":
         return (2 * _FACES - 1) / 400.0
     if advantage == "disadvantage":
         return (41 - 2 * _FACES) / 400.0
-    if advantage == "normal":
-        return np.full(20, 1 / 20)
-    raise ExplodiceError(
-        f"`advantage` must be one of ['advantage', 'normal', 'disadvantage'], "
-        f"but {shown(advantage)} was passed."
-    )
+    return np.full(20, 1 / 20)
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -131,7 +127,9 @@ def d20(
     (0.0975, 7.175)
     """
     roll = check_roll(roll)
-    naturals = roll.kind == "attack" if naturals is None else bool(naturals)
+    check_choice("method", method, ("exact", "simulate"), ExplodiceError)
+    naturals = check_flag("naturals", naturals, none=True)
+    naturals = roll.kind == "attack" if naturals is None else naturals
     face = (
         kept_face_pmf(roll.advantage)
         if roll.reroll is None
@@ -143,10 +141,6 @@ def d20(
         pmf[:, 0, 0] = face
         pmf[0, 0, 0], pmf[0, 0, 1] = 0.0, face[0]
         return D20Distribution(pmf, 1 + roll.modifier, method="exact", **common)
-    if method != "simulate":
-        raise ExplodiceError(
-            f"`method` must be one of ['exact', 'simulate'], but {shown(method)} was passed."
-        )
     n = check_int("n", n, lo=1, hi=MAX_ROLLS)
     ss = resolve_seed(seed)
     sizes = chunk_sizes(n, DEFAULT_CHUNK)

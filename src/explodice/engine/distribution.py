@@ -13,7 +13,7 @@ confidence intervals.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -21,7 +21,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from explodice.core.errors import ExplodiceError, ExplodiceTypeError, check_int, check_real, shown
+from explodice.core.errors import (
+    ExplodiceError,
+    ExplodiceTypeError,
+    check_int,
+    check_real,
+    fail,
+    shown,
+)
 from explodice.engine.seeding import seed_record
 from explodice.game.tables import DC_TABLES
 
@@ -42,17 +49,17 @@ def as_dcs(dc: Any, field_name: str = "dc") -> np.ndarray:
     """
     if isinstance(dc, np.ndarray) and dc.dtype.kind in "iu" and dc.size:
         return np.clip(dc, -DC_LIMIT, DC_LIMIT).astype(np.int64)
-    items = np.asarray(dc, dtype=object)
+    allowed = "an integer or integers"
+    try:
+        items = np.asarray(dc, dtype=object)
+    except ValueError:  # ragged nested lists
+        raise fail(field_name, dc, allowed, ExplodiceTypeError) from None
     if items.size == 0:
-        raise ExplodiceError(
-            f"`{field_name}` must hold at least one integer, but {shown(dc)} was passed."
-        )
+        raise fail(field_name, dc, "at least one integer", ExplodiceError)
     flat = items.reshape(-1)
     for v in flat:
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
-            raise ExplodiceTypeError(
-                f"`{field_name}` must be an integer or integers, but {shown(dc)} was passed."
-            )
+            raise fail(field_name, dc, allowed, ExplodiceTypeError)
     clamped = [max(-DC_LIMIT, min(DC_LIMIT, int(v))) for v in flat]
     return np.asarray(clamped, dtype=np.int64).reshape(items.shape)
 
@@ -72,7 +79,10 @@ def wilson_interval(successes: np.ndarray | int, n: int, level: float = 0.95) ->
     if not 0 < level < 1:
         raise ExplodiceError(f"`level` must be in (0, 1), but {shown(level)} was passed.")
     n = check_int("n", n, lo=1, hi=2**62, error=ExplodiceError)
-    k = np.asarray(successes, dtype=object if isinstance(successes, int) else None)
+    try:
+        k = np.asarray(successes, dtype=object if isinstance(successes, int) else None)
+    except ValueError:  # ragged nested lists
+        raise fail("successes", successes, "an integer or integers", ExplodiceTypeError) from None
     if (
         k.dtype.kind not in "iuO"
         or k.dtype.kind == "O"
@@ -295,12 +305,18 @@ class Distribution:
         Simulated results also get ``count``, ``ci_low`` and ``ci_high``. Rows of zero
         probability are left out.
         """
-        keys = (by,) if isinstance(by, str) else tuple(by)
-        bad = [k for k in keys if k not in _AXES]
-        if bad or not keys:
-            raise ExplodiceError(
-                f"`by` must name axes from {list(_AXES)}, but {shown(by)} was passed."
-            )
+        allowed = f"an axis or a list of axes from {list(_AXES)}"
+        if isinstance(by, str):
+            keys: tuple[Any, ...] = (by,)
+        elif isinstance(by, (list, tuple)):
+            keys = tuple(by)
+        else:
+            raise fail("by", by, allowed, ExplodiceTypeError)
+        if not all(isinstance(k, str) for k in keys):
+            raise fail("by", by, allowed, ExplodiceTypeError)
+        if not keys or any(k not in _AXES for k in keys) or len(set(keys)) < len(keys):
+            raise fail("by", by, f"{allowed}, each once", ExplodiceError)
+        level = check_real("level", level, error=ExplodiceError)
         drop = tuple(i for i, a in enumerate(_AXES) if a not in keys)
         arr = self.counts if self.simulated else self.pmf
         marg = arr.sum(axis=drop) if drop else arr
@@ -320,8 +336,13 @@ class Distribution:
         return pd.DataFrame(cols)
 
     def success_frame(self, dcs: Iterable[int], *, level: float = 0.95) -> pd.DataFrame:
-        """Tidy table of P(total >= dc) for each DC, with its interval."""
-        dcs = as_dcs(list(dcs) if not isinstance(dcs, np.ndarray) else dcs, "dcs").reshape(-1)
+        """Tidy table of P(total >= dc) for each DC (an integer or integers), with its
+        interval."""
+        if isinstance(dcs, (str, bytes)) or isinstance(dcs, Mapping):
+            raise fail("dcs", dcs, "an integer or integers", ExplodiceTypeError)
+        if not isinstance(dcs, np.ndarray) and hasattr(dcs, "__iter__"):
+            dcs = list(dcs)  # a generator, a range
+        dcs = as_dcs(dcs, "dcs").reshape(-1)
         lo, hi = self.ci(dcs, level)
         return pd.DataFrame(
             {

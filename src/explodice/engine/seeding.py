@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from explodice.core.errors import ExplodiceError, shown
+from explodice.core.errors import ExplodiceError, ExplodiceTypeError, fail
 
 __all__ = [
     "DEFAULT_CHUNK",
@@ -48,10 +48,8 @@ def resolve_seed(seed: Any) -> np.random.SeedSequence:
     if isinstance(seed, np.random.SeedSequence):
         return seed
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise ExplodiceError(
-            "`seed` must be an integer >= 0, a numpy SeedSequence or None,"
-            f" but {shown(seed)} was passed."
-        )
+        kind = ExplodiceError if isinstance(seed, numbers.Integral) else ExplodiceTypeError
+        raise fail("seed", seed, "an integer >= 0, a numpy SeedSequence or None", kind)
     return np.random.SeedSequence(int(seed))
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from explodice.core.errors import ExplodiceError, check_int, shown
+from explodice.core.errors import ExplodiceError, check_choice, check_flag, check_int
 from explodice.engine import cuda as cuda_backend
 from explodice.engine.chunks import lanes, progress_bar, resolve_threads, run_chunks
 from explodice.engine.compiled import compile_roll, throw_table
@@ -34,7 +34,9 @@ from explodice.engine.seeding import (
 from explodice.game.checks import check_roll, check_rules
 from explodice.game.rules import Roll, Rules
 
-__all__ = ["MAX_ROLLS", "histogram_distribution", "simulate"]
+__all__ = ["BACKENDS", "MAX_ROLLS", "histogram_distribution", "simulate"]
+
+BACKENDS = ("cpu", "cuda", "auto")
 
 # The throw tables of the kernel _kernels.chunk_throws, by pool size: 6**5 entries give 4 rolls
 # per 64-bit output, 6**6 entries 3; the depth trades the throws it leaves open (3.6 % for 3
@@ -73,10 +75,8 @@ def simulate(
     roll, rules = check_roll(roll), check_rules(rules)
     n = check_int("n", n, lo=1, hi=MAX_ROLLS)
     chunk_size = check_int("chunk_size", chunk_size, lo=1, hi=1 << 40)
-    if backend not in ("cpu", "cuda", "auto"):
-        raise ExplodiceError(
-            f"`backend` must be one of ['cpu', 'cuda', 'auto'], but {shown(backend)} was passed."
-        )
+    check_choice("backend", backend, BACKENDS, ExplodiceError)
+    progress = check_flag("progress", progress, none=True)
     if roll.reroll_dc is not None:  # a reroll on failure: the numpy Monte Carlo, die by die
         if backend == "cuda":
             raise ExplodiceError(

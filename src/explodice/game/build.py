@@ -35,7 +35,7 @@ from typing import Any
 
 import pandas as pd
 
-from explodice.core.errors import clip, shown
+from explodice.core.errors import ExplodiceError, ExplodiceTypeError, clip, fail
 from explodice.core.files import parse_toml, read_text
 from explodice.game.character import (
     ABILITIES,
@@ -45,13 +45,14 @@ from explodice.game.character import (
     CharacterError,
     CharacterFileError,
     ability_modifier,
+    check_policy,
     proficiency_bonus,
     read_tables,
     resolve_ability,
     resolve_skill,
 )
 from explodice.game.reroll import Reroll
-from explodice.game.rules import Best, Policy, Roll, RulesError, check_int
+from explodice.game.rules import Best, Policy, Roll, check_int
 from explodice.game.tables import MAX_GAUGE_PER_LEVEL, fold_name
 
 __all__ = [
@@ -62,6 +63,7 @@ __all__ = [
     "Build",
     "BuildError",
     "BuildFileError",
+    "BuildTypeError",
     "BuildTest",
     "builds_from_tables",
     "builds_from_toml",
@@ -97,17 +99,16 @@ class BuildFileError(CharacterFileError):
     """A TOML file of builds is malformed: the message names the file, the key and the problem."""
 
 
-def _fail(field_name: str, value: Any, allowed: str) -> BuildError:
-    return BuildError(
-        field_name, f"`{clip(field_name)}` must be {allowed}, but {shown(value)} was passed."
-    )
+class BuildTypeError(BuildError, ExplodiceTypeError):
+    """A build was given a value of the wrong type (a number for its name, say)."""
+
+
+def _fail(field_name: str, value: Any, allowed: str, *, wrong_type: bool = False) -> ExplodiceError:
+    return fail(field_name, value, allowed, BuildError, wrong_type=wrong_type)
 
 
 def _int(field_name: str, value: Any, lo: int, hi: int) -> int:
-    try:
-        return check_int(field_name, value, lo=lo, hi=hi)
-    except RulesError as err:
-        raise BuildError(field_name, str(err)) from None
+    return check_int(field_name, value, lo=lo, hi=hi, error=BuildError)
 
 
 def _level(field_name: str, key: Any, lo: int = 1) -> int:
@@ -312,10 +313,14 @@ class Build:
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
-        if not isinstance(self.name, str) or not self.name.strip():
+        if not isinstance(self.name, str):
+            raise _fail("name", self.name, "a non-empty string", wrong_type=True)
+        if not self.name.strip():
             raise _fail("name", self.name, "a non-empty string")
         if not isinstance(self.scores, Mapping):
-            raise _fail("scores", self.scores, "a table of the six abilities to scores")
+            raise _fail(
+                "scores", self.scores, "a table of the six abilities to scores", wrong_type=True
+            )
         scores: dict[str, int] = {}
         for key, value in self.scores.items():
             ability = resolve_ability(key, field_name=f"scores.{key}")
@@ -346,12 +351,18 @@ class Build:
             set_(self, "increases", self._increases(self.increases))
         for table in ("skills", "saves", "tools"):
             value = getattr(self, table)
-            if table != "tools" and not isinstance(value, (Mapping, str)) and _listlike(value):
+            if not isinstance(value, (Mapping, str)) and _listlike(value):
                 value = dict.fromkeys(value, 1)  # a list of names: proficient once from level 1
             resolve = {"skills": resolve_skill, "saves": resolve_ability, "tools": _tool}[table]
             set_(self, table, _steps(table, value, resolve, _MULTIPLIER_MAX[table]))
+        set_(self, "policy", check_policy("policy", self.policy))
         if not isinstance(self.gauge_per_level, Mapping):
-            raise _fail("gauge_per_level", self.gauge_per_level, "a table of gauges to points")
+            raise _fail(
+                "gauge_per_level",
+                self.gauge_per_level,
+                "a table of gauges to points",
+                wrong_type=True,
+            )
         per_level = {}
         for key, value in self.gauge_per_level.items():
             g = _gauge(key, field_name=f"gauge_per_level.{key}")

@@ -21,11 +21,22 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from explodice.core.errors import clip, shown
+from explodice.core.errors import (
+    ExplodiceTypeError,
+    check_choice,
+    check_flag,
+    check_text,
+    clip,
+    fail,
+    recast,
+    shown,
+)
 from explodice.core.files import parse_toml, read_text
 from explodice.game.reroll import as_reroll
 from explodice.game.rules import (
+    ACTORS,
     ADVANTAGE_STATES,
+    KINDS,
     Best,
     ExplodiceError,
     Policy,
@@ -49,14 +60,14 @@ __all__ = [
     "Character",
     "CharacterError",
     "CharacterFileError",
+    "CharacterTypeError",
     "ProficiencyWarning",
     "ability_modifier",
     "characters_from_tables",
     "characters_from_toml",
+    "check_policy",
     "drain_gauge",
     "load_characters",
-    "policy_from_toml",
-    "proficiencies_from_toml",
     "proficiency_bonus",
     "read_tables",
     "resolve_ability",
@@ -123,9 +134,9 @@ _ABILITY_LOOKUP = {fold_name(a): a for a in ABILITIES} | {
 class CharacterError(ExplodiceError):
     """A character was given a value the rules do not allow; ``field`` names the key."""
 
-    def __init__(self, field_name: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field_name
+
+class CharacterTypeError(CharacterError, ExplodiceTypeError):
+    """A character was given a value of the wrong type (a number for its name, say)."""
 
 
 class CharacterFileError(ExplodiceError):
@@ -142,17 +153,12 @@ class ProficiencyWarning(UserWarning):
     """
 
 
-def _fail(field_name: str, value: Any, allowed: str) -> CharacterError:
-    return CharacterError(
-        field_name, f"`{clip(field_name)}` must be {allowed}, but {shown(value)} was passed."
-    )
+def _fail(field_name: str, value: Any, allowed: str, *, wrong_type: bool = False) -> ExplodiceError:
+    return fail(field_name, value, allowed, CharacterError, wrong_type=wrong_type)
 
 
 def _int(field_name: str, value: Any, lo: int, hi: int | None = None) -> int:
-    try:
-        return check_int(field_name, value, lo=lo, hi=hi)
-    except RulesError as err:
-        raise CharacterError(field_name, str(err)) from None
+    return check_int(field_name, value, lo=lo, hi=hi, error=CharacterError)
 
 
 def resolve_skill(name: str, *, field_name: str = "skill") -> str:
@@ -164,7 +170,12 @@ def resolve_skill(name: str, *, field_name: str = "skill") -> str:
     found = _SKILL_LOOKUP.get(fold_name(name)) if isinstance(name, str) else None
     if found is None:
         names = ", ".join(f"{n} ({SKILLS_FR[n]})" for n in SKILLS)
-        raise _fail(field_name, name, f"a skill of the seeds, in English or French: {names}")
+        raise _fail(
+            field_name,
+            name,
+            f"a skill of the seeds, in English or French: {names}",
+            wrong_type=not isinstance(name, str),
+        )
     return found
 
 
@@ -180,6 +191,7 @@ def resolve_ability(name: str, *, field_name: str = "ability") -> str:
             field_name,
             name,
             f"an ability: one of {list(ABILITIES)} (or FOR, SAG, or a full English/French name)",
+            wrong_type=not isinstance(name, str),
         )
     return found
 
@@ -192,7 +204,12 @@ FEATURES = ("half_proficiency", "save_expertise")
 def _tool_name(name: Any, *, field_name: str = "tool") -> str:
     """A tool's name, folded (case and accents) so that files and calls agree."""
     if not isinstance(name, str) or not name.strip():
-        raise _fail(field_name, name, "the name of a tool (a non-empty string)")
+        raise _fail(
+            field_name,
+            name,
+            "the name of a tool (a non-empty string)",
+            wrong_type=not isinstance(name, str),
+        )
     return fold_name(name)
 
 
@@ -231,11 +248,23 @@ def proficiency_bonus(level: int) -> int:
     return 2 + (_int("level", level, 1, 20) - 1) // 4
 
 
-def _check_policy(field_name: str, policy: Any) -> Policy:
+def check_policy(field_name: str, policy: Any) -> Policy:
+    """A character's policy: 'keep', 'cancel', a :class:`Best`, or the table TOML writes for
+    one, ``{dc = 16, weight = 0.1}`` (the API takes what a file takes)."""
+    allowed = "'keep', 'cancel', Best(dc=..., weight=λ) or a table {dc = ..., weight = ...}"
+    if isinstance(policy, Mapping):
+        if set(policy) - {"dc", "weight"} or "dc" not in policy:
+            raise _fail(field_name, policy, allowed)
+        try:
+            return Best(policy["dc"], policy.get("weight", 0.0))
+        except RulesError as err:
+            sub = (err.field or "Best.dc").split(".")[-1]
+            message = str(err).replace(f"Best.{sub}", f"{field_name}.{sub}")
+            raise recast(err, CharacterError, message, f"{field_name}.{sub}") from None
     try:
         Roll(policy=policy)
-    except RulesError:
-        raise _fail(field_name, policy, "'keep', 'cancel' or Best(dc=..., weight=λ)") from None
+    except RulesError as err:
+        raise _fail(field_name, policy, allowed, wrong_type=isinstance(err, TypeError)) from None
     return policy
 
 
@@ -270,8 +299,7 @@ class Character:
     features: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name.strip():
-            raise _fail("name", self.name, "a non-empty string")
+        check_text("name", self.name, error=CharacterError)
         set_ = object.__setattr__
         set_(self, "scores", self._mapping("scores", self.scores, resolve_ability, 1, 30))
         missing = [a for a in ABILITIES if a not in self.scores]
@@ -282,8 +310,9 @@ class Character:
                 f"a score for each of {list(ABILITIES)} (missing {missing})",
             )
         set_(self, "level", _int("level", self.level, 1, 20))
-        set_(self, "skills", self._mapping("skills", self.skills, resolve_skill, 0, 2))
-        set_(self, "saves", self._mapping("saves", self.saves, resolve_ability, 0, 2))
+        # skills, saves and tools: a table name -> multiplier, or a list of names (1 each)
+        set_(self, "skills", self._mapping("skills", self.skills, resolve_skill, 0, 2, True))
+        set_(self, "saves", self._mapping("saves", self.saves, resolve_ability, 0, 2, True))
         set_(
             self,
             "gauge_per_level",
@@ -297,38 +326,52 @@ class Character:
                 "gauge_max",
                 self._mapping("gauge_max", self.gauge_max, self._gauge, 0, MAX_GAUGE),
             )
-        if self.actor not in ("pc", "npc"):
-            raise _fail("actor", self.actor, "one of ['pc', 'npc']")
-        _check_policy("policy", self.policy)
+        check_choice("actor", self.actor, ACTORS, CharacterError)
+        set_(self, "policy", check_policy("policy", self.policy))
         try:
             set_(self, "reroll", as_reroll(self.reroll))
-            set_(self, "load", check_real("load", self.load, lo=0, hi=1e6))
         except RulesError as err:
-            raise CharacterError("reroll" if "reroll" in str(err) else "load", str(err)) from None
-        set_(self, "tools", self._mapping("tools", self.tools, _tool_name, 0, 1))
+            raise recast(err, CharacterError) from None
+        set_(self, "load", check_real("load", self.load, lo=0, hi=1e6, error=CharacterError))
+        set_(self, "tools", self._mapping("tools", self.tools, _tool_name, 0, 1, True))
         features = self.features
-        if isinstance(features, str) or not hasattr(features, "__iter__"):
-            raise _fail("features", features, f"a list of features from {list(FEATURES)}")
+        allowed = f"a list of features from {list(FEATURES)}"
+        if isinstance(features, (str, bytes, Mapping)) or not hasattr(features, "__iter__"):
+            raise _fail("features", features, allowed, wrong_type=True)
+        try:
+            features = list(features)
+        except TypeError:  # a 0-d array
+            raise _fail("features", features, allowed, wrong_type=True) from None
         for f in features:
-            if f not in FEATURES:
-                raise _fail("features", f, f"one of {list(FEATURES)}")
+            check_choice("features", f, FEATURES, CharacterError)
         set_(self, "features", frozenset(features))
 
     @staticmethod
     def _gauge(name: str, *, field_name: str) -> str:
         if not isinstance(name, str) or name.upper() not in GAUGES:
-            raise _fail(field_name, name, f"a gauge: one of {list(GAUGES)}")
+            allowed = f"a gauge: one of {list(GAUGES)}"
+            raise _fail(field_name, name, allowed, wrong_type=not isinstance(name, str))
         return name.upper()
 
     @staticmethod
     def _mapping(
-        field_name: str, value: Any, resolve: Any, lo: int, hi: int | None
+        field_name: str, value: Any, resolve: Any, lo: int, hi: int | None, names: bool = False
     ) -> Mapping[str, int]:
-        if not isinstance(value, Mapping):
-            raise _fail(field_name, value, "a table of names to integers")
+        """A table name -> integer in lo..hi, its names resolved; with ``names``, a list of
+        names stands for multiplier 1 each, as in TOML (``saves = ["STR", "CON"]``)."""
+        allowed = "a table of names to integers" + (" or a list of names" if names else "")
+        if isinstance(value, Mapping):
+            items = list(value.items())
+        elif names and not isinstance(value, (str, bytes)) and hasattr(value, "__iter__"):
+            try:
+                items = [(key, 1) for key in value]
+            except TypeError:  # a 0-d array
+                raise _fail(field_name, value, allowed, wrong_type=True) from None
+        else:
+            raise _fail(field_name, value, allowed, wrong_type=True)
         out: dict[str, int] = {}
-        for key, number in value.items():
-            where = f"{field_name}.{key}"
+        for key, number in items:
+            where = f"{field_name}.{key}" if isinstance(key, str) else field_name
             name = resolve(key, field_name=where)
             if name in out:
                 raise _fail(where, key, f"given once (it repeats {name})")
@@ -470,8 +513,11 @@ class Character:
         5
         """
         bonus = _int("bonus", bonus, -100, 100)
-        if advantage not in ADVANTAGE_STATES:
-            raise _fail("advantage", advantage, f"one of {list(ADVANTAGE_STATES)}")
+        check_choice("advantage", advantage, ADVANTAGE_STATES, CharacterError)
+        check_system(system)
+        if kind is not None:
+            check_choice("kind", kind, KINDS, CharacterError)
+        reroll_on_failure = check_flag("reroll_on_failure", reroll_on_failure, error=CharacterError)
         advantages = _int("advantages", advantages, 0, 100) + (advantage == "advantage")
         disadvantages = _int("disadvantages", disadvantages, 0, 100) + (advantage == "disadvantage")
         if kind is None or kind == "check":  # RULES.md: a check names a skill, else "ability"
@@ -514,7 +560,7 @@ class Character:
         ):
             mod += self.proficiency_bonus // 2
         advantage = net_advantage(advantages, disadvantages)
-        pol = self.policy if policy is None else _check_policy("policy", policy)
+        pol = self.policy if policy is None else check_policy("policy", policy)
         reroll = self.reroll
         if reroll is not None and reroll.trigger == "failure" and not reroll_on_failure:
             reroll = None
@@ -566,29 +612,6 @@ _TOML_KEYS = (
     "tools",
     "features",
 )
-
-
-def policy_from_toml(value: Any) -> Any:
-    """'keep', 'cancel', or a table {dc = 16, weight = 0.1} for Best."""
-    if isinstance(value, dict):
-        extra = set(value) - {"dc", "weight"}
-        if extra or "dc" not in value:
-            raise _fail("policy", value, "'keep', 'cancel' or a table {dc = ..., weight = ...}")
-        try:
-            return Best(value["dc"], value.get("weight", 0.0))
-        except RulesError as err:
-            sub = "weight" if "Best.weight" in str(err) else "dc"
-            raise CharacterError(
-                f"policy.{sub}", str(err).replace(f"Best.{sub}", f"policy.{sub}")
-            ) from None
-    return value
-
-
-def proficiencies_from_toml(value: Any) -> Any:
-    """A list of names means multiplier 1 for each."""
-    if isinstance(value, list):
-        return {name: 1 for name in value}
-    return value
 
 
 def characters_from_toml(text: str, *, source: str = "<string>") -> list[Character]:
@@ -656,14 +679,10 @@ def read_tables(
                     )
             for required in ("name", "scores"):
                 if required not in entry:
-                    raise CharacterError(required, f"`{required}` is missing.")
-            kwargs = dict(entry)
-            for key in ("skills", "saves", "tools"):
-                if key in kwargs:
-                    kwargs[key] = proficiencies_from_toml(kwargs[key])
-            if "policy" in kwargs:
-                kwargs["policy"] = policy_from_toml(kwargs["policy"])
-            out.append(make(kwargs))
+                    missing = CharacterError(f"`{required}` is missing.")
+                    missing.field = required
+                    raise missing
+            out.append(make(dict(entry)))  # the API reads a table as the file writes it
         except CharacterError as err:
             who = f" ({shown(entry['name'])})" if isinstance(entry.get("name"), str) else ""
             msg = str(err).replace(

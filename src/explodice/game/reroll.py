@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from explodice.core.errors import RulesError, check_choice, check_int, fail
+from explodice.core.errors import RulesError, check_choice, check_int, fail, recast
 
 __all__ = ["REROLL_TRIGGERS", "Reroll", "as_reroll"]
 
@@ -103,10 +103,14 @@ def as_reroll(value: Any, field_name: str = "reroll") -> Reroll | None:
         try:
             return Reroll(**value)
         except RulesError as err:
-            raise RulesError(str(err).replace("Reroll.", f"{field_name}.")) from None
+            message = str(err).replace("Reroll.", f"{field_name}.")
+            raise recast(
+                err, RulesError, message, (err.field or "").replace("Reroll.", f"{field_name}.")
+            ) from None
     raise fail(
         field_name,
         value,
         "Reroll('one'), Reroll('failure', dc=...), 'one' (or "
         "'lucky'), 'failure', or a table {trigger = ..., dc = ..., per_day = ...}",
+        wrong_type=not isinstance(value, (str, dict)),
     )

@@ -21,7 +21,9 @@ from typing import Any, Literal, get_args
 from explodice.core.errors import (
     ExplodiceError,
     RulesError,
+    RulesTypeError,
     check_choice,
+    check_flag,
     check_int,
     check_real,
     fail,
@@ -50,6 +52,7 @@ __all__ = [
     "RollKind",
     "Rules",
     "RulesError",
+    "RulesTypeError",
     "Switch",
     "net_advantage",
     "switches",
@@ -162,15 +165,22 @@ class Rules:
             value = getattr(self, sw.name)
             if sw.kind == "choice":
                 check_choice(sw.name, value, sw.values)
-            elif sw.kind == "flag" and not isinstance(value, bool):
-                raise fail(sw.name, value, "True or False")
+            elif sw.kind == "flag":
+                object.__setattr__(self, sw.name, check_flag(sw.name, value, error=RulesError))
         kinds = self.rule_of_one_kinds
-        if isinstance(kinds, str) or not hasattr(kinds, "__iter__"):
-            raise fail("rule_of_one_kinds", kinds, f"a set of kinds from {list(KINDS)}")
-        kinds = frozenset(kinds)
+        if isinstance(kinds, (str, bytes, Mapping)) or not hasattr(kinds, "__iter__"):
+            raise fail(
+                "rule_of_one_kinds", kinds, f"a set of kinds from {list(KINDS)}", wrong_type=True
+            )
+        try:
+            kinds = list(kinds)
+        except TypeError:  # a 0-d array
+            raise fail(
+                "rule_of_one_kinds", kinds, f"a set of kinds from {list(KINDS)}", wrong_type=True
+            ) from None
         for kind in kinds:
             check_choice("rule_of_one_kinds", kind, KINDS)
-        object.__setattr__(self, "rule_of_one_kinds", kinds)
+        object.__setattr__(self, "rule_of_one_kinds", frozenset(kinds))
 
     def describe(self) -> str:
         """One line naming every switch, for figure captions and report pages.
@@ -318,8 +328,11 @@ class Roll:
         check_choice("kind", self.kind, KINDS)
         check_choice("actor", self.actor, ACTORS)
         if not isinstance(self.policy, Best):
-            if not isinstance(self.policy, str) or self.policy not in POLICY_NAMES:
-                raise fail("policy", self.policy, "'keep', 'cancel' or Best(dc=..., weight=λ)")
+            allowed = "'keep', 'cancel' or Best(dc=..., weight=λ)"
+            if not isinstance(self.policy, str):
+                raise fail("policy", self.policy, allowed, wrong_type=True)
+            if self.policy not in POLICY_NAMES:
+                raise fail("policy", self.policy, allowed)
 
     @classmethod
     def from_sources(
@@ -435,7 +448,7 @@ def parse_policy(value: Any, *, dc: int | None = None, field_name: str = "policy
         except ValueError:
             raise fail(field_name, value, POLICY_GRAMMAR) from None
     else:
-        raise fail(field_name, value, POLICY_GRAMMAR)
+        raise fail(field_name, value, POLICY_GRAMMAR, wrong_type=True)
     given_dc = dc if given_dc is None else given_dc
     if given_dc is None:
         raise RulesError(

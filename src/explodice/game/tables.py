@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from explodice.core.errors import ExplodiceError, check_choice, shown
+from explodice.core.errors import ExplodiceError, check_choice, fail
 
 __all__ = [
     "DC_TABLE",
@@ -183,7 +183,6 @@ def resolve_item(item: str) -> str:
     found = _ITEM_LOOKUP.get(fold_name(item)) if isinstance(item, str) else None
     if found is None:
         names = ", ".join(f"{k} ({HAGGLE_DCS_FR[k]})" for k in HAGGLE_DCS)
-        raise ExplodiceError(
-            f"`item` must be an item type of the seed: {names}, but {shown(item)} was passed."
-        )
+        allowed = f"an item type of the seed: {names}"
+        raise fail("item", item, allowed, ExplodiceError, wrong_type=not isinstance(item, str))
     return found

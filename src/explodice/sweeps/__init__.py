@@ -6,7 +6,10 @@ parameters, ``method``, ``n``, ``seed`` and ``case``, the task's columns, and ``
 
 - **Grid**: a mapping of parameter names to lists of values (their cartesian product, the last
   name varying fastest; a single value stands for a list of one), or a DataFrame with one
-  case per row (an empty cell takes the task's default).
+  case per row (an empty cell takes the task's default; a float column's whole numbers are
+  read as integers, since pandas turns a column of integers with one float or empty cell
+  into floats; a column of objects, as ``[[case]]`` tables are read, keeps each value as
+  written).
 - **Tasks** (:data:`TASKS`): ``"success"`` (the odds of one roll against a DC), ``"frontier"``
   (the cancel frontier of one roll, exact), ``"day"`` (days of a scenario with gauges),
   ``"empty"`` (rolls until one gauge empties), or any picklable callable
@@ -32,9 +35,12 @@ parameters, ``method``, ``n``, ``seed`` and ``case``, the task's columns, and ``
   in flight, and the last batches shrink so every worker gets a share of the tail.
 - **Failures**: a case that raises gets one row with its parameters and ``error``
   (``"ExplodiceError: ..."``); the other cases are returned and a :class:`SweepWarning` names
-  the first failure. Ctrl-C cancels the pending batches (a running one, seconds long, ends
-  unread), shuts down an executor that :func:`sweep` made, and re-raises
-  :class:`KeyboardInterrupt`.
+  the first failure. Ctrl-C cancels the pending batches, stops the local pool's workers at
+  once (a remote executor's running batch, seconds long, ends unread), shuts down an
+  executor that :func:`sweep` made, and re-raises :class:`KeyboardInterrupt`; SIGTERM does
+  the same and exits with status 143. The local workers watch the sweep's process through a
+  pipe and end with it even when it is killed (SIGKILL): no worker, forkserver or resource
+  tracker outlives it. Workers never show progress bars of their own.
 
 >>> from concurrent.futures import ThreadPoolExecutor
 >>> from explodice.sweeps import sweep
@@ -46,13 +52,21 @@ parameters, ``method``, ``n``, ``seed`` and ``case``, the task's columns, and ``
 from explodice.sweeps.grid import GridFile, load_grid
 from explodice.sweeps.output import check_output, write_results
 from explodice.sweeps.run import sweep
-from explodice.sweeps.tasks import TASKS, SweepError, SweepFileError, SweepWarning, sweep_parameters
+from explodice.sweeps.tasks import (
+    TASKS,
+    SweepError,
+    SweepFileError,
+    SweepTypeError,
+    SweepWarning,
+    sweep_parameters,
+)
 
 __all__ = [
     "TASKS",
     "GridFile",
     "SweepError",
     "SweepFileError",
+    "SweepTypeError",
     "SweepWarning",
     "check_output",
     "load_grid",

@@ -24,6 +24,7 @@ from explodice.sweeps.tasks import (
     TASKS,
     SweepError,
     SweepFileError,
+    SweepTypeError,
     Task,
     resolve_task,
 )
@@ -76,6 +77,15 @@ def check_names(names: Iterable[Any], task: Task) -> list[str]:
     return names
 
 
+def _whole(value: Any, column_is_float: bool) -> Any:
+    """A cell of a float column that holds a whole number, as an ``int``: pandas turns a
+    column of integers into floats when another cell is a float or empty (dc = 16 beside
+    dc = 16.5 reads 16.0), so each cell is read back on its own."""
+    if column_is_float and isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 def grid_cases(grid: Any, task: Task) -> tuple[list[str], list[dict[str, Any]]]:
     """The parameter names and one dict per case (only the parameters the grid gives)."""
     if isinstance(grid, pd.DataFrame):
@@ -89,14 +99,12 @@ def grid_cases(grid: Any, task: Task) -> tuple[list[str], list[dict[str, Any]]]:
             )
         cols = {}
         for name in names:
-            col = [plain_value(v) for v in grid[name].tolist()]
-            if all(v is None or (isinstance(v, float) and v.is_integer()) for v in col):
-                col = [None if v is None else int(v) for v in col]  # ints that met a NaN
-            cols[name] = col
+            floats = pd.api.types.is_float_dtype(grid[name].dtype)
+            cols[name] = [_whole(plain_value(v), floats) for v in grid[name].tolist()]
         cases = [{k: cols[k][i] for k in names if cols[k][i] is not None} for i in range(len(grid))]
         return names, cases
     if not isinstance(grid, Mapping):
-        raise SweepError(
+        raise SweepTypeError(
             f"grid must be a mapping of parameter names to lists of values, or a "
             f"DataFrame of cases, but {type(grid).__name__} was passed."
         )
@@ -167,11 +175,12 @@ def load_grid(path: str | os.PathLike[str]) -> GridFile:
     else:
         if not isinstance(data["case"], list) or not all(isinstance(c, dict) for c in data["case"]):
             raise bad("case", "must be [[case]] tables.")
-        grid = pd.DataFrame(
+        grid = pd.DataFrame(  # of objects: each case as written (16 stays 16 beside 16.5)
             [
                 {**c, **({"scenario": _relative(path, c["scenario"])} if "scenario" in c else {})}
                 for c in data["case"]
-            ]
+            ],
+            dtype=object,
         )
     try:
         spec = resolve_task(data["task"])

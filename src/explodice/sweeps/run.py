@@ -4,6 +4,7 @@ seeded per case, with progress and Ctrl-C (see :mod:`explodice.sweeps`)."""
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import math
 import multiprocessing as mp
 import numbers
@@ -12,10 +13,11 @@ import pickle
 import signal
 import statistics
 import sys
+import threading
 import time
 import warnings
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
@@ -23,13 +25,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from explodice.core.errors import one_line, shown
+from explodice.core.errors import check_flag, fail, one_line, shown
+from explodice.engine import chunks
 from explodice.engine.seeding import resolve_seed
 from explodice.sweeps.grid import grid_cases
 from explodice.sweeps.tasks import (
     DEFAULT_BATCH_SECONDS,
     TASKS,
     SweepError,
+    SweepTypeError,
     SweepWarning,
     Task,
     resolve_task,
@@ -70,9 +74,28 @@ def _run_batch(
     return out, time.perf_counter() - began
 
 
-def _worker_init() -> None:
-    """Local pool workers: Ctrl-C is the parent's to handle (the tasks pass ``threads=1``)."""
+def _worker_init(watch: Any) -> None:
+    """Local pool workers: Ctrl-C is the parent's to handle (the tasks pass ``threads=1``),
+    no progress bars (the sweep shows its own), and an end with the sweep's process.
+
+    ``watch`` is the read end of a pipe whose only write end the sweep's process holds: when
+    that process ends, even by SIGKILL, the read end sees EOF and the worker exits at once
+    (a worker's parent is the forkserver, which outlives the sweep: PR_SET_PDEATHSIG would
+    watch the wrong process). The forkserver and the resource tracker end when the last
+    worker does, since each worker holds their pipes open."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    chunks.SHOW_BARS = False
+    threading.Thread(
+        target=_exit_with_sweep, args=(watch,), name="explodice-sweep-watch", daemon=True
+    ).start()
+
+
+def _exit_with_sweep(watch: Any) -> None:
+    try:
+        while True:
+            watch.recv_bytes()
+    except (EOFError, OSError):
+        os._exit(143)  # the sweep is gone: its batches would be read by no one
 
 
 # -- executors ------------------------------------------------------------------------------
@@ -105,17 +128,25 @@ class _Pool:
     slots: int
     owned: bool  # sweep() made it: sweep() shuts it down
     client: Any = None  # a Client that sweep() opened from an address
+    watch: Any = None  # the write end of the local workers' watch pipe (see _worker_init)
 
     def close(self, *, cancel: bool = False) -> None:
         if not self.owned:
             return
         if isinstance(self.executor, concurrent.futures.ProcessPoolExecutor) and cancel:
-            # queued batches are dropped; a running one (seconds) ends on its own, unread
+            # queued batches are dropped; closing the watch pipe ends the running ones now
             self.executor.shutdown(wait=False, cancel_futures=True)
+            self._release()
         else:
             self.executor.shutdown(wait=not cancel)
+            self._release()
         if self.client is not None:
             self.client.close()
+
+    def _release(self) -> None:
+        if self.watch is not None:
+            self.watch.close()
+            self.watch = None
 
 
 #: Local worker processes per core at most: more only adds processes waiting for a core.
@@ -141,10 +172,12 @@ def _pool(executor: Any, workers: int | None) -> _Pool:
         )
     if executor is None:
         n = workers or os.cpu_count() or 1
+        ctx = _mp_context()
+        watch_r, watch_w = ctx.Pipe(duplex=False)
         pool = concurrent.futures.ProcessPoolExecutor(
-            n, mp_context=_mp_context(), initializer=_worker_init
+            n, mp_context=ctx, initializer=_worker_init, initargs=(watch_r,)
         )
-        return _Pool(pool, n, True)
+        return _Pool(pool, n, True, watch=watch_w)
     client = None
     if isinstance(executor, str):  # a scheduler address
         try:
@@ -154,14 +187,21 @@ def _pool(executor: Any, workers: int | None) -> _Pool:
                 f"a scheduler address ({shown(executor)}) needs dask.distributed: "
                 f"pip install 'explodice[dask]'."
             ) from None
-        executor = client = Client(executor, timeout="20s")
+        try:
+            executor = client = Client(executor, timeout="20s")
+        except Exception as err:  # noqa: BLE001 - dask's ValueError, OSError, TimeoutError...
+            raise SweepError(
+                f"`executor` {shown(executor)} must be the address of a running Dask "
+                f"scheduler (such as 'tcp://host:8786'), but it cannot be reached: "
+                f"{one_line(err)}"
+            ) from None
     if _is_dask_client(executor):
         slots = workers or sum(executor.nthreads().values()) or 1
         return _Pool(executor.get_executor(pure=False), slots, True, client)
     if isinstance(executor, concurrent.futures.Executor):
         slots = workers or getattr(executor, "_max_workers", None) or os.cpu_count() or 1
         return _Pool(executor, int(slots), False)
-    raise SweepError(
+    raise SweepTypeError(
         f"`executor` must be None (a local process pool), a concurrent.futures "
         f"Executor, a dask.distributed Client or a scheduler address, but "
         f"{type(executor).__name__} was passed."
@@ -202,14 +242,8 @@ def sweep(
     """
     spec = resolve_task(task)
     names, cases = grid_cases(grid, spec)
-    if (
-        isinstance(batch_seconds, bool)
-        or not isinstance(batch_seconds, numbers.Real)
-        or not 0 < batch_seconds < math.inf
-    ):
-        raise SweepError(
-            f"`batch_seconds` must be a number > 0, but {shown(batch_seconds)} was passed."
-        )
+    progress = check_flag("progress", progress, none=True, error=SweepError)
+    batch_seconds = _batch_seconds(batch_seconds)
     root = _root_seed(seed)
     priors = [_prior(spec, c) for c in cases]
     pool = _pool(executor, workers)
@@ -226,10 +260,11 @@ def sweep(
                 f"module-level function, not a lambda or a local function): "
                 f"{err}"
             ) from None
-    show = sum(priors) > 5.0 if progress is None else bool(progress)
+    show = sum(priors) > 5.0 if progress is None else progress
     runner = _Runner(pool, carried, dict(spec.defaults), cases, priors, root, batch_seconds)
     began = time.perf_counter()
-    results = runner.run(show, f"sweep {spec.name}")
+    with _sigterm_stops():
+        results = runner.run(show, f"sweep {spec.name}")
     frame = _assemble(names, cases, results, root)
     failed = frame.drop_duplicates("case").error.notna()
     frame.attrs.update(
@@ -253,6 +288,40 @@ def sweep(
             stacklevel=2,
         )
     return frame
+
+
+@contextlib.contextmanager
+def _sigterm_stops() -> Iterator[None]:
+    """SIGTERM while the batches run stops the sweep as Ctrl-C does (pending batches
+    cancelled, the local workers ended through their watch pipe, the pool shut down), then
+    exits with status 143; the previous handler comes back after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGTERM)
+
+    def stop(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _batch_seconds(value: Any) -> float:
+    """``batch_seconds``: a number of seconds > 0 (at most 10^6)."""
+    allowed = "a number > 0 (seconds, at most 10^6)"
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise fail("batch_seconds", value, allowed, SweepError, wrong_type=True)
+    try:
+        seconds = float(value)
+    except OverflowError:
+        seconds = math.inf
+    if not 0 < seconds <= 1e6:  # NaN fails too
+        raise fail("batch_seconds", value, allowed, SweepError)
+    return seconds
 
 
 def _prior(spec: Task, case: Mapping[str, Any]) -> float:

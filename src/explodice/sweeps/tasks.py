@@ -13,7 +13,7 @@ import pandas as pd
 
 from explodice.analysis.frontier import frontier
 from explodice.analysis.success import roll_distribution
-from explodice.core.errors import ExplodiceError, shown
+from explodice.core.errors import ExplodiceError, ExplodiceTypeError, one_line, shown
 from explodice.day.scenario import default_scenario, load_scenario
 from explodice.day.simulate import rolls_to_empty, simulate_day
 from explodice.game.character import GAUGES
@@ -23,6 +23,7 @@ __all__ = [
     "TASKS",
     "SweepError",
     "SweepFileError",
+    "SweepTypeError",
     "SweepWarning",
     "Task",
     "resolve_task",
@@ -40,6 +41,10 @@ _DAY_ROLLS_PER_SECOND = 1.5e7
 
 class SweepError(ExplodiceError):
     """A grid, a task or an option of :func:`sweep` is not allowed."""
+
+
+class SweepTypeError(SweepError, ExplodiceTypeError):
+    """A grid, a task or an option of :func:`sweep` is of the wrong type."""
 
 
 class SweepFileError(SweepError):
@@ -98,6 +103,7 @@ def _success(case: dict[str, Any], seed: np.random.SeedSequence) -> dict[str, An
         n=case["n"],
         seed=seed,
         threads=1,
+        progress=False,  # the sweep shows one bar for all its cases
     )
     lo, hi = dist.ci(dc)
     return {
@@ -139,6 +145,7 @@ def _empty(case: dict[str, Any], seed: np.random.SeedSequence) -> dict[str, Any]
         n_days=case["n"],
         seed=seed,
         threads=1,
+        progress=False,
     )
     return {
         "method": r.method,
@@ -182,7 +189,9 @@ def _day_scenario(case: Mapping[str, Any]) -> Any:
 
 def _day(case: dict[str, Any], seed: np.random.SeedSequence) -> pd.DataFrame:
     scenario = _day_scenario(case)
-    res = simulate_day(scenario, rules_of(case), n_days=case["n"], seed=seed, threads=1)
+    res = simulate_day(
+        scenario, rules_of(case), n_days=case["n"], seed=seed, threads=1, progress=False
+    )
     df = res.to_frame("gauges").drop(columns=["n_days", "seed", "method", "scenario"])
     df = df.rename(columns={"policy": "character_policy"})
     return df.assign(scenario_name=scenario.name, method="simulate", n=case["n"])
@@ -277,13 +286,21 @@ def resolve_task(task: Any) -> Task:
         return TASKS[task]
     if isinstance(task, str) and ":" in task:  # "package.module:function"
         module, _, name = task.partition(":")
+        if not module or module.startswith(".") or not name.isidentifier():
+            raise SweepError(
+                f"`task` must be 'package.module:function' (an absolute module path and a "
+                f"function name), but {shown(task)} was passed."
+            )
         try:
             task = getattr(importlib.import_module(module), name)
-        except (ImportError, AttributeError) as err:
-            raise SweepError(f"`task` {shown(task)} cannot be imported ({err}).") from None
+        except Exception as err:  # noqa: BLE001 - whatever the module raises while imported
+            raise SweepError(
+                f"`task` {shown(task)} cannot be imported ({one_line(err)})."
+            ) from None
     if callable(task):
         return Task(getattr(task, "__qualname__", repr(task)), {}, task, lambda c: 0.05)
-    raise SweepError(
+    kind = SweepError if isinstance(task, str) else SweepTypeError
+    raise kind(
         f"`task` must be one of {list(TASKS)}, 'module:function' or a callable "
         f"(case, seed) -> dict | DataFrame, but {shown(task)} was passed."
     )

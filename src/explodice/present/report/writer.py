@@ -35,7 +35,6 @@ import hashlib
 import os
 import shutil
 import signal
-import tempfile
 import threading
 import warnings
 from collections.abc import Iterator
@@ -47,7 +46,7 @@ from matplotlib.backends.backend_pdf import PdfPages
 from tqdm.auto import tqdm
 
 from explodice.core.errors import ExplodiceError
-from explodice.core.files import atomic_write_text
+from explodice.core.files import atomic_write_text, check_path, make_folder
 from explodice.present.explorer import EXPLORER_NAME, write_explorer
 from explodice.present.i18n import check_lang
 from explodice.present.report import contents
@@ -93,7 +92,7 @@ def write_report(
         config = load_config(config)
     if lang is not None:  # --lang overrides the configuration's `lang`
         config = dataclasses.replace(config, lang=check_lang(lang))
-    out = Path(out)
+    out = check_path(out, "out")
     area = out / AREA
     try:
         area.mkdir(parents=True, exist_ok=True)
@@ -101,7 +100,7 @@ def write_report(
         raise ExplodiceError(f"`--out` {str(out)!r} cannot be written ({err.strerror}).") from None
     with _locked(area), _interrupt_guard() as interrupted:
         _clean_leftovers(area)
-        run = Path(tempfile.mkdtemp(prefix=f"run-{_dt.datetime.now():%Y%m%d-%H%M%S}-", dir=area))
+        run = make_folder(area, prefix=f"run-{_dt.datetime.now():%Y%m%d-%H%M%S}-")
         previous = os.readlink(area / CURRENT) if (area / CURRENT).is_symlink() else None
         try:
             try:
@@ -269,10 +268,8 @@ def _link(out: Path, names: list[str]) -> list[Path]:
                 )
             if aside is None:  # one new folder per run: a file moved aside is never overwritten
                 (out / AREA / "displaced").mkdir(exist_ok=True)
-                aside = Path(
-                    tempfile.mkdtemp(
-                        prefix=f"{_dt.datetime.now():%Y%m%d-%H%M%S}-", dir=out / AREA / "displaced"
-                    )
+                aside = make_folder(
+                    out / AREA / "displaced", f"{_dt.datetime.now():%Y%m%d-%H%M%S}-"
                 )
             os.replace(path, aside / name)
             displaced.append(aside / name)

@@ -1,0 +1,379 @@
+"""A quick, valid call of every public callable of ``explodice`` (and of its results' methods),
+for the tests that feed each argument wrong values: ``CALLS[name] = (function, kwargs)``.
+
+Each call is small (exact engines, or a few hundred simulated rolls on one thread), so a test
+may replace one argument at a time and call it hundreds of times. ``STRING_OPTIONS`` lists
+the arguments that take a string (a choice, a name, a label); ``NONE_OK`` those where ``None``
+is a valid value too.
+"""
+
+from __future__ import annotations
+
+import atexit
+import shutil
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import explodice as ex
+
+SCORES = dict(STR=12, DEX=14, CON=10, INT=10, WIS=10, CHA=10)
+HERO = ex.Character("Hero", SCORES, skills={"Stealth": 1, "Perception": 1})
+DIST = ex.exact(ex.Roll(0))
+SIM = ex.simulate(ex.Roll(0), n=500, seed=1, threads=1)
+TABLE = ex.success_table(modifiers=[0, 1], dcs=[12, 16], advantages=["normal"])
+WIDE = ex.pivot_success(TABLE)
+DAY = ex.Scenario([HERO], [ex.DayRoll("Hero", ability="STR", repeat=3)])
+INITIATIVE = ex.initiative({"A": 1, "B": 2})
+DAY_RESULT = ex.simulate_day(DAY, n_days=50, seed=1, threads=1)
+CONTEST = ex.close_contest(2, "uniform:3")
+
+QUICK_SIM = {"n": 300, "seed": 1, "threads": 1}
+
+#: a party, and a day for it, in TOML files for the loaders
+_FILES = Path(tempfile.mkdtemp(prefix="explodice-api-calls-"))
+atexit.register(shutil.rmtree, _FILES, ignore_errors=True)
+PARTY_FILE, DAY_FILE = _FILES / "party.toml", _FILES / "day.toml"
+PARTY_FILE.write_text(
+    '[[character]]\nname = "Hero"\nscores = { STR = 12, DEX = 14, CON = 10, INT = 10, '
+    "WIS = 10, CHA = 10 }\n",
+    encoding="utf-8",
+)
+DAY_FILE.write_text(
+    'characters = "party.toml"\n[day]\n[[day.roll]]\ncharacter = "Hero"\nability = "STR"\n',
+    encoding="utf-8",
+)
+
+#: name -> (callable, the keyword arguments of a quick valid call)
+CALLS: dict[str, tuple[Any, dict[str, Any]]] = {
+    # rules and engines
+    "Roll": (ex.Roll, {"modifier": 2, "advantage": "normal", "kind": "check", "actor": "pc"}),
+    "Roll.policy": (ex.Roll, {"policy": "keep"}),
+    "Best": (ex.Best, {"dc": 16, "weight": 0.1}),
+    "Rules": (
+        ex.Rules,
+        {
+            "disadvantage": "subtract",
+            "overflow": "fullest",
+            "drain_gauge": "skill",
+            "ones_on_explosions": False,
+            "close_contest": False,
+        },
+    ),
+    "Reroll": (ex.Reroll, {"trigger": "failure", "dc": 16}),
+    "exact": (ex.exact, {"roll": ex.Roll(0)}),
+    "simulate": (
+        ex.simulate,
+        {"roll": ex.Roll(0), **QUICK_SIM, "backend": "cpu", "progress": False},
+    ),
+    "net_advantage": (ex.net_advantage, {"advantages": 1, "disadvantages": 0}),
+    "parse_policy": (ex.parse_policy, {"value": "best:0.1", "dc": 16, "field_name": "policy"}),
+    "wilson_interval": (ex.wilson_interval, {"successes": 3, "n": 10, "level": 0.95}),
+    "d20": (ex.d20, {"roll": ex.Roll(0), "method": "exact", "naturals": None}),
+    # distributions
+    "Distribution.p_success": (DIST.p_success, {"dc": 16}),
+    "Distribution.ci": (SIM.ci, {"dc": 16, "level": 0.95}),
+    "Distribution.quantile": (DIST.quantile, {"q": 0.5}),
+    "Distribution.sf": (DIST.sf, {"x": 16}),
+    "Distribution.p_drain_at_least": (DIST.p_drain_at_least, {"x": 2}),
+    "Distribution.to_frame": (SIM.to_frame, {"by": "total", "level": 0.95}),
+    "Distribution.success_frame": (DIST.success_frame, {"dcs": [12, 16], "level": 0.95}),
+    # characters
+    "Character": (
+        ex.Character,
+        {
+            "name": "Bo",
+            "scores": SCORES,
+            "level": 3,
+            "skills": {"Stealth": 1},
+            "saves": ["DEX"],
+            "actor": "pc",
+            "policy": "keep",
+            "load": 10.0,
+            "tools": ["thieves' tools"],
+            "features": ["half_proficiency"],
+        },
+    ),
+    "Character.roll": (
+        HERO.roll,
+        {
+            "skill": "Stealth",
+            "kind": "check",
+            "advantage": "normal",
+            "system": "3d6x",
+            "bonus": 1,
+            "dc": 15,
+        },
+    ),
+    "Character.skill_modifier": (HERO.skill_modifier, {"skill": "Stealth", "system": "d20"}),
+    "Character.save_modifier": (HERO.save_modifier, {"ability": "DEX", "system": "3d6x"}),
+    "Character.modifier": (HERO.modifier, {"ability": "DEX"}),
+    "ability_modifier": (ex.ability_modifier, {"score": 12}),
+    "proficiency_bonus": (ex.proficiency_bonus, {"level": 5}),
+    # analysis
+    "success_table": (
+        ex.success_table,
+        {
+            "modifiers": [0, 2],
+            "dcs": [12, 16],
+            "system": "3d6x",
+            "advantages": ["normal", "advantage"],
+            "readings": "both",
+            "kind": "check",
+            "actor": "pc",
+            "policy": "keep",
+            "method": "exact",
+        },
+    ),
+    "success_table.characters": (
+        ex.success_table,
+        {"characters": [HERO], "tests": ["Stealth", "save DEX"], "dcs": [12]},
+    ),
+    "roll_distribution": (
+        ex.roll_distribution,
+        {"roll": ex.Roll(0), "system": "3d6x", "method": "simulate", **QUICK_SIM},
+    ),
+    "dc_table": (ex.dc_table, {"system": "d20"}),
+    "pivot_success": (
+        ex.pivot_success,
+        {"table": TABLE, "index": "modifier", "columns": ["advantage", "dc"], "values": "p"},
+    ),
+    "unpivot_success": (ex.unpivot_success, {"wide": WIDE, "values": "p"}),
+    "dc_for_probability": (
+        ex.dc_for_probability,
+        {"roll": ex.Roll(0), "target": 0.5, "system": "3d6x", "mode": "closest"},
+    ),
+    "equivalent_dc": (ex.equivalent_dc, {"roll": 2, "d20_dcs": [10, 15], "tolerance": 0.01}),
+    "equivalent_dc_table": (
+        ex.equivalent_dc_table,
+        {"profiles": {"a": 0, "b": 4}, "reference": "b", "d20_dcs": {"x": 15}},
+    ),
+    "divergence": (
+        ex.divergence,
+        {
+            "profiles": {"a": 0, "b": 4},
+            "reference": "a",
+            "advantages": ["advantage"],
+            "readings": ["drop"],
+            "d20_dcs": {"x": 15},
+        },
+    ),
+    "suggest_dcs": (
+        ex.suggest_dcs,
+        {
+            "targets": {"easy": 0.75},
+            "reference": "trained",
+            "system": "d20",
+            "mode": "at_least",
+        },
+    ),
+    "opposed": (
+        ex.opposed,
+        {"roll_a": ex.Roll(1), "roll_b": ex.Roll(0), "system": "3d6x", "method": "exact"},
+    ),
+    "passive": (ex.passive, {"roll": ex.Roll(1), "system": "d20"}),
+    "passive_table": (
+        ex.passive_table,
+        {"modifiers": [0, 1], "system": "3d6x", "advantages": ["normal"], "readings": ["drop"]},
+    ),
+    "working_together": (
+        ex.working_together,
+        {"rolls": [ex.Roll(0), ex.Roll(2)], "dc": 16, "leader": 1, "system": "3d6x"},
+    ),
+    "group_success": (
+        ex.group_success,
+        {"rolls": [ex.Roll(0), ex.Roll(1)], "dc": 14, "system": "3d6x", "method": "exact"},
+    ),
+    "haggle": (
+        ex.haggle,
+        {"roll": ex.Roll(2), "item": "gems", "system": "3d6x", "method": "exact", "step": 10},
+    ),
+    "haggle_table": (
+        ex.haggle_table,
+        {"modifiers": [0], "items": ["gems"], "system": "3d6x", "advantage": "normal"},
+    ),
+    "initiative": (
+        ex.initiative,
+        {
+            "creatures": {"A": 1, "B": 2, "C": 0},
+            "sides": {"x": ["A"], "y": ["B", "C"]},
+            "system": "3d6x",
+            "method": "exact",
+        },
+    ),
+    "Initiative.p_first": (INITIATIVE.p_first, {"name": "A"}),
+    "hide": (
+        ex.hide,
+        {"stealth": ex.Roll(2), "active": [ex.Roll(0)], "passive": [12], "system": "3d6x"},
+    ),
+    "close_contest": (ex.close_contest, {"bids_a": 2, "bids_b": "uniform:3"}),
+    "CloseContest.hp_pmf": (CONTEST.hp_pmf, {"side": "a"}),
+    "close_opposed": (
+        ex.close_opposed,
+        {"roll_a": ex.Roll(0), "dc": 12, "bids_a": 2, "bids_b": "uniform:3", "system": "3d6x"},
+    ),
+    "reroll_worth": (
+        ex.reroll_worth,
+        {
+            "modifiers": [0],
+            "dcs": [16],
+            "system": "3d6x",
+            "trigger": "failure",
+            "advantages": ["normal"],
+            "policy": "keep",
+        },
+    ),
+    "frontier": (ex.frontier, {"modifier": 0, "dc": 16, "advantage": "normal", "kind": "check"}),
+    "breakpoints": (
+        ex.breakpoints,
+        {"modifier": 0, "dc": 16, "advantage": "advantage", "kind": "save"},
+    ),
+    "implied_lambda": (
+        ex.implied_lambda,
+        {"modifier": 0, "dc": 16, "advantage": "normal", "kind": "check"},
+    ),
+    "drain_frame": (ex.drain_frame, {"rolls": ex.Roll(0), "upto": 10}),
+    "drain_summary": (ex.drain_summary, {"rolls": {"a": ex.Roll(0)}, "tail": (1, 5)}),
+    # the day
+    "DayRoll": (
+        ex.DayRoll,
+        {
+            "character": "Hero",
+            "skill": "Stealth",
+            "kind": "check",
+            "dc": 14,
+            "weight": 2.0,
+            "repeat": 2,
+            "label": "sneaking",
+            "tool": "thieves' tools",
+        },
+    ),
+    "Scenario": (
+        ex.Scenario,
+        {
+            "characters": [HERO],
+            "rolls": [{"character": "Hero", "ability": "STR"}],
+            "rolls_per_day": 5,
+            "start": {"Hero": {"PA": 3}},
+            "name": "a day",
+        },
+    ),
+    "Scenario.character": (DAY.character, {"name": "Hero"}),
+    "rolls_to_empty": (
+        ex.rolls_to_empty,
+        {
+            "modifier": 1,
+            "gauge": 4,
+            "dc": 14,
+            "advantage": "normal",
+            "kind": "check",
+            "method": "exact",
+        },
+    ),
+    "simulate_day": (
+        ex.simulate_day,
+        {"scenario": DAY, "n_days": 50, "seed": 1, "threads": 1, "chunk_days": 16},
+    ),
+    "exact_day": (ex.exact_day, {"scenario": DAY, "distributions": False}),
+    "DayResult.to_frame": (DAY_RESULT.to_frame, {"what": "gauges", "level": 0.95}),
+    "sweep": (
+        ex.sweep,
+        {
+            "grid": {"modifier": [0, 1]},
+            "task": "success",
+            "executor": ThreadPoolExecutor(1),
+            "seed": 3,
+            "batch_seconds": 1.0,
+            "progress": False,
+        },
+    ),
+    "load_characters": (ex.load_characters, {"path": PARTY_FILE}),
+    "load_scenario": (ex.load_scenario, {"path": DAY_FILE}),
+}
+
+#: callable name -> its arguments that take a string (a choice, a name, a label)
+STRING_OPTIONS: dict[str, tuple[str, ...]] = {
+    "Roll": ("advantage", "kind", "actor"),
+    "Roll.policy": ("policy",),
+    "Rules": ("disadvantage", "overflow", "drain_gauge"),
+    "Reroll": ("trigger",),
+    "simulate": ("backend",),
+    "d20": ("method",),
+    "Distribution.to_frame": ("by",),
+    "Character": ("name", "actor", "policy"),
+    "Character.roll": ("skill", "kind", "advantage", "system"),
+    "Character.skill_modifier": ("skill", "system"),
+    "Character.save_modifier": ("ability", "system"),
+    "Character.modifier": ("ability",),
+    "success_table": ("system", "readings", "kind", "actor", "policy", "method"),
+    "success_table.characters": ("tests",),
+    "roll_distribution": ("system", "method"),
+    "dc_table": ("system",),
+    "pivot_success": ("index", "columns", "values"),
+    "unpivot_success": ("values",),
+    "dc_for_probability": ("system", "mode"),
+    "equivalent_dc_table": ("reference",),
+    "divergence": ("reference",),
+    "suggest_dcs": ("reference", "system", "mode"),
+    "opposed": ("system", "method"),
+    "passive": ("system",),
+    "passive_table": ("system",),
+    "working_together": ("system", "method"),
+    "group_success": ("system", "method"),
+    "haggle": ("item", "system", "method"),
+    "haggle_table": ("system", "advantage"),
+    "initiative": ("system", "method"),
+    "Initiative.p_first": ("name",),
+    "hide": ("system", "method"),
+    "CloseContest.hp_pmf": ("side",),
+    "close_opposed": ("system", "method"),
+    "reroll_worth": ("system", "trigger", "policy"),
+    "frontier": ("advantage", "kind"),
+    "breakpoints": ("advantage", "kind"),
+    "implied_lambda": ("advantage", "kind"),
+    "DayRoll": ("character", "skill", "kind", "label", "tool"),
+    "Scenario": ("name",),
+    "Scenario.character": ("name",),
+    "rolls_to_empty": ("advantage", "kind", "method"),
+    "DayResult.to_frame": ("what",),
+}
+
+#: (callable name, argument) still checked by hand in day/** (the day engine's own module,
+#: restructured on another branch): a wrong type there gets the value error, or a bare
+#: TypeError for an unhashable value. The tests mark them as expected failures.
+DAY_ENGINE_TODO = {("rolls_to_empty", "method"), ("DayResult.to_frame", "what")}
+
+#: (callable name, argument) where None is a valid value (it means "the default")
+NONE_OK = {
+    ("d20", "naturals"),
+    ("Character.roll", "skill"),
+    ("Character.roll", "kind"),
+    ("success_table", "readings"),
+    ("success_table.characters", "tests"),
+    ("divergence", "reference"),
+    ("haggle", "item"),
+    ("DayRoll", "skill"),
+    ("DayRoll", "label"),
+    ("DayRoll", "tool"),
+}
+
+
+#: (callable name, argument) that takes a list of strings as well as a string: a list, a set or
+#: an array of strings there is the right type (its items are checked as values)
+LIST_OK = {
+    ("Distribution.to_frame", "by"),
+    ("success_table", "readings"),
+    ("success_table.characters", "tests"),
+    ("pivot_success", "index"),
+    ("pivot_success", "columns"),
+}
+
+#: (callable name, argument) that takes a table as well as a string (a policy {dc, weight})
+MAPPING_OK = {("Character", "policy")}
+
+
+def call(which: str, /, **changes: Any) -> Any:
+    """The quick call of ``which`` with some arguments changed."""
+    function, kwargs = CALLS[which]
+    return function(**{**kwargs, **changes})
