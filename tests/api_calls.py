@@ -356,6 +356,21 @@ NONE_OK = {
     ("DayRoll", "skill"),
     ("DayRoll", "label"),
     ("DayRoll", "tool"),
+    # the analyses that sample: method None is the default (exact), as in Sampling
+    *(
+        (name, "method")
+        for name in (
+            "success_table",
+            "roll_distribution",
+            "opposed",
+            "working_together",
+            "group_success",
+            "haggle",
+            "initiative",
+            "hide",
+            "close_opposed",
+        )
+    ),
 }
 
 

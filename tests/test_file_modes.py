@@ -20,7 +20,7 @@ import pytest
 from explodice.core.files import atomic_write_text, make_folder, new_file_mode, write_with
 from explodice.present.explorer import write_explorer
 from explodice.present.report import MANIFEST, PDF_NAME, load_config, write_report
-from explodice.present.report import pages as pages_module
+from explodice.present.report import contents as pages_module
 from explodice.present.report.config import write_default_config
 from explodice.present.report.writer import AREA
 from explodice.sweeps import write_results
