@@ -330,7 +330,7 @@ def test_a_full_tmpfs_gives_one_line_and_exit_2(tmp_path):
         cfg = tmp_path / "tiny.toml"
         cfg.write_text(TINY, encoding="utf-8")
         out = run("report", str(cfg), "--out", str(disk), "--no-progress", timeout=900)
-        refused(out, "No space left on device")
+        refused(out, "No space left on device", "nothing was changed")
         assert not (disk / ".explodice-report" / "current").exists()  # nothing was shown
         assert not list(disk.glob("*.pdf"))
     finally:
@@ -357,7 +357,7 @@ import sys
 from explodice.present.report import contents, write_report
 
 print("the script ran", flush=True)
-contents.PAGES[:] = contents.PAGES[:1]
+contents.PAGES[:] = [p for p in contents.PAGES if p.name == "day"]  # it waits for the warm-up
 write_report(out=sys.argv[1])
 """
 

@@ -220,5 +220,6 @@ def write_explorer(
     try:
         atomic_write_text(out, page)
     except OSError as err:
-        raise OSError(f"cannot write the explorer to {out}: {err.strerror}") from None
+        # its errno kept: a full disk is still a full disk to whoever catches it (the report)
+        raise OSError(err.errno, f"cannot write the explorer to {out}: {err.strerror}") from None
     return out
