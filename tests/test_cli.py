@@ -354,7 +354,7 @@ def test_initiative_refuses_what_it_would_get_wrong():
     for argv, needle in (
         (["initiative", "A=3", "A=5", "B=1"], "twice"),
         (["initiative", "A=3", "B=1", "--side", "x=A,A", "--side", "y=B"], "twice"),
-        (["initiative", "A=3", "B=1", "C=0", "--side", "x=A,B", "--side", "y=B,C"], "both"),
+        (["initiative", "A=3", "B=1", "C=0", "--side", "x=A,B", "--side", "y=B,C"], "too"),
         (["initiative", "A=3", "B=1", "C=0", "--side", "x=A", "--side", "y=B"], "'C'"),
         (["initiative", "A=3", "B=1", "--side", "x=A,B"], "two sides"),
         (["initiative", "A=3", "B=1", "--side", "x=A", "--side", "x=B"], "twice"),

@@ -26,6 +26,7 @@ from explodice.present.cli.options import (
     roll_options,
     rules_from,
     rules_options,
+    rules_text,
 )
 from explodice.present.cli.output import emit
 
@@ -86,11 +87,12 @@ def run(args: argparse.Namespace) -> int:
             "roll": dist.label,
             "mode": args.mode,
             "method": dist.method,
-            "rules": rules.describe() if dist.system == "3d6x" else "d20",
+            "rules": rules_text(rules, dist.system),
         }
     )
-    header = f"# the DC for a target P(success), {args.mode}: {dist.label}; {dist.method}; " + (
-        rules.describe() if dist.system == "3d6x" else "d20"
+    header = (
+        f"# the DC for a target P(success), {args.mode}: {dist.label}; {dist.method}; "
+        + rules_text(rules, dist.system)
     )
     text = frame[["target", "dc", "p", "difficulty"]]
     emit(frame, args.format, text=text, header=header, lang=args.lang)

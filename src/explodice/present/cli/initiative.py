@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 from explodice.analysis.initiative import MAX_ORDERS, initiative
-from explodice.core.errors import ExplodiceError, clip, shown
+from explodice.core.errors import ExplodiceError, shown
 from explodice.game.tables import SYSTEMS
 from explodice.present import i18n
 from explodice.present.cli.base import Command
@@ -64,44 +64,18 @@ def modifiers(items: list[str]) -> dict[str, int]:
     return mods
 
 
-def sides_of(items: list[str] | None, names: list[str]) -> dict[str, list[str]] | None:
-    """``--side NAME=A,B`` items as side -> members, refused unless they are a partition of
-    the creatures into two sides or more (each creature on exactly one side, once)."""
+def sides_of(items: list[str] | None) -> dict[str, list[str]] | None:
+    """``--side NAME=A,B`` items as side -> members (the API refuses sides that do not split
+    the creatures: a creature twice, on two sides or on none, a single side)."""
     if not items:
         return None
-    sides = {side: value.split(",") for side, value in pairs(items, "--side").items()}
-    if len(sides) < 2:
-        raise ExplodiceError(
-            f"`--side` must be given for two sides or more, but only {shown(next(iter(sides)))} "
-            "was: side before side needs another side."
-        )
-    seen: dict[str, str] = {}
-    for side, members in sides.items():
-        for member in members:
-            if member not in names:
-                raise ExplodiceError(
-                    f"`--side {clip(side)}` must name creatures of the command line, "
-                    f"but {shown(member)} is not one of them."
-                )
-            if member in seen:
-                where = "twice on" if seen[member] == side else f"on both {shown(seen[member])} and"
-                raise ExplodiceError(
-                    f"`--side` puts {shown(member)} {where} {shown(side)}: each creature "
-                    "belongs to exactly one side."
-                )
-            seen[member] = side
-    alone = [n for n in names if n not in seen]
-    if alone:
-        raise ExplodiceError(
-            f"`--side` must place every creature on a side, but {shown(alone[0])} is on none."
-        )
-    return sides
+    return {side: value.split(",") for side, value in pairs(items, "--side").items()}
 
 
 def run(args: argparse.Namespace) -> int:
     """Initiative: each creature's rank, the likeliest orders, side before side."""
     mods = modifiers(args.creatures)
-    sides = sides_of(args.side, list(mods))
+    sides = sides_of(args.side)
     args.show = args.show or ("sides" if sides else "ranks")
     if args.show == "sides" and sides is None:
         raise ExplodiceError("`--show sides` needs two sides or more: --side NAME=A,B each.")

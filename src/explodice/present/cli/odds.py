@@ -6,7 +6,6 @@ $ explodice odds --modifier 4 --dc 16 --advantage advantage
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 import pandas as pd
 
@@ -25,6 +24,7 @@ from explodice.present.cli.options import (
     reroll_from,
     resolve_policy,
     rules_from,
+    rules_text,
     sampling_from,
 )
 from explodice.present.cli.output import emit
@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     frame["drain_mean"] = dist.drain_mean
     if rules.close_contest and "p_tie" not in frame:  # lutte serrée: a total == DC goes to bids
         frame.insert(frame.columns.get_loc("p") + 1, "p_tie", _ties(dist, dcs))
-    frame["rules"] = rules.describe() if dist.system == "3d6x" else _d20_rules(rules)
+    frame["rules"] = rules_text(rules, dist.system)
     if args.pmf:
         frame = dist.to_frame("total")
         frame.insert(0, "system", dist.system)
@@ -104,10 +104,6 @@ def run(args: argparse.Namespace) -> int:
 def _ties(dist: Distribution, dcs: list[int]) -> list[float]:
     """P(total == DC) for each DC: the share of P(success) that bids settle (lutte serrée)."""
     return [float(dist.p_success(dc) - dist.p_success(dc + 1)) for dc in dcs]
-
-
-def _d20_rules(rules: Any) -> str:
-    return "d20, close_contest" if rules.close_contest else "d20"
 
 
 def header(d: Distribution) -> str:

@@ -66,6 +66,7 @@ __all__ = [
     "roll_options",
     "rules_from",
     "rules_options",
+    "rules_text",
     "sampling_from",
     "sampling_options",
 ]
@@ -207,6 +208,14 @@ def rules_from(args: argparse.Namespace, system: str = "3d6x") -> Rules:
 
 #: The help of a command's --force, for the file ``flag`` names.
 FORCE_HELP = "replace the file of {flag} if it exists (never a folder, a FIFO or a device)"
+
+
+def rules_text(rules: Rules, system: str) -> str:
+    """The rules a result was computed under, as its header says them: 3d6x's switches, or
+    ``d20`` (with lutte serrée, which both systems play)."""
+    if system == "3d6x":
+        return rules.describe()
+    return "d20, close_contest" if rules.close_contest else "d20"
 
 
 # -- options given, and those a call cannot apply --------------------------------------------

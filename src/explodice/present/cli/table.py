@@ -18,6 +18,7 @@ from explodice.present.cli.options import (
     refuse,
     resolve_policy,
     rules_from,
+    rules_text,
     sampling_from,
 )
 from explodice.present.cli.output import emit, percent_grid
@@ -77,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     )
     wide = pivot_success(table, index=["modifier", "advantage"], columns="dc")
     header = f"# P(success), {args.system}, {table['method'].iloc[0]}; " + (
-        rules.describe() if args.system == "3d6x" else "d20"
+        rules_text(rules, args.system)
     )
     emit(
         table,
