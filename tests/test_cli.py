@@ -147,9 +147,9 @@ def test_compare_reference_defaults_to_a_given_profile():
     # without --reference: "trained" when there is one, else the first profile given
     out = run("compare", "--profiles", "novice=0", "veteran=6")
     assert out.returncode == 0, out.stderr
-    assert out.stdout.startswith("# the d20 DC table mapped onto 3d6x for novice;")
+    assert out.stdout.startswith("# the d20 DC table mapped onto 3d6x for novice, normal;")
     out = run("compare", "--profiles", "novice=0", "trained=4")
-    assert out.stdout.startswith("# the d20 DC table mapped onto 3d6x for trained;")
+    assert out.stdout.startswith("# the d20 DC table mapped onto 3d6x for trained, normal;")
 
 
 def test_odds_text_names_the_roll():
