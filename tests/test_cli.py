@@ -438,3 +438,28 @@ def test_every_command_writes_percentages_one_way(argv):
     assert code == 0
     shown = re.findall(r"[\d.,]+\s?%", fr)
     assert shown and all(re.fullmatch(r"\d{1,3}(,\d)?\xa0%", p) for p in shown), shown
+
+
+def test_day_gauge_applies_lucky_and_the_reroll_on_failure():
+    # issue 26: --lucky and --reroll-on-failure changed nothing in `day --gauge` (11.22 rolls
+    # to empty 20 points); the issue's own computation gave 37.36 with Lucky (fewer 1s) and
+    # 7.15 with a reroll on failure at DC 16 (a failed roll's reroll drains too)
+    def mean(rows):
+        return sum(r["rolls"] * r["p"] for r in rows)
+
+    plain = records("day", "--gauge", "20")
+    lucky = records("day", "--gauge", "20", "--lucky")
+    failure = records("day", "--gauge", "20", "-m", "2", "--dc", "16", "--reroll-on-failure")
+    assert round(mean(plain), 2) == 11.22
+    assert round(mean(lucky), 2) == 37.36
+    assert round(mean(failure), 2) == 7.15
+    # and by a second method: the simulated day, whose character carries the trait
+    sim = records(
+        "day", "--gauge", "20", "--lucky", "--simulate", "--days", "40000", "--seed", "3",
+        "--threads", "1", "--no-progress",
+    )  # fmt: skip
+    second = sum(r["rolls"] ** 2 * r["p"] for r in lucky) - mean(lucky) ** 2
+    assert abs(mean(sim) - mean(lucky)) < 4 * (second / 40_000) ** 0.5
+    # under keep (or cancel), the drain does not depend on the total: -m and --dc are refused
+    code, _, err = _main("day", "--gauge", "20", "-m", "2", "--dc", "16", "--lucky")
+    assert code == 2 and "does not depend on its total" in err

@@ -45,6 +45,7 @@ from explodice.engine.rule_of_one import STATE_SHAPE
 from explodice.engine.seeding import chunk_sizes, resolve_seed, seed_record, stream_seeds
 from explodice.game.character import GAUGES, Character
 from explodice.game.checks import check_rules
+from explodice.game.reroll import Reroll, as_reroll
 from explodice.game.rules import Best, ExplodiceError, Policy, Roll, Rules, check_int
 from explodice.game.tables import MAX_GAUGE
 
@@ -793,11 +794,14 @@ def rolls_to_empty(
     seed: int | np.random.SeedSequence | None = None,
     threads: int | None = None,
     progress: bool | None = None,
+    reroll: Reroll | str | None = None,
 ) -> EmptyTime:
     """After how many rolls does one gauge of ``gauge`` points first reach 0?
 
     One PC repeats one roll (``modifier``, ``dc``, ``advantage``, ``kind``) under ``policy``
-    (``"keep"``, ``"cancel"``, a weight λ for ``Best(dc, λ)``, or a ``Best``).
+    (``"keep"``, ``"cancel"``, a weight λ for ``Best(dc, λ)``, or a ``Best``), with its
+    ``reroll``: ``Reroll("one")`` (Lucky: fewer 1s, a slower drain) or ``Reroll("failure")``
+    (spent against ``dc`` on each failed roll: its drain adds to the first's).
     ``method="exact"`` sums the exact drain PMF (an absorbing chain: disadvantage at 0 cannot
     matter before the first passage); ``"simulate"`` runs :func:`simulate_day` (with
     ``progress``).
@@ -810,7 +814,15 @@ def rolls_to_empty(
     gauge = check_int("gauge", gauge, lo=1, hi=MAX_GAUGE)
     if isinstance(policy, (int, float)) and not isinstance(policy, bool):
         policy = Best(dc, policy)
-    roll = Roll(modifier, advantage=advantage, kind=kind, policy=policy)
+    reroll = as_reroll(reroll)
+    if reroll is not None and reroll.trigger == "failure":
+        if reroll.dc not in (None, dc):
+            raise ExplodiceError(
+                f"`reroll` {shown(reroll)} is spent against the roll's DC ({dc}): give "
+                "Reroll('failure') without a DC, or with that one."
+            )
+        reroll = reroll.with_dc(dc)
+    roll = Roll(modifier, advantage=advantage, kind=kind, policy=policy, reroll=reroll)
     if method not in ("exact", "simulate"):
         raise ExplodiceError(
             f"`method` must be one of ['exact', 'simulate'], but {shown(method)} was passed."
@@ -831,6 +843,7 @@ def rolls_to_empty(
         dict.fromkeys(("STR", "DEX", "CON", "INT", "WIS", "CHA"), 10),
         gauge_max={"PA": gauge, "PM": 0, "PF": 0, "PH": 0},
         policy=roll.policy,
+        reroll=reroll,  # a trait: a reroll on failure is spent against each roll's DC
     )
     what = {"skill": "Athletics"} if kind == "check" else {"ability": "STR"}  # STR: PA
     scenario = Scenario(

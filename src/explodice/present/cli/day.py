@@ -29,6 +29,7 @@ from explodice.present.cli.options import (
     output_options,
     progress,
     refuse,
+    reroll_from,
     resolve_policy,
     roll_options,
     rules_from,
@@ -251,6 +252,7 @@ def _rolls_to_empty(args: argparse.Namespace) -> int:
         seed=args.seed,
         threads=args.threads,
         progress=progress(args),
+        reroll=reroll_from(args, args.dc),
     )
     frame = result.to_frame()
     header = (
