@@ -463,3 +463,25 @@ def test_day_gauge_applies_lucky_and_the_reroll_on_failure():
     # under keep (or cancel), the drain does not depend on the total: -m and --dc are refused
     code, _, err = _main("day", "--gauge", "20", "-m", "2", "--dc", "16", "--lucky")
     assert code == 2 and "does not depend on its total" in err
+
+
+def test_exact_day_tables_say_p_and_nothing_only_a_sample_has():
+    # issue 21: `day SCENARIO --exact --table empty|first_empty|drain` printed a `count` column
+    # holding probabilities, with ci_low == ci_high == p
+    example = str(ROOT / "src" / "explodice" / "data" / "day_example.toml")
+    for table in ("empty", "first_empty", "drain", "roll_types", "gauges"):
+        csv = run("day", example, "--exact", "--table", table, "--format", "csv")
+        assert csv.returncode == 0, csv.stderr
+        columns = set(csv.stdout.splitlines()[0].split(","))
+        assert not {"count", "ci_low", "ci_high", "drain_se"} & columns, (table, columns)
+        assert {"p", "p_empty"} & columns, table
+        text = run("day", example, "--exact", "--table", table)
+        head = text.stdout.splitlines()[1]  # the header line of the table
+        assert "count" not in head and "ci_low" not in head, (table, head)
+    drain = pd.read_csv(io.StringIO(run("day", example, "--exact", "--table", "drain",
+                                        "--format", "csv").stdout))  # fmt: skip
+    # a day's drain per gauge is a distribution: its p sum to 1 (less the cut, < 1e-12)
+    assert drain.groupby(["character", "gauge"]).p.sum().to_numpy() == pytest.approx(1, abs=1e-9)
+    simulated = run("day", example, "--days", "2000", "--seed", "1", "--table", "empty",
+                    "--format", "csv")  # fmt: skip
+    assert {"count", "ci_low", "ci_high"} <= set(simulated.stdout.splitlines()[0].split(","))
