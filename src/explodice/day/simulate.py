@@ -3,7 +3,7 @@
 :func:`simulate_day` compiles a :class:`~explodice.Scenario` into plain arrays (through
 :func:`explodice.engine.compiled.compile_roll`, the
 translation the single-roll kernel uses) and runs
-:func:`explodice.day._kernel.day_chunk` on threads (:func:`explodice.engine.chunks.run_chunks`). The rules of RULES.md it plays:
+:func:`explodice.day._kernel.day_chunk` on threads (:func:`explodice.engine.chunks.run_chunks`). The rules of docs/rules.md it plays:
 
 - each drain goes to the gauge `rules.drain_gauge` names (a skill check: its skill's gauge by
   default; a save or an ability check: its ability's); past 0 the excess overflows
