@@ -380,3 +380,55 @@ def test_a_script_without_the_main_guard_writes_a_report_once(tmp_path):
     assert done.stdout.count("the script ran") == 1
     assert "bootstrapping" not in done.stderr and "Traceback" not in done.stderr
     assert (tmp_path / "out" / "explodice-report.pdf").is_symlink()
+
+
+def test_the_default_copies_get_the_modes_of_the_umask(tmp_path):
+    # issue 21: files written through a temporary file kept mkstemp's 0600
+    env = os.environ | {"MPLBACKEND": "Agg"}
+    for argv in (
+        ["day", "--write-default-scenario", str(tmp_path / "s.toml")],
+        ["report", "--write-default-config", str(tmp_path / "c.toml")],
+    ):
+        done = subprocess.run(
+            CLI + argv,
+            capture_output=True,
+            env=env,
+            timeout=300,
+            preexec_fn=lambda: os.umask(0o022),
+        )
+        assert done.returncode == 0, done.stderr
+    for name in ("s.toml", "c.toml"):
+        assert (tmp_path / name).stat().st_mode & 0o777 == 0o644, name
+
+
+def _readme_sweep_snippet() -> str:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Sweeps over a design space") :]
+    block = section[section.index("```python\n") + len("```python\n") :]
+    return block[: block.index("```")]
+
+
+def test_the_readmes_sweep_snippet_runs_as_a_script_and_a_forgotten_guard_is_named(tmp_path):
+    # issue 21: run as a plain script, the snippet's workers ran the whole file again ("36 of
+    # 36 cases failed ... RuntimeError: An attempt has been made to start a new process
+    # before ..."): the snippet has the guard, and without it one SweepError names the fix
+    snippet = _readme_sweep_snippet().replace("10**6", "1000")
+    assert 'if __name__ == "__main__":' in snippet
+    env = os.environ | {"MPLBACKEND": "Agg"}
+    script = tmp_path / "guarded.py"
+    script.write_text(snippet + '    print("cases", len(df), df.error.notna().sum())\n')
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["cases", "36", "0"] and "RuntimeError" not in done.stderr
+    unguarded = "\n".join(line.strip() for line in snippet.splitlines() if "__main__" not in line)
+    script.write_text(unguarded + '\nprint("cases", len(df))\n')
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=600
+    )
+    assert done.returncode != 0
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("explodice.sweeps.tasks.SweepError") or "SweepError" in last, last
+    assert 'if __name__ == "__main__":' in last
+    assert "cases" not in done.stdout  # no half-done sweep was printed as a result
