@@ -3,6 +3,7 @@
 gauge first reaches 0, repeating one roll.
 
     $ explodice day --gauge 20 -m 2 --dc 16 --policy best:0.05
+    $ explodice day --write-default-scenario my-scenario.toml
     $ explodice day my-scenario.toml --days 100000 --table empty
     $ explodice day my-scenario.toml --exact --table drain
 """
@@ -282,7 +283,9 @@ COMMAND = Command(
     description="With SCENARIO.toml: simulate --days days of it (or, "
     "with --exact, compute the day as an exact Markov chain). "
     "Without: after how many rolls does one gauge of --gauge "
-    "points first reach 0, repeating one roll (--modifier, --dc)?",
+    "points first reach 0, repeating one roll (--modifier, --dc)? "
+    "--write-default-scenario FILE writes a scenario to start from (the report's party and "
+    "day, commented).",
     run=run,
     writes=writes,
     shared=(
