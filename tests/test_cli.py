@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -91,7 +93,7 @@ def test_odds_text_is_an_aligned_table_with_provenance():
     out = run("odds", "-m", "0", "--dc", "8")
     assert out.returncode == 0
     assert out.stdout.startswith("# 3d6x+0, normal, check, pc, keep\n# 3d6x exact")
-    assert "83.796%" in out.stdout  # 181/216
+    assert "83.8%" in out.stdout  # 181/216, in the one percent format of every command
 
 
 def test_table_csv_is_the_tidy_success_table():
@@ -137,7 +139,7 @@ def test_opposed_compare_frontier_day():
     front = records("frontier", "-m", "2", "--dc", "16")
     api_front = frontier(2, 16)
     assert [r["p_success"] for r in front] == pytest.approx(api_front.p_success.tolist())
-    day = records("day", "--gauge", "10", "-m", "0", "--dc", "12")
+    day = records("day", "--gauge", "10", "-m", "0", "--dc", "12", "--policy", "best:0.05")
     assert sum(r["p"] for r in day) == pytest.approx(1.0, abs=1e-9)
 
 
@@ -145,9 +147,9 @@ def test_compare_reference_defaults_to_a_given_profile():
     # without --reference: "trained" when there is one, else the first profile given
     out = run("compare", "--profiles", "novice=0", "veteran=6")
     assert out.returncode == 0, out.stderr
-    assert out.stdout.startswith("# the d20 DC table mapped onto 3d6x for novice;")
+    assert out.stdout.startswith("# the d20 DC table mapped onto 3d6x for novice, normal;")
     out = run("compare", "--profiles", "novice=0", "trained=4")
-    assert out.stdout.startswith("# the d20 DC table mapped onto 3d6x for trained;")
+    assert out.stdout.startswith("# the d20 DC table mapped onto 3d6x for trained, normal;")
 
 
 def test_odds_text_names_the_roll():
@@ -252,3 +254,234 @@ def test_odds_refuses_several_dcs_for_a_roll_bound_to_its_dc():
     one = records("odds", "-m", "2", "--dc", "17", "--reroll-on-failure")
     p = exact(Roll(2)).p_success(17)
     assert one[0]["p"] == pytest.approx(1 - (1 - p) ** 2, abs=1e-12)
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_what_users_read_names_the_rules_file_they_have():
+    # issue 21: the CLI's help, the report's title page, the default configuration and the
+    # notebooks named RULES.md (or shared/RULES.md), a file users do not have; and an example
+    # grid named an issue number of the project's tracker
+    help_text = run("odds", "--help").stdout
+    assert "docs/rules.md" in help_text and "RULES.md" not in help_text
+    assert (ROOT / "docs" / "rules.md").is_file()
+    shipped = [
+        *(ROOT / "src" / "explodice").rglob("*.py"),
+        *(ROOT / "src" / "explodice" / "data").glob("*.toml"),
+        *(ROOT / "src" / "explodice" / "present" / "locale").rglob("*.po*"),
+        *(ROOT / "notebooks").glob("*.ipynb"),
+        ROOT / "README.md",
+        ROOT / "docs" / "rules.md",
+    ]
+    named = [str(p.relative_to(ROOT)) for p in shipped if "RULES.md" in p.read_text("utf-8")]
+    assert named == []
+    example = (ROOT / "src" / "explodice" / "data" / "sweep_example.toml").read_text("utf-8")
+    assert "issue" not in example.lower()
+
+
+def _main(*argv: str) -> tuple[int, str, str]:
+    """The command line in this process: status, stdout, stderr (argparse's exits too)."""
+    from explodice.present.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(argv))
+        except SystemExit as stop:
+            code = stop.code
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_opposed_reads_the_policy_as_odds_does():
+    # issue 21: `opposed --policy Keep` was refused ("Keep" is keep) while odds took it
+    rows = records("opposed", "-m", "2", "--vs", "0", "--policy", "Keep")
+    api = opposed(Roll(2), Roll(0))
+    assert (rows[0]["win"], rows[0]["tie"]) == pytest.approx((api.win, api.tie), abs=1e-12)
+    cancel = records("opposed", "-m", "2", "--policy", " CANCEL ")[0]
+    api = opposed(Roll(2, policy="cancel"), Roll(0))
+    assert cancel["win"] == pytest.approx(api.win, abs=1e-12)
+    for policy in ("best:0.1", "best:0.1@16"):  # best weighs P(total >= DC): none here
+        code, _, err = _main("opposed", "--policy", policy)
+        assert code == 2 and "keep or cancel" in err and err.count("\n") == 1
+
+
+def test_a_bug_is_a_traceback_not_bad_input(monkeypatch):
+    # issue 21: main turned every ValueError (a bug in pandas' or numpy's hands) into "bad
+    # input, exit 2"; only the package's errors and the system's (OSError) are the user's
+    from explodice.present.cli import odds
+
+    def broken(*args, **kwargs):
+        raise ValueError("a bug deep inside")
+
+    monkeypatch.setattr(odds, "roll_distribution", broken)
+    with pytest.raises(ValueError, match="a bug deep inside"):
+        _main("odds")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["initiative", "A=1.5", "B=1"],
+        ["initiative", "A=1e400", "B=1"],
+        ["initiative", "A=3", "B=1", "--show", "orders", "--top", "2.5"],
+        ["hide", "-m", "1.5", "--passive", "12"],
+        ["hide", "--passive", "1e400"],
+        ["hide", "--active", "nan"],
+        ["contest", "--bids-a", "2.5"],
+        ["contest", "--bids-a", "1e400"],
+        ["reroll", "-m", "1.5"],
+        ["reroll", "--dc", "1e400"],
+        ["compare", "--profiles", "a=1e400"],
+    ],
+    ids=" ".join,
+)
+def test_the_rules_commands_read_numbers_strictly(argv):
+    code, _, err = _main(*argv)
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+
+
+def test_numbers_of_the_rules_commands_written_exactly_are_accepted():
+    code, out, _ = _main("initiative", "A=3e0", "B=1", "--format", "json")
+    assert code == 0 and {r["creature"] for r in json.loads(out)} == {"A", "B"}
+    code, out, _ = _main("reroll", "-m", "1e0", "--dc", "1_6", "--format", "json")
+    assert code == 0 and json.loads(out)[0]["dc"] == 16
+
+
+def test_initiative_refuses_what_it_would_get_wrong():
+    # issue 26: A=3 A=5 dropped A=3; a creature twice on a side gave 18.4 % / 46.9 %; one
+    # side printed an empty table; --top -1 dropped the last order
+    for argv, needle in (
+        (["initiative", "A=3", "A=5", "B=1"], "twice"),
+        (["initiative", "A=3", "B=1", "--side", "x=A,A", "--side", "y=B"], "twice"),
+        (["initiative", "A=3", "B=1", "C=0", "--side", "x=A,B", "--side", "y=B,C"], "too"),
+        (["initiative", "A=3", "B=1", "C=0", "--side", "x=A", "--side", "y=B"], "'C'"),
+        (["initiative", "A=3", "B=1", "--side", "x=A,B"], "two sides"),
+        (["initiative", "A=3", "B=1", "--side", "x=A", "--side", "x=B"], "twice"),
+        (["initiative", "A=3", "B=1", "--side", "x=A", "--side", "y=Z"], "'Z'"),
+        (["initiative", "A=3", "B=1", "--show", "orders", "--top", "-1"], "--top"),
+        (["initiative", "A=3", "B=1", "--show", "orders", "--top", "0"], "--top"),
+        (["initiative", "A=3", "B=1", "--show", "sides"], "--side"),
+    ):
+        out = run(*argv) if needle == "twice" and "A=5" in argv else None
+        code, _, err = (out.returncode, out.stdout, out.stderr) if out else _main(*argv)
+        assert code == 2 and needle in err and err.count("\n") == 1, (argv, err)
+        assert "Traceback" not in err
+    # a partition: by the opposed test, A (+3) acts before B (+1) when it wins or ties
+    rows = records("initiative", "A=3", "B=1", "--side", "x=A", "--side", "y=B")
+    o = opposed(Roll(3), Roll(1))
+    first = {(r["side first"], r["side second"]): r["p"] for r in rows}
+    assert first[("x", "y")] == pytest.approx(o.win + o.tie, abs=1e-12)
+    assert first[("y", "x")] == pytest.approx(o.loss, abs=1e-12)
+
+
+def test_dc_finds_the_dc_for_a_target_probability():
+    # by hand: d20 + 3 has 45 % at DC 15 (faces 12..20: 9 of 20)
+    rows = records("dc", "-m", "3", "--target", "0.45", "--system", "d20")
+    assert rows[0]["dc"] == 15 and rows[0]["p"] == pytest.approx(9 / 20)
+    # 3d6x + 0: P(total >= 12) = 1/2 + a little from explosions: the closest DC to 50 %
+    d = exact(Roll(0))
+    rows = records("dc", "--target", "0.5", "25%")
+    assert [r["dc"] for r in rows] == [12, 16]
+    assert [r["p"] for r in rows] == pytest.approx([d.p_success(12), d.p_success(16)], abs=1e-12)
+    # the shared options reach the roll: advantage, Lucky, the reading of disadvantage
+    from explodice import Reroll, dc_for_probability
+
+    for extra, roll, rules in (
+        (["--advantage", "advantage"], Roll(3, advantage="advantage"), None),
+        (["--lucky"], Roll(3, reroll=Reroll("one")), None),
+        (
+            ["--advantage", "disadvantage", "--disadvantage", "drop"],
+            Roll(3, advantage="disadvantage"),
+            Rules(disadvantage="drop"),
+        ),
+    ):
+        code, out, err = _main("dc", "-m", "3", "--target", "0.3", *extra, "--format", "json")
+        assert code == 0, err
+        assert json.loads(out)[0]["dc"] == dc_for_probability(roll, 0.3, rules=rules)
+    code, out, _ = _main("dc", "-m", "3", "--target", "0.5", "--lang", "fr")
+    assert code == 0 and "DD" in out and "\xa0%" in out
+    for argv in (["dc", "--target", "1.5"], ["dc", "--target", "0.5", "--policy", "best:0.1"]):
+        code, _, err = _main(*argv)
+        assert code == 2 and err.count("\n") == 1, err
+    assert "explodice dc -m 3 --target 0.5" in (ROOT / "README.md").read_text("utf-8")
+
+
+#: Every command's text table, one call each (their probabilities shown in percent).
+TEXT_CALLS = [
+    ["odds", "-m", "0", "--dc", "8"],
+    ["odds", "-m", "0", "--dc", "8", "--simulate", "--n", "20000", "--seed", "1", "--threads", "1"],
+    ["table", "--modifiers", "0", "--dc", "8", "--states", "normal"],
+    ["frontier", "-m", "2", "--dc", "16"],
+    ["opposed", "-m", "2"],
+    ["compare", "-m", "4"],
+    ["compare"],
+    ["dc", "--target", "0.5"],
+    ["day", "--gauge", "20"],
+    ["initiative", "A=3", "B=1"],
+    ["hide", "-m", "3", "--passive", "12"],
+    ["contest", "--bids-a", "3", "--bids-b", "uniform:4"],
+    ["reroll", "-m", "0", "--dc", "16"],
+]
+
+
+@pytest.mark.parametrize("argv", TEXT_CALLS, ids=" ".join)
+def test_every_command_writes_percentages_one_way(argv):
+    # issue 21: odds 97.299%, table 83.8%, reroll 83.8 %, day 90 %: one format, the
+    # language's (83.8% in English, 83,8 % in French), one decimal unless a simulated
+    # interval needs more
+    code, en, _ = _main(*argv)
+    assert code == 0
+    shown = re.findall(r"[\d.,]+\s?%", en)  # (a quantile's label: "90% by roll 18")
+    assert shown and all(re.fullmatch(r"\d{1,3}(\.\d)?%", p) for p in shown), shown
+    code, fr, _ = _main(*argv, "--lang", "fr")
+    assert code == 0
+    shown = re.findall(r"[\d.,]+\s?%", fr)
+    assert shown and all(re.fullmatch(r"\d{1,3}(,\d)?\xa0%", p) for p in shown), shown
+
+
+def test_day_gauge_applies_lucky_and_the_reroll_on_failure():
+    # issue 26: --lucky and --reroll-on-failure changed nothing in `day --gauge` (11.22 rolls
+    # to empty 20 points); the issue's own computation gave 37.36 with Lucky (fewer 1s) and
+    # 7.15 with a reroll on failure at DC 16 (a failed roll's reroll drains too)
+    def mean(rows):
+        return sum(r["rolls"] * r["p"] for r in rows)
+
+    plain = records("day", "--gauge", "20")
+    lucky = records("day", "--gauge", "20", "--lucky")
+    failure = records("day", "--gauge", "20", "-m", "2", "--dc", "16", "--reroll-on-failure")
+    assert round(mean(plain), 2) == 11.22
+    assert round(mean(lucky), 2) == 37.36
+    assert round(mean(failure), 2) == 7.15
+    # and by a second method: the simulated day, whose character carries the trait
+    sim = records(
+        "day", "--gauge", "20", "--lucky", "--simulate", "--days", "40000", "--seed", "3",
+        "--threads", "1", "--no-progress",
+    )  # fmt: skip
+    second = sum(r["rolls"] ** 2 * r["p"] for r in lucky) - mean(lucky) ** 2
+    assert abs(mean(sim) - mean(lucky)) < 4 * (second / 40_000) ** 0.5
+    # under keep (or cancel), the drain does not depend on the total: -m and --dc are refused
+    code, _, err = _main("day", "--gauge", "20", "-m", "2", "--dc", "16", "--lucky")
+    assert code == 2 and "does not depend on its total" in err
+
+
+def test_exact_day_tables_say_p_and_nothing_only_a_sample_has():
+    # issue 21: `day SCENARIO --exact --table empty|first_empty|drain` printed a `count` column
+    # holding probabilities, with ci_low == ci_high == p
+    example = str(ROOT / "src" / "explodice" / "data" / "day_example.toml")
+    for table in ("empty", "first_empty", "drain", "roll_types", "gauges"):
+        csv = run("day", example, "--exact", "--table", table, "--format", "csv")
+        assert csv.returncode == 0, csv.stderr
+        columns = set(csv.stdout.splitlines()[0].split(","))
+        assert not {"count", "ci_low", "ci_high", "drain_se"} & columns, (table, columns)
+        assert {"p", "p_empty"} & columns, table
+        text = run("day", example, "--exact", "--table", table)
+        head = text.stdout.splitlines()[1]  # the header line of the table
+        assert "count" not in head and "ci_low" not in head, (table, head)
+    drain = pd.read_csv(io.StringIO(run("day", example, "--exact", "--table", "drain",
+                                        "--format", "csv").stdout))  # fmt: skip
+    # a day's drain per gauge is a distribution: its p sum to 1 (less the cut, < 1e-12)
+    assert drain.groupby(["character", "gauge"]).p.sum().to_numpy() == pytest.approx(1, abs=1e-9)
+    simulated = run("day", example, "--days", "2000", "--seed", "1", "--table", "empty",
+                    "--format", "csv")  # fmt: skip
+    assert {"count", "ci_low", "ci_high"} <= set(simulated.stdout.splitlines()[0].split(","))

@@ -70,7 +70,13 @@ def test_equivalent_dc_table_and_divergence():
     assert len(t) == 6 * 3
     mods = {"untrained": 0, "trained": 4, "expert": 8}
     for row in t.itertuples():
-        assert row.dc_3d6x == _hand_equivalent(4, row.d20_dc)  # the reference: trained +4
+        # the reference (trained +4) maps each d20 DC it can tell apart; where its d20 odds are
+        # certain or impossible, the profile whose odds there are nearest 50 % (by hand:
+        # untrained +0 has 80 % at DC 5, expert +8 20 % at DC 25), and at DC 30, out of every
+        # profile's reach, the strongest (expert) by the tolerance rule
+        on = {5: "untrained", 25: "expert", 30: "expert"}.get(row.d20_dc, "trained")
+        assert row.matched_on == on
+        assert row.dc_3d6x == _hand_equivalent(mods[on], row.d20_dc)
         assert row.modifier == mods[row.profile]
         assert row.p_d20 == pytest.approx(d20_hand(row.modifier, row.d20_dc), abs=1e-12)
         assert row.p_3d6x == pytest.approx(
@@ -86,6 +92,18 @@ def test_equivalent_dc_table_and_divergence():
         assert row.p_3d6x == pytest.approx(
             sf(HAND[row.advantage], row.dc_3d6x - row.modifier), abs=1e-12
         )
+
+
+def test_the_table_gives_each_d20_dc_its_own_3d6x_dc_at_the_top():
+    # issue 21: d20 DCs 25 and 30, both impossible at +4, mapped to one 3d6x DC (38)
+    t = ex.equivalent_dc_table().drop_duplicates("difficulty")
+    assert t.dc_3d6x.is_unique and t.dc_3d6x.is_monotonic_increasing
+    top = t.set_index("d20_dc")
+    assert top.dc_3d6x[25] == 25 and top.dc_3d6x[30] == 42  # by hand: see the test above
+    # the expert's odds at DC 25 now match d20's (20 %): by hand, P(3d6x + 8 >= 25)
+    expert = ex.equivalent_dc_table().query("profile == 'expert' and d20_dc == 25").iloc[0]
+    assert expert.p_3d6x == pytest.approx(sf(HAND["normal"], 17), abs=1e-12)
+    assert abs(expert.gap) < 0.01
 
 
 def test_dc_for_probability():

@@ -102,7 +102,7 @@ def test_no_label_of_the_french_report_is_left_in_english(french_text):
             "Ana",
             "Bo",
             "novice",
-            "RULES.md",
+            "docs/rules.md",  # a file name
         ):
             text = text.replace(own, "")  # the designer's own words stay as written
         english = sorted({m.group(0) for m in ENGLISH.finditer(text)})

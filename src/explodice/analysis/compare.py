@@ -182,28 +182,39 @@ def equivalent_dc_table(
 
     For each difficulty, ``dc_3d6x`` is the reference profile's equivalent DC; each profile's
     rows show its d20 odds at the d20 DC and its 3d6x odds at ``dc_3d6x`` (tidy: one row per
-    difficulty and profile).
+    difficulty and profile), ``gap`` the error of the match for that profile.
+
+    Where the reference's d20 odds are certain or impossible (trained +4 cannot reach DC 25
+    or 30: both would map to the same far 3d6x DC), the row is matched on the profile that
+    tells that d20 DC apart: the one whose d20 odds there are nearest 50 %; where every
+    profile is certain (impossible), on the weakest (strongest), by the tolerance rule of
+    :func:`equivalent_dc`. ``matched_on`` names the profile each row was matched on.
 
     >>> t = equivalent_dc_table()
     >>> t[t.profile == "trained"].dc_3d6x.tolist()
-    [8, 13, 16, 20, 38, 38]
+    [8, 13, 16, 20, 25, 42]
+    >>> t[t.profile == "trained"].matched_on.tolist()[-2:]  # expert +8 has 20 % at DC 25
+    ['expert', 'expert']
     """
     profiles = check_mapping(
         "profiles", PROFILES if profiles is None else profiles, what="NAME: modifier items"
     )
     reference = _reference(reference, profiles)
-    mapping = equivalent_dc(_as_roll(profiles[reference], "profiles"), d20_dcs=d20_dcs, rules=rules)
+    rolls = {name: _as_roll(value, "profiles") for name, value in profiles.items()}
+    own = {name: equivalent_dc(roll, d20_dcs=d20_dcs, rules=rules) for name, roll in rolls.items()}
     rows = []
-    for row in mapping.itertuples():
-        for name, value in profiles.items():
-            roll = _as_roll(value, "profiles")
+    for i, row in enumerate(own[reference].itertuples()):
+        on = _matched_on(reference, {name: table.iloc[i] for name, table in own.items()})
+        dc3 = int(own[on].dc_3d6x.iloc[i])
+        for name, roll in rolls.items():
             p_d20 = float(d20(roll).p_success(row.d20_dc))
-            p_3 = float(exact(roll, rules).p_success(row.dc_3d6x))
+            p_3 = float(exact(roll, rules).p_success(dc3))
             rows.append(
                 {
                     "difficulty": row.difficulty,
                     "d20_dc": row.d20_dc,
-                    "dc_3d6x": row.dc_3d6x,
+                    "dc_3d6x": dc3,
+                    "matched_on": on,
                     "profile": name,
                     "modifier": roll.modifier,
                     "p_d20": p_d20,
@@ -214,6 +225,20 @@ def equivalent_dc_table(
     out = pd.DataFrame(rows)
     out.attrs.update({"reference": reference, "rules": check_rules(rules).describe()})
     return out
+
+
+def _matched_on(reference: str, rows: Mapping[str, Any]) -> str:
+    """The profile whose equivalent DC a row of the table takes: the reference, unless its
+    d20 odds there are certain or impossible (its ``note``); then the profile whose d20 odds
+    are nearest 50 % (the first of the nearest), else, every profile certain (impossible),
+    the one with the lowest (highest) equivalent DC."""
+    if not rows[reference].note:
+        return reference
+    inside = [name for name, row in rows.items() if not row.note]
+    if inside:
+        return min(inside, key=lambda name: abs(rows[name].p_d20 - 0.5))
+    pick = min if rows[reference].note == "certain in d20" else max
+    return pick(rows, key=lambda name: rows[name].dc_3d6x)
 
 
 def divergence(

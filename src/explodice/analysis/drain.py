@@ -1,7 +1,7 @@
 """The drain of one roll: its distribution, mean and tail, by gauge.
 
 Each kept 1 of a PC's check or save drains one exploding d6 from the gauge of the roll's
-ability (RULES.md, the rule of 1). The numbers come from the exact engine.
+ability (docs/rules.md, the rule of 1). The numbers come from the exact engine.
 
 >>> from explodice import Roll
 >>> df = drain_frame(Roll(0))

@@ -1,4 +1,4 @@
-"""Initiative (RULES.md): who acts when, exactly, in either system.
+"""Initiative (docs/rules.md): who acts when, exactly, in either system.
 
 Every creature makes a DEX ability check (kind ``ability``); creatures act in decreasing
 total. Ties go to the higher DEX modifier, then to a fair coin (a group still tied is put in

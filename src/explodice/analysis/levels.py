@@ -1,4 +1,4 @@
-"""The questions across levels 1-20 (RULES.md, "Levels"), case by case.
+"""The questions across levels 1-20 (docs/rules.md, "Levels"), case by case.
 
 The level is a column and the build is the input: every table here has ``level`` in it.
 

@@ -1,4 +1,4 @@
-"""The other resolutions of RULES.md: opposed tests, passive values, working together,
+"""The other resolutions of docs/rules.md: opposed tests, passive values, working together,
 group tests and haggling, in both systems, computed exactly from the rolls' PMFs.
 
 Each takes :class:`~explodice.Roll` objects (or ready :class:`~explodice.Distribution`

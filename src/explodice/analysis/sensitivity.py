@@ -1,5 +1,5 @@
 """Which readings matter: every switch of :class:`~explodice.Rules`, each of its other values,
-and how much it moves the numbers a designer balances with (RULES.md, "Readings that are
+and how much it moves the numbers a designer balances with (docs/rules.md, "Readings that are
 switches").
 
 :func:`sensitivity` moves one switch at a time off ``rules`` (the default

@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import socket
 import stat
 import tempfile
 import tomllib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -119,25 +120,99 @@ def read_toml(path: str | os.PathLike[str], *, error: type[ExplodiceError]) -> d
 
 
 def check_writable(
-    path: str | os.PathLike[str], *, error: type[ExplodiceError], what: str = "--out"
+    path: str | os.PathLike[str],
+    *,
+    error: type[ExplodiceError],
+    what: str = "--out",
+    inputs: Iterable[str | os.PathLike[str] | None] = (),
+    replace: bool = True,
+    folder: bool = False,
+    owned: Iterable[str] = (),
 ) -> Path:
-    """``path`` as a Path when a file can be written there, checked before any work starts.
+    """``path`` as a Path when a file can be written there, checked before any work starts:
+    the one check of every file a command writes.
 
-    Its folder must exist and accept new files, and ``path`` must not be a folder.
+    Its folder must exist and accept new files. Refused: a folder; something that is not a
+    regular file (a FIFO, a device such as ``/dev/null``: the rename would put a regular file
+    in its place, so it is refused rather than written through); one of ``inputs``, the
+    files the command reads (the same file, also through a symbolic or a hard link); and,
+    unless ``replace``, any file that exists. With ``folder``, ``path`` is a folder to write
+    into (it may exist, as a folder): an input may not be it, nor lie in one of its ``owned``
+    sub-paths (those its writer replaces or removes).
+
+    >>> import tempfile, pathlib
+    >>> grid = pathlib.Path(tempfile.mkdtemp()) / "grid.toml"
+    >>> _ = grid.write_text("task = 'success'")
+    >>> check_writable(grid, error=ExplodiceError, inputs=[grid])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    explodice.core.errors.ExplodiceError: `--out` ... is an input of this command (...grid.toml): writing it would replace it; choose another name.
     """
+    if isinstance(path, str) and not path.strip():  # Path("") is the current folder
+        raise error(f"`{what}` is empty; give the name of a {'folder' if folder else 'file'}.")
     path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
+    parent = path.parent if str(path.parent) else Path(".")
+    for source in inputs:
+        if source is not None and (
+            _same_file(path, source) or any(_inside(source, path / sub) for sub in owned)
+        ):
+            raise error(
+                f"`{what}` {str(path)!r} is an input of this command ({source}): writing it "
+                "would replace it; choose another name."
+            )
+    if folder:
+        if path.exists() and not path.is_dir():
+            raise error(f"`{what}` {str(path)!r} is not a folder; give a folder to write into.")
+        return path
     if path.is_dir():
         raise error(f"`{what}` {str(path)!r} is a folder; give a file name.")
-    if not folder.is_dir():
-        raise error(f"`{what}` {str(path)!r}: the folder {str(folder)!r} does not exist.")
+    if path.exists() and not path.is_file():
+        raise error(
+            f"`{what}` {str(path)!r} is not a regular file ({_kind(path)}); give the name of "
+            "a file to write."
+        )
+    if not replace and (path.exists() or path.is_symlink()):
+        raise error(
+            f"`{what}` {str(path)!r} already exists; choose another name, remove it first, "
+            "or give --force to replace it."
+        )
+    if not parent.is_dir():
+        raise error(f"`{what}` {str(path)!r}: the folder {str(parent)!r} does not exist.")
     try:
-        fd, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=folder)
+        fd, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=parent)
     except OSError as err:
         raise error(f"`{what}` {str(path)!r} cannot be written ({err.strerror}).") from None
     os.close(fd)
     os.unlink(probe)
     return path
+
+
+def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet)
+        return False
+
+
+def _inside(path: str | os.PathLike[str], folder: Path) -> bool:
+    """True when ``path`` (its real location, links followed) lies inside ``folder``."""
+    try:
+        return Path(os.path.realpath(path)).is_relative_to(os.path.realpath(folder))
+    except (OSError, ValueError):
+        return False
+
+
+def _kind(path: Path) -> str:
+    mode = path.stat().st_mode
+    for test, name in (
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return name
+    return "not a file"
 
 
 def umask() -> int:
@@ -202,8 +277,9 @@ def atomic_write(path: str | os.PathLike[str]) -> Iterator[Path]:
     'dc,p\\n16,0.5\\n'
     """
     path = Path(path)
+    _remove_leftovers(path)
     mode = new_file_mode(path)
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    fd, name = tempfile.mkstemp(prefix=_temp_prefix(path), suffix=".tmp", dir=path.parent or ".")
     try:
         os.fchmod(fd, mode)  # mkstemp's 0o600 would be renamed as it is
     finally:
@@ -217,6 +293,41 @@ def atomic_write(path: str | os.PathLike[str]) -> Iterator[Path]:
         tmp.unlink(missing_ok=True)
         raise
     _fsync_folder(path.parent)
+
+
+def _temp_prefix(path: Path, pid: int | None = None) -> str:
+    """The start of the name of a temporary sibling of ``path``: it names the host and the
+    process writing it, so that a later write can tell a killed writer's leftover."""
+    host = socket.gethostname().replace("/", "_") or "host"
+    return f".{path.name}.explodice-{host}-{os.getpid() if pid is None else pid}-"
+
+
+def _remove_leftovers(path: Path) -> None:
+    """Remove the temporary siblings of ``path`` left by writers of this host that are gone
+    (a kill mid-write cannot run the clean-up); another host's, or a live writer's, stay."""
+    head = _temp_prefix(path, pid=0)[: -len("0-")]  # ".<name>.explodice-<host>-"
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        names = [n for n in os.listdir(folder) if n.startswith(head) and n.endswith(".tmp")]
+    except OSError:
+        return
+    for name in names:
+        pid = name[len(head) :].split("-", 1)[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            with contextlib.suppress(OSError):
+                os.unlink(folder / name)
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:

@@ -60,7 +60,7 @@ def order_of(rule: str) -> Order:
 
 
 def pour(levels: np.ndarray, g: int, drain: np.ndarray, rule: str) -> tuple[np.ndarray, np.ndarray]:
-    """RULES.md's drain and overflow on whole arrays: each row of ``levels`` (``(n, 4)``,
+    """docs/rules.md's drain and overflow on whole arrays: each row of ``levels`` (``(n, 4)``,
     one character's gauges) loses ``drain`` points from gauge ``g``, the excess going where
     the rule says. Returns the new levels and the points lost.
 

@@ -63,8 +63,9 @@ class DayResult:
     character). Every table carries ``n_days``, ``seed``, ``method`` and ``rules``.
 
     A result of :func:`explodice.exact_day` has ``method="exact"``: its arrays hold
-    probabilities and expected counts for one day (``n_days`` is 1, shown as NA), its
-    intervals are the values themselves, and ``omitted`` is the probability its cut left out;
+    probabilities and expected counts for one day (``n_days`` is 1, shown as NA); its tables
+    give ``p`` and leave out what only a sample has (the ``count`` that would be p itself,
+    ``ci_low``/``ci_high``, ``drain_se``), and ``omitted`` is the probability its cut left out;
     ``caused`` and ``lost`` are ``None`` when their distributions were not computed.
     """
 
@@ -125,11 +126,12 @@ class DayResult:
         return df
 
     def _with_ci(self, df: pd.DataFrame, count: str, n: Any, level: float) -> pd.DataFrame:
+        """``p`` from the counts, with its Wilson interval; an exact day's "count" is p
+        itself, and it has no interval: both are left out."""
         df["p"] = df[count] / n
         if self.exact:
-            df["ci_low"] = df["ci_high"] = df["p"]
-        else:
-            df["ci_low"], df["ci_high"] = wilson_interval(df[count].to_numpy(), n, level)
+            return df.drop(columns=[count])
+        df["ci_low"], df["ci_high"] = wilson_interval(df[count].to_numpy(), n, level)
         return df
 
     def to_frame(self, what: DayTable = "gauges", *, level: float = 0.95) -> pd.DataFrame:
@@ -236,6 +238,8 @@ class DayResult:
             )
         )
         df["ci_low"], df["ci_high"] = lo, hi
+        if self.exact:  # expected rolls and successes per day: no interval, no error
+            return df.drop(columns=["ci_low", "ci_high", "drain_se"])
         return df
 
     def _drain_frame(self, level: float) -> pd.DataFrame:
@@ -302,7 +306,8 @@ class DayResult:
                     "policy": str(self.scenario.characters[g // 4].policy),
                 }
             )
-        return pd.DataFrame(rows, columns=_GAUGE_COLUMNS)  # the columns even with no gauge
+        columns = [c for c in _GAUGE_COLUMNS if not (self.exact and c in ("ci_low", "ci_high"))]
+        return pd.DataFrame(rows, columns=columns)  # the columns even with no gauge
 
     def __repr__(self) -> str:
         how = (

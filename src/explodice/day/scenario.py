@@ -148,7 +148,7 @@ class DayRoll:
             raise _fail("skill", self.skill, f"absent for a {self.kind} (give `ability`)")
         if self.skill is None and self.ability is None:
             raise _fail("ability", None, "an ability, or a skill, for every roll")
-        if self.kind == "check" and self.skill is None:  # a check without a skill (RULES.md)
+        if self.kind == "check" and self.skill is None:  # a check without a skill (docs/rules.md)
             set_(self, "kind", "ability")
         if self.ability is None:
             set_(self, "ability", SKILLS[str(self.skill)])

@@ -4,7 +4,7 @@
 rolls through :func:`explodice.engine.compiled.compile_roll`, the translation the single-roll
 kernel uses), packs it into the day kernel's arrays (:func:`kernel_day`) and runs
 :func:`explodice.day._kernel.day_chunk` on threads (:func:`explodice.engine.chunks.run_chunks`).
-The rules of RULES.md it plays:
+The rules of docs/rules.md it plays:
 
 - each drain goes to the gauge `rules.drain_gauge` names (a skill check: its skill's gauge by
   default; a save or an ability check: its ability's); past 0 the excess overflows
@@ -34,7 +34,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from explodice.core.errors import ExplodiceTypeError, check_choice, check_int, fail
+from explodice.core.errors import ExplodiceTypeError, check_choice, check_int, fail, shown
 from explodice.day.compiled import CompiledDay, DayPolicy, check_day_policy, compile_day
 from explodice.day.reroll_day import day_histograms
 from explodice.day.results import DayResult, EmptyTime, histogram_bins
@@ -45,6 +45,7 @@ from explodice.engine.exact import exact
 from explodice.engine.seeding import chunk_sizes, resolve_seed, seed_record, stream_seeds
 from explodice.game.character import Character
 from explodice.game.checks import check_rules
+from explodice.game.reroll import Reroll, as_reroll
 from explodice.game.rules import Best, ExplodiceError, Policy, Roll, Rules
 from explodice.game.tables import MAX_GAUGE
 
@@ -398,11 +399,14 @@ def rolls_to_empty(
     seed: int | np.random.SeedSequence | None = None,
     threads: int | None = None,
     progress: bool | None = None,
+    reroll: Reroll | str | None = None,
 ) -> EmptyTime:
     """After how many rolls does one gauge of ``gauge`` points first reach 0?
 
     One PC repeats one roll (``modifier``, ``dc``, ``advantage``, ``kind``) under ``policy``
-    (``"keep"``, ``"cancel"``, a weight λ for ``Best(dc, λ)``, or a ``Best``).
+    (``"keep"``, ``"cancel"``, a weight λ for ``Best(dc, λ)``, or a ``Best``), with its
+    ``reroll``: ``Reroll("one")`` (Lucky: fewer 1s, a slower drain) or ``Reroll("failure")``
+    (spent against ``dc`` on each failed roll: its drain adds to the first's).
     ``method="exact"`` sums the exact drain PMF (an absorbing chain: disadvantage at 0 cannot
     matter before the first passage); ``"simulate"`` runs :func:`simulate_day` (with
     ``progress``).
@@ -415,7 +419,15 @@ def rolls_to_empty(
     gauge = check_int("gauge", gauge, lo=1, hi=MAX_GAUGE)
     if isinstance(policy, (int, float)) and not isinstance(policy, bool):
         policy = Best(dc, policy)
-    roll = Roll(modifier, advantage=advantage, kind=kind, policy=policy)  # type: ignore[arg-type]
+    reroll = as_reroll(reroll)
+    if reroll is not None and reroll.trigger == "failure":
+        if reroll.dc not in (None, dc):
+            raise ExplodiceError(
+                f"`reroll` {shown(reroll)} is spent against the roll's DC ({dc}): give "
+                "Reroll('failure') without a DC, or with that one."
+            )
+        reroll = reroll.with_dc(dc)
+    roll = Roll(modifier, advantage=advantage, kind=kind, policy=policy, reroll=reroll)  # type: ignore[arg-type]
     check_choice("method", method, METHODS, ExplodiceError)
     q = exact(roll, rules).drain_pmf
     if not roll.drains(rules):
@@ -433,6 +445,7 @@ def rolls_to_empty(
         dict.fromkeys(("STR", "DEX", "CON", "INT", "WIS", "CHA"), 10),
         gauge_max={"PA": gauge, "PM": 0, "PF": 0, "PH": 0},
         policy=roll.policy,
+        reroll=reroll,  # a trait: a reroll on failure is spent against each roll's DC
     )
     what: dict[str, Any] = {"skill": "Athletics"} if kind == "check" else {"ability": "STR"}
     scenario = Scenario(

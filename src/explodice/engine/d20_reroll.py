@@ -1,4 +1,4 @@
-"""Rerolls in the d20 system (RULES.md, Rerolls; seed 001's halfling Lucky trait).
+"""Rerolls in the d20 system (docs/rules.md, Rerolls; seed 001's halfling Lucky trait).
 
 - ``Reroll("one")``: a d20 showing 1 is rerolled once and the new face stands (with
   advantage or disadvantage, one die showing 1 is rerolled, then the higher or lower kept).

@@ -1,4 +1,4 @@
-"""The reroll on failure (RULES.md, Rerolls), exact and by an independent numpy Monte Carlo.
+"""The reroll on failure (docs/rules.md, Rerolls), exact and by an independent numpy Monte Carlo.
 
 ``Reroll("failure", dc=...)`` is spent when the finished roll fails its DC:
 
@@ -266,7 +266,7 @@ def _malus(rng: np.random.Generator, n: int, kind: str) -> np.ndarray:
 
 
 def _throw(rng: np.random.Generator, n: int, roll: Roll, rules: Rules) -> dict[str, np.ndarray]:
-    """``n`` rolls played die by die from RULES.md: dice total (no modifier), kept 1s, drain,
+    """``n`` rolls played die by die from docs/rules.md: dice total (no modifier), kept 1s, drain,
     the cheapest kept plain die or chain (-1: nothing kept) and the malus die (0: none)."""
     pool = roll.pool_size(rules)
     faces = rng.integers(1, 7, size=(n, pool))

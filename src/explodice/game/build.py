@@ -1,14 +1,14 @@
-"""Builds: one character across levels 1 to 20 (RULES.md, "Levels").
+"""Builds: one character across levels 1 to 20 (docs/rules.md, "Levels").
 
 A :class:`Build` states how a character grows, as a designer writes it: its scores at level 1,
 the ability score increases it takes and at which levels (by default 5e's custom: +2 to its
 main score at levels 4, 8, 12, 16 and 19), its proficiencies in skills, saves and tools, each
 from the level it is gained, and a path's gauge points per level. ``build.at(level)`` is an
 ordinary :class:`~explodice.Character`, so every analysis takes it. Builds load from TOML
-``[[build]]`` tables (:func:`load_builds`); the reference builds of RULES.md ship with the
+``[[build]]`` tables (:func:`load_builds`); the reference builds of docs/rules.md ship with the
 package (:func:`reference_builds`).
 
-A score never goes above 20 by an increase (RULES.md): the points an increase would add past
+A score never goes above 20 by an increase (docs/rules.md): the points an increase would add past
 20 are lost, not moved to another score (5e's player would take a feat instead); the table of
 :meth:`Build.to_frame` shows them in its ``capped`` column. A score above 20 at level 1 (a
 creature's) stays as it is, and an increase to it is lost the same way.
@@ -89,7 +89,7 @@ LEVELS = tuple(range(1, 21))
 DEFAULT_INCREASE_LEVELS = (4, 8, 12, 16, 19)
 #: ...and the points each adds to the build's main score.
 DEFAULT_INCREASE = 2
-#: No increase takes a score above this (RULES.md, "Levels").
+#: No increase takes a score above this (docs/rules.md, "Levels").
 SCORE_CAP = 20
 #: The most points one increase adds to one score (5e's is 2).
 MAX_INCREASE = 10
@@ -323,7 +323,7 @@ class Build:
       multiplier}}`` for a proficiency gained later (``{"Perception": {1: 1, 6: 2}}``: trained
       at 1, twice from 6); ``tools`` the same, multiplier 0 or 1.
     - ``gauge_per_level``: a path's points per level of each gauge; a gauge's maximum at level
-      L is its ability's score at L plus points x L (RULES.md, Gauges).
+      L is its ability's score at L plus points x L (docs/rules.md, Gauges).
     - ``actor``, ``policy``, ``reroll``, ``load``, ``features``: as :class:`Character`'s.
 
     >>> rogue = Build("rogue", dict(STR=8, DEX=16, CON=14, INT=12, WIS=12, CHA=10),
@@ -732,7 +732,7 @@ def load_builds(path: str | Path) -> list[Build]:
 
 
 def reference_builds() -> list[Build]:
-    """The reference builds of RULES.md, as shipped in ``explodice/data/builds.toml``: a
+    """The reference builds of docs/rules.md, as shipped in ``explodice/data/builds.toml``: a
     fighter (STR; PA), a rogue (DEX; expert Stealth; PA), a mage (INT; PM), a priest (WIS; PF)
     and an envoy (CHA; PH). Examples to copy and edit, not rules of the game.
 

@@ -147,7 +147,7 @@ class ProficiencyWarning(UserWarning):
     """A character's proficiency that a d20 roll reads otherwise than 3d6x does, said aloud.
 
     A save proficient twice (``saves`` multiplier 2, a 3d6x choice) adds PB once in d20, where
-    proficiency is added at most once (RULES.md, d20), unless the character has the
+    proficiency is added at most once (docs/rules.md, d20), unless the character has the
     ``save_expertise`` feature. The number follows the rules; the warning says so, since the
     file says "twice".
     """
@@ -214,7 +214,7 @@ def _tool_name(name: Any, *, field_name: str = "tool") -> str:
 
 
 def drain_gauge(ability: str, skill: str | None = None, rules: Rules | None = None) -> str:
-    """The gauge a roll's kept 1s drain (RULES.md, the rule of 1, step 4).
+    """The gauge a roll's kept 1s drain (docs/rules.md, the rule of 1, step 4).
 
     Under ``drain_gauge="skill"`` (the default) a skill check drains the gauge of the skill's
     own ability, even rolled with another one; under ``"roll"`` the rolled ability's gauge.
@@ -413,7 +413,7 @@ class Character:
 
     @property
     def heavily_encumbered(self) -> bool:
-        """Load (kg) over 5 x STR score (RULES.md, Encumbrance): disadvantage on STR, DEX and
+        """Load (kg) over 5 x STR score (docs/rules.md, Encumbrance): disadvantage on STR, DEX and
         CON checks, saves and attacks."""
         return self.load > 5 * self.scores["STR"]
 
@@ -520,7 +520,7 @@ class Character:
         reroll_on_failure = check_flag("reroll_on_failure", reroll_on_failure, error=CharacterError)
         advantages = _int("advantages", advantages, 0, 100) + (advantage == "advantage")
         disadvantages = _int("disadvantages", disadvantages, 0, 100) + (advantage == "disadvantage")
-        if kind is None or kind == "check":  # RULES.md: a check names a skill, else "ability"
+        if kind is None or kind == "check":  # docs/rules.md: a check names a skill, else "ability"
             kind = "check" if skill is not None else "ability"
         if kind == "save":
             if ability is None or skill is not None:

@@ -1,4 +1,4 @@
-"""Rerolls (RULES.md, "Rerolls"): a trait, feat or spell of one character or one roll.
+"""Rerolls (docs/rules.md, "Rerolls"): a trait, feat or spell of one character or one roll.
 
 Two triggers:
 

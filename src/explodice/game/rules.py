@@ -1,4 +1,4 @@
-"""The rules model: the switches of RULES.md and the description of one roll.
+"""The rules model: the switches of docs/rules.md and the description of one roll.
 
 Everything here is a frozen dataclass validated when it is built, so an engine never sees a
 value that the rules do not allow.
@@ -85,7 +85,7 @@ POLICY_NAMES = ("keep", "cancel")
 
 
 def net_advantage(advantages: int = 0, disadvantages: int = 0) -> str:
-    """Net counts of advantage and disadvantage sources into one state, as RULES.md says.
+    """Net counts of advantage and disadvantage sources into one state, as docs/rules.md says.
 
     Any advantage with any disadvantage gives neither; otherwise one or more sources give one
     step, never more.
@@ -106,7 +106,7 @@ def net_advantage(advantages: int = 0, disadvantages: int = 0) -> str:
 
 @dataclass(frozen=True)
 class Rules:
-    """The switches of RULES.md.
+    """The switches of docs/rules.md.
 
     - ``disadvantage``: ``"subtract"`` (3 dice, minus one exploding malus die) or ``"drop"``
       (the pool loses a die: 2 dice).
@@ -122,7 +122,7 @@ class Rules:
       their outcome depends on a bidding model. Off, a total equal to the DC succeeds and an
       opposed tie keeps the status quo.
 
-    The readings the seeds leave open (RULES.md, "Readings that are switches"; the default
+    The readings the seeds leave open (docs/rules.md, "Readings that are switches"; the default
     is today's reading, so default rules give today's numbers):
 
     - ``lucky_timing``: Lucky (``Reroll("one")``) rerolls a 1 of the initial throw
@@ -141,7 +141,7 @@ class Rules:
     :func:`switches` lists every switch with its values, read from these annotations.
 
     There is no ``lucky`` switch: a reroll belongs to a roll or a character,
-    ``Roll(..., reroll=Reroll("one"))`` (RULES.md, Rerolls).
+    ``Roll(..., reroll=Reroll("one"))`` (docs/rules.md, Rerolls).
 
     >>> Rules(disadvantage="drop").disadvantage
     'drop'
@@ -185,7 +185,7 @@ class Rules:
     def describe(self) -> str:
         """One line naming every switch, for figure captions and report pages.
 
-        The readings of RULES.md's "Readings that are switches" are named only where they
+        The readings of docs/rules.md's "Readings that are switches" are named only where they
         are not the default, so today's captions read as before.
 
         >>> Rules(malus_die="plain").describe().endswith(", malus_die=plain")
@@ -206,7 +206,7 @@ class Rules:
         )
 
 
-#: The switches of RULES.md's "Readings that are switches" that :meth:`Rules.describe` names
+#: The switches of docs/rules.md's "Readings that are switches" that :meth:`Rules.describe` names
 #: only when they differ from the default.
 READING_SWITCHES = ("lucky_timing", "malus_die", "hiding_ties", "deception_noticed")
 

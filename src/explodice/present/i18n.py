@@ -92,23 +92,27 @@ def number(x: float, lang: str, digits: int | None = 1) -> str:
     return format_decimal(_round(x, digits), format=pattern, locale=loc, decimal_quantization=False)
 
 
-def percent(p: float, lang: str, digits: int = 1) -> str:
+def percent(p: float, lang: str, digits: int = 1, *, cldr: bool = False) -> str:
     """A probability in percent, never a false 0 % or 100 %: ``< 0,1 %`` instead.
+    ``cldr=True``: the locale's own pattern in English too (``49.1%``, the command line's),
+    where the report writes ``49.1 %``.
 
     >>> percent(0.0002, "fr"), percent(0.99999, "en"), percent(0.0, "en")
     ('< 0,1\xa0%', '> 99.9 %', '0.0 %')
+    >>> percent(0.838, "en", cldr=True), percent(0.838, "fr", cldr=True)
+    ('83.8%', '83,8\xa0%')
     """
     from babel.numbers import format_percent
 
     lang = check_lang(lang)
     step = 10.0**-digits / 100
     if 0 < p < step / 2:
-        return "< " + percent(step, lang, digits)
+        return "< " + percent(step, lang, digits, cldr=cldr)
     if 1 - step / 2 <= p < 1:
-        return "> " + percent(1 - step, lang, digits)
+        return "> " + percent(1 - step, lang, digits, cldr=cldr)
     text = format_percent(
         _round(100 * p, digits) / 100,
-        format=_percent_pattern(lang, digits),
+        format=_percent_pattern(lang, digits, cldr),
         locale=_LOCALES[lang],
         decimal_quantization=False,
     )
@@ -116,12 +120,13 @@ def percent(p: float, lang: str, digits: int = 1) -> str:
 
 
 @functools.cache
-def _percent_pattern(lang: str, digits: int) -> str:
+def _percent_pattern(lang: str, digits: int, cldr: bool = False) -> str:
     """The locale's own percent pattern (CLDR: ``#,##0\u202f%`` in French) with ``digits``
-    decimals; English gets the report's ``49.1 %``."""
+    decimals; English gets the report's ``49.1 %`` unless ``cldr``."""
     from babel import Locale
 
-    base = "#,##0 %" if lang == "en" else Locale.parse(_LOCALES[lang]).percent_formats[None].pattern
+    own = Locale.parse(_LOCALES[lang]).percent_formats[None].pattern
+    base = "#,##0 %" if lang == "en" and not cldr else own
     return base.replace("#,##0", "#,##0" + ("." + "0" * digits if digits else ""), 1)
 
 

@@ -51,7 +51,7 @@ __all__ = [
     "share",
 ]
 
-# The typical DC tables of RULES.md, as (name, DC) pairs in increasing order.
+# The typical DC tables of docs/rules.md, as (name, DC) pairs in increasing order.
 DC_BANDS_3D6X = dc_bands("3d6x")
 DC_BANDS_D20 = dc_bands("d20")
 

@@ -12,11 +12,13 @@ import os
 import pickle
 import signal
 import statistics
+import sys
 import threading
 import time
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
@@ -97,7 +99,18 @@ def _exit_with_sweep(watch: Any) -> None:
 
 
 # -- executors ------------------------------------------------------------------------------
+#: What a script that starts a sweep at its top level must do (each local worker imports the
+#: script again as it starts, and would start the sweep again).
+MAIN_GUARD = (
+    'a script that calls sweep() must do so under `if __name__ == "__main__":` (each worker '
+    "process imports the script again as it starts, and would start the sweep again)"
+)
+
+
 def _mp_context() -> Any:
+    # the stdlib's own test for "a process started while this one imports its main module"
+    if getattr(mp.current_process(), "_inheriting", False):
+        raise SweepError(f"sweep() was called by a worker process as it started: {MAIN_GUARD}.")
     if "forkserver" in mp.get_all_start_methods():
         ctx = mp.get_context("forkserver")
         ctx.set_forkserver_preload(["explodice.sweeps.tasks"])  # numba imported once, in the server
@@ -378,6 +391,11 @@ class _Runner:
         try:
             out, seconds = future.result()
         except Exception as err:  # noqa: BLE001 - the whole batch was lost (a worker died...)
+            if isinstance(err, BrokenProcessPool) and not self.ratios and _unguarded_script():
+                raise SweepError(  # no batch ever ran: the workers ended as they started
+                    "the sweep's worker processes ended as they started, before any case ran "
+                    f"(their errors are above): {MAIN_GUARD}."
+                ) from None
             for i in batch:
                 self.results[i] = (None, one_line(err))
             return
@@ -413,6 +431,19 @@ class _Runner:
         finally:
             bar.close()
         return self.results
+
+
+def _unguarded_script() -> bool:
+    """True when the main module is a script file without an ``if __name__ == "__main__":``
+    guard (the workers of a local pool import it again as they start)."""
+    path = getattr(sys.modules.get("__main__"), "__file__", None)
+    if path is None:  # Jupyter, the interpreter's prompt
+        return False
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return "__main__" not in f.read(1 << 20)
+    except OSError:
+        return False
 
 
 def _seed_label(root: np.random.SeedSequence) -> int | str:

@@ -8,7 +8,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from explodice.core.errors import one_line
+from explodice.core.errors import ExplodiceError, one_line
 from explodice.core.version import __version__
 from explodice.present.cli.base import EXIT_INTERRUPTED, EXIT_USAGE, Parser
 from explodice.present.cli.commands import COMMANDS
@@ -35,7 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
             description=command.description,
         )
         command.add_arguments(p)
-        p.set_defaults(func=command.run)
+        # the parser (its defaults: options.given) and the files the command would write
+        p.set_defaults(func=command.run, command_parser=p, writes=command.writes)
     return parser
 
 
@@ -44,13 +45,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        for output in args.writes(args):  # every file it writes, checked before any work
+            output.check()
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         sys.stderr.write("explodice: interrupted\n")
         return EXIT_INTERRUPTED
     except BrokenPipeError:  # pragma: no cover - e.g. `explodice table | head`
         return 0
-    except (ValueError, OSError) as err:  # ExplodiceError is a ValueError
+    except (ExplodiceError, OSError) as err:  # bad input, or a file the system refuses
         sys.stderr.write(f"explodice: error: {one_line(err)}\n")
         return EXIT_USAGE
     except SystemError as err:

@@ -9,11 +9,14 @@ A command's module (``present/cli/<name>.py``) defines ``COMMAND = Command(...)`
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "Command", "Parser"]
+from explodice.core.errors import ExplodiceError
+from explodice.core.files import check_writable
+
+__all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "Command", "Output", "Parser"]
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -31,6 +34,39 @@ def _no_options(parser: argparse.ArgumentParser) -> None:
 
 
 @dataclass(frozen=True)
+class Output:
+    """A file (or, with ``folder``, a folder) that a command writes, named by ``flag``:
+    checked by :meth:`check` before the command runs, so that bad output is refused before
+    any work and never written over what it must not replace (see
+    :func:`explodice.core.files.check_writable`): one of ``inputs`` (the files the command
+    reads), a FIFO or a device, an existing file unless ``replace``. A folder's ``owned``
+    sub-paths are those its writer replaces or removes: no input may lie there."""
+
+    path: Any
+    flag: str
+    inputs: tuple[Any, ...] = ()
+    replace: bool = True
+    folder: bool = False
+    owned: tuple[str, ...] = ()
+
+    def check(self) -> None:
+        check_writable(
+            self.path,
+            error=ExplodiceError,
+            what=self.flag,
+            inputs=self.inputs,
+            replace=self.replace,
+            folder=self.folder,
+            owned=self.owned,
+        )
+
+
+def _no_outputs(args: argparse.Namespace) -> Sequence[Output]:
+    """A command that writes no file (it prints)."""
+    return ()
+
+
+@dataclass(frozen=True)
 class Command:
     """One subcommand of ``explodice``.
 
@@ -39,7 +75,8 @@ class Command:
     - ``shared``: the shared option groups it takes, as factories from
       :mod:`explodice.present.cli.options` (``roll_options``, ``rules_options``,
       ``sampling_options``, ``output_options``), in the order its ``--help`` shows them;
-    - ``add_arguments(parser)``: its own options, added after the shared ones.
+    - ``add_arguments(parser)``: its own options, added after the shared ones;
+    - ``writes(args)``: the files it would write (:class:`Output`), checked before it runs.
     """
 
     name: str
@@ -48,3 +85,4 @@ class Command:
     run: Callable[[argparse.Namespace], int]
     shared: tuple[Callable[[], argparse.ArgumentParser], ...] = ()
     add_arguments: Callable[[argparse.ArgumentParser], None] = _no_options
+    writes: Callable[[argparse.Namespace], Sequence[Output]] = _no_outputs

@@ -7,14 +7,22 @@ $ explodice compare --profiles novice=0 trained=4
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from explodice.analysis.compare import equivalent_dc, equivalent_dc_table
 from explodice.core.errors import ExplodiceError, shown
 from explodice.game.rules import ADVANTAGE_STATES, Roll
 from explodice.game.tables import PROFILES
 from explodice.present.cli.base import Command
-from explodice.present.cli.options import MODIFIER, output_options, rules_from, rules_options
-from explodice.present.cli.output import emit, pct
+from explodice.present.cli.options import (
+    MODIFIER,
+    output_options,
+    refuse,
+    reroll_from,
+    rules_from,
+    rules_options,
+)
+from explodice.present.cli.output import emit
 
 __all__ = ["COMMAND", "run"]
 
@@ -42,11 +50,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """The d20 comparison: each d20 DC's equivalent 3d6x DC for a modifier, or the table."""
     rules = rules_from(args)
+    refuse(
+        args,
+        ("--rule-of-one", "--ones-on-explosions", "--close-contest"),
+        "changes the drain or settles ties by bids, and equivalent DCs read neither: they "
+        "match P(total >= DC), whose 1s are kept.",
+    )
+    reroll = reroll_from(args, None)  # --lucky: each roll's Reroll('one'), in both systems
+    lucky = ", Lucky" if reroll is not None else ""
     if args.modifier is not None:
-        frame = equivalent_dc(Roll(args.modifier, advantage=args.advantage), rules=rules)
+        refuse(
+            args,
+            ("--profiles", "--reference"),
+            "maps the table of profiles; with --modifier "
+            "`compare` maps that one roll (drop --modifier for the profiles' table).",
+        )
+        roll = Roll(args.modifier, advantage=args.advantage, reroll=reroll)
+        frame = equivalent_dc(roll, rules=rules)
         header = (
             f"# equivalent DCs, d20 -> 3d6x, modifier {args.modifier:+d}, "
-            f"{args.advantage}; exact; {rules.describe()}"
+            f"{args.advantage}{lucky}; exact; {rules.describe()}" + _shared(frame)
         )
     else:
         pairs = [profile(p) for p in args.profiles]
@@ -58,15 +81,30 @@ def run(args: argparse.Namespace) -> int:
                 f"`--profiles` names {shown(twice)} twice; give each profile once."
             )
         reference = args.reference or ("trained" if "trained" in profiles else next(iter(profiles)))
-        frame = equivalent_dc_table(profiles, reference=reference, rules=rules)
-        header = f"# the d20 DC table mapped onto 3d6x for {reference}; exact; {rules.describe()}"
-    text = frame.assign(
-        p_d20=[pct(v, args, 1) for v in frame.p_d20],
-        p_3d6x=[pct(v, args, 1) for v in frame.p_3d6x],
-        gap=[("+" if v >= 0 else "-") + pct(abs(v), args, 1) for v in frame.gap],
-    )
-    emit(frame, args.format, text=text, header=header, lang=args.lang)
+        rolls = {n: Roll(m, advantage=args.advantage, reroll=reroll) for n, m in profiles.items()}
+        frame = equivalent_dc_table(rolls, reference=reference, rules=rules)
+        header = (
+            f"# the d20 DC table mapped onto 3d6x for {reference}, {args.advantage}{lucky}; "
+            f"exact; {rules.describe()}"
+        )
+    emit(frame, args.format, header=header, lang=args.lang)
     return 0
+
+
+def _shared(frame: Any) -> str:
+    """A line under the header when d20 DCs this roll cannot tell apart share a 3d6x DC."""
+    lines = []
+    for note, rows in frame[frame.note != ""].groupby("note", sort=False):
+        if len(rows) > 1:
+            dcs = " and ".join(str(dc) for dc in rows.d20_dc)
+            lines.append(
+                f"\n# d20 DCs {dcs} are {'both' if len(rows) == 2 else 'all'} "
+                f"{note.removesuffix(' in d20')} for this roll: one "
+                f"3d6x DC for them ({rows.dc_3d6x.iloc[0]}, the error of the match in `gap`); "
+                "`explodice compare` without --modifier matches each on a profile that "
+                "reaches it"
+            )
+    return "".join(lines)
 
 
 def profile(text: str) -> tuple[str, int]:
@@ -74,9 +112,9 @@ def profile(text: str) -> tuple[str, int]:
     name, sep, value = text.partition("=")
     try:
         if not sep or not name:
-            raise ValueError
-        return name, int(value)
-    except ValueError:
+            raise argparse.ArgumentTypeError(text)
+        return name, MODIFIER(value)
+    except argparse.ArgumentTypeError:
         raise ExplodiceError(
             "`--profiles` must be NAME=MODIFIER items (e.g. trained=4),"
             f" but {shown(text)} was passed."

@@ -14,6 +14,7 @@ from explodice.analysis.close_contest import close_contest
 from explodice.core.errors import ExplodiceError, shown
 from explodice.present import i18n
 from explodice.present.cli.base import Command
+from explodice.present.cli.numbers import parse_integer
 from explodice.present.cli.options import output_options
 from explodice.present.cli.output import show
 
@@ -35,7 +36,14 @@ def bids(text: str) -> Any:
             raise ExplodiceError(
                 f"`bids` must be a bid, uniform:B or p0,p1,..., but {shown(text)} was passed."
             ) from None
-    return int(text) if text.isdigit() else text
+    if text.lower().startswith("uniform:"):
+        return text
+    try:
+        return parse_integer(text)  # a fixed bid, read strictly (the API checks its range)
+    except argparse.ArgumentTypeError:
+        raise ExplodiceError(
+            f"`bids` must be a bid, uniform:B or p0,p1,..., but {shown(text)} was passed."
+        ) from None
 
 
 def run(args: argparse.Namespace) -> int:

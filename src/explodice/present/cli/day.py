@@ -2,7 +2,8 @@
 ``--exact``, computed as an exact Markov chain), or without one: after how many rolls one
 gauge first reaches 0, repeating one roll.
 
-    $ explodice day --gauge 20 -m 2 --dc 16
+    $ explodice day --gauge 20 -m 2 --dc 16 --policy best:0.05
+    $ explodice day --write-default-scenario my-scenario.toml
     $ explodice day my-scenario.toml --days 100000 --table empty
     $ explodice day my-scenario.toml --exact --table drain
 """
@@ -11,43 +12,53 @@ from __future__ import annotations
 
 import argparse
 import functools
+from collections.abc import Sequence
+from pathlib import Path
 
 from explodice.core.errors import ExplodiceError, shown
+from explodice.core.files import atomic_write_text
 from explodice.day.scenario import load_scenario
 from explodice.day.simulate import rolls_to_empty, simulate_day
-from explodice.present.cli.base import Command
+from explodice.present.cli.base import Command, Output
 from explodice.present.cli.options import (
     DAYS,
     DC,
+    FORCE_HELP,
     GAUGE,
     MODIFIER,
+    given,
     output_options,
     progress,
+    refuse,
+    reroll_from,
     resolve_policy,
     roll_options,
     rules_from,
     rules_options,
     sampling_options,
 )
-from explodice.present.cli.output import emit
+from explodice.present.cli.output import emit, percent
 
 __all__ = ["COMMAND", "run"]
 
 TEXT_FLOOR = 1e-9  # an exact distribution's rows below this stay out of a text table
 TABLES = ("gauges", "first_empty", "empty", "success", "roll_types", "drain", "lost")
 
-# options of `day` that set its repeated roll (no scenario), and those of a simulated day
-_ONE_ROLL = {
-    "modifier": "--modifier",
-    "dc": "--dc",
-    "gauge": "--gauge",
-    "advantage": "--advantage",
-    "kind": "--kind",
-    "policy": "--policy",
-    "reroll_on_failure": "--reroll-on-failure",
-    "lucky": "--lucky",
-}
-_SAMPLING = {"days": "--days", "seed": "--seed", "threads": "--threads"}
+# options of `day` that set its repeated roll (no scenario), those of a simulated day, and
+# the switches that only a party's gauges can show (one roll drains one gauge: nothing
+# overflows, and the roll's gauge is the one counted)
+_ONE_ROLL = (
+    "--modifier",
+    "--dc",
+    "--gauge",
+    "--advantage",
+    "--kind",
+    "--policy",
+    "--reroll-on-failure",
+    "--lucky",
+)
+_SAMPLING = ("--days", "--seed", "--threads")
+_PARTY_SWITCHES = ("--overflow", "--drain-gauge")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -62,16 +73,25 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         choices=TABLES,
         help="which table of a scenario's results to print",
     )
-    p.set_defaults(method=None)  # a scenario: simulated unless --exact
-    # what the options the call may ignore default to, read back from the parser (see
-    # _options_apply): a value that differs was given
-    p.set_defaults(
-        day_defaults={name: p.get_default(name) for name in (*_ONE_ROLL, *_SAMPLING, "n", "table")}
+    p.add_argument(
+        "--write-default-scenario",
+        metavar="FILE",
+        help="write a commented copy of the default scenario (the report's party and day) "
+        "to FILE, and stop",
     )
+    p.add_argument(
+        "--force", action="store_true", help=FORCE_HELP.format(flag="--write-default-scenario")
+    )
+    p.set_defaults(method=None)  # a scenario: simulated unless --exact
 
 
 def run(args: argparse.Namespace) -> int:
     """Gauges over a day: a scenario file simulated, or rolls until one gauge is empty."""
+    if args.write_default_scenario is not None:
+        return _write_default_scenario(args)
+    refuse(
+        args, ("--force",), "replaces the file of --write-default-scenario; `day` writes no other."
+    )
     if args.actor == "npc":  # an NPC drains nothing: no gauge of its would ever empty
         raise ExplodiceError(
             "`--actor npc` does not apply to `day`: an NPC's rolls drain no "
@@ -119,30 +139,102 @@ def _options_apply(args: argparse.Namespace) -> None:
     an error): the repeated roll's options with a scenario, the sampling options without a
     simulation, --n for days, --table without a scenario."""
 
-    def given(name: str) -> bool:
-        return getattr(args, name) != args.day_defaults[name]
-
     simulated = args.method == "simulate" or (args.scenario is not None and args.method is None)
-    if given("n"):
-        raise ExplodiceError("`--n` counts rolls; `day` counts days: use --days.")
+    refuse(args, ("--n",), "counts rolls; `day` counts days: use --days.")
+    refuse(
+        args,
+        ("--close-contest",),
+        "settles a total equal to the DC by bids, which the day's engines do not play (a "
+        "roll succeeds at total >= DC); `explodice contest` plays the bids.",
+    )
     if args.scenario is not None:
-        for name, flag in _ONE_ROLL.items():
-            if given(name):
-                raise ExplodiceError(
-                    f"`{flag}` sets the roll that `day` repeats without a scenario; the rolls, "
-                    f"gauges and policies of {shown(args.scenario)} are in the file."
-                )
-    elif given("table"):
-        raise ExplodiceError(
-            "`--table` reads a scenario's results; without a scenario `day` prints the rolls "
-            "until one gauge is empty (give SCENARIO.toml for the tables)."
+        refuse(
+            args,
+            _ONE_ROLL,
+            "sets the roll that `day` repeats without a scenario; the rolls, gauges and "
+            f"policies of {shown(args.scenario)} are in the file.",
         )
+    else:
+        refuse(
+            args,
+            ("--table",),
+            "reads a scenario's results; without a scenario `day` prints the rolls until one "
+            "gauge is empty (give SCENARIO.toml for the tables).",
+        )
+        refuse(
+            args,
+            _PARTY_SWITCHES,
+            "changes a party's gauges over a day (give SCENARIO.toml); the one roll that `day` "
+            "repeats without a scenario drains one gauge, so nothing overflows.",
+        )
+        policy = resolve_policy(args.policy, args.dc)
+        if isinstance(policy, str) and not args.reroll_on_failure:  # keep or cancel
+            refuse(
+                args,
+                ("--modifier", "--dc"),
+                f"cannot change when the gauge empties under --policy {policy}: the drain of a "
+                "roll that keeps (or cancels) its 1s does not depend on its total; it does with "
+                "--policy best:λ or --reroll-on-failure.",
+            )
     if not simulated:
-        for name, flag in _SAMPLING.items():
-            if given(name):
-                raise ExplodiceError(
-                    f"`{flag}` applies to a simulated day; --exact samples nothing."
-                )
+        refuse(args, _SAMPLING, "applies to a simulated day; --exact samples nothing.")
+
+
+#: The top of a written default scenario, above the party and the day.
+SCENARIO_HEADER = """\
+# explodice — a scenario for `explodice day`: the party and the adventuring day of the
+# report's embedded default configuration, to edit.
+#
+#     explodice day {name}                       # simulated (100,000 days)
+#     explodice day {name} --exact --table empty # exactly, as a Markov chain
+#
+# Every key below is described in its comment; a wrong value stops with one line naming it.
+# The same tables stand in a report's configuration (explodice report --write-default-config).
+
+"""
+
+
+def default_scenario_text(name: str = "my-scenario.toml") -> str:
+    """The default scenario as a commented TOML file: the ``[[character]]`` and ``[day]``
+    tables of the report's default configuration (with their comments), under a header."""
+    from importlib import resources
+
+    text = resources.files("explodice").joinpath("data/default.toml").read_text("utf-8")
+    blocks, comments, keep = [], [], False
+    for line in text.splitlines(keepends=True):
+        stripped = line.strip()
+        if stripped.startswith("["):  # a table: its comments above it go with it
+            table = stripped.strip("[]").strip()
+            keep = table in ("character", "day") or table.startswith("day.")
+            if keep:
+                blocks += comments
+            comments = []
+        elif stripped.startswith("#") or not stripped:
+            comments.append(line)
+            continue
+        if keep:
+            blocks.append(line)
+    return SCENARIO_HEADER.format(name=name) + "".join(blocks).strip() + "\n"
+
+
+def _write_default_scenario(args: argparse.Namespace) -> int:
+    others = [f for f in (*_ONE_ROLL, *_SAMPLING, *_PARTY_SWITCHES, "--table") if given(args, f)]
+    if args.scenario is not None or others:
+        raise ExplodiceError(
+            f"`{others[0] if others else 'scenario'}` is not read by --write-default-scenario, "
+            "which writes the default scenario and stops."
+        )
+    path = Path(args.write_default_scenario)
+    atomic_write_text(path, default_scenario_text(path.name))
+    print(f"wrote {path}; edit it, then: explodice day {path}")
+    return 0
+
+
+def writes(args: argparse.Namespace) -> Sequence[Output]:
+    """The copy of the default scenario, a new file unless --force."""
+    if args.write_default_scenario is None:
+        return ()
+    return [Output(args.write_default_scenario, "--write-default-scenario", replace=args.force)]
 
 
 def _rolls_to_empty(args: argparse.Namespace) -> int:
@@ -161,12 +253,13 @@ def _rolls_to_empty(args: argparse.Namespace) -> int:
         seed=args.seed,
         threads=args.threads,
         progress=progress(args),
+        reroll=reroll_from(args, args.dc),
     )
     frame = result.to_frame()
     header = (
         f"# rolls until a gauge of {args.gauge} points is empty: {result.roll.describe()}, "
         f"DC {args.dc}; {result.method}\n# mean {result.mean:.3f}, median {result.median}, "
-        f"90 % by roll {result.quantile(0.9)}"
+        f"{percent(0.9, args.lang, 0)} by roll {result.quantile(0.9)}"
     )
     cols = [c for c in ("rolls", "p", "cdf", "ci_low", "ci_high") if c in frame]
     # on a terminal, stop at the roll by which 99.9 % of the gauges are empty
@@ -175,7 +268,8 @@ def _rolls_to_empty(args: argparse.Namespace) -> int:
         last = int((shown_rows["cdf"] >= 0.999).to_numpy().argmax())
         if last + 1 < len(shown_rows):
             header += (
-                f"\n# rows after roll {shown_rows['rolls'].iloc[last]} (99.9 % empty) left out; "
+                f"\n# rows after roll {shown_rows['rolls'].iloc[last]} "
+                f"({percent(0.999, args.lang)} empty) left out; "
                 "--format csv gives them all"
             )
             shown_rows = shown_rows.iloc[: last + 1]
@@ -189,11 +283,14 @@ COMMAND = Command(
     description="With SCENARIO.toml: simulate --days days of it (or, "
     "with --exact, compute the day as an exact Markov chain). "
     "Without: after how many rolls does one gauge of --gauge "
-    "points first reach 0, repeating one roll (--modifier, --dc)?",
+    "points first reach 0, repeating one roll (--modifier, --dc)? "
+    "--write-default-scenario FILE writes a scenario to start from (the report's party and "
+    "day, commented).",
     run=run,
+    writes=writes,
     shared=(
         roll_options,
-        rules_options,
+        functools.partial(rules_options, day=True),
         functools.partial(sampling_options, "default without a scenario; a scenario is simulated"),
         output_options,
     ),

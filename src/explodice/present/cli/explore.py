@@ -6,8 +6,9 @@ $ explodice explore my-game.toml --out explorer.html --lang fr
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
-from explodice.present.cli.base import Command
+from explodice.present.cli.base import Command, Output
 from explodice.present.cli.options import config_argument
 from explodice.present.explorer import write_explorer
 from explodice.present.i18n import LANGS
@@ -41,6 +42,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def writes(args: argparse.Namespace) -> Sequence[Output]:
+    """The HTML file, which must not be the configuration it is made from."""
+    return [Output(args.out, "--out", inputs=(args.config,))]
+
+
 COMMAND = Command(
     name="explore",
     help="write the explorer, one HTML file to share",
@@ -49,4 +55,5 @@ COMMAND = Command(
     "from disk in any browser, offline.",
     run=run,
     add_arguments=add_arguments,
+    writes=writes,
 )

@@ -8,9 +8,17 @@ from __future__ import annotations
 import argparse
 
 from explodice.analysis.frontier import frontier
-from explodice.game.rules import ADVANTAGE_STATES
+from explodice.game.rules import ADVANTAGE_STATES, Roll
 from explodice.present.cli.base import Command
-from explodice.present.cli.options import DC, MODIFIER, output_options, rules_from, rules_options
+from explodice.present.cli.options import (
+    DC,
+    MODIFIER,
+    output_options,
+    refuse,
+    reroll_from,
+    rules_from,
+    rules_options,
+)
 from explodice.present.cli.output import emit
 
 __all__ = ["COMMAND", "run"]
@@ -38,10 +46,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """The success/drain frontier of the cancel policy for one roll and DC."""
     rules = rules_from(args)
-    frame = frontier(args.modifier, args.dc, advantage=args.advantage, kind=args.kind, rules=rules)
+    refuse(
+        args,
+        ("--close-contest",),
+        "settles a total equal to the DC by bids, and the frontier reads P(total >= DC).",
+    )
+    roll = Roll(
+        args.modifier, advantage=args.advantage, kind=args.kind, reroll=reroll_from(args, None)
+    )
+    frame = frontier(roll, args.dc, rules=rules)
     lam = frame.attrs.get("implied_lambda")
     header = (
-        f"# cancel frontier: 3d6x{args.modifier:+d}, {args.advantage}, DC {args.dc}; "
+        f"# cancel frontier: {roll.describe()}, DC {args.dc}; "
         f"exact; {rules.describe()}\n# implied λ (chord slope) = {lam:.4f}"
     )
     emit(frame, args.format, text=frame[list(SHOWN)], header=header, lang=args.lang)

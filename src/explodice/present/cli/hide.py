@@ -13,18 +13,18 @@ from explodice.game.rules import ADVANTAGE_STATES, Roll
 from explodice.game.tables import SYSTEMS
 from explodice.present import i18n
 from explodice.present.cli.base import Command
-from explodice.present.cli.options import output_options
-from explodice.present.cli.output import show
+from explodice.present.cli.options import DC, MODIFIER, output_options
+from explodice.present.cli.output import percent, show
 
 __all__ = ["COMMAND", "run"]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--modifier", "-m", type=int, default=0, help="the Stealth modifier")
+    p.add_argument("--modifier", "-m", type=MODIFIER, default=0, help="the Stealth modifier")
     p.add_argument("--advantage", choices=ADVANTAGE_STATES, default="normal")
     p.add_argument(
         "--active",
-        type=int,
+        type=MODIFIER,
         nargs="*",
         default=[],
         metavar="MOD",
@@ -32,7 +32,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--passive",
-        type=int,
+        type=DC,
         nargs="*",
         default=[],
         metavar="VALUE",
@@ -65,8 +65,8 @@ def run(args: argparse.Namespace) -> int:
             "multiplied, would say {q})"
         ).format(
             system=args.system,
-            p=i18n.percent(r.p_hidden, args.lang, 2),
-            q=i18n.percent(r.p_if_independent, args.lang, 2),
+            p=percent(r.p_hidden, args.lang),
+            q=percent(r.p_if_independent, args.lang),
         ),
     )
     return 0

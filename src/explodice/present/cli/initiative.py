@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import argparse
 
-from explodice.analysis.initiative import initiative
+from explodice.analysis.initiative import MAX_ORDERS, initiative
 from explodice.core.errors import ExplodiceError, shown
 from explodice.game.tables import SYSTEMS
 from explodice.present import i18n
 from explodice.present.cli.base import Command
-from explodice.present.cli.options import output_options
+from explodice.present.cli.options import MODIFIER, TOP, output_options, refuse
 from explodice.present.cli.output import show
 
 __all__ = ["COMMAND", "pairs", "run"]
@@ -24,44 +24,71 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "creatures", nargs="+", metavar="NAME=DEX", help="a creature and its DEX modifier"
     )
     p.add_argument("--side", action="append", metavar="SIDE=A,B", help="a side's members")
-    p.add_argument("--show", choices=("ranks", "orders", "sides"), default="ranks")
-    p.add_argument("--top", type=int, default=10, help="orders listed (with --show orders)")
+    p.add_argument(
+        "--show",
+        choices=("ranks", "orders", "sides"),
+        default=None,
+        help="which table (default: sides with --side, else ranks)",
+    )
+    p.add_argument("--top", type=TOP, default=10, help="orders listed (with --show orders)")
     p.add_argument("--system", choices=SYSTEMS, default="3d6x")
 
 
 def pairs(items: list[str], what: str) -> dict[str, str]:
-    """``NAME=VALUE`` items as a mapping, or the error naming ``what``."""
-    out = {}
+    """``NAME=VALUE`` items as a mapping, or the error naming ``what`` (a name given twice
+    included: the second would silently replace the first)."""
+    out: dict[str, str] = {}
     for item in items:
         name, eq, value = item.partition("=")
         if not eq or not name or not value:
             raise ExplodiceError(f"`{what}` must be NAME=VALUE, but {shown(item)} was passed.")
+        if name in out:
+            raise ExplodiceError(
+                f"`{what}` names {shown(name)} twice ({shown(f'{name}={out[name]}')} and "
+                f"{shown(item)}); give each once."
+            )
         out[name] = value
     return out
 
 
+def modifiers(items: list[str]) -> dict[str, int]:
+    """``NAME=DEX`` items as name -> DEX modifier, each read strictly."""
+    mods = {}
+    for name, value in pairs(items, "creature").items():
+        try:
+            mods[name] = MODIFIER(value)
+        except argparse.ArgumentTypeError as err:
+            raise ExplodiceError(
+                f"`creature` {shown(name)} must have a DEX modifier: {err}."
+            ) from None
+    return mods
+
+
+def sides_of(items: list[str] | None) -> dict[str, list[str]] | None:
+    """``--side NAME=A,B`` items as side -> members (the API refuses sides that do not split
+    the creatures: a creature twice, on two sides or on none, a single side)."""
+    if not items:
+        return None
+    return {side: value.split(",") for side, value in pairs(items, "--side").items()}
+
+
 def run(args: argparse.Namespace) -> int:
     """Initiative: each creature's rank, the likeliest orders, side before side."""
-    mods = {}
-    for name, value in pairs(args.creatures, "creature").items():
-        try:
-            mods[name] = int(value)
-        except ValueError:
-            raise ExplodiceError(
-                f"`creature` {shown(name)} must have an integer DEX modifier,"
-                f" but {shown(value)} was passed."
-            ) from None
-    sides = (
-        {name: value.split(",") for name, value in pairs(args.side, "--side").items()}
-        if args.side
-        else None
-    )
+    mods = modifiers(args.creatures)
+    sides = sides_of(args.side)
+    args.show = args.show or ("sides" if sides else "ranks")
+    if args.show == "sides" and sides is None:
+        raise ExplodiceError("`--show sides` needs two sides or more: --side NAME=A,B each.")
+    if args.show != "sides":
+        refuse(args, ("--side",), f"is read by --show sides, not by --show {args.show}.")
+    if args.show != "orders":
+        refuse(args, ("--top",), f"applies to --show orders, not to --show {args.show}.")
     r = initiative(mods, sides=sides, system=args.system)
     what = {"ranks": r.ranks, "orders": r.orders, "sides": r.sides}[args.show]
     if what is None:
         raise ExplodiceError(
             f"`--show {args.show}` needs "
-            + ("--side NAME=A,B" if args.show == "sides" else "at most 7 creatures")
+            + ("--side NAME=A,B" if args.show == "sides" else f"at most {MAX_ORDERS} creatures")
         )
     if args.show == "orders":
         what = what.head(args.top)

@@ -17,7 +17,7 @@ import argparse
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 
-__all__ = ["integer", "parse_integer"]
+__all__ = ["integer", "parse_integer", "probability"]
 
 MAX_TEXT = 40  # characters of a number echoed back
 
@@ -65,3 +65,28 @@ def integer(lo: int | None = None, hi: int | None = None) -> Callable[[str], int
 
     parse.__name__ = "integer"  # argparse names the type in some messages
     return parse
+
+
+def probability(text: str) -> float:
+    """An argparse ``type=`` reading a probability: ``0.5``, or ``50%``, within 0..1.
+
+    >>> probability("0.25"), probability("50%"), probability("1e-3")
+    (0.25, 0.5, 0.001)
+    >>> probability("1.5")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a probability in 0..1 (or 0%..100%), but '1.5' was passed
+    """
+    shown = text if len(text) <= MAX_TEXT else f"{text[:MAX_TEXT]}...({len(text)} chars)"
+    error = argparse.ArgumentTypeError(
+        f"expected a probability in 0..1 (or 0%..100%), but {shown!r} was passed"
+    )
+    body = text.strip()
+    scale = Decimal(100) if body.endswith("%") else Decimal(1)
+    try:
+        value = Decimal(body.removesuffix("%").strip()) / scale
+    except (InvalidOperation, ValueError):
+        raise error from None
+    if not value.is_finite() or not 0 <= value <= 1:
+        raise error
+    return float(value)

@@ -20,12 +20,14 @@ from explodice.present.cli.options import (
     MODIFIER,
     ROLL_COMMAND,
     progress,
+    refuse,
     reroll_from,
     resolve_policy,
     rules_from,
+    rules_text,
     sampling_from,
 )
-from explodice.present.cli.output import emit, pct
+from explodice.present.cli.output import emit
 from explodice.present.plots import provenance
 
 __all__ = ["COMMAND", "run"]
@@ -43,12 +45,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """The odds of one roll against one or more DCs."""
-    rules = rules_from(args)
+    rules = rules_from(args, args.system)
     dcs = args.dc or list(DC_TABLES[args.system].values())
     policy_text = args.policy.strip().lower()
     bound = getattr(args, "reroll_on_failure", False) or (
         policy_text.startswith("best") and "@" not in policy_text
     )
+    if args.pmf and not bound:
+        refuse(args, ("--dc",), "is not read by --pmf (the distribution of the total has no DC).")
     if bound and len(dcs) != 1:  # the roll itself depends on its DC: one DC, one roll
         raise ExplodiceError(
             "`--dc` must be one DC with --reroll-on-failure or --policy best:λ (the roll's "
@@ -77,21 +81,16 @@ def run(args: argparse.Namespace) -> int:
     frame["mean"] = dist.mean
     frame["median"] = dist.median
     frame["drain_mean"] = dist.drain_mean
-    frame["rules"] = rules.describe() if dist.system == "3d6x" else "d20"
+    if rules.close_contest and "p_tie" not in frame:  # lutte serrée: a total == DC goes to bids
+        frame.insert(frame.columns.get_loc("p") + 1, "p_tie", _ties(dist, dcs))
+    frame["rules"] = rules_text(rules, dist.system)
     if args.pmf:
         frame = dist.to_frame("total")
         frame.insert(0, "system", dist.system)
         frame["method"], frame["n"], frame["seed"] = dist.method, dist.n, dist.seed
     text = frame[[c for c in frame.columns if c not in HEADER_ONLY]]
-    if not args.pmf:
-        text = text.assign(p=[pct(p, args, 3) for p in frame.p])
-        if dist.simulated:
-            text = text.assign(
-                ci_low=[pct(p, args, 3) for p in frame.ci_low],
-                ci_high=[pct(p, args, 3) for p in frame.ci_high],
-            )
-        else:
-            text = text.drop(columns=["ci_low", "ci_high"])
+    if not args.pmf and not dist.simulated:  # an exact p has no interval
+        text = text.drop(columns=["ci_low", "ci_high"])
     emit(
         pd.DataFrame(frame),
         args.format,
@@ -100,6 +99,11 @@ def run(args: argparse.Namespace) -> int:
         header=f"# {label}\n{header(dist)}",
     )
     return 0
+
+
+def _ties(dist: Distribution, dcs: list[int]) -> list[float]:
+    """P(total == DC) for each DC: the share of P(success) that bids settle (lutte serrée)."""
+    return [float(dist.p_success(dc) - dist.p_success(dc + 1)) for dc in dcs]
 
 
 def header(d: Distribution) -> str:

@@ -10,18 +10,21 @@ import argparse
 import pandas as pd
 
 from explodice.analysis.resolutions import opposed
-from explodice.core.errors import ExplodiceError
+from explodice.core.errors import ExplodiceError, shown
 from explodice.game.rules import ADVANTAGE_STATES, Roll
 from explodice.game.tables import SYSTEMS
 from explodice.present.cli.base import Command
 from explodice.present.cli.options import (
     MODIFIER,
     ROLL_COMMAND,
+    refuse,
+    refuse_drain_switches,
     reroll_from,
+    resolve_policy,
     rules_from,
     sampling_from,
 )
-from explodice.present.cli.output import emit, pct
+from explodice.present.cli.output import emit
 
 __all__ = ["COMMAND", "run"]
 
@@ -40,29 +43,33 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """An opposed test: P(win), P(tie: the status quo holds), P(loss) for side A."""
-    if isinstance(args.policy, tuple):
+    policy = resolve_policy(args.policy, 0)  # the grammar's reading ("Keep" is keep)
+    if not isinstance(policy, str):
         raise ExplodiceError(
-            "`--policy` must be keep or cancel for an opposed test (best:λ "
-            "needs a DC, and an opposed test has none)."
+            f"`--policy` must be keep or cancel for an opposed test, but {shown(args.policy)} "
+            "was passed (best:λ weighs P(total >= DC), and an opposed test has no DC)."
         )
-    rules = rules_from(args)
+    rules = rules_from(args, args.system)
+    refuse_drain_switches(args, policy, "`opposed`")
+    refuse(
+        args,
+        ("--close-contest",),
+        "settles a tie by bids of HP, which `opposed` does not model: `explodice contest` "
+        "plays the bids, and the API's close_opposed puts them after the dice.",
+    )
     a = Roll(
         args.modifier,
         advantage=args.advantage,
         kind=args.kind,
         actor=args.actor,
-        policy=args.policy,
+        policy=policy,
         reroll=reroll_from(args, None),
     )
     b = Roll(args.vs, advantage=args.vs_advantage, kind=args.kind)
     result = opposed(a, b, system=args.system, rules=rules, sampling=sampling_from(args))
     frame = pd.DataFrame([result.summary()])
     header = f"# opposed test, {args.system}, {result.method}: A = {result.a}; B = {result.b}"
-    text = frame[["win", "tie", "loss", "mean margin"]].assign(
-        win=lambda f: [pct(v, args, 2) for v in f.win],
-        tie=lambda f: [pct(v, args, 2) for v in f.tie],
-        loss=lambda f: [pct(v, args, 2) for v in f.loss],
-    )
+    text = frame[["win", "tie", "loss", "mean margin"]]
     emit(frame, args.format, text=text, header=header, lang=args.lang)
     return 0
 

@@ -43,6 +43,7 @@ from explodice.sweeps.run import MAX_WORKERS
 __all__ = [
     "DAYS",
     "DC",
+    "FORCE_HELP",
     "GAUGE",
     "ROLL_COMMAND",
     "MODIFIER",
@@ -50,17 +51,22 @@ __all__ = [
     "RULES_SWITCHES",
     "SEED",
     "THREADS",
+    "TOP",
     "WORKERS",
     "Switch",
     "config_argument",
+    "given",
     "output_options",
     "policy",
     "progress",
+    "refuse",
+    "refuse_drain_switches",
     "reroll_from",
     "resolve_policy",
     "roll_options",
     "rules_from",
     "rules_options",
+    "rules_text",
     "sampling_from",
     "sampling_options",
 ]
@@ -74,6 +80,7 @@ WORKERS = integer(1, MAX_WORKERS)
 SEED = integer(0)
 MODIFIER = integer(-100, 100)
 DC = integer(-(10**6), 10**6)
+TOP = integer(1, 10**6)  # rows of a table to list
 
 DEFAULTS = Rules()  # the switches' defaults, read from the rules, never restated
 
@@ -91,6 +98,7 @@ class Switch:
     choices: tuple[str, ...] | None = None
     many: bool = False
     metavar: str | None = None
+    day_only: bool = False  # changes gauges over a day only: offered by `day` alone
 
     @property
     def dest(self) -> str:
@@ -143,12 +151,14 @@ RULES_SWITCHES = (
         "--overflow",
         "where drain beyond an empty gauge goes (default: {default})",
         OVERFLOW_MODES,
+        day_only=True,
     ),
     Switch(
         "drain_gauge",
         "--drain-gauge",
         "gauge a skill check drains: its skill's (default) or the rolled ability's",
         DRAIN_GAUGES,
+        day_only=True,
     ),
     Switch(
         "close_contest",
@@ -158,12 +168,15 @@ RULES_SWITCHES = (
 )
 
 
-def rules_options() -> argparse.ArgumentParser:
-    """The rules switches (and ``--lucky``, the roll's Reroll('one'))."""
+def rules_options(day: bool = False) -> argparse.ArgumentParser:
+    """The rules switches (and ``--lucky``, the roll's Reroll('one')); those that change
+    only gauges over a day (``--overflow``, ``--drain-gauge``) with ``day`` alone: a command
+    about single rolls could not apply them."""
     p = argparse.ArgumentParser(add_help=False)
-    g = p.add_argument_group("rules switches (RULES.md)")
+    g = p.add_argument_group("rules switches (docs/rules.md)")
     for switch in RULES_SWITCHES:
-        switch.add_to(g)
+        if day or not switch.day_only:
+            switch.add_to(g)
     g.add_argument(
         "--lucky",
         action="store_true",
@@ -172,9 +185,64 @@ def rules_options() -> argparse.ArgumentParser:
     return p
 
 
-def rules_from(args: argparse.Namespace) -> Rules:
-    """The :class:`~explodice.Rules` the options of :func:`rules_options` ask for."""
-    return Rules(**{s.field: s.read(args) for s in RULES_SWITCHES})
+#: The options a d20 roll cannot apply: its rules have no malus die and no rule of 1.
+D20_REFUSED = (
+    *(s.flag for s in RULES_SWITCHES if s.field != "close_contest"),  # lutte serrée: both
+    "--policy",
+    "--actor",
+)
+
+
+def rules_from(args: argparse.Namespace, system: str = "3d6x") -> Rules:
+    """The :class:`~explodice.Rules` the options of :func:`rules_options` ask for (a switch
+    the command does not offer keeps its default). With ``system="d20"``, a 3d6x switch
+    given (or the rule-of-1 policy, the actor) is refused: a d20 roll could not apply it."""
+    if system == "d20":
+        refuse(
+            args,
+            D20_REFUSED,
+            "is a rule of 3d6x: a d20 roll has no malus die and no rule of 1 (--system d20).",
+        )
+    return Rules(**{s.field: s.read(args) for s in RULES_SWITCHES if hasattr(args, s.dest)})
+
+
+#: The help of a command's --force, for the file ``flag`` names.
+FORCE_HELP = "replace the file of {flag} if it exists (never a folder, a FIFO or a device)"
+
+
+def rules_text(rules: Rules, system: str) -> str:
+    """The rules a result was computed under, as its header says them: 3d6x's switches, or
+    ``d20`` (with lutte serrée, which both systems play)."""
+    if system == "3d6x":
+        return rules.describe()
+    return "d20, close_contest" if rules.close_contest else "d20"
+
+
+# -- options given, and those a call cannot apply --------------------------------------------
+def _dest(flag: str) -> str:
+    return {"--exact": "method", "--simulate": "method"}.get(
+        flag, flag.removeprefix("--").replace("-", "_")
+    )
+
+
+def given(args: argparse.Namespace, flag: str) -> bool:
+    """True when ``flag`` (a long option of this command) was given a value other than its
+    default: the command line asks for something with it."""
+    dest = _dest(flag)
+    if not hasattr(args, dest):
+        return False
+    value, default = getattr(args, dest), args.command_parser.get_default(dest)
+    if isinstance(value, list) and isinstance(default, list):  # --rule-of-one save check
+        return sorted(value) != sorted(default)
+    return bool(value != default)
+
+
+def refuse(args: argparse.Namespace, flags: Any, why: str) -> None:
+    """Refuse the first of ``flags`` that was given: one line, ```--flag` <why>``. An option
+    that a call cannot apply is refused, never ignored (a wrong number is worse)."""
+    for flag in flags:
+        if given(args, flag):
+            raise ExplodiceError(f"`{flag}` {why}")
 
 
 # -- the roll -------------------------------------------------------------------------------
@@ -268,8 +336,33 @@ def sampling_options(default: str = "exact") -> argparse.ArgumentParser:
     return p
 
 
+def refuse_drain_switches(args: argparse.Namespace, policy: Any, what: str) -> None:
+    """Refuse the switches that change only the drain, for a command whose output shows no
+    drain (``what`` names it): ``--ones-on-explosions`` always, ``--rule-of-one`` when the
+    roll keeps its 1s (a PC under keep: which kinds drain cannot change its total)."""
+    refuse(args, ("--ones-on-explosions",), f"changes the drain only, which {what} does not show.")
+    if policy == "keep" and getattr(args, "actor", "pc") == "pc":
+        refuse(
+            args,
+            ("--rule-of-one",),
+            f"changes the drain of a roll that keeps its 1s, which {what} does not show "
+            "(with --policy cancel or best:λ it changes what is cancelled).",
+        )
+
+
+#: The options that set how a simulation samples.
+SAMPLING_FLAGS = ("--n", "--seed", "--threads")
+
+
 def sampling_from(args: argparse.Namespace) -> Sampling:
-    """The :class:`~explodice.Sampling` the options of :func:`sampling_options` ask for."""
+    """The :class:`~explodice.Sampling` the options of :func:`sampling_options` ask for;
+    ``--n``, ``--seed`` or ``--threads`` without ``--simulate`` is refused."""
+    if args.method != "simulate":
+        refuse(
+            args,
+            SAMPLING_FLAGS,
+            "sets a simulation (--simulate); the exact engine samples nothing.",
+        )
     return Sampling(args.method, n=args.n, seed=args.seed, threads=args.threads)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import sys
 import warnings
 from collections.abc import Iterator
@@ -19,20 +20,90 @@ from explodice.present import i18n
 from explodice.present.labels import REROLL
 
 __all__ = [
+    "as_text",
     "emit",
     "fmt_float",
-    "pct",
+    "percent",
+    "percent_digits",
     "percent_grid",
     "show",
     "warnings_in_one_line",
 ]
 
 
+#: Columns that hold probabilities: percentages in every command's text table (csv and json
+#: keep the raw numbers).
+PERCENT = {
+    "p",
+    "p_hidden_from",
+    "p_win_a",
+    "p_win_b",
+    "p_reroll",
+    "p_tie",
+    "p_d20",
+    "p_3d6x",
+    "p_success",
+    "p_empty",
+    "p_table",
+    "target",
+    "gain",
+    "gap",
+    "ci_low",
+    "ci_high",
+    "cdf",
+    "win",
+    "tie",
+    "loss",
+}
+#: Probability columns that are differences, shown with their sign (+0.5%, -0.9%).
+SIGNED = {"gap"}
+#: Columns whose cells are labels, read in the catalogue.
+LABELS = {"advantage", "method", "trigger"}
+#: Decimals of a percentage: one, or as many as a simulated interval needs (at most this).
+MAX_DIGITS = 4
+
+
+def percent(p: float, lang: str = "en", digits: int = 1, *, signed: bool = False) -> str:
+    """A probability as every command's text shows it, in the language's style: ``83.8%``,
+    ``83,8 %`` in French, ``< 0.1%`` rather than a false 0 (``signed``: ``+0.5%``).
+
+    >>> percent(0.838), percent(0.838, "fr"), percent(-0.009, signed=True), percent(1e-5)
+    ('83.8%', '83,8\xa0%', '-0.9%', '< 0.1%')
+    """
+    if p != p:
+        return "—"
+    text = i18n.percent(abs(p) if signed else p, lang, digits, cldr=True)
+    return ("-" if p < 0 else "+") + text if signed else text
+
+
+def percent_digits(frame: Any) -> int:
+    """Decimals for a table's percentages: 1, or enough to tell a simulated interval's ends
+    apart (``ci_low`` < ``ci_high``, the table's median interval), at most :data:`MAX_DIGITS`."""
+    if "ci_low" not in frame or "ci_high" not in frame:
+        return 1
+    half = (pd.to_numeric(frame["ci_high"]) - pd.to_numeric(frame["ci_low"])) / 2
+    half = half[half > 0]
+    if half.empty:
+        return 1
+    return max(1, min(MAX_DIGITS, math.ceil(-math.log10(100 * float(half.median())))))
+
+
+def as_text(frame: pd.DataFrame, lang: str = "en", digits: int | None = None) -> pd.DataFrame:
+    """``frame``'s probability columns (:data:`PERCENT`) as percentages (``digits``: default
+    :func:`percent_digits`); the other columns as they are."""
+    digits = percent_digits(frame) if digits is None else digits
+    out = frame.copy()
+    for col in frame.columns:
+        if col in PERCENT and pd.api.types.is_float_dtype(frame[col]):
+            out[col] = [percent(float(v), lang, digits, signed=col in SIGNED) for v in frame[col]]
+    return out
+
+
 def emit(
     frame: Any, fmt: str, *, text: Any = None, header: str | None = None, lang: str = "en"
 ) -> None:
-    """Print ``frame`` as csv or json records, or ``text`` (default: the frame) aligned
-    (its headers and numbers in ``lang``)."""
+    """Print ``frame`` as csv or json records, or ``text`` (default: the frame) aligned: its
+    probabilities in percent (:func:`as_text`), its headers and numbers in ``lang``."""
     out = sys.stdout
     if fmt == "csv":
         frame.to_csv(out, index=False)
@@ -41,7 +112,7 @@ def emit(
     else:
         if header:
             out.write(header + "\n")
-        shown = frame if text is None else text
+        shown = as_text(frame if text is None else text, lang)
         if lang != "en":
             shown = i18n.localise_table(shown, lang)
         out.write(shown.to_string(index=False, float_format=fmt_float) + "\n")
@@ -58,29 +129,14 @@ def fmt_float(x: float) -> str:
 
 
 def percent_grid(wide: Any, lang: str = "en") -> Any:
-    """Format a wide pivot of probabilities as percentages for the terminal."""
-    if lang != "en":
-        return wide.map(lambda v: "—" if v != v else i18n.percent(v, lang))
-    return wide.map(lambda v: "—" if v != v else f"{100 * v:5.1f}%")
-
-
-def pct(p: float, args: argparse.Namespace, digits: int) -> str:
-    """A probability for the text table: ``49.123%``, or the language's way with --lang."""
-    if args.lang != "en":
-        return i18n.percent(p, args.lang, digits)
-    return f"{100 * p:.{digits}f}%"
-
-
-#: Columns that hold probabilities: percentages in :func:`show`'s tables (49,1 % in French).
-PERCENT = {"p", "p_hidden_from", "p_win_a", "p_win_b", "p_reroll", "gain"}
-#: Columns whose cells are labels, read in the catalogue.
-LABELS = {"advantage", "method", "trigger"}
+    """A wide pivot of probabilities as percentages for the terminal (a dash where none)."""
+    return wide.map(lambda v: percent(v, lang))
 
 
 def show(frame: pd.DataFrame, args: argparse.Namespace, header: str) -> None:
     """csv or json records for scripts (English keys, full precision), else a header line
-    and the aligned table in ``--lang``: probabilities in percent and numbers the language's
-    way (Babel), column names and label cells from the catalogue."""
+    and the aligned table in ``--lang``: probabilities in percent (:func:`percent`), numbers
+    the language's way (Babel), column names and label cells from the catalogue."""
     if args.format == "csv":
         frame.to_csv(sys.stdout, index=False)
         return
@@ -90,10 +146,11 @@ def show(frame: pd.DataFrame, args: argparse.Namespace, header: str) -> None:
     lang = args.lang
     _ = i18n.translator(lang)
     text = pd.DataFrame(index=frame.index)
+    digits = percent_digits(frame)
     for col in frame.columns:
         values = frame[col]
         if col in PERCENT:
-            cells = [i18n.percent(float(v), lang) for v in values]
+            cells = [percent(float(v), lang, digits, signed=col in SIGNED) for v in values]
         elif pd.api.types.is_float_dtype(values):
             cells = [i18n.number(float(v), lang, 2) for v in values]
         elif col == "trigger":

@@ -7,9 +7,10 @@ $ explodice report my-game.toml --lang fr
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
-from explodice.present.cli.base import Command
-from explodice.present.cli.options import config_argument
+from explodice.present.cli.base import Command, Output
+from explodice.present.cli.options import FORCE_HELP, config_argument, refuse
 from explodice.present.cli.output import warnings_in_one_line
 from explodice.present.i18n import LANGS
 
@@ -22,7 +23,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--write-default-config",
         metavar="PATH",
-        help="write a copy of the default configuration to PATH, and stop",
+        help="write a commented copy of the default configuration to PATH, and stop",
+    )
+    p.add_argument(
+        "--force", action="store_true", help=FORCE_HELP.format(flag="--write-default-config")
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument(
@@ -44,15 +48,37 @@ def run(args: argparse.Namespace) -> int:
         write_report,
     )
 
-    if args.write_default_config:
-        path = write_default_config(args.write_default_config)
+    if args.write_default_config is not None:
+        refuse(
+            args,
+            ("config", "--out", "--lang", "--no-progress"),
+            "is not read by --write-default-config, which writes the default configuration "
+            "and stops.",
+        )
+        path = write_default_config(args.write_default_config, replace=args.force)
         print(f"wrote {path}; edit it, then: explodice report {path}")
         return 0
+    refuse(
+        args,
+        ("--force",),
+        "replaces the file of --write-default-config; a report replaces its own files only "
+        "(a file of yours in the way is moved aside).",
+    )
     config = load_config(args.config)
     with warnings_in_one_line(ReportWarning):
         paths = write_report(config, args.out, progress=not args.no_progress, lang=args.lang)
     print(f"wrote {len(paths)} files into {args.out}/ (the PDF: {paths[0]})")
     return 0
+
+
+def writes(args: argparse.Namespace) -> Sequence[Output]:
+    """The default configuration's copy, or the report's folder (the configuration must not
+    lie in the report's own area, which each report replaces)."""
+    if args.write_default_config is not None:
+        return [Output(args.write_default_config, "--write-default-config", replace=args.force)]
+    from explodice.present.report.writer import AREA
+
+    return [Output(args.out, "--out", inputs=(args.config,), folder=True, owned=(AREA,))]
 
 
 COMMAND = Command(
@@ -63,4 +89,5 @@ COMMAND = Command(
     "the new one is complete.",
     run=run,
     add_arguments=add_arguments,
+    writes=writes,
 )

@@ -12,7 +12,7 @@ from explodice.game.rules import ADVANTAGE_STATES
 from explodice.game.tables import SYSTEMS
 from explodice.present import i18n
 from explodice.present.cli.base import Command
-from explodice.present.cli.options import output_options
+from explodice.present.cli.options import DC, MODIFIER, output_options
 from explodice.present.cli.output import show
 from explodice.present.labels import REROLL
 
@@ -21,8 +21,8 @@ __all__ = ["COMMAND", "run"]
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--trigger", choices=("one", "failure"), default="failure")
-    p.add_argument("--modifier", "-m", type=int, nargs="+", default=[0, 2, 4, 6])
-    p.add_argument("--dc", type=int, nargs="+", default=None)
+    p.add_argument("--modifier", "-m", type=MODIFIER, nargs="+", default=[0, 2, 4, 6])
+    p.add_argument("--dc", type=DC, nargs="+", default=None)
     p.add_argument("--advantage", choices=ADVANTAGE_STATES, nargs="+", default=["normal"])
     p.add_argument("--system", choices=SYSTEMS, default="3d6x")
 

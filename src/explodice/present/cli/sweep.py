@@ -8,12 +8,14 @@ and write one tidy CSV (and Parquet when pyarrow is installed).
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
 
-from explodice.present.cli.base import Command
+from explodice.present.cli.base import Command, Output
 from explodice.present.cli.options import SEED, WORKERS, progress
 from explodice.present.cli.output import warnings_in_one_line
-from explodice.sweeps import SweepWarning, check_output, load_grid, sweep, write_results
+from explodice.sweeps import SweepWarning, load_grid, sweep, write_results
+from explodice.sweeps.output import output_paths
 
 __all__ = ["COMMAND", "run"]
 
@@ -46,8 +48,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run a grid of cases (GRID.toml) on local processes or a Dask cluster; write CSV."""
     spec = load_grid(args.grid)
-    out = Path(args.out or Path(args.grid).with_suffix(".csv").name)
-    check_output(out)  # every file it will write, checked before the minutes of work
+    out = _out(args)  # every file it writes was checked before (writes): minutes of work
     with warnings_in_one_line(SweepWarning):
         frame = sweep(
             spec.grid,
@@ -68,6 +69,17 @@ def run(args: argparse.Namespace) -> int:
     return 1 if a["n_failed"] else 0
 
 
+def _out(args: argparse.Namespace) -> Path:
+    return Path(Path(args.grid).with_suffix(".csv").name if args.out is None else args.out)
+
+
+def writes(args: argparse.Namespace) -> Sequence[Output]:
+    """The CSV (and the Parquet file beside it), neither of which may be the grid."""
+    if args.out is not None and not args.out.strip():
+        return [Output(args.out, "--out")]  # refused as empty (a Path would read it as ".")
+    return [Output(path, "--out", inputs=(args.grid,)) for path in output_paths(_out(args))]
+
+
 COMMAND = Command(
     name="sweep",
     help="run a grid of cases locally or on a Dask cluster",
@@ -78,4 +90,5 @@ COMMAND = Command(
     "cases failed (their rows carry `error`).",
     run=run,
     add_arguments=add_arguments,
+    writes=writes,
 )

@@ -15,8 +15,10 @@ from explodice.present.cli.options import (
     DC,
     MODIFIER,
     ROLL_COMMAND,
+    refuse,
     resolve_policy,
     rules_from,
+    rules_text,
     sampling_from,
 )
 from explodice.present.cli.output import emit, percent_grid
@@ -48,7 +50,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """The DC table: P(success) for each modifier, DC and advantage state."""
-    rules = rules_from(args)
+    rules = rules_from(args, args.system)
+    refuse(args, ("--advantage",), "sets one roll's state; `table` shows the states of --states.")
+    refuse(
+        args,
+        ("--lucky", "--reroll-on-failure"),
+        "cannot be applied by `table`: give it to `explodice odds` (one roll against its DCs), "
+        "or see what a reroll is worth with `explodice reroll`.",
+    )
+    if args.system == "d20":
+        refuse(
+            args,
+            ("--disadvantage-readings",),
+            "compares readings of 3d6x's disadvantage; d20's is one (--system d20).",
+        )
     table = success_table(
         args.modifiers,
         args.dc,
@@ -63,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     )
     wide = pivot_success(table, index=["modifier", "advantage"], columns="dc")
     header = f"# P(success), {args.system}, {table['method'].iloc[0]}; " + (
-        rules.describe() if args.system == "3d6x" else "d20"
+        rules_text(rules, args.system)
     )
     emit(
         table,

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from explodice.core.errors import ExplodiceError
-from explodice.core.files import atomic_write_text
+from explodice.core.files import atomic_write_text, check_writable
 from explodice.present import i18n
 from explodice.present.explorer.charts import explorer_charts
 from explodice.present.explorer.data import ExplorerData, explorer_data
@@ -220,12 +220,12 @@ def write_explorer(
     ``lang``: ``"en"`` or ``"fr"`` (default: the configuration's ``lang``)."""
     if lang is not None:
         i18n.check_lang(lang)
-    out = Path(out)
-    if out.is_dir():
-        raise ExplodiceError(f"`out` must be a file name, but {str(out)!r} is a folder.")
+    source = config if isinstance(config, (str, os.PathLike)) else None
+    out = check_writable(out, error=ExplodiceError, what="out", inputs=(source,))
     page = explorer_html(explorer_data(config, lang=lang, date=date))
     try:
         atomic_write_text(out, page)
     except OSError as err:
-        raise OSError(f"cannot write the explorer to {out}: {err.strerror}") from None
+        # its errno kept: a full disk is still a full disk to whoever catches it (the report)
+        raise OSError(err.errno, f"cannot write the explorer to {out}: {err.strerror}") from None
     return out

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from explodice.core.errors import ExplodiceError, check_int, clip, shown
-from explodice.core.files import atomic_write_text, parse_toml, read_text
+from explodice.core.files import atomic_write_text, check_writable, parse_toml, read_text
 from explodice.day.scenario import scenario_from_tables
 from explodice.game.build import builds_from_tables
 from explodice.game.character import characters_from_tables
@@ -72,11 +72,10 @@ def default_config_text() -> str:
     return resources.files("explodice").joinpath("data/default.toml").read_text("utf-8")
 
 
-def write_default_config(path: str | os.PathLike[str]) -> Path:
-    """Write a copy of the default configuration to ``path`` (refusing to overwrite a file)."""
-    path = Path(path)
-    if path.exists():
-        raise ConfigError(f"{path}: already exists; choose another name or remove it first.")
+def write_default_config(path: str | os.PathLike[str], *, replace: bool = False) -> Path:
+    """Write a copy of the default configuration to ``path``: a file that exists is
+    refused unless ``replace`` (and a folder, a FIFO or a device always)."""
+    path = check_writable(path, error=ConfigError, what="path", replace=replace)
     atomic_write_text(path, default_config_text())
     return path
 

@@ -1,14 +1,19 @@
 """First-run compile time: numba compiles the roll and day kernels once (then caches them).
 
 The day kernel compiles in a second process while this one compiles the roll kernel and draws
-the exact pages, so the two compilations overlap on two cores.
+the exact pages, so the two compilations overlap on two cores. That process is a plain
+interpreter that imports explodice alone: a multiprocessing child would import the caller's
+main script again (a script that writes a report without ``if __name__ == "__main__":`` ran
+twice, its warm-up child failing with multiprocessing's "bootstrapping phase" traceback).
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 from explodice.day.scenario import DayRoll, Scenario
@@ -17,21 +22,32 @@ from explodice.engine.simulate import simulate
 from explodice.game.character import Character
 from explodice.game.rules import Roll
 
-__all__ = ["start_day_warm_up", "stop", "wait_for", "warm_roll_kernel"]
+__all__ = ["start_day_warm_up", "stop", "wait_for", "warm_day_kernel", "warm_roll_kernel"]
+
+
+#: What the warm-up process runs.
+_WARM_UP = "from explodice.present.report.warmup import warm_day_kernel; warm_day_kernel()"
 
 
 def start_day_warm_up() -> Any:
+    """The warm-up process (a ``subprocess.Popen``), or None on one core."""
     if (os.cpu_count() or 1) < 2:
         return None
+    package_root = str(Path(__file__).resolve().parents[3])  # where `import explodice` works
+    path = os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH")) if p)
     try:
-        proc = multiprocessing.get_context("spawn").Process(target=_warm_day_kernel, daemon=True)
-        proc.start()
+        return subprocess.Popen(
+            [sys.executable, "-c", _WARM_UP],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=os.environ | {"PYTHONPATH": path},
+        )
     except OSError:  # pragma: no cover - no processes allowed: compile in-line instead
         return None
-    return proc
 
 
-def _warm_day_kernel() -> None:
+def warm_day_kernel() -> None:
     """Run the day kernel once on a tiny scenario (compiling it, or loading it from cache).
 
     Only a warm-up: it ignores Ctrl-C (the parent stops it) and any failure (the parent then
@@ -55,11 +71,18 @@ def wait_for(ctx: Any) -> None:
     """Wait until the warm-up process has the day kernel compiled and cached."""
     proc = ctx.cache.pop("warm-up", None)
     if proc is not None:
-        proc.join(timeout=300)
+        try:
+            proc.wait(timeout=300)
+        except subprocess.TimeoutExpired:  # pragma: no cover - the parent compiles it
+            pass
         stop(proc)
 
 
 def stop(proc: Any) -> None:
-    if proc is not None and proc.is_alive():
+    if proc is not None and proc.poll() is None:
         proc.terminate()
-        proc.join(timeout=10)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            proc.kill()
+            proc.wait()

@@ -9,15 +9,19 @@ A report lives in a folder of its own inside ``--out``, and ``--out`` shows it t
         lock                          held while a report is written: two writers cannot mix
         run-<time>-<pid>/             one complete report (PDF, PNGs, CSVs, MANIFEST.txt)
         current -> run-<time>-<pid>   the pointer to the report shown
+        links                         the names of the links the report made in out/
       explodice-report.pdf -> .explodice-report/current/explodice-report.pdf
       ...                             one link per file of the report
 
 A new report is written whole into a new ``run-`` folder while the old one stays readable;
 then the pointer ``current`` is replaced in one rename, so every link shows the new report
-at once. A kill, an error or Ctrl-C before that rename replaces nothing; the next run removes
-what a crashed run left in the report's area. Only links that point into the report's own
-area are ever removed; a file of the user's that stands where the report needs a link is
-moved aside into ``.explodice-report/displaced/`` (never deleted) and the run says so.
+at once. A kill, an error (a full disk included) or Ctrl-C before that rename replaces
+nothing; the next run removes what a crashed run left in the report's area. What would stop
+the links (a folder of the user's where a file goes) is checked before the rename, so an
+error means nothing changed. Only links the report made, as listed in ``links``, are ever
+removed (a link of the user's into the report, ``latest.pdf -> .explodice-report/current/
+...``, stays); a file of the user's that stands where the report needs a link is moved aside
+into ``.explodice-report/displaced/`` (never deleted) and the run says so.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import datetime as _dt
+import errno
 import fcntl
 import hashlib
 import os
@@ -41,7 +46,7 @@ from matplotlib.backends.backend_pdf import PdfPages
 from tqdm.auto import tqdm
 
 from explodice.core.errors import ExplodiceError
-from explodice.core.files import check_path, make_folder
+from explodice.core.files import atomic_write_text, check_path, make_folder
 from explodice.present.explorer import EXPLORER_NAME, write_explorer
 from explodice.present.i18n import check_lang
 from explodice.present.report import contents
@@ -53,6 +58,7 @@ PDF_NAME = "explodice-report.pdf"
 MANIFEST = "MANIFEST.txt"
 AREA = ".explodice-report"  # the report's own folder inside --out
 CURRENT = "current"
+LINKS = "links"  # in the report's area: the names of the links it made in --out
 PNG_DPI = 110
 
 
@@ -95,15 +101,32 @@ def write_report(
     with _locked(area), _interrupt_guard() as interrupted:
         _clean_leftovers(area)
         run = make_folder(area, prefix=f"run-{_dt.datetime.now():%Y%m%d-%H%M%S}-")
+        previous = os.readlink(area / CURRENT) if (area / CURRENT).is_symlink() else None
         try:
-            names = _write_pages(run, config, progress=progress, date=date)
+            try:
+                names = _write_pages(run, config, progress=progress, date=date)
+            except Exception as err:
+                cause = _os_error(err)
+                if cause is None:
+                    raise
+                # e.g. a full disk: zlib's "Error -2 while flushing" hides the OSError
+                raise ExplodiceError(
+                    f"the report cannot be written into {out} ({cause.strerror or cause}); "
+                    "nothing was changed."
+                ) from None
             if interrupted.is_set():
                 raise KeyboardInterrupt
+            _check_obstacles(out, names)  # before the switch: an error changes nothing
             _switch(area, run)
         except BaseException:
             shutil.rmtree(run, ignore_errors=True)
             raise
-        displaced = _link(out, names)
+        try:
+            displaced = _link(out, names)
+        except BaseException:  # the links could not be laid: the previous report again
+            if previous is not None and (area / previous).is_dir():
+                _switch(area, area / previous)
+            raise
         _clean_leftovers(area)
     if displaced:
         warnings.warn(
@@ -165,25 +188,80 @@ def _target(name: str) -> str:
     return os.path.join(AREA, CURRENT, name)
 
 
-def _is_ours(path: Path) -> bool:
-    """True for a link this module made: it points exactly into the report's area."""
-    return path.is_symlink() and os.readlink(path).startswith(os.path.join(AREA, CURRENT, ""))
+#: The errors of a file system that refuses to store the report (full, read-only, denied).
+STORAGE_ERRORS = {
+    errno.ENOSPC,
+    errno.EDQUOT,
+    errno.EFBIG,
+    errno.EROFS,
+    errno.EACCES,
+    errno.EPERM,
+    errno.EIO,
+}
+
+
+def _os_error(err: BaseException | None) -> OSError | None:
+    """The storage error behind ``err`` (itself, or what it was raised while handling: a full
+    disk surfaces as zlib's error while the PDF is closed), if any."""
+    seen = 0
+    while err is not None and seen < 20:
+        if isinstance(err, OSError) and err.errno in STORAGE_ERRORS:
+            return err
+        err, seen = err.__cause__ or err.__context__, seen + 1
+    return None
+
+
+def _made(out: Path) -> list[str]:
+    """The names of the links the report made in ``out`` (its list, in its own area)."""
+    try:
+        text = (out / AREA / LINKS).read_text(encoding="utf-8")
+    except OSError:  # a report of an earlier version, or none: no link is known to be ours
+        return []
+    return [line for line in text.splitlines() if line and "/" not in line]
+
+
+def _ours(path: Path, name: str) -> bool:
+    """True for a link the report made and the user left as it was."""
+    return path.is_symlink() and os.readlink(path) == _target(name)
+
+
+def _check_obstacles(out: Path, names: list[str]) -> None:
+    """Refuse what would stop :func:`_link` once the new report is shown: a folder where a
+    link goes (a file is moved aside; a folder is not). Links can be made in ``out``."""
+    for name in names:
+        path = out / name
+        if path.is_dir() and not path.is_symlink():
+            raise ExplodiceError(
+                f"{path} is a folder where the report writes a file; "
+                "move it or choose another --out."
+            )
+    probe = out / f".{AREA}.{os.getpid()}.probe"
+    try:
+        probe.unlink(missing_ok=True)
+        os.symlink(AREA, probe)
+        probe.unlink()
+    except OSError as err:
+        raise ExplodiceError(
+            f"`--out` {str(out)!r}: the report's links cannot be made there ({err.strerror})."
+        ) from None
 
 
 def _link(out: Path, names: list[str]) -> list[Path]:
-    """Link every name of the report in ``out``; drop our links to names it no longer has.
+    """Link every name of the report in ``out``; drop the links it made (its list) to names
+    it no longer has, and only those.
 
     Returns the user's files that had to be moved aside to make room (never deleted).
     """
     displaced: list[Path] = []
     aside: Path | None = None
     wanted = set(names)
+    made = _made(out)
     for name in names:
         path = out / name
-        if _is_ours(path) and os.readlink(path) == _target(name):
+        if _ours(path, name):
             continue
         if path.is_symlink() or path.exists():
-            if path.is_dir() and not path.is_symlink():
+            if path.is_dir() and not path.is_symlink():  # checked before: a race
                 raise ExplodiceError(
                     f"{path} is a folder where the report writes a file; "
                     "move it or choose another --out."
@@ -199,9 +277,10 @@ def _link(out: Path, names: list[str]) -> list[Path]:
         tmp.unlink(missing_ok=True)
         os.symlink(_target(name), tmp)
         os.replace(tmp, path)
-    for path in out.iterdir():
-        if path.name not in wanted and _is_ours(path):
-            path.unlink()
+    atomic_write_text(out / AREA / LINKS, "".join(f"{n}\n" for n in names))
+    for name in made:
+        if name not in wanted and _ours(out / name, name):
+            (out / name).unlink()
     return displaced
 
 

@@ -54,6 +54,12 @@ def draw(ctx: Context, data: PageData) -> Figure:
     profiles = dict(ctx.config.profiles)
     ref = reference(profiles)
     table = data.tables["equivalent-dc-table"]
+    # a row the reference cannot tell apart (certain or impossible in d20) is matched on another
+    table = table.assign(
+        dc_3d6x=[
+            dc if on == ref else f"{dc} ({on})" for dc, on in zip(table.dc_3d6x, table.matched_on)
+        ]
+    )
     shown = (
         table.assign(
             cell=[

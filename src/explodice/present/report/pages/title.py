@@ -60,7 +60,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
             n=i18n.number(c.n, lang, 0), days=i18n.number(c.days, lang, 0)
         ),
         "",
-        _("Rules switches (RULES.md):"),
+        _("Rules switches (docs/rules.md):"),
         "    "
         + _(
             "disadvantage: {reading} (subtract: 3 dice minus an exploding malus die; drop: 2 dice)"
