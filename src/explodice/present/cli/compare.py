@@ -13,7 +13,7 @@ from explodice.core.errors import ExplodiceError, shown
 from explodice.game.rules import ADVANTAGE_STATES, Roll
 from explodice.game.tables import PROFILES
 from explodice.present.cli.base import Command
-from explodice.present.cli.options import MODIFIER, output_options, rules_from, rules_options
+from explodice.present.cli.options import MODIFIER, NO_LUCKY_RULES, output_options, rules_from
 from explodice.present.cli.output import emit, pct
 
 __all__ = ["COMMAND", "run"]
@@ -90,6 +90,6 @@ COMMAND = Command(
     "closest odds. Otherwise the d20 DC table mapped onto 3d6x "
     "for a reference profile, with every profile's odds.",
     run=run,
-    shared=(rules_options, output_options),
+    shared=(NO_LUCKY_RULES, output_options),
     add_arguments=add_arguments,
 )

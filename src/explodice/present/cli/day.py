@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import argparse
 import functools
+from typing import Any
 
+from explodice.analysis.sensitivity import day_blind_spot
 from explodice.core.errors import ExplodiceError, shown
 from explodice.day.scenario import load_scenario
 from explodice.day.simulate import rolls_to_empty, simulate_day
+from explodice.game.rules import Roll
 from explodice.present.cli.base import Command
 from explodice.present.cli.options import (
     DAYS,
@@ -82,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
         return _rolls_to_empty(args)
     scenario = load_scenario(args.scenario)
     rules = rules_from(args)
+    _playable(scenario, rules)
     if args.method == "exact":  # only when asked: a scenario is simulated by default
         from explodice.day.exact import exact_day  # numba kernels: only for 'day --exact'
 
@@ -145,9 +149,27 @@ def _options_apply(args: argparse.Namespace) -> None:
                 )
 
 
+def _playable(day: Any, rules: Any) -> None:
+    """Refuse rules that the day engines would not read for ``day`` (a wrong number is worse
+    than an error); ``explodice readings`` shows what the switch changes elsewhere."""
+    spot = day_blind_spot(day, rules)
+    if spot is not None:
+        raise ExplodiceError(
+            f"`day` cannot apply these rules yet: {spot} (`explodice readings` shows what "
+            f"{spot.switch} changes in single rolls)."
+        )
+
+
 def _rolls_to_empty(args: argparse.Namespace) -> int:
     rules = rules_from(args)
     policy = resolve_policy(args.policy, args.dc)
+    if args.lucky:  # the repeated roll is drawn without a reroll
+        raise ExplodiceError(
+            "`--lucky` does not apply to `day` without a scenario: the roll it repeats has no "
+            'reroll (give SCENARIO.toml, with reroll = "one" on the character).'
+        )
+    if args.method == "simulate":  # the exact path sums the exact drain law of the roll
+        _playable(Roll(args.modifier, advantage=args.advantage, kind=args.kind), rules)
     result = rolls_to_empty(
         args.modifier,
         args.gauge,
@@ -193,7 +215,7 @@ COMMAND = Command(
     run=run,
     shared=(
         roll_options,
-        rules_options,
+        functools.partial(rules_options, ("roll", "day")),
         functools.partial(sampling_options, "default without a scenario; a scenario is simulated"),
         output_options,
     ),

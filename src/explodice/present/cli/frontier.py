@@ -10,7 +10,7 @@ import argparse
 from explodice.analysis.frontier import frontier
 from explodice.game.rules import ADVANTAGE_STATES
 from explodice.present.cli.base import Command
-from explodice.present.cli.options import DC, MODIFIER, output_options, rules_from, rules_options
+from explodice.present.cli.options import DC, MODIFIER, NO_LUCKY_RULES, output_options, rules_from
 from explodice.present.cli.output import emit
 
 __all__ = ["COMMAND", "run"]
@@ -54,6 +54,6 @@ COMMAND = Command(
     description="Sweep best(λ) from keep to cancel: P(success) and E[drain] "
     "of each policy, and the λ a sensible player implies.",
     run=run,
-    shared=(rules_options, output_options),
+    shared=(NO_LUCKY_RULES, output_options),
     add_arguments=add_arguments,
 )

@@ -7,13 +7,14 @@ the hider hidden) and passive (the DC).
 from __future__ import annotations
 
 import argparse
+import functools
 
 from explodice.analysis.hiding import hide
 from explodice.game.rules import ADVANTAGE_STATES, Roll
 from explodice.game.tables import SYSTEMS
 from explodice.present import i18n
 from explodice.present.cli.base import Command
-from explodice.present.cli.options import output_options
+from explodice.present.cli.options import output_options, reroll_from, rules_from, rules_options
 from explodice.present.cli.output import show
 
 __all__ = ["COMMAND", "run"]
@@ -43,11 +44,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Hiding: one Stealth total against every observer."""
+    rules = rules_from(args)
     r = hide(
-        Roll(args.modifier, advantage=args.advantage),
+        Roll(args.modifier, advantage=args.advantage, reroll=reroll_from(args, None)),
         active=[Roll(m) for m in args.active],
         passive=args.passive,
         system=args.system,
+        rules=rules,
     )
     frame = r.to_frame()
     _ = i18n.translator(args.lang)
@@ -78,6 +81,6 @@ COMMAND = Command(
     description="One Stealth total against active observers (opposed, a "
     "tie keeps the hider hidden) and passive ones (the DC).",
     run=run,
-    shared=(output_options,),
+    shared=(functools.partial(rules_options, ("roll", "hiding")), output_options),
     add_arguments=add_arguments,
 )

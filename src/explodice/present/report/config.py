@@ -19,7 +19,7 @@ from explodice.core.files import atomic_write_text, parse_toml, read_text
 from explodice.day.scenario import scenario_from_tables
 from explodice.game.build import builds_from_tables
 from explodice.game.character import characters_from_tables
-from explodice.game.rules import Rules
+from explodice.game.rules import Rules, switches
 from explodice.game.tables import PROFILES
 from explodice.present.i18n import LANGS
 
@@ -129,18 +129,8 @@ def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
     if lang not in LANGS:
         raise fail("lang", lang, f"one of {list(LANGS)}")
 
-    rules_table = section(
-        "rules",
-        (
-            "disadvantage",
-            "rule_of_one_kinds",
-            "ones_on_explosions",
-            "overflow",
-            "drain_gauge",
-            "close_contest",
-            "lucky",
-        ),
-    )  # lucky: Rules says where it went
+    # every switch of Rules (a new one is a key here by itself); lucky: Rules says where it went
+    rules_table = section("rules", (*(sw.name for sw in switches()), "lucky"))
     try:
         rules = Rules(**rules_table)
     except ExplodiceError as err:

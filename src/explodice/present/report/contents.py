@@ -38,6 +38,7 @@ from explodice.present.report.pages import (
     monte_carlo,
     opposed,
     passive,
+    readings,
     rerolls,
     rule_of_one,
     success_curves,
@@ -159,6 +160,15 @@ PAGES: list[PageSpec] = [
         N_("Lutte serrée: how often a test ties its DC, and what the bids cost each side"),
         lutte_serree.data,
         lutte_serree.draw,
+    ),
+    PageSpec(
+        "readings",
+        N_(
+            "Which readings matter: each open reading of the seeds moved alone, and the largest "
+            "change it makes, ranked"
+        ),
+        readings.data,
+        readings.draw,
     ),
 ]
 
