@@ -129,8 +129,15 @@ def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
     if lang not in LANGS:
         raise fail("lang", lang, f"one of {list(LANGS)}")
 
-    # every switch of Rules (a new one is a key here by itself); lucky: Rules says where it went
+    # every switch of Rules (a new one is a key here by itself)
     rules_table = section("rules", (*(sw.name for sw in switches()), "lucky"))
+    if "lucky" in rules_table:
+        raise fail(
+            "rules.lucky",
+            rules_table["lucky"],
+            'absent: Lucky is a trait of a character, not a rule (reroll = "one" in its '
+            "[[character]] table)",
+        )
     try:
         rules = Rules(**rules_table)
     except ExplodiceError as err:
