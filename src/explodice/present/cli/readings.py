@@ -49,6 +49,16 @@ __all__ = ["COMMAND", "run"]
 SHOWN = ("table", "detail", "by_measure")
 #: Lucky on the DC table's grid: without it, and with it (Reroll('one')).
 REROLLS = {"none": None, "lucky": "one"}
+#: The grid's options that take one or more of their values (default: every one).
+GRID_CHOICES = (
+    ("--states", ADVANTAGE_STATES, "advantage states (default: all three)"),
+    ("--kinds", KINDS, "kinds of roll (default: all four, so that the rule of 1's kinds show)"),
+    (
+        "--rerolls",
+        tuple(REROLLS),
+        "rolls without Lucky and with it (default: both, so that --lucky-timing shows)",
+    ),
+)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -94,20 +104,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="modifiers (default: the configuration's [table] modifiers)",
     )
     g.add_argument("--dc", type=DC, nargs="+", default=None, help="DCs (default: the DC table)")
-    g.add_argument(
-        "--states",
-        nargs="+",
-        choices=ADVANTAGE_STATES,
-        default=list(ADVANTAGE_STATES),
-        help="advantage states (default: all three)",
-    )
-    g.add_argument(
-        "--kinds",
-        nargs="+",
-        choices=KINDS,
-        default=list(KINDS),
-        help="kinds of roll (default: all four, so that the rule of 1's kinds show)",
-    )
+    for flag, values, what in GRID_CHOICES:  # each one or more of its values, all by default
+        g.add_argument(flag, nargs="+", choices=values, default=list(values), help=what)
     g.add_argument(
         "--policies",
         nargs="+",
@@ -115,13 +113,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=["keep", "cancel"],
         help="rule-of-1 policies: keep, cancel, best:λ (against each cell's DC) "
         "(default: keep cancel)",
-    )
-    g.add_argument(
-        "--rerolls",
-        nargs="+",
-        choices=tuple(REROLLS),
-        default=list(REROLLS),
-        help="rolls without Lucky and with it (default: both, so that --lucky-timing shows)",
     )
     p.add_argument(
         "--show",
