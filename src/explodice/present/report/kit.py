@@ -27,6 +27,7 @@ from explodice.present.report.config import ReportConfig
 __all__ = ["PAGE_SIZE", "Context", "Page", "PageData", "draw_table", "page_figure"]
 
 PAGE_SIZE = (11.69, 8.27)  # A4 landscape, inches
+FOOTER_WIDTH = 250  # characters of a footer's line at 6.5 points across the page
 
 
 @dataclass(frozen=True)
@@ -91,8 +92,10 @@ class Context:
         return i18n.date(self.date, self.lang)
 
     def footer(self) -> str:
+        """The provenance line of every page (on two lines when the rules name many
+        readings, so that nothing is cut at the page's edge)."""
         c = self.config
-        return self._(
+        text = self._(
             "explodice {version} · {date} · config: {source} · seed {seed} · {rules}"
         ).format(
             version=self.version,
@@ -101,6 +104,7 @@ class Context:
             seed=c.seed,
             rules=rules_text(c.rules, self.lang),
         )
+        return textwrap.fill(text, FOOTER_WIDTH, break_on_hyphens=False)
 
 
 def page_figure(

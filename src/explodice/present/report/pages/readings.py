@@ -69,11 +69,11 @@ def draw(ctx: Context, data: PageData) -> Figure:
     )
     caption = _(
         "Each switch of the rules moved alone to each of its other values, against this "
-        "configuration's rules. A bar is the largest change it makes in a probability — "
-        "P(success) on the DC table and in the party's tests, the day's P(gauge empty), "
-        "P(hidden), P(noticed) — in percentage points, with where it happens; the table "
-        "gives its largest change of the drain per roll and of the day. Single rolls are "
-        "exact, {day}; a reading the day engines cannot play yet is not computed, never 0."
+        "configuration's rules: a bar is the largest change it makes in a probability "
+        "(P(success) on the DC table and in the party's tests, the day's P(gauge empty), "
+        "P(hidden), P(noticed)), in percentage points, with where it happens, and the table "
+        "its largest change of the drain per roll and of the day. Single rolls are exact, "
+        "{day}; a reading the day engines cannot play yet is not computed, never 0."
     ).format(day=day)
     title = _("Which readings matter: the open readings of the seeds, ranked")
     fig, (ax,) = page_figure(ctx, title, caption, left=0.17, right=0.535, bottom=0.09)

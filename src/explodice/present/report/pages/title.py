@@ -106,7 +106,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
         for w in (textwrap.wrap(line, 78, subsequent_indent="    ", break_on_hyphens=False) or [""])
     ]
     fig.text(0.06, 0.80, "\n".join(lines), fontsize=9, va="top", linespacing=1.4)
-    fig.text(0.06, 0.045, textwrap.fill(exact, 170), fontsize=7.5, va="bottom", color="0.25")
+    fig.text(0.06, 0.05, textwrap.fill(exact, 170), fontsize=7.5, va="bottom", color="0.25")
     contents = [
         w
         for number, line in ctx.contents
@@ -139,5 +139,5 @@ def draw(ctx: Context, data: PageData) -> Figure:
             weight="bold",
         )
         draw_table(fig, shown, (0.06, 0.10, 0.42, height), loc="upper left")
-    fig.text(0.06, 0.02, ctx.footer(), fontsize=6.5, color="0.4")
+    fig.text(0.06, 0.012, ctx.footer(), fontsize=6.5, color="0.4", va="bottom")
     return fig
