@@ -500,3 +500,13 @@ def test_points_are_written_the_languages_way():
     assert points(0.0548, "en") == "+5.5 pp" and points(-0.0548, "fr") == "−5,5\xa0pts"
     assert points(0.0004, "en") == "< 0.1 pp"  # never a false 0
     assert points(0.0, "en", sign=False) == "0.0 pp"
+
+
+def test_a_flag_on_the_command_line_turns_the_configurations_switch_off(capsys, tmp_path):
+    path = _config(tmp_path, "[rules]\nclose_contest = true\n")
+    argv = ("readings", path, "--parts", "hiding", "--modifiers", 0, "--dc", 12, "--switches",
+            "close_contest", "--format", "json")  # fmt: skip
+    code, out, _ = run(capsys, *argv)
+    assert code == 0 and [r["value"] for r in json.loads(out)] == ["False"]
+    code, out, _ = run(capsys, *argv, "--no-close-contest")
+    assert code == 0 and [r["value"] for r in json.loads(out)] == ["True"]

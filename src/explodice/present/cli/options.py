@@ -149,9 +149,10 @@ class Switch:
 
     def add_to(self, group: Any) -> None:
         default = getattr(DEFAULTS, self.field)
-        if self.choices is None:  # a flag that turns the switch on (or off, if on by default)
-            action = argparse.BooleanOptionalAction if default else "store_true"
-            group.add_argument(self.flag, action=action, help=self.help)
+        if self.choices is None:  # --flag turns the switch on, --no-flag off (over a configuration)
+            group.add_argument(
+                self.flag, action=argparse.BooleanOptionalAction, default=default, help=self.help
+            )
             return
         shown = " ".join(sorted(default)) if self.many else default
         among = f" (any of {', '.join(self.choices)})" if self.many else ""
