@@ -232,12 +232,14 @@ def test_a_sweep_grid_takes_every_switch(tmp_path):
         assert row.p == pytest.approx(float(api.p_success(row.dc)), abs=1e-12)
     assert set(df.rules) == {Rules().describe(), Rules(malus_die="plain").describe()}
     # a day the day engines cannot play under a switch is an error of its case, never a number
-    days = {"scenario": str(tmp_path / "s.toml"), "n": 50, "malus_die": ["exploding", "plain"]}
+    # (the lutte serrée's bids of HP: the day counts a tie with the DC as a success)
+    assert "close_contest" in sens_mod._DAY_IGNORES
+    days = {"scenario": str(tmp_path / "s.toml"), "n": 50, "close_contest": [False, True]}
     (tmp_path / "s.toml").write_text(SCENARIO, encoding="utf-8")
     with pytest.warns(SweepWarning, match="1 of 2 cases failed"):
         df = sweep(days, "day", seed=1, executor=ThreadPoolExecutor(1), progress=False)
-    errors = df.groupby("malus_die")["error"].first()
-    assert pd.isna(errors["exploding"]) and "malus_die=plain" in errors["plain"]
+    errors = df.groupby("close_contest")["error"].first()
+    assert pd.isna(errors[False]) and "close_contest=True" in errors[True]
 
 
 # -- named where they are not the default ----------------------------------------------------------
@@ -348,20 +350,30 @@ def test_a_switch_a_command_cannot_apply_is_refused_in_one_line(capsys, argv):
     assert "unrecognized arguments" in err and argv[-2 if len(argv) > 2 else -1].startswith("--")
 
 
+#: How each reading the day engines do not read yet (``_DAY_IGNORES``) is asked of ``day``.
+DAY_BLIND = {
+    "lucky_timing": ("--lucky-timing", "after_choice"),
+    "malus_die": ("--malus-die", "plain"),
+    "close_contest": ("--close-contest",),
+}
+
+
 def test_the_day_refuses_a_reading_its_engines_do_not_read_yet(capsys, tmp_path):
+    # Ana has Lucky and her one roll is at disadvantage: the day needs every reading
     scenario = tmp_path / "s.toml"
-    scenario.write_text(SCENARIO, encoding="utf-8")
-    for extra in (
-        ("--malus-die", "plain"),
-        ("--close-contest",),
-        ("--malus-die", "plain", "--exact"),
-    ):
-        code, out, err = run(capsys, "day", scenario, *extra)
-        assert code == 2 and out == "" and err.count("\n") == 1
-        assert "the day engines do not read" in err and "Ana" in err
-    code, _, err = run(capsys, "day", "--simulate", "--days", 100, "--advantage", "disadvantage",
-                       "--malus-die", "plain")  # fmt: skip
-    assert code == 2 and "malus_die=plain" in err
+    scenario.write_text(SCENARIO.replace("[day]", 'reroll = "one"\n\n[day]'), encoding="utf-8")
+    assert set(sens_mod._DAY_IGNORES) <= set(DAY_BLIND)
+    # once the day engines read a switch, it leaves _DAY_IGNORES and is played (its numbers
+    # are the day's own tests')
+    for name in sens_mod._DAY_IGNORES:
+        for method in ((), ("--exact",)):
+            code, out, err = run(capsys, "day", scenario, *DAY_BLIND[name], *method)
+            assert code == 2 and out == "" and err.count("\n") == 1
+            assert f"the day engines do not read {name}=" in err and "Ana" in err
+    if "malus_die" in sens_mod._DAY_IGNORES:
+        code, _, err = run(capsys, "day", "--simulate", "--days", 100, "--advantage",
+                           "disadvantage", "--malus-die", "plain")  # fmt: skip
+        assert code == 2 and "malus_die=plain" in err
     code, _, err = run(capsys, "day", "--lucky")
     assert code == 2 and "`--lucky`" in err
     # the exact first passage sums the roll's exact drain law: it reads every switch
@@ -374,7 +386,9 @@ def test_the_day_refuses_a_reading_its_engines_do_not_read_yet(capsys, tmp_path)
     assert code == 0 and len(rows) == len(expected)
     assert [r["p"] for r in rows] == pytest.approx(expected.p.tolist(), abs=1e-12)
     # a reading the day does not need (no Lucky in this day) changes nothing and is played
-    code, _, _ = run(capsys, "day", scenario, "--lucky-timing", "after_choice", "--days", 200)
+    plain = tmp_path / "plain.toml"
+    plain.write_text(SCENARIO, encoding="utf-8")
+    code, _, _ = run(capsys, "day", plain, "--lucky-timing", "after_choice", "--days", 200)
     assert code == 0
 
 
