@@ -15,6 +15,7 @@ from typing import Any
 import pandas as pd
 
 from explodice.core.errors import one_line
+from explodice.core.spreadsheet import to_csv
 from explodice.present import i18n
 from explodice.present.labels import REROLL
 
@@ -35,7 +36,7 @@ def emit(
     (its headers and numbers in ``lang``)."""
     out = sys.stdout
     if fmt == "csv":
-        frame.to_csv(out, index=False)
+        to_csv(frame, out)
     elif fmt == "json":
         out.write(frame.to_json(orient="records", double_precision=15) + "\n")
     else:
@@ -82,7 +83,7 @@ def show(frame: pd.DataFrame, args: argparse.Namespace, header: str) -> None:
     and the aligned table in ``--lang``: probabilities in percent and numbers the language's
     way (Babel), column names and label cells from the catalogue."""
     if args.format == "csv":
-        frame.to_csv(sys.stdout, index=False)
+        to_csv(frame, sys.stdout)
         return
     if args.format == "json":
         sys.stdout.write(frame.to_json(orient="records", double_precision=15) + "\n")
