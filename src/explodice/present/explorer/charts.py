@@ -25,7 +25,7 @@ from explodice.present.labels import MODIFIER_CHOICE, OWN_POLICIES
 __all__ = ["explorer_charts", "shown_percent"]
 
 SYSTEM_COLOURS = {"3d6x": "#1f5fa8", "d20": "#d2691e"}
-GAUGE_STATES = ("gauge full", "gauge empty")
+GAUGE_STATES = ("gauge not empty", "gauge empty")
 
 
 def shown_percent(p: float, lang: str = "en") -> str:
@@ -373,7 +373,7 @@ def _day_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
         y=y, yOffset=y_off, x="ci_high:Q", text="shown:N", description="cell:N"
     )
     success = (bars + whiskers + labels).properties(
-        width=330, height=300, title=_("Success by roll type, gauge full or empty")
+        width=330, height=300, title=_("Success by roll type, its gauge empty or not")
     )
 
     names = {"empty_text": _("P(empty by evening)"), "drain_text": _("drain per day")}
