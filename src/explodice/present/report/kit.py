@@ -27,6 +27,7 @@ from explodice.present.report.config import ReportConfig
 __all__ = ["PAGE_SIZE", "Context", "Page", "PageData", "draw_table", "page_figure"]
 
 PAGE_SIZE = (11.69, 8.27)  # A4 landscape, inches
+FOOTER_WIDTH = 190  # characters of the footer's small type on a line
 
 
 @dataclass(frozen=True)
@@ -91,8 +92,10 @@ class Context:
         return i18n.date(self.date, self.lang)
 
     def footer(self) -> str:
+        """The provenance line of every page (on two lines when it is longer than the page is
+        wide: a long configuration path, the French words)."""
         c = self.config
-        return self._(
+        text = self._(
             "explodice {version} · {date} · config: {source} · seed {seed} · {rules}"
         ).format(
             version=self.version,
@@ -101,6 +104,7 @@ class Context:
             seed=c.seed,
             rules=rules_text(c.rules, self.lang),
         )
+        return textwrap.fill(i18n.keep_together(text), FOOTER_WIDTH, break_on_hyphens=False)
 
 
 def page_figure(
@@ -118,7 +122,7 @@ def page_figure(
     """A landscape page: title, caption sentence, a grid of Axes, an optional table, a footer."""
     fig = Figure(figsize=PAGE_SIZE)
     fig.text(0.04, 0.965, title, fontsize=15, weight="bold", va="top")
-    caption = textwrap.fill(caption, 150)
+    caption = textwrap.fill(i18n.keep_together(caption), 150)
     fig.text(0.04, 0.925, caption, fontsize=9, va="top", color="0.15")
     fig.text(0.04, 0.012, ctx.footer(), fontsize=6.5, color="0.4", va="bottom")
     bottom = 0.08 + (table_height if table is not None else 0.0)
@@ -143,12 +147,13 @@ def draw_table(
     fig: Any, table: pd.DataFrame, rect: tuple[float, float, float, float], loc: str = "center"
 ) -> None:
     """Draw a (small, already formatted) DataFrame as a table in ``rect`` of the figure
-    (centred, or at ``loc``: ``"upper left"``, say)."""
+    (centred, or at ``loc``: ``"upper left"``, say). Every cell keeps a space either side of
+    its text, so that a narrow column (a lone ``0``) never touches its borders."""
     ax = fig.add_axes(rect)
     ax.axis("off")
-    cells = [[str(v) for v in row] for row in table.itertuples(index=False)]
+    cells = [[f" {v} " for v in row] for row in table.itertuples(index=False)]
     t = ax.table(
-        cellText=cells, colLabels=[str(c) for c in table.columns], loc=loc, cellLoc="center"
+        cellText=cells, colLabels=[f" {c} " for c in table.columns], loc=loc, cellLoc="center"
     )
     t.auto_set_font_size(False)
     t.set_fontsize(7 if len(table.columns) <= 12 else 6)
