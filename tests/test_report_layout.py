@@ -67,31 +67,24 @@ def _drawn_texts(fig, renderer):
     return [(what, t) for what, t in out if t.get_visible() and t.get_text()]
 
 
+def _within(extent, box) -> bool:
+    return (
+        box.x0 <= extent.x0 and extent.x1 <= box.x1 and box.y0 <= extent.y0 and extent.y1 <= box.y1
+    )
+
+
 def test_every_text_and_legend_is_on_the_page(pages):
     lang, built = pages
     outside = []
     for slug, fig, renderer in built:
         box = fig.bbox.padded(-1)  # the page, 1 pixel in
         for what, text in _drawn_texts(fig, renderer):
-            extent = text.get_window_extent(renderer)
-            if not (
-                box.x0 <= extent.x0
-                and extent.x1 <= box.x1
-                and box.y0 <= extent.y0
-                and extent.y1 <= box.y1
-            ):
+            if not _within(text.get_window_extent(renderer), box):
                 outside.append(f"{slug}: {what} {text.get_text()[:40]!r}")
         for ax in fig.axes:
             legend = ax.get_legend()
-            if legend is not None:
-                extent = legend.get_window_extent(renderer)
-                if not (
-                    box.x0 <= extent.x0
-                    and extent.x1 <= box.x1
-                    and box.y0 <= extent.y0
-                    and extent.y1 <= box.y1
-                ):
-                    outside.append(f"{slug}: the legend of {ax.get_title()!r}")
+            if legend is not None and not _within(legend.get_window_extent(renderer), box):
+                outside.append(f"{slug}: the legend of {ax.get_title()!r}")
     assert not outside, f"{lang}, off the page:\n" + "\n".join(outside)
 
 
