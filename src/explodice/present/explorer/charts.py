@@ -317,20 +317,24 @@ def _day_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
     band = empty.mark_area(opacity=0.2).encode(
         x=x, y=alt.Y("ci_low:Q", stack=None), y2="ci_high:Q", color=series
     )
-    line = empty.mark_line().encode(
-        x=x,
-        y=alt.Y(
-            "p:Q",
-            title=_("P(gauge empty after this roll)"),
-            axis=alt.Axis(format="%"),
-            scale=alt.Scale(domain=[0, 1]),
-        ),
-        color=series,
-        tooltip=[
-            alt.Tooltip("series:N", title=_("gauge")),
-            alt.Tooltip("roll:Q", title=_("roll of the day")),
-            alt.Tooltip("p:Q", format=".1%", title=_("P(empty)")),
-        ],
+    line = (
+        empty.transform_calculate(shown=_vega_percent("p", lang))
+        .mark_line()
+        .encode(
+            x=x,
+            y=alt.Y(
+                "p:Q",
+                title=_("P(gauge empty after this roll)"),
+                axis=alt.Axis(format="%"),
+                scale=alt.Scale(domain=[0, 1]),
+            ),
+            color=series,
+            tooltip=[
+                alt.Tooltip("series:N", title=_("gauge")),
+                alt.Tooltip("roll:Q", title=_("roll of the day")),
+                alt.Tooltip("shown:N", title=_("P(empty)")),
+            ],
+        )
     )
     depletion = (band + line).properties(
         width=430, height=300, title=_("Gauges running dry over the day")
@@ -362,7 +366,7 @@ def _day_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
         tooltip=[
             alt.Tooltip("type_label:N", title=_("roll type")),
             alt.Tooltip("state_label:N", title=_("gauge")),
-            alt.Tooltip("rolls:Q", title=_("rolls in all days")),
+            alt.Tooltip("rolls:Q", title=_("rolls in all days"), format=",d"),
             alt.Tooltip("shown:N", title=_("P(success)")),
         ],
     )
