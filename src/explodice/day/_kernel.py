@@ -29,7 +29,7 @@ benchmark; ``benchmarks/README.md``). What a reader should know, each measured:
   of 6**5-entry tables for 2 and 3 dice, :func:`byte_tables`), the drain and the malus die
   (:data:`DAY_DRAIN`, one byte an entry); what the tables leave open goes to
   :func:`_finish_roll`. Halving the tables' bytes gave 10-20 %: they share the L1 cache;
-- **branches the CPU predicts.** The variant of a day's roll (gauge full or at 0) is an
+- **branches the CPU predicts.** The variant of a day's roll (gauge not empty or at 0) is an
   ``if``, each arm with its own constant fields and counters: faster than a select, though
   the days of a block mix full and empty gauges. A policy's choice is kept while the next
   day's is the same;
@@ -88,7 +88,7 @@ VAR_FIELDS = 8
 # explosion-1s and table-size flags and number, packed (simulate._pack)
 P_ROW = (1 << 40) - 1
 P_MALUS, P_EXPL, P_BIG, P_VARIANT = 40, 41, 42, 43
-# the counters of roll type r, gauge full (e = 0) or at 0 (e = 1), at 8 r + 4 e: rolls,
+# the counters of roll type r, gauge not empty (e = 0) or at 0 (e = 1), at 8 r + 4 e: rolls,
 # successes, drain, squared drain
 H_ALL, H_OK, H_DRAIN, H_DRAIN2 = 0, 1, 2, 3
 
@@ -349,7 +349,7 @@ def _roll_days(st, m, t, r0, n_types, gs, n, types, variants, throws, policy_pac
         b = uint64(r * TYPE_FIELDS)
         g = types[b + uint64(T_GAUGE)]  # the gauge drained (rules.drain_gauge) ...
         h = types[b + uint64(T_CHECK)]  # ... and the one whose 0 gives disadvantage
-        # the variant: gauge full or at 0, or a state-dependent policy's choice
+        # the variant: gauge not empty or at 0, or a state-dependent policy's choice
         empty = 1 if gs[uint64(h * BLOCK) + ud] <= 0 else 0
         v = 2 * r + empty
         if types[b + uint64(T_POLICY)]:

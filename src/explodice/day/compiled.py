@@ -75,7 +75,7 @@ class RerollLaw:
 
 @dataclass(frozen=True, eq=False)
 class RollVariant:
-    """A roll type with its hindering gauge full (``empty=False``) or at 0: one more
+    """A roll type with its hindering gauge not empty (``empty=False``) or at 0: one more
     disadvantage source. Its laws are built on first use and cached by roll, rules and DC."""
 
     roll: Roll
