@@ -45,7 +45,7 @@ def test_chain_and_kernel_pour_alike(rule):
         assert list(gs[:4]) == new[0].tolist() and left == lost[0], (rule, row, g[i])
         assert list(gs[4:8]) == [7, 7, 7, 7]  # never into another character's gauges
         # and RULES.md's overflow, literally
-        want, want_lost = literal_pour(tuple(row), int(g[i]), int(drain), rule == "fullest")
+        want, want_lost = literal_pour(tuple(row), int(g[i]), int(drain), rule)
         assert new[0].tolist() == list(want) and lost[0] == want_lost
 
 
@@ -61,7 +61,7 @@ def _enumerated(sizes, P, g, h, laws, rule):
             continue
         q = pmfs[1 if h >= 0 and lv[h] == 0 else 0]
         for d in np.flatnonzero(q > 1e-18):
-            new, gone = literal_pour(tuple(lv), g, int(d), rule == "fullest")
+            new, gone = literal_pour(tuple(lv), g, int(d), rule)
             out[np.ravel_multi_index(new, sizes)] += P[i] * q[d]
             lost += P[i] * q[d] * gone
     return out, lost

@@ -133,9 +133,11 @@ def pour_fullest(gs, n, width, g, d, excess, t):
 
 
 #: The overflow rules this kernel plays (``Rules.overflow`` -> ``day_chunk``'s ``overflow``):
-#: the excess past an empty gauge is lost, or poured by :func:`pour_fullest`. A new rule is
-#: one more number here and one more function called from :func:`pour_excess`.
-OVERFLOW_MODES = {"lost": 0, "fullest": 1}
+#: the excess past an empty gauge is lost, poured by :func:`pour_fullest` (``"best"`` too:
+#: without the optimal player's choice, the fullest), or goes to one named gauge (mode
+#: ``2 + j``, gauge ``j`` of PA, PM, PF, PH). A new rule is one more number here and one
+#: more branch of :func:`pour_excess`.
+OVERFLOW_MODES = {"lost": 0, "fullest": 1, "best": 1, "PA": 2, "PM": 3, "PF": 4, "PH": 5}
 
 
 @njit(cache=True)
@@ -144,6 +146,10 @@ def pour_excess(mode, gs, n, width, g, d, excess, t):
     (:data:`OVERFLOW_MODES`); returns what no gauge absorbed."""
     if mode == 1:
         return pour_fullest(gs, n, width, g, d, excess, t)
+    if mode >= 2:  # one named gauge of the owner's, unless it is g itself
+        j = (g >> 2) * N_GAUGES + mode - 2
+        if j != g:
+            return _take(gs, n, width, j, d, excess, t)
     return excess
 
 
