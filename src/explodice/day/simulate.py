@@ -299,6 +299,12 @@ def simulate_day(
             "progress", progress, "True, False or None (a bar for long runs)", ExplodiceTypeError
         )
     policy = check_day_policy(policy, day)
+    if policy is not None and day.overflow == "best":
+        raise ExplodiceError(
+            "`policy`: under overflow='best' the optimal player also picks the gauge each "
+            "excess goes to, which the day kernel does not play (it pours into the fullest); "
+            "play it with exact_day(..., policy=...)."
+        )
     if any(rt.reroll_on_failure for rt in day.roll_types):
         if policy is not None:
             raise ExplodiceError(
