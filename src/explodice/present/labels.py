@@ -73,9 +73,25 @@ ABILITY = {
     "fr": {"STR": "FOR", "DEX": "DEX", "CON": "CON", "INT": "INT", "WIS": "SAG", "CHA": "CHA"},
 }
 #: Where drain beyond an empty gauge goes, as a reader says it.
-OVERFLOW = {"fullest": N_("moves to the fullest gauge"), "lost": N_("is lost")}
+OVERFLOW = {
+    "fullest": N_("moves to the fullest gauge"),
+    "lost": N_("is lost"),
+    "PA": N_("moves to PA (lost if it is empty)"),
+    "PM": N_("moves to PM (lost if it is empty)"),
+    "PF": N_("moves to PF (lost if it is empty)"),
+    "PH": N_("moves to PH (lost if it is empty)"),
+    "best": N_("moves to the gauge the player chooses (fixed policies: the fullest)"),
+}
 #: The same, in one word, as ``Rules.describe()`` writes it.
-OVERFLOW_SHORT = {"fullest": N_("fullest"), "lost": N_("lost")}
+OVERFLOW_SHORT = {
+    "fullest": N_("fullest"),
+    "lost": N_("lost"),
+    "PA": "PA",
+    "PM": "PM",
+    "PF": "PF",
+    "PH": "PH",
+    "best": N_("player's choice"),
+}
 #: The gauge a drain hits (Rules.drain_gauge), in a word ...
 DRAIN_GAUGE = {"skill": N_("the skill's"), "roll": N_("the roll's")}
 #: ... and in a phrase ("a skill check drains the skill's gauge").
