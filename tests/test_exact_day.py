@@ -153,8 +153,11 @@ MIX = [
         ex.Rules(),
         ex.Rules(overflow="lost"),
         (ex.Rules(disadvantage="drop", ones_on_explosions=True), "lucky"),
+        ex.Rules(overflow="PM"),
+        ex.Rules(overflow="best"),  # a fixed policy: the fullest
+        (ex.Rules(lucky_timing="after_choice", malus_die="plain"), "lucky"),
     ],
-    ids=["fullest", "lost", "drop-lucky-explosion-ones"],
+    ids=["fullest", "lost", "drop-lucky-explosion-ones", "PM", "best", "lucky-after-plain"],
 )
 @pytest.mark.parametrize("policy", ["keep", ex.Best(0, 0.05)])
 def test_chain_matches_plain_python_enumeration(rules, policy):
@@ -274,8 +277,9 @@ def _z_ok(sim, exact, se):
         ex.Rules(),
         ex.Rules(overflow="lost", disadvantage="drop"),
         (ex.Rules(ones_on_explosions=True), "lucky"),
+        ex.Rules(overflow="PA"),
     ],
-    ids=["fullest", "lost-drop", "lucky-explosion-ones"],
+    ids=["fullest", "lost-drop", "lucky-explosion-ones", "PA"],
 )
 @pytest.mark.parametrize("mix", [True, False], ids=["mix", "sequence"])
 def test_simulate_day_agrees_on_every_table(rules, mix):

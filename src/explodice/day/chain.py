@@ -328,6 +328,8 @@ class LevelChain:
         self.overflow = overflow
         order_of(overflow)
         self._buffers: dict[tuple[int, int], np.ndarray] = {}
+        self._best_key: tuple[int, int] | None = None  # overflow="best": the last choice
+        self._best: tuple[np.ndarray, ...] = ()
 
     n_bins = 1  # no running sum in the state (see SumChain)
 
@@ -475,7 +477,10 @@ class LevelChain:
                 "played on gauge levels only: the exact day's distributions are not available "
                 "under it (distributions=False, or overflow='fullest')."
             )
-        dest, reach, column = best_pour(self.sizes, g, V)
+        key = (g, hash(V.tobytes()))  # one choice of gauges per roll, whatever c
+        if self._best_key != key:
+            self._best_key, self._best = key, best_pour(self.sizes, g, V)
+        dest, reach, column = self._best
         lg = self.level(g)
         states = np.arange(self.n)
         top = int(lg.max(initial=0) + reach.max(initial=0)) + 2
