@@ -52,9 +52,9 @@ from explodice.engine._kernels import (
     drain_from,
     drain_of,
     drain_table,
+    face_roll,
     finish_one,
     mixed_threshold,
-    face_roll,
     seed_state,
     uniform2,
 )

@@ -27,11 +27,10 @@ named gauge: ``"PA"``, the order ``[PA]`` whenever the drained gauge is not PA).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 
 import numpy as np
-
-import itertools
 
 from explodice.core.errors import ExplodiceError, check_choice
 from explodice.game.character import GAUGES

@@ -164,7 +164,14 @@ def kernel_day(day: CompiledDay, policy: DayPolicy | None = None) -> KernelDay:
             faces[:, c.pool - 2, : c.face_n1.size] = (c.face_n1, c.face_n6, c.face_s)
             k_tables.append(c.k_table)
             flags.append(
-                (c.malus, c.rule_applies, c.explosion_ones, c.pool - 2, c.plain_malus, c.lucky_after)
+                (
+                    c.malus,
+                    c.rule_applies,
+                    c.explosion_ones,
+                    c.pool - 2,
+                    c.plain_malus,
+                    c.lucky_after,
+                )
             )
             rows.append((len(rows), c.pool, _day_table(var.roll, day.rules, c.pool)))
     policy_var = np.zeros((0, 0, 0), dtype=np.int32)
