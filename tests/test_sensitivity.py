@@ -277,10 +277,12 @@ def test_on_the_default_configuration():
     t = s.table
     assert list(t.largest) == sorted(t.largest, reverse=True)  # sorted by the largest change
     assert set(zip(t.switch, t.value)) == {
-        ("overflow", "lost"),
+        *(("overflow", v) for v in ("lost", "PA", "PM", "PF", "PH", "best")),
         ("malus_die", "plain"),
         ("hiding_ties", "observer"),
     }
+    # a fixed policy pours into the fullest under "best": the default day, unchanged
+    assert _row(s, "overflow", "best").day_p_empty_max == 0.0
     attrs = t.attrs
     assert attrs["rules"] == config.rules.describe() and attrs["method"]["dc_table"] == "exact"
     assert attrs["modifiers"] == list(config.modifiers) and attrs["scenario"] == config.day.name
