@@ -33,6 +33,7 @@ PAIRS = {
 }
 SENSITIVITY = {
     "everything (default parts)": {},
+    "the day simulated (the report's page)": {"day_method": "simulate"},
     "without the day": {"day_method": "none"},
     "DC table, hiding, haggling": {"parts": ("dc_table", "hiding", "haggle")},
     "DC table alone": {"parts": ("dc_table",)},

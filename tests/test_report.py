@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 from pypdf import PdfReader
 
-from explodice import Roll, Rules, frontier, opposed, success_table
+from explodice import Roll, Rules, frontier, opposed, sensitivity, success_table
 from explodice.present import report
 from explodice.present.report import ConfigError, contents, load_config, write_report
 
@@ -90,7 +90,7 @@ def written(tiny_config, tmp_path_factory):
 def test_the_pdf_opens_with_one_page_per_builder(written):
     out, paths = written
     reader = PdfReader(out / report.PDF_NAME)
-    assert len(reader.pages) == len(report.PAGES) == 20
+    assert len(reader.pages) == len(report.PAGES) == 21
     first = reader.pages[0].extract_text()
     assert "A tiny test report" in first and "2026-01-02" in first and "drop" in first
     assert "Seed: 11" in first
@@ -120,6 +120,8 @@ def test_one_png_per_page_and_the_csvs_beside_them(written):
         "18-level-dcs-dcs.csv",
         "19-gauge-sizing-gauges.csv",
         "20-save-dc-gaps.csv",
+        "21-readings-readings.csv",
+        "21-readings-by-measure.csv",
     ):
         assert name in csvs
     policies = pd.read_csv(out / "08-day-policies-policies.csv")
@@ -160,6 +162,27 @@ def test_csv_numbers_match_the_api(written):
     assert conv.n.max() == 2000 and set(conv.seed) == {11}
     gauges = pd.read_csv(out / "07-day-gauges.csv")
     assert set(gauges.n_days) == {50}
+
+
+def test_the_readings_page_is_sensitivitys_own_table(written, tiny_config):
+    out, _ = written
+    table = pd.read_csv(out / "17-readings-readings.csv")
+    # computed here: the configuration's rules, party and day; the day simulated with its
+    # days and seed, as the page says
+    s = sensitivity(tiny_config, day_method="simulate")
+    assert list(zip(table.switch, table.value)) == list(zip(s.table.switch, s.table.value))
+    for column in ("largest", "dc_p_max", "drain_max", "party_p_max", "day_p_empty_max"):
+        assert table[column].to_numpy(dtype=float) == pytest.approx(
+            s.table[column].to_numpy(dtype=float), abs=1e-12, nan_ok=True
+        ), column
+    assert set(table.n_days) == {50} and set(table.seed) == {11}
+    assert set(table.against) == {Rules(disadvantage="drop").describe()}
+    # under "drop" no roll has a malus die: the plain one changes nothing in the day, which
+    # is computed (0); a reading the day engines cannot play yet: no number, and the reason
+    plain = table.set_index(["switch", "value"]).loc[("malus_die", "plain")]
+    assert plain.day_p_empty_max == 0 and pd.isna(plain.note)
+    close = table.set_index(["switch", "value"]).loc[("close_contest", "True")]
+    assert pd.isna(close.day_p_empty_max) and "do not read close_contest=True" in close.note
 
 
 def test_a_failed_page_leaves_the_previous_report_intact(written, tiny_config, monkeypatch):
@@ -251,6 +274,9 @@ def test_the_embedded_default_is_a_party_of_levels_1_5_10_with_a_day():
     [
         ("colour = 'red'\n", "`colour`"),
         ("[rules]\ndisadvantage = 'halve'\n", "disadvantage"),
+        ("[rules]\nmalus_die = 'loaded'\n", "malus_die"),
+        ("[rules]\nhiding_ties = 'both'\n", "hiding_ties"),
+        ("[rules]\nreadings = 1\n", "rules.readings"),
         ("[simulation]\nn = 0\n", "simulation.n"),
         ("[table]\nmodifiers = []\n", "table.modifiers"),
         ("seed = -1\n", "seed"),

@@ -689,7 +689,7 @@ class BuildDay:
             [b.at(level)],
             rolls,
             rolls_per_day=self.rolls_per_day,
-            name=f"{b.name}'s day at level {level}",
+            name=f"{b.name}'s day at level {level}, DC {dc}",
         )
 
 
@@ -710,7 +710,7 @@ def build_day(
 
     >>> from explodice import reference_builds
     >>> build_day(reference_builds()[0])(5).describe()
-    "fighter's day at level 5: fighter; 12 rolls drawn from 4 types"
+    "fighter's day at level 5, DC 16: fighter; 12 rolls drawn from 4 types"
     """
     return BuildDay(build, rolls_per_day, difficulty, skill_weight, save_weight)
 

@@ -84,7 +84,16 @@ from explodice.game.rules import (
 )
 from explodice.game.tables import DC_TABLE, HAGGLE_BASE_DC, MODIFIERS
 
-__all__ = ["PARTS", "Sensitivity", "Variant", "day_numbers", "sensitivity", "variants"]
+__all__ = [
+    "PARTS",
+    "DayBlindSpot",
+    "Sensitivity",
+    "Variant",
+    "day_blind_spot",
+    "day_numbers",
+    "sensitivity",
+    "variants",
+]
 
 PARTS = ("dc_table", "party", "day", "hiding", "haggle")
 #: The scopes of switch (explodice.game.rules.SWITCH_SCOPES) each part can be moved by.
@@ -260,7 +269,7 @@ _DAY_IGNORES: dict[str, tuple[str, Callable[[Roll, Rules], bool]]] = {
 }
 
 
-def _day_rolls(day: Scenario) -> list[tuple[str, bool, Roll]]:
+def _day_rolls(day: Scenario) -> list[tuple[str | None, bool, Roll]]:
     """Every roll the day can make: each roll type, its gauge with points and at 0."""
     return [
         (day_roll.label, empty, day.roll_of(r, gauge_empty=empty))
@@ -269,16 +278,45 @@ def _day_rolls(day: Scenario) -> list[tuple[str, bool, Roll]]:
     ]
 
 
-def _day_blind_spot(day: Scenario, rules: Rules) -> str | None:
-    """Why the day engines would give a wrong number for ``day`` under ``rules``, or None."""
+@dataclass(frozen=True)
+class DayBlindSpot:
+    """A reading the day engines do not read yet (:data:`_DAY_IGNORES`), and the roll of the
+    day that needs it: ``switch`` and its ``value``, the roll type's ``roll`` label (``None``
+    for a bare roll), what that roll does (``needs``) and whether only with its gauge at 0.
+    ``str()`` says it in a sentence."""
+
+    switch: str
+    value: Any
+    roll: str | None
+    needs: str
+    gauge_empty: bool = False
+
+    def __str__(self) -> str:
+        who = "the roll" if self.roll is None else repr(self.roll)
+        when = " when its gauge is at 0" if self.gauge_empty else ""
+        return (
+            f"the day engines do not read {self.switch}={self.value} yet, and {who} "
+            f"{self.needs}{when}"
+        )
+
+
+def day_blind_spot(day: Scenario | Roll, rules: Rules) -> DayBlindSpot | None:
+    """Why the day engines (``simulate_day``, ``exact_day``) would give a wrong number for
+    ``day`` (a scenario, or one roll repeated) under ``rules``, or None when they read every
+    switch that its rolls need. A caller refuses the day, or shows it as not computed.
+
+    >>> from explodice import Roll
+    >>> str(day_blind_spot(Roll(0, advantage="disadvantage"), Rules(malus_die="plain")))
+    'the day engines do not read malus_die=plain yet, and the roll subtracts a plain malus die'
+    >>> day_blind_spot(Roll(0), Rules(malus_die="plain")) is None
+    True
+    """
+    rules = check_rules(rules)
+    rolls = [(None, False, day)] if isinstance(day, Roll) else _day_rolls(day)
     for name, (what, needs) in _DAY_IGNORES.items():
-        for label, empty, roll in _day_rolls(day):
+        for label, empty, roll in rolls:
             if needs(roll, rules):
-                when = " when its gauge is at 0" if empty else ""
-                return (
-                    f"the day engines do not read {name}={getattr(rules, name)} yet, and "
-                    f"{label!r} {what}{when}"
-                )
+                return DayBlindSpot(name, getattr(rules, name), label, what, empty)
     return None
 
 
@@ -350,13 +388,13 @@ class _Day:
     ) -> list[pd.DataFrame]:
         """Each variant's day against the base day, by the same method and seed; a day the
         engines cannot play right is left out, with the reason in ``notes``."""
-        blind = _day_blind_spot(self.day, rules)
+        blind = day_blind_spot(self.day, rules)
         out = []
         for v in moved:
             key = (v.switch, v.value)
             if v.scope not in PART_SCOPES["day"]:
                 continue
-            reason = blind or _day_blind_spot(self.day, v.rules)
+            reason = blind or day_blind_spot(self.day, v.rules)
             if reason is not None:
                 notes[key] = f"day not computed: {reason}"
                 continue

@@ -28,8 +28,8 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any
 
-from explodice.game.character import SKILLS_FR
-from explodice.game.rules import KINDS, Best
+from explodice.game.character import GAUGES, SKILLS_FR
+from explodice.game.rules import KINDS, READING_SWITCHES, Best, switches
 from explodice.game.tables import DIFFICULTY_FR, HAGGLE_DCS_FR
 from explodice.present import i18n
 
@@ -42,6 +42,10 @@ __all__ = [
     "N_",
     "OVERFLOW",
     "OVERFLOW_SHORT",
+    "READING_ANSWERS",
+    "READING_QUESTIONS",
+    "SWITCH_NAMES",
+    "SWITCH_VALUES",
     "OWN_POLICIES",
     "REROLL",
     "STATES",
@@ -56,7 +60,11 @@ __all__ = [
     "roll_test_label",
     "roll_type_label",
     "roll_type_lines",
+    "overflow_label",
+    "reading_line",
     "rules_text",
+    "switch_label",
+    "switch_value",
     "test_label",
 ]
 
@@ -72,26 +80,15 @@ ABILITY = {
     "en": {a: a for a in ("STR", "DEX", "CON", "INT", "WIS", "CHA")},
     "fr": {"STR": "FOR", "DEX": "DEX", "CON": "CON", "INT": "INT", "WIS": "SAG", "CHA": "CHA"},
 }
-#: Where drain beyond an empty gauge goes, as a reader says it.
+#: Where drain beyond an empty gauge goes, as a reader says it (a gauge's name: see
+#: :func:`overflow_label`; ``best`` is docs/rules.md's "au choix du joueur").
 OVERFLOW = {
     "fullest": N_("moves to the fullest gauge"),
     "lost": N_("is lost"),
-    "PA": N_("moves to PA (lost if it is empty)"),
-    "PM": N_("moves to PM (lost if it is empty)"),
-    "PF": N_("moves to PF (lost if it is empty)"),
-    "PH": N_("moves to PH (lost if it is empty)"),
-    "best": N_("moves to the gauge the player chooses (fixed policies: the fullest)"),
+    "best": N_("goes to the gauge the player chooses"),
 }
 #: The same, in one word, as ``Rules.describe()`` writes it.
-OVERFLOW_SHORT = {
-    "fullest": N_("fullest"),
-    "lost": N_("lost"),
-    "PA": "PA",
-    "PM": "PM",
-    "PF": "PF",
-    "PH": "PH",
-    "best": N_("player's choice"),
-}
+OVERFLOW_SHORT = {"fullest": N_("fullest"), "lost": N_("lost"), "best": N_("player's choice")}
 #: The gauge a drain hits (Rules.drain_gauge), in a word ...
 DRAIN_GAUGE = {"skill": N_("the skill's"), "roll": N_("the roll's")}
 #: ... and in a phrase ("a skill check drains the skill's gauge").
@@ -137,6 +134,7 @@ WORDS = (
     N_("impossible in d20"),
     N_("a day"),  # the name of a day the configuration leaves unnamed
     N_("advantage, keep"),
+    N_("ability"),
 )
 
 #: Column names of the tables (text tables of the command line, the report's tables).
@@ -363,7 +361,7 @@ def rules_text(rules: Any, lang: str, readings: Any = None) -> str:
     """
     _ = i18n.translator(lang)
     readings = list(readings) if readings else [rules.disadvantage]
-    if lang == "en":
+    if lang == "en":  # describe() names the readings (READING_SWITCHES) that are not default
         text = rules.describe()
         if len(readings) > 1:
             text = text.replace(
@@ -379,7 +377,149 @@ def rules_text(rules: Any, lang: str, readings: Any = None) -> str:
         reading="/".join(_(r) for r in readings),
         kinds=",".join(kinds) or _("none"),
         ones=yes_no[bool(rules.ones_on_explosions)],
-        overflow=_(OVERFLOW_SHORT[rules.overflow]),
-        gauge=_(DRAIN_GAUGE[rules.drain_gauge]),
+        overflow=overflow_label(rules.overflow, lang),
+        gauge=switch_value("drain_gauge", rules.drain_gauge, lang),
     )
-    return text + (", " + _("Lutte serrée").lower() if rules.close_contest else "")
+    text += ", " + _("Lutte serrée").lower() if rules.close_contest else ""
+    return text + "".join(
+        f", {switch_label(name, lang)}={switch_value(name, value, lang)}"
+        for name, value in changed_readings(rules)
+    )
+
+
+# -- the rules switches, as a reader says them -------------------------------------------------
+#: Each switch's name in a footer or a table of readings. English keeps the name that a
+#: configuration's ``[rules]`` writes (``malus_die``); French says it in words.
+SWITCH_NAMES = {
+    "disadvantage": N_("disadvantage"),
+    "rule_of_one_kinds": N_("rule_of_one_kinds"),
+    "ones_on_explosions": N_("ones_on_explosions"),
+    "overflow": N_("overflow"),
+    "drain_gauge": N_("drain_gauge"),
+    "close_contest": N_("close_contest"),
+    "lucky_timing": N_("lucky_timing"),
+    "malus_die": N_("malus_die"),
+    "hiding_ties": N_("hiding_ties"),
+    "deception_noticed": N_("deception_noticed"),
+}
+#: The values of the readings (docs/rules.md, "Readings that are switches") in words; English
+#: writes the value itself (``after_choice``), as ``Rules.describe()`` does.
+SWITCH_VALUES = {
+    "disadvantage": {"subtract": N_("subtract"), "drop": N_("drop")},
+    "lucky_timing": {
+        "before_choice": N_("before the choice"),
+        "after_choice": N_("after the choice"),
+    },
+    "malus_die": {"exploding": N_("exploding"), "plain": N_("plain")},
+    "hiding_ties": {"hider": N_("to the hider"), "observer": N_("to the observer")},
+    "deception_noticed": {"on_failure": N_("on a failure"), "when_cheated": N_("when cheated")},
+}
+#: The title page's and the explorer's line for each reading: the question it answers ...
+READING_QUESTIONS = {
+    "lucky_timing": N_("Lucky rerolls a 1"),
+    "malus_die": N_("the malus die of disadvantage (subtract)"),
+    "hiding_ties": N_("a Stealth total equal to the Perception"),
+    "deception_noticed": N_("past 25 % in haggling, the seller notices"),
+}
+#: ... and each value's answer.
+READING_ANSWERS = {
+    ("lucky_timing", "before_choice"): N_("before the rule of 1's choice"),
+    ("lucky_timing", "after_choice"): N_(
+        "after the rule of 1's choice: a kept 1, draining nothing"
+    ),
+    ("malus_die", "exploding"): N_("it explodes, like every die"),
+    ("malus_die", "plain"): N_("a plain d6 (1 to 6)"),
+    ("hiding_ties", "hider"): N_("the hider stays hidden"),
+    ("hiding_ties", "observer"): N_("the observer sees them"),
+    ("deception_noticed", "on_failure"): N_("when the Deception fails"),
+    ("deception_noticed", "when_cheated"): N_("always, later, when cheated"),
+}
+
+
+def changed_readings(rules: Any) -> list[tuple[str, Any]]:
+    """The readings (``READING_SWITCHES``) that ``rules`` sets off their default, in order:
+    footers name these alone, as ``Rules.describe()`` does."""
+    defaults = {sw.name: sw.default for sw in switches()}
+    return [(n, getattr(rules, n)) for n in READING_SWITCHES if getattr(rules, n) != defaults[n]]
+
+
+def switch_label(name: str, lang: str) -> str:
+    """A switch's name in ``lang``: ``malus_die`` (``dé de malus``)."""
+    return i18n.translator(lang)(SWITCH_NAMES.get(name, name))
+
+
+def switch_value(name: str, value: Any, lang: str) -> str:
+    """One value of a switch in ``lang``, as a footer writes it: ``plain`` (``simple``), a set
+    of kinds ``check,save`` (``test,sauvegarde``), a flag ``True`` (``oui``); a value without a
+    word of its own (a gauge's name) as it is written.
+
+    >>> switch_value("lucky_timing", "after_choice", "fr"), switch_value("overflow", "PA", "fr")
+    ('après le choix', 'PA')
+    """
+    if isinstance(value, (set, frozenset)):
+        kinds = [k for k in KINDS if k in value]
+        if lang == "en":
+            return ",".join(kinds) or "none"
+        _ = i18n.translator(lang)
+        return ",".join(_(k) for k in kinds) or _("none")
+    if lang == "en":
+        return str(value)
+    _ = i18n.translator(lang)
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if name == "overflow":
+        return overflow_label(value, lang)
+    if name == "drain_gauge" and value in DRAIN_GAUGE:
+        return _(DRAIN_GAUGE[value])
+    return _(SWITCH_VALUES.get(name, {}).get(value, str(value)))
+
+
+def overflow_label(value: str, lang: str, *, long: bool = False) -> str:
+    """Where excess drain goes (``Rules.overflow``) in ``lang``, in a word (``fullest``,
+    ``plus pleine``; a gauge's name as it is) or, ``long``, in a phrase (``moves to the
+    fullest gauge``; ``goes to PA``)."""
+    _ = i18n.translator(lang)
+    if value in GAUGES:
+        return _("goes to {gauge}").format(gauge=value) if long else value
+    words = OVERFLOW if long else OVERFLOW_SHORT
+    if lang == "en" and not long:
+        return value
+    return _(words[value]) if value in words else value
+
+
+def reading_line(name: str, value: Any, lang: str) -> tuple[str, str]:
+    """A reading as the title page and the explorer say it: (question, answer), e.g.
+    ``("Lucky rerolls a 1", "before the rule of 1's choice (the new die joins it)")``; a
+    value without an answer of its own is said by :func:`switch_value`."""
+    _ = i18n.translator(lang)
+    question = READING_QUESTIONS.get(name, SWITCH_NAMES.get(name, name))
+    answer = READING_ANSWERS.get((name, value))
+    return _(question), _(answer) if answer else switch_value(name, value, lang)
+
+
+#: What a day's roll does that the day engines cannot play yet
+#: (``explodice.analysis.sensitivity.DayBlindSpot.needs``).
+DAY_BLIND_NEEDS = (
+    N_("has Lucky after the choice"),
+    N_("subtracts a plain malus die"),
+    N_("can tie its DC (bids of HP)"),
+)
+
+
+def blind_spot_text(spot: Any, day: Any, lang: str) -> str:
+    """Why the day is not computed (a :class:`~explodice.analysis.sensitivity.DayBlindSpot`
+    of ``day``), in ``lang``: ``the day engines do not read malus_die=plain yet, and
+    'Gudulf: Athletics check DC 16' subtracts a plain malus die when its gauge is at 0``."""
+    if lang == "en":
+        return str(spot)
+    _ = i18n.translator(lang)
+    rolls = {r.label: r for r in getattr(day, "rolls", ())}
+    roll = _("the roll") if spot.roll is None else spot.roll
+    if spot.roll in rolls:
+        roll = "« " + roll_type_label(rolls[spot.roll], lang) + " »"
+    text = _("the day engines do not read {reading} yet, and {roll} {needs}").format(
+        reading=f"{switch_label(spot.switch, lang)}={switch_value(spot.switch, spot.value, lang)}",
+        roll=roll,
+        needs=_(spot.needs),
+    )
+    return text + (" " + _("when its gauge is at 0") if spot.gauge_empty else "")

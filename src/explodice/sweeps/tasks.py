@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from explodice.analysis.frontier import frontier
+from explodice.analysis.sensitivity import day_blind_spot
 from explodice.analysis.success import roll_distribution
 from explodice.core.errors import ExplodiceError, ExplodiceTypeError, one_line, shown
 from explodice.day.scenario import default_scenario, load_scenario
@@ -132,7 +133,18 @@ def _frontier(case: dict[str, Any], seed: np.random.SeedSequence) -> pd.DataFram
     return df.assign(method="exact", n=None)
 
 
+def _playable(day: Any, rules: Rules) -> None:
+    """Refuse a case whose rules the day engines would not read (its row gets the error)."""
+    spot = day_blind_spot(day, rules)
+    if spot is not None:
+        raise SweepError(f"this case's day cannot be played yet: {spot}.")
+
+
 def _empty(case: dict[str, Any], seed: np.random.SeedSequence) -> dict[str, Any]:
+    if case["method"] == "simulate":  # the exact path sums the roll's exact drain law
+        _playable(
+            Roll(case["modifier"], advantage=case["advantage"], kind=case["kind"]), rules_of(case)
+        )
     r = rolls_to_empty(
         case["modifier"],
         case["gauge"],
@@ -188,10 +200,9 @@ def _day_scenario(case: Mapping[str, Any]) -> Any:
 
 
 def _day(case: dict[str, Any], seed: np.random.SeedSequence) -> pd.DataFrame:
-    scenario = _day_scenario(case)
-    res = simulate_day(
-        scenario, rules_of(case), n_days=case["n"], seed=seed, threads=1, progress=False
-    )
+    scenario, rules = _day_scenario(case), rules_of(case)
+    _playable(scenario, rules)
+    res = simulate_day(scenario, rules, n_days=case["n"], seed=seed, threads=1, progress=False)
     df = res.to_frame("gauges").drop(columns=["n_days", "seed", "method", "scenario"])
     df = df.rename(columns={"policy": "character_policy"})
     return df.assign(scenario_name=scenario.name, method="simulate", n=case["n"])

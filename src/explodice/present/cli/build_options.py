@@ -18,18 +18,17 @@ switch given on the command line replacing its value) and the grid's executor.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from explodice.core.errors import ExplodiceError, listed, shown
 from explodice.game.build import LEVELS, Build
-from explodice.game.rules import Rules
 from explodice.game.tables import DIFFICULTIES, DIFFICULTY_FR, fold_name
 from explodice.present.builds import ShownBuilds, shown_builds
+from explodice.present.cli import options
 from explodice.present.cli.numbers import parse_integer
-from explodice.present.cli.options import RULES_SWITCHES, WORKERS
+from explodice.present.cli.options import WORKERS, config_rules, refuse
 
 __all__ = [
     "GRID_FLAGS",
@@ -47,6 +46,7 @@ __all__ = [
     "probability",
     "refuse_grid",
     "refuse_lucky",
+    "refuse_ties",
     "switch_defaults",
 ]
 
@@ -195,9 +195,21 @@ def levels_from(args: argparse.Namespace) -> list[int]:
 
 # -- the rules --------------------------------------------------------------------------------
 def switch_defaults(p: argparse.ArgumentParser) -> None:
-    """Leave every rules switch unset by default (``None``), so that :func:`config_rules` can
-    tell a switch given on the command line from the configuration's value."""
-    p.set_defaults(**{s.dest: None for s in RULES_SWITCHES}, lucky=None)
+    """Leave every rules switch, and ``--lucky``, unset by default (``None``): see
+    :func:`explodice.present.cli.options.switch_defaults`."""
+    options.switch_defaults(p)
+    p.set_defaults(lucky=None)
+
+
+def refuse_ties(args: argparse.Namespace, command: str) -> None:
+    """``--close-contest`` splits a total equal to the DC off as a tie settled by bids; the
+    questions across levels count it as a success (``odds``/``table`` show p_tie)."""
+    refuse(
+        args,
+        ("--close-contest",),
+        f"splits a total equal to the DC off as a tie settled by bids, which `{command}` counts "
+        "as a success (`odds --close-contest` and `table` show p_tie).",
+    )
 
 
 def refuse_lucky(args: argparse.Namespace, command: str) -> None:
@@ -207,14 +219,6 @@ def refuse_lucky(args: argparse.Namespace, command: str) -> None:
             f"`--lucky` does not apply to `{command}`: each build's reroll is its own "
             '(reroll = "one" in its [[build]] table).'
         )
-
-
-def config_rules(args: argparse.Namespace, config: Any) -> Rules:
-    """The configuration's rules, each rules switch given on the command line replacing its
-    value (see :func:`switch_defaults`)."""
-    rules = getattr(config, "rules", None) or Rules()
-    given = {s.field: s.read(args) for s in RULES_SWITCHES if getattr(args, s.dest) is not None}
-    return dataclasses.replace(rules, **given) if given else rules
 
 
 # -- the grid ---------------------------------------------------------------------------------

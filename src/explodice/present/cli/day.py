@@ -14,11 +14,14 @@ import argparse
 import functools
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+from explodice.analysis.sensitivity import day_blind_spot
 from explodice.core.errors import ExplodiceError, shown
 from explodice.core.files import atomic_write_text
 from explodice.day.scenario import load_scenario
 from explodice.day.simulate import rolls_to_empty, simulate_day
+from explodice.game.rules import Roll
 from explodice.present.cli.base import Command, Output
 from explodice.present.cli.options import (
     DAYS,
@@ -102,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
         return _rolls_to_empty(args)
     scenario = load_scenario(args.scenario)
     rules = rules_from(args)
+    _playable(scenario, rules)
     if args.method == "exact":  # only when asked: a scenario is simulated by default
         from explodice.day.exact import exact_day  # numba kernels: only for 'day --exact'
 
@@ -237,9 +241,25 @@ def writes(args: argparse.Namespace) -> Sequence[Output]:
     return [Output(args.write_default_scenario, "--write-default-scenario", replace=args.force)]
 
 
+def _playable(day: Any, rules: Any) -> None:
+    """Refuse rules that the day engines would not read for ``day`` (a wrong number is worse
+    than an error); ``explodice readings`` shows what the switch changes elsewhere."""
+    spot = day_blind_spot(day, rules)
+    if spot is not None:
+        raise ExplodiceError(
+            f"`day` cannot apply these rules yet: {spot} (`explodice readings` shows what "
+            f"{spot.switch} changes in single rolls)."
+        )
+
+
 def _rolls_to_empty(args: argparse.Namespace) -> int:
     rules = rules_from(args)
     policy = resolve_policy(args.policy, args.dc)
+    reroll = reroll_from(args, args.dc)
+    if args.method == "simulate":  # the exact path sums the exact drain law of the roll
+        _playable(
+            Roll(args.modifier, advantage=args.advantage, kind=args.kind, reroll=reroll), rules
+        )
     result = rolls_to_empty(
         args.modifier,
         args.gauge,
@@ -253,7 +273,7 @@ def _rolls_to_empty(args: argparse.Namespace) -> int:
         seed=args.seed,
         threads=args.threads,
         progress=progress(args),
-        reroll=reroll_from(args, args.dc),
+        reroll=reroll,
     )
     frame = result.to_frame()
     header = (
@@ -290,7 +310,7 @@ COMMAND = Command(
     writes=writes,
     shared=(
         roll_options,
-        functools.partial(rules_options, day=True),
+        functools.partial(rules_options, ("roll", "day")),
         functools.partial(sampling_options, "default without a scenario; a scenario is simulated"),
         output_options,
     ),

@@ -7,16 +7,30 @@ the hider hidden) and passive (the DC).
 from __future__ import annotations
 
 import argparse
+import functools
 
 from explodice.analysis.hiding import hide
-from explodice.game.rules import ADVANTAGE_STATES, Roll
+from explodice.game.rules import ADVANTAGE_STATES, Roll, Rules, switches
 from explodice.game.tables import SYSTEMS
 from explodice.present import i18n
 from explodice.present.cli.base import Command
-from explodice.present.cli.options import DC, MODIFIER, output_options
+from explodice.present.cli.options import (
+    DC,
+    MODIFIER,
+    output_options,
+    refuse,
+    refuse_drain_switches,
+    reroll_from,
+    rules_from,
+    rules_options,
+)
 from explodice.present.cli.output import percent, show
+from explodice.present.labels import changed_readings, rules_text, switch_label, switch_value
 
 __all__ = ["COMMAND", "run"]
+
+#: The switches read by hiding alone (scope "hiding"), named under --system d20 too.
+HIDING_SWITCHES = tuple(sw.name for sw in switches() if sw.scope == "hiding")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -43,11 +57,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Hiding: one Stealth total against every observer."""
+    refuse_drain_switches(args, "keep", "`hide`")
+    refuse(
+        args,
+        ("--close-contest",),
+        "settles a total equal to a DC by bids; a Stealth total equal to a Perception is read "
+        "by --hiding-ties.",
+    )
+    rules = rules_from(args)
     r = hide(
-        Roll(args.modifier, advantage=args.advantage),
+        Roll(args.modifier, advantage=args.advantage, reroll=reroll_from(args, None)),
         active=[Roll(m) for m in args.active],
         passive=args.passive,
         system=args.system,
+        rules=rules,
     )
     frame = r.to_frame()
     _ = i18n.translator(args.lang)
@@ -67,17 +90,30 @@ def run(args: argparse.Namespace) -> int:
             system=args.system,
             p=percent(r.p_hidden, args.lang),
             q=percent(r.p_if_independent, args.lang),
-        ),
+        )
+        + _rules(rules, args),
     )
     return 0
+
+
+def _rules(rules: Rules, args: argparse.Namespace) -> str:
+    """The rules the numbers were made under: every switch in 3d6x; in d20, the reading of
+    hiding's ties when it is not the default."""
+    if args.system == "3d6x":
+        return "; " + rules_text(rules, args.lang)
+    hiding = [(n, v) for n, v in changed_readings(rules) if n in HIDING_SWITCHES]
+    return "".join(
+        f"; {switch_label(n, args.lang)}={switch_value(n, v, args.lang)}" for n, v in hiding
+    )
 
 
 COMMAND = Command(
     name="hide",
     help="hiding from observers",
     description="One Stealth total against active observers (opposed, a "
-    "tie keeps the hider hidden) and passive ones (the DC).",
+    "tie keeps the hider hidden) and passive ones (the DC); --hiding-ties observer: a tie "
+    "reveals the hider.",
     run=run,
-    shared=(output_options,),
+    shared=(functools.partial(rules_options, ("roll", "hiding")), output_options),
     add_arguments=add_arguments,
 )

@@ -33,6 +33,7 @@ from explodice.present.cli.build_options import (
     parse_targets,
     refuse_grid,
     refuse_lucky,
+    refuse_ties,
     switch_defaults,
 )
 from explodice.present.cli.options import config_argument, output_options, rules_options
@@ -106,6 +107,7 @@ def _tests(args: argparse.Namespace) -> Any:
 def run(args: argparse.Namespace) -> int:
     """Progression and level-based DCs of the configuration's builds."""
     refuse_lucky(args, "levels")
+    refuse_ties(args, "levels")
     if args.table == "dcs":
         refuse_grid(args, "the table of DCs (--table dcs) runs none")
     if args.format == "csv" and args.table is None:

@@ -1,8 +1,9 @@
 """The options several commands share, each defined once, and what the commands read from them.
 
-- :func:`rules_options`: one option per switch of :class:`~explodice.Rules`, from the table
-  :data:`RULES_SWITCHES` (a new switch of ``Rules`` is one line there), read back by
-  :func:`rules_from`;
+- :func:`rules_options`: one option per switch of :class:`~explodice.Rules` that a command
+  can apply (:data:`RULES_SWITCHES`, read from ``Rules`` itself: a new switch or value needs
+  no edit here, a new switch one line of help in :data:`SWITCH_HELP`), read back by
+  :func:`rules_from` (or :func:`config_rules`, over a configuration's rules);
 - :func:`roll_options`: the roll (advantage, kind, actor, rule-of-1 policy, reroll);
 - :func:`sampling_options`: ``--exact``/``--simulate``, ``--n``, ``--seed``, ``--threads``,
   ``--no-progress``, read back by :func:`sampling_from`;
@@ -16,6 +17,9 @@ Each is a factory returning a parent parser, so every command gets its own copy 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import functools
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,16 +29,9 @@ from explodice.engine.chunks import MAX_THREADS
 from explodice.engine.sampling import Sampling
 from explodice.engine.seeding import MAX_ROLLS
 from explodice.game.reroll import Reroll
-from explodice.game.rules import (
-    ACTORS,
-    ADVANTAGE_STATES,
-    DISADVANTAGE_READINGS,
-    DRAIN_GAUGES,
-    KINDS,
-    OVERFLOW_MODES,
-    Rules,
-    parse_policy,
-)
+from explodice.game.rules import ACTORS, ADVANTAGE_STATES, KINDS, Rules, parse_policy
+from explodice.game.rules import Switch as RulesSwitch
+from explodice.game.rules import switches as rule_switches
 from explodice.game.tables import MAX_GAUGE
 from explodice.present.cli.numbers import integer
 from explodice.present.i18n import LANGS
@@ -45,16 +42,21 @@ __all__ = [
     "DC",
     "FORCE_HELP",
     "GAUGE",
+    "LUCKY_SOURCES",
+    "NO_LUCKY_RULES",
     "ROLL_COMMAND",
     "MODIFIER",
     "ROLLS",
     "RULES_SWITCHES",
+    "SCOPES",
+    "SWITCH_HELP",
     "SEED",
     "THREADS",
     "TOP",
     "WORKERS",
     "Switch",
     "config_argument",
+    "config_rules",
     "given",
     "output_options",
     "policy",
@@ -69,6 +71,7 @@ __all__ = [
     "rules_text",
     "sampling_from",
     "sampling_options",
+    "switch_defaults",
 ]
 
 # every number read strictly (``--n 1.25e1`` or ``1e400`` refused), within the engines' limits
@@ -86,11 +89,44 @@ DEFAULTS = Rules()  # the switches' defaults, read from the rules, never restate
 
 
 # -- the rules switches ---------------------------------------------------------------------
+#: The help of each switch's option. Its values, default and scope are read from
+#: :func:`explodice.game.rules.switches`, so a value added to a ``Literal`` of ``Rules`` is an
+#: allowed choice here without an edit; a new switch gets an option by itself (with this help
+#: once it has a line here: ``tests/test_cli_readings.py`` asks for one).
+SWITCH_HELP = {
+    "disadvantage": "reading of disadvantage: subtract an exploding malus die, "
+    "or drop a die from the pool",
+    "rule_of_one_kinds": "kinds of roll the rule of 1 applies to",
+    "ones_on_explosions": "a 1 shown by an explosion die drains as well",
+    "overflow": "where drain beyond an empty gauge goes",
+    "drain_gauge": "gauge a skill check drains: its skill's, or the rolled ability's",
+    "close_contest": "lutte serrée: a total equal to the DC goes to bids (tables add p_tie)",
+    "lucky_timing": "when Lucky rerolls a 1: before the rule of 1's choice (the new die "
+    "joins the throw), or after it (one kept 1 is rerolled, summed, and drains nothing: the "
+    "seed's literal reading)",
+    "malus_die": "the die that disadvantage subtracts (--disadvantage subtract): exploding "
+    "like every die of the game, or a plain d6",
+    "hiding_ties": "a Stealth total equal to the Perception: the hider stays hidden, or the "
+    "observer sees them",
+    "deception_noticed": "haggling past 25 %%: the seller notices the trick when the Deception "
+    "fails, or always, later, when cheated",
+}
+#: The options not named after their field (``rule_of_one_kinds`` is ``--rule-of-one``).
+SWITCH_FLAGS = {"rule_of_one_kinds": "--rule-of-one"}
+#: Where a command's rolls may get Lucky, for :func:`rules_options`: from ``--lucky``
+#: (``"option"``), from its own inputs (``"own"``: a configuration's characters, a grid), or
+#: nowhere (``"none"``: ``--lucky-timing`` could change nothing, so it is not offered).
+LUCKY_SOURCES = ("option", "own", "none")
+#: The field of the switch that says when Lucky rerolls (offered only where a roll has Lucky).
+LUCKY_TIMING = "lucky_timing"
+
+
 @dataclass(frozen=True)
 class Switch:
     """One switch of :class:`~explodice.Rules` as an option: the field it sets, its flag and
-    help (``{default}`` in it is the field's default). A switch with ``choices`` takes a value
-    (``many``: one or more, read as a set); one without is an on/off flag."""
+    help, and where it is read (``scope``: :data:`explodice.game.rules.SWITCH_SCOPES`). A
+    switch with ``choices`` takes a value (``many``: one or more, read as a set); one without
+    is an on/off flag."""
 
     field: str
     flag: str
@@ -98,7 +134,20 @@ class Switch:
     choices: tuple[str, ...] | None = None
     many: bool = False
     metavar: str | None = None
-    day_only: bool = False  # changes gauges over a day only: offered by `day` alone
+    scope: str = "roll"
+
+    @classmethod
+    def of(cls, sw: RulesSwitch) -> Switch:
+        """The option of one switch of :func:`~explodice.game.rules.switches`."""
+        return cls(
+            sw.name,
+            SWITCH_FLAGS.get(sw.name, "--" + sw.name.replace("_", "-")),
+            SWITCH_HELP.get(sw.name, f"the reading `{sw.name}` of the rules (docs/rules.md)"),
+            None if sw.kind == "flag" else tuple(sw.values),
+            many=sw.kind == "set",
+            metavar="KIND" if sw.kind == "set" else None,
+            scope=sw.scope,
+        )
 
     @property
     def dest(self) -> str:
@@ -107,81 +156,60 @@ class Switch:
 
     def add_to(self, group: Any) -> None:
         default = getattr(DEFAULTS, self.field)
-        if self.choices is None:  # a flag that turns the switch on (or off, if on by default)
-            action = argparse.BooleanOptionalAction if default else "store_true"
-            group.add_argument(self.flag, action=action, help=self.help)
+        if self.choices is None:  # --flag turns the switch on, --no-flag off (over a configuration)
+            group.add_argument(
+                self.flag, action=argparse.BooleanOptionalAction, default=default, help=self.help
+            )
             return
         shown = " ".join(sorted(default)) if self.many else default
+        among = f" (any of {', '.join(self.choices)})" if self.many else ""
         group.add_argument(
             self.flag,
             choices=self.choices,
             nargs="+" if self.many else None,
             default=sorted(default) if self.many else default,
             metavar=self.metavar,
-            help=self.help.format(default=shown),
+            help=f"{self.help}{among} (default: {shown})",
         )
 
     def read(self, args: argparse.Namespace) -> Any:
         value = getattr(args, self.dest)
-        return frozenset(value) if self.many else value
+        return frozenset(value) if self.many and value is not None else value
 
 
-#: Every switch of Rules as an option, in the order of ``--help``.
-RULES_SWITCHES = (
-    Switch(
-        "disadvantage",
-        "--disadvantage",
-        "reading of disadvantage: subtract an exploding malus die (default), "
-        "or drop a die from the pool",
-        DISADVANTAGE_READINGS,
-    ),
-    Switch(
-        "rule_of_one_kinds",
-        "--rule-of-one",
-        "kinds of roll the rule of 1 applies to (default: {default})",
-        KINDS,
-        many=True,
-        metavar="KIND",
-    ),
-    Switch(
-        "ones_on_explosions", "--ones-on-explosions", "a 1 shown by an explosion die drains as well"
-    ),
-    Switch(
-        "overflow",
-        "--overflow",
-        "where drain beyond an empty gauge goes (default: {default})",
-        OVERFLOW_MODES,
-        day_only=True,
-    ),
-    Switch(
-        "drain_gauge",
-        "--drain-gauge",
-        "gauge a skill check drains: its skill's (default) or the rolled ability's",
-        DRAIN_GAUGES,
-        day_only=True,
-    ),
-    Switch(
-        "close_contest",
-        "--close-contest",
-        "lutte serrée: a total equal to the DC goes to bids (tables add p_tie)",
-    ),
-)
+#: Every switch of Rules as an option, in the order of ``--help`` (the fields' order).
+RULES_SWITCHES = tuple(Switch.of(sw) for sw in rule_switches())
+#: Every scope a switch is read in (``"roll"``, ``"day"``, ``"hiding"``, ``"haggle"``).
+SCOPES = tuple(dict.fromkeys(s.scope for s in RULES_SWITCHES))
 
 
-def rules_options(day: bool = False) -> argparse.ArgumentParser:
-    """The rules switches (and ``--lucky``, the roll's Reroll('one')); those that change
-    only gauges over a day (``--overflow``, ``--drain-gauge``) with ``day`` alone: a command
-    about single rolls could not apply them."""
+def rules_options(
+    scopes: Iterable[str] | None = ("roll",), *, lucky: str = "option"
+) -> argparse.ArgumentParser:
+    """The rules switches a command can apply: those read in ``scopes`` (``None``: every
+    scope; see :data:`explodice.game.rules.SWITCH_SCOPES`), so that one it cannot apply is
+    refused by the parser, never ignored (``odds --hiding-ties observer``: unrecognized
+    arguments). ``lucky`` says where its rolls get Lucky (:data:`LUCKY_SOURCES`): ``"option"``
+    adds ``--lucky`` (the roll's Reroll('one')); with ``"none"`` ``--lucky-timing`` is left out
+    too. Use it through ``functools.partial`` in a command's ``shared``.
+    """
+    reads = SCOPES if scopes is None else tuple(scopes)
+    for scope in reads:
+        if scope not in SCOPES:
+            raise ValueError(f"rules_options: unknown scope {scope!r} (one of {SCOPES})")
+    if lucky not in LUCKY_SOURCES:
+        raise ValueError(f"rules_options: `lucky` must be one of {LUCKY_SOURCES}")
     p = argparse.ArgumentParser(add_help=False)
     g = p.add_argument_group("rules switches (docs/rules.md)")
     for switch in RULES_SWITCHES:
-        if day or not switch.day_only:
+        if switch.scope in reads and not (switch.field == LUCKY_TIMING and lucky == "none"):
             switch.add_to(g)
-    g.add_argument(
-        "--lucky",
-        action="store_true",
-        help="the roll carries Reroll('one'): a die showing 1 is rerolled (Chanceux)",
-    )
+    if lucky == "option":
+        g.add_argument(
+            "--lucky",
+            action="store_true",
+            help="the roll carries Reroll('one'): a die showing 1 is rerolled (Chanceux)",
+        )
     return p
 
 
@@ -243,6 +271,23 @@ def refuse(args: argparse.Namespace, flags: Any, why: str) -> None:
     for flag in flags:
         if given(args, flag):
             raise ExplodiceError(f"`{flag}` {why}")
+
+
+def switch_defaults(p: argparse.ArgumentParser) -> None:
+    """Leave every rules switch unset by default (``None``), so that :func:`config_rules`
+    tells a switch given on the command line from the configuration's value (for a command
+    that reads a configuration)."""
+    p.set_defaults(**{s.dest: None for s in RULES_SWITCHES})
+
+
+def config_rules(args: argparse.Namespace, config: Any) -> Rules:
+    """The configuration's rules (``config.rules``; the default rules without one), each
+    switch given on the command line replacing its value (see :func:`switch_defaults`)."""
+    rules = getattr(config, "rules", None) or Rules()
+    chosen = {
+        s.field: s.read(args) for s in RULES_SWITCHES if getattr(args, s.dest, None) is not None
+    }
+    return dataclasses.replace(rules, **chosen) if chosen else rules
 
 
 # -- the roll -------------------------------------------------------------------------------
@@ -403,3 +448,6 @@ def output_options() -> argparse.ArgumentParser:
 #: The shared options of a command about rolls: the roll, the rules switches, exact or
 #: simulated, and the output.
 ROLL_COMMAND = (roll_options, rules_options, sampling_options, output_options)
+#: The rules switches of a command about single rolls that carry no Lucky (``table``,
+#: ``compare``, ``frontier``).
+NO_LUCKY_RULES = functools.partial(rules_options, ("roll",), lucky="none")

@@ -23,11 +23,17 @@ from explodice.present.cli.build_options import (
     config_rules,
     levels_from,
     refuse_lucky,
+    refuse_ties,
     switch_defaults,
 )
 from explodice.present.cli.levels import load_level_config
 from explodice.present.cli.numbers import integer
-from explodice.present.cli.options import config_argument, output_options, rules_options
+from explodice.present.cli.options import (
+    config_argument,
+    output_options,
+    refuse_drain_switches,
+    rules_options,
+)
 from explodice.present.cli.output import emit
 from explodice.present.labels import rules_text
 
@@ -88,6 +94,8 @@ def _ability(name: str) -> str:
 def run(args: argparse.Namespace) -> int:
     """The fitted base of a 3d6x save DC, with the table of gaps."""
     refuse_lucky(args, "save-dc")
+    refuse_ties(args, "save-dc")
+    refuse_drain_switches(args, None, "`save-dc`")
     config = load_level_config(args.config)
     found = builds_from(args, config)
     rules = config_rules(args, config)

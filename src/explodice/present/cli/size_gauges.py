@@ -32,6 +32,7 @@ from explodice.present.cli.build_options import (
     parse_band,
     probability,
     refuse_lucky,
+    refuse_ties,
     switch_defaults,
 )
 from explodice.present.cli.levels import load_level_config
@@ -156,6 +157,7 @@ def _check_places(day: Scenario, builds: Any, character: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """The gauge maxima the builds need, level by level, against what they have."""
     refuse_lucky(args, "size-gauges")
+    refuse_ties(args, "size-gauges")
     if not 1e-9 <= args.risk < 1:
         raise ExplodiceError(
             f"`--risk` must be a probability in [1e-9, 1), but {args.risk!r} was passed."

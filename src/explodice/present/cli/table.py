@@ -14,12 +14,15 @@ from explodice.present.cli.base import Command
 from explodice.present.cli.options import (
     DC,
     MODIFIER,
-    ROLL_COMMAND,
+    NO_LUCKY_RULES,
+    output_options,
     refuse,
     resolve_policy,
+    roll_options,
     rules_from,
     rules_text,
     sampling_from,
+    sampling_options,
 )
 from explodice.present.cli.output import emit, percent_grid
 
@@ -96,6 +99,6 @@ COMMAND = Command(
     description="P(success) for each modifier, DC and advantage state. "
     "Text shows the wide grid; csv/json the tidy rows.",
     run=run,
-    shared=ROLL_COMMAND,
+    shared=(roll_options, NO_LUCKY_RULES, sampling_options, output_options),
     add_arguments=add_arguments,
 )

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from explodice.analysis.compare import equivalent_dc
+from explodice.analysis.sensitivity import day_blind_spot
 from explodice.core.version import __version__
 from explodice.day.simulate import simulate_day
 from explodice.engine.d20 import d20
@@ -36,7 +37,9 @@ from explodice.present.labels import (
     MODIFIER_CHOICE,
     OWN_POLICIES,
     REROLL,
+    blind_spot_text,
     build_test_label,
+    changed_readings,
     difficulty_label,
     roll_type_label,
     test_label,
@@ -383,8 +386,14 @@ def explorer_data(
         for r in build_levels[build_levels.who == s.who].itertuples()
     ]
     empty = pd.DataFrame()
-    day_tables = _day_tables(config, lang) if day and config.day is not None else (empty,) * 3
     rules = config.rules
+    # a reading the day engines do not read yet: the day is left out, and the page says why
+    spot = day_blind_spot(config.day, rules) if day and config.day is not None else None
+    day_tables = (
+        _day_tables(config, lang)
+        if day and config.day is not None and spot is None
+        else (empty,) * 3
+    )
     meta = {
         "title": config.title,
         "version": __version__,
@@ -399,7 +408,11 @@ def explorer_data(
             "ones_on_explosions": rules.ones_on_explosions,
             "overflow": rules.overflow,
             "drain_gauge": rules.drain_gauge,
+            "close_contest": rules.close_contest,
         },
+        # the readings of docs/rules.md that are not the default (the header names these)
+        "readings": dict(changed_readings(rules)),
+        "day_not_computed": blind_spot_text(spot, config.day, lang) if spot else "",
         "days": config.days,
         "day": config.day.name if config.day is not None else "",
         "party": [c.name for c in config.day.characters] if config.day is not None else [],

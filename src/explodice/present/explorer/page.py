@@ -16,7 +16,13 @@ from explodice.core.files import atomic_write_text, check_writable
 from explodice.present import i18n
 from explodice.present.explorer.charts import explorer_charts
 from explodice.present.explorer.data import ExplorerData, explorer_data
-from explodice.present.labels import DRAIN_GAUGE_LONG, OVERFLOW, OWN_POLICIES, day_description
+from explodice.present.labels import (
+    DRAIN_GAUGE_LONG,
+    OWN_POLICIES,
+    day_description,
+    overflow_label,
+    reading_line,
+)
 
 __all__ = ["EXPLORER_NAME", "explorer_html", "write_explorer"]
 
@@ -65,9 +71,13 @@ def _meta_html(meta: dict[str, Any], _: Callable[[str], str]) -> str:
             ", ".join(_(k) for k in sw["rule_of_one_kinds"]) or _("nothing"),
         ),
         (_("a 1 on an explosion die drains too"), yes_no[sw["ones_on_explosions"]]),
-        (_("excess drain"), _(OVERFLOW[sw["overflow"]])),
+        (_("excess drain"), overflow_label(sw["overflow"], lang, long=True)),
         (_("a skill check drains"), _(DRAIN_GAUGE_LONG[sw["drain_gauge"]])),
     ]
+    if sw.get("close_contest"):
+        rows.append((_("Lutte serrée"), _("a total equal to the DC goes to bids of HP")))
+    # the readings that are not the default (docs/rules.md, "Readings that are switches")
+    rows += [reading_line(name, value, lang) for name, value in meta.get("readings", {}).items()]
     return (
         "<dl class='meta'>"
         + "".join(f"<dt>{html.escape(str(k))}</dt><dd>{html.escape(str(v))}</dd>" for k, v in rows)
@@ -89,6 +99,12 @@ def explorer_html(data: ExplorerData) -> str:
     vl_version = "_".join(alt.SCHEMA_VERSION.split(".")[:2])
     bundle = vl_convert.javascript_bundle(vl_version=vl_version)
     day_section = ""
+    if meta.get("day_not_computed"):  # the day engines would ignore a reading of the rules
+        day_section = f"""
+<section id="day-section">
+  <h2>{esc(_("3. The party's day"))}</h2>
+  <p class="lead">{esc(_("The day is not computed: {reason}.").format(reason=meta["day_not_computed"]))}</p>
+</section>"""
     if "day" in specs:
         day_lead = day_description(meta["day"], meta["party"], meta["rolls_per_day"], lang)
         day_method = _(

@@ -19,7 +19,7 @@ from explodice.core.files import atomic_write_text, check_writable, parse_toml, 
 from explodice.day.scenario import scenario_from_tables
 from explodice.game.build import builds_from_tables
 from explodice.game.character import characters_from_tables
-from explodice.game.rules import Rules
+from explodice.game.rules import Rules, switches
 from explodice.game.tables import PROFILES
 from explodice.present.i18n import LANGS
 
@@ -128,18 +128,15 @@ def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
     if lang not in LANGS:
         raise fail("lang", lang, f"one of {list(LANGS)}")
 
-    rules_table = section(
-        "rules",
-        (
-            "disadvantage",
-            "rule_of_one_kinds",
-            "ones_on_explosions",
-            "overflow",
-            "drain_gauge",
-            "close_contest",
-            "lucky",
-        ),
-    )  # lucky: Rules says where it went
+    # every switch of Rules (a new one is a key here by itself)
+    rules_table = section("rules", (*(sw.name for sw in switches()), "lucky"))
+    if "lucky" in rules_table:
+        raise fail(
+            "rules.lucky",
+            rules_table["lucky"],
+            'absent: Lucky is a trait of a character, not a rule (reroll = "one" in its '
+            "[[character]] table)",
+        )
     try:
         rules = Rules(**rules_table)
     except ExplodiceError as err:

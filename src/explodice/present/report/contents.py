@@ -41,6 +41,7 @@ from explodice.present.report.pages import (
     monte_carlo,
     opposed,
     passive,
+    readings,
     rerolls,
     rule_of_one,
     save_dc,
@@ -187,6 +188,15 @@ PAGES: list[PageSpec] = [
         N_("Across levels: the base of a save DC that matches 5e's odds"),
         save_dc.data,
         save_dc.draw,
+    ),
+    PageSpec(
+        "readings",
+        N_(
+            "Which readings matter: each open reading of the seeds moved alone, and the largest "
+            "change it makes, ranked"
+        ),
+        readings.data,
+        readings.draw,
     ),
 ]
 

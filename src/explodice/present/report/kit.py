@@ -153,20 +153,33 @@ def page_figure(
 
 
 def draw_table(
-    fig: Any, table: pd.DataFrame, rect: tuple[float, float, float, float], loc: str = "center"
+    fig: Any,
+    table: pd.DataFrame,
+    rect: tuple[float, float, float, float],
+    loc: str = "center",
+    *,
+    widths: Sequence[float] | None = None,
+    fontsize: float | None = None,
 ) -> None:
     """Draw a (small, already formatted) DataFrame as a table in ``rect`` of the figure
-    (centred, or at ``loc``: ``"upper left"``, say)."""
+    (centred, or at ``loc``: ``"upper left"``, say); with ``widths`` (the columns' shares) it
+    fills ``rect`` exactly, in ``fontsize``."""
     ax = fig.add_axes(rect)
     ax.axis("off")
     cells = [[str(v) for v in row] for row in table.itertuples(index=False)]
+    fit = {} if widths is None else {"colWidths": list(widths), "bbox": (0, 0, 1, 1)}
     t = ax.table(
-        cellText=cells, colLabels=[str(c) for c in table.columns], loc=loc, cellLoc="center"
+        cellText=cells,
+        colLabels=[str(c) for c in table.columns],
+        loc=loc,
+        cellLoc="center",
+        **fit,
     )
     t.auto_set_font_size(False)
-    t.set_fontsize(7 if len(table.columns) <= 12 else 6)
-    t.auto_set_column_width(list(range(len(table.columns))))
-    t.scale(1, 1.1)
+    t.set_fontsize(fontsize or (7 if len(table.columns) <= 12 else 6))
+    if widths is None:
+        t.auto_set_column_width(list(range(len(table.columns))))
+        t.scale(1, 1.1)
     for (r, _), cell in t.get_celld().items():
         cell.set_linewidth(0.3)
         if r == 0:

@@ -6,9 +6,16 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
+from explodice.analysis.sensitivity import day_blind_spot
 from explodice.day.simulate import simulate_day
 from explodice.present import i18n, plots
-from explodice.present.labels import N_, day_description, policy_label, roll_type_lines
+from explodice.present.labels import (
+    N_,
+    blind_spot_text,
+    day_description,
+    policy_label,
+    roll_type_lines,
+)
 from explodice.present.report.kit import Context, PageData, page_figure
 from explodice.present.report.warmup import wait_for
 
@@ -32,6 +39,9 @@ def data(ctx: Context) -> PageData:
     after each roll for every gauge the day drains, the success by roll and by roll type
     (its gauge full or empty)."""
     c, _, lang = ctx.config, ctx._, ctx.lang
+    spot = day_blind_spot(c.day, ctx.rules)
+    if spot is not None:  # the day engines would ignore a reading: no number, the reason
+        return PageData({}, {"not computed": blind_spot_text(spot, c.day, lang)})
     wait_for(ctx)
     result = simulate_day(c.day, ctx.rules, n_days=c.days, seed=c.seed)
     gauges = result.to_frame("gauges")
@@ -56,6 +66,12 @@ def data(ctx: Context) -> PageData:
 
 def draw(ctx: Context, data: PageData) -> Figure:
     c, _, lang = ctx.config, ctx._, ctx.lang
+    title = _("The rule of 1 over a day: the party's gauges")
+    if "not computed" in data.shown:
+        caption = _("The day is not computed: {reason}.").format(reason=data.shown["not computed"])
+        fig, (a,) = page_figure(ctx, title, caption)
+        a.axis("off")
+        return fig
     gauges = data.tables["gauges"]
     policies = {str(ch.policy): policy_label(ch.policy, lang) for ch in c.day.characters}
     formats = {
@@ -85,7 +101,6 @@ def draw(ctx: Context, data: PageData) -> Figure:
         days=i18n.number(c.days, lang, 0),
         seed=c.seed,
     )
-    title = _("The rule of 1 over a day: the party's gauges")
     height = 0.03 + 0.028 * (len(shown) + 1)  # the roll types' names take three lines
     fig, (a, b) = page_figure(
         ctx, title, caption, ncols=2, table=shown, table_height=height, bottom=0.14 + height

@@ -6,10 +6,11 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
+from explodice.analysis.sensitivity import day_blind_spot
 from explodice.day.exact import optimal_unsupported
 from explodice.day.optimal import optimal_policy
 from explodice.present import i18n, plots
-from explodice.present.labels import N_, day_description
+from explodice.present.labels import N_, blind_spot_text, day_description
 from explodice.present.report.kit import Context, PageData, page_figure
 
 __all__ = ["LAMBDAS", "data", "draw"]
@@ -21,8 +22,10 @@ POLICIES = ("keep", "cancel", "best fixed λ", "optimal")  # the table's order
 def data(ctx: Context) -> PageData:
     """Each PC's expected successes over the day under each policy, the optimal player's
     gain over each, and its thresholds; or, for a day it cannot play, the reason."""
-    reason = optimal_unsupported(ctx.config.day)
-    if reason is not None:  # the optimal player cannot play this day: the page says why
+    day = ctx.config.day
+    spot = day_blind_spot(day, ctx.rules)  # a reading the day engines do not read yet
+    reason = optimal_unsupported(day) or (spot and blind_spot_text(spot, day, ctx.lang))
+    if reason:  # the optimal player cannot play this day: the page says why
         return PageData({}, {"unsupported": reason})
     best = optimal_policy(ctx.config.day, ctx.rules)
     table = best.compare(lambdas=LAMBDAS)

@@ -11,9 +11,16 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from explodice.game.character import ABILITIES
+from explodice.game.rules import READING_SWITCHES
 from explodice.game.tables import DC_TABLES, DIFFICULTIES
 from explodice.present import i18n
-from explodice.present.labels import ABILITY, DRAIN_GAUGE, OVERFLOW, policy_label
+from explodice.present.labels import (
+    ABILITY,
+    DRAIN_GAUGE,
+    overflow_label,
+    policy_label,
+    reading_line,
+)
 from explodice.present.report.kit import PAGE_SIZE, Context, PageData, draw_table
 
 __all__ = ["data", "draw"]
@@ -44,6 +51,13 @@ def _party_frame(party: Sequence[Any]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _reading(name: str, value: Any, lang: str) -> str:
+    """A reading's line: ``Lucky rerolls a 1: before the rule of 1's choice ...``."""
+    _ = i18n.translator(lang)
+    question, answer = reading_line(name, value, lang)
+    return _("{question}: {answer}").format(question=question, answer=answer)
+
+
 def draw(ctx: Context, data: PageData) -> Figure:
     c, _, lang = ctx.config, ctx._, ctx.lang
     fig = Figure(figsize=PAGE_SIZE)
@@ -70,21 +84,29 @@ def draw(ctx: Context, data: PageData) -> Figure:
         + _("a 1 on an explosion die drains too: {ones}").format(
             ones=yes_no[bool(c.rules.ones_on_explosions)]
         ),
-        "    " + _("excess drain: {overflow}").format(overflow=_(OVERFLOW[c.rules.overflow])),
-        "    " + _("gauge a drain hits: {gauge}").format(gauge=_(DRAIN_GAUGE[c.rules.drain_gauge])),
-        "",
-        _(
-            "Exact numbers come from the exact engine (every cut of the infinite explosion leaves "
-            "out less than 1e-12); simulated numbers state n and seed and carry 95 % Wilson "
-            "intervals."
+        "    "
+        + _("excess drain: {overflow}").format(
+            overflow=overflow_label(c.rules.overflow, lang, long=True)
         ),
+        "    " + _("gauge a drain hits: {gauge}").format(gauge=_(DRAIN_GAUGE[c.rules.drain_gauge])),
+        "    "
+        + _("lutte serrée (a total equal to the DC goes to bids of HP): {on}").format(
+            on=yes_no[bool(c.rules.close_contest)]
+        ),
+        *("    " + _reading(n, getattr(c.rules, n), lang) for n in READING_SWITCHES),
     ]
+    exact = _(
+        "Exact numbers come from the exact engine (every cut of the infinite explosion leaves "
+        "out less than 1e-12); simulated numbers state n and seed and carry 95 % Wilson "
+        "intervals."
+    )
     lines = [
         w
         for line in lines
         for w in (textwrap.wrap(line, 78, subsequent_indent="    ", break_on_hyphens=False) or [""])
     ]
-    fig.text(0.06, 0.80, "\n".join(lines), fontsize=9.5, va="top", linespacing=1.4)
+    fig.text(0.06, 0.80, "\n".join(lines), fontsize=9, va="top", linespacing=1.4)
+    fig.text(0.06, 0.05, textwrap.fill(exact, 170), fontsize=7.5, va="bottom", color="0.25")
     contents = [
         w
         for number, line in ctx.contents
@@ -99,8 +121,8 @@ def draw(ctx: Context, data: PageData) -> Figure:
         ],
         columns=[_("difficulty")] + [_(d) for d in DIFFICULTIES],
     )
-    fig.text(0.06, 0.375, _("The typical DC table"), fontsize=10, weight="bold")
-    draw_table(fig, bands, (0.06, 0.27, 0.42, 0.095), loc="upper left")
+    fig.text(0.06, 0.365, _("The typical DC table"), fontsize=10, weight="bold")
+    draw_table(fig, bands, (0.06, 0.26, 0.42, 0.095), loc="upper left")
     if "party" in data.tables:
         shown = data.tables["party"][list(SHOWN)].copy()
         shown["policy"] = [policy_label(ch.policy, lang) for ch in c.party]
@@ -117,5 +139,5 @@ def draw(ctx: Context, data: PageData) -> Figure:
             weight="bold",
         )
         draw_table(fig, shown, (0.06, 0.10, 0.42, height), loc="upper left")
-    fig.text(0.06, 0.02, ctx.footer(), fontsize=6.5, color="0.4")
+    fig.text(0.06, 0.012, ctx.footer(), fontsize=6.5, color="0.4", va="bottom")
     return fig

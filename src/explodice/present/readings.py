@@ -1,0 +1,397 @@
+"""Which readings matter, as a reader sees it: the table of
+:func:`~explodice.analysis.sensitivity.sensitivity` in the words and numbers of a language,
+for ``explodice readings`` and the report's page ``readings``.
+
+- :func:`reading_label`: a switch moved to a value, ``malus_die = plain`` (``dé de malus =
+  simple``);
+- :func:`points`: a change of a probability in percentage points, ``+5.5 pp`` (``+5,5 pts``);
+- :func:`largest_cells`: for each row of the table, the cell of its largest change (part,
+  measure, case and the signed change), read from ``detail``;
+- :func:`where_label`: that cell as a reader says it (rebuilt from its columns in French);
+- :func:`note_label`: why a part is not computed (a reading the day engines do not read yet,
+  a switch read by a part the call left out), in ``lang``;
+- :func:`readings_frame`: the table as shown, one row per switch and value;
+- :func:`plot_readings`: the ranked bars of the largest change, on an Axes.
+
+Every number here is the sensitivity's own; nothing is computed again.
+
+>>> reading_label("malus_die", "plain", "fr"), points(0.0548, "en"), points(-0.0548, "fr")
+('dé de malus = simple', '+5.5 pp', '−5,5\\xa0pts')
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from explodice.analysis.sensitivity import (
+    PROBABILITIES,
+    Sensitivity,
+    Variant,
+    day_blind_spot,
+    variants,
+)
+from explodice.game.rules import KINDS, Rules
+from explodice.present import i18n
+from explodice.present.labels import (
+    N_,
+    best_label,
+    blind_spot_text,
+    switch_label,
+    switch_value,
+    test_label,
+)
+
+__all__ = [
+    "MEASURES",
+    "PART_NAMES",
+    "largest_cells",
+    "note_label",
+    "plot_readings",
+    "points",
+    "reading_label",
+    "readings_frame",
+    "where_label",
+    "with_provenance",
+]
+
+#: The parts of the sensitivity, as a reader names them.
+PART_NAMES = {
+    "dc_table": N_("DC table"),
+    "party": N_("party"),
+    "day": N_("day"),
+    "hiding": N_("hiding"),
+    "haggle": N_("haggling"),
+}
+#: The measures, as a reader names them.
+MEASURES = {
+    "p_success": N_("P(success)"),
+    "p_tie": N_("P(tie)"),
+    "p_empty": N_("P(empty)"),
+    "p_hidden": N_("P(hidden)"),
+    "p_noticed": N_("P(noticed)"),
+    "drain_mean": N_("E[drain]"),
+    "successes": N_("successes"),
+    "price_mean": N_("mean price"),
+}
+#: The table's summary columns that :func:`readings_frame` shows, with their headers: the
+#: largest change of E[drain] per roll, of a day's P(empty) and of its expected successes.
+SUMMARIES = (
+    ("drain_max", N_("E[drain]/roll")),
+    ("day_p_empty_max", N_("day: P(empty)")),
+    ("day_successes_max", N_("day: successes")),
+)
+_BEST = re.compile(r"best\(λ=([^)]*)\)")
+
+
+def reading_label(switch: str, value: str, lang: str) -> str:
+    """A switch moved to one value, as the sensitivity's ``value`` column writes it
+    (``plain``, ``True``, ``+attack``): ``malus_die = plain`` (``dé de malus = simple``)."""
+    return f"{switch_label(switch, lang)} = {value_label(switch, value, lang)}"
+
+
+def value_label(switch: str, value: str, lang: str) -> str:
+    """A value of the ``value`` column in ``lang``: a kind added or removed (``+attack``,
+    ``+attaque``), a flag (``True``, ``oui``), else :func:`~explodice.present.labels.switch_value`."""
+    if lang == "en":
+        return value
+    _ = i18n.translator(lang)
+    if value[:1] in "+-" and value[1:] in KINDS:
+        return value[0] + _(value[1:])
+    if value in ("True", "False"):
+        return switch_value(switch, value == "True", lang)
+    return switch_value(switch, value, lang)
+
+
+def points(delta: float, lang: str, digits: int = 1, *, sign: bool = True) -> str:
+    """A change of a probability in percentage points, signed: ``+5.5 pp`` (``+5,5 pts``);
+    a change that rounds to 0 but is not 0 is ``< 0.1 pp``, never a false 0."""
+    if delta != delta:
+        return "—"
+    unit = "pp" if lang == "en" else "\xa0pts"
+    step = 10.0**-digits
+    size = abs(100 * delta)
+    if 0 < size < step / 2:
+        return f"< {i18n.number(step, lang, digits)}{' ' if lang == 'en' else ''}{unit}"
+    text = i18n.number(size, lang, digits)
+    mark = ("+" if delta > 0 else "−" if delta < 0 else "±") if sign else ""
+    return f"{mark}{text}{' ' if lang == 'en' else ''}{unit}"
+
+
+def largest_cells(s: Sensitivity) -> pd.DataFrame:
+    """For each row of ``s.table``, the cell of its largest change of a probability (the one
+    ``largest_where`` names): ``switch, value, part, measure, case, delta`` (signed), and the
+    case's columns; a row with nothing computed is absent.
+
+    Read from ``s.by_measure`` as :func:`~explodice.sensitivity` ranks (ties: the larger
+    ``"part: case"``), then the signed change from ``s.detail``.
+    """
+    keys = ["switch", "value", "part", "measure", "case"]
+    bm = s.by_measure
+    if bm.empty:
+        return pd.DataFrame(columns=[*keys, "delta"])
+    probs = bm[bm["measure"].isin(PROBABILITIES)].copy()
+    probs["said"] = [
+        f"{p}: {w}" if isinstance(w, str) else "" for p, w in zip(probs["part"], probs["where"])
+    ]
+    rows = []
+    for (switch, value), g in probs.groupby(["switch", "value"], sort=False):
+        top = max(g.itertuples(), key=lambda r: (r.max, r.said))
+        if not isinstance(top.where, str):  # no change anywhere
+            continue
+        rows.append((switch, value, top.part, top.measure, top.where))
+    cells = pd.DataFrame(rows, columns=keys)
+    detail = s.detail.drop(columns=["default", "changed"], errors="ignore")
+    return cells.merge(detail, on=keys, how="left").drop_duplicates(keys)
+
+
+def where_label(cell: Any, lang: str) -> str:
+    """Where a change happens (a row of :func:`largest_cells` or of ``detail``), as a reader
+    says it: ``P(success), DC table — +4 vs DC 12, disadvantage, ability, keep, lucky``; in
+    French rebuilt from the cell's columns (``P(réussite), table des DD — +4 contre DD 12,
+    désavantage, ...``)."""
+    _ = i18n.translator(lang)
+    measure = _(MEASURES.get(cell.measure, cell.measure))
+    return f"{measure}, {_(PART_NAMES.get(cell.part, cell.part))} — {case_label(cell, lang)}"
+
+
+def case_label(cell: Any, lang: str) -> str:
+    """The case of a cell in ``lang`` (English: the sensitivity's own ``case``)."""
+    if lang == "en":
+        return str(cell.case)
+    _ = i18n.translator(lang)
+    part = cell.part
+    if part == "dc_table":
+        match = _BEST.fullmatch(str(cell.policy))
+        policy = best_label(float(match.group(1)), lang) if match else _(str(cell.policy))
+        lucky = "" if cell.reroll in ("none", None) else ", " + _("Lucky")
+        return (
+            _("{modifier} vs DC {dc}, {advantage}, {kind}, {policy}").format(
+                modifier=f"{int(cell.modifier):+d}",
+                dc=int(cell.dc),
+                advantage=_(cell.advantage),
+                kind=_(cell.kind),
+                policy=policy,
+            )
+            + lucky
+        )
+    if part == "party":
+        return _("{name}: {test}, DC {dc}, {advantage}").format(
+            name=cell.character,
+            test=test_label(str(cell.test), lang),
+            dc=int(cell.dc),
+            advantage=_(cell.advantage),
+        )
+    if part == "day":
+        if cell.measure == "p_empty":
+            return f"{cell.character} {cell.gauge}"
+        who = cell.character if isinstance(cell.character, str) else _("party")
+        return _("{name}: successes").format(name=who)
+    if part == "hiding":
+        if pd.notna(cell.dc):
+            return _("Stealth {modifier} vs passive {value}").format(
+                modifier=f"{int(cell.modifier):+d}", value=int(cell.dc)
+            )
+        return _("Stealth {modifier} vs active Perception {modifier}").format(
+            modifier=f"{int(cell.modifier):+d}"
+        )
+    if part == "haggle":
+        return _("Persuasion and Deception {modifier}, DC {dc}").format(
+            modifier=f"{int(cell.modifier):+d}", dc=int(cell.dc)
+        )
+    return str(cell.case)
+
+
+def note_label(note: str, variant: Variant | None, day: Any, rules: Rules, lang: str) -> str:
+    """Why a part of a row is not computed (its ``note``), in ``lang``: a reading the day
+    engines do not read yet (said from the day itself), a switch read only by a part this
+    call did not compute, or the day's own error (English: the note as it is)."""
+    if not note or lang == "en":
+        return note
+    _ = i18n.translator(lang)
+    if note.startswith("day not computed") and variant is not None and day is not None:
+        spot = day_blind_spot(day, rules) or day_blind_spot(day, variant.rules)
+        if spot is not None:
+            return _("day not computed: {reason}").format(reason=blind_spot_text(spot, day, lang))
+        return _("day not computed: {reason}").format(reason=note.partition(": ")[2])
+    if note.startswith("day simulated"):
+        return _("day simulated: the exact day refused it")
+    if " is read by the " in note and variant is not None:
+        return _("{switch} is read by the {part} only, which is not computed here").format(
+            switch=switch_label(variant.switch, lang),
+            part=_(PART_NAMES.get(variant.scope, variant.scope)),
+        )
+    return note
+
+
+def readings_frame(
+    table: pd.DataFrame,
+    cells: pd.DataFrame,
+    lang: str,
+    *,
+    rules: Rules | None = None,
+    day: Any = None,
+) -> pd.DataFrame:
+    """The ``table`` of a :class:`Sensitivity` as a reader sees it (``cells``: its
+    :func:`largest_cells`), one row per switch and value in its order:
+    ``reading``, ``largest`` (the largest change of a probability, signed, in percentage
+    points), ``where`` it happens, the largest change of E[drain] per roll, of a day's
+    P(empty) (percentage points) and of its expected successes, and ``note`` (why a part is
+    not computed); ``rules`` and ``day`` are the ones ``s`` moved from (for the notes).
+    Numeric columns ``largest_abs`` (|Δ|, NaN where nothing was computed), ``part`` and the
+    switch's ``switch`` and ``value`` stay beside them for a chart.
+    """
+    _ = i18n.translator(lang)
+    rules = Rules() if rules is None else rules
+    moved = {(v.switch, v.value): v for v in variants(rules)}
+    at = {(c.switch, c.value): c for c in cells.itertuples()}
+    out = []
+    for row in table.itertuples():
+        key = (row.switch, row.value)
+        cell = at.get(key)
+        computed = pd.notna(row.largest)
+        shown: dict[str, Any] = {
+            "switch": row.switch,
+            "value": row.value,
+            "reading": reading_label(row.switch, row.value, lang),
+            "largest_abs": float(row.largest) if computed else np.nan,
+            "part": cell.part if cell is not None else None,
+            "largest": (
+                points(float(cell.delta), lang)
+                if cell is not None
+                else points(0.0, lang, sign=False)
+                if computed
+                else _("not computed")
+            ),
+            "where": where_label(cell, lang) if cell is not None else "",
+        }
+        for column, _header in SUMMARIES:
+            value = getattr(row, column)
+            if pd.isna(value):
+                shown[column] = "—"
+            elif column == "day_p_empty_max":  # a probability: in percentage points
+                shown[column] = points(float(value), lang, sign=False)
+            else:  # points of a gauge per roll, successes per day
+                shown[column] = i18n.number(float(value), lang, 3)
+        if "day" in table.attrs.get("parts", ()) and row.reads in ("roll", "day"):
+            if pd.isna(row.day_p_empty_max):
+                shown["day_p_empty_max"] = shown["day_successes_max"] = _("not computed")
+        shown["note"] = note_label(str(row.note or ""), moved.get(key), day, rules, lang)
+        out.append(shown)
+    return pd.DataFrame(out)
+
+
+def headers(lang: str) -> dict[str, str]:
+    """The shown columns of :func:`readings_frame` and their headers in ``lang``."""
+    _ = i18n.translator(lang)
+    return {
+        "reading": _("reading"),
+        "largest": _("largest change"),
+        "where": _("where"),
+        **{column: _(header) for column, header in SUMMARIES},
+    }
+
+
+def plot_readings(
+    frame: pd.DataFrame,
+    *,
+    ax: Any = None,
+    lang: str = "en",
+    width: int = 58,
+    title: str | None = None,
+) -> Any:
+    """Horizontal bars of each reading's largest change of a probability (``largest_abs``,
+    in percentage points), ranked, coloured by the part where it happens, each with its
+    signed change and where (wrapped at ``width`` characters) beside it; a reading with
+    nothing computed is said so, never drawn as 0. ``frame``: :func:`readings_frame`."""
+    import matplotlib.pyplot as plt
+
+    _ = i18n.translator(lang)
+    if ax is None:
+        _fig, ax = plt.subplots()
+    n = len(frame)
+    y = np.arange(n)
+    size = 100 * frame["largest_abs"].to_numpy(dtype=float)
+    top = np.nanmax(size) if np.isfinite(size).any() and np.nanmax(size) > 0 else 1.0
+    colours = dict(zip(PART_NAMES, plt.get_cmap("tab10").colors))
+    for yi, (row, v) in enumerate(zip(frame.itertuples(), size)):
+        if np.isnan(v):
+            ax.text(0, yi, "  " + _("not computed"), va="center", fontsize=6.5, color="0.35")
+            continue
+        ax.barh(yi, v, color=colours.get(row.part, "0.6"), height=0.7)
+        text = row.largest + (f" · {row.where}" if row.where else "")
+        ax.text(
+            v + top * 0.01,
+            yi,
+            "\n".join(textwrap.wrap(text, width)) or text,
+            va="center",
+            fontsize=5.6,
+            linespacing=1.0,
+        )
+    ax.set_yticks(y, [_two_lines(r) for r in frame["reading"]], fontsize=7)
+    ax.set_xlim(0, top * 2.1)  # room for the words beside the longest bar
+    step = next(st for st in (1, 2, 5, 10, 20, 25) if top / st <= 6)
+    ax.set_xticks(np.arange(0, min(100.0, top) + step / 2, step))  # never past 100 points
+    ax.set_ylim(n - 0.5, -0.5)
+    ax.set_xlabel(_("largest change of a probability (percentage points)"), fontsize=8)
+    ax.tick_params(axis="x", labelsize=7)
+    ax.grid(alpha=0.3, axis="x")
+    parts = [p for p in PART_NAMES if p in set(frame["part"].dropna())]
+    handles = [plt.Rectangle((0, 0), 1, 1, color=colours[p]) for p in parts]
+    if handles:
+        ax.legend(
+            handles,
+            [_(PART_NAMES[p]) for p in parts],
+            title=_("where the change is largest"),
+            loc="lower right",
+            fontsize=6.5,
+            title_fontsize=7,
+        )
+    if title:
+        ax.set_title(title, fontsize=10, loc="left")
+    return ax
+
+
+def with_provenance(frame: pd.DataFrame) -> pd.DataFrame:
+    """A frame of a :class:`Sensitivity` with its ``.attrs`` as columns, for csv and json:
+    the rules it moved from (``against``), each part's ``method``, the day's ``scenario``,
+    ``n_days`` and ``seed`` (where simulated), and the grid."""
+    a = frame.attrs
+    methods = "; ".join(
+        f"{part}={m if isinstance(m, str) else ' | '.join(m)}"
+        for part, m in a.get("method", {}).items()
+    )
+    grid = {
+        k: " ".join(map(str, a.get(k, ())))
+        for k in ("parts", "modifiers", "dcs", "advantages", "kinds", "policies", "rerolls")
+    }
+    out = frame.assign(
+        against=a.get("rules"),
+        method=methods,
+        scenario=a.get("scenario"),
+        n_days=a.get("n_days"),
+        seed=a.get("seed"),
+        **grid,
+    )
+    out.attrs = dict(a)
+    return out
+
+
+def _two_lines(reading: str, width: int = 26) -> str:
+    """A long reading label on two lines, broken after its ``=``."""
+    name, eq, value = reading.partition(" = ")
+    return f"{name} =\n{value}" if eq and len(reading) > width else reading
+
+
+def text_table(
+    frame: pd.DataFrame, lang: str, columns: Sequence[str] | None = None
+) -> pd.DataFrame:
+    """The shown columns of :func:`readings_frame` under their headers in ``lang``."""
+    names = headers(lang)
+    columns = list(columns or names)
+    return frame[columns].rename(columns=names)
