@@ -177,3 +177,8 @@ def test_close_contest_is_refused_by_the_day(call):
     with pytest.raises(ex.ExplodiceError, match=r"^`close_contest`: the day's engines") as err:
         call(_two_roll_day("keep"))
     assert err.value.field == "close_contest"
+
+
+def test_size_gauges_refuses_close_contest_before_its_grid():
+    with pytest.raises(ex.ExplodiceError, match=r"^`close_contest`: the day's engines"):
+        ex.size_gauges(ex.reference_builds()[0], levels=[1], rules=CLOSE)
