@@ -306,9 +306,9 @@ def day_blind_spot(day: Scenario | Roll, rules: Rules) -> DayBlindSpot | None:
     switch that its rolls need. A caller refuses the day, or shows it as not computed.
 
     >>> from explodice import Roll
-    >>> str(day_blind_spot(Roll(0, advantage="disadvantage"), Rules(malus_die="plain")))
-    'the day engines do not read malus_die=plain yet, and the roll subtracts a plain malus die'
-    >>> day_blind_spot(Roll(0), Rules(malus_die="plain")) is None
+    >>> str(day_blind_spot(Roll(0), Rules(close_contest=True)))
+    'the day engines do not read close_contest=True yet, and the roll can tie its DC (bids of HP)'
+    >>> day_blind_spot(Roll(0, advantage="disadvantage"), Rules(malus_die="plain")) is None
     True
     """
     rules = check_rules(rules)
