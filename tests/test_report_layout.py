@@ -154,3 +154,28 @@ def test_no_legend_covers_the_data(pages):
                             f"{slug}: the legend of {ax.get_title()!r} covers {hit[:3]}"
                         )
     assert not covering, f"{lang}:\n" + "\n".join(covering)
+
+
+def _footer(fig):
+    """The page's provenance footer (the figure text naming the version and the seed)."""
+    return next(
+        t for t in fig.texts if t.get_text().startswith("explodice ") and "·" in t.get_text()
+    )
+
+
+def test_the_footer_overlaps_no_other_text_or_table(pages):
+    # the French footer takes two lines: it wrote over the x-axis labels of pages 2-4, 9, 11,
+    # 13 (DD, "DD (réussite quand total ≥ DD)", "total (dés + modificateur)")
+    lang, built = pages
+    over = []
+    for slug, fig, renderer in built:
+        footer = _footer(fig)
+        box = footer.get_window_extent(renderer)
+        for what, text in _drawn_texts(fig, renderer):
+            if text is not footer and text.get_window_extent(renderer).overlaps(box):
+                over.append(f"{slug}: {what} {text.get_text()[:40]!r}")
+        for ax in fig.axes:
+            for table in ax.tables:
+                if table.get_window_extent(renderer).overlaps(box):
+                    over.append(f"{slug}: a table")
+    assert not over, f"{lang}, under the footer:\n" + "\n".join(over)
