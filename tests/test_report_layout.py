@@ -179,3 +179,23 @@ def test_the_footer_overlaps_no_other_text_or_table(pages):
                 if table.get_window_extent(renderer).overlaps(box):
                     over.append(f"{slug}: a table")
     assert not over, f"{lang}, under the footer:\n" + "\n".join(over)
+
+
+def test_every_table_cell_holds_its_text(pages):
+    # the French DC table per level wrote "écart (par niveau)" and "unique" over their borders
+    lang, built = pages
+    spilled = []
+    for slug, fig, renderer in built:
+        for ax in fig.axes:
+            for table in ax.tables:
+                for cell in table.get_celld().values():
+                    text = cell.get_text()
+                    if not text.get_text().strip():
+                        continue
+                    inner, drawn = (
+                        cell.get_window_extent(renderer),
+                        text.get_window_extent(renderer),
+                    )
+                    if drawn.x0 < inner.x0 - 0.5 or drawn.x1 > inner.x1 + 0.5:
+                        spilled.append(f"{slug}: {text.get_text().strip()!r}")
+    assert not spilled, f"{lang}, wider than their cells:\n" + "\n".join(sorted(set(spilled)))
