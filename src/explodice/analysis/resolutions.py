@@ -502,7 +502,7 @@ class Haggle(_Shown):
         return self.pmf.rename("p").reset_index()
 
     def _extra_html(self) -> str:
-        return self.to_frame().to_html(index=False, float_format="%.4f")
+        return self.to_frame().to_html(index=False, float_format="{:.4f}".format)
 
 
 def haggle(

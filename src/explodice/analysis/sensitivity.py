@@ -472,7 +472,7 @@ class Sensitivity:
         cols = ["switch", "value", "largest", "largest_where", "drain_max", "note"]
         return (
             f"<div><b>Which readings matter</b> (against {self.table.attrs['rules']})"
-            f"{self.table[cols].to_html(index=False, float_format='%.4f', na_rep='')}</div>"
+            f"{self.table[cols].to_html(index=False, float_format='{:.4f}'.format, na_rep='')}</div>"
         )
 
 

@@ -122,7 +122,7 @@ def resolve_sampling(
     ...
     explodice.core.errors.ExplodiceError: `n` 20 contradicts `sampling.n` 10: give the sampling or the keyword, not both.
     """
-    given = {
+    given: dict[str, Any] = {  # the keywords given, each checked as Sampling's field is
         name: value
         for name, value in (("method", method), ("n", n), ("seed", seed), ("threads", threads))
         if value is not None
