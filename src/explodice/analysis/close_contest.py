@@ -311,7 +311,7 @@ def _hp_table(visit: np.ndarray, win_a: np.ndarray, win_b: np.ndarray) -> pd.Dat
             ),
         }
     )
-    return frame.groupby(["hp_a", "hp_b"], as_index=False).p.sum()
+    return frame.groupby(["hp_a", "hp_b"], as_index=False)[["p"]].sum()
 
 
 @dataclass(frozen=True)
@@ -380,6 +380,7 @@ def close_opposed(
         p_above = float(pa[da.totals > dc].sum())
         p_tie = float(pa[da.totals == dc].sum())
     else:
+        assert roll_b is not None  # one of roll_b and dc, checked above
         refuse_failure_reroll(roll_a, "roll_a", "an opposed test")
         refuse_failure_reroll(roll_b, "roll_b", "an opposed test")
         db = as_distribution(roll_b, system, rules, streams)

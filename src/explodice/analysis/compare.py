@@ -203,16 +203,16 @@ def equivalent_dc_table(
     rolls = {name: _as_roll(value, "profiles") for name, value in profiles.items()}
     own = {name: equivalent_dc(roll, d20_dcs=d20_dcs, rules=rules) for name, roll in rolls.items()}
     rows = []
-    for i, row in enumerate(own[reference].itertuples()):
+    for i, row in enumerate(own[reference].to_dict("records")):
         on = _matched_on(reference, {name: table.iloc[i] for name, table in own.items()})
         dc3 = int(own[on].dc_3d6x.iloc[i])
         for name, roll in rolls.items():
-            p_d20 = float(d20(roll).p_success(row.d20_dc))
+            p_d20 = float(d20(roll).p_success(row["d20_dc"]))
             p_3 = float(exact(roll, rules).p_success(dc3))
             rows.append(
                 {
-                    "difficulty": row.difficulty,
-                    "d20_dc": row.d20_dc,
+                    "difficulty": row["difficulty"],
+                    "d20_dc": row["d20_dc"],
                     "dc_3d6x": dc3,
                     "matched_on": on,
                     "profile": name,
@@ -273,16 +273,16 @@ def divergence(
         for label, adv, state_rules in states("3d6x", advantages, readings, rules):
             roll = base.replace(advantage=adv)
             dist_d20, dist_3 = d20(roll), exact(roll, state_rules)
-            for row in mapping.itertuples():
-                p_d20 = float(dist_d20.p_success(row.d20_dc))
-                p_3 = float(dist_3.p_success(row.dc_3d6x))
+            for row in mapping.to_dict("records"):
+                p_d20 = float(dist_d20.p_success(row["d20_dc"]))
+                p_3 = float(dist_3.p_success(row["dc_3d6x"]))
                 rows.append(
                     {
                         "profile": name,
                         "modifier": roll.modifier,
-                        "difficulty": row.difficulty,
-                        "d20_dc": row.d20_dc,
-                        "dc_3d6x": row.dc_3d6x,
+                        "difficulty": row["difficulty"],
+                        "d20_dc": row["d20_dc"],
+                        "dc_3d6x": row["dc_3d6x"],
                         "advantage": label,
                         "p_d20": p_d20,
                         "p_3d6x": p_3,

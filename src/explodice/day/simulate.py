@@ -321,7 +321,7 @@ def accumulators(day: CompiledDay) -> tuple[np.ndarray, ...]:
     """One lane's zeroed accumulators for the day kernel (see its ``accumulators``)."""
     from explodice.day import _kernel as _day_kernel  # numba: only when days are simulated
 
-    return _day_kernel.accumulators(  # type: ignore[no-any-return]
+    return _day_kernel.accumulators(
         day.gauge_start.size,
         day.n_rolls,
         len(day.roll_types),
@@ -454,7 +454,7 @@ def rolls_to_empty(
             DayRoll(
                 "pc",
                 **what,
-                kind=kind,
+                kind=roll.kind,
                 dc=dc,
                 bonus=modifier,
                 advantages=int(advantage == "advantage"),
