@@ -73,7 +73,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
                 rows.gain,
                 style,
                 marker="o" if trigger == "failure" else "x",
-                label=f"{system}, {triggers[trigger]}, {m:+d}",
+                label=f"{system}, {triggers[str(trigger)]}, {m:+d}",
             )
     a.set(
         xlabel=_("DC"),
@@ -83,8 +83,8 @@ def draw(ctx: Context, data: PageData) -> Figure:
     a.yaxis.set_major_formatter(i18n.percent_formatter(ctx.lang))
     a.legend(fontsize=6, ncol=2)
     x3 = normal[normal.system == "3d6x"]
-    for (trigger, m), rows in x3.groupby(["trigger", "modifier"]):
-        b.plot(rows.dc, rows.drain_added, marker="o", label=f"{triggers[trigger]}, {m:+d}")
+    for (trigger, mod), rows in x3.groupby(["trigger", "modifier"]):
+        b.plot(rows.dc, rows.drain_added, marker="o", label=f"{triggers[str(trigger)]}, {mod:+d}")
     b.axhline(0, color="0.5", lw=0.6)
     b.set(
         xlabel=_("DC"),
