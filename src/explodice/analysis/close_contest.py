@@ -24,7 +24,7 @@ import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, Literal, get_args
 
 import numpy as np
 import pandas as pd
@@ -51,6 +51,9 @@ __all__ = [
     "settle",
 ]
 
+#: The two sides of an opposed close contest.
+Side = Literal["a", "b"]
+SIDES: tuple[Side, ...] = get_args(Side)
 MAX_BID = 1000
 
 
@@ -177,10 +180,10 @@ class CloseContest:
         """The mass the HP tables leave out (runs of equal bids too long to list)."""
         return self._runs[3]
 
-    def hp_pmf(self, side: str) -> pd.Series:
+    def hp_pmf(self, side: Side) -> pd.Series:
         """The PMF of the HP paid by ``side`` (``"a"`` or ``"b"``), indexed by HP: the
         run of equal bids' cost, plus the winning bid when ``side`` wins."""
-        check_choice("side", side, ("a", "b"), ExplodiceError)
+        check_choice("side", side, SIDES, ExplodiceError)
         visit, win_a, win_b, _ = self._runs
         mine, theirs = (win_a, win_b) if side == "a" else (win_b, win_a)
         pmf = np.convolve(visit, mine)

@@ -15,7 +15,7 @@ maps the whole d20 table for a reference profile and shows what it gives the oth
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Literal, get_args
 
 import numpy as np
 import pandas as pd
@@ -46,7 +46,9 @@ from explodice.game.tables import (
 
 __all__ = [
     "DEFAULT_TARGETS",
+    "MODES",
     "PROFILES",
+    "Mode",
     "dc_for_probability",
     "divergence",
     "equivalent_dc",
@@ -55,7 +57,9 @@ __all__ = [
 ]
 
 _TIE = 1e-12
-MODES = ("closest", "at_least", "at_most")
+#: How dc_for_probability and suggest_dcs pick a DC for a probability.
+Mode = Literal["closest", "at_least", "at_most"]
+MODES: tuple[Mode, ...] = get_args(Mode)
 
 
 def _reference(reference: Any, profiles: Mapping[Any, Any], *, none: bool = False) -> Any:
@@ -302,7 +306,7 @@ def dc_for_probability(
     *,
     system: str = "3d6x",
     rules: Rules | None = None,
-    mode: str = "closest",
+    mode: Mode = "closest",
 ) -> Any:
     """The DC that gives ``roll`` a target probability of success.
 
@@ -346,7 +350,7 @@ def suggest_dcs(
     profiles: Mapping[str, int | Roll] | None = None,
     system: str = "3d6x",
     rules: Rules | None = None,
-    mode: str = "closest",
+    mode: Mode = "closest",
 ) -> pd.DataFrame:
     """A DC table from target probabilities per difficulty band for a reference profile,
     with the odds it gives every profile (tidy: one row per difficulty and profile).

@@ -30,7 +30,7 @@ import html
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import numpy as np
 import pandas as pd
@@ -107,7 +107,7 @@ DAY_ROLLS = 12
 _TAIL = 1e-12
 
 Criterion = Literal["least_squares", "minimax"]
-CRITERIA = ("least_squares", "minimax")
+CRITERIA: tuple[Criterion, ...] = get_args(Criterion)
 
 
 # -- the odds of one test at every DC ---------------------------------------------------------

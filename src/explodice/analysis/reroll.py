@@ -23,7 +23,7 @@ from explodice.engine.distribution import Distribution
 from explodice.engine.exact import exact
 from explodice.game.checks import check_rules
 from explodice.game.reroll import REROLL_TRIGGERS, Reroll
-from explodice.game.rules import ADVANTAGE_STATES, Roll, Rules, check_choice, check_int
+from explodice.game.rules import ADVANTAGE_STATES, Policy, Roll, Rules, check_choice, check_int
 from explodice.game.tables import DC_TABLES, MODIFIERS, check_system
 
 __all__ = ["reroll_worth"]
@@ -36,7 +36,7 @@ def reroll_worth(
     system: str = "3d6x",
     trigger: str = "failure",
     advantages: Iterable[str] = ADVANTAGE_STATES,
-    policy: str = "keep",
+    policy: Policy = "keep",
     rules: Rules | None = None,
 ) -> pd.DataFrame:
     """One row per (advantage, modifier, DC): ``p`` and ``p_reroll`` (P(success) without and

@@ -48,7 +48,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, TypeVar, cast
+from typing import Any, Literal, TypeVar, cast, get_args
 
 import numpy as np
 import pandas as pd
@@ -88,8 +88,11 @@ from explodice.game.rules import (
 from explodice.game.tables import DC_TABLE, HAGGLE_BASE_DC, MODIFIERS
 
 __all__ = [
+    "DAY_METHODS",
     "PARTS",
     "DayBlindSpot",
+    "DayMethod",
+    "Part",
     "Sensitivity",
     "Variant",
     "day_blind_spot",
@@ -98,7 +101,9 @@ __all__ = [
     "variants",
 ]
 
-PARTS = ("dc_table", "party", "day", "hiding", "haggle")
+#: The parts a sensitivity computes.
+Part = Literal["dc_table", "party", "day", "hiding", "haggle"]
+PARTS: tuple[Part, ...] = get_args(Part)
 #: The scopes of switch (explodice.game.rules.SWITCH_SCOPES) each part can be moved by.
 PART_SCOPES = {
     "dc_table": ("roll",),
@@ -107,7 +112,9 @@ PART_SCOPES = {
     "hiding": ("roll", "hiding"),
     "haggle": ("roll", "haggle"),
 }
-DAY_METHODS = ("exact", "simulate", "none")
+#: How the day part is computed ("none": it is not).
+DayMethod = Literal["exact", "simulate", "none"]
+DAY_METHODS: tuple[DayMethod, ...] = get_args(DayMethod)
 DEFAULT_N_DAYS = 20_000
 DEFAULT_SEED = 2026
 #: The measures that are probabilities: the largest change among them ranks the readings.
@@ -624,7 +631,7 @@ def sensitivity(
     policies: Iterable[Any] = ("keep", "cancel"),
     rerolls: Iterable[Any] = (None, "one"),
     parts: Iterable[str] | None = None,
-    day_method: str = "exact",
+    day_method: DayMethod = "exact",
     n_days: int | None = None,
     seed: int | None = None,
 ) -> Sensitivity:

@@ -47,6 +47,7 @@ __all__ = [
     "MalusDie",
     "Overflow",
     "Policy",
+    "PolicyName",
     "Reroll",
     "Roll",
     "RollKind",
@@ -81,7 +82,8 @@ LUCKY_TIMINGS: tuple[LuckyTiming, ...] = get_args(LuckyTiming)
 MALUS_DICE: tuple[MalusDie, ...] = get_args(MalusDie)
 HIDING_TIES: tuple[HidingTies, ...] = get_args(HidingTies)
 DECEPTION_NOTICED: tuple[DeceptionNoticed, ...] = get_args(DeceptionNoticed)
-POLICY_NAMES = ("keep", "cancel")
+PolicyName = Literal["keep", "cancel"]
+POLICY_NAMES: tuple[PolicyName, ...] = get_args(PolicyName)
 
 
 def net_advantage(advantages: int = 0, disadvantages: int = 0) -> Advantage:
@@ -296,7 +298,7 @@ class Best:
         return f"best(dc={self.dc}, λ={self.weight:g})"
 
 
-Policy = str | Best
+Policy = PolicyName | Best
 
 
 @dataclass(frozen=True)

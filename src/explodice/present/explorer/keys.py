@@ -20,9 +20,10 @@ Reroll('failure', dc=12)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from explodice.game.reroll import Reroll, Trigger
-from explodice.game.rules import Actor, Advantage, Best, Policy, Roll, RollKind
+from explodice.game.rules import Actor, Advantage, Best, Policy, PolicyName, Roll, RollKind
 from explodice.present import i18n
 from explodice.present.labels import STATES, State, best_label
 
@@ -81,7 +82,7 @@ class PolicyChoice:
     """A rule-of-1 policy of the controls: ``"keep"``, ``"cancel"``, or ``"best"`` with its
     ``weight`` λ (the cancellations that maximise P(success) - λ·E[drain] at each row's DC)."""
 
-    name: str
+    name: PolicyName | Literal["best"]
     weight: float | None = None
 
     @property
