@@ -243,6 +243,7 @@ def test_levels_in_french(capsys, config):
         (["size-gauges", "--difficulty", "brutal"], ["--difficulty", "brutal"]),
         (["size-gauges", "--day", "missing.toml"], ["missing.toml"]),
         (["size-gauges", "--lucky"], ["--lucky"]),
+        (["size-gauges", "--close-contest"], ["--close-contest", "bids"]),  # was ignored
         (["save-dc", "--casters", "nobody"], ["--casters", "nobody"]),
         (["save-dc", "--saves", "XYZ"], ["--saves", "XYZ"]),
         (["save-dc", "--lucky"], ["--lucky"]),

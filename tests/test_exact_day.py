@@ -13,13 +13,27 @@ from tests.day_helpers import SCORES, Z, hero, lucky_party
 
 
 # -- a second chain, plain Python over dict states, the drain laws from the exact engine --------
-def pour(levels, g, amount, fullest):
-    """RULES.md's overflow, literally: returns (new levels, points lost)."""
+def pour(levels, g, amount, rule, order=None):
+    """RULES.md's overflow, literally: returns (new levels, points lost). ``rule``: "fullest"
+    (or True; "best" without a player's choice), "lost" (or False) or a gauge's name; or, with
+    ``order``, the gauges the player picks in turn (``overflow="best"``)."""
     levels = list(levels)
     got = min(amount, levels[g])
     levels[g] -= got
     excess = amount - got
-    while fullest and excess > 0:
+    named = {"PA": 0, "PM": 1, "PF": 2, "PH": 3}
+    if order is not None:  # the player's choice: each gauge of the order in turn
+        for h in order:
+            got = min(excess, levels[h]) if h != g else 0
+            levels[h] -= got
+            excess -= got
+        return tuple(levels), excess
+    if rule in named:  # that gauge alone, unless it is the drained one
+        h = named[rule]
+        got = min(excess, levels[h]) if h != g else 0
+        levels[h] -= got
+        return tuple(levels), excess - got
+    while rule in (True, "fullest", "best") and excess > 0:
         live = [j for j in range(4) if levels[j] > 0]
         if not live:
             break
@@ -96,7 +110,7 @@ def brute_day(scenario, rules, sums=False, top=None):
                     for d, q in enumerate(drains):
                         if q == 0.0 or sums and q < 1e-14:
                             continue
-                        new, lost_d = pour(levels, g, d, rules.overflow == "fullest")
+                        new, lost_d = pour(levels, g, d, rules.overflow)
                         if sums:
                             c2 = list(caused)
                             c2[g] = min(c2[g] + d, top)
@@ -139,8 +153,11 @@ MIX = [
         ex.Rules(),
         ex.Rules(overflow="lost"),
         (ex.Rules(disadvantage="drop", ones_on_explosions=True), "lucky"),
+        ex.Rules(overflow="PM"),
+        ex.Rules(overflow="best"),  # a fixed policy: the fullest
+        (ex.Rules(lucky_timing="after_choice", malus_die="plain"), "lucky"),
     ],
-    ids=["fullest", "lost", "drop-lucky-explosion-ones"],
+    ids=["fullest", "lost", "drop-lucky-explosion-ones", "PM", "best", "lucky-after-plain"],
 )
 @pytest.mark.parametrize("policy", ["keep", ex.Best(0, 0.05)])
 def test_chain_matches_plain_python_enumeration(rules, policy):
@@ -260,8 +277,9 @@ def _z_ok(sim, exact, se):
         ex.Rules(),
         ex.Rules(overflow="lost", disadvantage="drop"),
         (ex.Rules(ones_on_explosions=True), "lucky"),
+        ex.Rules(overflow="PA"),
     ],
-    ids=["fullest", "lost-drop", "lucky-explosion-ones"],
+    ids=["fullest", "lost-drop", "lucky-explosion-ones", "PA"],
 )
 @pytest.mark.parametrize("mix", [True, False], ids=["mix", "sequence"])
 def test_simulate_day_agrees_on_every_table(rules, mix):

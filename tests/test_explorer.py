@@ -516,3 +516,169 @@ def test_browser_shows_a_reroll_on_failure_at_each_dc(reroll_page, reroll_config
         _assert_shown(_cells(reroll_page, "roll", ""), expected)
     notes = reroll_page.inner_text("#roll-notes")
     assert "Cy has a reroll on failure" in notes and "Di has the Lucky trait" in notes
+
+
+def test_browser_slider_follows_who_rolls(page):
+    """With a character chosen, the slider is disabled and shows the character's modifier (it
+    moves only the slider's own roll); the slider's own roll gets its value back."""
+    slider = page.locator("#controls-roll input[name=mod]")
+    shown = page.locator("#controls-roll input[name=mod] + span")
+    _set_slider(page, "mod", 2)
+    _settle(page)
+    assert slider.is_enabled() and shown.inner_text() == "2"
+    page.select_option("select[name=who]", "Bo: save INT (+11; d20 +7)")
+    _settle(page)
+    assert slider.is_disabled()
+    assert shown.inner_text() == "+11 (d20 +7)" and slider.input_value() == "11"
+    assert "the modifier is the character's" in slider.get_attribute("title")
+    # the table is Bo's, not the slider's +2
+    cells = _cells(page, "roll", "3d6x P(success) @ moderate")
+    rules = Rules(disadvantage="drop")
+    assert _agrees(
+        cells["3d6x P(success) @ moderate"], exact(Roll(11, kind="save"), rules).p_success(16)
+    )
+    page.select_option("select[name=who]", MODIFIER_CHOICE)
+    _settle(page)
+    assert slider.is_enabled() and shown.inner_text() == "2" and slider.input_value() == "2"
+    cells = _cells(page, "roll", "3d6x P(success) @ moderate")
+    assert _agrees(cells["3d6x P(success) @ moderate"], exact(Roll(2), rules).p_success(16))
+
+
+# -- names the designer writes are data ----------------------------------------------------
+HOSTILE = "</script><h1 id=injected>x</h1><!--"
+HOSTILE_CONFIG = f"""
+title = "{HOSTILE} title"
+seed = 3
+
+[table]
+profiles = {{ "{HOSTILE} p" = 0, "=HYPERLINK(1)" = 4 }}
+
+[simulation]
+days = 20
+
+[[character]]
+name = "{HOSTILE}"
+level = 1
+scores = {{ STR = 14, DEX = 16, CON = 12, INT = 10, WIS = 10, CHA = 8 }}
+skills = {{ Stealth = 1 }}
+gauge_per_level = {{ PA = 1 }}
+
+[[character]]
+name = "<img src=x onerror=window.injected=1> \\u2028\\u2029 $x$"
+level = 1
+scores = {{ STR = 14, DEX = 10, CON = 12, INT = 10, WIS = 10, CHA = 8 }}
+skills = {{ Athletics = 1 }}
+
+[day]
+name = "{HOSTILE} day"
+rolls_per_day = 4
+
+[[day.roll]]
+character = "{HOSTILE}"
+skill = "Stealth"
+dc = 16
+label = "{HOSTILE} roll"
+
+[[day.roll]]
+character = "<img src=x onerror=window.injected=1> \\u2028\\u2029 $x$"
+skill = "Athletics"
+dc = 12
+"""
+
+
+def test_hostile_names_inject_nothing_into_the_page(browser, tmp_path):
+    path = tmp_path / "hostile.toml"
+    path.write_text(HOSTILE_CONFIG, encoding="utf-8")
+    out = write_explorer(path, tmp_path / EXPLORER_NAME, date=DATE)
+    text = out.read_text(encoding="utf-8")
+    assert text.count("<script") == 2 and text.count("</script>") == 2  # the page's own two
+    assert "<h1 id=injected>" not in text and "<img src=x" not in text
+    pg = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(out.as_uri())
+    pg.evaluate("window.explodiceReady")
+    _settle(pg)
+    counts = pg.evaluate(
+        """() => ({scripts: document.querySelectorAll('script').length,
+                   h1: document.querySelectorAll('h1').length,
+                   injected: document.querySelectorAll('#injected, img').length,
+                   ran: window.injected === 1})"""
+    )
+    assert counts == {"scripts": 2, "h1": 1, "injected": 0, "ran": False}
+    assert errors == []
+    # the names are shown as written: the title, the day, a character in the controls
+    assert f"{HOSTILE} title" in pg.inner_text("h1")
+    assert f"{HOSTILE} day" in pg.inner_text("#day-section")
+    labels = pg.evaluate(
+        "Array.from(document.querySelectorAll('select[name=who] option')).map(o => o.textContent)"
+    )
+    assert any(label.startswith(f"{HOSTILE}: Stealth") for label in labels)
+    pg.select_option("select[name=who]", index=len(labels) - 1)  # a hostile subject chosen
+    _settle(pg)
+    # the tooltips of the day's bars name the hostile roll type: shown as text
+    bar = pg.locator("#view-day g.mark-rect path").first
+    bar.hover()
+    pg.wait_for_selector("#vg-tooltip-element.visible", timeout=5_000)
+    assert HOSTILE in pg.inner_text("#vg-tooltip-element")
+    assert pg.evaluate("document.querySelectorAll('#injected, img').length") == 0
+    assert errors == []
+    pg.close()
+
+
+# -- under an address-space limit (ulimit -v) ------------------------------------------------
+LIMIT = 8 * 2**30  # bytes: far more than explodice needs, far less than V8 reserves
+
+
+def _explore_under_limit(config_path, out, cache, *, soft_only: bool = False):
+    import os
+    import resource
+    import subprocess
+    import sys
+
+    def limit():
+        hard = resource.RLIM_INFINITY if soft_only else LIMIT
+        resource.setrlimit(resource.RLIMIT_AS, (LIMIT, hard))
+
+    env = dict(os.environ, XDG_CACHE_HOME=str(cache))
+    cmd = [sys.executable, "-m", "explodice.present.cli", "explore", str(config_path)]
+    return subprocess.run(
+        [*cmd, "--out", str(out)],
+        preexec_fn=limit,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def test_explore_under_an_address_space_limit(config_path, tmp_path):
+    from explodice.present.explorer.bundle import bundle_path, vega_bundle
+
+    empty = tmp_path / "empty-cache"
+    done = _explore_under_limit(config_path, tmp_path / "a.html", empty)
+    if done.returncode == 0:
+        pytest.skip("vl-convert's engine starts under an 8 GiB address-space limit here")
+    # no bundle cached: the engine's death is one line and exit 2, nothing written
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("explodice: error: BundleError:")
+    assert "address-space limit of 8.0 GiB" in lines[0] and str(empty) in lines[0]
+    assert not (tmp_path / "a.html").exists()
+    # with the bundle cached (made here, without the limit), no engine is needed
+    bundle = vega_bundle()
+    full = tmp_path / "cache"
+    target = full / "explodice" / bundle_path().name
+    target.parent.mkdir(parents=True)
+    target.write_text(bundle, encoding="utf-8")
+    done = _explore_under_limit(config_path, tmp_path / "b.html", full)
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "b.html").read_text(encoding="utf-8")
+    assert bundle in page and "A tiny explorer" in page
+
+
+@pytest.mark.slow
+def test_explore_lifts_a_soft_address_space_limit(config_path, tmp_path):
+    done = _explore_under_limit(config_path, tmp_path / "a.html", tmp_path, soft_only=True)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "explodice").is_dir()  # the bundle was made, then kept

@@ -102,7 +102,7 @@ def test_large_gauges_reproduce_exact_single_rolls(rules):
     n_days = 4000
     res = ex.simulate_day(s, rules, n_days=n_days, seed=3, threads=2)
     types = res.to_frame("roll_types")
-    full = types[types.state == "gauge full"].reset_index(drop=True)
+    full = types[types.state == "gauge not empty"].reset_index(drop=True)
     assert (types[types.state == "gauge empty"].rolls == 0).all()
     weights = np.array([r.weight for r in rolls]) / sum(r.weight for r in rolls)
     total = n_days * 40
@@ -148,7 +148,7 @@ def test_empty_gauge_puts_its_abilities_at_disadvantage():
     drain_sd = np.sqrt(dis.drain_pmf @ (x - 2 / 6 * 4.2) ** 2)
     # 2 dice: E[ones] = 1/3, E[drain] = 1/3 x 4.2 (3 dice would give 2.1)
     assert close(str_row.drain_mean, 2 / 6 * 4.2, drain_sd / np.sqrt(str_row.rolls))
-    wis_row = types.loc[(s.rolls[1].label, "gauge full")]
+    wis_row = types.loc[(s.rolls[1].label, "gauge not empty")]
     assert wis_row.rolls == 2 * n  # PF is full: WIS is not at disadvantage
     assert res.to_frame("gauges").set_index("gauge").loc["PA", "p_empty"] == 1.0
 

@@ -1,5 +1,6 @@
 """The optimal day policy: a slow plain-Python DP, the fixed policies, the simulation."""
 
+import itertools
 from functools import cache
 
 import numpy as np
@@ -210,11 +211,15 @@ def slow_value_split(s, rules):
     for r in reversed(s.sequence()):
         x = s.rolls[r]
         g, h = GAUGES_.index(x.drain_gauge(rules)), GAUGES_.index(x.gauge)
-        fullest = rules.overflow == "fullest"
         new = {}
         for st in states:
             roll = s.roll_of(r, gauge_empty=st[h] == 0)
-            after = lambda d, st=st, V=V, g=g, f=fullest: V[pour(st, g, d, f)[0]]  # noqa: E731
+            after = lambda d, st=st, V=V, g=g: V[pour(st, g, d, rules.overflow)[0]]  # noqa: E731
+            if rules.overflow == "best":  # the player picks each gauge in turn, seeing d
+                orders = list(itertools.permutations([j for j in range(4) if j != g]))
+                after = lambda d, st=st, V=V, g=g, o=orders: max(  # noqa: E731
+                    V[pour(st, g, d, None, order=order)[0]] for order in o
+                )
             new[st] = best_throws(roll, x.dc, rules, after)
         V = new
     return V[start]
@@ -223,7 +228,11 @@ def slow_value_split(s, rules):
 GAUGES_ = ("PA", "PM", "PF", "PH")
 
 
-@pytest.mark.parametrize("rules", [ex.Rules(), ex.Rules(overflow="lost")], ids=["fullest", "lost"])
+@pytest.mark.parametrize(
+    "rules",
+    [ex.Rules(), ex.Rules(overflow="lost"), ex.Rules(overflow="PH"), ex.Rules(overflow="best")],
+    ids=["fullest", "lost", "PH", "best"],
+)
 def test_a_split_roll_matches_the_slow_dp_and_the_simulation(rules):
     who = hero(gauges={"PA": 2, "PM": 0, "PF": 0, "PH": 3})
     rolls = [
@@ -237,11 +246,38 @@ def test_a_split_roll_matches_the_slow_dp_and_the_simulation(rules):
     assert played.succ_t.sum() == pytest.approx(got.value["Hero"], abs=1e-10)
     assert (got.compare(lambdas=(0.0, 0.1)).optimal_gain >= -1e-10).all()
     n = 40_000
+    if rules.overflow == "best":  # the kernel does not play the player's choice of gauge
+        with pytest.raises(ex.ExplodiceError, match="overflow='best'"):
+            ex.simulate_day(s, rules, n_days=10, policy=got)
+        return
     m = ex.simulate_day(s, rules, n_days=n, seed=3, threads=1, policy=got)
     a, b = played.to_frame("success"), m.to_frame("success")
     assert np.all(np.abs(b.p - a.p) <= 4.5 * np.sqrt(a.p * (1 - a.p) / n))
     th = got.to_frame("thresholds")
     assert set(th[th.type == rolls[0].label].gauge) == {"PH"}  # the gauge it drains
+
+
+@pytest.mark.parametrize(
+    "rules", [ex.Rules(overflow="best"), ex.Rules(overflow="PM")], ids=["best", "PM"]
+)
+def test_the_player_who_picks_the_gauge_of_an_excess_matches_the_slow_dp(rules):
+    # PH's excess may go to PA (whose 0 hinders the Intimidation) or to PM (INT's gauge)
+    who = hero(gauges={"PA": 2, "PM": 2, "PF": 0, "PH": 2})
+    rolls = [
+        ex.DayRoll("Hero", skill="Intimidation", ability="STR", dc=14),  # drains PH, PA checked
+        ex.DayRoll("Hero", skill="Arcana", dc=15),  # an INT check: drains PM
+    ]
+    s = ex.Scenario([who], [rolls[0], rolls[0], rolls[1], rolls[0], rolls[1]])
+    got = ex.optimal_policy(s, rules)
+    assert got.value["Hero"] == pytest.approx(slow_value_split(s, rules), abs=1e-6)
+    played = ex.exact_day(s, rules, policy=got)
+    assert played.succ_t.sum() == pytest.approx(got.value["Hero"], abs=1e-10)
+    assert played.first.sum(axis=1)[:4] == pytest.approx(1.0, abs=1e-12)  # every day ends
+    fullest = ex.optimal_policy(s, ex.Rules()).value["Hero"]
+    if rules.overflow == "best":  # choosing the gauge never loses, and here it gains
+        assert got.value["Hero"] > fullest + 1e-4
+        with pytest.raises(ex.ExplodiceError, match="distributions"):
+            ex.exact_day(s, rules, policy=got, distributions=True)
 
 
 def test_the_optimal_player_refuses_a_reroll_on_failure():

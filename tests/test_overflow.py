@@ -45,7 +45,7 @@ def test_chain_and_kernel_pour_alike(rule):
         assert list(gs[:4]) == new[0].tolist() and left == lost[0], (rule, row, g[i])
         assert list(gs[4:8]) == [7, 7, 7, 7]  # never into another character's gauges
         # and RULES.md's overflow, literally
-        want, want_lost = literal_pour(tuple(row), int(g[i]), int(drain), rule == "fullest")
+        want, want_lost = literal_pour(tuple(row), int(g[i]), int(drain), rule)
         assert new[0].tolist() == list(want) and lost[0] == want_lost
 
 
@@ -61,7 +61,7 @@ def _enumerated(sizes, P, g, h, laws, rule):
             continue
         q = pmfs[1 if h >= 0 and lv[h] == 0 else 0]
         for d in np.flatnonzero(q > 1e-18):
-            new, gone = literal_pour(tuple(lv), g, int(d), rule == "fullest")
+            new, gone = literal_pour(tuple(lv), g, int(d), rule)
             out[np.ravel_multi_index(new, sizes)] += P[i] * q[d]
             lost += P[i] * q[d] * gone
     return out, lost
@@ -102,3 +102,40 @@ def test_chain_push_and_pull_match_the_literal_overflow(rule, start):
 def test_a_rule_the_chain_does_not_know_is_refused():
     with pytest.raises(ex.ExplodiceError, match="`overflow`"):
         LevelChain((1, 1, 1, 1), "everywhere")
+
+
+def test_the_gauge_names_of_the_rule_are_the_gauges():
+    from explodice.game.character import GAUGES
+
+    assert [r for r in OVERFLOW_MODES if r in GAUGES] == list(GAUGES)
+    assert set(OVERFLOW_MODES) == {"fullest", "lost", "best", *GAUGES}
+    with pytest.raises(ex.RulesError, match="`overflow` must be one of"):
+        ex.Rules(overflow="pa")
+
+
+@pytest.mark.parametrize("start", [(3, 2, 4, 1), (2, 0, 2, 3)])
+def test_best_pour_is_the_best_of_every_order_the_player_may_pick(start):
+    # the player, seeing the excess, picks each next gauge: the best of the 6 orders, each
+    # poured literally; on a tie the fullest's order
+    import itertools
+
+    from explodice.day.overflow import best_pour
+
+    sizes = tuple(s + 1 for s in start)
+    V = np.random.default_rng(sum(start)).integers(0, 4, int(np.prod(sizes))) / 4.0  # ties
+    for g in range(4):
+        dest, reach, column = best_pour(sizes, g, V)
+        others = [j for j in range(4) if j != g]
+        for s, lv in enumerate(np.ndindex(*sizes)):
+            col, zero = column[s], tuple(0 if j == g else lv[j] for j in range(4))
+            assert reach[col] == sum(lv[j] for j in others)
+            for x in range(1, int(reach[col])):
+                values = [
+                    V[np.ravel_multi_index(literal_pour(zero, g, x, None, order=o)[0], sizes)]
+                    for o in itertools.permutations(others)
+                ]
+                fullest = np.ravel_multi_index(literal_pour(zero, g, x, "fullest")[0], sizes)
+                got = dest[x - 1, col]
+                assert V[got] == pytest.approx(max(values), abs=1e-12)
+                if V[fullest] >= max(values) - 1e-12:
+                    assert got == fullest

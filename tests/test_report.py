@@ -18,6 +18,7 @@ import pytest
 from pypdf import PdfReader
 
 from explodice import Roll, Rules, frontier, opposed, sensitivity, success_table
+from explodice.core.spreadsheet import safe_cells
 from explodice.present import report
 from explodice.present.report import ConfigError, contents, load_config, write_report
 
@@ -150,7 +151,7 @@ def test_csv_numbers_match_the_api(written):
     assert len(merged) == len(api) and (merged.p - merged.p_api).abs().max() < 1e-12
 
     front = pd.read_csv(out / "06-rule-of-one-frontier.csv")
-    case = front[front.case == "+4 vs DC 16"]
+    case = front[front.case == "3d6x+4 vs DC 16"]
     assert case.p_success.tolist() == pytest.approx(frontier(4, 16, rules=rules).p_success.tolist())
 
     opp = pd.read_csv(out / "09-opposed-opposed.csv")
@@ -166,11 +167,12 @@ def test_csv_numbers_match_the_api(written):
 
 def test_the_readings_page_is_sensitivitys_own_table(written, tiny_config):
     out, _ = written
-    table = pd.read_csv(out / "17-readings-readings.csv")
+    table = pd.read_csv(out / "21-readings-readings.csv")
     # computed here: the configuration's rules, party and day; the day simulated with its
     # days and seed, as the page says
     s = sensitivity(tiny_config, day_method="simulate")
-    assert list(zip(table.switch, table.value)) == list(zip(s.table.switch, s.table.value))
+    shown = safe_cells(s.table)  # a value "-check" is written "'-check" (no formula)
+    assert list(zip(table.switch, table.value)) == list(zip(shown.switch, shown.value))
     for column in ("largest", "dc_p_max", "drain_max", "party_p_max", "day_p_empty_max"):
         assert table[column].to_numpy(dtype=float) == pytest.approx(
             s.table[column].to_numpy(dtype=float), abs=1e-12, nan_ok=True
@@ -296,3 +298,132 @@ def test_write_default_config_round_trips(tmp_path):
     assert load_config(path).party == load_config().party
     with pytest.raises(ConfigError, match="already exists"):
         report.write_default_config(path)
+
+
+# -- names the designer writes are data ----------------------------------------------------
+HOSTILE_NAMES = ("$x$ a_b^c", "\\\\frac{1}{2}", "=1+1", "@SUM(A1)")
+HOSTILE = """
+title = "$t$ \\\\frac{1}{2} report"
+seed = 5
+
+[table]
+modifiers = [-1, 4]
+profiles = { "-p$" = 0, "+q" = 4 }
+
+[simulation]
+n = 2000
+days = 20
+
+[day]
+name = "=day$"
+rolls_per_day = 4
+""" + "".join(
+    f"""
+[[character]]
+name = "{name}"
+level = 1
+scores = {{ STR = 14, DEX = 12, CON = 12, INT = 10, WIS = 10, CHA = 8 }}
+skills = {{ Stealth = 1 }}
+gauge_per_level = {{ PA = 1 }}
+
+[[day.roll]]
+character = "{name}"
+skill = "Stealth"
+dc = 14
+"""
+    for name in HOSTILE_NAMES
+)
+
+
+def test_hostile_names_are_written_literally(tmp_path, monkeypatch):
+    """A name holding mathtext ($, \\, _, ^) shows as written in the PDF; a name a spreadsheet
+    would run as a formula is written with a leading ' in the CSVs, numbers untouched."""
+    path = tmp_path / "hostile.toml"
+    path.write_text(HOSTILE, encoding="utf-8")
+    shown = {"title", "d20-comparison", "day", "group", "initiative"}
+    monkeypatch.setattr(contents, "PAGES", [p for p in contents.PAGES if p.name in shown])
+    write_report(path, tmp_path / "out", date="2026-01-02")
+    out = tmp_path / "out"
+    text = "\n".join(p.extract_text() for p in PdfReader(out / report.PDF_NAME).pages)
+    names = [n.replace("\\\\", "\\") for n in HOSTILE_NAMES]
+    for name in [*names, "$t$ \\frac{1}{2} report", "=day$", "-p$", "+q"]:
+        assert name in text, name
+
+    def table(name):  # the pages are numbered in the shortened list
+        (found,) = out.glob(f"*-{name}.csv")
+        return pd.read_csv(found)
+
+    party = table("title-party")
+    assert list(party.name) == ["$x$ a_b^c", "\\frac{1}{2}", "'=1+1", "'@SUM(A1)"]
+    curves = table("d20-comparison-equivalent-dc")
+    assert set(curves.profile) == {"'-p$", "'+q"} and set(curves.modifier) == {0, 4}
+    gauges = table("day-gauges")
+    assert "'=1+1" in set(gauges.character)
+    assert not list(out.glob("*-dc-table-success.csv"))  # only the pages asked for
+
+
+def test_every_csv_goes_through_the_spreadsheet_guard():
+    """One place writes CSV (explodice.core.spreadsheet.to_csv): no other `.to_csv(`."""
+    from pathlib import Path
+
+    import explodice
+
+    src = Path(explodice.__file__).parent
+    writers = [
+        str(p.relative_to(src))
+        for p in src.rglob("*.py")
+        if ".to_csv(" in p.read_text(encoding="utf-8") and p.name != "spreadsheet.py"
+    ]
+    assert writers == []
+
+
+@pytest.mark.parametrize(
+    "cell, written",
+    [
+        ("=1+1", "'=1+1"),
+        ("+q", "'+q"),
+        ("-p", "'-p"),
+        ("@SUM(A1)", "'@SUM(A1)"),
+        ("\tx", "'\tx"),
+        ("\rx", "'\rx"),
+        ("-3", "-3"),
+        ("+4", "+4"),
+        ("-1.5e3", "-1.5e3"),
+        ("Bo", "Bo"),
+        ("", ""),
+    ],
+)
+def test_the_spreadsheet_guard_quotes_formulas_only(cell, written):
+    from explodice.core.spreadsheet import safe_cells
+
+    frame = pd.DataFrame({"name": [cell], "modifier": [-3], "p": [-0.5]})
+    safe = safe_cells(frame)
+    assert safe.name.iloc[0] == written
+    assert safe.modifier.iloc[0] == -3 and safe.p.iloc[0] == -0.5  # numbers untouched
+
+
+def test_the_command_lines_csv_quotes_a_formula_name(tmp_path, capsys):
+    from io import StringIO
+
+    from explodice.present.cli import main
+
+    path = tmp_path / "day.toml"
+    path.write_text(
+        """
+[[character]]
+name = "=1+1"
+level = 1
+scores = { STR = 10, DEX = 14, CON = 10, INT = 10, WIS = 10, CHA = 10 }
+skills = { Stealth = 1 }
+gauge_per_level = { PA = 1 }
+
+[[roll]]
+character = "=1+1"
+skill = "Stealth"
+dc = 14
+""",
+        encoding="utf-8",
+    )
+    assert main(["day", str(path), "--days", "50", "--seed", "1", "--format", "csv"]) == 0
+    table = pd.read_csv(StringIO(capsys.readouterr().out))
+    assert set(table.character) == {"'=1+1"} and (table.start > 0).all()

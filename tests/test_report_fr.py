@@ -151,3 +151,126 @@ def test_no_french_probability_is_written_as_a_false_zero(french_text):
     text = "\n".join(pages)
     assert "< 1\xa0%" in text or "< 1 %" in text  # P(success) of +0 against DC 35, say
     assert i18n.percent(0.002, "fr", 0) == "< 1\xa0%"
+
+
+# -- the embedded default's own names, in French -------------------------------------------
+#: The pages that show the configuration's names (title, profiles, the day's) and the Monte
+#: Carlo legend: the default report's, in English and in French.
+NAMED_PAGES = ("title", "d20-comparison", "day", "day-policies", "monte-carlo")
+
+
+@pytest.fixture(scope="module")
+def default_reports(tmp_path_factory):
+    """The default report's pages that show its names, written in English and in French
+    (smaller samples), read back: PDF text and metadata, explorer."""
+    import dataclasses
+
+    from explodice.present.report import contents, write_report
+
+    config = dataclasses.replace(load_config(), n=2_000, days=40)
+    read = {}
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(contents, "PAGES", [p for p in contents.PAGES if p.name in NAMED_PAGES])
+        for lang in ("en", "fr"):
+            out = tmp_path_factory.mktemp(f"default-{lang}")
+            write_report(config, out, date="2026-12-01", lang=lang)
+            reader = PdfReader(out / "explodice-report.pdf")
+            text = "\n".join(p.extract_text() for p in reader.pages)
+            page = (out / "explorer.html").read_text(encoding="utf-8")
+            read[lang] = (text, reader.metadata, page)
+    return read
+
+
+def _default_names():
+    """The embedded default configuration's names: title, day, profiles, builds."""
+    import tomllib
+
+    from explodice.present.report import default_config_text
+
+    data = tomllib.loads(default_config_text())
+    return [
+        data["title"],
+        data["day"]["name"],
+        *data["table"]["profiles"],
+        *(b["name"] for b in data["build"]),
+    ]
+
+
+def test_every_name_of_the_default_configuration_is_translated():
+    from explodice.present.report.config import DEFAULT_NAMES
+
+    _ = i18n.translator("fr")
+    names = _default_names()
+    assert set(names) <= set(DEFAULT_NAMES)  # a new name in default.toml: add it there
+    french = load_config(lang="fr")
+    assert french.title == _(names[0]) != names[0]
+    assert french.day.name == "Une journée dans les vieilles mines"
+    assert list(french.profiles) == ["non entraîné", "entraîné", "expert"]
+    assert [b.name for b in french.builds] == [
+        "guerrier",
+        "roublard",
+        "mage",
+        "prêtre",
+        "émissaire",
+    ]
+    assert list(french.profiles.values()) == list(load_config().profiles.values())
+
+
+def test_the_french_default_report_has_no_english_name(default_reports):
+    _ = i18n.translator("fr")
+    text, meta, page = default_reports["fr"]
+    english = [n for n in _default_names() if _(n) != n]  # "expert" and "mage" are French too
+    for name in english:
+        pattern = re.compile(rf"(?<![\w']){re.escape(name)}(?![\w'])", re.IGNORECASE)
+        assert not pattern.search(text), name
+        assert not pattern.search(page), name  # nor in the explorer
+    assert meta.title == "explodice — le rapport du concepteur"
+    assert "Le rapport du concepteur" in meta.subject and "désavantage=soustraire" in meta.subject
+    assert not ENGLISH.search(meta.title + " " + meta.subject)
+    for french in ("Une journée dans les vieilles mines", "non entraîné", "entraîné"):
+        assert french in text and french in page
+
+
+def test_the_english_default_report_keeps_its_names(default_reports):
+    text, meta, page = default_reports["en"]
+    assert meta.title == "explodice — the designer's report"
+    assert meta.subject.startswith("The designer's report of explodice: disadvantage=subtract")
+    for name in ("A day in the old mines", "untrained", "trained", "expert"):
+        assert name in text and name in page
+    assert "vieilles mines" not in text + page
+
+
+def test_a_name_the_designer_wrote_stays_as_written(tmp_path):
+    from explodice.present.report.config import in_language
+
+    path = tmp_path / "mine.toml"
+    mine_text = (
+        FRENCH_REPORT.replace('"Un petit rapport"', '"A day in the old mines"')
+        .replace('profiles = { novice = 0, "entraîné" = 4 }', "profiles = { trained = 4 }")
+        .replace('"petite journée"', '"fighter"')
+    )
+    path.write_text(mine_text, encoding="utf-8")
+    mine = load_config(path, lang="fr")
+    assert mine.title == "A day in the old mines" and list(mine.profiles) == ["trained"]
+    assert mine.day.name == "fighter"
+    # a key the file leaves out is filled with explodice's own name, in the file's language
+    bare = tmp_path / "bare.toml"
+    bare.write_text(FRENCH_REPORT.replace('title = "Un petit rapport"\n', ""), encoding="utf-8")
+    assert load_config(bare).title == "explodice — le rapport du concepteur"
+    assert in_language(load_config(bare), "en").title == "explodice — the designer's report"
+    assert in_language(in_language(load_config(), "fr"), "en") == load_config()
+
+
+def test_numbers_are_written_the_languages_way(french_text, default_reports):
+    """Every number a page shows, legends included, goes through the language's format: no
+    decimal point and no ungrouped thousands in French, no decimal comma in English."""
+    _, pages = french_text
+    for number, text in enumerate(pages, start=1):
+        text = text.replace("0.1.0", "").replace("2026", "")  # the version, the year
+        assert not re.search(r"\d\.\d", text), f"page {number}: a decimal point"
+        # (a run of digits after a decimal comma is decimals; two labels side by side read as one)
+        assert not re.search(r"(?<![\d\u202f\xa0 ,])\d{4,}", text), f"page {number}: {text}"
+    french, _, _ = default_reports["fr"]
+    assert "n=2\u202f000" in french or "n=2\xa0000" in french  # the Monte Carlo legend
+    english, _, _ = default_reports["en"]
+    assert "n=2,000" in english and not re.search(r"\d,\d(?!\d\d)", english.replace("0.1.0", ""))

@@ -196,6 +196,7 @@ def _day_numbers(day: Scenario, rules: Rules) -> tuple[pd.Series, pd.Series]:
         ("overflow", "lost", Rules(overflow="lost")),
         ("ones_on_explosions", "True", Rules(ones_on_explosions=True)),
         ("rule_of_one_kinds", "-save", Rules(rule_of_one_kinds={"check"})),
+        ("malus_die", "plain", Rules(malus_die="plain")),  # Ana's rolls once her PA is empty
     ],
 )
 def test_day_row_is_the_difference_of_two_exact_days(small_day, switch, value, moved):
@@ -210,6 +211,9 @@ def test_day_row_is_the_difference_of_two_exact_days(small_day, switch, value, m
     assert row.day_method == "exact" and row.note == ""
     if switch == "overflow":  # read by the day only: the single-roll parts are not moved
         assert row.reads == "day" and np.isnan(row.dc_p_max)
+    if switch == "malus_die":  # after a gauge is empty: the drains, so P(empty), stay
+        assert row.day_p_empty_max == 0.0 and row.day_successes_max > 0.01
+        return
     worst = (g1 - g0).abs().idxmax()
     assert row.day_p_empty_where == f"{worst[0]} {worst[1]}"
 
@@ -219,23 +223,28 @@ def test_a_day_the_engines_cannot_play_is_not_computed_and_says_why(small_day):
         day=small_day, modifiers=[0], dcs=[12], parts=["dc_table", "day"],
         switches=["malus_die", "lucky_timing", "close_contest"],
     )  # fmt: skip
+    # the day engines play a plain malus die now: its day is computed
     plain = _row(s, "malus_die", "plain")
-    assert np.isnan(plain.day_p_empty_max) and plain.dc_p_max > 0
-    assert plain.note == (  # the first roll that would need it: Ana's, once her PA is empty
-        "day not computed: the day engines do not read malus_die=plain yet, and "
-        "'Ana: Athletics check DC 14' subtracts a plain malus die when its gauge is at 0"
-    )
-    assert "close_contest=True" in _row(s, "close_contest", "True").note
+    assert plain.day_method == "exact" and plain.note == "" and plain.dc_p_max > 0
+    # they refuse the lutte serrée's bids of HP: not computed, and the note says why
+    close = _row(s, "close_contest", "True")
+    assert np.isnan(close.day_p_empty_max)
+    assert "day not computed" in close.note and "close_contest=True" in close.note
     # nobody has Lucky: lucky_timing cannot change this day, which is the base day
     lucky = _row(s, "lucky_timing", "after_choice")
     assert lucky.day_p_empty_max == 0.0 and "base day" in lucky.day_method
-    # with Lucky in the party, the day engines would play it before the choice: refused
+    # with Lucky in the party, the day engines play it after the choice: two exact days
     lucky_day = small_day.replace(
         characters=[dataclasses.replace(c, reroll=Reroll("one")) for c in small_day.characters]
     )
     s = ex.sensitivity(day=lucky_day, parts=["day"], switches=["lucky_timing"])
     row = _row(s, "lucky_timing", "after_choice")
-    assert np.isnan(row.day_p_empty_max) and "lucky_timing=after_choice" in row.note
+    (g0, s0) = _day_numbers(lucky_day, Rules())
+    (g1, s1) = _day_numbers(lucky_day, Rules(lucky_timing="after_choice"))
+    assert row.day_method == "exact" and row.note == ""
+    assert row.day_p_empty_max == pytest.approx((g1 - g0).abs().max(), abs=1e-12) and (
+        row.day_p_empty_max > 0.01
+    )
 
 
 def test_the_day_falls_back_to_one_seeded_simulation_when_exact_day_refuses(small_day, monkeypatch):
@@ -268,10 +277,12 @@ def test_on_the_default_configuration():
     t = s.table
     assert list(t.largest) == sorted(t.largest, reverse=True)  # sorted by the largest change
     assert set(zip(t.switch, t.value)) == {
-        ("overflow", "lost"),
+        *(("overflow", v) for v in ("lost", "PA", "PM", "PF", "PH", "best")),
         ("malus_die", "plain"),
         ("hiding_ties", "observer"),
     }
+    # a fixed policy pours into the fullest under "best": the default day, unchanged
+    assert _row(s, "overflow", "best").day_p_empty_max == 0.0
     attrs = t.attrs
     assert attrs["rules"] == config.rules.describe() and attrs["method"]["dc_table"] == "exact"
     assert attrs["modifiers"] == list(config.modifiers) and attrs["scenario"] == config.day.name
@@ -280,8 +291,8 @@ def test_on_the_default_configuration():
     top = s.detail.assign(a=s.detail.delta.abs()).groupby(["switch", "value"]).a.max()
     for (switch, value), x in top.items():
         assert x >= _row(s, switch, value).largest - 1e-15
-    # Gudulf's PA can empty; the day engines subtract an exploding malus die then: refused
-    assert "day not computed" in _row(s, "malus_die", "plain").note
+    # Gudulf's PA can empty: the day engines subtract a plain malus die then
+    assert _row(s, "malus_die", "plain").note == ""
     assert s.to_frame("by_measure").columns.tolist() == [
         "switch", "value", "part", "measure", "max", "mean", "where"
     ]  # fmt: skip

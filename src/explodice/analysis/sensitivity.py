@@ -29,10 +29,9 @@ and ``rule_of_one_kinds`` adds each kind it lacks (``"+attack"``) and removes ea
 table) rather than computed again to give 0. A ``"roll"`` switch reaches the day only through
 its rolls' laws: where none of the day's rolls changes, the day is the base day.
 
-A number is never given where an engine would ignore the switch: the day engines do not read
-``lucky_timing``, ``malus_die`` or ``close_contest`` yet, so a day in which a roll would need
-a value they ignore is marked not computed, with the reason in ``note`` (a day without Lucky,
-or without a malus die, is unchanged by them, and computed).
+A number is never given where an engine would ignore the switch: the day engines do not play
+``close_contest``'s bids of HP (they refuse it), so a day under it is marked not computed, with
+the reason in ``note``.
 
 >>> s = sensitivity(modifiers=[0, 4], dcs=[12, 16], parts=("dc_table",))
 >>> row = s.table.set_index(["switch", "value"]).loc[("malus_die", "plain")]
@@ -274,8 +273,6 @@ def _haggle_part(rules: Rules, g: _Grid) -> pd.DataFrame:
 #: Readings the day engines (exact_day, simulate_day) do not read yet: for each switch, what a
 #: roll of the day must not need. Remove an entry when the day engines honour it.
 _DAY_IGNORES: dict[str, tuple[str, Callable[[Roll, Rules], bool]]] = {
-    "lucky_timing": ("has Lucky after the choice", lambda r, u: r.lucky_after_choice(u)),
-    "malus_die": ("subtracts a plain malus die", lambda r, u: r.malus_die(u) == "plain"),
     # the day counts a total equal to its DC as a success: it plays no bids of HP
     "close_contest": ("can tie its DC (bids of HP)", lambda r, u: u.close_contest),
 }

@@ -3,9 +3,10 @@
 The dice come from :mod:`explodice.engine._kernels`, the same code as the single-roll kernel, so a
 day's roll cannot disagree with :func:`explodice.simulate`: each roll is read from its throw
 table (:func:`explodice.engine.compiled.throw_table`, the policy's choice already made), its
-drain and malus die from :data:`~explodice.engine._kernels.DRAIN_TABLE`; only the lucky reroll,
-which comes between the throw and the choice, goes face by face through ``one_roll`` and
-``drain_of``. :mod:`explodice.day.simulate` compiles a Scenario into the arrays below
+drain and malus die from :data:`~explodice.engine._kernels.DRAIN_TABLE`; only the lucky reroll
+(which comes between the throw and the choice, or after the choice under
+``Rules.lucky_timing="after_choice"``) and a plain malus die (``Rules.malus_die="plain"``), which
+the tables do not hold, go face by face through ``face_roll`` and ``drain_of``. :mod:`explodice.day.simulate` compiles a Scenario into the arrays below
 (:func:`~explodice.day.simulate.kernel_day`); nothing here validates.
 
 Roll types ``r`` have two *variants* ``2 r`` (its gauge has points) and ``2 r + 1`` (its gauge
@@ -29,7 +30,7 @@ benchmark; ``benchmarks/README.md``). What a reader should know, each measured:
   of 6**5-entry tables for 2 and 3 dice, :func:`byte_tables`), the drain and the malus die
   (:data:`DAY_DRAIN`, one byte an entry); what the tables leave open goes to
   :func:`_finish_roll`. Halving the tables' bytes gave 10-20 %: they share the L1 cache;
-- **branches the CPU predicts.** The variant of a day's roll (gauge full or at 0) is an
+- **branches the CPU predicts.** The variant of a day's roll (gauge not empty or at 0) is an
   ``if``, each arm with its own constant fields and counters: faster than a select, though
   the days of a block mix full and empty gauges. A policy's choice is kept while the next
   day's is the same;
@@ -51,9 +52,9 @@ from explodice.engine._kernels import (
     drain_from,
     drain_of,
     drain_table,
+    face_roll,
     finish_one,
     mixed_threshold,
-    one_roll,
     seed_state,
     uniform2,
 )
@@ -79,16 +80,18 @@ THRESHOLD6 = mixed_threshold(ROW, DRAIN_W, DRAIN_W)
 THRESHOLD5 = mixed_threshold(ROW5, DRAIN_W, DRAIN_W)
 
 # the fields of a roll type in ``types`` (TYPE_FIELDS int64 each)
-T_GAUGE, T_CHECK, T_DRAINS, T_NEED, T_LUCKY, T_POLICY, T_OWNER = range(7)
+# T_FACE: the type goes face by face (Lucky at either timing, or a plain malus die)
+T_GAUGE, T_CHECK, T_DRAINS, T_NEED, T_LUCKY, T_POLICY, T_OWNER, T_FACE = range(8)
 TYPE_FIELDS = 8
 # the fields of a variant in ``variants`` (VAR_FIELDS int64 each)
-V_ROW, V_MALUS, V_EXPL, V_POOL, V_RULE, V_BIG = range(6)  # V_BIG: a table of 6**6
+# V_BIG: a table of 6**6; V_PLAIN: the malus die is a plain d6; V_AFTER: Lucky after the choice
+V_ROW, V_MALUS, V_EXPL, V_POOL, V_RULE, V_BIG, V_PLAIN, V_AFTER = range(8)
 VAR_FIELDS = 8
 # a state-dependent policy's choice in ``policy_pack``: its variant's row, malus,
 # explosion-1s and table-size flags and number, packed (simulate._pack)
 P_ROW = (1 << 40) - 1
 P_MALUS, P_EXPL, P_BIG, P_VARIANT = 40, 41, 42, 43
-# the counters of roll type r, gauge full (e = 0) or at 0 (e = 1), at 8 r + 4 e: rolls,
+# the counters of roll type r, gauge not empty (e = 0) or at 0 (e = 1), at 8 r + 4 e: rolls,
 # successes, drain, squared drain
 H_ALL, H_OK, H_DRAIN, H_DRAIN2 = 0, 1, 2, 3
 
@@ -130,9 +133,11 @@ def pour_fullest(gs, n, width, g, d, excess, t):
 
 
 #: The overflow rules this kernel plays (``Rules.overflow`` -> ``day_chunk``'s ``overflow``):
-#: the excess past an empty gauge is lost, or poured by :func:`pour_fullest`. A new rule is
-#: one more number here and one more function called from :func:`pour_excess`.
-OVERFLOW_MODES = {"lost": 0, "fullest": 1}
+#: the excess past an empty gauge is lost, poured by :func:`pour_fullest` (``"best"`` too:
+#: without the optimal player's choice, the fullest), or goes to one named gauge (mode
+#: ``2 + j``, gauge ``j`` of PA, PM, PF, PH). A new rule is one more number here and one
+#: more branch of :func:`pour_excess`.
+OVERFLOW_MODES = {"lost": 0, "fullest": 1, "best": 1, "PA": 2, "PM": 3, "PF": 4, "PH": 5}
 
 
 @njit(cache=True)
@@ -141,6 +146,10 @@ def pour_excess(mode, gs, n, width, g, d, excess, t):
     (:data:`OVERFLOW_MODES`); returns what no gauge absorbed."""
     if mode == 1:
         return pour_fullest(gs, n, width, g, d, excess, t)
+    if mode >= 2:  # one named gauge of the owner's, unless it is g itself
+        j = (g >> 2) * N_GAUGES + mode - 2
+        if j != g:
+            return _take(gs, n, width, j, d, excess, t)
     return excess
 
 
@@ -349,7 +358,7 @@ def _roll_days(st, m, t, r0, n_types, gs, n, types, variants, throws, policy_pac
         b = uint64(r * TYPE_FIELDS)
         g = types[b + uint64(T_GAUGE)]  # the gauge drained (rules.drain_gauge) ...
         h = types[b + uint64(T_CHECK)]  # ... and the one whose 0 gives disadvantage
-        # the variant: gauge full or at 0, or a state-dependent policy's choice
+        # the variant: gauge not empty or at 0, or a state-dependent policy's choice
         empty = 1 if gs[uint64(h * BLOCK) + ud] <= 0 else 0
         v = 2 * r + empty
         if types[b + uint64(T_POLICY)]:
@@ -360,9 +369,9 @@ def _roll_days(st, m, t, r0, n_types, gs, n, types, variants, throws, policy_pac
             v = policy_pack[(t * n_types + r) * n_states + i] >> P_VARIANT
         v *= VAR_FIELDS
         drains = types[b + uint64(T_DRAINS)]
-        if types[b + uint64(T_LUCKY)]:  # Reroll("one") comes between the throw and the choice
+        if types[b + uint64(T_FACE)]:  # Lucky's reroll or a plain malus die: face by face
             p = variants[v + V_POOL]
-            total, ones, st = one_roll(
+            total, ones, st = face_roll(
                 st,
                 n_faces[p],
                 face_n1[p],
@@ -370,7 +379,9 @@ def _roll_days(st, m, t, r0, n_types, gs, n, types, variants, throws, policy_pac
                 face_s[p],
                 k_tables[v // VAR_FIELDS],
                 variants[v + V_MALUS],
-                True,
+                variants[v + V_PLAIN],
+                types[b + uint64(T_LUCKY)],
+                variants[v + V_AFTER],
                 variants[v + V_RULE],
                 variants[v + V_EXPL],
             )
@@ -452,12 +463,12 @@ def day_chunk(seed_row, size, out, throws, types, variants, sequence, gauge_star
                 gs[row * B + d] = x
         for t in range(n_rolls):
             r = sequence[t]
-            if r >= 0 and not types[r * TYPE_FIELDS + T_LUCKY]:  # one roll type for all days
+            if r >= 0 and not types[r * TYPE_FIELDS + T_FACE]:  # one roll type for all days
                 ok_t, drain_t, st = _roll_block(
                     st, m, t, r, n_types, gs, n, types, variants, throws, policy_pack,
                     c_strides, n_states, overflow, hot, start,
                 )  # fmt: skip
-            else:  # a mix, or a lucky reroll: day by day
+            else:  # a mix, or a roll face by face: day by day
                 ok_t, drain_t, st = _roll_days(
                     st, m, t, r, n_types, gs, n, types, variants, throws, policy_pack,
                     c_strides, n_states, overflow, hot, rt, mix_cum, mix_lut, n_faces, face_n1,

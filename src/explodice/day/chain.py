@@ -43,8 +43,8 @@ import numpy as np
 
 from explodice.core.errors import ExplodiceError
 from explodice.day import _chain_kernel as kernel
-from explodice.day.overflow import order_of, pour
-from explodice.day.rolls import DrainLaw, dice_tails
+from explodice.day.overflow import best_pour, order_of, pour
+from explodice.day.rolls import DrainLaw, dice_tails, drain_pmf
 from explodice.game.character import GAUGES
 
 __all__ = [
@@ -328,6 +328,8 @@ class LevelChain:
         self.overflow = overflow
         order_of(overflow)
         self._buffers: dict[tuple[int, int], np.ndarray] = {}
+        self._best_key: tuple[int, int] | None = None  # overflow="best": the last choice
+        self._best: tuple[np.ndarray, ...] = ()
 
     n_bins = 1  # no running sum in the state (see SumChain)
 
@@ -461,6 +463,64 @@ class LevelChain:
 
         run_parts(half, len(plan.parts), self.threads)
         return W
+
+    # -- overflow="best": the player pours each excess where it is worth most ----------------
+    def _chosen(self, V: np.ndarray, g: int, c: int) -> Any:
+        """For a drain of ``c`` exploding d6 on gauge ``g``, every move of every state as
+        ``(sources, destinations, probabilities)`` batches, the excess poured where
+        :func:`~explodice.day.overflow.best_pour` says for the values ``V`` after the roll;
+        last, ``(P(every gauge emptied), E[points lost])`` per state (state 0 is every gauge
+        at 0)."""
+        if self.n_bins != 1:
+            raise ExplodiceError(
+                '`overflow`: "best" (the player\'s choice of the gauge that takes an excess) is '
+                "played on gauge levels only: the exact day's distributions are not available "
+                "under it (distributions=False, or overflow='fullest')."
+            )
+        key = (g, hash(V.tobytes()))  # one choice of gauges per roll, whatever c
+        if self._best_key != key:
+            self._best_key, self._best = key, best_pour(self.sizes, g, V)
+        dest, reach, column = self._best
+        lg = self.level(g)
+        states = np.arange(self.n)
+        top = int(lg.max(initial=0) + reach.max(initial=0)) + 2
+        q = np.zeros(top + 1)
+        pmf = drain_pmf(c)[: top + 1]
+        q[: pmf.size] = pmf
+        batches = []
+        for d in range(int(lg.max(initial=0)) + 1):  # absorbed by g: no choice
+            src = states[lg >= d]
+            batches.append((src, src - d * self.strides[g], np.full(src.size, q[d])))
+        r_s = reach[column]
+        for x in range(1, int(reach.max(initial=0))):  # an excess x that the others absorb
+            src = states[x < r_s]
+            batches.append((src, dest[x - 1, column[src]], q[lg[src] + x]))
+        tau, lam = dice_tails(top + 1)
+        emptied = tau[c, lg + np.maximum(r_s, 1) - 1]  # P(d >= lg + reach): all at 0
+        return batches, emptied, lam[c, lg + r_s]
+
+    def pull_best(self, V: np.ndarray, g: int, c_max: int) -> np.ndarray:
+        """:meth:`pull` under ``overflow="best"``: the player, knowing the excess, pours it
+        where ``V`` is highest."""
+        W = np.zeros((c_max, self.n))
+        for c in range(1, c_max + 1):
+            batches, emptied, _ = self._chosen(V, g, c)
+            for src, to, p in batches:
+                W[c - 1, src] += p * V[to]
+            W[c - 1] += emptied * V[0]
+        return W
+
+    def push_best(
+        self, P: np.ndarray, out: np.ndarray, g: int, c: int, weight: float, V: np.ndarray
+    ) -> float:
+        """:meth:`push` of a drain of ``c`` exploding d6 under ``overflow="best"`` (the
+        excess where ``V``, the values after the roll, is highest): ``weight`` times ``P``
+        into ``out``; returns the expected points lost."""
+        batches, emptied, lost = self._chosen(V, g, c)
+        for src, to, p in batches:
+            out += weight * np.bincount(to, weights=P[src] * p, minlength=self.n)
+        out[0] += weight * float(P @ emptied)
+        return weight * float(P @ lost)
 
     def _buffer(self, size: int, i: int = 0) -> np.ndarray:
         """Stage buffer ``i``, zero (kept between rolls: the stages leave it clean)."""

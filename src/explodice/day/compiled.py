@@ -52,6 +52,7 @@ __all__ = [
     "RerollLaw",
     "RollVariant",
     "check_day_policy",
+    "check_day_rules",
     "compile_day",
     "optimal_unsupported",
 ]
@@ -75,7 +76,7 @@ class RerollLaw:
 
 @dataclass(frozen=True, eq=False)
 class RollVariant:
-    """A roll type with its hindering gauge full (``empty=False``) or at 0: one more
+    """A roll type with its hindering gauge not empty (``empty=False``) or at 0: one more
     disadvantage source. Its laws are built on first use and cached by roll, rules and DC."""
 
     roll: Roll
@@ -223,11 +224,35 @@ def _shares(day: CompiledDay, t: int, character: int) -> dict[int, float]:
     return {r: w for r, w in shares.items() if day.roll_types[r].owner == character}
 
 
+def check_day_rules(rules: Rules | None) -> Rules:
+    """``rules`` (the default ``Rules()`` for ``None``) when the day's engines can play them;
+    else the error that names the switch they cannot: ``close_contest`` (lutte serrée), whose
+    ties go to bids of HP that the day does not play (it would count a total equal to the DC
+    as a success, and no HP spent).
+
+    >>> check_day_rules(Rules(close_contest=True))
+    Traceback (most recent call last):
+    ...
+    explodice.core.errors.ExplodiceError: `close_contest`: the day's engines (simulate_day, exact_day, optimal_policy, rolls_to_empty) do not play lutte serrée's bids of HP: a total equal to its DC would count as a success and no HP be paid. Play the day with close_contest=False, and the ties with close_contest() or close_opposed().
+    """
+    rules = check_rules(rules)
+    if rules.close_contest:
+        err = ExplodiceError(
+            "`close_contest`: the day's engines (simulate_day, exact_day, optimal_policy, "
+            "rolls_to_empty) do not play lutte serrée's bids of HP: a total equal to its DC "
+            "would count as a success and no HP be paid. Play the day with "
+            "close_contest=False, and the ties with close_contest() or close_opposed()."
+        )
+        err.field = "close_contest"
+        raise err
+    return rules
+
+
 def compile_day(scenario: Scenario, rules: Rules | None = None) -> CompiledDay:
     """The :class:`CompiledDay` of ``scenario`` under ``rules`` (cached: built once per pair;
     the laws of its rolls are cached by roll, so another scenario that shares them reuses
-    them)."""
-    rules = check_rules(rules)
+    them). Rules the day cannot play are refused (:func:`check_day_rules`)."""
+    rules = check_day_rules(rules)
     if not isinstance(scenario, Scenario):
         err = ExplodiceTypeError(
             f"`scenario` must be a Scenario, but {shown(scenario)} was passed."

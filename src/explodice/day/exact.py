@@ -337,7 +337,7 @@ def _fixed_group(
             if (*key, "used") not in laws:
                 laws[(*key, "used")] = _group_laws(day, steps, spend, "used", ch.unlimited)
             tally.lost += chain.move(P[u], new[u - 1], gd, gc, laws[(*key, "used")], total)[1]
-        for s in steps:  # mass[e]: P(hindering gauge full / at 0) times the group's share
+        for s in steps:  # mass[e]: P(hindering gauge not empty / at 0) times the group's share
             variants = day.roll_types[s.r].variants
             rr = s.r in spend
             tally.account(s, lambda e, v=variants, rr=rr: v[e].moments(rr), *(mass / total))
@@ -350,7 +350,7 @@ def _rerolls(day: CompiledDay, r: int) -> bool:
 def _group_laws(
     day: CompiledDay, steps: list[RollStep], spend: list[int], part: str, unlimited: bool
 ) -> np.ndarray:
-    """The drain laws of a group of roll types (row ``e``: hindering gauge full or at 0),
+    """The drain laws of a group of roll types (row ``e``: hindering gauge not empty or at 0),
     each type weighted by its share: ``"kept"`` what stays at the same count of rerolls (all
     of it when they have no daily cap), ``"used"`` the failures that spend one."""
     total = sum(s.share for s in steps)

@@ -159,6 +159,8 @@ class Player:
         """``W[c - 1]``: the value of ``V`` after a roll draining gauge ``g`` by c dice."""
         if self.dice == 0:
             return np.zeros((0, V.size))
+        if self.chain.overflow == "best":  # the player also picks where an excess goes
+            return self.chain.pull_best(V, g, self.dice)
         return self.chain.pull(V, g, self.dice)
 
     def values(
@@ -466,6 +468,9 @@ class Decider:
             law = np.zeros((N_LAWS, c + 1))
             law[:, c] = 1.0
             part = np.ascontiguousarray(P * np.repeat(pi[:, c], nb))
+            if chain.overflow == "best":  # the excess where the day's value is highest
+                tally.lost += chain.push_best(part, out, g, c, step.share, pl.V[t + 1])
+                continue
             tally.lost += chain.move(part, out, g, -1, law, step.share)[1]
         levels = chain.states(P)
         mean, second = pi @ self.moments[0], pi @ self.moments[1]

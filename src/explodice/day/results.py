@@ -58,7 +58,7 @@ class DayResult:
     and median, drain caused and absorbed, end level), ``"first_empty"`` (the roll after which
     a gauge first reached 0; ``roll`` 0 = empty at the start, NA with ``never`` = never),
     ``"empty"`` (P(gauge at 0 after roll t)), ``"success"`` (success rate and mean drain of
-    roll t), ``"roll_types"`` (each roll type, gauge full or empty), ``"drain"`` (distribution
+    roll t), ``"roll_types"`` (each roll type, its gauge not empty or empty), ``"drain"`` (distribution
     of a day's drain caused per gauge) and ``"lost"`` (points no gauge could absorb, per
     character). Every table carries ``n_days``, ``seed``, ``method`` and ``rules``.
 
@@ -206,7 +206,7 @@ class DayResult:
     def _types_frame(self, level: float) -> pd.DataFrame:
         rows = []
         for r, day_roll in enumerate(self.scenario.rolls):
-            for e, state in enumerate(("gauge full", "gauge empty")):
+            for e, state in enumerate(("gauge not empty", "gauge empty")):
                 n, succ, dsum, dsq = (self._num(x) for x in self.by_type[r, e])
                 mean = dsum / n if n else np.nan
                 var = dsq / n - mean * mean if n else np.nan

@@ -1,10 +1,13 @@
 """One roll of a day, exactly: every initial throw, every choice of pairs, and what follows.
 
 For one roll (a :class:`~explodice.Roll` against a DC) :func:`roll_choices` lists the states of
-the initial throw (its 1s, its 6s and the sum of the other faces, after the lucky reroll when
-the rules have it) and, for each number ``k`` of pairs of one 1 and one 6 set aside: the
-probability of success and the distribution of the 1s that drain (the kept 1s, plus the 1s
-that end explosion chains when those count). Given ``c`` draining 1s the drain is the sum of
+the initial throw (its 1s, its 6s and the sum of the other faces, after Lucky's reroll when
+it comes before the choice, ``Rules.lucky_timing``) and, for each number ``k`` of pairs of one
+1 and one 6 set aside: the probability of success and the distribution of the 1s that drain
+(the kept 1s, plus the 1s that end explosion chains when those count). Lucky after the choice
+turns one kept 1 into a fresh exploding die, summed, that drains nothing; the malus die of
+``disadvantage="subtract"`` is exploding or plain (``Rules.malus_die``), as for one roll
+(:func:`explodice.engine.rule_of_one.kept_dice`, :func:`~explodice.engine.dice.malus_pmf`). Given ``c`` draining 1s the drain is the sum of
 ``c`` exploding d6 (:func:`drain_pmf`).
 
 A fixed policy picks one ``k`` per throw state (:func:`explodice.engine.rule_of_one.policy_table`);
@@ -32,8 +35,8 @@ from functools import cache, cached_property, lru_cache
 
 import numpy as np
 
-from explodice.engine.dice import initial_states
-from explodice.engine.rule_of_one import policy_table
+from explodice.engine.dice import plain_die
+from explodice.engine.rule_of_one import choice_states, kept_dice, policy_table
 from explodice.game.rules import Roll, Rules
 
 __all__ = [
@@ -166,10 +169,14 @@ def _dice_moments() -> tuple[np.ndarray, np.ndarray]:
 
 
 @cache
-def _chain_survival(b: int, count_ones: bool, malus: bool) -> tuple[np.ndarray, int]:
-    """``(sf[e, i], lo)``: P(the ``b`` chains add at least ``lo + i``, minus the malus die if
-    any, and ``e`` of them end on a 1). A chain is 6 plus an exploding die, and ends on a 1
-    when that die's value is 1 mod 6; ``e`` is always 0 unless ``count_ones``."""
+def _chain_survival(
+    b: int, count_ones: bool, malus: str | None, fresh: bool = False
+) -> tuple[np.ndarray, int]:
+    """``(sf[e, i], lo)``: P(the ``b`` chains add at least ``lo + i``, plus one fresh exploding
+    die when ``fresh`` (Lucky's reroll of a kept 1 after the choice: its 1s drain nothing),
+    minus the malus die if any (``"exploding"`` or ``"plain"``), and ``e`` of them end on a
+    1). A chain is 6 plus an exploding die, and ends on a 1 when that die's value is 1 mod 6;
+    ``e`` is always 0 unless ``count_ones``."""
     die = deep_die()
     one = np.zeros((2, 6 + die.size))  # [ends on a 1?, value]
     one[0, 6:] = die
@@ -184,10 +191,13 @@ def _chain_survival(b: int, count_ones: bool, malus: bool) -> tuple[np.ndarray, 
             nxt[e] += np.convolve(q[e], one[0])
             nxt[e + 1] += np.convolve(q[e], one[1])
         q = nxt
+    if fresh:
+        q = np.stack([np.convolve(row, die) for row in q])
     lo = 0
-    if malus:  # minus one exploding die: value v - m, m = 0 .. len - 1
-        q = np.stack([np.convolve(row, die[::-1]) for row in q])
-        lo = -(die.size - 1)
+    if malus is not None:  # minus the malus die: value v - m, m = 0 .. len - 1
+        m = die if malus == "exploding" else plain_die()[0]
+        q = np.stack([np.convolve(row, m[::-1]) for row in q])
+        lo = -(m.size - 1)
     sf = np.cumsum(q[:, ::-1], axis=1)[:, ::-1]
     return _frozen(sf), lo
 
@@ -270,12 +280,11 @@ def _drain_law(c_mass: np.ndarray) -> np.ndarray:
 def roll_choices(roll: Roll, rules: Rules, need: int) -> RollChoices:
     """The choices of ``roll`` under ``rules``, succeeding when its dice total is >= ``need``
     (the DC minus the modifier); cached, so days that share a roll build it once."""
-    pool = roll.pool_size(rules)
     applies = roll.rule_of_one_applies(rules)
     count_ones = applies and rules.ones_on_explosions
-    malus = roll.has_malus_die(rules)
+    malus = roll.malus_die(rules)
     drains = roll.drains(rules)
-    states = initial_states(pool, roll.lucky)
+    states = choice_states(roll, rules)  # after Lucky's reroll only when it comes first
     keys = sorted(states)
     n1, n6, s = (np.array([key[j] for key in keys], dtype=np.int64) for j in range(3))
     p = np.array([states[key] for key in keys])
@@ -287,8 +296,9 @@ def roll_choices(roll: Roll, rules: Rules, need: int) -> RollChoices:
         top = int(min(n1[i], n6[i]))
         for k in range(MAX_ONES + 1):
             kk = min(k, top)
-            a, b = int(n1[i]) - kk, int(n6[i]) - kk
-            sf, lo = _chain_survival(b, count_ones, malus)
+            a, fresh = kept_dice(roll, rules, int(n1[i]), kk)  # Lucky after: one 1 rerolled
+            b = int(n6[i]) - kk
+            sf, lo = _chain_survival(b, count_ones, malus, fresh)
             at = need - int(s[i]) - a - lo  # the chains must add at least need - s - a
             per_e = (
                 sf[:, min(max(at, 0), sf.shape[1] - 1)]

@@ -35,7 +35,13 @@ from typing import Any
 import numpy as np
 
 from explodice.core.errors import ExplodiceTypeError, check_choice, check_int, fail, shown
-from explodice.day.compiled import CompiledDay, DayPolicy, check_day_policy, compile_day
+from explodice.day.compiled import (
+    CompiledDay,
+    DayPolicy,
+    check_day_policy,
+    check_day_rules,
+    compile_day,
+)
 from explodice.day.reroll_day import day_histograms
 from explodice.day.results import DayResult, EmptyTime, histogram_bins
 from explodice.day.scenario import DayRoll, Scenario
@@ -45,7 +51,6 @@ from explodice.engine.exact import exact
 from explodice.engine.sampling import METHODS, Method
 from explodice.engine.seeding import chunk_sizes, resolve_seed, seed_record, stream_seeds
 from explodice.game.character import Character
-from explodice.game.checks import check_rules
 from explodice.game.reroll import Reroll, as_reroll
 from explodice.game.rules import Best, ExplodiceError, Policy, Roll, Rules
 from explodice.game.tables import MAX_GAUGE
@@ -148,13 +153,24 @@ def kernel_day(day: CompiledDay, policy: DayPolicy | None = None) -> KernelDay:
         types[rt.index, k.T_DRAINS] = c0.drains
         types[rt.index, k.T_NEED] = rt.variants[0].need
         types[rt.index, k.T_LUCKY] = c0.lucky
+        # the throw tables hold neither Lucky's reroll nor a plain malus die
+        types[rt.index, k.T_FACE] = c0.lucky or any(v.kernel.plain_malus for v in rt.variants)
         types[rt.index, k.T_OWNER] = rt.owner
         for var in rt.variants:
             assert var.roll.reroll_dc is None  # a reroll on failure goes through reroll_day
             c = var.kernel
             faces[:, c.pool - 2, : c.face_n1.size] = (c.face_n1, c.face_n6, c.face_s)
             k_tables.append(c.k_table)
-            flags.append((c.malus, c.rule_applies, c.explosion_ones, c.pool - 2))
+            flags.append(
+                (
+                    c.malus,
+                    c.rule_applies,
+                    c.explosion_ones,
+                    c.pool - 2,
+                    c.plain_malus,
+                    c.lucky_after,
+                )
+            )
             rows.append((len(rows), c.pool, _day_table(var.roll, day.rules, c.pool)))
     policy_var = np.zeros((0, 0, 0), dtype=np.int32)
     c_strides = np.zeros((len(day.characters), 4), dtype=np.int64)
@@ -190,20 +206,22 @@ def kernel_day(day: CompiledDay, policy: DayPolicy | None = None) -> KernelDay:
 
 
 def _variant_table(
-    k: Any, rows: list[tuple[int, int, np.ndarray]], flags: list[tuple[bool, bool, bool, int]]
+    k: Any, rows: list[tuple[int, int, np.ndarray]], flags: list[tuple[Any, ...]]
 ) -> tuple[np.ndarray, np.ndarray]:
     """The variants' fields (``V_*``) and their throw tables, flat (equal tables once)."""
     offsets: dict[bytes, int] = {}
     variants = np.zeros((len(rows), k.VAR_FIELDS), dtype=np.int64)
     for v, _, table in rows:
         row = offsets.setdefault(table.tobytes(), sum(len(b) // 2 for b in offsets))
-        malus, rule, expl, pool = flags[v]
+        malus, rule, expl, pool, plain, after = flags[v]
         variants[v, k.V_ROW] = row
         variants[v, k.V_BIG] = table.size == k.ROW
         variants[v, k.V_MALUS] = malus
         variants[v, k.V_EXPL] = expl
         variants[v, k.V_POOL] = pool
         variants[v, k.V_RULE] = rule
+        variants[v, k.V_PLAIN] = plain
+        variants[v, k.V_AFTER] = after
     assert int(variants[:, k.V_ROW].max(initial=0)) <= k.P_ROW
     throws = np.concatenate(
         [np.frombuffer(b, dtype=np.int16) for b in offsets] or [np.zeros(0, np.int16)]
@@ -286,6 +304,12 @@ def simulate_day(
             "progress", progress, "True, False or None (a bar for long runs)", ExplodiceTypeError
         )
     policy = check_day_policy(policy, day)
+    if policy is not None and day.overflow == "best":
+        raise ExplodiceError(
+            "`policy`: under overflow='best' the optimal player also picks the gauge each "
+            "excess goes to, which the day kernel does not play (it pours into the fullest); "
+            "play it with exact_day(..., policy=...)."
+        )
     if any(rt.reroll_on_failure for rt in day.roll_types):
         if policy is not None:
             raise ExplodiceError(
@@ -413,7 +437,7 @@ def rolls_to_empty(
     >>> round(r.mean, 2), r.median
     (11.22, 10)
     """
-    rules = check_rules(rules)
+    rules = check_day_rules(rules)  # close_contest refused: no bids of HP on a day
     gauge = check_int("gauge", gauge, lo=1, hi=MAX_GAUGE)
     if isinstance(policy, (int, float)) and not isinstance(policy, bool):
         policy = Best(dc, policy)

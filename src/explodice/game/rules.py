@@ -65,7 +65,9 @@ Advantage = Literal["advantage", "normal", "disadvantage"]
 RollKind = Literal["check", "ability", "save", "attack"]
 Actor = Literal["pc", "npc"]
 Disadvantage = Literal["subtract", "drop"]
-Overflow = Literal["fullest", "lost"]
+# a gauge name is written here as in game/character.py's GAUGES (a Literal takes no tuple;
+# tests/test_overflow.py checks they agree)
+Overflow = Literal["fullest", "lost", "PA", "PM", "PF", "PH", "best"]
 DrainGauge = Literal["skill", "roll"]
 LuckyTiming = Literal["before_choice", "after_choice"]
 MalusDie = Literal["exploding", "plain"]
@@ -114,7 +116,11 @@ class Rules:
       (the pool loses a die: 2 dice).
     - ``rule_of_one_kinds``: the kinds of roll the rule of 1 applies to.
     - ``ones_on_explosions``: a 1 shown by a die added by an explosion drains too.
-    - ``overflow``: where drain beyond an empty gauge goes (``"fullest"`` gauge, or ``"lost"``).
+    - ``overflow``: where drain beyond an empty gauge goes: the ``"fullest"`` other gauge
+      (then the next), ``"lost"``, one named gauge (``"PA"``, ``"PM"``, ``"PF"``, ``"PH"``: lost
+      if it is empty or is the drained one), or ``"best"`` ("au choix du joueur"): the gauge
+      the optimal player (:func:`~explodice.optimal_policy`) picks, knowing the excess;
+      fixed policies pour into the fullest.
     - ``drain_gauge``: which gauge a skill check drains: ``"skill"`` (the skill's own ability,
       so STR (Intimidation) drains PH) or ``"roll"`` (the ability actually rolled).
     - ``close_contest``: lutte serrée (seed 001): a total equal to its DC, or an opposed tie,

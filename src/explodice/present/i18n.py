@@ -18,6 +18,7 @@ import datetime as _dt
 import functools
 import gettext
 import io
+import re
 from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Decimal
 from importlib import resources
@@ -31,6 +32,7 @@ __all__ = [
     "check_lang",
     "date",
     "d3_locale",
+    "keep_together",
     "localise_table",
     "number",
     "percent",
@@ -129,6 +131,16 @@ def _percent_pattern(lang: str, digits: int, cldr: bool = False) -> str:
     own = Locale.parse(_LOCALES[lang]).percent_formats[None].pattern
     base = "#,##0 %" if lang == "en" and not cldr else own
     return base.replace("#,##0", "#,##0" + ("." + "0" * digits if digits else ""), 1)
+
+
+def keep_together(text: str) -> str:
+    r"""``text`` with the space French writes before ``:`` ``;`` ``!`` ``?`` ``»`` and after
+    ``«`` made non-breaking, so that a wrapped line never starts with one of them.
+
+    >>> keep_together("lecture « écarter » : 2 dés")
+    'lecture «\xa0écarter\xa0»\xa0: 2 dés'
+    """
+    return re.sub(r" ([:;!?»])", "\xa0\\1", text).replace("« ", "«\xa0")
 
 
 def date(day: str | _dt.date, lang: str) -> str:

@@ -119,7 +119,7 @@ WORDS = (
     N_("check"),
     N_("save"),
     N_("attack"),
-    N_("gauge full"),
+    N_("gauge not empty"),
     N_("gauge empty"),
     N_("very easy"),
     N_("easy"),
@@ -343,10 +343,11 @@ def roll_type_lines(day_roll: Any, lang: str, width: int = 16) -> str:
 
 def day_description(name: str | None, party: Any, rolls: int, lang: str) -> str:
     """A day in one sentence: ``A day in the old mines: Gudulf, Aelis, Corbin; 40 rolls a
-    day.`` (a day without a name is ``a day``)."""
+    day.`` (a day without a name is ``a day``). The name is shown as it is: the report's
+    configuration writes its own names in the report's language."""
     _ = i18n.translator(lang)
     return _("{name}: {party}; {rolls} rolls a day.").format(
-        name=_(name) if name else _("a day"), party=", ".join(party), rolls=rolls
+        name=name or _("a day"), party=", ".join(party), rolls=i18n.number(rolls, lang, 0)
     )
 
 

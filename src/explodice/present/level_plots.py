@@ -23,7 +23,7 @@ from explodice.game.character import GAUGES
 from explodice.game.tables import DIFFICULTIES
 from explodice.present import i18n
 from explodice.present.labels import N_, difficulty_label
-from explodice.present.plots import share
+from explodice.present.plots import place_legend, share
 
 __all__ = [
     "GAUGE_COLOURS",
@@ -145,7 +145,7 @@ def plot_gauge_needs(
     ax.tick_params(labelsize=6.5)
     ax.set_ylim(bottom=0)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=6, loc="best")
+    place_legend(ax, room=True, outside=False, fontsize=6)
     if lang != "en":
         ax.yaxis.set_major_formatter(i18n.number_formatter(lang))
     if title:
@@ -180,7 +180,7 @@ def plot_save_dc_fit(
     ax.set_ylim(0, 1)
     ax.tick_params(labelsize=6.5)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=6.5, loc="upper right", markerscale=0.5)
+    place_legend(ax, room=True, fontsize=6.5, markerscale=0.5)
     if title:
         ax.set_title(title, fontsize=8.5, pad=4)
     return ax
@@ -202,11 +202,13 @@ def plot_save_dc_bases(
     near = bases[(bases.base - chosen).abs() <= span]
     ax.plot(near.base, near.rmse, "o-", ms=3, color="#1f5fa8", label=_("weighted RMS error"))
     ax.plot(near.base, near.max_error, "s--", ms=3, color="#7d3c98", label=_("largest error"))
-    ax.axvline(chosen, color="0.4", lw=0.8, ls=":")
+    # the chosen base's line stops at the data's top: the legend can take the room above
+    top = float(np.nanmax(near[["rmse", "max_error"]].to_numpy()))
+    ax.vlines(chosen, 0, top, color="0.4", lw=0.8, ls=":")
     ax.annotate(
         _("B = {base}").format(base=chosen),
-        xy=(chosen, 0.98),
-        xycoords=("data", "axes fraction"),
+        xy=(chosen, top),
+        xycoords="data",
         ha="left",
         va="top",
         fontsize=7,
@@ -219,7 +221,7 @@ def plot_save_dc_bases(
     ax.tick_params(labelsize=6.5)
     ax.set_ylim(bottom=0)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=6.5, loc="lower left")
+    place_legend(ax, room=True, outside=False, fontsize=6.5)
     if title:
         ax.set_title(title, fontsize=8.5, pad=4)
     return ax

@@ -49,7 +49,11 @@ __all__ = [
     "plot_depletion",
     "plot_outcomes",
     "plot_bars",
+    "place_legend",
+    "covered",
+    "log_ticks",
     "share",
+    "signed_number",
 ]
 
 # The typical DC tables of docs/rules.md, as (name, DC) pairs in increasing order.
@@ -184,6 +188,150 @@ def _note_width(ax: Any) -> int:
     return max(30, min(_NOTE_WIDTH * 2, int(inches * 21)))
 
 
+#: Where a legend may go inside its Axes, in the order tried.
+LEGEND_LOCS = (
+    "upper right",
+    "upper left",
+    "lower left",
+    "lower right",
+    "center right",
+    "center left",
+    "upper center",
+    "lower center",
+)
+#: The factors the y axis may grow by above the data, to give a legend room.
+_ROOM_STEPS = (1.15, 1.3, 1.45, 1.6, 1.8, 2.0)
+
+
+def covered(ax: Any, box: Any) -> int:
+    """How many of the Axes' data artists a box in display coordinates covers: lines (and
+    their markers), bars, markers of scatter plots and the texts written on the data; the DC
+    bands' shading and the legend itself do not count."""
+    from matplotlib.collections import PolyCollection
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Rectangle
+    from matplotlib.text import Text
+
+    ax.get_xlim(), ax.get_ylim()  # autoscaling is lazy: the limits settle before measuring
+    legend = ax.get_legend()
+    inside = ax.bbox  # the Axes' own box, in display coordinates
+    count = 0
+    for artist in ax.get_children():
+        if not artist.get_visible() or artist is legend or artist.get_gid() == "band":
+            continue
+        if isinstance(artist, Line2D):
+            path = artist.get_transform().transform_path(artist.get_path())
+            vertices = np.asarray(path.vertices)
+            marked = artist.get_marker() not in (None, "None", "", " ")
+            if len(vertices) and (
+                path.intersects_bbox(box, filled=False) or (marked and box.count_contains(vertices))
+            ):
+                count += 1
+        elif isinstance(artist, Rectangle):
+            if artist.get_width() and artist.get_height() and artist is not ax.patch:
+                count += artist.get_window_extent().overlaps(box)
+        elif isinstance(artist, PolyCollection):
+            continue  # a confidence band: the line it surrounds counts
+        elif isinstance(artist, Text) and artist.get_text() and artist.axes is ax:
+            extent = artist.get_window_extent()  # a text on the data, not a title
+            middle = ((extent.x0 + extent.x1) / 2, (extent.y0 + extent.y1) / 2)
+            count += bool(extent.overlaps(box) and inside.contains(*middle))
+        elif hasattr(artist, "get_offsets") and artist.get_offsets() is not None:
+            offsets = artist.get_offset_transform().transform(artist.get_offsets())
+            count += bool(len(offsets) and box.count_contains(offsets))
+    return count
+
+
+def place_legend(
+    ax: Any,
+    *,
+    locs: Sequence[str] = LEGEND_LOCS,
+    room: bool = False,
+    outside: bool = True,
+    **kw: Any,
+) -> Any:
+    """Draw the Axes' legend where it covers none of its data (:func:`covered`).
+
+    The first of ``locs`` that is free; else, with ``room``, the same with the y axis grown
+    above the data (up to twice its height, its ticks kept where they were); else, with
+    ``outside``, outside the Axes at their right (the page leaves the room); else the place
+    where it covers least. ``kw`` goes to ``ax.legend`` (``fontsize``, ``ncol``, ``title``).
+    """
+    from matplotlib.ticker import FixedLocator
+
+    def first_free() -> Any:
+        for loc in locs:
+            legend = ax.legend(loc=loc, **kw)
+            if not covered(ax, legend.get_window_extent().padded(2)):
+                return legend
+        return None
+
+    legend = first_free()
+    if legend is not None:
+        return legend
+    if room:
+        lim, ticks = ax.get_ylim(), ax.get_yticks()
+        log = ax.get_yscale() == "log"
+        for factor in _ROOM_STEPS:
+            if log:
+                lo, hi = np.log10(lim)
+                ax.set_ylim(lim[0], 10 ** (lo + (hi - lo) * factor))
+            else:
+                ax.set_ylim(lim[0], lim[0] + (lim[1] - lim[0]) * factor)
+            if not log:
+                ax.yaxis.set_major_locator(
+                    FixedLocator([t for t in ticks if lim[0] <= t <= lim[1] + 1e-9])
+                )
+            legend = first_free()
+            if legend is not None:
+                return legend
+        ax.set_ylim(*lim)
+        if not log:
+            ax.yaxis.set_major_locator(FixedLocator(list(ticks)))
+    if outside:
+        return ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, **kw)
+    least = min(locs, key=lambda loc: covered(ax, ax.legend(loc=loc, **kw).get_window_extent()))
+    return ax.legend(loc=least, **kw)
+
+
+def log_ticks(axis: Any) -> None:
+    """Label a log axis with powers of ten written in plain text (``10⁻⁴``), no mathtext: the
+    report writes every text literally (a name holding ``$`` stays as written)."""
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+    axis.set_major_formatter(FuncFormatter(lambda x, pos: _power_of_ten(x)))
+    axis.set_minor_formatter(NullFormatter())
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _power_of_ten(x: float) -> str:
+    """``10⁻⁴`` for 1e-4; empty for a number that is not a power of ten."""
+    if not x > 0:
+        return ""
+    exponent = np.log10(x)
+    if abs(exponent - round(exponent)) > 1e-9:
+        return ""
+    return "10" + str(int(round(exponent))).translate(_SUPERSCRIPT)
+
+
+def signed_number(x: float, lang: str = "en", decimals: int = 3) -> str:
+    """A signed difference with ``decimals`` decimals, the language's way: ``+0.015``,
+    ``−1.585`` (``+0,015``); ``0`` for an exact zero and ``0.000`` for a value that rounds to
+    zero (a gain of -3.6e-15 is rounding noise, not a loss).
+
+    >>> signed_number(0.0153), signed_number(-1.585, "fr"), signed_number(0.0), signed_number(-3.6e-15)
+    ('+0.015', '−1,585', '0', '0.000')
+    """
+    if x == 0:
+        return "0"
+    text = i18n.number(abs(x), lang, decimals)
+    if float(i18n.number(abs(x), "en", decimals).replace(",", "")) == 0:
+        return text
+    return ("+" if x > 0 else "−") + text
+
+
 def _default_xlim(named: list[tuple[str, Distribution]], log: bool) -> tuple[float, float]:
     tail = 1e-7 if log else 1e-3
     lo = min(d.quantile(1e-6) for _, d in named)
@@ -228,20 +376,24 @@ def shade_dc_bands(
     """Shade and name the bands of a DC table on the x axis (or the y axis).
 
     On the x axis the names stand just above the Axes, in two staggered rows, where no curve
-    runs through them; on the y axis the upper bands are named at the left and the lower ones
-    at the right, away from a rising line.
+    runs through them (a name that would run past the Axes' right end ends there instead, a
+    row higher if it would then cover its neighbour); on the y axis the upper bands are named
+    at the left and the lower ones at the right, away from a rising line.
     """
     _ = i18n.translator(lang)
+    written: list[Any] = []  # the names above the Axes, and their extents
     edges = [dc for _, dc in bands]
     lim = ax.get_xlim() if vertical else ax.get_ylim()
     ends = edges[1:] + [max(lim[1], edges[-1] + 5)]
     span = ax.axvspan if vertical else ax.axhspan
     for i, ((name, start), end) in enumerate(zip(bands, ends)):
-        span(start, end, color="0.5", alpha=0.10 if i % 2 == 0 else 0.04, lw=0, zorder=0)
+        span(
+            start, end, color="0.5", alpha=0.10 if i % 2 == 0 else 0.04, lw=0, zorder=0, gid="band"
+        )
         label = f"{_(name)} ({_('DC')} {start})"
         if vertical:  # above the Axes, every other name a row higher
             if lim[0] <= start < lim[1]:
-                ax.annotate(
+                note = ax.annotate(
                     label,
                     xy=(start, 1.0),
                     xycoords=ax.get_xaxis_transform(),
@@ -253,7 +405,8 @@ def shade_dc_bands(
                     color="0.3",
                     annotation_clip=False,
                 )
-                _ABOVE[ax] = 19.0
+                _ABOVE[ax] = max(_ABOVE.get(ax, 0.0), 19.0)
+                _fit_band_name(ax, note, lim, written)
         else:
             right = start < lim[0] + 0.6 * (lim[1] - lim[0])
             ax.text(
@@ -271,6 +424,23 @@ def shade_dc_bands(
     else:
         ax.set_ylim(*lim)
     return ax
+
+
+def _fit_band_name(ax: Any, note: Any, lim: tuple[float, float], written: list[Any]) -> None:
+    """Keep a band's name above the Axes within their width: one that runs past their right
+    end is right-aligned on it, and lifted a row if it then covers a name already written."""
+    extent = note.get_window_extent()
+    if extent.x1 > ax.bbox.x1 + 1:
+        row = note.xyann[1]
+        note.xy = (lim[1], 1.0)
+        note.set_horizontalalignment("right")
+        note.xyann = (-1, row)
+        extent = note.get_window_extent()
+        if any(extent.padded(2).overlaps(other) for other in written):
+            note.xyann = (-1, row + 16)  # above both rows
+            _ABOVE[ax] = max(_ABOVE.get(ax, 0.0), 27.0)
+            extent = note.get_window_extent()
+    written.append(extent)
 
 
 # -- one roll's distribution ----------------------------------------------------------------
@@ -300,8 +470,9 @@ def plot_pmf(
     ax.set_ylabel("P(total = k)" + (_(", log scale") if log else ""))
     if log:
         ax.set_yscale("log")
+        log_ticks(ax.yaxis)
     ax.set_xlim(*(xlim or _default_xlim(named, log)))
-    ax.legend(fontsize="small", loc="upper right")
+    place_legend(ax, room=True, fontsize="small")
     ax.grid(alpha=0.3)
     _titled(
         ax,
@@ -336,6 +507,7 @@ def plot_at_least(
     if log:
         ax.set_yscale("log")
         ax.set_ylim(bottom=1e-9)
+        log_ticks(ax.yaxis)
     else:
         ax.set_ylim(0, 1.02)
     ax.set_xlim(*(xlim or _default_xlim(named, log)))
@@ -343,7 +515,7 @@ def plot_at_least(
         shade_dc_bands(ax, bands, lang=lang)
     if not log:
         ax.yaxis.set_major_formatter(i18n.percent_formatter(lang))
-    ax.legend(fontsize="small", loc="lower left" if not log else "upper right")
+    place_legend(ax, room=True, fontsize="small")
     ax.grid(alpha=0.3)
     _titled(
         ax,
@@ -390,7 +562,8 @@ def plot_drain(
     )
     if log:
         ax.set_yscale("log")
-    ax.legend(fontsize="small", loc="upper right")
+        log_ticks(ax.yaxis)
+    place_legend(ax, room=True, fontsize="small")
     ax.grid(alpha=0.3)
     _titled(ax, _("Drain of one roll (rule of 1)"), _common_note(named, lang), lang)
     return ax
@@ -436,7 +609,7 @@ def plot_success_curves(
     ax.yaxis.set_major_formatter(_percent(lang=lang))
     if bands:
         shade_dc_bands(ax, bands, lang=lang)
-    ax.legend(fontsize="x-small", ncol=2, loc="lower left")
+    place_legend(ax, room=True, fontsize="x-small", ncol=2)
     ax.grid(alpha=0.3)
     _titled(
         ax,
@@ -562,7 +735,7 @@ def plot_mc_bands(
     ax.set_ylabel(_("P(success)"))
     ax.set_ylim(0, 1.02)
     ax.yaxis.set_major_formatter(_percent(lang=lang))
-    ax.legend(fontsize="small", loc="lower left")
+    place_legend(ax, room=True, fontsize="small")
     ax.grid(alpha=0.3)
     _titled(
         ax, _("Monte Carlo against exact: {roll}").format(roll=label), provenance(sim, lang), lang
@@ -598,10 +771,11 @@ def plot_convergence(
             exact, color="black", lw=0.8, label=f"{_('exact')} {i18n.percent(exact, lang, 2)}"
         )
     ax.set_xscale("log")
+    log_ticks(ax.xaxis)
     ax.set_xlabel(_("n, rolls simulated (log scale)"))
     ax.set_ylabel(_("estimated P(success)"))
     ax.yaxis.set_major_formatter(_percent(decimals=1, lang=lang))
-    ax.legend(fontsize="small", loc="upper right")
+    place_legend(ax, room=True, fontsize="small")
     ax.grid(alpha=0.3, which="both")
     _titled(
         ax,
@@ -659,7 +833,7 @@ def plot_equivalent_dc(
     ax.set_xlabel(_("d20 DC"))
     ax.set_ylabel(_("3d6x DC with the closest P(success)"))
     shade_dc_bands(ax, DC_BANDS_3D6X, vertical=False, lang=lang)
-    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(0.36, 1.0))
+    place_legend(ax, room=True, fontsize="small")
     ax.grid(alpha=0.3)
     _titled(ax, _("Equivalent DCs: d20 → 3d6x"), frame_provenance(table, lang), lang)
     return ax
@@ -679,7 +853,7 @@ def plot_frontier(
 
     The ends (``keep``, ``cancel``) and a few λ values are labelled from ``label_col``; a
     label that would fall on one already written (the best(λ) points that coincide with keep,
-    say) is left out.
+    say) is left out. ``keep``, the right end, is labelled below its point, inside the Axes.
     """
     ax = _axes(ax)
     _ = i18n.translator(lang)
@@ -706,12 +880,21 @@ def plot_frontier(
                 if any(abs(spot[0] - a) < 0.06 and abs(spot[1] - b) < 0.03 for a, b in placed):
                     continue
                 placed.append(spot)
-                ax.annotate(lv, (xv, yv), textcoords="offset points", xytext=(4, 4), fontsize=6)
+                right_end = names[i] == "keep"
+                ax.annotate(
+                    lv,
+                    (xv, yv),
+                    textcoords="offset points",
+                    xytext=(-3, -4) if right_end else (4, 4),
+                    ha="right" if right_end else "left",
+                    va="top" if right_end else "bottom",
+                    fontsize=6,
+                )
     ax.plot([], [], "*", ms=8, color="0.5", mec="black", mew=0.5, label=_("implied λ (the knee)"))
     ax.set_xlabel(_("E[drain] per roll (gauge points)"))
     ax.set_ylabel(_("P(success)"))
     ax.yaxis.set_major_formatter(_percent(decimals=1, lang=lang))
-    ax.legend(fontsize="small")
+    place_legend(ax, room=True, fontsize="small")
     ax.grid(alpha=0.3)
     _titled(
         ax, _("Success against drain: the cancel frontier"), frame_provenance(frame, lang), lang
@@ -758,7 +941,7 @@ def plot_depletion(
         ax.set_ylim(0, 1.02)
         ax.yaxis.set_major_formatter(_percent(lang=lang))
     if len(frame):  # no curve (no gauge drains): no legend to draw
-        ax.legend(fontsize="x-small", ncol=2, loc="upper left")
+        place_legend(ax, room=True, fontsize="x-small", ncol=2)
     ax.grid(alpha=0.3)
     _titled(ax, title or _("Gauges over an adventuring day"), frame_provenance(frame, lang), lang)
     return ax
@@ -771,19 +954,27 @@ def plot_outcomes(
     ax: Any = None,
     parts: Sequence[str] = ("win", "tie", "loss"),
     colours: Sequence[str] = ("tab:green", "0.7", "tab:red"),
+    labels: Sequence[str] | None = None,
+    legend: bool = True,
+    legend_title: str | None = None,
     xlabel: str | None = None,
     title: str | None = None,
     lang: str = "en",
 ) -> Any:
-    """Stacked bars of outcome probabilities (win / tie / loss by default) against ``x``."""
+    """Stacked bars of outcome probabilities (win / tie / loss by default) against ``x``.
+
+    The bars fill the Axes, so the legend (``labels``, default the parts' names, under
+    ``legend_title``) stands outside them, at their right: the page leaves that room, or
+    draws one legend for several Axes (``legend=False`` on the others)."""
     ax = _axes(ax)
     _ = i18n.translator(lang)
     f = frame.sort_values(x)
     pos = np.arange(len(f))
     bottom = np.zeros(len(f))
-    for part, colour in zip(parts, colours):
+    names = list(labels) if labels is not None else [_(part) for part in parts]
+    for part, colour, name in zip(parts, colours, names):
         vals = f[part].to_numpy(dtype=float)
-        ax.bar(pos, vals, bottom=bottom, color=colour, label=_(part), width=0.8)
+        ax.bar(pos, vals, bottom=bottom, color=colour, label=name, width=0.8)
         for i, (v, b) in enumerate(zip(vals, bottom)):
             if v >= 0.06:
                 ax.text(i, b + v / 2, share(v, lang), ha="center", va="center", fontsize=6)
@@ -793,13 +984,20 @@ def plot_outcomes(
     ax.set_ylabel(_("probability"))
     ax.set_ylim(0, 1.0)
     ax.yaxis.set_major_formatter(_percent(lang=lang))
-    ax.legend(
-        fontsize="x-small",
-        loc="upper center",
-        bbox_to_anchor=(0.5, -0.1),
-        ncol=min(len(parts), 4),
-        frameon=False,
-    )
+    if legend:
+        handles, shown = ax.get_legend_handles_labels()
+        ax.legend(
+            handles[::-1],  # top to bottom, as the bars are stacked
+            shown[::-1],
+            title=legend_title,
+            fontsize="x-small",
+            title_fontsize="x-small",
+            loc="upper left",
+            bbox_to_anchor=(1.02, 1.0),
+            borderaxespad=0.0,
+            frameon=False,
+            alignment="left",
+        )
     _titled(ax, title or _("Outcomes"), frame_provenance(frame, lang), lang)
     return ax
 
@@ -815,16 +1013,35 @@ def plot_bars(
     ylabel: str | None = None,
     title: str | None = None,
     percent: bool = False,
+    decimals: int | None = None,
+    signed: bool = False,
     lang: str = "en",
 ) -> Any:
     """Grouped bars of ``y`` against ``x`` (one colour per ``hue``), values written on the bars
-    (a probability that is not zero is never written 0 %: ``< 1 %``)."""
+    in one format: a probability in whole percent (``percent``; one that is not zero is never
+    written 0 %: ``< 1 %``), else a number with ``decimals`` decimals (default: three
+    significant digits of the largest value), ``signed`` for a difference (:func:`signed_number`:
+    ``+0.015``, ``0`` for an exact 0, ``0.000`` for rounding noise)."""
     ax = _axes(ax)
     _ = i18n.translator(lang)
     xs = list(pd.unique(frame[x]))
     hues = list(pd.unique(frame[hue])) if hue else [None]
     width = 0.8 / len(hues)
     colours = _colour_map(hues)
+    if decimals is None:  # whole numbers stay whole; else 3 significant digits of the largest
+        values = frame[y].to_numpy(dtype=float)
+        values = values[~np.isnan(values)]
+        top = float(np.max(np.abs(values), initial=0.0))
+        whole = bool(np.all(values == np.round(values)))
+        decimals = 0 if whole or top == 0 else max(0, 2 - int(np.floor(np.log10(top))))
+
+    def written(v: float) -> str:
+        if percent:
+            return share(v, lang)
+        if signed:
+            return signed_number(v, lang, decimals)
+        return "0" if v == 0 else i18n.number(v, lang, decimals)
+
     for k, h in enumerate(hues):
         g = frame if h is None else frame[frame[hue] == h]
         vals = [g.loc[g[x] == v, y].iloc[0] if (g[x] == v).any() else np.nan for v in xs]
@@ -832,21 +1049,16 @@ def plot_bars(
         ax.bar(pos, vals, width=width, color=colours[h], label=None if h is None else f"{h}")
         for p_, v in zip(pos, vals):
             if not np.isnan(v):
-                text = (
-                    share(v, lang)
-                    if percent
-                    else "0"
-                    if abs(v) < 1e-12
-                    else i18n.number(float(f"{v:.3g}"), lang, None)
-                )
-                ax.text(p_, v, text, ha="center", va="bottom" if v >= 0 else "top", fontsize=6)
+                text = written(v)  # below a bar that goes down, else above (0.000 included)
+                down = text.startswith(("−", "-"))
+                ax.text(p_, v, text, ha="center", va="top" if down else "bottom", fontsize=6)
     ax.set_xticks(range(len(xs)), [_signed(v) for v in xs])
     ax.set_xlabel(xlabel or _(x))
     ax.set_ylabel(ylabel or _(y))
     if percent:
         ax.yaxis.set_major_formatter(_percent(lang=lang))
     if hue:
-        ax.legend(fontsize="small", title=_(hue))
+        place_legend(ax, room=True, fontsize="small", title=_(hue))
     ax.grid(alpha=0.3, axis="y")
     _titled(
         ax, title or _("{y} by {x}").format(y=_(y), x=_(x)), frame_provenance(frame, lang), lang

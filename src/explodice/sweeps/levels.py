@@ -43,6 +43,7 @@ from explodice.core.errors import (
     fail,
     shown,
 )
+from explodice.day.compiled import check_day_rules
 from explodice.day.scenario import DayRoll, Scenario
 from explodice.game.build import LEVELS, Build, BuildTest, check_level, check_levels, parse_test
 from explodice.game.character import GAUGES, Character
@@ -440,7 +441,7 @@ def size_gauges(
     >>> t[["level", "gauge", "needed", "have", "per_level_needed"]].values.tolist()
     [[1, 'PA', 31, 17, 17], [20, 'PA', 31, 80, 17]]
     """
-    rules, risk = check_rules(rules), check_risk(risk)
+    rules, risk = check_day_rules(rules), check_risk(risk)  # the exact day: no close_contest
     builds = check_builds(builds)
     levels = check_levels(levels)
     if gauges is not None:

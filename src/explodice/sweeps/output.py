@@ -9,6 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from explodice.core.files import check_writable, write_with
+from explodice.core.spreadsheet import to_csv
 from explodice.sweeps.tasks import SweepError
 
 __all__ = ["check_output", "output_paths", "write_results"]
@@ -34,7 +35,7 @@ def write_results(frame: pd.DataFrame, out: str | os.PathLike[str]) -> list[Path
     the previous results as they were.
     """
     paths = output_paths(out)
-    write_with(paths[0], lambda tmp: frame.to_csv(tmp, index=False))
+    write_with(paths[0], lambda tmp: to_csv(frame, tmp))
     if len(paths) > 1:
         mixed = [
             c

@@ -18,6 +18,7 @@ import pandas as pd
 
 from explodice.analysis.levels import level_dcs, resolve_targets
 from explodice.core.errors import ExplodiceError
+from explodice.core.spreadsheet import to_csv
 from explodice.game.build import parse_test
 from explodice.game.rules import ADVANTAGE_STATES
 from explodice.game.tables import DC_TABLES, SYSTEMS
@@ -135,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
     if args.table in (None, "dcs"):
         tables["dcs"] = dcs_table(found.builds, tests, targets, levels, args, rules)
     if args.format == "csv":
-        next(iter(tables.values())).to_csv(sys.stdout, index=False)
+        to_csv(next(iter(tables.values())), sys.stdout)
         return 0
     if args.format == "json":
         records = {

@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 
 from explodice.core.errors import one_line
+from explodice.core.spreadsheet import to_csv
 from explodice.present import i18n
 from explodice.present.labels import REROLL
 
@@ -106,7 +107,7 @@ def emit(
     probabilities in percent (:func:`as_text`), its headers and numbers in ``lang``."""
     out = sys.stdout
     if fmt == "csv":
-        frame.to_csv(out, index=False)
+        to_csv(frame, out)
     elif fmt == "json":
         out.write(frame.to_json(orient="records", double_precision=15) + "\n")
     else:
@@ -138,7 +139,7 @@ def show(frame: pd.DataFrame, args: argparse.Namespace, header: str) -> None:
     and the aligned table in ``--lang``: probabilities in percent (:func:`percent`), numbers
     the language's way (Babel), column names and label cells from the catalogue."""
     if args.format == "csv":
-        frame.to_csv(sys.stdout, index=False)
+        to_csv(frame, sys.stdout)
         return
     if args.format == "json":
         sys.stdout.write(frame.to_json(orient="records", double_precision=15) + "\n")

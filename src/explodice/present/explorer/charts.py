@@ -26,7 +26,7 @@ from explodice.present.labels import MODIFIER_CHOICE, OWN_POLICIES
 __all__ = ["explorer_charts", "shown_percent"]
 
 SYSTEM_COLOURS = {"3d6x": "#1f5fa8", "d20": "#d2691e"}
-GAUGE_STATES = ("gauge full", "gauge empty")
+GAUGE_STATES = ("gauge not empty", "gauge empty")
 
 
 def shown_percent(p: float, lang: str = "en") -> str:
@@ -377,20 +377,24 @@ def _day_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
     band = empty.mark_area(opacity=0.2).encode(
         x=x, y=alt.Y("ci_low:Q", stack=None), y2="ci_high:Q", color=series
     )
-    line = empty.mark_line().encode(
-        x=x,
-        y=alt.Y(
-            "p:Q",
-            title=_("P(gauge empty after this roll)"),
-            axis=alt.Axis(format="%"),
-            scale=alt.Scale(domain=[0, 1]),
-        ),
-        color=series,
-        tooltip=[
-            alt.Tooltip("series:N", title=_("gauge")),
-            alt.Tooltip("roll:Q", title=_("roll of the day")),
-            alt.Tooltip("p:Q", format=".1%", title=_("P(empty)")),
-        ],
+    line = (
+        empty.transform_calculate(shown=_vega_percent("p", lang))
+        .mark_line()
+        .encode(
+            x=x,
+            y=alt.Y(
+                "p:Q",
+                title=_("P(gauge empty after this roll)"),
+                axis=alt.Axis(format="%"),
+                scale=alt.Scale(domain=[0, 1]),
+            ),
+            color=series,
+            tooltip=[
+                alt.Tooltip("series:N", title=_("gauge")),
+                alt.Tooltip("roll:Q", title=_("roll of the day")),
+                alt.Tooltip("shown:N", title=_("P(empty)")),
+            ],
+        )
     )
     depletion = (band + line).properties(
         width=430, height=300, title=_("Gauges running dry over the day")
@@ -422,7 +426,7 @@ def _day_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
         tooltip=[
             alt.Tooltip("type_label:N", title=_("roll type")),
             alt.Tooltip("state_label:N", title=_("gauge")),
-            alt.Tooltip("rolls:Q", title=_("rolls in all days")),
+            alt.Tooltip("rolls:Q", title=_("rolls in all days"), format=",d"),
             alt.Tooltip("shown:N", title=_("P(success)")),
         ],
     )
@@ -433,7 +437,7 @@ def _day_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
         y=y, yOffset=y_off, x="ci_high:Q", text="shown:N", description="cell:N"
     )
     success = (bars + whiskers + labels).properties(
-        width=330, height=300, title=_("Success by roll type, gauge full or empty")
+        width=330, height=300, title=_("Success by roll type, its gauge empty or not")
     )
 
     names = {"empty_text": _("P(empty by evening)"), "drain_text": _("drain per day")}

@@ -60,8 +60,9 @@ class ExplorerData:
     """Every number the explorer shows, as tidy tables (precomputed; the page only filters).
 
     - ``subjects``: who rolls: ``who`` (a key), ``label`` (shown), ``mod3`` and ``mod20`` (the
-      modifier in each system), ``cls`` (the :class:`RollClass` key, ``kind/actor[/trigger]``,
-      which sets the rule of 1 and the reroll);
+      modifier in each system), ``modifier_text`` (both, as the disabled slider shows them),
+      ``cls`` (the :class:`RollClass` key, ``kind/actor[/trigger]``, which sets the rule of 1
+      and the reroll);
     - ``roll``: P(success) and the expected drain of one roll against ``need`` = DC - modifier,
       per ``system``, ``cls``, advantage ``state`` (a :class:`State` key) and ``policy`` (a
       :class:`PolicyChoice` key; d20 rows: ``"-"``);
@@ -87,13 +88,15 @@ class ExplorerData:
 
 @dataclass(frozen=True)
 class Subject:
-    """Who rolls: a key, a label, the modifier in each system and the class of its rolls."""
+    """Who rolls: a key, a label, the modifier in each system and the class of its rolls;
+    ``modifier_text`` is the modifier as the page shows it (``+11 (d20 +7)``)."""
 
     who: str
     label: str
     mod3: int
     mod20: int
     cls: RollClass
+    modifier_text: str = ""
 
 
 def _subjects(party: Sequence[Any], lang: str) -> tuple[list[Subject], list[str]]:
@@ -159,6 +162,11 @@ def _subjects(party: Sequence[Any], lang: str) -> tuple[list[Subject], list[str]
             label = _("{name}: {test} ({modifiers})").format(
                 name=c.name, test=test_label(test, lang), modifiers=mods
             )
+            shown = f"{r3.modifier:+d}"
+            if r20.modifier != r3.modifier:
+                shown = _("{modifier} (d20 {modifier_d20})").format(
+                    modifier=shown, modifier_d20=f"{r20.modifier:+d}"
+                )
             subjects.append(
                 Subject(
                     who=f"{c.name}: {test} ({mods})",
@@ -166,6 +174,7 @@ def _subjects(party: Sequence[Any], lang: str) -> tuple[list[Subject], list[str]
                     mod3=r3.modifier,
                     mod20=r20.modifier,
                     cls=RollClass(r3.kind, r3.actor, trait),
+                    modifier_text=shown,
                 )
             )
     return subjects, notes
@@ -214,7 +223,14 @@ def _build_subjects(builds: Sequence[Any], lang: str) -> tuple[list[Subject], pd
 def _subjects_frame(subjects: Sequence[Subject]) -> pd.DataFrame:
     return pd.DataFrame(
         [
-            {"who": s.who, "label": s.label, "mod3": s.mod3, "mod20": s.mod20, "cls": s.cls.key}
+            {
+                "who": s.who,
+                "label": s.label,
+                "mod3": s.mod3,
+                "mod20": s.mod20,
+                "modifier_text": s.modifier_text,
+                "cls": s.cls.key,
+            }
             for s in subjects
         ]
     )
@@ -370,13 +386,14 @@ def explorer_data(
     ``day=False`` leaves the party's day out (its tables empty): for quick looks and tests.
     """
     # imported here: the report's writer imports the explorer
-    from explodice.present.report.config import ReportConfig, load_config
+    from explodice.present.report.config import ReportConfig, in_language, load_config
 
     if lang is not None:
         i18n.check_lang(lang)
     if not isinstance(config, ReportConfig):
         config = load_config(config)
     lang = i18n.check_lang(config.lang if lang is None else lang)
+    config = in_language(config, lang)  # explodice's own names in the page's language
     subjects, notes = _subjects(config.party, lang)
     built, build_levels = _build_subjects(config.builds, lang)
     # every level's modifier of a build's subject is read by the page: the needs cover them all

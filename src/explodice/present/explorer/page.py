@@ -1,6 +1,11 @@
 """The explorer's page: one HTML file, Vega, Vega-Lite and vega-embed inlined (from
-``vl-convert-python``'s bundle), the charts' specifications and their data inside, nothing
-fetched when it opens; :func:`write_explorer` writes it whole or not at all."""
+``vl-convert-python``'s bundle, :mod:`.bundle`), the charts' specifications and their data
+inside, nothing fetched when it opens; :func:`write_explorer` writes it whole or not at all.
+
+Every name a designer writes is data: escaped in the page's text and attributes
+(:func:`html.escape`), and in the JSON of its scripts (:func:`script_json`: no name can close
+the script or open a comment).
+"""
 
 from __future__ import annotations
 
@@ -14,17 +19,19 @@ from typing import Any
 from explodice.core.errors import ExplodiceError
 from explodice.core.files import atomic_write_text, check_writable
 from explodice.present import i18n
+from explodice.present.explorer.bundle import vega_bundle, vega_lite_version
 from explodice.present.explorer.charts import explorer_charts
 from explodice.present.explorer.data import ExplorerData, explorer_data
 from explodice.present.labels import (
     DRAIN_GAUGE_LONG,
+    MODIFIER_CHOICE,
     OWN_POLICIES,
     day_description,
     overflow_label,
     reading_line,
 )
 
-__all__ = ["EXPLORER_NAME", "explorer_html", "write_explorer"]
+__all__ = ["EXPLORER_NAME", "explorer_html", "script_json", "write_explorer"]
 
 EXPLORER_NAME = "explorer.html"
 
@@ -49,6 +56,75 @@ footer { color: #555; font-size: 0.85em; border-top: 1px solid #ddd; }
 ul.notes { max-width: 75em; margin: 4px 0 10px; padding: 6px 14px 6px 30px; line-height: 1.4;
            background: #fff8e6; border: 1px solid #ecd9a8; border-radius: 6px; }
 """
+
+
+#: Characters of JSON that could end or change the <script> it is written in, and their
+#: escapes (the same string in JSON): ``</script>``, ``<!--``, and the line separators that
+#: old JavaScript engines end a string at.
+_SCRIPT_ESCAPES = {
+    "<": "\\u003c",
+    ">": "\\u003e",
+    "&": "\\u0026",
+    "\u2028": "\\u2028",
+    "\u2029": "\\u2029",
+}
+
+
+def script_json(value: Any) -> str:
+    """``value`` as JSON that is safe inside an HTML ``<script>``: every ``<``, ``>``, ``&``,
+    U+2028 and U+2029 written as a ``\\u`` escape (JSON holds them only inside strings, where
+    the escape is the same character).
+
+    >>> script_json({"name": "</script><h1>x</h1>"})
+    '{"name": "\\\\u003c/script\\\\u003e\\\\u003ch1\\\\u003ex\\\\u003c/h1\\\\u003e"}'
+    """
+    text = json.dumps(value, ensure_ascii=False)
+    for char, escape in _SCRIPT_ESCAPES.items():
+        text = text.replace(char, escape)
+    return text
+
+
+#: With a character chosen as who rolls, the modifier slider is disabled and shows the
+#: character's modifier (it moves only the slider's own roll); choosing the slider again
+#: brings back its value. ``SUBJECTS``: each character subject's modifier, as shown.
+_SLIDER_SCRIPT = """
+  window.explodiceReady.then(() => {
+    const view = views['roll'];
+    const input = document.querySelector('#controls-roll input[name=mod]');
+    if (!view || !input) return;
+    const shown = input.nextElementSibling;
+    const subjects = SUBJECTS;
+    const sync = (who) => {
+      const own = subjects[who];
+      input.disabled = own !== undefined;
+      input.title = own === undefined ? '' : own.title;
+      if (own === undefined) {
+        input.value = view.signal('mod');
+        if (shown) shown.textContent = view.signal('mod');
+      } else {
+        input.value = Math.min(Math.max(own.mod, +input.min), +input.max);
+        if (shown) shown.textContent = own.text;
+      }
+    };
+    view.addSignalListener('who', (name, who) => sync(who));
+    sync(view.signal('who'));
+  });
+"""
+
+
+def _slider_script(data: ExplorerData, _: Callable[[str], str]) -> str:
+    subjects = {
+        s["who"]: {
+            "mod": int(s["mod3"]),
+            "text": s["modifier_text"],
+            "title": _(
+                "{who}: the modifier is the character's; choose “{slider}” to move it"
+            ).format(who=s["label"], slider=_(MODIFIER_CHOICE)),
+        }
+        for s in data.subjects.to_dict("records")
+        if s["who"] != MODIFIER_CHOICE
+    }
+    return _SLIDER_SCRIPT.replace("SUBJECTS", script_json(subjects))
 
 
 def _meta_html(meta: dict[str, Any], _: Callable[[str], str]) -> str:
@@ -87,18 +163,13 @@ def _meta_html(meta: dict[str, Any], _: Callable[[str], str]) -> str:
 
 def explorer_html(data: ExplorerData) -> str:
     """The explorer page for precomputed ``data``: one HTML string, every script inlined."""
-    import altair as alt
-    import vl_convert
-
     meta = data.meta
     lang = meta["lang"]
     _ = i18n.translator(lang)
     esc = html.escape
     specs = {k: c.to_dict() for k, c in explorer_charts(data).items()}
-    # vl-convert names Vega-Lite's versions v<major>_<minor>; Altair's SCHEMA_VERSION is v6.4.1
-    vl_version = "_".join(alt.SCHEMA_VERSION.split(".")[:2])
-    # vl_convert's stub makes `snippet` required; the library's default is documented
-    bundle = vl_convert.javascript_bundle(vl_version=vl_version)  # type: ignore[call-arg]
+    vl_version = vega_lite_version()
+    bundle = vega_bundle(vl_version)
     day_section = ""
     if meta.get("day_not_computed"):  # the day engines would ignore a reading of the rules
         day_section = f"""
@@ -129,7 +200,7 @@ def explorer_html(data: ExplorerData) -> str:
 </section>"""
     profiles = ", ".join(f"{esc(k)} {v:+d}" for k, v in meta["profiles"].items())
     embeds = "\n".join(
-        f"    vegaEmbed('#view-{k}', {json.dumps(s)}, opts).then(r => {{ views['{k}'] = r.view; }}),"
+        f"    vegaEmbed('#view-{k}', {script_json(s)}, opts).then(r => {{ views['{k}'] = r.view; }}),"
         for k, s in specs.items()
     )
     opts = {"actions": False, "renderer": "svg", "formatLocale": i18n.d3_locale(lang)}
@@ -139,7 +210,7 @@ def explorer_html(data: ExplorerData) -> str:
         "Change the controls; every number was computed by explodice when this file was "
         "written and the page only filters and draws them, offline. Single rolls and "
         "equivalent DCs come from the <b>exact engine</b> (the cut of the infinite "
-        "explosion leaves out less than 1e-12)."
+        "explosion leaves out less than 10⁻¹²)."
     )
     roll_lead = _(
         "Choose who rolls (a bare modifier from the slider, or a character's skill or "
@@ -214,12 +285,12 @@ def explorer_html(data: ExplorerData) -> str:
 </footer>
 <script>
   const views = {{}};
-  const opts = {json.dumps(opts, ensure_ascii=False)};
+  const opts = {script_json(opts)};
   window.explodiceViews = views;
   window.explodiceReady = Promise.all([
 {embeds}
   ]).catch(err => {{ console.error(err); throw err; }});
-</script>
+{_slider_script(data, _)}</script>
 </body>
 </html>
 """

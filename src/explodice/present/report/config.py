@@ -1,12 +1,22 @@
 """The report's configuration: the TOML a designer edits (rules, seed, table rows, sample
 sizes, party, day), read into a frozen :class:`ReportConfig`.
 
+The names a designer writes (the title, the day's, the profiles', the builds') are shown as
+written, in any language. The names that are explodice's own (those of the embedded default,
+and the defaults filled in for a key a file leaves out) are written in the report's language:
+:func:`in_language` translates them through the catalogue (:data:`DEFAULT_NAMES`).
+
 >>> load_config().seed
 2026
+>>> french = load_config(lang="fr")
+>>> french.title, list(french.profiles), french.day.name
+('explodice — le rapport du concepteur', ['non entraîné', 'entraîné', 'expert'], 'Une journée dans les vieilles mines')
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -21,12 +31,16 @@ from explodice.game.build import builds_from_tables
 from explodice.game.character import characters_from_tables
 from explodice.game.rules import Rules, switches
 from explodice.game.tables import PROFILES
-from explodice.present.i18n import LANGS, Lang
+from explodice.present.i18n import LANGS, Lang, check_lang, translator
+from explodice.present.labels import N_
 
 __all__ = [
+    "DEFAULT_NAMES",
+    "NAMED",
     "ConfigError",
     "ReportConfig",
     "default_config_text",
+    "in_language",
     "load_config",
     "write_default_config",
 ]
@@ -48,6 +62,28 @@ class ConfigError(ExplodiceError):
     """A report configuration file is unreadable, not TOML, or holds a value not allowed."""
 
 
+#: The configuration's names that can be explodice's own: ``title``, ``profiles`` (their
+#: names), ``day`` (its name) and ``builds`` (their names).
+NAMED = ("title", "profiles", "day", "builds")
+#: explodice's own names, in English: the embedded default's (``data/default.toml``: its title,
+#: day, profiles and builds) and the name of a day a configuration leaves unnamed. They are
+#: translated where the report is written; ``tests/test_report_fr.py`` checks that every name
+#: of the embedded default is here.
+DEFAULT_NAMES = (
+    N_("explodice — the designer's report"),
+    N_("A day in the old mines"),
+    N_("a day"),
+    N_("untrained"),
+    N_("trained"),
+    N_("expert"),
+    N_("fighter"),
+    N_("rogue"),
+    N_("mage"),
+    N_("priest"),
+    N_("envoy"),
+)
+
+
 # -- configuration --------------------------------------------------------------------------
 @dataclass(frozen=True)
 class ReportConfig:
@@ -65,6 +101,45 @@ class ReportConfig:
     source: str = "embedded default"
     lang: Lang = "en"  # the language of the report and the explorer
     builds: tuple[Any, ...] = ()  # the [[build]] tables: characters across levels 1-20
+    #: which of the names (:data:`NAMED`) are explodice's own, written in ``lang`` by
+    #: :func:`in_language`; the others are the designer's, shown as written
+    default_names: frozenset[str] = frozenset(NAMED)
+
+
+@functools.cache
+def _english_names() -> dict[str, str]:
+    """Each of explodice's own names, in every language, to its English original."""
+    return {translator(lang)(name): name for lang in LANGS for name in DEFAULT_NAMES}
+
+
+def _own_name(name: str, lang: str) -> str:
+    """One of explodice's own names in ``lang`` (whatever language it is written in now); any
+    other name as it is."""
+    english = _english_names().get(name, name)
+    return translator(lang)(english) if english in DEFAULT_NAMES else name
+
+
+def in_language(config: ReportConfig, lang: str) -> ReportConfig:
+    """``config`` for a report in ``lang``: its ``lang``, and its names that are explodice's
+    own (``config.default_names``) in that language; the designer's names stay as written.
+
+    >>> in_language(load_config(), "fr").builds[0].name
+    'guerrier'
+    """
+    lang = check_lang(lang)
+    ours = config.default_names
+    changes: dict[str, Any] = {"lang": lang}
+    if "title" in ours:
+        changes["title"] = _own_name(config.title, lang)
+    if "profiles" in ours:
+        changes["profiles"] = {_own_name(k, lang): v for k, v in config.profiles.items()}
+    if "day" in ours and config.day is not None:
+        changes["day"] = config.day.replace(name=_own_name(config.day.name, lang))
+    if "builds" in ours:
+        changes["builds"] = tuple(
+            dataclasses.replace(b, name=_own_name(b.name, lang)) for b in config.builds
+        )
+    return dataclasses.replace(config, **changes)
 
 
 def default_config_text() -> str:
@@ -80,18 +155,25 @@ def write_default_config(path: str | os.PathLike[str], *, replace: bool = False)
     return path
 
 
-def load_config(path: str | os.PathLike[str] | None = None) -> ReportConfig:
-    """Read a report configuration; ``None`` reads the embedded default.
+def load_config(
+    path: str | os.PathLike[str] | None = None, *, lang: str | None = None
+) -> ReportConfig:
+    """Read a report configuration; ``None`` reads the embedded default. ``lang`` (``"en"``
+    or ``"fr"``) overrides the file's ``lang``; explodice's own names are written in the
+    configuration's language (:func:`in_language`).
 
     Errors name the file, the key and what is allowed (a :class:`ConfigError`, or the
     character module's error for a bad ``[[character]]`` table).
     """
+    if lang is not None:
+        check_lang(lang)
     if path is None:
         text, source = default_config_text(), "embedded default"
     else:
         source = str(path)
         text = read_text(path, error=ConfigError)
-    return _config_from_data(parse_toml(text, source=source, error=ConfigError), source)
+    config = _config_from_data(parse_toml(text, source=source, error=ConfigError), source)
+    return in_language(config, config.lang if lang is None else lang)
 
 
 def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
@@ -163,6 +245,18 @@ def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
         {"day": data.get("day", {})}, characters=party, source=source, default_name="a day"
     )
     builds = tuple(builds_from_tables(data["build"], source=source)) if "build" in data else ()
+    if source == "embedded default":
+        ours = frozenset(NAMED)
+    else:  # a default filled in for a key the file leaves out is explodice's own
+        ours = frozenset(
+            name
+            for name, absent in (
+                ("title", "title" not in data),
+                ("profiles", "profiles" not in table),
+                ("day", "name" not in data.get("day", {})),
+            )
+            if absent
+        )
     return ReportConfig(
         title=title,
         seed=seed,
@@ -176,4 +270,5 @@ def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
         source=source,
         lang=lang,
         builds=builds,
+        default_names=ours,
     )

@@ -19,11 +19,12 @@ import datetime as _dt
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+import matplotlib
 from matplotlib.figure import Figure
 
 from explodice.core.version import __version__
 from explodice.present.labels import N_
-from explodice.present.report.config import ReportConfig, load_config
+from explodice.present.report.config import ReportConfig, in_language, load_config
 from explodice.present.report.kit import Context, Page, PageData
 from explodice.present.report.pages import (
     compare,
@@ -205,7 +206,7 @@ def build_pages(config: ReportConfig | None = None, *, date: str | None = None) 
     """Build the report's pages one at a time, in the order of :data:`PAGES` (a generator:
     each figure can be written and released before the next is drawn). Each page is its
     data, then its drawing."""
-    config = load_config() if config is None else config
+    config = load_config() if config is None else in_language(config, config.lang)
     pages = list(PAGES)
     ctx = Context(
         config,
@@ -215,12 +216,15 @@ def build_pages(config: ReportConfig | None = None, *, date: str | None = None) 
     )
     ctx.cache["warm-up"] = start_day_warm_up()
     try:
-        warm_roll_kernel()  # compiles here while the day kernel compiles in the other process
-        for number, spec in enumerate(pages, 1):
-            data = spec.data(ctx)
-            figure = spec.draw(ctx, data)
-            yield Page(
-                number, f"{number:02d}-{spec.name}", spec.contents, figure, dict(data.tables)
-            )
+        # Every text of a page is written literally: a name holding `$` is not mathtext (the
+        # setting holds while a page is drawn and while the caller saves it, between yields).
+        with matplotlib.rc_context({"text.parse_math": False}):
+            warm_roll_kernel()  # compiles here while the day kernel compiles in the other one
+            for number, spec in enumerate(pages, 1):
+                data = spec.data(ctx)
+                figure = spec.draw(ctx, data)
+                yield Page(
+                    number, f"{number:02d}-{spec.name}", spec.contents, figure, dict(data.tables)
+                )
     finally:
         stop(ctx.cache.pop("warm-up", None))

@@ -113,7 +113,9 @@ class Context:
             seed=c.seed,
             rules=rules_text(c.rules, self.lang),
         )
-        return textwrap.fill(text, FOOTER_WIDTH, break_long_words=False, break_on_hyphens=False)
+        return textwrap.fill(
+            i18n.keep_together(text), FOOTER_WIDTH, break_long_words=False, break_on_hyphens=False
+        )
 
 
 def page_figure(
@@ -131,7 +133,7 @@ def page_figure(
     """A landscape page: title, caption sentence, a grid of Axes, an optional table, a footer."""
     fig = Figure(figsize=PAGE_SIZE)
     fig.text(0.04, 0.965, title, fontsize=15, weight="bold", va="top")
-    caption = textwrap.fill(caption, 150)
+    caption = textwrap.fill(i18n.keep_together(caption), 150)
     fig.text(0.04, 0.925, caption, fontsize=9, va="top", color="0.15")
     fig.text(0.04, 0.012, ctx.footer(), fontsize=6.5, color="0.4", va="bottom")
     bottom = 0.08 + (table_height if table is not None else 0.0)
@@ -163,14 +165,15 @@ def draw_table(
 ) -> None:
     """Draw a (small, already formatted) DataFrame as a table in ``rect`` of the figure
     (centred, or at ``loc``: ``"upper left"``, say); with ``widths`` (the columns' shares) it
-    fills ``rect`` exactly, in ``fontsize``."""
+    fills ``rect`` exactly, in ``fontsize``. Every cell keeps a space either side of its text,
+    so that a narrow column (a lone ``0``) never touches its borders."""
     ax = fig.add_axes(rect)
     ax.axis("off")
-    cells = [[str(v) for v in row] for row in table.itertuples(index=False)]
+    cells = [[f" {v} " for v in row] for row in table.itertuples(index=False)]
     fit = {} if widths is None else {"colWidths": list(widths), "bbox": (0, 0, 1, 1)}
     t = ax.table(
         cellText=cells,
-        colLabels=[str(c) for c in table.columns],
+        colLabels=[f" {c} " for c in table.columns],
         loc=loc,
         cellLoc="center",
         **fit,

@@ -27,7 +27,6 @@ into ``.explodice-report/displaced/`` (never deleted) and the run says so.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import datetime as _dt
 import errno
 import fcntl
@@ -47,10 +46,12 @@ from tqdm.auto import tqdm
 
 from explodice.core.errors import ExplodiceError
 from explodice.core.files import atomic_write_text, check_path, make_folder
+from explodice.core.spreadsheet import to_csv
 from explodice.present.explorer import EXPLORER_NAME, write_explorer
-from explodice.present.i18n import check_lang
+from explodice.present.i18n import translator
+from explodice.present.labels import rules_text
 from explodice.present.report import contents
-from explodice.present.report.config import ReportConfig, load_config
+from explodice.present.report.config import ReportConfig, in_language, load_config
 
 __all__ = ["AREA", "MANIFEST", "PDF_NAME", "ReportBusyError", "ReportWarning", "write_report"]
 
@@ -90,8 +91,8 @@ def write_report(
     matplotlib.use("Agg", force=False)
     if not isinstance(config, ReportConfig):
         config = load_config(config)
-    if lang is not None:  # --lang overrides the configuration's `lang`
-        config = dataclasses.replace(config, lang=check_lang(lang))
+    # --lang overrides the configuration's `lang`; explodice's own names follow the language
+    config = in_language(config, config.lang if lang is None else lang)
     out = check_path(out, "out")
     area = out / AREA
     try:
@@ -147,7 +148,14 @@ def _write_pages(run: Path, config: ReportConfig, *, progress: bool, date: str |
         if progress
         else None
     )
-    meta = {"Title": config.title, "Creator": "explodice", "Subject": config.rules.describe()}
+    _ = translator(config.lang)
+    meta = {
+        "Title": config.title,
+        "Creator": "explodice",
+        "Subject": _("The designer's report of explodice: {rules}").format(
+            rules=rules_text(config.rules, config.lang)
+        ),
+    }
     try:
         with PdfPages(run / PDF_NAME, metadata=meta) as pdf:
             for page in contents.build_pages(config, date=date):
@@ -157,7 +165,7 @@ def _write_pages(run: Path, config: ReportConfig, *, progress: bool, date: str |
                 names.append(png)
                 for name, frame in page.tables.items():
                     csv = f"{page.slug}-{name}.csv"
-                    frame.to_csv(run / csv, index=False)
+                    to_csv(frame, run / csv)
                     names.append(csv)
                 page.figure.clear()
                 if bar is not None:

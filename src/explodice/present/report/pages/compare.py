@@ -10,14 +10,17 @@ from explodice.analysis.compare import equivalent_dc, equivalent_dc_table
 from explodice.analysis.success import success_table
 from explodice.game.rules import Roll
 from explodice.present import plots
+from explodice.present.i18n import translator
 from explodice.present.report.kit import Context, PageData, page_figure
 
 __all__ = ["data", "draw"]
 
 
-def reference(profiles: dict[str, int]) -> str:
-    """The profile whose odds map the d20 DC table: ``trained``, else the first."""
-    return "trained" if "trained" in profiles else next(iter(profiles))
+def reference(profiles: dict[str, int], lang: str = "en") -> str:
+    """The profile whose odds map the d20 DC table: ``trained`` (in English or in ``lang``),
+    else the first."""
+    names = ("trained", translator(lang)("trained"))
+    return next((n for n in names if n in profiles), next(iter(profiles)))
 
 
 def data(ctx: Context) -> PageData:
@@ -32,7 +35,7 @@ def data(ctx: Context) -> PageData:
         eq.append(f)
     eq_frame = pd.concat(eq, ignore_index=True)
     eq_frame["method"] = "exact"
-    table = equivalent_dc_table(profiles, reference=reference(profiles), rules=ctx.rules)
+    table = equivalent_dc_table(profiles, reference=reference(profiles, ctx.lang), rules=ctx.rules)
     curves = pd.concat(
         [
             success_table(
@@ -52,7 +55,7 @@ def data(ctx: Context) -> PageData:
 def draw(ctx: Context, data: PageData) -> Figure:
     _, lang = ctx._, ctx.lang
     profiles = dict(ctx.config.profiles)
-    ref = reference(profiles)
+    ref = reference(profiles, lang)
     table = data.tables["equivalent-dc-table"]
     # a row the reference cannot tell apart (certain or impossible in d20) is matched on another
     table = table.assign(

@@ -1,5 +1,5 @@
 """The party's gauges over an adventuring day, simulated: when each gauge the day drains runs
-dry, and each roll type's success with its gauge full and empty."""
+dry, and each roll type's success with its gauge not empty and empty."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ GAUGE_COLUMNS = (
 def data(ctx: Context) -> PageData:
     """``days`` simulated days of the configuration's scenario: the gauges' fate, P(empty)
     after each roll for every gauge the day drains, the success by roll and by roll type
-    (its gauge full or empty)."""
+    (its gauge not empty or empty)."""
     c, _, lang = ctx.config, ctx._, ctx.lang
     spot = day_blind_spot(c.day, ctx.rules)
     if spot is not None:  # the day engines would ignore a reading: no number, the reason
@@ -94,7 +94,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
     caption = _(
         "{day} {days} days simulated (seed {seed}). Left: the probability that each "
         "gauge the day drains is empty after roll t. Right: each roll type's success "
-        "rate while its gauge is full and once it is empty (then at disadvantage). The "
+        "rate while its gauge is not empty and once it is empty (then at disadvantage). The "
         "table gives the gauges' fate at the end of the day."
     ).format(
         day=day_description(c.day.name, [ch.name for ch in c.day.characters], c.day.n_rolls, lang),
@@ -115,7 +115,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
         percent=True,
         lang=lang,
         ylabel=_("P(success)"),
-        title=_("Success by roll type, gauge full or empty"),
+        title=_("Success by roll type, its gauge empty or not"),
     )
     b.tick_params(axis="x", labelsize=6)
     return fig

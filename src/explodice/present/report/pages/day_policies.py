@@ -58,8 +58,10 @@ def draw(ctx: Context, data: PageData) -> Figure:
             _("policy"): table.policy.map(_),
             _("λ"): [ctx.num(w, None) if w is not None else "" for w in data.shown["weights"]],
             _(N_("expected successes")): table.successes.map(lambda v: ctx.num(v, 3)),
-            # 0 - 3e-15 is shown as +0
-            _(N_("optimal gain")): table.optimal_gain.map(lambda v: "+" + ctx.num(max(v, 0.0), 3)),
+            # one format with the bars': +0.015, 0 for an exact 0, 0.000 for -3e-15
+            _(N_("optimal gain")): table.optimal_gain.map(
+                lambda v: plots.signed_number(v, lang, 3)
+            ),
         }
     )
     if shown.empty:  # an all-NPC party: nobody has a choice to make
@@ -99,6 +101,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
         ax=a,
         ylabel=_("expected successes per day"),
         title=_("Expected successes over the day, by policy"),
+        decimals=2,
     )
     plots.plot_bars(
         named[table.policy != "optimal"],
@@ -109,5 +112,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
         lang=lang,
         ylabel=_("optimal minus policy (successes per day)"),
         title=_("What the optimal player gains over each fixed policy"),
+        decimals=3,
+        signed=True,
     )
     return fig

@@ -30,7 +30,9 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "both readings of the seed: subtract (3 dice minus an exploding malus die) and "
         "drop (2 dice). Exact. The two readings differ most on easy DCs."
     ).format(lo=min(DC_TABLES["3d6x"].values()), hi=max(DC_TABLES["3d6x"].values()))
-    fig, axes = page_figure(ctx, _("The DC table"), caption, nrows=2, ncols=2, hspace=0.6)
+    fig, axes = page_figure(
+        ctx, _("The DC table"), caption, nrows=2, ncols=2, hspace=0.6, right=0.92
+    )
     for ax, state in zip(axes, STATES):  # one heatmap per state, both readings
         plots.plot_heatmap(
             table[table.advantage == state.key],

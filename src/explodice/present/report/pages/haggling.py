@@ -46,7 +46,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "distribution of the change at DC {dc} for each modifier. Exact."
     ).format(step=HAGGLE_STEP_PCT, cap=HAGGLE_CAP_PCT, dc=HAGGLE_BASE_DC)
     fig, (a, b) = page_figure(
-        ctx, _("Haggling"), caption, ncols=2, wspace=0.4, left=0.2, bottom=0.14
+        ctx, _("Haggling"), caption, ncols=2, wspace=0.45, left=0.2, right=0.88, bottom=0.14
     )
     items = [item_label(i, lang) for i in table["item"]]
     heat = table.assign(
@@ -83,6 +83,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
         ax=b,
         xlabel=_("modifier (DC {dc})").format(dc=HAGGLE_BASE_DC),
         title=_("Price change at DC {dc}").format(dc=HAGGLE_BASE_DC),
+        legend_title=_("price change"),
     )
     return fig
 

@@ -49,7 +49,9 @@ def draw(ctx: Context, data: PageData) -> Figure:
     ).format(p3=ctx.pct(first["3d6x"]), p20=ctx.pct(first["d20"]))
     table = side_rows.assign(p=side_rows.p.map(ctx.pct))[["system", "first", "second", "p"]]
     table.columns = [_("system"), _("acts first"), _("then"), _("probability")]
-    fig, axes = page_figure(ctx, _("Initiative"), caption, ncols=2, table=table, table_height=0.16)
+    fig, axes = page_figure(
+        ctx, _("Initiative"), caption, ncols=2, table=table, table_height=0.16, right=0.88
+    )
     names = data.shown["creatures"]
     for ax, system in zip(axes, ("3d6x", "d20")):
         of = ranks[ranks.system == system]
@@ -64,5 +66,15 @@ def draw(ctx: Context, data: PageData) -> Figure:
             ylim=(0, 1),
         )
         ax.yaxis.set_major_formatter(i18n.percent_formatter(ctx.lang))
-        ax.legend(fontsize=6)
+    # the stacked bars fill the Axes: one legend for both, at the right of the second
+    handles, labels = axes[1].get_legend_handles_labels()
+    axes[1].legend(
+        handles[::-1],
+        labels[::-1],
+        fontsize=7,
+        loc="upper left",
+        bbox_to_anchor=(1.02, 1.0),
+        borderaxespad=0.0,
+        frameon=False,
+    )
     return fig

@@ -11,7 +11,7 @@ from explodice.engine.d20 import d20
 from explodice.engine.exact import exact
 from explodice.game.rules import Roll
 from explodice.game.tables import DC_TABLES
-from explodice.present import i18n
+from explodice.present import i18n, plots
 from explodice.present.report.kit import Context, PageData, page_figure
 
 __all__ = ["MODIFIERS", "data", "draw"]
@@ -63,7 +63,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
     _ = ctx._
     ties = data.tables["ties"]
     caption = _(
-        "Optional (seed 001): a tie goes to secret bids of HP; the higher bid wins and "
+        "An optional rule (rules text 001): a tie goes to secret bids of HP; the higher bid wins and "
         "pays, equal bids are paid by both and bid again (Aleksandr: 3/3 then 4/3 costs "
         "him 7 HP, the brigand 3). Left: P(total = DC); right: HP paid by A. Exact."
     )
@@ -96,7 +96,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
         )
     a.set(xlabel=_("DC"), ylabel=_("P(total = DC)"), title=_("How often a test ties its DC"))
     a.yaxis.set_major_formatter(i18n.percent_formatter(ctx.lang, 1))
-    a.legend(fontsize=7)
+    plots.place_legend(a, room=True, fontsize=7)
     pmf = data.shown["example_hp"]
     shown = pmf[pmf.index <= pmf.index[np.searchsorted(pmf.cumsum().to_numpy(), 0.999)]]
     b.bar(shown.index, shown.to_numpy())

@@ -42,15 +42,21 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "contest under the optional rule). Against "
         "an opponent at +0, by the roller's modifier: 3d6x (left) ties more often than "
         "d20 (right) and rewards a modifier edge more steeply, since its totals cluster. "
-        "Exact."
+        "Green: A wins; grey: a tie; red: B wins. Exact."
     )
-    fig, (a, b) = page_figure(ctx, _("Opposed tests"), caption, ncols=2, wspace=0.35)
+    fig, (a, b) = page_figure(
+        ctx, _("Opposed tests"), caption, ncols=2, wspace=0.3, left=0.075, right=0.86
+    )
+    labels = [_("A wins"), _("a tie (status quo)"), _("B wins")]
     for ax, system in ((a, "3d6x"), (b, "d20")):
         plots.plot_outcomes(
             frame[frame.system == system],
             x="modifier_a",
             ax=ax,
             lang=lang,
+            labels=labels,
+            legend=ax is b,  # one legend for both: the colours are the same
+            legend_title=_("outcome for A"),
             xlabel=_("modifier of A (B rolls at +0)"),
             title=_("Opposed test, {system}: A against B").format(system=system),
         )

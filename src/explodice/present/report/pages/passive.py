@@ -65,12 +65,14 @@ def draw(ctx: Context, data: PageData) -> Figure:
     shown["mean"] = shown["mean"].map(lambda v: ctx.num(v, 2))
     shown["p_roll_at_least"] = shown["p_roll_at_least"].map(ctx.pct)
     shown.columns = [_(header) for _col, header in SHOWN]
+    height = 0.03 + 0.028 * (len(shown) + 1)
     fig, (a,) = page_figure(
         ctx,
         _("Passive values"),
         caption,
         table=shown,
-        table_height=0.03 + 0.028 * (len(shown) + 1),
+        table_height=height,
+        bottom=0.13 + height,  # the state names take two lines, then the axis label
     )
     plots.plot_bars(
         long,
@@ -93,5 +95,5 @@ def draw(ctx: Context, data: PageData) -> Figure:
         label=_("passive value"),
         zorder=3,
     )
-    a.legend(fontsize="small", loc="upper right")
+    plots.place_legend(a, room=True, fontsize="small")
     return fig

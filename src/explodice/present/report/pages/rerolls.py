@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
 from explodice.analysis.reroll import reroll_worth
-from explodice.present import i18n
+from explodice.present import i18n, plots
 from explodice.present.labels import REROLL
 from explodice.present.report.kit import Context, PageData, page_figure
 
@@ -40,7 +43,8 @@ def draw(ctx: Context, data: PageData) -> Figure:
     caption = _(
         "Exact. A reroll on failure without advantage turns p into 1 - (1 - p)²; "
         "with advantage only the best die is rerolled. In 3d6x the roll thrown again "
-        "drains again (right); Lucky (a 1 rerolled before the rule of 1) drains less. "
+        "drains again (right); Lucky (a 1 rerolled before the rule of 1) drains less, by "
+        "the same whatever the modifier and the DC. "
         "Table: 3d6x +4, no advantage."
     )
     triggers = {k: _(v) for k, v in REROLL.items()}
@@ -63,28 +67,27 @@ def draw(ctx: Context, data: PageData) -> Figure:
         _("E[drain] added"),
     ]
     title = _("What is a reroll worth?")
-    fig, (a, b) = page_figure(ctx, title, caption, ncols=2, table=table, table_height=0.26)
+    fig, (a, b) = page_figure(
+        ctx, title, caption, ncols=2, table=table, table_height=0.04 + 0.021 * (len(table) + 1)
+    )
+    # colour: the modifier; line: the system (solid 3d6x, dotted d20); marker: the reroll
+    # looked up by the frame's values (the groupby keys, which pandas types as Hashable)
+    colours: dict[Any, str] = {m: f"C{i}" for i, m in enumerate(MODIFIERS)}
+    styles: dict[Any, str] = {"3d6x": "-", "d20": ":"}
+    markers: dict[Any, str] = {"failure": "o", "one": "x"}
     for (system, trigger), part in normal.groupby(["system", "trigger"], sort=False):
         for m in MODIFIERS:
             rows = part[part.modifier == m]
-            style = "-" if system == "3d6x" else ":"
-            a.plot(
-                rows.dc,
-                rows.gain,
-                style,
-                marker="o" if trigger == "failure" else "x",
-                label=f"{system}, {triggers[str(trigger)]}, {m:+d}",
-            )
+            a.plot(rows.dc, rows.gain, styles[system], color=colours[m], marker=markers[trigger])
     a.set(
         xlabel=_("DC"),
         ylabel=_("P(success) gained"),
         title=_("Gain in success (no advantage)"),
     )
     a.yaxis.set_major_formatter(i18n.percent_formatter(ctx.lang))
-    a.legend(fontsize=6, ncol=2)
     x3 = normal[normal.system == "3d6x"]
     for (trigger, mod), rows in x3.groupby(["trigger", "modifier"]):
-        b.plot(rows.dc, rows.drain_added, marker="o", label=f"{triggers[str(trigger)]}, {mod:+d}")
+        b.plot(rows.dc, rows.drain_added, color=colours[mod], marker=markers[trigger])
     b.axhline(0, color="0.5", lw=0.6)
     b.set(
         xlabel=_("DC"),
@@ -92,5 +95,17 @@ def draw(ctx: Context, data: PageData) -> Figure:
         title=_("3d6x: drain added by the reroll"),
     )
     b.yaxis.set_major_formatter(i18n.number_formatter(ctx.lang))
-    b.legend(fontsize=7)
+    keys = [
+        *(
+            Line2D([], [], color=c, label=_("modifier {m}").format(m=f"{m:+d}"))
+            for m, c in colours.items()
+        ),
+        *(
+            Line2D([], [], color="0.3", marker=mk, ls="none", label=triggers[t])
+            for t, mk in markers.items()
+        ),
+    ]
+    systems = [Line2D([], [], color="0.3", ls=s, label=sy) for sy, s in styles.items()]
+    plots.place_legend(a, room=True, handles=keys + systems, fontsize=6.5, ncol=2)
+    plots.place_legend(b, room=True, handles=keys, fontsize=6.5, ncol=2)
     return fig

@@ -34,7 +34,8 @@ def data(ctx: Context) -> PageData:
     fronts = []
     for mod, dc in CASES:
         f = frontier(mod, dc, rules=rules)
-        f.insert(0, "case", _("{mod} vs DC {dc}").format(mod=f"{mod:+d}", dc=dc))
+        # the case names the roll in full: a CSV cell starting with + would read as a formula
+        f.insert(0, "case", _("3d6x{mod} vs DC {dc}").format(mod=f"{mod:+d}", dc=dc))
         f["implied_lambda"] = f.attrs["implied_lambda"]
         fronts.append(f)
     front = pd.concat(fronts, ignore_index=True)

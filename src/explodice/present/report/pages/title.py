@@ -97,20 +97,27 @@ def draw(ctx: Context, data: PageData) -> Figure:
     ]
     exact = _(
         "Exact numbers come from the exact engine (every cut of the infinite explosion leaves "
-        "out less than 1e-12); simulated numbers state n and seed and carry 95 % Wilson "
+        "out less than 10⁻¹²); simulated numbers state n and seed and carry 95 % Wilson "
         "intervals."
     )
     lines = [
         w
         for line in lines
-        for w in (textwrap.wrap(line, 78, subsequent_indent="    ", break_on_hyphens=False) or [""])
+        for w in (
+            textwrap.wrap(
+                i18n.keep_together(line), 78, subsequent_indent="    ", break_on_hyphens=False
+            )
+            or [""]
+        )
     ]
     fig.text(0.06, 0.80, "\n".join(lines), fontsize=9, va="top", linespacing=1.4)
     fig.text(0.06, 0.05, textwrap.fill(exact, 170), fontsize=7.5, va="bottom", color="0.25")
     contents = [
         w
         for number, line in ctx.contents
-        for w in textwrap.wrap(f"{number:>2}. {_(line)}", 80, subsequent_indent="      ")
+        for w in textwrap.wrap(
+            i18n.keep_together(f"{number:>2}. {_(line)}"), 80, subsequent_indent="      "
+        )
     ]
     fig.text(0.55, 0.80, _("Contents"), fontsize=11, weight="bold", va="top")
     fig.text(0.55, 0.765, "\n".join(contents), fontsize=8.5, va="top", linespacing=1.4)
