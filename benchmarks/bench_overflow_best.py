@@ -45,13 +45,16 @@ def main() -> None:
         rules = dataclasses.replace(config.rules, overflow=rule)
         results[rule] = measure(day, rules)
         value, party, seconds = results[rule]
-        print(f"{rule:8s} optimal_policy {seconds:7.2f} s; party {party:.4f}; " + ", ".join(
-            f"{name} {v:.4f}" for name, v in value.items()
-        ))
+        print(
+            f"{rule:8s} optimal_policy {seconds:7.2f} s; party {party:.4f}; "
+            + ", ".join(f"{name} {v:.4f}" for name, v in value.items())
+        )
     (v0, p0, s0), (v1, p1, s1) = results["fullest"], results["best"]
-    print(f"gain of 'best': party {p1 - p0:+.4f} expected successes a day; " + ", ".join(
-        f"{name} {v1[name] - v0[name]:+.4f}" for name in v0
-    ) + f"; time ratio best/fullest {s1 / max(s0, 1e-9):.0f}x")
+    print(
+        f"gain of 'best': party {p1 - p0:+.4f} expected successes a day; "
+        + ", ".join(f"{name} {v1[name] - v0[name]:+.4f}" for name in v0)
+        + f"; time ratio best/fullest {s1 / max(s0, 1e-9):.0f}x"
+    )
 
 
 if __name__ == "__main__":
