@@ -254,15 +254,15 @@ def test_a_build_tests_kind_and_progression_rows_tests_are_checked():
     ):
         BuildTest("attack", "STR")
     with pytest.raises(BuildTypeError, match="`test.kind`"):
-        BuildTest(None, "STR")  # type: ignore[arg-type]  # the wrong type on purpose
+        BuildTest(None, "STR")  # the wrong type on purpose
     # progression_rows read a string other than "main" letter by letter: 'str' has no 'roll'
     from explodice.analysis.levels import progression_rows
 
     case = dict(targets={"moderate": (0.5, 0.9)}, dcs={"3d6x": {"moderate": {1: 16}}})
     with pytest.raises(ExplodiceError, match=r"`tests` must be a list of BuildTests, 'main'"):
-        progression_rows(keep_build(), 1, tests="Athletics", systems=["3d6x"], **case)  # type: ignore[arg-type]
+        progression_rows(keep_build(), 1, tests="Athletics", systems=["3d6x"], **case)
     with pytest.raises(ExplodiceTypeError, match=r"`tests\[0\]` must be a BuildTest"):
-        progression_rows(keep_build(), 1, tests=["Athletics"], systems=["3d6x"], **case)  # type: ignore[list-item]
+        progression_rows(keep_build(), 1, tests=["Athletics"], systems=["3d6x"], **case)
     rows = progression_rows(
         keep_build(), 1, tests=[parse_test("Athletics")], systems=["3d6x"], **case
     )
