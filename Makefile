@@ -23,11 +23,12 @@ $(DEV): $(CORE)
 
 venv: $(DEV)
 
-## make lint: the layers contract (import-linter), then ruff's checks and format
+## make lint: the layers contract (import-linter), ruff's checks and format, then mypy's types
 lint: $(DEV)
 	$(BIN)/lint-imports
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/mypy src/explodice
 
 ## make test: the quick suite (slow statistical checks excluded), on every core
 test: $(DEV)
@@ -51,4 +52,4 @@ clean-cache:
 	find src -name '*.nbi' -delete -o -name '*.nbc' -delete
 
 clean: clean-cache
-	rm -rf $(VENV) build src/*.egg-info .pytest_cache
+	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache

@@ -247,6 +247,31 @@ def test_a_builds_errors_are_build_errors_a_wrong_type_its_type_error():
     assert keep_build().to_frame(np.array([4, 1])).level.tolist() == [4, 1]
 
 
+def test_a_build_tests_kind_and_progression_rows_tests_are_checked():
+    # BuildTest's kind is a Literal checked like every other string option
+    with pytest.raises(
+        BuildError, match=r"`test.kind` must be one of \['check', 'ability', 'save'\]"
+    ):
+        BuildTest("attack", "STR")
+    with pytest.raises(BuildTypeError, match="`test.kind`"):
+        BuildTest(None, "STR")  # the wrong type on purpose
+    # progression_rows read a string other than "main" letter by letter: 'str' has no 'roll'
+    from explodice.analysis.levels import progression_rows
+
+    case = dict(targets={"moderate": (0.5, 0.9)}, dcs={"3d6x": {"moderate": {1: 16}}})
+    with pytest.raises(ExplodiceError, match=r"`tests` must be a list of BuildTests, 'main'"):
+        progression_rows(keep_build(), 1, tests="Athletics", systems=["3d6x"], **case)
+    with pytest.raises(ExplodiceTypeError, match=r"`tests\[0\]` must be a BuildTest"):
+        progression_rows(keep_build(), 1, tests=["Athletics"], systems=["3d6x"], **case)
+    rows = progression_rows(
+        keep_build(), 1, tests=[parse_test("Athletics")], systems=["3d6x"], **case
+    )
+    main = progression_rows(keep_build(), 1, tests="main", systems=["3d6x"], **case)
+    assert [r["test"] for r in rows] == ["Athletics"]
+    assert [r["test"] for r in main] == [keep_build().main_test().label]
+    assert rows[0]["modifier"] == 4  # STR 15 (+2) and trained at level 1 (PB +2)
+
+
 def test_build_file_errors_name_the_file_the_table_and_the_key(tmp_path: Path):
     path = tmp_path / "builds.toml"
     path.write_text(

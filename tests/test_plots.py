@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from explodice import Roll, Rules, d20, exact, frontier, simulate, success_table
+from explodice import ExplodiceError, Roll, Rules, d20, exact, frontier, simulate, success_table
 from explodice.present import plots
 
 
@@ -107,6 +107,9 @@ def test_monte_carlo_band_and_convergence_state_n_and_seed(ax):
     sim = simulate(Roll(2), n=20_000, seed=5, threads=1)
     _check(ax, plots.plot_mc_bands(sim, exact=exact(Roll(2)), ax=ax, dcs=range(5, 30)))
     assert "n=20,000" in _texts(ax) and "seed=5" in _texts(ax)
+    # an exact distribution has no band: it was a TypeError from babel formatting n=None
+    with pytest.raises(ExplodiceError, match="`sim` must be a simulated Distribution"):
+        plots.plot_mc_bands(exact(Roll(2)), ax=ax)
     fig = Figure()
     other = fig.add_subplot()
     rows = []

@@ -75,6 +75,22 @@ def test_fresh_root_seed_is_recorded_and_replays():
     b = sweep({"a": [1, 2]}, _draws, seed=root, executor=serial(), progress=False)
     assert a.x.tolist() == b.x.tolist()
 
+    # a SeedSequence of one integer is that integer's root (and is recorded as it)
+    c = sweep(
+        {"a": [1, 2]}, _draws, seed=np.random.SeedSequence(root), executor=serial(), progress=False
+    )
+    assert c.x.tolist() == a.x.tolist() and int(c.seed.iloc[0]) == root
+
+
+@pytest.mark.parametrize(
+    "seed", [np.random.SeedSequence([1, 2, 3]), np.random.SeedSequence(5, spawn_key=(3,))]
+)
+def test_a_root_the_seed_column_cannot_record_is_refused(seed):
+    # several words: int(entropy) was a TypeError; a spawn key: the column said 5, and
+    # seed=5 typed back gave other numbers
+    with pytest.raises(SweepError, match="`seed` must be an integer >= 0, None, or a SeedSeq"):
+        sweep({"a": [1, 2]}, _draws, seed=seed, executor=serial(), progress=False)
+
 
 # -- grids ----------------------------------------------------------------------------------
 def test_grid_as_mapping_and_as_dataframe_give_the_same_cases():

@@ -24,7 +24,7 @@ import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, Literal, get_args
 
 import numpy as np
 import pandas as pd
@@ -51,6 +51,9 @@ __all__ = [
     "settle",
 ]
 
+#: The two sides of an opposed close contest.
+Side = Literal["a", "b"]
+SIDES: tuple[Side, ...] = get_args(Side)
 MAX_BID = 1000
 
 
@@ -177,10 +180,10 @@ class CloseContest:
         """The mass the HP tables leave out (runs of equal bids too long to list)."""
         return self._runs[3]
 
-    def hp_pmf(self, side: str) -> pd.Series:
+    def hp_pmf(self, side: Side) -> pd.Series:
         """The PMF of the HP paid by ``side`` (``"a"`` or ``"b"``), indexed by HP: the
         run of equal bids' cost, plus the winning bid when ``side`` wins."""
-        check_choice("side", side, ("a", "b"), ExplodiceError)
+        check_choice("side", side, SIDES, ExplodiceError)
         visit, win_a, win_b, _ = self._runs
         mine, theirs = (win_a, win_b) if side == "a" else (win_b, win_a)
         pmf = np.convolve(visit, mine)
@@ -311,7 +314,7 @@ def _hp_table(visit: np.ndarray, win_a: np.ndarray, win_b: np.ndarray) -> pd.Dat
             ),
         }
     )
-    return frame.groupby(["hp_a", "hp_b"], as_index=False).p.sum()
+    return frame.groupby(["hp_a", "hp_b"], as_index=False)[["p"]].sum()
 
 
 @dataclass(frozen=True)
@@ -380,6 +383,7 @@ def close_opposed(
         p_above = float(pa[da.totals > dc].sum())
         p_tie = float(pa[da.totals == dc].sum())
     else:
+        assert roll_b is not None  # one of roll_b and dc, checked above
         refuse_failure_reroll(roll_a, "roll_a", "an opposed test")
         refuse_failure_reroll(roll_b, "roll_b", "an opposed test")
         db = as_distribution(roll_b, system, rules, streams)

@@ -15,7 +15,7 @@ maps the whole d20 table for a reference profile and shows what it gives the oth
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Literal, get_args
 
 import numpy as np
 import pandas as pd
@@ -46,7 +46,9 @@ from explodice.game.tables import (
 
 __all__ = [
     "DEFAULT_TARGETS",
+    "MODES",
     "PROFILES",
+    "Mode",
     "dc_for_probability",
     "divergence",
     "equivalent_dc",
@@ -55,7 +57,9 @@ __all__ = [
 ]
 
 _TIE = 1e-12
-MODES = ("closest", "at_least", "at_most")
+#: How dc_for_probability and suggest_dcs pick a DC for a probability.
+Mode = Literal["closest", "at_least", "at_most"]
+MODES: tuple[Mode, ...] = get_args(Mode)
 
 
 def _reference(reference: Any, profiles: Mapping[Any, Any], *, none: bool = False) -> Any:
@@ -203,16 +207,16 @@ def equivalent_dc_table(
     rolls = {name: _as_roll(value, "profiles") for name, value in profiles.items()}
     own = {name: equivalent_dc(roll, d20_dcs=d20_dcs, rules=rules) for name, roll in rolls.items()}
     rows = []
-    for i, row in enumerate(own[reference].itertuples()):
+    for i, row in enumerate(own[reference].to_dict("records")):
         on = _matched_on(reference, {name: table.iloc[i] for name, table in own.items()})
         dc3 = int(own[on].dc_3d6x.iloc[i])
         for name, roll in rolls.items():
-            p_d20 = float(d20(roll).p_success(row.d20_dc))
+            p_d20 = float(d20(roll).p_success(row["d20_dc"]))
             p_3 = float(exact(roll, rules).p_success(dc3))
             rows.append(
                 {
-                    "difficulty": row.difficulty,
-                    "d20_dc": row.d20_dc,
+                    "difficulty": row["difficulty"],
+                    "d20_dc": row["d20_dc"],
                     "dc_3d6x": dc3,
                     "matched_on": on,
                     "profile": name,
@@ -273,16 +277,16 @@ def divergence(
         for label, adv, state_rules in states("3d6x", advantages, readings, rules):
             roll = base.replace(advantage=adv)
             dist_d20, dist_3 = d20(roll), exact(roll, state_rules)
-            for row in mapping.itertuples():
-                p_d20 = float(dist_d20.p_success(row.d20_dc))
-                p_3 = float(dist_3.p_success(row.dc_3d6x))
+            for row in mapping.to_dict("records"):
+                p_d20 = float(dist_d20.p_success(row["d20_dc"]))
+                p_3 = float(dist_3.p_success(row["dc_3d6x"]))
                 rows.append(
                     {
                         "profile": name,
                         "modifier": roll.modifier,
-                        "difficulty": row.difficulty,
-                        "d20_dc": row.d20_dc,
-                        "dc_3d6x": row.dc_3d6x,
+                        "difficulty": row["difficulty"],
+                        "d20_dc": row["d20_dc"],
+                        "dc_3d6x": row["dc_3d6x"],
                         "advantage": label,
                         "p_d20": p_d20,
                         "p_3d6x": p_3,
@@ -302,7 +306,7 @@ def dc_for_probability(
     *,
     system: str = "3d6x",
     rules: Rules | None = None,
-    mode: str = "closest",
+    mode: Mode = "closest",
 ) -> Any:
     """The DC that gives ``roll`` a target probability of success.
 
@@ -346,7 +350,7 @@ def suggest_dcs(
     profiles: Mapping[str, int | Roll] | None = None,
     system: str = "3d6x",
     rules: Rules | None = None,
-    mode: str = "closest",
+    mode: Mode = "closest",
 ) -> pd.DataFrame:
     """A DC table from target probabilities per difficulty band for a reference profile,
     with the odds it gives every profile (tidy: one row per difficulty and profile).

@@ -49,8 +49,8 @@ _SAME = 1e-12  # breakpoints closer than this (relative) are one
 
 
 def _base_roll(modifier: int | Roll, advantage: str, kind: str) -> Roll:
-    check_choice("advantage", advantage, ADVANTAGE_STATES)
-    check_choice("kind", kind, KINDS)
+    state = check_choice("advantage", advantage, ADVANTAGE_STATES)
+    roll_kind = check_choice("kind", kind, KINDS)
     if isinstance(modifier, Roll):
         if modifier.reroll_dc is not None:
             raise ExplodiceError(
@@ -58,7 +58,7 @@ def _base_roll(modifier: int | Roll, advantage: str, kind: str) -> Roll:
                 "reads one throw's choice (Reroll('one') is allowed)."
             )
         return modifier.replace(actor="pc", policy="keep")
-    return Roll(modifier, advantage=advantage, kind=kind)
+    return Roll(modifier, advantage=state, kind=roll_kind)
 
 
 def _state_lines(roll: Roll, dc: int, rules: Rules):

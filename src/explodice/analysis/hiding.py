@@ -123,9 +123,9 @@ def hide(
     """
     rules = check_rules(rules)
     system = check_system(system)
-    for name, value in (("active", active), ("passive", passive)):
-        if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
-            raise fail(name, value, "a list of observers", ExplodiceTypeError)
+    for name, observers in (("active", active), ("passive", passive)):
+        if isinstance(observers, (str, bytes)) or not isinstance(observers, Sequence):
+            raise fail(name, observers, "a list of observers", ExplodiceTypeError)
     if not active and not passive:
         raise ExplodiceError("`active` and `passive` are both empty: give at least one observer.")
     sampling = resolve_sampling(sampling, method=method, n=n, seed=seed, threads=threads)
@@ -160,7 +160,7 @@ def hide(
     p_hidden = float(ps @ h.prod(axis=0))
     p_each = {lab: float(ps @ row) for lab, row in zip(labels, h)}
     spotted = np.zeros(len(labels) + 1)
-    for i in np.nonzero(ps)[0]:
+    for i in np.nonzero(ps)[0].tolist():
         spotted += ps[i] * count_successes(1.0 - h[:, i])
     sim = s.simulated
     return Hiding(

@@ -190,7 +190,7 @@ def _ranks(cs: list[_Creature], p: np.ndarray) -> np.ndarray:
             full[..., 1:] = full[..., 1:] * (1 - q) + full[..., :-1] * q
             full[..., 0] *= 1 - pi[j]
         done: dict[bytes, int] = {}  # identical creatures (same totals, same DEX) rank alike
-        for i in members:
+        for i in members.tolist():
             twin = done.setdefault(p[i].tobytes(), i)
             if twin != i:
                 out[i] = out[twin]

@@ -30,7 +30,7 @@ import html
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import numpy as np
 import pandas as pd
@@ -61,7 +61,7 @@ from explodice.game.build import (
 )
 from explodice.game.character import ABILITIES, GAUGE_ABILITY, GAUGES, Character
 from explodice.game.checks import check_rules
-from explodice.game.rules import ADVANTAGE_STATES, Best, Roll, Rules
+from explodice.game.rules import ADVANTAGE_STATES, Advantage, Best, Roll, Rules
 from explodice.game.tables import (
     DC_TABLES,
     DIFFICULTIES,
@@ -107,7 +107,7 @@ DAY_ROLLS = 12
 _TAIL = 1e-12
 
 Criterion = Literal["least_squares", "minimax"]
-CRITERIA = ("least_squares", "minimax")
+CRITERIA: tuple[Criterion, ...] = get_args(Criterion)
 
 
 # -- the odds of one test at every DC ---------------------------------------------------------
@@ -155,7 +155,7 @@ class Odds:
         needs = np.asarray(need, dtype=np.int64)
         if not self.dc_dependent:
             return self.at(0).p_success(needs)
-        out = np.array([self.at(n).p_success(int(n)) for n in needs.ravel()], dtype=float)
+        out = np.array([self.at(n).p_success(n) for n in needs.ravel().tolist()], dtype=float)
         return float(out[0]) if needs.ndim == 0 else out.reshape(needs.shape)
 
     def drain(self, need: Any) -> Any:
@@ -164,7 +164,7 @@ class Odds:
         if not self.dc_dependent:
             value = float(self.at(0).drain_mean)
             return value if needs.ndim == 0 else np.full(needs.shape, value)
-        out = np.array([self.at(n).drain_mean for n in needs.ravel()], dtype=float)
+        out = np.array([self.at(n).drain_mean for n in needs.ravel().tolist()], dtype=float)
         return float(out[0]) if needs.ndim == 0 else out.reshape(needs.shape)
 
     def needs(self) -> np.ndarray:
@@ -286,21 +286,40 @@ def resolve_targets(targets: Any) -> dict[str, tuple[float, float]]:
     return out
 
 
-def _check_advantage(advantage: Any) -> str:
+def _check_advantage(advantage: Any) -> Advantage:
     return check_choice("advantage", advantage, ADVANTAGE_STATES, ExplodiceError)
 
 
 # -- progression --------------------------------------------------------------------------------
+def _progression_tests(build: Build, tests: Any) -> tuple[BuildTest, ...]:
+    """The tests of :func:`progression_rows`: the build's own (``None``), its main test
+    (``"main"``) or a list of :class:`BuildTest` (``parse_test`` reads one from its name)."""
+    allowed = "a list of BuildTests, 'main' or None"
+    if tests is None:
+        return build.tests()
+    if isinstance(tests, str):
+        if tests != "main":
+            raise fail("tests", tests, allowed, ExplodiceError)
+        return (build.main_test(),)
+    if isinstance(tests, (bytes, Mapping)) or not hasattr(tests, "__iter__"):
+        raise fail("tests", tests, allowed, ExplodiceError, wrong_type=True)
+    out = tuple(tests)
+    for i, t in enumerate(out):
+        if not isinstance(t, BuildTest):
+            raise fail(f"tests[{i}]", t, "a BuildTest", ExplodiceError, wrong_type=True)
+    return out
+
+
 def progression_rows(
     build: Build,
     level: int,
     *,
-    tests: Sequence[BuildTest] | str | None,
+    tests: Sequence[BuildTest] | Literal["main"] | None,
     targets: Mapping[str, tuple[float, float]],
     dcs: Mapping[str, Mapping[str, Mapping[int, int]]],
     systems: Sequence[str] = SYSTEMS,
     rules: Rules | None = None,
-    advantage: str = "normal",
+    advantage: Advantage = "normal",
 ) -> list[dict[str, Any]]:
     """The rows of one (build, level) case of :func:`explodice.progression`: each test
     (``None``: the build's :meth:`~explodice.Build.tests`; ``"main"``: its main test), system
@@ -316,9 +335,7 @@ def progression_rows(
     rules = check_rules(rules)
     who = build.at(level)
     rows = []
-    if tests is None or tests == "main":
-        tests = build.tests() if tests is None else (build.main_test(),)
-    for test in tests:
+    for test in _progression_tests(build, tests):
         for system in systems:
             bands = dcs[system]
             first = next(iter(bands.values()))[level]
@@ -853,7 +870,7 @@ def _drain_bound(scenario: Scenario, who: str, gauge: str, rules: Rules) -> int:
         mean = float(sum(moments[i, 0] for i in seq))
         var = float(sum(moments[i, 1] - moments[i, 0] ** 2 for i in seq))
     else:
-        m1, m2 = weights @ moments[:, 0], weights @ moments[:, 1]
+        m1, m2 = float(weights @ moments[:, 0]), float(weights @ moments[:, 1])
         mean, var = scenario.n_rolls * m1, scenario.n_rolls * max(m2 - m1**2, 0.0)
     return int(min(MAX_GAUGE, math.ceil(mean + 12 * math.sqrt(var) + 96)))
 

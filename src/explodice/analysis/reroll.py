@@ -19,10 +19,11 @@ import pandas as pd
 
 from explodice.core.errors import check_items
 from explodice.engine.d20 import d20
+from explodice.engine.distribution import Distribution
 from explodice.engine.exact import exact
 from explodice.game.checks import check_rules
 from explodice.game.reroll import REROLL_TRIGGERS, Reroll
-from explodice.game.rules import ADVANTAGE_STATES, Roll, Rules, check_choice, check_int
+from explodice.game.rules import ADVANTAGE_STATES, Policy, Roll, Rules, check_choice, check_int
 from explodice.game.tables import DC_TABLES, MODIFIERS, check_system
 
 __all__ = ["reroll_worth"]
@@ -35,7 +36,7 @@ def reroll_worth(
     system: str = "3d6x",
     trigger: str = "failure",
     advantages: Iterable[str] = ADVANTAGE_STATES,
-    policy: str = "keep",
+    policy: Policy = "keep",
     rules: Rules | None = None,
 ) -> pd.DataFrame:
     """One row per (advantage, modifier, DC): ``p`` and ``p_reroll`` (P(success) without and
@@ -54,11 +55,13 @@ def reroll_worth(
     Roll(policy=policy)  # validates the policy before any work
     rows = []
     for adv in advantages:
-        check_choice("advantages", adv, ADVANTAGE_STATES)
+        state = check_choice("advantages", adv, ADVANTAGE_STATES)
         for m in modifiers:
-            base = Roll(check_int("modifier", m, lo=-100, hi=100), advantage=adv, policy=policy)
+            base = Roll(check_int("modifier", m, lo=-100, hi=100), advantage=state, policy=policy)
             for dc in dcs:
                 reroll = Reroll("one") if trigger == "one" else Reroll("failure", dc)
+                before: Distribution
+                after: Distribution
                 if system == "d20":
                     before, after = d20(base), d20(base.replace(reroll=reroll))
                 else:

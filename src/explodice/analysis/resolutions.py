@@ -35,7 +35,7 @@ from explodice.core.errors import ExplodiceTypeError, check_items, fail, shown
 from explodice.engine.distribution import Distribution
 from explodice.engine.sampling import Method, Sampling, resolve_sampling
 from explodice.game.checks import check_roll, check_rules
-from explodice.game.rules import ExplodiceError, Roll, Rules, check_int
+from explodice.game.rules import Advantage, ExplodiceError, Roll, Rules, check_int
 from explodice.game.tables import (
     HAGGLE_BASE_DC,
     HAGGLE_CAP_PCT,
@@ -107,7 +107,7 @@ def _provenance(dists: Sequence[Distribution]) -> dict[str, Any]:
     return {
         "system": "/".join(dict.fromkeys(d.system for d in dists)),
         "method": "simulate" if sims else "exact",
-        "n": min(d.n for d in sims) if sims else None,
+        "n": min(d.n for d in sims if d.n is not None) if sims else None,
         "seed": sims[0].seed if sims else None,
     }
 
@@ -395,7 +395,7 @@ class Group(_Shown):
         return pd.DataFrame({"successes": k, "p": self.count_pmf, "group_succeeds": k >= self.need})
 
 
-def count_successes(p_each: Sequence[float]) -> np.ndarray:
+def count_successes(p_each: Iterable[float]) -> np.ndarray:
     """P(exactly k successes) of independent trials (the Poisson-binomial PMF), k = 0..n."""
     pmf = np.array([1.0])
     for p in p_each:
@@ -502,7 +502,7 @@ class Haggle(_Shown):
         return self.pmf.rename("p").reset_index()
 
     def _extra_html(self) -> str:
-        return self.to_frame().to_html(index=False, float_format="%.4f")
+        return self.to_frame().to_html(index=False, float_format="{:.4f}".format)
 
 
 def haggle(
@@ -587,7 +587,7 @@ def haggle_table(
     items: Iterable[str] | None = None,
     system: str = "3d6x",
     rules: Rules | None = None,
-    advantage: str = "normal",
+    advantage: Advantage = "normal",
 ) -> pd.DataFrame:
     """Mean price change and odds per modifier and item type of the seed's table (exact).
 

@@ -47,7 +47,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal, TypeVar, cast, get_args
 
 import numpy as np
 import pandas as pd
@@ -72,9 +72,11 @@ from explodice.game.reroll import Reroll, as_reroll
 from explodice.game.rules import (
     ADVANTAGE_STATES,
     KINDS,
+    Advantage,
     Best,
     Policy,
     Roll,
+    RollKind,
     Rules,
     check_int,
     parse_policy,
@@ -85,8 +87,11 @@ from explodice.game.rules import (
 from explodice.game.tables import DC_TABLE, HAGGLE_BASE_DC, MODIFIERS
 
 __all__ = [
+    "DAY_METHODS",
     "PARTS",
     "DayBlindSpot",
+    "DayMethod",
+    "Part",
     "Sensitivity",
     "Variant",
     "day_blind_spot",
@@ -95,7 +100,9 @@ __all__ = [
     "variants",
 ]
 
-PARTS = ("dc_table", "party", "day", "hiding", "haggle")
+#: The parts a sensitivity computes.
+Part = Literal["dc_table", "party", "day", "hiding", "haggle"]
+PARTS: tuple[Part, ...] = get_args(Part)
 #: The scopes of switch (explodice.game.rules.SWITCH_SCOPES) each part can be moved by.
 PART_SCOPES = {
     "dc_table": ("roll",),
@@ -104,7 +111,9 @@ PART_SCOPES = {
     "hiding": ("roll", "hiding"),
     "haggle": ("roll", "haggle"),
 }
-DAY_METHODS = ("exact", "simulate", "none")
+#: How the day part is computed ("none": it is not).
+DayMethod = Literal["exact", "simulate", "none"]
+DAY_METHODS: tuple[DayMethod, ...] = get_args(DayMethod)
 DEFAULT_N_DAYS = 20_000
 DEFAULT_SEED = 2026
 #: The measures that are probabilities: the largest change among them ranks the readings.
@@ -155,8 +164,8 @@ def _moved(rules: Rules, name: str, value: Any) -> Rules:
 class _Grid:
     modifiers: tuple[int, ...]
     dcs: tuple[int, ...]
-    advantages: tuple[str, ...]
-    kinds: tuple[str, ...]
+    advantages: tuple[Advantage, ...]
+    kinds: tuple[RollKind, ...]
     policies: tuple[Policy, ...]
     rerolls: tuple[Reroll | None, ...]
 
@@ -238,7 +247,7 @@ def _party_part(rules: Rules, party: Sequence[Character], g: _Grid) -> pd.DataFr
 
 
 def _hiding_part(rules: Rules, g: _Grid) -> pd.DataFrame:
-    rows = []
+    rows: list[tuple[str, int, object, float]] = []  # the DC, or pd.NA against an active roll
     for m in g.modifiers:
         for dc in g.dcs:
             h = hide(Roll(m), passive=[dc], rules=rules)
@@ -479,7 +488,7 @@ class Sensitivity:
         cols = ["switch", "value", "largest", "largest_where", "drain_max", "note"]
         return (
             f"<div><b>Which readings matter</b> (against {self.table.attrs['rules']})"
-            f"{self.table[cols].to_html(index=False, float_format='%.4f', na_rep='')}</div>"
+            f"{self.table[cols].to_html(index=False, float_format='{:.4f}'.format, na_rep='')}</div>"
         )
 
 
@@ -515,9 +524,9 @@ def _table(
     notes: dict[tuple[str, str], str],
     day_how: dict[tuple[str, str], str],
 ) -> pd.DataFrame:
-    index = {
-        tuple(k): row for k, row in by_measure.set_index(list(by_measure.columns[:4])).iterrows()
-    }
+    keyed = by_measure.set_index(list(by_measure.columns[:4])).iterrows()
+    # a 4-level MultiIndex labels its rows with 4-tuples, which pandas types as Hashable
+    index = {cast(tuple[Any, ...], k): row for k, row in keyed}
     rows = []
     for v in moved:
         key = (v.switch, v.value)
@@ -570,7 +579,10 @@ def _as_party(value: Any) -> tuple[Character, ...] | None:
     return party or None
 
 
-def _choices(name: str, values: Any, allowed: tuple[str, ...]) -> tuple[str, ...]:
+_Name = TypeVar("_Name", bound=str)
+
+
+def _choices(name: str, values: Any, allowed: tuple[_Name, ...]) -> tuple[_Name, ...]:
     """A non-empty list of names from ``allowed``, repeats dropped."""
     items = check_items(name, values, what=f"values from {list(allowed)}")
     return tuple(dict.fromkeys(check_choice(name, x, allowed, ExplodiceError) for x in items))
@@ -626,7 +638,7 @@ def sensitivity(
     policies: Iterable[Any] = ("keep", "cancel"),
     rerolls: Iterable[Any] = (None, "one"),
     parts: Iterable[str] | None = None,
-    day_method: str = "exact",
+    day_method: DayMethod = "exact",
     n_days: int | None = None,
     seed: int | None = None,
 ) -> Sensitivity:
@@ -698,7 +710,9 @@ def sensitivity(
     frames = []
     for part in (p for p in wanted if p != "day"):
         in_scope = [v for v in moved if v.scope in PART_SCOPES[part]]
-        base = measures[part](rules) if in_scope else None
+        if not in_scope:
+            continue
+        base = measures[part](rules)
         frames += [_delta(v, base, measures[part](v.rules)) for v in in_scope]
     notes: dict[tuple[str, str], str] = {}
     for v in moved:
@@ -720,7 +734,7 @@ def sensitivity(
         | ({"day": sorted(set(days.how.values()))} if days is not None else {}),
         "n_days": n_days if simulated else None,
         "seed": seed if simulated else None,
-        "scenario": day.name if days is not None else None,
+        "scenario": days.day.name if days is not None else None,
         "modifiers": list(grid.modifiers),
         "dcs": list(grid.dcs),
         "advantages": list(grid.advantages),
@@ -731,5 +745,6 @@ def sensitivity(
         "seconds": time.perf_counter() - began,
     }
     for frame in (table, detail, by_measure):
-        frame.attrs = dict(attrs)
+        frame.attrs.clear()
+        frame.attrs.update(attrs)
     return Sensitivity(table, detail, by_measure)

@@ -43,10 +43,14 @@ from explodice.game.reroll import Reroll
 from explodice.game.rules import (
     ADVANTAGE_STATES,
     DISADVANTAGE_READINGS,
+    Actor,
+    Advantage,
     Best,
+    Disadvantage,
     ExplodiceError,
     Policy,
     Roll,
+    RollKind,
     Rules,
     check_int,
 )
@@ -75,7 +79,7 @@ __all__ = [
     "unpivot_success",
 ]
 
-_STATE_ORDER = ("normal", "advantage", "disadvantage")
+_STATE_ORDER: tuple[Advantage, ...] = ("normal", "advantage", "disadvantage")
 
 
 def dc_table(system: str = "3d6x") -> pd.DataFrame:
@@ -159,7 +163,9 @@ def refuse_failure_reroll(item: Any, field_name: str, where: str) -> None:
         raise err
 
 
-def resolve_readings(readings: Iterable[str] | str | None, rules: Rules) -> tuple[str, ...]:
+def resolve_readings(
+    readings: Iterable[str] | str | None, rules: Rules
+) -> tuple[Disadvantage, ...]:
     """The readings of disadvantage to show: the rules' own by default, ``"both"``, or a list.
 
     >>> resolve_readings(None, Rules(disadvantage="drop")), resolve_readings("both", Rules())
@@ -171,8 +177,8 @@ def resolve_readings(readings: Iterable[str] | str | None, rules: Rules) -> tupl
         if readings == "both":
             return DISADVANTAGE_READINGS
         readings = [readings]
-    readings = check_items("readings", readings, what=f"readings {list(DISADVANTAGE_READINGS)}")
-    out = tuple(check_choice("readings", r, DISADVANTAGE_READINGS) for r in readings)
+    listed = check_items("readings", readings, what=f"readings {list(DISADVANTAGE_READINGS)}")
+    out = tuple(check_choice("readings", r, DISADVANTAGE_READINGS) for r in listed)
     if not out:
         raise ExplodiceError("`readings` must name at least one reading, but [] was passed.")
     return out
@@ -180,20 +186,21 @@ def resolve_readings(readings: Iterable[str] | str | None, rules: Rules) -> tupl
 
 def states(
     system: str, advantages: Iterable[str], readings: Iterable[str], rules: Rules
-) -> list[tuple[str, str, Rules]]:
+) -> list[tuple[str, Advantage, Rules]]:
     """``(label, advantage, rules)`` per advantage state; 3d6x disadvantage once per reading."""
-    out = []
-    advantages = check_items("advantages", advantages, what=f"states {list(ADVANTAGE_STATES)}")
-    for adv in advantages:
+    out: list[tuple[str, Advantage, Rules]] = []
+    chosen = [
         check_choice("advantages", adv, ADVANTAGE_STATES, ExplodiceError)
+        for adv in check_items("advantages", advantages, what=f"states {list(ADVANTAGE_STATES)}")
+    ]
     what = f"readings {list(DISADVANTAGE_READINGS)}"
-    readings = [
+    read = [
         check_choice("readings", r, DISADVANTAGE_READINGS, ExplodiceError)
         for r in check_items("readings", readings, what=what)
     ]
-    for adv in sorted(advantages, key=_STATE_ORDER.index):
+    for adv in sorted(chosen, key=_STATE_ORDER.index):
         if adv == "disadvantage" and system == "3d6x":
-            for reading in readings:
+            for reading in read:
                 out.append(
                     (
                         f"disadvantage ({reading})",
@@ -293,8 +300,8 @@ class _Spec:
     """One test to tabulate: its modifier, kind, actor, policy and label columns."""
 
     modifier: int
-    kind: str
-    actor: str
+    kind: RollKind
+    actor: Actor
     policy: Policy
     labels: tuple[tuple[str, Any], ...] = ()
     reroll: Reroll | None = None  # a character's trait; a reroll on failure takes each DC
@@ -364,8 +371,8 @@ def success_table(
     advantages: Iterable[str] = _STATE_ORDER,
     readings: Iterable[str] | str | None = None,
     rules: Rules | None = None,
-    kind: str = "check",
-    actor: str = "pc",
+    kind: RollKind = "check",
+    actor: Actor = "pc",
     policy: Policy = "keep",
     method: Method | None = None,
     n: int | None = None,
@@ -432,7 +439,7 @@ def success_table(
         ]
     dc_arr = np.asarray(dc_list, dtype=int)
     difficulties = np.array([difficulty_of(int(d), system) for d in dc_arr], dtype=object)
-    groups: dict[tuple[str, str, Policy], list[int]] = {}
+    groups: dict[tuple[RollKind, Actor, Policy, Reroll | None], list[int]] = {}
     for i, spec in enumerate(specs):
         groups.setdefault((spec.kind, spec.actor, spec.policy, spec.reroll), []).append(i)
     parts: dict[str, list[Any]] = {}
@@ -446,10 +453,11 @@ def success_table(
                 policy=g_policy,
                 reroll=g_reroll if g_reroll is None or g_reroll.trigger == "one" else None,
             )
+            cell: Roll | tuple[Roll, Reroll] = base
             if g_reroll is not None and g_reroll.trigger == "failure":
-                base = (base, g_reroll)
+                cell = (base, g_reroll)
             mods_arr = np.array([specs[i].modifier for i in idx])
-            grid = _grid(base, mods_arr, dc_arr, system, state_rules, streams)
+            grid = _grid(cell, mods_arr, dc_arr, system, state_rules, streams)
             size = grid["p"].size
             cols = {
                 "_order": np.repeat(idx, dc_arr.size),
@@ -470,7 +478,7 @@ def success_table(
                 )
             for k, v in cols.items():
                 parts.setdefault(k, []).append(v)
-    data = {k: np.concatenate(v) for k, v in parts.items()}
+    data: dict[str, Any] = {k: np.concatenate(v) for k, v in parts.items()}  # + scalars below
     # rows ordered by test (as given), then advantage state, then DC (as given)
     order = np.lexsort(
         (
@@ -480,7 +488,7 @@ def success_table(
         )
     )
     data = {k: v[order] for k, v in data.items()}
-    columns = [c for c in ("character", "test", "kind") if c in data]
+    columns: list[str] = [c for c in ("character", "test", "kind") if c in data]
     columns += ["system", "modifier", "dc", "difficulty", "advantage"]
     columns += ["disadvantage"] if system == "3d6x" else []
     columns += ["policy", "method", "p"]

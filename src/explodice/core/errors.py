@@ -42,7 +42,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal, TypeVar, overload
 
 __all__ = [
     "ExplodiceError",
@@ -169,14 +169,20 @@ def fail(
     return err
 
 
+_Choice = TypeVar("_Choice", bound=str)
+
+
 def check_choice(
     field_name: str,
     value: Any,
-    choices: tuple[str, ...],
+    choices: tuple[_Choice, ...],
     error: type[ExplodiceError] = RulesError,
-) -> str:
+) -> _Choice:
     """``value`` when it is one of ``choices``; a non-string (``None``, an array, bytes, a
     number) is a wrong type, a string not among them a wrong value.
+
+    The choices are typically a ``Literal`` alias's values (``get_args(Advantage)``, typed
+    ``tuple[Advantage, ...]``), and the answer has the alias's type: the choice itself.
 
     >>> check_choice("advantage", "normal", ("normal", "advantage"))
     'normal'
@@ -191,9 +197,25 @@ def check_choice(
         raise fail(field_name, value, allowed, error, wrong_type=True)
     if value not in choices:
         raise fail(field_name, value, allowed, error)
-    return value
+    return choices[choices.index(value)]
 
 
+@overload
+def check_flag(
+    field_name: str,
+    value: Any,
+    *,
+    none: Literal[False] = False,
+    error: type[ExplodiceError] = ExplodiceError,
+) -> bool: ...
+@overload
+def check_flag(
+    field_name: str,
+    value: Any,
+    *,
+    none: bool,
+    error: type[ExplodiceError] = ExplodiceError,
+) -> bool | None: ...
 def check_flag(
     field_name: str,
     value: Any,

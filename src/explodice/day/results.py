@@ -321,7 +321,7 @@ class DayResult:
         table = self.to_frame("gauges").drop(columns=["seed", "method", "rules", "scenario"])
         return (
             f"<div><b>{self!r}</b>"
-            f"{table.to_html(index=False, float_format='%.4f', na_rep='—')}</div>"
+            f"{table.to_html(index=False, float_format='{:.4f}'.format, na_rep='—')}</div>"
         )
 
 

@@ -53,6 +53,7 @@ from explodice.game.rules import (
     Best,
     ExplodiceError,
     Roll,
+    RollKind,
     Rules,
     check_int,
     net_advantage,
@@ -121,7 +122,7 @@ class DayRoll:
     character: str
     skill: str | None = None
     ability: str | None = None
-    kind: str = "check"
+    kind: RollKind = "check"
     dc: int = 16
     advantages: int = 0
     disadvantages: int = 0

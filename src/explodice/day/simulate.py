@@ -30,7 +30,7 @@ import math
 import time
 from dataclasses import dataclass, fields
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
@@ -48,6 +48,7 @@ from explodice.day.scenario import DayRoll, Scenario
 from explodice.engine.chunks import lanes, progress_bar, resolve_threads, run_chunks
 from explodice.engine.compiled import throw_table
 from explodice.engine.exact import exact
+from explodice.engine.sampling import METHODS, Method
 from explodice.engine.seeding import chunk_sizes, resolve_seed, seed_record, stream_seeds
 from explodice.game.character import Character
 from explodice.game.reroll import Reroll, as_reroll
@@ -70,9 +71,6 @@ _MAX_FACES = 6**4
 #: The most days one day simulation may run (a designer's runs are 10**4 to 10**6).
 MAX_DAYS = 10**9
 _WEIGHT_TOTAL = 1 << 30  # non-integer mix weights are rounded to this resolution
-#: How :func:`rolls_to_empty` answers.
-Method = Literal["exact", "simulate"]
-METHODS: tuple[Method, ...] = ("exact", "simulate")
 
 
 # -- the day as the kernel reads it -------------------------------------------------------------
@@ -345,7 +343,7 @@ def accumulators(day: CompiledDay) -> tuple[np.ndarray, ...]:
     """One lane's zeroed accumulators for the day kernel (see its ``accumulators``)."""
     from explodice.day import _kernel as _day_kernel  # numba: only when days are simulated
 
-    return _day_kernel.accumulators(  # type: ignore[no-any-return]
+    return _day_kernel.accumulators(
         day.gauge_start.size,
         day.n_rolls,
         len(day.roll_types),
@@ -478,7 +476,7 @@ def rolls_to_empty(
             DayRoll(
                 "pc",
                 **what,
-                kind=kind,
+                kind=roll.kind,
                 dc=dc,
                 bonus=modifier,
                 advantages=int(advantage == "advantage"),

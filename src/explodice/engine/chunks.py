@@ -110,7 +110,7 @@ def run_chunks(
         with ThreadPoolExecutor(max_workers=n_lanes, thread_name_prefix="explodice") as pool:
             futures = [pool.submit(lane, t) for t in range(n_lanes)]
             try:
-                pending = futures
+                pending = set(futures)
                 while pending:
                     done, pending = wait(pending, timeout=0.2, return_when=FIRST_EXCEPTION)
                     for f in done:

@@ -62,7 +62,7 @@ class CompiledRoll:
     plain_malus: bool = False
     lucky_after: bool = False
 
-    def face_flags(self) -> tuple[bool, ...]:
+    def face_flags(self) -> tuple[bool, bool, bool, bool, bool, bool, bool]:
         """The flags of the face-by-face kernels, in their order (``chunk_face_by_face`` on the
         CPU, ``roll_histogram`` on CUDA): ``malus, plain_malus, lucky, lucky_after,
         rule_applies, drains, explosion_ones``."""

@@ -93,7 +93,8 @@ def hot_lo(roll: Roll, rules: Rules) -> int:
 def _load() -> tuple[ModuleType | None, str]:
     """Import numba.cuda and the kernels once: ``(kernels module or None, reason if None)``."""
     if not hasattr(np, "row_stack"):  # removed in numpy 2.5, still used by numba-cuda's import
-        np.row_stack = np.vstack  # type: ignore[attr-defined]
+        # numpy's stubs drop it in 2.5 too: an ignore that may be unused before then
+        np.row_stack = np.vstack  # type: ignore[attr-defined, unused-ignore]
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # numba-cuda's own import-time deprecations
@@ -218,7 +219,7 @@ def chi_square(
     >>> bool(z < 5)
     True
     """
-    if sim.counts is None:
+    if sim.counts is None or sim.n is None:
         raise ExplodiceError(
             "`sim` must be a simulated Distribution (with counts), but an "
             f"{sim.method!r} one was passed."

@@ -25,6 +25,7 @@ import numpy as np
 from explodice.core.errors import check_choice, check_flag
 from explodice.engine.d20_reroll import kept_face_pmf_with_reroll, simulate_faces
 from explodice.engine.distribution import Distribution
+from explodice.engine.sampling import METHODS
 from explodice.engine.seeding import (
     DEFAULT_CHUNK,
     MAX_ROLLS,
@@ -127,7 +128,7 @@ def d20(
     (0.0975, 7.175)
     """
     roll = check_roll(roll)
-    check_choice("method", method, ("exact", "simulate"), ExplodiceError)
+    check_choice("method", method, METHODS, ExplodiceError)
     naturals = check_flag("naturals", naturals, none=True)
     naturals = roll.kind == "attack" if naturals is None else naturals
     face = (

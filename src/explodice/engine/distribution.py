@@ -318,7 +318,8 @@ class Distribution:
             raise fail("by", by, f"{allowed}, each once", ExplodiceError)
         level = check_real("level", level, error=ExplodiceError)
         drop = tuple(i for i, a in enumerate(_AXES) if a not in keys)
-        arr = self.counts if self.simulated else self.pmf
+        counts, n = self.counts, self.n  # both set for a simulated result, neither for exact
+        arr = counts if counts is not None else self.pmf
         marg = arr.sum(axis=drop) if drop else arr
         order = [a for a in _AXES if a in keys]
         marg = np.moveaxis(marg, [order.index(k) for k in keys], range(len(keys)))
@@ -327,10 +328,11 @@ class Distribution:
         for k, ix in zip(keys, nz):
             cols[k] = ix + (self.lo if k == "total" else 0)
         vals = marg[nz]
-        if self.simulated:
+        if counts is not None:
+            assert n is not None  # a simulated result records its sample size
             cols["count"] = vals
-            cols["p"] = vals / self.n
-            cols["ci_low"], cols["ci_high"] = wilson_interval(vals, self.n, level)
+            cols["p"] = vals / n
+            cols["ci_low"], cols["ci_high"] = wilson_interval(vals, n, level)
         else:
             cols["p"] = vals
         return pd.DataFrame(cols)
@@ -390,7 +392,7 @@ class Distribution:
         head = pd.Series(self.summary()).to_frame("value").to_html()
         dcs = list(DC_TABLES[self.system].values())
         table = self.success_frame(dcs).drop(columns=["method", "n", "seed"])
-        return f"<div><b>{self!r}</b>{head}{table.to_html(index=False, float_format='%.4f')}</div>"
+        return f"<div><b>{self!r}</b>{head}{table.to_html(index=False, float_format='{:.4f}'.format)}</div>"
 
 
 def histogram_distribution(

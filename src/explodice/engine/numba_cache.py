@@ -46,7 +46,7 @@ def prepare_cache(source_file: str) -> None:
     from numba.misc.appdirs import AppDirs
 
     places = [
-        config.CACHE_DIR or None,
+        config.CACHE_DIR or None,  # type: ignore[attr-defined]  # config sets it from the environment
         Path(source_file).parent / "__pycache__",
         AppDirs(appname="numba", appauthor=False).user_cache_dir,
     ]
@@ -56,7 +56,7 @@ def prepare_cache(source_file: str) -> None:
         folder = tempfile.mkdtemp(prefix="explodice-numba-cache-")
     except OSError:  # not even a temporary folder: numba will say so itself
         return
-    config.CACHE_DIR = folder
+    config.CACHE_DIR = folder  # type: ignore[attr-defined]  # (set from the environment at import)
     os.environ["NUMBA_CACHE_DIR"] = folder  # worker processes inherit it
     atexit.register(shutil.rmtree, folder, ignore_errors=True)  # made here: removed here
     warnings.warn(

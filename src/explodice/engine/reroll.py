@@ -222,7 +222,7 @@ def _one_die(roll: Roll, rules: Rules, need: int) -> tuple[np.ndarray, int]:
         if cheapest == 0:
             pieces = _sixes_by_cheapest(b, count_ones)
         else:
-            pieces = [(cheapest, chains(b, count_ones))]
+            pieces = ((cheapest, chains(b, count_ones)),)
         for c, q in pieces:
             for e in range(q.shape[0]):
                 if q[e].sum() <= _TINY:

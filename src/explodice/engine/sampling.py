@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import numpy as np
 
@@ -33,7 +33,7 @@ __all__ = ["DEFAULT_N", "METHODS", "Method", "Sampling", "Streams", "resolve_sam
 
 #: ``"exact"``: the exact engine; ``"simulate"``: the Monte Carlo engine.
 Method = Literal["exact", "simulate"]
-METHODS: tuple[str, ...] = ("exact", "simulate")
+METHODS: tuple[Method, ...] = get_args(Method)
 #: Rolls simulated per distribution when ``n`` is not given.
 DEFAULT_N = 200_000
 
@@ -122,7 +122,7 @@ def resolve_sampling(
     ...
     explodice.core.errors.ExplodiceError: `n` 20 contradicts `sampling.n` 10: give the sampling or the keyword, not both.
     """
-    given = {
+    given: dict[str, Any] = {  # the keywords given, each checked as Sampling's field is
         name: value
         for name, value in (("method", method), ("n", n), ("seed", seed), ("threads", threads))
         if value is not None

@@ -13,7 +13,7 @@ per thread) however large ``n`` is.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, get_args
 
 import numpy as np
 
@@ -34,9 +34,11 @@ from explodice.engine.seeding import (
 from explodice.game.checks import check_roll, check_rules
 from explodice.game.rules import Roll, Rules
 
-__all__ = ["BACKENDS", "MAX_ROLLS", "histogram_distribution", "simulate"]
+__all__ = ["BACKENDS", "MAX_ROLLS", "Backend", "histogram_distribution", "simulate"]
 
-BACKENDS = ("cpu", "cuda", "auto")
+#: Where the Monte Carlo runs: the CPU kernels, the CUDA ones, or CUDA where a GPU answers.
+Backend = Literal["cpu", "cuda", "auto"]
+BACKENDS: tuple[Backend, ...] = get_args(Backend)
 
 # The throw tables of the kernel _kernels.chunk_throws, by pool size: 6**5 entries give 4 rolls
 # per 64-bit output, 6**6 entries 3; the depth trades the throws it leaves open (3.6 % for 3
@@ -53,7 +55,7 @@ def simulate(
     threads: int | None = None,
     chunk_size: int = DEFAULT_CHUNK,
     progress: bool | None = None,
-    backend: str = "cpu",
+    backend: Backend = "cpu",
 ) -> Distribution:
     """Simulate ``n`` rolls and return their histogram as a :class:`Distribution`.
 

@@ -32,13 +32,14 @@ from dataclasses import KW_ONLY, dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal, cast, get_args
 
 import pandas as pd
 
 from explodice.core.errors import (
     ExplodiceError,
     ExplodiceTypeError,
+    check_choice,
     check_items,
     check_text,
     clip,
@@ -53,6 +54,7 @@ from explodice.game.character import (
     Character,
     CharacterError,
     CharacterFileError,
+    Feature,
     ability_modifier,
     check_policy,
     proficiency_bonus,
@@ -61,7 +63,7 @@ from explodice.game.character import (
     resolve_skill,
 )
 from explodice.game.reroll import Reroll
-from explodice.game.rules import Best, Policy, Roll, check_int
+from explodice.game.rules import Actor, Advantage, Best, Policy, Roll, check_int
 from explodice.game.tables import MAX_GAUGE_PER_LEVEL, fold_name
 
 __all__ = [
@@ -150,6 +152,10 @@ def check_levels(levels: Any, field_name: str = "levels") -> list[int]:
 
 
 # -- what a build is tested on --------------------------------------------------------------
+TestKind = Literal["check", "ability", "save"]
+TEST_KINDS: tuple[TestKind, ...] = get_args(TestKind)
+
+
 @dataclass(frozen=True)
 class BuildTest:
     """One test a build is measured on: a skill check, an ability check or a save.
@@ -161,13 +167,12 @@ class BuildTest:
     ('DEX save', 'Stealth', 'STR check')
     """
 
-    kind: str
+    kind: TestKind
     ability: str
     skill: str | None = None
 
     def __post_init__(self) -> None:
-        if self.kind not in ("check", "ability", "save"):
-            raise _fail("test.kind", self.kind, "one of ['check', 'ability', 'save']")
+        check_choice("test.kind", self.kind, TEST_KINDS, BuildError)
         object.__setattr__(self, "ability", resolve_ability(self.ability))
         if (self.kind == "check") != (self.skill is not None):
             raise _fail("test.skill", self.skill, "a skill for a check, and only for a check")
@@ -190,7 +195,7 @@ class BuildTest:
         *,
         dc: int,
         system: str = "3d6x",
-        advantage: str = "normal",
+        advantage: Advantage = "normal",
     ) -> Roll:
         """The character's :class:`Roll` of this test against ``dc``: a ``Best`` policy is
         played against that DC, and a reroll on failure spent against it."""
@@ -342,11 +347,14 @@ class Build:
     saves: Mapping[str, Any] | Iterable[str] = field(default_factory=dict)
     tools: Mapping[str, Any] = field(default_factory=dict)
     gauge_per_level: Mapping[str, int] = field(default_factory=dict)
-    actor: str = "pc"
+    actor: Actor = "pc"
     policy: Policy = "keep"
     reroll: Reroll | None = None
     load: float = 0.0
-    features: frozenset[str] = frozenset()
+    features: frozenset[Feature] = frozenset()
+    # set by _validate: each level's (scores, points capped) and its Character
+    _rows: tuple[tuple[dict[str, int], int], ...] = field(init=False, repr=False, compare=False)
+    _characters: tuple[Character, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         try:
@@ -454,6 +462,12 @@ class Build:
             out[level] = MappingProxyType(points)
         return MappingProxyType(dict(sorted(out.items())))
 
+    @property
+    def _saves(self) -> Mapping[str, Mapping[int, int]]:
+        # _validate stores ``saves`` as {ability: {level: multiplier}}; the field's type is what
+        # the constructor accepts (a list of names too), which a dataclass cannot tell apart
+        return cast(Mapping[str, Mapping[int, int]], self.saves)
+
     def _character(self, level: int, scores: Mapping[str, int]) -> Character:
         def held(table: Mapping[str, Mapping[int, int]]) -> dict[str, int]:
             return {k: m for k, steps in table.items() if (m := _at(steps, level))}
@@ -463,7 +477,7 @@ class Build:
             dict(scores),
             level=level,
             skills=held(self.skills),
-            saves=held(self.saves),
+            saves=held(self._saves),
             gauge_per_level=dict(self.gauge_per_level),
             actor=self.actor,
             policy=self.policy,
@@ -490,11 +504,11 @@ class Build:
         >>> Build("Bo", dict(STR=10, DEX=10, CON=10, INT=17, WIS=10, CHA=10)).at(8).scores["INT"]
         20
         """
-        return self._characters[check_level(level) - 1]  # type: ignore[attr-defined]
+        return self._characters[check_level(level) - 1]
 
     def scores_at(self, level: int) -> dict[str, int]:
         """The six scores at ``level``, increases applied."""
-        return dict(self._rows[check_level(level) - 1][0])  # type: ignore[attr-defined]
+        return dict(self._rows[check_level(level) - 1][0])
 
     def tests(self) -> tuple[BuildTest, ...]:
         """The tests a build is measured on by default: every skill and every save it is
@@ -502,7 +516,7 @@ class Build:
         skills = [
             BuildTest("check", SKILLS[s], s) for s, st in self.skills.items() if any(st.values())
         ]
-        saves = [BuildTest("save", a) for a, st in self.saves.items() if any(st.values())]
+        saves = [BuildTest("save", a) for a, st in self._saves.items() if any(st.values())]
         main = self.main
         assert main is not None
         return (*skills, *saves, BuildTest("ability", main))
@@ -535,7 +549,7 @@ class Build:
         """
         rows = []
         for level in check_levels(levels):
-            scores, capped = self._rows[level - 1]  # type: ignore[attr-defined]
+            scores, capped = self._rows[level - 1]
             row: dict[str, Any] = {"build": self.name, "level": level}
             row["pb"] = proficiency_bonus(level)
             row.update(scores)
@@ -613,7 +627,7 @@ class Build:
         )
         return (
             f"Build({self.name!r}, main {self.main}, {scores}, increases={inc}, "
-            f"skills={_plain(self.skills)}, saves={_plain(self.saves)}, "
+            f"skills={_plain(self.skills)}, saves={_plain(self._saves)}, "
             f"gauge_per_level={dict(self.gauge_per_level)}, policy={self.policy}"
             + (f", reroll={self.reroll!r}" if self.reroll is not None else "")
             + (f", tools={_plain(self.tools)}" if self.tools else "")
@@ -623,7 +637,7 @@ class Build:
     def _repr_html_(self) -> str:
         frame = self.to_frame().drop(columns=["build"]).set_index("level")
         skills = ", ".join(f"{s} {_plain_steps(st)}" for s, st in self.skills.items())
-        saves = ", ".join(f"{a} {_plain_steps(st)}" for a, st in self.saves.items())
+        saves = ", ".join(f"{a} {_plain_steps(st)}" for a, st in self._saves.items())
         head = (
             f"<b>{html.escape(self.name)}</b> — main {self.main}, {self.actor}, policy "
             f"{html.escape(str(self.policy))}<br>skills: {html.escape(skills or '—')}<br>"

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal, get_args
 
 from explodice.core.errors import (
     ExplodiceTypeError,
@@ -37,11 +37,14 @@ from explodice.game.rules import (
     ACTORS,
     ADVANTAGE_STATES,
     KINDS,
+    Actor,
+    Advantage,
     Best,
     ExplodiceError,
     Policy,
     Reroll,
     Roll,
+    RollKind,
     Rules,
     RulesError,
     check_int,
@@ -198,7 +201,8 @@ def resolve_ability(name: str, *, field_name: str = "ability") -> str:
 
 #: Features that change a roll's numbers (d20): half PB on checks without proficiency (5e
 #: "Jack of All Trades"), a save proficient twice counting twice.
-FEATURES = ("half_proficiency", "save_expertise")
+Feature = Literal["half_proficiency", "save_expertise"]
+FEATURES: tuple[Feature, ...] = get_args(Feature)
 
 
 def _tool_name(name: Any, *, field_name: str = "tool") -> str:
@@ -291,12 +295,12 @@ class Character:
     saves: Mapping[str, int] = field(default_factory=dict)
     gauge_per_level: Mapping[str, int] = field(default_factory=dict)
     gauge_max: Mapping[str, int] | None = None
-    actor: str = "pc"
+    actor: Actor = "pc"
     policy: Policy = "keep"
     reroll: Reroll | None = None
     load: float = 0.0
     tools: Mapping[str, int] = field(default_factory=dict)
-    features: frozenset[str] = frozenset()
+    features: frozenset[Feature] = frozenset()
 
     def __post_init__(self) -> None:
         check_text("name", self.name, error=CharacterError)
@@ -334,17 +338,16 @@ class Character:
             raise recast(err, CharacterError) from None
         set_(self, "load", check_real("load", self.load, lo=0, hi=1e6, error=CharacterError))
         set_(self, "tools", self._mapping("tools", self.tools, _tool_name, 0, 1, True))
-        features = self.features
+        given: Any = self.features  # what the caller passed, checked here
         allowed = f"a list of features from {list(FEATURES)}"
-        if isinstance(features, (str, bytes, Mapping)) or not hasattr(features, "__iter__"):
-            raise _fail("features", features, allowed, wrong_type=True)
+        if isinstance(given, (str, bytes, Mapping)) or not hasattr(given, "__iter__"):
+            raise _fail("features", given, allowed, wrong_type=True)
         try:
-            features = list(features)
+            items = list(given)
         except TypeError:  # a 0-d array
-            raise _fail("features", features, allowed, wrong_type=True) from None
-        for f in features:
-            check_choice("features", f, FEATURES, CharacterError)
-        set_(self, "features", frozenset(features))
+            raise _fail("features", given, allowed, wrong_type=True) from None
+        features = frozenset(check_choice("features", f, FEATURES, CharacterError) for f in items)
+        set_(self, "features", features)
 
     @staticmethod
     def _gauge(name: str, *, field_name: str) -> str:
@@ -478,8 +481,8 @@ class Character:
         skill: str | None = None,
         *,
         ability: str | None = None,
-        kind: str | None = None,
-        advantage: str = "normal",
+        kind: RollKind | None = None,
+        advantage: Advantage = "normal",
         bonus: int = 0,
         policy: Policy | None = None,
         system: str = "3d6x",

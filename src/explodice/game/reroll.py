@@ -21,13 +21,14 @@ A reroll never belongs to the whole game: there is no switch in :class:`~explodi
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from explodice.core.errors import RulesError, check_choice, check_int, fail, recast
 
-__all__ = ["REROLL_TRIGGERS", "Reroll", "as_reroll"]
+__all__ = ["REROLL_TRIGGERS", "Reroll", "Trigger", "as_reroll"]
 
-REROLL_TRIGGERS = ("one", "failure")
+Trigger = Literal["one", "failure"]
+REROLL_TRIGGERS: tuple[Trigger, ...] = get_args(Trigger)
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ class Reroll:
     unset: each roll binds its own (:meth:`with_dc`); ``per_day`` caps how many the
     character spends in an adventuring day (``None``: every failed roll may be rerolled)."""
 
-    trigger: Literal["one", "failure"]
+    trigger: Trigger
     dc: int | None = None
     per_day: int | None = None
 

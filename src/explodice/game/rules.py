@@ -47,6 +47,7 @@ __all__ = [
     "MalusDie",
     "Overflow",
     "Policy",
+    "PolicyName",
     "Reroll",
     "Roll",
     "RollKind",
@@ -73,20 +74,21 @@ MalusDie = Literal["exploding", "plain"]
 HidingTies = Literal["hider", "observer"]
 DeceptionNoticed = Literal["on_failure", "when_cheated"]
 
-ADVANTAGE_STATES: tuple[str, ...] = get_args(Advantage)
-KINDS: tuple[str, ...] = get_args(RollKind)
-ACTORS: tuple[str, ...] = get_args(Actor)
-DISADVANTAGE_READINGS: tuple[str, ...] = get_args(Disadvantage)
-OVERFLOW_MODES: tuple[str, ...] = get_args(Overflow)
-DRAIN_GAUGES: tuple[str, ...] = get_args(DrainGauge)
-LUCKY_TIMINGS: tuple[str, ...] = get_args(LuckyTiming)
-MALUS_DICE: tuple[str, ...] = get_args(MalusDie)
-HIDING_TIES: tuple[str, ...] = get_args(HidingTies)
-DECEPTION_NOTICED: tuple[str, ...] = get_args(DeceptionNoticed)
-POLICY_NAMES = ("keep", "cancel")
+ADVANTAGE_STATES: tuple[Advantage, ...] = get_args(Advantage)
+KINDS: tuple[RollKind, ...] = get_args(RollKind)
+ACTORS: tuple[Actor, ...] = get_args(Actor)
+DISADVANTAGE_READINGS: tuple[Disadvantage, ...] = get_args(Disadvantage)
+OVERFLOW_MODES: tuple[Overflow, ...] = get_args(Overflow)
+DRAIN_GAUGES: tuple[DrainGauge, ...] = get_args(DrainGauge)
+LUCKY_TIMINGS: tuple[LuckyTiming, ...] = get_args(LuckyTiming)
+MALUS_DICE: tuple[MalusDie, ...] = get_args(MalusDie)
+HIDING_TIES: tuple[HidingTies, ...] = get_args(HidingTies)
+DECEPTION_NOTICED: tuple[DeceptionNoticed, ...] = get_args(DeceptionNoticed)
+PolicyName = Literal["keep", "cancel"]
+POLICY_NAMES: tuple[PolicyName, ...] = get_args(PolicyName)
 
 
-def net_advantage(advantages: int = 0, disadvantages: int = 0) -> str:
+def net_advantage(advantages: int = 0, disadvantages: int = 0) -> Advantage:
     """Net counts of advantage and disadvantage sources into one state, as docs/rules.md says.
 
     Any advantage with any disadvantage gives neither; otherwise one or more sources give one
@@ -173,20 +175,19 @@ class Rules:
                 check_choice(sw.name, value, sw.values)
             elif sw.kind == "flag":
                 object.__setattr__(self, sw.name, check_flag(sw.name, value, error=RulesError))
-        kinds = self.rule_of_one_kinds
-        if isinstance(kinds, (str, bytes, Mapping)) or not hasattr(kinds, "__iter__"):
+        given: Any = self.rule_of_one_kinds  # what the caller passed, checked here
+        if isinstance(given, (str, bytes, Mapping)) or not hasattr(given, "__iter__"):
             raise fail(
-                "rule_of_one_kinds", kinds, f"a set of kinds from {list(KINDS)}", wrong_type=True
+                "rule_of_one_kinds", given, f"a set of kinds from {list(KINDS)}", wrong_type=True
             )
         try:
-            kinds = list(kinds)
+            items = list(given)
         except TypeError:  # a 0-d array
             raise fail(
-                "rule_of_one_kinds", kinds, f"a set of kinds from {list(KINDS)}", wrong_type=True
+                "rule_of_one_kinds", given, f"a set of kinds from {list(KINDS)}", wrong_type=True
             ) from None
-        for kind in kinds:
-            check_choice("rule_of_one_kinds", kind, KINDS)
-        object.__setattr__(self, "rule_of_one_kinds", frozenset(kinds))
+        kinds = frozenset(check_choice("rule_of_one_kinds", kind, KINDS) for kind in items)
+        object.__setattr__(self, "rule_of_one_kinds", kinds)
 
     def describe(self) -> str:
         """One line naming every switch, for figure captions and report pages.
@@ -263,7 +264,7 @@ def switches() -> tuple[Switch, ...]:
     out = []
     for f in dataclasses.fields(Rules):
         hint = hints[f.name]
-        default = f.default_factory() if f.default is dataclasses.MISSING else f.default  # type: ignore[misc]
+        default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
         scope = SWITCH_SCOPES.get(f.name, "roll")
         if typing.get_origin(hint) is Literal:
             out.append(Switch(f.name, "choice", get_args(hint), default, scope))
@@ -303,7 +304,7 @@ class Best:
         return f"best(dc={self.dc}, λ={self.weight:g})"
 
 
-Policy = str | Best
+Policy = PolicyName | Best
 
 
 @dataclass(frozen=True)

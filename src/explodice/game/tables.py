@@ -13,6 +13,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import Literal, get_args
 
 from explodice.core.errors import ExplodiceError, check_choice, fail
 
@@ -33,6 +34,8 @@ __all__ = [
     "MODIFIERS",
     "PROFILES",
     "SYSTEMS",
+    "Difficulty",
+    "System",
     "check_system",
     "dc_bands",
     "difficulty_of",
@@ -41,10 +44,12 @@ __all__ = [
 ]
 
 #: The two systems modelled side by side.
-SYSTEMS = ("3d6x", "d20")
+System = Literal["3d6x", "d20"]
+SYSTEMS: tuple[System, ...] = get_args(System)
 
 #: The difficulty bands, easiest first (English names used in code).
-DIFFICULTIES = ("very easy", "easy", "moderate", "hard", "very hard", "nearly impossible")
+Difficulty = Literal["very easy", "easy", "moderate", "hard", "very hard", "nearly impossible"]
+DIFFICULTIES: tuple[Difficulty, ...] = get_args(Difficulty)
 #: Seed 000's French names of the bands.
 DIFFICULTY_FR: Mapping[str, str] = MappingProxyType(
     dict(
@@ -129,7 +134,7 @@ HAGGLE_DCS_FR: Mapping[str, str] = MappingProxyType(
 )
 
 
-def check_system(system: str) -> str:
+def check_system(system: str) -> System:
     """``system`` validated: ``"3d6x"`` or ``"d20"``."""
     return check_choice("system", system, SYSTEMS, ExplodiceError)
 

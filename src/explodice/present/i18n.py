@@ -22,12 +22,13 @@ import re
 from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Decimal
 from importlib import resources
-from typing import Any
+from typing import Any, Literal, get_args
 
-from explodice.core.errors import ExplodiceError, shown
+from explodice.core.errors import ExplodiceError, check_choice
 
 __all__ = [
     "LANGS",
+    "Lang",
     "check_lang",
     "date",
     "d3_locale",
@@ -40,16 +41,16 @@ __all__ = [
     "translator",
 ]
 
-LANGS = ("en", "fr")
+#: The languages of the report, the explorer and the command line.
+Lang = Literal["en", "fr"]
+LANGS: tuple[Lang, ...] = get_args(Lang)
 DOMAIN = "explodice"
 _LOCALES = {"en": "en_GB", "fr": "fr_FR"}
 
 
-def check_lang(lang: Any) -> str:
+def check_lang(lang: Any) -> Lang:
     """``lang`` validated: ``"en"`` or ``"fr"``."""
-    if lang not in LANGS:
-        raise ExplodiceError(f"`lang` must be one of {list(LANGS)}, but {shown(lang)} was passed.")
-    return lang
+    return check_choice("lang", lang, LANGS, ExplodiceError)
 
 
 @functools.cache

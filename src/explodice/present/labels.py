@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from explodice.game.character import GAUGES, SKILLS_FR
-from explodice.game.rules import KINDS, READING_SWITCHES, Best, switches
+from explodice.game.rules import KINDS, READING_SWITCHES, Advantage, Best, Disadvantage, switches
 from explodice.game.tables import DIFFICULTY_FR, HAGGLE_DCS_FR
 from explodice.present import i18n
 
@@ -223,8 +223,8 @@ class State:
     ``key`` is how the tables write it (``"disadvantage (drop)"``, the ``advantage`` column of
     :func:`~explodice.success_table`), :meth:`label` how a reader sees it."""
 
-    advantage: str
-    reading: str | None = None
+    advantage: Advantage
+    reading: Disadvantage | None = None
 
     @property
     def key(self) -> str:

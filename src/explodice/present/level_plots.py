@@ -14,7 +14,7 @@ never call ``plt.show()``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 import pandas as pd
@@ -28,6 +28,7 @@ from explodice.present.plots import place_legend, share
 __all__ = [
     "GAUGE_COLOURS",
     "OUTSIDE_EDGE",
+    "EdgeStyle",
     "plot_gauge_needs",
     "plot_level_grid",
     "plot_save_dc_bases",
@@ -36,8 +37,17 @@ __all__ = [
 
 #: One colour per gauge, the same on every page.
 GAUGE_COLOURS = dict(zip(GAUGES, ("#c0392b", "#1f5fa8", "#b7950b", "#1e8449")))
+
+
+class EdgeStyle(TypedDict):
+    """The keywords of a patch's edge (matplotlib's ``edgecolor`` and ``linewidth``)."""
+
+    edgecolor: str
+    linewidth: float
+
+
 #: The frame of a cell outside its band's target range.
-OUTSIDE_EDGE = {"edgecolor": "black", "linewidth": 1.1}
+OUTSIDE_EDGE: EdgeStyle = {"edgecolor": "black", "linewidth": 1.1}
 #: The label of that frame in a legend.
 OUTSIDE_LABEL = N_("outside the band's target range")
 

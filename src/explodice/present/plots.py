@@ -25,8 +25,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from explodice.core.errors import ExplodiceError, check_choice, fail
 from explodice.engine.distribution import Distribution
-from explodice.game.rules import Rules
+from explodice.game.rules import DISADVANTAGE_READINGS, Rules
 from explodice.game.tables import dc_bands
 from explodice.present import i18n
 from explodice.present.labels import N_, rules_text
@@ -91,7 +92,7 @@ def provenance(dist: Distribution, lang: str = "en") -> str:
     '3d6x exact'
     """
     _ = i18n.translator(lang)
-    if dist.simulated:
+    if dist.simulated and dist.n is not None:
         how = (
             f"{dist.system} Monte Carlo, n={i18n.number(dist.n, lang, 0)}, {_('seed')}={dist.seed}"
         )
@@ -115,7 +116,7 @@ def frame_provenance(frame: pd.DataFrame, lang: str = "en") -> str:
             vals = [v for v in pd.unique(frame[col]) if v is not None and not _isnan(v)]
             if vals:  # thousands separators for sizes, never for seeds
                 shown = ", ".join(
-                    i18n.number(v, lang, 0)
+                    i18n.number(int(v), lang, 0)
                     if col != "seed" and isinstance(v, (int, np.integer))
                     else _(str(v))
                     for v in vals[:3]
@@ -128,7 +129,8 @@ def frame_provenance(frame: pd.DataFrame, lang: str = "en") -> str:
         if "disadvantage" in frame.columns:
             readings = [r for r in pd.unique(frame["disadvantage"]) if isinstance(r, str)]
         if len(readings) == 1:  # the rows say which reading they used: trust them
-            rules = dataclasses.replace(rules, disadvantage=readings[0])
+            reading = check_choice("disadvantage", readings[0], DISADVANTAGE_READINGS)
+            rules = dataclasses.replace(rules, disadvantage=reading)
         parts.append(rules_text(rules, lang, readings if len(readings) > 1 else None))
     elif "rules" in frame.columns:
         parts += [str(r) for r in pd.unique(frame["rules"])[:2]]
@@ -212,16 +214,17 @@ def covered(ax: Any, box: Any) -> int:
 
     ax.get_xlim(), ax.get_ylim()  # autoscaling is lazy: the limits settle before measuring
     legend = ax.get_legend()
+    inside = ax.bbox  # the Axes' own box, in display coordinates
     count = 0
     for artist in ax.get_children():
         if not artist.get_visible() or artist is legend or artist.get_gid() == "band":
             continue
         if isinstance(artist, Line2D):
             path = artist.get_transform().transform_path(artist.get_path())
+            vertices = np.asarray(path.vertices)
             marked = artist.get_marker() not in (None, "None", "", " ")
-            if len(path.vertices) and (
-                path.intersects_bbox(box, filled=False)
-                or (marked and box.count_contains(path.vertices))
+            if len(vertices) and (
+                path.intersects_bbox(box, filled=False) or (marked and box.count_contains(vertices))
             ):
                 count += 1
         elif isinstance(artist, Rectangle):
@@ -232,7 +235,7 @@ def covered(ax: Any, box: Any) -> int:
         elif isinstance(artist, Text) and artist.get_text() and artist.axes is ax:
             extent = artist.get_window_extent()  # a text on the data, not a title
             middle = ((extent.x0 + extent.x1) / 2, (extent.y0 + extent.y1) / 2)
-            count += bool(extent.overlaps(box) and ax.bbox.contains(*middle))
+            count += bool(extent.overlaps(box) and inside.contains(*middle))
         elif hasattr(artist, "get_offsets") and artist.get_offsets() is not None:
             offsets = artist.get_offset_transform().transform(artist.get_offsets())
             count += bool(len(offsets) and box.count_contains(offsets))
@@ -704,6 +707,11 @@ def plot_mc_bands(
     lang: str = "en",
 ) -> Any:
     """A simulated success curve with its Wilson confidence band, over the exact curve if given."""
+    if not isinstance(sim, Distribution) or sim.n is None or not sim.simulated:
+        wrong_type = not isinstance(sim, Distribution)
+        allowed = "a simulated Distribution (with counts)"
+        raise fail("sim", sim, allowed, ExplodiceError, wrong_type=wrong_type)
+    n = sim.n
     ax = _axes(ax)
     _ = i18n.translator(lang)
     if dcs is None:
@@ -720,7 +728,7 @@ def plot_mc_bands(
         step="mid",
         label=_("{level} Wilson band").format(level=i18n.percent(level, lang, 0)),
     )
-    ax.plot(dcs, p, ".", ms=3, label=f"Monte Carlo, n={i18n.number(sim.n, lang, 0)}")
+    ax.plot(dcs, p, ".", ms=3, label=f"Monte Carlo, n={i18n.number(n, lang, 0)}")
     if exact is not None:
         ax.plot(dcs, exact.p_success(dcs), "-", lw=0.8, color="black", label=_("exact"))
     ax.set_xlabel(_("DC (success when total ≥ DC)"))
@@ -855,7 +863,7 @@ def plot_frontier(
     placed: list[tuple[float, float]] = []
     for h, g in groups:
         g = g.sort_values(x)
-        (line,) = ax.plot(g[x], g[y], "o-", ms=3, label=None if h is None else f"{h}")
+        (line,) = ax.plot(g[x], g[y], "o-", ms=3, label=None if h is None else str(h))
         if "knee" in g.columns and g["knee"].any():
             k = g[g["knee"].astype(bool)]
             ax.plot(k[x], k[y], "*", ms=10, color=line.get_color(), mec="black", mew=0.5)

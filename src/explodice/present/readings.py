@@ -249,17 +249,18 @@ def readings_frame(
     _ = i18n.translator(lang)
     rules = Rules() if rules is None else rules
     moved = {(v.switch, v.value): v for v in variants(rules)}
-    at = {(c.switch, c.value): c for c in cells.itertuples()}
+    # the rows of largest_cells, read by name as where_label reads them (pandas types no column)
+    at: dict[tuple[Any, Any], Any] = {(c.switch, c.value): c for c in cells.itertuples()}
     out = []
-    for row in table.itertuples():
-        key = (row.switch, row.value)
+    for row in table.to_dict("records"):
+        key = (row["switch"], row["value"])
         cell = at.get(key)
-        computed = pd.notna(row.largest)
+        computed = pd.notna(row["largest"])
         shown: dict[str, Any] = {
-            "switch": row.switch,
-            "value": row.value,
-            "reading": reading_label(row.switch, row.value, lang),
-            "largest_abs": float(row.largest) if computed else np.nan,
+            "switch": row["switch"],
+            "value": row["value"],
+            "reading": reading_label(row["switch"], row["value"], lang),
+            "largest_abs": float(row["largest"]) if computed else np.nan,
             "part": cell.part if cell is not None else None,
             "largest": (
                 points(float(cell.delta), lang)
@@ -271,17 +272,17 @@ def readings_frame(
             "where": where_label(cell, lang) if cell is not None else "",
         }
         for column, _header in SUMMARIES:
-            value = getattr(row, column)
+            value = row[column]
             if pd.isna(value):
                 shown[column] = "—"
             elif column == "day_p_empty_max":  # a probability: in percentage points
                 shown[column] = points(float(value), lang, sign=False)
             else:  # points of a gauge per roll, successes per day
                 shown[column] = i18n.number(float(value), lang, 3)
-        if "day" in table.attrs.get("parts", ()) and row.reads in ("roll", "day"):
-            if pd.isna(row.day_p_empty_max):
+        if "day" in table.attrs.get("parts", ()) and row["reads"] in ("roll", "day"):
+            if pd.isna(row["day_p_empty_max"]):
                 shown["day_p_empty_max"] = shown["day_successes_max"] = _("not computed")
-        shown["note"] = note_label(str(row.note or ""), moved.get(key), day, rules, lang)
+        shown["note"] = note_label(str(row["note"] or ""), moved.get(key), day, rules, lang)
         out.append(shown)
     return pd.DataFrame(out)
 
@@ -318,13 +319,14 @@ def plot_readings(
     y = np.arange(n)
     size = 100 * frame["largest_abs"].to_numpy(dtype=float)
     top = np.nanmax(size) if np.isfinite(size).any() and np.nanmax(size) > 0 else 1.0
-    colours = dict(zip(PART_NAMES, plt.get_cmap("tab10").colors))
-    for yi, (row, v) in enumerate(zip(frame.itertuples(), size)):
+    tab10 = plt.get_cmap("tab10")  # its i-th colour for the i-th part
+    colours = {part: tab10(i) for i, part in enumerate(PART_NAMES)}
+    for yi, (row, v) in enumerate(zip(frame.to_dict("records"), size)):
         if np.isnan(v):
             ax.text(0, yi, "  " + _("not computed"), va="center", fontsize=6.5, color="0.35")
             continue
-        ax.barh(yi, v, color=colours.get(row.part, "0.6"), height=0.7)
-        text = row.largest + (f" · {row.where}" if row.where else "")
+        ax.barh(yi, v, color=colours.get(row["part"], "0.6"), height=0.7)
+        text = row["largest"] + (f" · {row['where']}" if row["where"] else "")
         ax.text(
             v + top * 0.01,
             yi,

@@ -19,7 +19,7 @@ import dataclasses
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -48,7 +48,7 @@ from explodice.day.scenario import DayRoll, Scenario
 from explodice.game.build import LEVELS, Build, BuildTest, check_level, check_levels, parse_test
 from explodice.game.character import GAUGES, Character
 from explodice.game.checks import check_rules
-from explodice.game.rules import ADVANTAGE_STATES, Rules
+from explodice.game.rules import ADVANTAGE_STATES, Advantage, Rules
 from explodice.game.tables import DC_TABLES, DIFFICULTIES, SYSTEMS
 from explodice.sweeps.run import sweep
 from explodice.sweeps.tasks import SweepWarning, Task
@@ -117,7 +117,7 @@ def _run(
 ) -> pd.DataFrame:
     """``run`` on every build and level by :func:`sweep`; the sweep's own columns dropped, a
     failed case raised as the error it gave."""
-    grid = {"build": [b.name for b in builds], "level": levels}
+    grid: dict[str, list[Any]] = {"build": [b.name for b in builds], "level": levels}
     n_cases = int(np.prod([len(v) for v in grid.values()]))
     task = Task(question, {k: None for k in grid}, run, lambda case: cost)
     with warnings.catch_warnings():  # a failed case is raised below, with its parameters
@@ -149,12 +149,12 @@ class _Progression:
     """One (build, level) case of :func:`progression` (picklable: it travels to workers)."""
 
     builds: tuple[Build, ...]
-    tests: tuple[BuildTest, ...] | str | None
+    tests: tuple[BuildTest, ...] | Literal["main"] | None
     targets: Mapping[str, tuple[float, float]]
     dcs: Mapping[str, Mapping[str, Mapping[int, int]]]
     systems: tuple[str, ...]
     rules: Rules
-    advantage: str
+    advantage: Advantage
 
     def __call__(self, case: dict[str, Any], seed: Any) -> pd.DataFrame:
         build = next(b for b in self.builds if b.name == case["build"])
@@ -214,10 +214,10 @@ def _dc_tables(
         elif isinstance(dcs, Mapping):
             for band in dcs:
                 check_choice("dcs", band, DIFFICULTIES, ExplodiceError)
-            lacking = [b for b in difficulties if b not in dcs]
-            if lacking:
+            no_dc = [b for b in difficulties if b not in dcs]
+            if no_dc:
                 raise ExplodiceError(
-                    f"`dcs` must give a DC for every band asked, but it lacks {lacking}."
+                    f"`dcs` must give a DC for every band asked, but it lacks {no_dc}."
                 )
             out[system] = {b: dict.fromkeys(levels, _dc(dcs[b], f"dcs.{b}")) for b in difficulties}
         else:
@@ -288,9 +288,11 @@ def progression(
     builds = check_builds(builds)
     levels = check_levels(levels)
     ranges = resolve_targets(targets)
-    test_list: tuple[BuildTest, ...] | str | None = (
-        tests
-        if tests is None or (isinstance(tests, str) and tests == "main")
+    test_list: tuple[BuildTest, ...] | Literal["main"] | None = (
+        None
+        if tests is None
+        else "main"
+        if isinstance(tests, str) and tests == "main"
         else tuple(parse_test(t, "tests") for t in check_names("tests", tests))
     )
     systems = tuple(
@@ -298,9 +300,9 @@ def progression(
     )
     if len(set(systems)) != len(systems):
         raise ExplodiceError(f"`systems` must not repeat a system, but {list(systems)} was passed.")
-    check_choice("advantage", advantage, ADVANTAGE_STATES, ExplodiceError)
+    state = check_choice("advantage", advantage, ADVANTAGE_STATES, ExplodiceError)
     tables = _dc_tables(dcs, list(ranges), levels, systems)
-    run = _Progression(tuple(builds), test_list, ranges, tables, systems, rules, advantage)
+    run = _Progression(tuple(builds), test_list, ranges, tables, systems, rules, state)
     frame = _run("progression", builds, levels, run, _PROGRESSION_COST, executor, workers, progress)
     frame.attrs.update(
         {
@@ -485,7 +487,7 @@ def size_gauges(
     else:
         for (name, g), rows in frame.groupby(["build", "gauge"], sort=False):
             needed = dict(zip(rows.level, rows.needed))
-            per_level[name, g] = points_per_level(by_name[name], g, needed)
+            per_level[name, g] = points_per_level(by_name[str(name)], str(g), needed)
     keys = list(zip(frame.build, frame.gauge))
     frame["per_level_needed"] = [per_level[k] for k in keys]
     frame["per_level_have"] = [by_name[b].gauge_per_level.get(g, 0) for b, g in keys]

@@ -54,7 +54,7 @@ def _run_batch(
     the seconds spent. Runs in a worker: a named task travels by name, a callable by pickle."""
     run = TASKS[task].run if isinstance(task, str) else task
     began = time.perf_counter()
-    out = []
+    out: list[tuple[int, list[dict[Any, Any]] | None, str | None]] = []
     for index, params in items:
         seed = np.random.SeedSequence(entropy, spawn_key=(*root_key, index))
         try:
@@ -209,14 +209,27 @@ def _pool(executor: Any, workers: int | None) -> _Pool:
 
 # -- the sweep ------------------------------------------------------------------------------
 def _root_seed(seed: Any) -> np.random.SeedSequence:
+    """The sweep's root: one integer, which the table's ``seed`` column records (so a
+    SeedSequence of several words, or with a spawn key, is refused: typed back, the recorded
+    integer would not give the same numbers)."""
     if seed is None:  # a fresh root, short enough to print and to type back
         seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(1))
-    return resolve_seed(seed)
+    root = resolve_seed(seed)
+    if not isinstance(root.entropy, numbers.Integral) or root.spawn_key:
+        allowed = "an integer >= 0, None, or a SeedSequence of one integer without a spawn key"
+        raise fail("seed", seed, allowed, SweepError)
+    return root
+
+
+def _entropy(root: np.random.SeedSequence) -> int:
+    """The root's one integer (:func:`_root_seed` made sure of it)."""
+    assert isinstance(root.entropy, numbers.Integral)
+    return int(root.entropy)
 
 
 def sweep(
     grid: Mapping[str, Any] | pd.DataFrame,
-    task: str | Callable[..., Any],
+    task: str | Task | Callable[..., Any],
     *,
     executor: Any = None,
     workers: int | None = None,
@@ -360,7 +373,8 @@ class _Runner:
         else:
             budget = self.batch_seconds / 4
         cap = max(1, -(-len(self.queue) // self.pool.slots))  # the tail: a share per worker
-        batch, cost = [], 0.0
+        batch: list[int] = []
+        cost = 0.0
         while self.queue and len(batch) < cap and (not batch or cost < budget):
             i = self.queue.popleft()
             batch.append(i)
@@ -377,7 +391,7 @@ class _Runner:
                     self.task,
                     self.defaults,
                     items,
-                    self.root.entropy,
+                    _entropy(self.root),
                     tuple(self.root.spawn_key),
                 )
             except Exception as err:  # noqa: BLE001 - e.g. a broken pool: these cases fail
@@ -448,7 +462,8 @@ def _unguarded_script() -> bool:
 
 def _seed_label(root: np.random.SeedSequence) -> int | str:
     """The root seed as a column value: an int, or its digits past int64."""
-    return int(root.entropy) if int(root.entropy) < 2**63 else str(root.entropy)
+    entropy = _entropy(root)
+    return entropy if entropy < 2**63 else str(entropy)
 
 
 def _assemble(

@@ -30,7 +30,9 @@ def build_parser() -> argparse.ArgumentParser:
     for command in COMMANDS:
         p = sub.add_parser(
             command.name,
-            parents=[make() for make in command.shared],
+            # typeshed wants parents of the subparsers' class (Parser); argparse copies any
+            # parser's arguments, and the shared groups are plain ArgumentParsers
+            parents=[make() for make in command.shared],  # type: ignore[misc]
             help=command.help,
             description=command.description,
         )

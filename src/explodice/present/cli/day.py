@@ -204,7 +204,9 @@ def default_scenario_text(name: str = "my-scenario.toml") -> str:
     from importlib import resources
 
     text = resources.files("explodice").joinpath("data/default.toml").read_text("utf-8")
-    blocks, comments, keep = [], [], False
+    blocks: list[str] = []
+    comments: list[str] = []
+    keep = False
     for line in text.splitlines(keepends=True):
         stripped = line.strip()
         if stripped.startswith("["):  # a table: its comments above it go with it

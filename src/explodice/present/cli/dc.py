@@ -10,7 +10,7 @@ import argparse
 
 import pandas as pd
 
-from explodice.analysis.compare import dc_for_probability
+from explodice.analysis.compare import MODES, dc_for_probability
 from explodice.analysis.success import roll_distribution
 from explodice.game.rules import Roll
 from explodice.game.tables import SYSTEMS, difficulty_of
@@ -33,7 +33,6 @@ from explodice.present.cli.output import emit
 __all__ = ["COMMAND", "run"]
 
 #: How the DC is chosen, as dc_for_probability's ``mode``.
-MODES = ("closest", "at_least", "at_most")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

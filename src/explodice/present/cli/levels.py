@@ -232,16 +232,16 @@ def progression_text(frame: pd.DataFrame, lang: str) -> list[str]:
     ]
     for (build, test), rows in frame.groupby(["build", "test"], sort=False):
         first = rows.iloc[0]
-        name = build_test_label(test, first.kind, first.ability, lang)
+        name = build_test_label(str(test), first.kind, first.ability, lang)
         cells = {}
         for level, at in rows.groupby("level", sort=False):
             row: dict[Any, str] = {
                 ("", _("modifier")): _signed(at.groupby("system", sort=False).modifier.first())
             }
-            for r in at.itertuples():
-                text = i18n.percent(r.p, lang, 0)
-                row[difficulty_label(r.difficulty, lang), r.system] = text + (
-                    "" if r.in_target else OUTSIDE
+            for r in at.to_dict("records"):
+                text = i18n.percent(r["p"], lang, 0)
+                row[difficulty_label(r["difficulty"], lang), r["system"]] = text + (
+                    "" if r["in_target"] else OUTSIDE
                 )
             cells[level] = row
         grid = pd.DataFrame.from_dict(cells, orient="index")
@@ -288,7 +288,7 @@ def dcs_text(frame: pd.DataFrame, lang: str) -> list[str]:
             lines[label] = [i18n.percent(v, lang) for v in worst.worst_miss[bands]]
         grid = pd.DataFrame.from_dict(lines, orient="index", columns=heads)
         grid.index.name = _("level")
-        name = build_test_label(test, *_kind_of(frame, build, test), lang)
+        name = build_test_label(str(test), *_kind_of(frame, str(build), str(test)), lang)
         mods = rows[rows.table == "level"].drop_duplicates("level").modifier
         out += [
             "",

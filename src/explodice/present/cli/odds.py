@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     frame["median"] = dist.median
     frame["drain_mean"] = dist.drain_mean
     if rules.close_contest and "p_tie" not in frame:  # lutte serrée: a total == DC goes to bids
-        frame.insert(frame.columns.get_loc("p") + 1, "p_tie", _ties(dist, dcs))
+        frame.insert(list(frame.columns).index("p") + 1, "p_tie", _ties(dist, dcs))
     frame["rules"] = rules_text(rules, dist.system)
     if args.pmf:
         frame = dist.to_frame("total")

@@ -21,7 +21,7 @@ import dataclasses
 import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
 from explodice.core.errors import ExplodiceError
 from explodice.day.simulate import MAX_DAYS
@@ -29,7 +29,7 @@ from explodice.engine.chunks import MAX_THREADS
 from explodice.engine.sampling import Sampling
 from explodice.engine.seeding import MAX_ROLLS
 from explodice.game.reroll import Reroll
-from explodice.game.rules import ACTORS, ADVANTAGE_STATES, KINDS, Rules, parse_policy
+from explodice.game.rules import ACTORS, ADVANTAGE_STATES, KINDS, Policy, Rules, parse_policy
 from explodice.game.rules import Switch as RulesSwitch
 from explodice.game.rules import switches as rule_switches
 from explodice.game.tables import MAX_GAUGE
@@ -116,7 +116,8 @@ SWITCH_FLAGS = {"rule_of_one_kinds": "--rule-of-one"}
 #: Where a command's rolls may get Lucky, for :func:`rules_options`: from ``--lucky``
 #: (``"option"``), from its own inputs (``"own"``: a configuration's characters, a grid), or
 #: nowhere (``"none"``: ``--lucky-timing`` could change nothing, so it is not offered).
-LUCKY_SOURCES = ("option", "own", "none")
+LuckySource = Literal["option", "own", "none"]
+LUCKY_SOURCES: tuple[LuckySource, ...] = get_args(LuckySource)
 #: The field of the switch that says when Lucky rerolls (offered only where a roll has Lucky).
 LUCKY_TIMING = "lucky_timing"
 
@@ -184,7 +185,7 @@ SCOPES = tuple(dict.fromkeys(s.scope for s in RULES_SWITCHES))
 
 
 def rules_options(
-    scopes: Iterable[str] | None = ("roll",), *, lucky: str = "option"
+    scopes: Iterable[str] | None = ("roll",), *, lucky: LuckySource = "option"
 ) -> argparse.ArgumentParser:
     """The rules switches a command can apply: those read in ``scopes`` (``None``: every
     scope; see :data:`explodice.game.rules.SWITCH_SCOPES`), so that one it cannot apply is
@@ -300,7 +301,7 @@ def policy(text: str) -> str:
     return text
 
 
-def resolve_policy(text: str, dc: int | None) -> Any:
+def resolve_policy(text: str, dc: int | None) -> Policy:
     """The policy of ``--policy`` for a roll against ``dc``."""
     return parse_policy(text, dc=dc, field_name="--policy")
 

@@ -172,6 +172,8 @@ def warnings_in_one_line(*categories: type[Warning]) -> Iterator[None]:
         yield
     for w in caught:
         if issubclass(w.category, categories):
-            sys.stderr.write(f"explodice: warning: {one_line(w.message)}\n")
+            # warnings.warn("text", Category) records Category("text"): a str is only typeshed's
+            message = w.message if isinstance(w.message, Warning) else w.category(w.message)
+            sys.stderr.write(f"explodice: warning: {one_line(message)}\n")
         else:
             warnings.showwarning(w.message, w.category, w.filename, w.lineno)

@@ -162,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
     out = sys.stdout
     out.write(header(s, config, rules, lang) + "\n")
     out.write(text_table(shown, lang).to_string(index=False) + "\n")
-    notes = [(r.reading, r.note) for r in shown.itertuples() if r.note]
+    notes = [(r["reading"], r["note"]) for r in shown.to_dict("records") if r["note"]]
     if notes:
         out.write("# " + _("not computed:") + "\n")
         out.write("".join(f"#   {reading}: {note}\n" for reading, note in notes))

@@ -251,12 +251,13 @@ def _text(frame: pd.DataFrame, lang: str) -> list[str]:
     for build, rows in frame.groupby("build", sort=False):
         gauges = list(dict.fromkeys(rows.gauge))
         cells: dict[int, dict[tuple[str, str], str]] = {}
-        for r in rows.itertuples():
-            row = cells.setdefault(int(r.level), {})
-            row[r.gauge, heads["needed"]] = str(r.needed)
-            row[r.gauge, heads["risk"]] = i18n.percent(r.risk, lang)
-            row[r.gauge, heads["have"]] = str(r.have) + ("" if r.meets else " *")
-            row[r.gauge, heads["risk_have"]] = i18n.percent(r.risk_have, lang)
+        for r in rows.to_dict("records"):
+            row = cells.setdefault(int(r["level"]), {})
+            gauge = r["gauge"]
+            row[gauge, heads["needed"]] = str(r["needed"])
+            row[gauge, heads["risk"]] = i18n.percent(r["risk"], lang)
+            row[gauge, heads["have"]] = str(r["have"]) + ("" if r["meets"] else " *")
+            row[gauge, heads["risk_have"]] = i18n.percent(r["risk_have"], lang)
         grid = pd.DataFrame.from_dict(cells, orient="index")
         order = [(g, h) for g in gauges for h in heads.values()]
         grid = grid[order]

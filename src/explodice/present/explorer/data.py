@@ -398,9 +398,11 @@ def explorer_data(
     built, build_levels = _build_subjects(config.builds, lang)
     # every level's modifier of a build's subject is read by the page: the needs cover them all
     at_levels = [
-        dataclasses.replace(s, who=f"{s.who}|{r.level}", mod3=int(r.mod3), mod20=int(r.mod20))
+        dataclasses.replace(
+            s, who=f"{s.who}|{r['level']}", mod3=int(r["mod3"]), mod20=int(r["mod20"])
+        )
         for s in built
-        for r in build_levels[build_levels.who == s.who].itertuples()
+        for r in build_levels[build_levels.who == s.who].to_dict("records")
     ]
     empty = pd.DataFrame()
     rules = config.rules

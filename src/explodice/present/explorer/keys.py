@@ -20,9 +20,10 @@ Reroll('failure', dc=12)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
-from explodice.game.reroll import Reroll
-from explodice.game.rules import Best, Policy, Roll
+from explodice.game.reroll import Reroll, Trigger
+from explodice.game.rules import Actor, Advantage, Best, Policy, PolicyName, Roll, RollKind
 from explodice.present import i18n
 from explodice.present.labels import STATES, State, best_label
 
@@ -46,9 +47,9 @@ class RollClass:
     and the ``trigger`` of the character's reroll trait (``"one"``: Lucky, ``"failure"``: a
     reroll on failure, spent against each DC; ``None``: no reroll)."""
 
-    kind: str = "check"
-    actor: str = "pc"
-    trigger: str | None = None
+    kind: RollKind = "check"
+    actor: Actor = "pc"
+    trigger: Trigger | None = None
 
     @property
     def key(self) -> str:
@@ -60,7 +61,7 @@ class RollClass:
         """Whether the roll depends on its DC (a reroll on failure is spent against it)."""
         return self.trigger == "failure"
 
-    def roll(self, advantage: str, policy: Policy, need: int) -> Roll:
+    def roll(self, advantage: Advantage, policy: Policy, need: int) -> Roll:
         """The roll at modifier 0 of this class, its reroll on failure bound to ``need`` (the
         roll at modifier 0 against DC = need is the roll at any modifier against DC = need +
         modifier: the engines shift)."""
@@ -81,7 +82,7 @@ class PolicyChoice:
     """A rule-of-1 policy of the controls: ``"keep"``, ``"cancel"``, or ``"best"`` with its
     ``weight`` λ (the cancellations that maximise P(success) - λ·E[drain] at each row's DC)."""
 
-    name: str
+    name: PolicyName | Literal["best"]
     weight: float | None = None
 
     @property
@@ -95,11 +96,15 @@ class PolicyChoice:
 
     def policy(self, dc: int) -> Policy:
         """The policy a roll against ``dc`` plays."""
-        return Best(dc, self.weight) if self.name == "best" else self.name
+        if self.name != "best":
+            return self.name
+        assert self.weight is not None  # a best(λ) choice carries its λ
+        return Best(dc, self.weight)
 
     def label(self, lang: str) -> str:
         """``keep`` (``garder``), ``best(λ=0.05)`` (``meilleur(λ=0,05)``)."""
         if self.name == "best":
+            assert self.weight is not None  # a best(λ) choice carries its λ
             return best_label(self.weight, lang)
         return i18n.translator(lang)(self.name)
 

@@ -114,15 +114,15 @@ _SLIDER_SCRIPT = """
 
 def _slider_script(data: ExplorerData, _: Callable[[str], str]) -> str:
     subjects = {
-        s.who: {
-            "mod": int(s.mod3),
-            "text": s.modifier_text,
+        s["who"]: {
+            "mod": int(s["mod3"]),
+            "text": s["modifier_text"],
             "title": _(
                 "{who}: the modifier is the character's; choose “{slider}” to move it"
-            ).format(who=s.label, slider=_(MODIFIER_CHOICE)),
+            ).format(who=s["label"], slider=_(MODIFIER_CHOICE)),
         }
-        for s in data.subjects.itertuples()
-        if s.who != MODIFIER_CHOICE
+        for s in data.subjects.to_dict("records")
+        if s["who"] != MODIFIER_CHOICE
     }
     return _SLIDER_SCRIPT.replace("SUBJECTS", script_json(subjects))
 

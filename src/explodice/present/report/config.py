@@ -24,14 +24,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from explodice.core.errors import ExplodiceError, check_int, clip, shown
+from explodice.core.errors import ExplodiceError, check_choice, check_int, clip, shown
 from explodice.core.files import atomic_write_text, check_writable, parse_toml, read_text
 from explodice.day.scenario import scenario_from_tables
 from explodice.game.build import builds_from_tables
 from explodice.game.character import characters_from_tables
 from explodice.game.rules import Rules, switches
 from explodice.game.tables import PROFILES
-from explodice.present.i18n import LANGS, check_lang, translator
+from explodice.present.i18n import LANGS, Lang, check_lang, translator
 from explodice.present.labels import N_
 
 __all__ = [
@@ -99,7 +99,7 @@ class ReportConfig:
     party: tuple[Any, ...] = ()
     day: Any = None  # a Scenario
     source: str = "embedded default"
-    lang: str = "en"  # "en" or "fr": the language of the report and the explorer
+    lang: Lang = "en"  # the language of the report and the explorer
     builds: tuple[Any, ...] = ()  # the [[build]] tables: characters across levels 1-20
     #: which of the names (:data:`NAMED`) are explodice's own, written in ``lang`` by
     #: :func:`in_language`; the others are the designer's, shown as written
@@ -207,8 +207,10 @@ def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
         raise fail("title", title, "a string")
     seed = integer("seed", data.get("seed", defaults.seed), 0, 2**63 - 1)
     lang = data.get("lang", defaults.lang)
-    if lang not in LANGS:
-        raise fail("lang", lang, f"one of {list(LANGS)}")
+    try:
+        lang = check_choice("lang", lang, LANGS, ConfigError)
+    except ExplodiceError as err:  # the file's name first, as every refusal of this file
+        raise ConfigError(f"{source}: {err}") from None
 
     # every switch of Rules (a new one is a key here by itself)
     rules_table = section("rules", (*(sw.name for sw in switches()), "lucky"))

@@ -27,7 +27,7 @@ def data(ctx: Context) -> PageData:
     rows = []
     for m in mods:
         h = haggle(Roll(m), dc=HAGGLE_BASE_DC, rules=ctx.rules)
-        for change, p in h.pmf.items():
+        for change, p in zip(h.pmf.index.tolist(), h.pmf.tolist()):
             rows.append(
                 {"modifier": m, "dc": HAGGLE_BASE_DC, "change_pct": int(change), "p": float(p)}
             )
@@ -71,14 +71,15 @@ def draw(ctx: Context, data: PageData) -> Figure:
     a.tick_params(axis="y", labelsize=7)
     wide = dist.pivot(index="modifier", columns="change_pct", values="p").fillna(0.0)
     frame = wide.reset_index()
-    greens = [("+" if c >= 0 else "−") + i18n.percent(abs(c) / 100, lang, 0) for c in wide.columns]
+    changes = [int(c) for c in wide.columns]  # the price changes in percent
+    greens = [("+" if c >= 0 else "−") + i18n.percent(abs(c) / 100, lang, 0) for c in changes]
     frame.columns = ["modifier"] + greens
     plots.plot_outcomes(
         frame.assign(method="exact"),
         x="modifier",
         parts=greens,
         lang=lang,
-        colours=[_change_colour(c) for c in wide.columns],
+        colours=[_change_colour(c) for c in changes],
         ax=b,
         xlabel=_("modifier (DC {dc})").format(dc=HAGGLE_BASE_DC),
         title=_("Price change at DC {dc}").format(dc=HAGGLE_BASE_DC),

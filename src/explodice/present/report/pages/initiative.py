@@ -29,7 +29,11 @@ def data(ctx: Context) -> PageData:
         s: initiative(creatures, sides=sides, system=s, rules=ctx.rules) for s in ("3d6x", "d20")
     }
     ranks = pd.concat([r.ranks.assign(system=s) for s, r in results.items()], ignore_index=True)
-    side_rows = pd.concat([r.sides.assign(system=s) for s, r in results.items()], ignore_index=True)
+    by_side = []
+    for s, r in results.items():
+        assert r.sides is not None  # the sides were given
+        by_side.append(r.sides.assign(system=s))
+    side_rows = pd.concat(by_side, ignore_index=True)
     ranks["method"] = side_rows["method"] = "exact"
     return PageData({"ranks": ranks, "sides": side_rows}, {"creatures": list(creatures)})
 

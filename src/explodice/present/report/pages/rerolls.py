@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
@@ -69,8 +71,10 @@ def draw(ctx: Context, data: PageData) -> Figure:
         ctx, title, caption, ncols=2, table=table, table_height=0.04 + 0.021 * (len(table) + 1)
     )
     # colour: the modifier; line: the system (solid 3d6x, dotted d20); marker: the reroll
-    colours = {m: f"C{i}" for i, m in enumerate(MODIFIERS)}
-    styles, markers = {"3d6x": "-", "d20": ":"}, {"failure": "o", "one": "x"}
+    # looked up by the frame's values (the groupby keys, which pandas types as Hashable)
+    colours: dict[Any, str] = {m: f"C{i}" for i, m in enumerate(MODIFIERS)}
+    styles: dict[Any, str] = {"3d6x": "-", "d20": ":"}
+    markers: dict[Any, str] = {"failure": "o", "one": "x"}
     for (system, trigger), part in normal.groupby(["system", "trigger"], sort=False):
         for m in MODIFIERS:
             rows = part[part.modifier == m]
@@ -82,8 +86,8 @@ def draw(ctx: Context, data: PageData) -> Figure:
     )
     a.yaxis.set_major_formatter(i18n.percent_formatter(ctx.lang))
     x3 = normal[normal.system == "3d6x"]
-    for (trigger, m), rows in x3.groupby(["trigger", "modifier"]):
-        b.plot(rows.dc, rows.drain_added, color=colours[m], marker=markers[trigger])
+    for (trigger, mod), rows in x3.groupby(["trigger", "modifier"]):
+        b.plot(rows.dc, rows.drain_added, color=colours[mod], marker=markers[trigger])
     b.axhline(0, color="0.5", lw=0.6)
     b.set(
         xlabel=_("DC"),
