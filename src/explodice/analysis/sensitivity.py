@@ -87,6 +87,7 @@ from explodice.game.rules import (
 from explodice.game.tables import DC_TABLE, HAGGLE_BASE_DC, MODIFIERS
 
 __all__ = [
+    "BEST_NOTE",
     "DAY_METHODS",
     "PARTS",
     "DayBlindSpot",
@@ -280,7 +281,7 @@ _DAY_IGNORES: dict[str, tuple[str, Callable[[Roll, Rules], bool]]] = {
 
 #: Why overflow="best" moves no number of the day's fixed policies (RULES: they pour into the
 #: fullest); the optimal player's gain is benchmarks/bench_overflow_best.py's.
-_BEST_NOTE = (
+BEST_NOTE = (
     "the day's fixed policies pour into the fullest under 'best' too: only the optimal player "
     "(optimal_policy) chooses the gauge an excess goes to"
 )
@@ -416,7 +417,7 @@ class _Day:
                 notes[key] = f"day not computed: {reason}"
                 continue
             if v.rules.overflow == "best" and rules.overflow == "fullest":
-                notes[key] = _BEST_NOTE  # computed all the same: the fixed policies' day
+                notes[key] = BEST_NOTE  # computed all the same: the fixed policies' day
             simulate = self.method == "simulate"
             same = v.scope == "roll" and _same_rolls(self.day, rules, v.rules)
             try:

@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from explodice.analysis.sensitivity import (
+    BEST_NOTE,
     PROBABILITIES,
     Sensitivity,
     Variant,
@@ -219,6 +220,11 @@ def note_label(note: str, variant: Variant | None, day: Any, rules: Rules, lang:
         if spot is not None:
             return _("day not computed: {reason}").format(reason=blind_spot_text(spot, day, lang))
         return _("day not computed: {reason}").format(reason=note.partition(": ")[2])
+    if note == BEST_NOTE:
+        return _(
+            "the day's fixed policies pour into the fullest under 'best' too: only the optimal "
+            "player (optimal_policy) chooses the gauge an excess goes to"
+        )
     if note.startswith("day simulated"):
         return _("day simulated: the exact day refused it")
     if " is read by the " in note and variant is not None:
