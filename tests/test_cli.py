@@ -422,22 +422,57 @@ TEXT_CALLS = [
     ["hide", "-m", "3", "--passive", "12"],
     ["contest", "--bids-a", "3", "--bids-b", "uniform:4"],
     ["reroll", "-m", "0", "--dc", "16"],
+    ["levels", "BUILDS.toml", "--builds", "Bo", "--levels", "1"],
+    ["size-gauges", "BUILDS.toml", "--builds", "Bo", "--levels", "1", "--rolls-per-day", "3"],
+    ["save-dc", "BUILDS.toml", "--builds", "Bo"],
+    ["day", "SCENARIO.toml", "--exact"],
+    # its changes are percentage points (+20.1 pp), its grid's DC table a percentage
+    [
+        "readings",
+        "SCENARIO.toml",
+        "--modifiers",
+        "0",
+        "--dc",
+        "12",
+        "--kinds",
+        "check",
+        "--policies",
+        "cancel",
+        "--day-method",
+        "none",
+    ],  # fmt: skip
 ]
 
 
+@pytest.fixture(scope="module")
+def text_call_files(tmp_path_factory) -> dict[str, str]:
+    """The files TEXT_CALLS name: two builds (test_cli_levels' configuration), a day."""
+    from tests.test_cli_levels import CONFIG
+    from tests.test_cli_readings import SCENARIO
+
+    folder = tmp_path_factory.mktemp("text_calls")
+    (folder / "builds.toml").write_text(CONFIG, encoding="utf-8")
+    (folder / "day.toml").write_text(SCENARIO, encoding="utf-8")
+    return {"BUILDS.toml": str(folder / "builds.toml"), "SCENARIO.toml": str(folder / "day.toml")}
+
+
 @pytest.mark.parametrize("argv", TEXT_CALLS, ids=" ".join)
-def test_every_command_writes_percentages_one_way(argv):
+def test_every_command_writes_percentages_one_way(argv, text_call_files):
     # issue 21: odds 97.299%, table 83.8%, reroll 83.8 %, day 90 %: one format, the
     # language's (83.8% in English, 83,8 % in French), one decimal unless a simulated
-    # interval needs more
-    code, en, _ = _main(*argv)
-    assert code == 0
-    shown = re.findall(r"[\d.,]+\s?%", en)  # (a quantile's label: "90% by roll 18")
-    assert shown and all(re.fullmatch(r"\d{1,3}(\.\d)?%", p) for p in shown), shown
-    code, fr, _ = _main(*argv, "--lang", "fr")
-    assert code == 0
-    shown = re.findall(r"[\d.,]+\s?%", fr)
-    assert shown and all(re.fullmatch(r"\d{1,3}(,\d)?\xa0%", p) for p in shown), shown
+    # interval needs more; levels wrote 57 %, save-dc 17.0 % and +8.8 % (issue 21.10)
+    argv = [text_call_files.get(a, a) for a in argv]
+    for lang, point, pct, pp in (
+        ("en", r"\.", "%", " pp"),
+        ("fr", ",", "\xa0%", "\xa0pts"),
+    ):
+        code, out, err = _main(*argv, "--lang", lang)
+        assert code == 0, err
+        shown = re.findall(r"[\d.,]+\s?%", out)  # (a quantile's label: "90% by roll 18")
+        points = re.findall(r"[\d.,]+\s?(?:pp|pts)\b", out)  # readings: its changes
+        assert shown or points, out
+        assert all(re.fullmatch(rf"\d{{1,3}}({point}\d)?{pct}", p) for p in shown), shown
+        assert all(re.fullmatch(rf"\d{{1,3}}({point}\d)?{pp}", p) for p in points), points
 
 
 def test_day_gauge_applies_lucky_and_the_reroll_on_failure():

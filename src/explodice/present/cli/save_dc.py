@@ -34,7 +34,7 @@ from explodice.present.cli.options import (
     refuse_drain_switches,
     rules_options,
 )
-from explodice.present.cli.output import emit
+from explodice.present.cli.output import emit, percent
 from explodice.present.labels import rules_text
 
 __all__ = ["COMMAND", "run"]
@@ -138,15 +138,12 @@ def run(args: argparse.Namespace) -> int:
         cases=i18n.number(int(fit.gaps["count"].sum()), args.lang, 0),
         rules=rules_text(rules, args.lang),
     )
-    percent = {"share", "p_d20", "p_3d6x", "error", "rmse", "max_error"}
+    shares = {"share", "p_d20", "p_3d6x", "error", "rmse", "max_error"}
     text = frame.copy()
     for col in text.columns:
-        if col in percent:
+        if col in shares:
             signed = col == "error"
-            text[col] = [
-                ("+" if signed and v > 0 else "") + i18n.percent(float(v), args.lang)
-                for v in text[col]
-            ]
+            text[col] = [percent(float(v), args.lang, signed=signed) for v in text[col]]
     sys.stdout.write(f"# {header}\n")
     emit(text, "text", lang=args.lang)
     return 0
