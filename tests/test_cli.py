@@ -513,6 +513,12 @@ def test_exact_day_tables_say_p_and_nothing_only_a_sample_has():
         text = run("day", example, "--exact", "--table", table)
         head = text.stdout.splitlines()[1]  # the header line of the table
         assert "count" not in head and "ci_low" not in head, (table, head)
+    # an exact table has no seed: an empty cell (csv) and null (json), as odds writes, never
+    # the text "None"
+    for argv in ([example, "--exact", "--table", "empty"], ["--gauge", "20"]):
+        csv = run("day", *argv, "--format", "csv")
+        assert set(pd.read_csv(io.StringIO(csv.stdout), keep_default_na=False).seed) == {""}
+        assert {r["seed"] for r in records("day", *argv)} == {None}
     drain = pd.read_csv(io.StringIO(run("day", example, "--exact", "--table", "drain",
                                         "--format", "csv").stdout))  # fmt: skip
     # a day's drain per gauge is a distribution: its p sum to 1 (less the cut, < 1e-12)
