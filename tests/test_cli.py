@@ -293,6 +293,28 @@ def _main(*argv: str) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+def test_an_abbreviated_option_is_refused_never_guessed():
+    # argparse's abbreviations: `odds --mod 2` read as --modifier, and `hide --n 100000` was
+    # "ambiguous" against --no-ones-on-explosions: an option is written whole or refused
+    for argv, word in (
+        (["odds", "--mod", "2"], "unrecognized arguments: --mod 2"),
+        (["hide", "-m", "5", "--passive", "14", "--n", "1000"], "unrecognized arguments: --n"),
+        (["day", "--gau", "20"], "unrecognized arguments: --gau"),
+    ):
+        code, out, err = _main(*argv)
+        assert code == 2 and out == "" and err.count("\n") == 1, (argv, err)
+        assert word in err and "ambiguous" not in err, err
+    # every command's parser: `--hel` would have printed its help (a command's required
+    # option may be named first)
+    from explodice.present.cli.app import build_parser
+    from explodice.present.cli.commands import COMMANDS
+
+    assert build_parser().allow_abbrev is False
+    for name in (c.name for c in COMMANDS):
+        code, out, err = _main(name, "--hel")
+        assert code == 2 and out == "" and err.count("\n") == 1, (name, out, err)
+
+
 def test_opposed_reads_the_policy_as_odds_does():
     # issue 21: `opposed --policy Keep` was refused ("Keep" is keep) while odds took it
     rows = records("opposed", "-m", "2", "--vs", "0", "--policy", "Keep")

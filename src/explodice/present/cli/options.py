@@ -199,7 +199,7 @@ def rules_options(
             raise ValueError(f"rules_options: unknown scope {scope!r} (one of {SCOPES})")
     if lucky not in LUCKY_SOURCES:
         raise ValueError(f"rules_options: `lucky` must be one of {LUCKY_SOURCES}")
-    p = argparse.ArgumentParser(add_help=False)
+    p = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     g = p.add_argument_group("rules switches (docs/rules.md)")
     for switch in RULES_SWITCHES:
         if switch.scope in reads and not (switch.field == LUCKY_TIMING and lucky == "none"):
@@ -307,7 +307,7 @@ def resolve_policy(text: str, dc: int | None) -> Any:
 
 def roll_options() -> argparse.ArgumentParser:
     """The roll: its advantage state, kind, actor, rule-of-1 policy and reroll on failure."""
-    p = argparse.ArgumentParser(add_help=False)
+    p = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     g = p.add_argument_group("the roll")
     g.add_argument(
         "--advantage",
@@ -351,7 +351,7 @@ def reroll_from(args: argparse.Namespace, dc: int | None) -> Reroll | None:
 def sampling_options(default: str = "exact") -> argparse.ArgumentParser:
     """--exact / --simulate and the simulation's options; ``default`` says in the help which
     method a command uses when neither is given."""
-    p = argparse.ArgumentParser(add_help=False)
+    p = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     g = p.add_argument_group("exact or simulated")
     m = g.add_mutually_exclusive_group()
     m.add_argument(
@@ -429,7 +429,7 @@ def config_argument(p: argparse.ArgumentParser) -> None:
 
 def output_options() -> argparse.ArgumentParser:
     """--format text|csv|json and --lang en|fr (the text table's language)."""
-    p = argparse.ArgumentParser(add_help=False)
+    p = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     p.add_argument(
         "--format",
         choices=("text", "csv", "json"),
