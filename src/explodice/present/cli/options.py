@@ -29,7 +29,7 @@ from explodice.engine.chunks import MAX_THREADS
 from explodice.engine.sampling import Sampling
 from explodice.engine.seeding import MAX_ROLLS
 from explodice.game.reroll import Reroll
-from explodice.game.rules import ACTORS, ADVANTAGE_STATES, KINDS, Rules, parse_policy
+from explodice.game.rules import ACTORS, ADVANTAGE_STATES, KINDS, Roll, Rules, parse_policy
 from explodice.game.rules import Switch as RulesSwitch
 from explodice.game.rules import switches as rule_switches
 from explodice.game.tables import MAX_GAUGE
@@ -63,6 +63,7 @@ __all__ = [
     "progress",
     "refuse",
     "refuse_drain_switches",
+    "refuse_unread_readings",
     "reroll_from",
     "resolve_policy",
     "roll_options",
@@ -271,6 +272,38 @@ def refuse(args: argparse.Namespace, flags: Any, why: str) -> None:
     for flag in flags:
         if given(args, flag):
             raise ExplodiceError(f"`{flag}` {why}")
+
+
+def refuse_unread_readings(args: argparse.Namespace, rolls: Iterable[Roll], rules: Rules) -> None:
+    """Refuse a reading given on the command line that none of the command's ``rolls`` (the
+    ones its options built) reads: ``--lucky-timing`` on rolls without Lucky, ``--malus-die``
+    on rolls that subtract no die (no disadvantage, or disadvantage read as "drop"). For the
+    commands whose rolls are all on the command line (a scenario's or a configuration's
+    rolls may read them).
+
+    >>> from explodice.present.cli.app import build_parser
+    >>> args = build_parser().parse_args(["odds", "--lucky", "--lucky-timing", "after_choice"])
+    >>> refuse_unread_readings(args, [Roll(0, reroll=Reroll("one"))], Rules())  # read: kept
+    """
+    rolls = list(rolls)
+    if not any(r.lucky for r in rolls):
+        refuse(
+            args,
+            ("--lucky-timing",),
+            "says when Lucky rerolls a 1, and the roll has no Lucky: it applies with --lucky.",
+        )
+    if not any(r.has_malus_die(rules) for r in rolls):
+        at_disadvantage = any(r.advantage == "disadvantage" for r in rolls)
+        needs = [
+            *([] if at_disadvantage else ["--advantage disadvantage"]),
+            *([] if rules.disadvantage == "subtract" else ["--disadvantage subtract"]),
+        ]
+        refuse(
+            args,
+            ("--malus-die",),
+            "is the die that disadvantage subtracts, and the roll subtracts none: it applies "
+            f"with {' '.join(needs)}.",
+        )
 
 
 def switch_defaults(p: argparse.ArgumentParser) -> None:
