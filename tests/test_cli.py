@@ -278,6 +278,10 @@ def test_what_users_read_names_the_rules_file_they_have():
     assert named == []
     example = (ROOT / "src" / "explodice" / "data" / "sweep_example.toml").read_text("utf-8")
     assert "issue" not in example.lower()
+    # nor what users read ("7-14 times less than before issue 22")
+    for doc in ("README.md", "docs/rules.md"):
+        text = " ".join((ROOT / doc).read_text("utf-8").split())
+        assert re.findall(r".{30}\bissues? \d+.{10}", text) == [], doc
 
 
 def _main(*argv: str) -> tuple[int, str, str]:
