@@ -15,6 +15,7 @@ import sys
 from explodice.analysis.levels import CRITERIA, fit_save_dc
 from explodice.core.errors import ExplodiceError, listed, shown
 from explodice.game.character import ABILITIES, CharacterError, resolve_ability
+from explodice.game.tables import D20_SAVE_DC_BASE
 from explodice.present import i18n
 from explodice.present.cli.base import Command
 from explodice.present.cli.build_options import (
@@ -68,8 +69,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--d20-base",
         type=integer(-100, 100),
-        default=8,
-        help="5e's base of a save DC (default 8)",
+        default=D20_SAVE_DC_BASE,
+        help=f"5e's base of a save DC (default {D20_SAVE_DC_BASE})",
     )
     p.add_argument(
         "--table",

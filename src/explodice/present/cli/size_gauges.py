@@ -40,7 +40,7 @@ from explodice.present.cli.numbers import integer
 from explodice.present.cli.options import config_argument, output_options, rules_options
 from explodice.present.cli.output import emit, percent
 from explodice.present.labels import difficulty_label, rules_text
-from explodice.sweeps.levels import size_gauges
+from explodice.sweeps.levels import SIZING_RISK, size_gauges
 
 __all__ = ["COMMAND", "run"]
 
@@ -54,9 +54,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--risk",
         type=probability,
-        default=0.1,
+        default=SIZING_RISK,
         help="the largest share of days on which a gauge may empty before the long rest "
-        "(default 0.1)",
+        f"(default {SIZING_RISK})",
     )
     p.add_argument(
         "--day",
