@@ -24,7 +24,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from importlib import resources
 from typing import Any
 
-from explodice.core.errors import ExplodiceError, shown
+from explodice.core.errors import ExplodiceError, check_choice
 
 __all__ = [
     "LANGS",
@@ -46,10 +46,12 @@ _LOCALES = {"en": "en_GB", "fr": "fr_FR"}
 
 
 def check_lang(lang: Any) -> str:
-    """``lang`` validated: ``"en"`` or ``"fr"``."""
-    if lang not in LANGS:
-        raise ExplodiceError(f"`lang` must be one of {list(LANGS)}, but {shown(lang)} was passed.")
-    return lang
+    """``lang`` validated: ``"en"`` or ``"fr"`` (a non-string is a wrong type).
+
+    >>> check_lang("fr")
+    'fr'
+    """
+    return check_choice("lang", lang, LANGS, ExplodiceError)
 
 
 @functools.cache
