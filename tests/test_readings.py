@@ -7,6 +7,7 @@ in test_monte_carlo.py, test_reroll.py and test_cuda.py.)"""
 from __future__ import annotations
 
 import itertools
+import math
 import typing
 
 import numpy as np
@@ -226,3 +227,30 @@ def test_deception_noticed_rebuilt_from_the_two_pmfs(noticed):
     assert round(h.p_noticed, 3) == {"on_failure": 0.177, "when_cheated": 0.077}[noticed]
     # the price does not depend on who notices
     assert h.pmf.equals(ex.haggle(Roll(3), dc=16, deception=Roll(1)).pmf)
+
+
+# -- exact and simulated agree under every value of the resolutions' readings ------------------------
+N_SIM = 200_000
+
+
+def _within(simulated: float, exact_p: float, n: int) -> bool:
+    """``simulated`` within 5 standard errors of ``exact_p`` (a binomial share of n)."""
+    return abs(simulated - exact_p) <= 5 * math.sqrt(max(exact_p * (1 - exact_p), 1e-12) / n)
+
+
+@pytest.mark.parametrize("ties", ["hider", "observer"])
+def test_hiding_ties_simulated_agrees_with_exact(ties):
+    rules = Rules(hiding_ties=ties)
+    args = {"passive": [12, 14], "active": [Roll(1)], "rules": rules}
+    exact_h = ex.hide(Roll(5), **args)
+    sim = ex.hide(Roll(5), **args, method="simulate", n=N_SIM, seed=3, threads=1)
+    assert _within(sim.p_hidden, exact_h.p_hidden, N_SIM), (sim.p_hidden, exact_h.p_hidden)
+
+
+@pytest.mark.parametrize("noticed", ["on_failure", "when_cheated"])
+def test_deception_noticed_simulated_agrees_with_exact(noticed):
+    rules = Rules(deception_noticed=noticed)
+    args = {"dc": 16, "deception": Roll(1), "rules": rules}
+    exact_h = ex.haggle(Roll(3), **args)
+    sim = ex.haggle(Roll(3), **args, method="simulate", n=N_SIM, seed=4, threads=1)
+    assert _within(sim.p_noticed, exact_h.p_noticed, N_SIM), (sim.p_noticed, exact_h.p_noticed)

@@ -154,3 +154,48 @@ def test_no_legend_covers_the_data(pages):
                             f"{slug}: the legend of {ax.get_title()!r} covers {hit[:3]}"
                         )
     assert not covering, f"{lang}:\n" + "\n".join(covering)
+
+
+def _footer(fig):
+    """The page's provenance footer (the figure text naming the version and the seed)."""
+    return next(
+        t for t in fig.texts if t.get_text().startswith("explodice ") and "·" in t.get_text()
+    )
+
+
+def test_the_footer_overlaps_no_other_text_or_table(pages):
+    # the French footer takes two lines: it wrote over the x-axis labels of pages 2-4, 9, 11,
+    # 13 (DD, "DD (réussite quand total ≥ DD)", "total (dés + modificateur)")
+    lang, built = pages
+    over = []
+    for slug, fig, renderer in built:
+        footer = _footer(fig)
+        box = footer.get_window_extent(renderer)
+        for what, text in _drawn_texts(fig, renderer):
+            if text is not footer and text.get_window_extent(renderer).overlaps(box):
+                over.append(f"{slug}: {what} {text.get_text()[:40]!r}")
+        for ax in fig.axes:
+            for table in ax.tables:
+                if table.get_window_extent(renderer).overlaps(box):
+                    over.append(f"{slug}: a table")
+    assert not over, f"{lang}, under the footer:\n" + "\n".join(over)
+
+
+def test_every_table_cell_holds_its_text(pages):
+    # the French DC table per level wrote "écart (par niveau)" and "unique" over their borders
+    lang, built = pages
+    spilled = []
+    for slug, fig, renderer in built:
+        for ax in fig.axes:
+            for table in ax.tables:
+                for cell in table.get_celld().values():
+                    text = cell.get_text()
+                    if not text.get_text().strip():
+                        continue
+                    inner, drawn = (
+                        cell.get_window_extent(renderer),
+                        text.get_window_extent(renderer),
+                    )
+                    if drawn.x0 < inner.x0 - 0.5 or drawn.x1 > inner.x1 + 0.5:
+                        spilled.append(f"{slug}: {text.get_text().strip()!r}")
+    assert not spilled, f"{lang}, wider than their cells:\n" + "\n".join(sorted(set(spilled)))

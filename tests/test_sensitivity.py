@@ -194,6 +194,8 @@ def _day_numbers(day: Scenario, rules: Rules) -> tuple[pd.Series, pd.Series]:
     "switch, value, moved",
     [
         ("overflow", "lost", Rules(overflow="lost")),
+        ("overflow", "PA", Rules(overflow="PA")),
+        ("overflow", "PM", Rules(overflow="PM")),
         ("ones_on_explosions", "True", Rules(ones_on_explosions=True)),
         ("rule_of_one_kinds", "-save", Rules(rule_of_one_kinds={"check"})),
         ("malus_die", "plain", Rules(malus_die="plain")),  # Ana's rolls once her PA is empty
@@ -282,7 +284,8 @@ def test_on_the_default_configuration():
         ("hiding_ties", "observer"),
     }
     # a fixed policy pours into the fullest under "best": the default day, unchanged
-    assert _row(s, "overflow", "best").day_p_empty_max == 0.0
+    best = _row(s, "overflow", "best")
+    assert best.day_p_empty_max == 0.0 and "only the optimal player" in best.note
     attrs = t.attrs
     assert attrs["rules"] == config.rules.describe() and attrs["method"]["dc_table"] == "exact"
     assert attrs["modifiers"] == list(config.modifiers) and attrs["scenario"] == config.day.name

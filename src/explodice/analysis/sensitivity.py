@@ -269,6 +269,14 @@ _DAY_IGNORES: dict[str, tuple[str, Callable[[Roll, Rules], bool]]] = {
 }
 
 
+#: Why overflow="best" moves no number of the day's fixed policies (RULES: they pour into the
+#: fullest); the optimal player's gain is benchmarks/bench_overflow_best.py's.
+_BEST_NOTE = (
+    "the day's fixed policies pour into the fullest under 'best' too: only the optimal player "
+    "(optimal_policy) chooses the gauge an excess goes to"
+)
+
+
 def _day_rolls(day: Scenario) -> list[tuple[str | None, bool, Roll]]:
     """Every roll the day can make: each roll type, its gauge with points and at 0."""
     return [
@@ -398,6 +406,8 @@ class _Day:
             if reason is not None:
                 notes[key] = f"day not computed: {reason}"
                 continue
+            if v.rules.overflow == "best" and rules.overflow == "fullest":
+                notes[key] = _BEST_NOTE  # computed all the same: the fixed policies' day
             simulate = self.method == "simulate"
             same = v.scope == "roll" and _same_rolls(self.day, rules, v.rules)
             try:

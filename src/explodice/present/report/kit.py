@@ -37,6 +37,8 @@ __all__ = [
 PAGE_SIZE = (11.69, 8.27)  # A4 landscape, inches
 #: Characters of the footer's small type that fit across the page (then it takes two lines).
 FOOTER_WIDTH = 180
+#: The height of one line of the footer's small type, as a share of the page's height.
+FOOTER_LINE = 0.015
 
 
 @dataclass(frozen=True)
@@ -135,8 +137,11 @@ def page_figure(
     fig.text(0.04, 0.965, title, fontsize=15, weight="bold", va="top")
     caption = textwrap.fill(i18n.keep_together(caption), 150)
     fig.text(0.04, 0.925, caption, fontsize=9, va="top", color="0.15")
-    fig.text(0.04, 0.012, ctx.footer(), fontsize=6.5, color="0.4", va="bottom")
-    bottom = 0.08 + (table_height if table is not None else 0.0)
+    footer = ctx.footer()
+    fig.text(0.04, 0.012, footer, fontsize=6.5, color="0.4", va="bottom")
+    # a footer on two lines (French, a long configuration path) lifts what stands above it
+    lifted = FOOTER_LINE * footer.count("\n")
+    bottom = 0.08 + lifted + (table_height if table is not None else 0.0)
     # the Axes start below the caption, leaving room for their titles, notes and band names
     top = 0.80 - 0.02 * caption.count("\n")
     layout = {
@@ -150,7 +155,7 @@ def page_figure(
     spec = fig.add_gridspec(nrows, ncols, width_ratios=width_ratios, **layout)
     axes = [fig.add_subplot(spec[i, j]) for i in range(nrows) for j in range(ncols)]
     if table is not None:
-        draw_table(fig, table, (0.07, 0.045, 0.89, table_height - 0.01))
+        draw_table(fig, table, (0.07, 0.045 + lifted, 0.89, table_height - 0.01))
     return fig, axes
 
 

@@ -96,7 +96,8 @@ def _draw(fig: Figure, table: pd.DataFrame, rect: tuple, n_levels: int, shade: l
     misses, every other build shaded."""
     ax = fig.add_axes(rect)
     ax.axis("off")
-    widths = [0.11, 0.1, 0.045] + [0.025] * n_levels + [0.075, 0.03, 0.065, 0.045, 0.075]
+    # the misses' columns hold the French headers too ("écart (par niveau)", "unique")
+    widths = [0.11, 0.1, 0.045] + [0.023] * n_levels + [0.086, 0.036, 0.072, 0.045, 0.08]
     total = sum(widths)
     t = ax.table(
         cellText=[[str(v) for v in row] for row in table.itertuples(index=False)],

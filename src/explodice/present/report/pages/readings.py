@@ -108,7 +108,9 @@ def draw(ctx: Context, data: PageData) -> Figure:
         fontsize=6.5,
         color="0.3",
     )
-    widths = [0.46] + [0.54 / len(SUMMARIES)] * len(SUMMARIES)  # the French readings are long
+    # the reading, then SUMMARIES' three columns; the French readings are long ("égalités en
+    # discrétion = à l'observateur"), and so are the day's headers ("journée : réussites")
+    widths = [0.425, 0.175, 0.19, 0.21]
     draw_table(fig, summary, (0.565, top - height, 0.41, height), widths=widths, fontsize=6.3)
     notes = [
         _("{reading}: {note}").format(reading=r.reading, note=r.note)
