@@ -23,6 +23,7 @@ from explodice.day.scenario import ScenarioError, ScenarioTypeError
 from explodice.engine.seeding import MAX_CHUNKS, stream_seeds
 from explodice.game.character import CharacterError, CharacterTypeError
 from explodice.game.rules import RulesTypeError
+from explodice.present import i18n
 from explodice.present.cli import main
 from tests.api_calls import (
     CALLS,
@@ -349,6 +350,10 @@ def test_bad_api_calls_raise_the_packages_error(name):
         lambda: ex.load_scenario(1),
         lambda: ex.drain_summary(ex.Roll(0), tail=(1.5,)),
         lambda: ex.pivot_success(1),
+        # the language of a plot or a table: an array was "ambiguous", None a wrong value
+        lambda: i18n.check_lang(np.array(["en"])),
+        lambda: i18n.check_lang(None),
+        lambda: ex.plots.plot_pmf(ex.exact(ex.Roll(0)), lang=b"fr"),
     ],
 )
 def test_a_wrong_type_is_both_the_packages_error_and_a_type_error(call):

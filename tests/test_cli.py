@@ -278,6 +278,10 @@ def test_what_users_read_names_the_rules_file_they_have():
     assert named == []
     example = (ROOT / "src" / "explodice" / "data" / "sweep_example.toml").read_text("utf-8")
     assert "issue" not in example.lower()
+    # nor what users read ("7-14 times less than before issue 22")
+    for doc in ("README.md", "docs/rules.md"):
+        text = " ".join((ROOT / doc).read_text("utf-8").split())
+        assert re.findall(r".{30}\bissues? \d+.{10}", text) == [], doc
 
 
 def _main(*argv: str) -> tuple[int, str, str]:
@@ -291,6 +295,28 @@ def _main(*argv: str) -> tuple[int, str, str]:
         except SystemExit as stop:
             code = stop.code
     return code, out.getvalue(), err.getvalue()
+
+
+def test_an_abbreviated_option_is_refused_never_guessed():
+    # argparse's abbreviations: `odds --mod 2` read as --modifier, and `hide --n 100000` was
+    # "ambiguous" against --no-ones-on-explosions: an option is written whole or refused
+    for argv, word in (
+        (["odds", "--mod", "2"], "unrecognized arguments: --mod 2"),
+        (["hide", "-m", "5", "--passive", "14", "--n", "1000"], "unrecognized arguments: --n"),
+        (["day", "--gau", "20"], "unrecognized arguments: --gau"),
+    ):
+        code, out, err = _main(*argv)
+        assert code == 2 and out == "" and err.count("\n") == 1, (argv, err)
+        assert word in err and "ambiguous" not in err, err
+    # every command's parser: `--hel` would have printed its help (a command's required
+    # option may be named first)
+    from explodice.present.cli.app import build_parser
+    from explodice.present.cli.commands import COMMANDS
+
+    assert build_parser().allow_abbrev is False
+    for name in (c.name for c in COMMANDS):
+        code, out, err = _main(name, "--hel")
+        assert code == 2 and out == "" and err.count("\n") == 1, (name, out, err)
 
 
 def test_opposed_reads_the_policy_as_odds_does():
@@ -422,22 +448,57 @@ TEXT_CALLS = [
     ["hide", "-m", "3", "--passive", "12"],
     ["contest", "--bids-a", "3", "--bids-b", "uniform:4"],
     ["reroll", "-m", "0", "--dc", "16"],
+    ["levels", "BUILDS.toml", "--builds", "Bo", "--levels", "1"],
+    ["size-gauges", "BUILDS.toml", "--builds", "Bo", "--levels", "1", "--rolls-per-day", "3"],
+    ["save-dc", "BUILDS.toml", "--builds", "Bo"],
+    ["day", "SCENARIO.toml", "--exact"],
+    # its changes are percentage points (+20.1 pp), its grid's DC table a percentage
+    [
+        "readings",
+        "SCENARIO.toml",
+        "--modifiers",
+        "0",
+        "--dc",
+        "12",
+        "--kinds",
+        "check",
+        "--policies",
+        "cancel",
+        "--day-method",
+        "none",
+    ],  # fmt: skip
 ]
 
 
+@pytest.fixture(scope="module")
+def text_call_files(tmp_path_factory) -> dict[str, str]:
+    """The files TEXT_CALLS name: two builds (test_cli_levels' configuration), a day."""
+    from tests.test_cli_levels import CONFIG
+    from tests.test_cli_readings import SCENARIO
+
+    folder = tmp_path_factory.mktemp("text_calls")
+    (folder / "builds.toml").write_text(CONFIG, encoding="utf-8")
+    (folder / "day.toml").write_text(SCENARIO, encoding="utf-8")
+    return {"BUILDS.toml": str(folder / "builds.toml"), "SCENARIO.toml": str(folder / "day.toml")}
+
+
 @pytest.mark.parametrize("argv", TEXT_CALLS, ids=" ".join)
-def test_every_command_writes_percentages_one_way(argv):
+def test_every_command_writes_percentages_one_way(argv, text_call_files):
     # issue 21: odds 97.299%, table 83.8%, reroll 83.8 %, day 90 %: one format, the
     # language's (83.8% in English, 83,8 % in French), one decimal unless a simulated
-    # interval needs more
-    code, en, _ = _main(*argv)
-    assert code == 0
-    shown = re.findall(r"[\d.,]+\s?%", en)  # (a quantile's label: "90% by roll 18")
-    assert shown and all(re.fullmatch(r"\d{1,3}(\.\d)?%", p) for p in shown), shown
-    code, fr, _ = _main(*argv, "--lang", "fr")
-    assert code == 0
-    shown = re.findall(r"[\d.,]+\s?%", fr)
-    assert shown and all(re.fullmatch(r"\d{1,3}(,\d)?\xa0%", p) for p in shown), shown
+    # interval needs more; levels wrote 57 %, save-dc 17.0 % and +8.8 % (issue 21.10)
+    argv = [text_call_files.get(a, a) for a in argv]
+    for lang, point, pct, pp in (
+        ("en", r"\.", "%", " pp"),
+        ("fr", ",", "\xa0%", "\xa0pts"),
+    ):
+        code, out, err = _main(*argv, "--lang", lang)
+        assert code == 0, err
+        shown = re.findall(r"[\d.,]+\s?%", out)  # (a quantile's label: "90% by roll 18")
+        points = re.findall(r"[\d.,]+\s?(?:pp|pts)\b", out)  # readings: its changes
+        assert shown or points, out
+        assert all(re.fullmatch(rf"\d{{1,3}}({point}\d)?{pct}", p) for p in shown), shown
+        assert all(re.fullmatch(rf"\d{{1,3}}({point}\d)?{pp}", p) for p in points), points
 
 
 def test_day_gauge_applies_lucky_and_the_reroll_on_failure():
@@ -478,6 +539,12 @@ def test_exact_day_tables_say_p_and_nothing_only_a_sample_has():
         text = run("day", example, "--exact", "--table", table)
         head = text.stdout.splitlines()[1]  # the header line of the table
         assert "count" not in head and "ci_low" not in head, (table, head)
+    # an exact table has no seed: an empty cell (csv) and null (json), as odds writes, never
+    # the text "None"
+    for argv in ([example, "--exact", "--table", "empty"], ["--gauge", "20"]):
+        csv = run("day", *argv, "--format", "csv")
+        assert set(pd.read_csv(io.StringIO(csv.stdout), keep_default_na=False).seed) == {""}
+        assert {r["seed"] for r in records("day", *argv)} == {None}
     drain = pd.read_csv(io.StringIO(run("day", example, "--exact", "--table", "drain",
                                         "--format", "csv").stdout))  # fmt: skip
     # a day's drain per gauge is a distribution: its p sum to 1 (less the cut, < 1e-12)

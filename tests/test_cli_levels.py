@@ -172,9 +172,9 @@ def test_levels_text_is_a_grid_per_build_with_its_marks(capsys, config):
     grid = text[text.index("## Bo") : text.index("## Cy")]
     line = next(row for row in grid.splitlines() if row.startswith("1 "))
     # Bo at level 1: +4; 3d6x moderate P(3d6x >= 12) and d20 (21 - 11) / 20 = 50 %
-    assert f"{100 * hand_sf3(12):.0f} %" in line and "50 %" in line and "+4" in line
+    assert f"{100 * hand_sf3(12):.0f}%" in line and "50%" in line and "+4" in line
     hard = hand_sf3(22 - 4)  # below the hard band's 25 %: marked
-    assert hard < TARGET_RANGES["hard"][0] and f"{100 * hard:.0f} %*" in line
+    assert hard < TARGET_RANGES["hard"][0] and f"{100 * hard:.0f}%*" in line
 
 
 def test_levels_json_holds_both_tables_and_the_config_rules_can_be_overridden(capsys, config):
@@ -376,3 +376,41 @@ def test_help_lists_the_level_commands(capsys):
     text = capsys.readouterr().out
     for name in ("levels", "size-gauges", "save-dc"):
         assert name in text
+
+
+def test_the_save_dc_base_and_the_sizing_risk_are_written_once():
+    # 5e's save DC base (8 + PB + modifier, SRD 5.1 "Spell Save DC") was written in
+    # analysis/levels.py twice, in level_plots.py and in the CLI; size_gauges' risk 0.1 in the
+    # API, the CLI and the report's page
+    import inspect
+
+    from explodice.analysis.levels import SaveDCFit
+    from explodice.game.tables import D20_SAVE_DC_BASE
+    from explodice.present.cli.app import build_parser
+    from explodice.present.level_plots import plot_save_dc_fit
+    from explodice.present.report.pages import gauge_sizing
+    from explodice.sweeps.levels import SIZING_RISK
+
+    assert D20_SAVE_DC_BASE == 8 and SIZING_RISK == 0.1
+
+    def default(fn, name):
+        return inspect.signature(fn).parameters[name].default
+
+    assert default(ex.fit_save_dc, "d20_base") is D20_SAVE_DC_BASE
+    assert default(plot_save_dc_fit, "d20_base") is D20_SAVE_DC_BASE
+    assert SaveDCFit.__dataclass_fields__["d20_base"].default is D20_SAVE_DC_BASE
+    assert default(ex.size_gauges, "risk") is SIZING_RISK and gauge_sizing.RISK is SIZING_RISK
+    parser = build_parser()
+    assert parser.parse_args(["save-dc"]).d20_base == D20_SAVE_DC_BASE
+    assert parser.parse_args(["size-gauges"]).risk is SIZING_RISK
+    # (a small int is one object wherever it is written: the sources say it once)
+    import re
+    from pathlib import Path
+
+    src = Path(ex.__file__).parent
+    again = [
+        str(path.relative_to(src))
+        for path in src.rglob("*.py")
+        if re.search(r"d20_base[^\n]*(=|default=)\s*8\b", path.read_text("utf-8"))
+    ]
+    assert again == []

@@ -553,3 +553,109 @@ def test_readings_grid_options_reach_sensitivity(capsys, small, options, api):
         base.table.sort_values("switch").dc_p_max.to_numpy(dtype=float),
         equal_nan=True,
     ), "the option changes nothing here: choose another"
+
+
+# -- a reading the command's roll cannot read is refused ---------------------------------------
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        # no Lucky: when Lucky rerolls changes nothing (it was printed in the rules, unread)
+        (["odds", "-m", "0", "--dc", "16", "--lucky-timing", "after_choice"], ["--lucky"]),
+        (
+            [
+                "odds",
+                "-m",
+                "0",
+                "--dc",
+                "16",
+                "--reroll-on-failure",
+                "--lucky-timing",
+                "after_choice",
+            ],
+            ["--lucky"],
+        ),  # fmt: skip
+        (["opposed", "-m", "2", "--lucky-timing", "after_choice"], ["--lucky"]),
+        (["dc", "-m", "3", "--target", "0.5", "--lucky-timing", "after_choice"], ["--lucky"]),
+        (["frontier", "-m", "2", "--dc", "16", "--lucky-timing", "after_choice"], ["--lucky"]),
+        (["compare", "-m", "4", "--lucky-timing", "after_choice"], ["--lucky"]),
+        (["hide", "-m", "3", "--passive", "12", "--lucky-timing", "after_choice"], ["--lucky"]),
+        (["day", "--gauge", "10", "--lucky-timing", "after_choice"], ["--lucky"]),
+        # no subtracted die: the malus die is not rolled
+        (
+            ["hide", "-m", "5", "--passive", "14", "--malus-die", "plain"],
+            ["--advantage disadvantage"],
+        ),  # fmt: skip
+        (["odds", "-m", "0", "--dc", "12", "--malus-die", "plain"], ["--advantage disadvantage"]),
+        (
+            [
+                "odds",
+                "-m",
+                "0",
+                "--dc",
+                "12",
+                "--advantage",
+                "disadvantage",
+                "--disadvantage",
+                "drop",
+                "--malus-die",
+                "plain",
+            ],
+            ["--disadvantage subtract"],
+        ),  # fmt: skip
+        (["opposed", "-m", "2", "--malus-die", "plain"], ["--advantage disadvantage"]),
+        (["dc", "-m", "3", "--target", "0.5", "--malus-die", "plain"], ["--advantage"]),
+        (["frontier", "-m", "2", "--dc", "16", "--malus-die", "plain"], ["--advantage"]),
+        (["compare", "--malus-die", "plain"], ["--advantage disadvantage"]),
+        (["day", "--gauge", "10", "--malus-die", "plain"], ["--advantage disadvantage"]),
+    ],
+    ids=lambda v: " ".join(v) if isinstance(v, list) and v and v[0][0] != "-" else "",
+)
+def test_a_reading_the_roll_does_not_read_is_refused(capsys, argv, words):
+    code, out, err = run(capsys, *argv)
+    flag = "--lucky-timing" if "--lucky-timing" in argv else "--malus-die"
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert f"`{flag}`" in err and all(w in err for w in words), err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        # (under keep the timing moves the drain only; cancel weighs the rerolled 1)
+        [
+            "odds",
+            "-m",
+            "0",
+            "--dc",
+            "16",
+            "--lucky",
+            "--policy",
+            "cancel",
+            "--lucky-timing",
+            "after_choice",
+        ],  # fmt: skip
+        [
+            "hide",
+            "-m",
+            "5",
+            "--passive",
+            "14",
+            "--advantage",
+            "disadvantage",
+            "--malus-die",
+            "plain",
+        ],  # fmt: skip
+        # side B alone at disadvantage subtracts its die
+        ["opposed", "-m", "2", "--vs-advantage", "disadvantage", "--malus-die", "plain"],
+        ["compare", "--advantage", "disadvantage", "--malus-die", "plain"],
+    ],
+    ids=" ".join,
+)
+def test_a_reading_the_roll_reads_is_applied(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    flag = "--lucky-timing" if "--lucky-timing" in argv else "--malus-die"
+    i = argv.index(flag)
+    code0, out0, err0 = run(capsys, *argv[:i], *argv[i + 2 :])
+    assert code == 0 and code0 == 0, (err, err0)
+    body = [line for line in out.splitlines() if not line.startswith("#")]
+    body0 = [line for line in out0.splitlines() if not line.startswith("#")]
+    assert body != body0  # the numbers move

@@ -6,6 +6,7 @@ exploding die; and ``close_contest``, which the day's engines refuse."""
 from __future__ import annotations
 
 import itertools
+import re
 
 import numpy as np
 import pytest
@@ -182,3 +183,33 @@ def test_close_contest_is_refused_by_the_day(call):
 def test_size_gauges_refuses_close_contest_before_its_grid():
     with pytest.raises(ex.ExplodiceError, match=r"^`close_contest`: the day's engines"):
         ex.size_gauges(ex.reference_builds()[0], levels=[1], rules=CLOSE)
+
+
+def test_the_docs_say_which_readings_the_day_reads():
+    # README, docs/rules.md and benchmarks/README.md still said that the day engines did not
+    # read lucky_timing and malus_die, and that `explodice day` refused them, after they did:
+    # a clause that says the day does not read or refuses a switch names only one it does not
+    from pathlib import Path
+
+    from explodice.analysis.sensitivity import day_blind_spot
+    from explodice.game.rules import switches
+
+    roll = ex.Roll(0, advantage="disadvantage", reroll=Reroll("one"))  # needs every reading
+    day_switches = [s for s in switches() if s.scope in ("roll", "day")]
+    read = {
+        s.name
+        for s in day_switches
+        if all(
+            day_blind_spot(roll, Rules(**{s.name: {v} if s.kind == "set" else v})) is None
+            for v in s.values
+        )
+    }
+    assert {"lucky_timing", "malus_die"} <= read and "close_contest" not in read
+    root = Path(__file__).resolve().parent.parent
+    wrong = []
+    for name in ("README.md", "docs/rules.md", "benchmarks/README.md"):
+        text = " ".join((root / name).read_text("utf-8").split())
+        for clause in re.split(r"[.;,:]\s", text):
+            if "day" in clause and ("do not read" in clause or "refuse" in clause):
+                wrong += [(name, s, clause) for s in sorted(read) if f"`{s}`" in clause]
+    assert wrong == []

@@ -186,3 +186,66 @@ def test_provenance_names_the_reading_each_panel_shows():
     assert "disadvantage=drop" in plots.frame_provenance(drop)
     assert "disadvantage=subtract/drop" in plots.frame_provenance(table)
     assert "disadvantage=subtract," in plots.frame_provenance(table[table.advantage == "normal"])
+
+
+#: The public plotting functions of the presentation layer, each reached as ``explodice.plots``
+#: names it (the levels workbench's and the readings' were reachable from their own modules
+#: only).
+PLOTS = [
+    *(n for n in plots.__all__ if n.startswith("plot_")),
+    "plot_level_grid",
+    "plot_gauge_needs",
+    "plot_save_dc_fit",
+    "plot_save_dc_bases",
+    "plot_readings",
+]
+
+
+def test_explodice_plots_names_every_plotting_function():
+    import explodice
+    from explodice.present import level_plots, readings
+
+    elsewhere = {n for m in (level_plots, readings) for n in m.__all__ if n.startswith("plot_")}
+    assert elsewhere <= set(plots.__all__) and set(PLOTS) == {
+        n for n in plots.__all__ if n.startswith("plot_")
+    }
+    for name in PLOTS:
+        assert callable(getattr(explodice.plots, name)), name
+    assert plots.plot_level_grid is level_plots.plot_level_grid
+    assert plots.plot_readings is readings.plot_readings
+
+
+def test_the_levels_plots_draw_on_the_axes_given(ax):
+    from explodice import fit_save_dc, progression, reference_builds
+
+    builds = reference_builds()[:1]
+    grid = progression(builds, levels=[1, 2], tests="main")
+    # a heatmap whose rows are the bands, named on its ticks (no y label)
+    assert plots.plot_level_grid(grid[grid.system == "3d6x"], ax=ax, title="grid") is ax
+    assert ax.get_xlabel() and ax.get_title() == "grid" and ax.images
+    assert [t.get_text() for t in ax.get_yticklabels()][0] == "very easy"
+    ax.figure.canvas.draw()
+    ax.clear()
+    # rows as size_gauges gives them (the plot reads level, gauge, needed, have)
+    needs = pd.DataFrame(
+        {"level": [1, 2, 1, 2], "gauge": ["PA", "PA", "PM", "PM"], "needed": [9, 10, 4, 5],
+         "have": [16, 18, 3, 6]}
+    )  # fmt: skip
+    _check(ax, plots.plot_gauge_needs(needs, ax=ax, title="needs"))
+    ax.clear()
+    fit = fit_save_dc(builds, levels=[1, 2])
+    _check(ax, plots.plot_save_dc_fit(fit.gaps, base=fit.base, ax=ax, title="fit"))
+    ax.clear()
+    _check(ax, plots.plot_save_dc_bases(fit.bases, ax=ax, title="bases"))
+
+
+def test_the_readings_plot_draws_on_the_axes_given(ax):
+    from explodice import sensitivity
+    from explodice.present.readings import largest_cells, readings_frame
+    from explodice.present.report import load_config
+
+    s = sensitivity(load_config(), modifiers=[0], dcs=[12], parts=("dc_table",))
+    frame = readings_frame(s.table, largest_cells(s), "en")
+    returned = plots.plot_readings(frame, ax=ax, title="readings")
+    assert returned is ax and ax.get_xlabel() and ax.get_title(loc="left") == "readings"
+    ax.figure.canvas.draw()

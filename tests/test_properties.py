@@ -10,17 +10,19 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
 import explodice as ex
 from explodice.core.errors import ExplodiceError, ExplodiceTypeError
+from explodice.game.rules import Switch, switches
 from tests.api_calls import LIST_OK, MAPPING_OK, NONE_OK, STRING_OPTIONS
 from tests.api_calls import call as api_call
 
 QUICK = settings(
     max_examples=15, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )
+QUICK_FIND = settings(max_examples=200, deadline=None, derandomize=True, database=None)
 LONG = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 policies = st.one_of(
@@ -36,15 +38,19 @@ rolls = st.builds(
     policy=policies,
     reroll=st.sampled_from([None, ex.Reroll("one")]),
 )
-rules = st.builds(
-    ex.Rules,
-    disadvantage=st.sampled_from(["subtract", "drop"]),
-    rule_of_one_kinds=st.frozensets(st.sampled_from(["check", "ability", "save", "attack"])),
-    ones_on_explosions=st.booleans(),
-    overflow=st.sampled_from(["fullest", "lost"]),
-    drain_gauge=st.sampled_from(["skill", "roll"]),
-    close_contest=st.booleans(),
-)
+
+
+def _switch_values(sw: Switch) -> st.SearchStrategy:
+    """Every value of one switch of Rules: a flag on or off, a choice among its values, a set
+    of them (the empty set included)."""
+    if sw.kind == "set":
+        return st.frozensets(st.sampled_from(sw.values))
+    return st.sampled_from(sw.values)
+
+
+#: Rules with every switch drawn among its values, read from Rules itself: a new switch or
+#: value is drawn without an edit here.
+rules = st.builds(ex.Rules, **{sw.name: _switch_values(sw) for sw in switches()})
 dcs = st.lists(st.integers(-60, 120), min_size=1, max_size=12)
 
 # anything a caller might pass by mistake, huge and odd values included
@@ -85,6 +91,17 @@ def check_exact(roll: ex.Roll, rule: ex.Rules, dc_list: list[int]) -> None:
     assert q[0] <= q[1] <= q[2]
 
 
+@pytest.mark.parametrize("sw", switches(), ids=lambda sw: sw.name)
+def test_the_rules_drawn_reach_every_value_of_every_switch(sw):
+    # the strategy drew overflow from fullest/lost only, and never lucky_timing, malus_die,
+    # hiding_ties or deception_noticed: the properties never saw their other values
+    for value in sw.values:
+        if sw.kind == "set":
+            find(rules, lambda r, v=value: v in getattr(r, sw.name), settings=QUICK_FIND)
+        else:
+            find(rules, lambda r, v=value: getattr(r, sw.name) == v, settings=QUICK_FIND)
+
+
 @QUICK
 @given(rolls, rules, dcs)
 def test_exact_is_a_probability_distribution_falling_with_the_dc(roll, rule, dc_list):
@@ -122,9 +139,8 @@ def test_wilson_interval_holds_its_estimate(n, data):
 
 
 @QUICK
-@given(rolls, st.integers(0, 2**32), dcs)
-def test_a_simulation_holds_its_estimate_and_sums_to_n(roll, seed, dc_list):
-    rule = ex.Rules()
+@given(rolls, rules, st.integers(0, 2**32), dcs)
+def test_a_simulation_holds_its_estimate_and_sums_to_n(roll, rule, seed, dc_list):
     d = ex.simulate(roll, rule, n=3_000, seed=seed, threads=1)
     assert int(d.counts.sum()) == 3_000
     p = np.asarray(d.p_success(dc_list))

@@ -63,6 +63,7 @@ from explodice.game.character import ABILITIES, GAUGE_ABILITY, GAUGES, Character
 from explodice.game.checks import check_rules
 from explodice.game.rules import ADVANTAGE_STATES, Advantage, Best, Roll, Rules
 from explodice.game.tables import (
+    D20_SAVE_DC_BASE,
     DC_TABLES,
     DIFFICULTIES,
     MAX_GAUGE,
@@ -500,7 +501,7 @@ class SaveDCFit:
     gaps: pd.DataFrame
     cases: pd.DataFrame
     bases: pd.DataFrame
-    d20_base: int = 8
+    d20_base: int = D20_SAVE_DC_BASE
 
     def to_frame(self) -> pd.DataFrame:
         """The table of gaps."""
@@ -528,7 +529,7 @@ def fit_save_dc(
     saves: Iterable[str] = ABILITIES,
     criterion: Criterion = "least_squares",
     bases: Iterable[int] | None = None,
-    d20_base: int = 8,
+    d20_base: int = D20_SAVE_DC_BASE,
     rules: Rules | None = None,
 ) -> SaveDCFit:
     """The base B for which a 3d6x save DC of B + PB + the caster's modifier gives the target

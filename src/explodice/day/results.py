@@ -119,7 +119,7 @@ class DayResult:
 
     def _stamp(self, df: pd.DataFrame) -> pd.DataFrame:
         df["n_days"] = pd.NA if self.exact else self.n_days
-        df["seed"] = str(self.seed)
+        df["seed"] = None if self.seed is None else str(self.seed)  # exact: no seed, no "None"
         df["method"] = self.method
         df["rules"] = self.rules.describe()
         df["scenario"] = self.scenario.name
@@ -382,7 +382,7 @@ class EmptyTime:
             ("dc", self.dc),
             ("method", self.method),
             ("n_days", self.n_days),
-            ("seed", str(self.seed)),
+            ("seed", None if self.seed is None else str(self.seed)),
             ("rules", self.rules.describe()),
         ):
             df[key] = value

@@ -25,6 +25,7 @@ __all__ = [
     "DIFFICULTIES",
     "DIFFICULTY_FR",
     "D20_DCS",
+    "D20_SAVE_DC_BASE",
     "HAGGLE_BASE_DC",
     "HAGGLE_CAP_PCT",
     "HAGGLE_DECEPTION_CAP_PCT",
@@ -71,6 +72,9 @@ DC_TABLE: Mapping[str, int] = MappingProxyType(dict(zip(DIFFICULTIES, (8, 12, 16
 #: The typical 5e DCs (seed 001): difficulty -> DC.
 D20_DCS: Mapping[str, int] = MappingProxyType(dict(zip(DIFFICULTIES, (5, 10, 15, 20, 25, 30))))
 DC_TABLES: Mapping[str, Mapping[str, int]] = MappingProxyType({"3d6x": DC_TABLE, "d20": D20_DCS})
+#: 5e's save DC is this base + the caster's proficiency bonus + its modifier (SRD 5.1, "Spell
+#: Save DC"): what ``explodice.fit_save_dc`` matches in 3d6x.
+D20_SAVE_DC_BASE = 8
 
 #: The modifiers a table shows by default: every ability modifier the rules allow, -5..+10.
 MODIFIERS = tuple(range(-5, 11))

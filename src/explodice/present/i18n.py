@@ -49,7 +49,11 @@ _LOCALES = {"en": "en_GB", "fr": "fr_FR"}
 
 
 def check_lang(lang: Any) -> Lang:
-    """``lang`` validated: ``"en"`` or ``"fr"``."""
+    """``lang`` validated: ``"en"`` or ``"fr"`` (a non-string is a wrong type).
+
+    >>> check_lang("fr")
+    'fr'
+    """
     return check_choice("lang", lang, LANGS, ExplodiceError)
 
 

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from explodice.game.character import GAUGES
-from explodice.game.tables import DIFFICULTIES
+from explodice.game.tables import D20_SAVE_DC_BASE, DIFFICULTIES
 from explodice.present import i18n
 from explodice.present.labels import N_, difficulty_label
 from explodice.present.plots import place_legend, share
@@ -157,7 +157,7 @@ def plot_save_dc_fit(
     gaps: pd.DataFrame,
     *,
     base: int,
-    d20_base: int = 8,
+    d20_base: int = D20_SAVE_DC_BASE,
     ax: Any = None,
     lang: str = "en",
     title: str | None = None,

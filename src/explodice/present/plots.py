@@ -20,7 +20,7 @@ import dataclasses
 import textwrap
 import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -31,6 +31,15 @@ from explodice.game.rules import DISADVANTAGE_READINGS, Rules
 from explodice.game.tables import dc_bands
 from explodice.present import i18n
 from explodice.present.labels import N_, rules_text
+
+if TYPE_CHECKING:  # at run time, from __getattr__ (those modules import this one)
+    from explodice.present.level_plots import (
+        plot_gauge_needs,
+        plot_level_grid,
+        plot_save_dc_bases,
+        plot_save_dc_fit,
+    )
+    from explodice.present.readings import plot_readings
 
 __all__ = [
     "DC_BANDS_3D6X",
@@ -49,12 +58,44 @@ __all__ = [
     "plot_depletion",
     "plot_outcomes",
     "plot_bars",
+    # drawn in their own modules, reached from here too (see __getattr__)
+    "plot_level_grid",
+    "plot_gauge_needs",
+    "plot_save_dc_fit",
+    "plot_save_dc_bases",
+    "plot_readings",
     "place_legend",
     "covered",
     "log_ticks",
     "share",
     "signed_number",
 ]
+
+#: The plotting functions of other modules of the presentation layer, by the module that
+#: draws them: ``explodice.plots.plot_level_grid`` works as ``plot_pmf`` does. They are
+#: imported on first use (:func:`__getattr__`), since those modules import this one's helpers.
+ELSEWHERE = {
+    "plot_level_grid": "explodice.present.level_plots",
+    "plot_gauge_needs": "explodice.present.level_plots",
+    "plot_save_dc_fit": "explodice.present.level_plots",
+    "plot_save_dc_bases": "explodice.present.level_plots",
+    "plot_readings": "explodice.present.readings",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """A plotting function of :data:`ELSEWHERE`, from the module that draws it.
+
+    >>> from explodice import plots
+    >>> plots.plot_readings.__module__
+    'explodice.present.readings'
+    """
+    if name in ELSEWHERE:
+        import importlib
+
+        return getattr(importlib.import_module(ELSEWHERE[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 # The typical DC tables of docs/rules.md, as (name, DC) pairs in increasing order.
 DC_BANDS_3D6X = dc_bands("3d6x")

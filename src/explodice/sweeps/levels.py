@@ -56,6 +56,7 @@ from explodice.sweeps.tasks import SweepWarning, Task
 __all__ = [
     "AUTO_POOL_SECONDS",
     "SIZING",
+    "SIZING_RISK",
     "SerialExecutor",
     "progression",
     "size_gauges",
@@ -68,6 +69,9 @@ AUTO_POOL_SECONDS = 20.0
 #: level) with warm caches; gauge sizing ~25 ms a gauge the day drains).
 _PROGRESSION_COST = 0.005
 _GAUGE_COST = 0.05
+#: The share of days on which a sized gauge may empty before the long rest, by default: one
+#: day in ten (``size_gauges(risk=)``, ``explodice size-gauges --risk``, the report's page).
+SIZING_RISK = 0.1
 #: How gauge sizing treats the other gauges, in words (docs/rules.md, "Levels").
 SIZING = (
     "each gauge sized alone on the exact day: its own drains only, the excess of another "
@@ -403,7 +407,7 @@ def size_gauges(
     builds: Build | Sequence[Build],
     day: Scenario | Callable[[int], Scenario] | None = None,
     *,
-    risk: float = 0.1,
+    risk: float = SIZING_RISK,
     levels: Iterable[int] = LEVELS,
     character: str | Mapping[str, str] | None = None,
     gauges: Iterable[str] | None = None,

@@ -23,7 +23,13 @@ EXIT_INTERRUPTED = 130
 
 
 class Parser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line (and exit 2, as argparse does)."""
+    """An ArgumentParser whose errors are one line (and exit 2, as argparse does), and that
+    reads an option only written whole: ``--mod`` is refused, never taken for ``--modifier``
+    (nor ``--n`` called ambiguous with ``--no-ones-on-explosions``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> Any:  # noqa: D102 - argparse's hook
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")

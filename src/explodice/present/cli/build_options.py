@@ -147,7 +147,7 @@ def parse_targets(items: Sequence[str] | None) -> dict[str, tuple[float, float]]
 # -- the builds -----------------------------------------------------------------------------
 def build_options() -> argparse.ArgumentParser:
     """``--builds`` and ``--levels``."""
-    p = argparse.ArgumentParser(add_help=False)
+    p = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     g = p.add_argument_group("builds and levels")
     g.add_argument(
         "--builds",
@@ -224,7 +224,7 @@ def refuse_lucky(args: argparse.Namespace, command: str) -> None:
 # -- the grid ---------------------------------------------------------------------------------
 def grid_options() -> argparse.ArgumentParser:
     """Where the grid of builds x levels runs: here, a local pool, or a Dask cluster."""
-    p = argparse.ArgumentParser(add_help=False)
+    p = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     g = p.add_argument_group("where the grid of builds x levels runs")
     g.add_argument(
         "--scheduler",

@@ -18,6 +18,7 @@ from explodice.present.cli.options import (
     MODIFIER,
     output_options,
     refuse,
+    refuse_unread_readings,
     reroll_from,
     rules_from,
     rules_options,
@@ -58,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
     )
     reroll = reroll_from(args, None)  # --lucky: each roll's Reroll('one'), in both systems
     lucky = ", Lucky" if reroll is not None else ""
+    # every roll of the table shares the advantage and the reroll: one stands for them
+    refuse_unread_readings(args, [Roll(0, advantage=args.advantage, reroll=reroll)], rules)
     if args.modifier is not None:
         refuse(
             args,

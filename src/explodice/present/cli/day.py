@@ -33,6 +33,7 @@ from explodice.present.cli.options import (
     output_options,
     progress,
     refuse,
+    refuse_unread_readings,
     reroll_from,
     resolve_policy,
     roll_options,
@@ -258,10 +259,10 @@ def _rolls_to_empty(args: argparse.Namespace) -> int:
     rules = rules_from(args)
     policy = resolve_policy(args.policy, args.dc)
     reroll = reroll_from(args, args.dc)
+    roll = Roll(args.modifier, advantage=args.advantage, kind=args.kind, reroll=reroll)
+    refuse_unread_readings(args, [roll], rules)
     if args.method == "simulate":  # the exact path sums the exact drain law of the roll
-        _playable(
-            Roll(args.modifier, advantage=args.advantage, kind=args.kind, reroll=reroll), rules
-        )
+        _playable(roll, rules)
     result = rolls_to_empty(
         args.modifier,
         args.gauge,

@@ -21,6 +21,7 @@ from explodice.present.cli.options import (
     output_options,
     refuse,
     refuse_drain_switches,
+    refuse_unread_readings,
     reroll_from,
     resolve_policy,
     roll_options,
@@ -74,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
         policy=policy,
         reroll=reroll_from(args, None),  # a reroll on failure needs the DC this command finds
     )
+    refuse_unread_readings(args, [roll], rules)
     dist = roll_distribution(roll, system=args.system, rules=rules)
     dcs = [int(dc) for dc in dc_for_probability(dist, args.target, mode=args.mode)]
     frame = pd.DataFrame(

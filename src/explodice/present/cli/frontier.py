@@ -15,6 +15,7 @@ from explodice.present.cli.options import (
     MODIFIER,
     output_options,
     refuse,
+    refuse_unread_readings,
     reroll_from,
     rules_from,
     rules_options,
@@ -54,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
     roll = Roll(
         args.modifier, advantage=args.advantage, kind=args.kind, reroll=reroll_from(args, None)
     )
+    refuse_unread_readings(args, [roll], rules)
     frame = frontier(roll, args.dc, rules=rules)
     lam = frame.attrs.get("implied_lambda")
     header = (

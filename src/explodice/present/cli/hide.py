@@ -20,6 +20,7 @@ from explodice.present.cli.options import (
     output_options,
     refuse,
     refuse_drain_switches,
+    refuse_unread_readings,
     reroll_from,
     rules_from,
     rules_options,
@@ -65,8 +66,10 @@ def run(args: argparse.Namespace) -> int:
         "by --hiding-ties.",
     )
     rules = rules_from(args)
+    roll = Roll(args.modifier, advantage=args.advantage, reroll=reroll_from(args, None))
+    refuse_unread_readings(args, [roll], rules)
     r = hide(
-        Roll(args.modifier, advantage=args.advantage, reroll=reroll_from(args, None)),
+        roll,
         active=[Roll(m) for m in args.active],
         passive=args.passive,
         system=args.system,

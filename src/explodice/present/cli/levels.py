@@ -38,6 +38,7 @@ from explodice.present.cli.build_options import (
     switch_defaults,
 )
 from explodice.present.cli.options import config_argument, output_options, rules_options
+from explodice.present.cli.output import percent
 from explodice.present.labels import build_test_label, difficulty_label, rules_text
 from explodice.sweeps.levels import progression
 
@@ -203,7 +204,7 @@ def _signed(values: Any) -> str:
 def _targets_line(targets: dict[str, tuple[float, float]], lang: str) -> str:
     _ = i18n.translator(lang)
     parts = [
-        f"{difficulty_label(b, lang)} {i18n.number(100 * lo, lang, 0)}-{i18n.percent(hi, lang, 0)}"
+        f"{difficulty_label(b, lang)} {i18n.number(100 * lo, lang, 0)}-{percent(hi, lang, 0)}"
         for b, (lo, hi) in targets.items()
     ]
     return _("target ranges: {ranges}; {mark} outside its band's range").format(
@@ -239,7 +240,7 @@ def progression_text(frame: pd.DataFrame, lang: str) -> list[str]:
                 ("", _("modifier")): _signed(at.groupby("system", sort=False).modifier.first())
             }
             for r in at.to_dict("records"):
-                text = i18n.percent(r["p"], lang, 0)
+                text = percent(r["p"], lang, 0)
                 row[difficulty_label(r["difficulty"], lang), r["system"]] = text + (
                     "" if r["in_target"] else OUTSIDE
                 )
@@ -279,13 +280,13 @@ def dcs_text(frame: pd.DataFrame, lang: str) -> list[str]:
             first = by[table].drop_duplicates("difficulty").set_index("difficulty")
             lines[_(table)] = [str(int(v)) for v in first.dc[bands]]
         first = by["level"].drop_duplicates("difficulty").set_index("difficulty")
-        lines[_("target")] = [i18n.percent(v, lang) for v in first.target[bands]]
+        lines[_("target")] = [percent(v, lang) for v in first.target[bands]]
         for table in ("level", "flat", "typical"):
             worst = by[table].drop_duplicates("difficulty").set_index("difficulty")
             label = _("worst miss: {table}").format(
                 table=_("per level") if table == "level" else _(table)
             )
-            lines[label] = [i18n.percent(v, lang) for v in worst.worst_miss[bands]]
+            lines[label] = [percent(v, lang) for v in worst.worst_miss[bands]]
         grid = pd.DataFrame.from_dict(lines, orient="index", columns=heads)
         grid.index.name = _("level")
         name = build_test_label(str(test), *_kind_of(frame, str(build), str(test)), lang)

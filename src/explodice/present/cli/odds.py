@@ -21,6 +21,7 @@ from explodice.present.cli.options import (
     ROLL_COMMAND,
     progress,
     refuse,
+    refuse_unread_readings,
     reroll_from,
     resolve_policy,
     rules_from,
@@ -67,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
         policy=resolve_policy(args.policy, dcs[0]),
         reroll=reroll_from(args, dcs[0]),
     )
+    refuse_unread_readings(args, [roll], rules)
     dist = roll_distribution(
         roll,
         system=args.system,

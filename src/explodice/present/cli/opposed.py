@@ -19,6 +19,7 @@ from explodice.present.cli.options import (
     ROLL_COMMAND,
     refuse,
     refuse_drain_switches,
+    refuse_unread_readings,
     reroll_from,
     resolve_policy,
     rules_from,
@@ -66,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
         reroll=reroll_from(args, None),
     )
     b = Roll(args.vs, advantage=args.vs_advantage, kind=args.kind)
+    refuse_unread_readings(args, [a, b], rules)
     result = opposed(a, b, system=args.system, rules=rules, sampling=sampling_from(args))
     frame = pd.DataFrame([result.summary()])
     header = f"# opposed test, {args.system}, {result.method}: A = {result.a}; B = {result.b}"

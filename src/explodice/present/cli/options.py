@@ -29,7 +29,15 @@ from explodice.engine.chunks import MAX_THREADS
 from explodice.engine.sampling import Sampling
 from explodice.engine.seeding import MAX_ROLLS
 from explodice.game.reroll import Reroll
-from explodice.game.rules import ACTORS, ADVANTAGE_STATES, KINDS, Policy, Rules, parse_policy
+from explodice.game.rules import (
+    ACTORS,
+    ADVANTAGE_STATES,
+    KINDS,
+    Policy,
+    Roll,
+    Rules,
+    parse_policy,
+)
 from explodice.game.rules import Switch as RulesSwitch
 from explodice.game.rules import switches as rule_switches
 from explodice.game.tables import MAX_GAUGE
@@ -63,6 +71,7 @@ __all__ = [
     "progress",
     "refuse",
     "refuse_drain_switches",
+    "refuse_unread_readings",
     "reroll_from",
     "resolve_policy",
     "roll_options",
@@ -200,7 +209,7 @@ def rules_options(
             raise ValueError(f"rules_options: unknown scope {scope!r} (one of {SCOPES})")
     if lucky not in LUCKY_SOURCES:
         raise ValueError(f"rules_options: `lucky` must be one of {LUCKY_SOURCES}")
-    p = argparse.ArgumentParser(add_help=False)
+    p = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     g = p.add_argument_group("rules switches (docs/rules.md)")
     for switch in RULES_SWITCHES:
         if switch.scope in reads and not (switch.field == LUCKY_TIMING and lucky == "none"):
@@ -274,6 +283,38 @@ def refuse(args: argparse.Namespace, flags: Any, why: str) -> None:
             raise ExplodiceError(f"`{flag}` {why}")
 
 
+def refuse_unread_readings(args: argparse.Namespace, rolls: Iterable[Roll], rules: Rules) -> None:
+    """Refuse a reading given on the command line that none of the command's ``rolls`` (the
+    ones its options built) reads: ``--lucky-timing`` on rolls without Lucky, ``--malus-die``
+    on rolls that subtract no die (no disadvantage, or disadvantage read as "drop"). For the
+    commands whose rolls are all on the command line (a scenario's or a configuration's
+    rolls may read them).
+
+    >>> from explodice.present.cli.app import build_parser
+    >>> args = build_parser().parse_args(["odds", "--lucky", "--lucky-timing", "after_choice"])
+    >>> refuse_unread_readings(args, [Roll(0, reroll=Reroll("one"))], Rules())  # read: kept
+    """
+    rolls = list(rolls)
+    if not any(r.lucky for r in rolls):
+        refuse(
+            args,
+            ("--lucky-timing",),
+            "says when Lucky rerolls a 1, and the roll has no Lucky: it applies with --lucky.",
+        )
+    if not any(r.has_malus_die(rules) for r in rolls):
+        at_disadvantage = any(r.advantage == "disadvantage" for r in rolls)
+        needs = [
+            *([] if at_disadvantage else ["--advantage disadvantage"]),
+            *([] if rules.disadvantage == "subtract" else ["--disadvantage subtract"]),
+        ]
+        refuse(
+            args,
+            ("--malus-die",),
+            "is the die that disadvantage subtracts, and the roll subtracts none: it applies "
+            f"with {' '.join(needs)}.",
+        )
+
+
 def switch_defaults(p: argparse.ArgumentParser) -> None:
     """Leave every rules switch unset by default (``None``), so that :func:`config_rules`
     tells a switch given on the command line from the configuration's value (for a command
@@ -308,7 +349,7 @@ def resolve_policy(text: str, dc: int | None) -> Policy:
 
 def roll_options() -> argparse.ArgumentParser:
     """The roll: its advantage state, kind, actor, rule-of-1 policy and reroll on failure."""
-    p = argparse.ArgumentParser(add_help=False)
+    p = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     g = p.add_argument_group("the roll")
     g.add_argument(
         "--advantage",
@@ -352,7 +393,7 @@ def reroll_from(args: argparse.Namespace, dc: int | None) -> Reroll | None:
 def sampling_options(default: str = "exact") -> argparse.ArgumentParser:
     """--exact / --simulate and the simulation's options; ``default`` says in the help which
     method a command uses when neither is given."""
-    p = argparse.ArgumentParser(add_help=False)
+    p = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     g = p.add_argument_group("exact or simulated")
     m = g.add_mutually_exclusive_group()
     m.add_argument(
@@ -430,7 +471,7 @@ def config_argument(p: argparse.ArgumentParser) -> None:
 
 def output_options() -> argparse.ArgumentParser:
     """--format text|csv|json and --lang en|fr (the text table's language)."""
-    p = argparse.ArgumentParser(add_help=False)
+    p = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     p.add_argument(
         "--format",
         choices=("text", "csv", "json"),

@@ -15,6 +15,7 @@ import sys
 from explodice.analysis.levels import CRITERIA, fit_save_dc
 from explodice.core.errors import ExplodiceError, listed, shown
 from explodice.game.character import ABILITIES, CharacterError, resolve_ability
+from explodice.game.tables import D20_SAVE_DC_BASE
 from explodice.present import i18n
 from explodice.present.cli.base import Command
 from explodice.present.cli.build_options import (
@@ -34,7 +35,7 @@ from explodice.present.cli.options import (
     refuse_drain_switches,
     rules_options,
 )
-from explodice.present.cli.output import emit
+from explodice.present.cli.output import emit, percent
 from explodice.present.labels import rules_text
 
 __all__ = ["COMMAND", "run"]
@@ -68,8 +69,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--d20-base",
         type=integer(-100, 100),
-        default=8,
-        help="5e's base of a save DC (default 8)",
+        default=D20_SAVE_DC_BASE,
+        help=f"5e's base of a save DC (default {D20_SAVE_DC_BASE})",
     )
     p.add_argument(
         "--table",
@@ -138,15 +139,12 @@ def run(args: argparse.Namespace) -> int:
         cases=i18n.number(int(fit.gaps["count"].sum()), args.lang, 0),
         rules=rules_text(rules, args.lang),
     )
-    percent = {"share", "p_d20", "p_3d6x", "error", "rmse", "max_error"}
+    shares = {"share", "p_d20", "p_3d6x", "error", "rmse", "max_error"}
     text = frame.copy()
     for col in text.columns:
-        if col in percent:
+        if col in shares:
             signed = col == "error"
-            text[col] = [
-                ("+" if signed and v > 0 else "") + i18n.percent(float(v), args.lang)
-                for v in text[col]
-            ]
+            text[col] = [percent(float(v), args.lang, signed=signed) for v in text[col]]
     sys.stdout.write(f"# {header}\n")
     emit(text, "text", lang=args.lang)
     return 0

@@ -38,9 +38,9 @@ from explodice.present.cli.build_options import (
 from explodice.present.cli.levels import load_level_config
 from explodice.present.cli.numbers import integer
 from explodice.present.cli.options import config_argument, output_options, rules_options
-from explodice.present.cli.output import emit
+from explodice.present.cli.output import emit, percent
 from explodice.present.labels import difficulty_label, rules_text
-from explodice.sweeps.levels import size_gauges
+from explodice.sweeps.levels import SIZING_RISK, size_gauges
 
 __all__ = ["COMMAND", "run"]
 
@@ -54,9 +54,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--risk",
         type=probability,
-        default=0.1,
+        default=SIZING_RISK,
         help="the largest share of days on which a gauge may empty before the long rest "
-        "(default 0.1)",
+        f"(default {SIZING_RISK})",
     )
     p.add_argument(
         "--day",
@@ -204,7 +204,7 @@ def run(args: argparse.Namespace) -> int:
             "needed: the smallest maximum whose P(empty before the long rest) <= {risk}, by "
             "the exact day; each gauge sized alone (its own drains: the excess of another gauge "
             "that empties is not poured into it); the build starts the day full; rules: {rules}"
-        ).format(risk=i18n.percent(args.risk, args.lang), rules=rules_text(rules, args.lang)),
+        ).format(risk=percent(args.risk, args.lang), rules=rules_text(rules, args.lang)),
     ]
     if args.format != "text":
         emit(frame, args.format)
@@ -255,9 +255,9 @@ def _text(frame: pd.DataFrame, lang: str) -> list[str]:
             row = cells.setdefault(int(r["level"]), {})
             gauge = r["gauge"]
             row[gauge, heads["needed"]] = str(r["needed"])
-            row[gauge, heads["risk"]] = i18n.percent(r["risk"], lang)
+            row[gauge, heads["risk"]] = percent(r["risk"], lang)
             row[gauge, heads["have"]] = str(r["have"]) + ("" if r["meets"] else " *")
-            row[gauge, heads["risk_have"]] = i18n.percent(r["risk_have"], lang)
+            row[gauge, heads["risk_have"]] = percent(r["risk_have"], lang)
         grid = pd.DataFrame.from_dict(cells, orient="index")
         order = [(g, h) for g in gauges for h in heads.values()]
         grid = grid[order]

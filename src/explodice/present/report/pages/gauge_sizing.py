@@ -16,12 +16,12 @@ from explodice.present import i18n
 from explodice.present.builds import first_builds, shown_builds
 from explodice.present.level_plots import plot_gauge_needs
 from explodice.present.report.kit import Context, PageData, exact_columns, page_figure
-from explodice.sweeps.levels import size_gauges
+from explodice.sweeps.levels import SIZING_RISK, size_gauges
 
 __all__ = ["MAX_BUILDS", "RISK", "data", "draw"]
 
 #: The risk the page sizes the gauges at: a gauge empty before the long rest on one day in ten.
-RISK = 0.1
+RISK = SIZING_RISK
 #: The builds the page has room for (the CSV holds every build).
 MAX_BUILDS = 10
 
