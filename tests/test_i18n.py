@@ -102,7 +102,7 @@ def test_french_words_are_the_seeds():
 def test_numbers_and_dates_as_a_french_reader_expects():
     nbsp = "\xa0"
     assert i18n.percent(0.491, "fr") == f"49,1{nbsp}%"
-    assert i18n.percent(0.491, "en") == "49.1 %"
+    assert i18n.percent(0.491, "en") == "49.1%"  # one format: the report, figures, explorer and CLI
     assert i18n.percent(0.0001, "fr") == f"< 0,1{nbsp}%"  # never a false 0 %
     assert i18n.number(12.6, "fr", 1) == "12,6"
     assert i18n.number(2000, "fr", 0) == "2\u202f000"

@@ -9,7 +9,7 @@ compilation step is needed); numbers, percentages and dates are formatted by Bab
 
 >>> _ = translator("fr")
 >>> _("moderate"), percent(0.4912, "fr"), number(12.6, "fr", 1), percent(0.4912, "en")
-('Modérée', '49,1\xa0%', '12,6', '49.1 %')
+('Modérée', '49,1\xa0%', '12,6', '49.1%')
 """
 
 from __future__ import annotations
@@ -99,14 +99,14 @@ def number(x: float, lang: str, digits: int | None = 1) -> str:
     return format_decimal(_round(x, digits), format=pattern, locale=loc, decimal_quantization=False)
 
 
-def percent(p: float, lang: str, digits: int = 1, *, cldr: bool = False) -> str:
-    """A probability in percent, never a false 0 % or 100 %: ``< 0,1 %`` instead.
-    ``cldr=True``: the locale's own pattern in English too (``49.1%``, the command line's),
-    where the report writes ``49.1 %``.
+def percent(p: float, lang: str, digits: int = 1) -> str:
+    """A probability in percent as the language writes it (the locale's own pattern: ``49.1%``
+    in English, ``49,1 %`` in French), the same in the report, its figures, the explorer and
+    the command line; never a false 0 % or 100 %: ``< 0,1 %`` instead.
 
     >>> percent(0.0002, "fr"), percent(0.99999, "en"), percent(0.0, "en")
-    ('< 0,1\xa0%', '> 99.9 %', '0.0 %')
-    >>> percent(0.838, "en", cldr=True), percent(0.838, "fr", cldr=True)
+    ('< 0,1\xa0%', '> 99.9%', '0.0%')
+    >>> percent(0.838, "en"), percent(0.838, "fr")
     ('83.8%', '83,8\xa0%')
     """
     from babel.numbers import format_percent
@@ -114,12 +114,12 @@ def percent(p: float, lang: str, digits: int = 1, *, cldr: bool = False) -> str:
     lang = check_lang(lang)
     step = 10.0**-digits / 100
     if 0 < p < step / 2:
-        return "< " + percent(step, lang, digits, cldr=cldr)
+        return "< " + percent(step, lang, digits)
     if 1 - step / 2 <= p < 1:
-        return "> " + percent(1 - step, lang, digits, cldr=cldr)
+        return "> " + percent(1 - step, lang, digits)
     text = format_percent(
         _round(100 * p, digits) / 100,
-        format=_percent_pattern(lang, digits, cldr),
+        format=_percent_pattern(lang, digits),
         locale=_LOCALES[lang],
         decimal_quantization=False,
     )
@@ -127,13 +127,12 @@ def percent(p: float, lang: str, digits: int = 1, *, cldr: bool = False) -> str:
 
 
 @functools.cache
-def _percent_pattern(lang: str, digits: int, cldr: bool = False) -> str:
-    """The locale's own percent pattern (CLDR: ``#,##0\u202f%`` in French) with ``digits``
-    decimals; English gets the report's ``49.1 %`` unless ``cldr``."""
+def _percent_pattern(lang: str, digits: int) -> str:
+    """The locale's own percent pattern (CLDR: ``#,##0%`` in English, ``#,##0\u202f%`` in
+    French) with ``digits`` decimals."""
     from babel import Locale
 
-    own = Locale.parse(_LOCALES[lang]).percent_formats[None].pattern
-    base = "#,##0 %" if lang == "en" and not cldr else own
+    base = Locale.parse(_LOCALES[lang]).percent_formats[None].pattern
     return base.replace("#,##0", "#,##0" + ("." + "0" * digits if digits else ""), 1)
 
 

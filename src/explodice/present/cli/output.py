@@ -73,7 +73,7 @@ def percent(p: float, lang: str = "en", digits: int = 1, *, signed: bool = False
     """
     if p != p:
         return "—"
-    text = i18n.percent(abs(p) if signed else p, lang, digits, cldr=True)
+    text = i18n.percent(abs(p) if signed else p, lang, digits)
     return ("-" if p < 0 else "+") + text if signed else text
 
 

@@ -33,7 +33,7 @@ def shown_percent(p: float, lang: str = "en") -> str:
     """A probability as the explorer prints it: one decimal, never a false 0 % or 100 %.
 
     >>> shown_percent(0.49123), shown_percent(0.0002), shown_percent(0.99996)
-    ('49.1 %', '< 0.1 %', '> 99.9 %')
+    ('49.1%', '< 0.1%', '> 99.9%')
     """
     return i18n.percent(p, lang)
 
