@@ -126,11 +126,11 @@ def test_rules_commands_speak_french(capsys):
     assert "actif, Perception +1" in out and "observateur" in out and "tous" in out
     p15 = float(ex.exact(ex.Roll(3)).p_success(15))
     assert i18n.percent(p15, "fr") in out
-    # lutte serrée: a fixed 3 against uniform 0..4 wins 3/4 of the time (by hand: 0..2 of 5
+    # lutte serrée: a fixed 3 against uniform 0-4 wins 3/4 of the time (by hand: 0..2 of 5
     # lose to 3, a 3 ties and bids again, a 4 wins: 3/5 + 1/5 x 3/4 ... = 3/4)
     code, out, _ = run(capsys, "contest", "--bids-a", "3", "--bids-b", "uniform:4", "--lang", "fr")
     _french(out)
-    assert "lutte serrée" in out and "uniforme 0..4" in out and "points de vie" in out
+    assert "lutte serrée" in out and "uniforme 0-4" in out and "points de vie" in out
     assert "p_victoire_a" in out and "75,0\xa0%" in out and "1,25" in out  # 1 + 1/5 + ... rounds
     # a reroll on failure: +0 against DD 16 goes from p to 1 - (1 - p)^2
     p = float(ex.exact(ex.Roll(0)).p_success(16))

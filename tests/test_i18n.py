@@ -84,6 +84,13 @@ def test_every_label_of_the_code_has_a_french_translation():
             assert _fields(msg.string) == _fields(msg.id), msg.id
 
 
+def test_a_bid_model_is_written_one_way():
+    # page 16 titled "uniform 0..5" above a table of "uniform 0-5" (the newcomer's walk)
+    for msg in _catalogue():
+        for text in (msg.id, msg.string) if msg.id else ():
+            assert not re.search(r"uniforme? 0\.\.", text), text
+
+
 def test_french_words_are_the_seeds():
     _ = i18n.translator("fr")
     assert [_(d) for d in ("very easy", "moderate", "nearly impossible")] == [

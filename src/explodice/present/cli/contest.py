@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
 
     def model(text: str) -> str:  # a bid model as a reader says it
         top = text.strip().removeprefix("uniform:")
-        return _("uniform 0..{top}").format(top=top) if top != text.strip() else text.strip()
+        return _("uniform 0-{top}").format(top=top) if top != text.strip() else text.strip()
 
     show(
         frame,

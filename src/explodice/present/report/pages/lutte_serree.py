@@ -21,7 +21,7 @@ MODIFIERS = (0, 4, 8)
 
 def data(ctx: Context) -> PageData:
     """P(total = DC) per system, modifier and DC of the table; the bids' outcomes and costs
-    for pairs of bid models; the HP A pays when it bids 3 against B's uniform 0..5."""
+    for pairs of bid models; the HP A pays when it bids 3 against B's uniform 0-5."""
     rows = []
     for system, dist_of in (
         ("3d6x", lambda m: exact(Roll(m), ctx.rules)),
@@ -103,7 +103,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
     b.set(
         xlabel=_("HP paid by A"),
         ylabel=_("probability"),
-        title=_("A bids 3, B uniform 0..5: A wins {p}").format(
+        title=_("A bids 3, B uniform 0-5: A wins {p}").format(
             p=ctx.pct(data.shown["example_p_win_a"])
         ),
     )
