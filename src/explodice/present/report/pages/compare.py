@@ -88,7 +88,9 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "For each profile's modifier, the 3d6x DC whose odds are closest to each d20 DC "
         "(left, the gap 3d6x - d20 beside each point), and the success curves of both "
         "systems (right). The table maps the d20 DC table onto 3d6x for the {reference} "
-        "profile and gives every profile's odds there, in 3d6x and (in brackets) d20."
+        "profile and gives every profile's odds there, in 3d6x and (in brackets) d20; where "
+        "d20 is certain or impossible for that profile, the DC is matched on the profile named "
+        "beside it (the one whose d20 odds there are nearest 50%)."
     ).format(reference=ref)
     title = _("3d6x against d20: equivalent DCs")
     fig, (a, b) = page_figure(ctx, title, caption, ncols=2, table=shown, table_height=0.24)
