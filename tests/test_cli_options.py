@@ -116,6 +116,7 @@ PROBES: dict[str, str] = {
     "--targets": "--targets moderate=0.3:0.6",
     "--risk": "--risk 0.3",
     "--rolls-per-day": "--rolls-per-day 30",
+    # Bo and Cy keep their 1s: the day's DC shows in the day's name (the drain does not move)
     "--difficulty": "--difficulty hard",
     "--character": "--character Bo",
     "--gauges": "--gauges PA",
@@ -136,10 +137,9 @@ COMMAND_PROBES: dict[tuple[str, str], str] = {
         "levels",
         "--malus-die",
     ): "--malus-die plain | --advantage disadvantage --disadvantage subtract",
-    # the drain of a roll that keeps its 1s is the same whatever its total: the malus die
-    # shows in a policy that weighs the total
+    # the drain of a roll that keeps its 1s is the same whatever its total; under a policy
+    # that weighs the total the malus die could move it, too rarely to show (SAME_ON)
     ("day", "--malus-die"): "--malus-die plain | --advantage disadvantage --policy best:0.5",
-    # Bo and Cy keep their 1s: the day's DC shows in the day's name (the drain does not move)
 }
 
 #: Options whose effect a base run cannot show, each with the reason and where it is checked.

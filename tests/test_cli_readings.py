@@ -659,3 +659,15 @@ def test_a_reading_the_roll_reads_is_applied(capsys, argv):
     body = [line for line in out.splitlines() if not line.startswith("#")]
     body0 = [line for line in out0.splitlines() if not line.startswith("#")]
     assert body != body0  # the numbers move
+
+
+def test_the_note_of_overflow_best_has_its_french_words():
+    # present/readings.note_label writes the note again for the catalogue: it must stay the
+    # analysis layer's own text, so that the French is its translation
+    from explodice.analysis.sensitivity import BEST_NOTE
+    from explodice.present import i18n
+    from explodice.present.readings import note_label
+
+    french = note_label(BEST_NOTE, None, None, Rules(), "fr")
+    assert french != BEST_NOTE and french == i18n.translator("fr")(BEST_NOTE)
+    assert note_label(BEST_NOTE, None, None, Rules(), "en") == BEST_NOTE

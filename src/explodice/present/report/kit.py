@@ -91,7 +91,7 @@ class Context:
         return i18n.translator(self.lang)(text)
 
     def pct(self, x: Any, digits: int = 1) -> str:
-        """A probability the report's way: ``49.1 %`` (``49,1 %``), never a false 0 %."""
+        """A probability as the language writes it: ``49.1%`` (``49,1 %``), never a false 0 %."""
         return "—" if pd.isna(x) else i18n.percent(float(x), self.lang, digits)
 
     def num(self, x: Any, digits: int | None = 1) -> str:
