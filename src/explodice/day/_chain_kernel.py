@@ -69,35 +69,92 @@ def _r_push(a, r, S, rows, K):
 
 
 @njit(cache=True, boundscheck=False, fastmath=_FAST)
-def _horner_push(src, lo, n_src, a, r, S, coef, C, K):
-    """``a[lo + z] = sum_c coef[c] (R^c src)[z]`` for ``z`` in ``-lo .. n_src - 1`` (the
-    rows below 0 hold no source: an excess past the axis). ``coef[c, k]``: column ``k``'s
-    weight of ``c`` dice; rows ``lo + n_src ..`` of ``a`` and ``r`` (six of them) hold 0."""
-    rows = lo + n_src
+def _horner_push(src, s0, step, n_src, a, r, S, coef, C, K, out, o0, rows_a, overwrite):
+    """``a[z] = sum_c coef[c] (R^c x)[z]`` for ``z`` in ``0 .. n_src - 1``, row ``z`` of
+    ``x`` being ``src[s0 + z step : s0 + z step + K]`` (a tile of ``P`` read in place, or its
+    gathered copy). ``coef[c, k]``: column ``k``'s weight of ``c`` dice; rows ``n_src ..``
+    of ``a`` and ``r`` (six of them) hold 0. The rows from ``rows_a`` up, which nothing
+    reads again, go straight into ``out`` (row ``z`` at ``out[o0 + z step ..]``, added, or
+    written with ``overwrite``) instead of ``a``."""
     kc = coef[C]
-    for j in range(lo):
-        aj = a[j]
-        for i in range(K):
-            aj[i] = 0.0
     for j in range(n_src):
-        aj = a[lo + j]
-        xj = src[j]
+        aj = a[j]
+        at = s0 + uint64(j) * step
+        xj = src[at : at + uint64(K)]
         for i in range(K):
             aj[i] = kc[i] * xj[i]
     for c in range(C - 1, -1, -1):
         kc = coef[c]
+        _r_push(a, r, S, n_src, K)
+        last = rows_a if c == 0 else n_src
+        for j in range(last):
+            aj = a[j]
+            at = s0 + uint64(j) * step
+            xj = src[at : at + uint64(K)]
+            rj = r[j]
+            for i in range(K):
+                aj[i] = kc[i] * xj[i] + rj[i]
+        for j in range(last, n_src):  # the last step's rows that go to ``out`` at once
+            at = s0 + uint64(j) * step
+            xj = src[at : at + uint64(K)]
+            oj = out[o0 + uint64(j) * step : o0 + uint64(j) * step + uint64(K)]
+            rj = r[j]
+            if overwrite:
+                for i in range(K):
+                    oj[i] = kc[i] * xj[i] + rj[i]
+            else:
+                for i in range(K):
+                    oj[i] += kc[i] * xj[i] + rj[i]
+
+
+@njit(cache=True, boundscheck=False, fastmath=_FAST)
+def _horner_laws(src, n_var, zlim, pis, lo, n_src, a, r, S, C, K):
+    """``a[lo + z] = sum_v sum_c pis[v, c] (R^c src[v])[z]`` for ``z`` in ``-lo .. n_src -
+    1``: the laws' sources (``src[v]``, nonzero below row ``zlim[v]`` only) played by one
+    Horner scheme, since ``R`` is linear (rows below 0 hold no source: an excess past the
+    axis). Rows ``lo + n_src ..`` (six) of ``a`` and ``r`` are zeroed here."""
+    rows = lo + n_src
+    for j in range(rows, rows + 6):
+        aj = a[j]
+        rj = r[j]
+        for i in range(K):
+            aj[i] = 0.0
+            rj[i] = 0.0
+    for j in range(lo):
+        aj = a[j]
+        for i in range(K):
+            aj[i] = 0.0
+    _add_laws(src, n_var, zlim, pis, C, lo, n_src, a, a, K, False)
+    for c in range(C - 1, -1, -1):
         _r_push(a, r, S, rows, K)
         for j in range(lo):
             aj = a[j]
             rj = r[j]
             for i in range(K):
                 aj[i] = rj[i]
-        for j in range(n_src):
-            aj = a[lo + j]
-            xj = src[j]
-            rj = r[lo + j]
+        _add_laws(src, n_var, zlim, pis, c, lo, n_src, a, r, K, True)
+
+
+@njit(cache=True, boundscheck=False, fastmath=_FAST)
+def _add_laws(src, n_var, zlim, pis, c, lo, n_src, a, r, K, plus_r):
+    """``a[lo + z] = sum_v pis[v, c] src[v, z]`` (``+ r[lo + z]`` when ``plus_r``)."""
+    for z in range(n_src):
+        aj = a[lo + z]
+        xj = src[0, z]
+        k = pis[0, c]
+        if plus_r:
+            rj = r[lo + z]
             for i in range(K):
-                aj[i] = kc[i] * xj[i] + rj[i]
+                aj[i] = k * xj[i] + rj[i]
+        else:
+            for i in range(K):
+                aj[i] = k * xj[i]
+        for v in range(1, n_var):
+            if z < zlim[v]:
+                xv = src[v, z]
+                kv = pis[v, c]
+                for i in range(K):
+                    aj[i] += kv * xv[i]
 
 
 @njit(cache=True, boundscheck=False, fastmath=_FAST)
@@ -135,35 +192,39 @@ def _block(col0, n_cols, inner, contiguous, m, start, B):
 
 
 @njit(cache=True, boundscheck=False, fastmath=_FAST)
-def _gather(P, Pt, m, inner, contiguous, start, nb, weight, colsum):
-    """Copy the tile's columns of ``P`` (times ``weight``) into ``Pt[lv, b]``; column sums."""
+def _gather(P, Pt, m, inner, contiguous, start, nb, B):
+    """Copy the tile's columns of ``P`` into ``Pt`` (flat, level ``lv`` of column ``b`` at
+    ``lv B + b``)."""
     iu = uint64(inner)
-    for b in range(nb):
-        colsum[b] = 0.0
     if inner == 1:  # each column is a run of m entries
         for b in range(nb):
             s = start[b]
-            acc = 0.0
             for lv in range(m):
-                x = P[s + uint64(lv)] * weight
-                Pt[lv, b] = x
-                acc += x
-            colsum[b] = acc
+                Pt[lv * B + b] = P[s + uint64(lv)]
         return
     for lv in range(m):
-        row = Pt[lv]
+        row = Pt[lv * B : lv * B + nb]
         off = uint64(lv) * iu
         if contiguous:
             s0 = start[0] + off
             for b in range(nb):
-                x = P[s0 + uint64(b)] * weight
-                row[b] = x
-                colsum[b] += x
+                row[b] = P[s0 + uint64(b)]
         else:
             for b in range(nb):
-                x = P[start[b] + off] * weight
-                row[b] = x
-                colsum[b] += x
+                row[b] = P[start[b] + off]
+
+
+@njit(cache=True, boundscheck=False)
+def _tile_empty(P, m, inner, start, nb):
+    """True when the tile holds no mass (read from the top level down: the mass of a day's
+    first rolls sits there, so a tile with some is known after a row)."""
+    iu = uint64(inner)
+    for jj in range(m):
+        off = uint64(m - 1 - jj) * iu
+        for b in range(nb):
+            if P[start[b] + off] != 0.0:
+                return False
+    return True
 
 
 @njit(cache=True, boundscheck=False, fastmath=_FAST)
@@ -205,42 +266,60 @@ def _into(out, at, values, n, overwrite):
 
 
 @njit(cache=True, boundscheck=False, fastmath=_FAST)
-def _to_stage(F, Pt, a, m, nb, pv, pn, zs, runs_b, runs_n, n_runs):
-    """Add the tile's sources (``Pt``) and what its columns keep (``a``) into the stage
-    arrays, by combined level: runs of columns whose entries are consecutive add as vectors."""
+def _to_stage(F, src, s0, step, weight, a, m, pv, pn, zs, runs_b, runs_n, runs_k, n_runs,
+        run_sum):  # fmt: skip
+    """Add the tile's sources (row ``lv``: ``src[s0 + lv step ..]``, times ``weight``) and what
+    its columns keep (``a``, levels below ``runs_k``: the stage reads no more) into the stage
+    arrays, by combined level: runs of columns whose entries are consecutive add as vectors.
+    ``run_sum[k]``: run ``k``'s sources, summed."""
+    for k in range(n_runs):
+        run_sum[k] = 0.0
     for lv in range(m):
-        prow = Pt[lv]
+        at = s0 + uint64(lv) * step
         orow = a[lv]
         lu = uint64(lv)
         for k in range(n_runs):
             b0 = runs_b[k]
+            n = runs_n[k]
             d = lu * zs[b0]
-            p = pv[b0] + d
-            q = pn[b0] + d
-            for i in range(runs_n[k]):
-                F[p + i] += prow[b0 + i]
-            for i in range(runs_n[k]):
-                F[q + i] += orow[b0 + i]
+            fp = F[pv[b0] + d : pv[b0] + d + n]
+            xs = src[at + b0 : at + b0 + n]
+            acc = 0.0
+            for i in range(n):
+                x = weight * xs[i]
+                fp[i] += x
+                acc += x
+            run_sum[k] += acc
+            if lv >= runs_k[k]:
+                continue
+            fq = F[pn[b0] + d : pn[b0] + d + n]
+            ok = orow[b0 : b0 + n]
+            for i in range(n):
+                fq[i] += ok[i]
 
 
 @njit(cache=True, boundscheck=False, fastmath=_FAST, nogil=True)
-def push_columns(P, out, m, inner, weight, pis, C, row0, vcol, base, zstep, vstep, F, n_var,
-        tau, lam, mass, overwrite, col_lo, col_hi):  # fmt: skip
+def push_columns(P, out, m, inner, weight, pis, C, row0, vcol, base, zstep, vstep, keep, F,
+        n_var, tau, lam, mass, overwrite, col_lo, col_hi):  # fmt: skip
     """Add ``weight`` times ``P`` after one roll of the columns' gauge into ``out``: the drain
     within each column, and each column's sources and kept mass into ``F`` for the stages.
 
     ``pis[v]``: the c-mass of law ``v`` (``C`` its largest c); column ``col`` plays law
     ``vcol[col]``, except its level 0 when ``row0 >= 0`` (a roll at disadvantage when its own
     gauge is empty). ``base[col]`` places the column in ``F`` (combined level 0 of law 0,
-    ``zstep`` per level, ``vstep`` per law, slot ``n_var``: what the column kept); a column
-    with ``base < 0`` loses its excess at once, into its level 0 (``tau[v, j]``: P(d > j),
+    ``zstep`` per level, ``vstep`` per law, slot ``n_var``: what the column kept, at its
+    levels below ``keep[col]``, the only ones the stage reads); a column with ``base < 0`` loses its excess at once, into its level 0 (``tau[v, j]``: P(d > j),
     ``lam[v, j]``: E[(d - j)^+]). ``mass[v]`` gathers the mass of each law. With
     ``overwrite`` the columns are written into ``out``, not added (the first roll type of a
     roll: ``out`` need not be zeroed). Only columns ``col_lo .. col_hi - 1`` are played (two
-    halves run on two threads: the GIL is released). Returns the expected points lost."""
+    halves run on two threads: the GIL is released). Returns the expected points lost.
+
+    A tile whose levels are runs of ``P`` (``inner`` at least a tile's width) is read in
+    place; the weight goes into the laws' coefficients."""
     n_cols = col_hi
     B = BLOCK if inner > 1 else NARROW
-    Pt = np.zeros((m + 6, B))
+    contiguous = inner >= B
+    Pt = np.zeros(1 if contiguous else m * B)
     a = np.zeros((m + 6, B))
     r = np.zeros((m + 6, B))
     S = np.zeros(B)
@@ -250,19 +329,15 @@ def push_columns(P, out, m, inner, weight, pis, C, row0, vcol, base, zstep, vste
     pn = np.zeros(B, np.uint64)
     zs = np.zeros(B, np.uint64)
     vb = np.zeros(B, np.int64)
-    colsum = np.zeros(B)
     runs_b = np.zeros(B, np.uint64)
     runs_n = np.zeros(B, np.uint64)
-    contiguous = inner >= B
+    runs_k = np.zeros(B, np.int64)
+    run_sum = np.zeros(B)
     lost = 0.0
     col0 = col_lo
     while col0 < n_cols:
         nb = _block(col0, n_cols, inner, contiguous, m, start, B)
-        _gather(P, Pt, m, inner, contiguous, start, nb, weight, colsum)
-        total = 0.0
-        for b in range(nb):
-            total += colsum[b]
-        if total == 0.0:  # nothing here yet (the first rolls of a day)
+        if _tile_empty(P, m, inner, start, nb):  # nothing here yet (the first rolls of a day)
             if overwrite:
                 for lv in range(m):
                     for b in range(nb):
@@ -273,27 +348,36 @@ def push_columns(P, out, m, inner, weight, pis, C, row0, vcol, base, zstep, vste
         for b in range(nb):
             v = vcol[col0 + b]
             vb[b] = v
-            mass[v] += colsum[b]
             for c in range(C + 1):
-                coef[c, b] = pis[v, c]
-        _horner_push(Pt, 0, m, a, r, S, coef, C, nb)
+                coef[c, b] = weight * pis[v, c]
+        rows_a = m  # the levels kept in ``a`` (for the stages, and level 0's law)
+        if contiguous:  # the tile's levels are runs of P: read in place
+            src, s0, step = P, start[0], uint64(inner)
+            if C > 0:  # the levels the stages do not read go straight to ``out``
+                rows_a = 1
+                for b in range(nb):
+                    rows_a = max(rows_a, keep[col0 + b] if base[col0 + b] >= 0 else m)
+        else:
+            _gather(P, Pt, m, inner, contiguous, start, nb, B)
+            src, s0, step = Pt, uint64(0), uint64(B)
+        _horner_push(src, s0, step, m, a, r, S, coef, C, nb, out, start[0], rows_a, overwrite)
         if row0 >= 0:  # level 0 plays the empty gauge's law: only d = 0 stays
+            k0 = weight * pis[row0, 0]
             for b in range(nb):
-                x = Pt[0, b]
-                a[0, b] += (pis[row0, 0] - coef[0, b]) * x
-                mass[vb[b]] -= x
-                mass[row0] += x
-        _scatter(out, a, m, inner, contiguous, start, nb, overwrite)
-        lost += _stage_sources(F, Pt, a, m, nb, col0, base, zstep, vstep, vb, n_var, row0, pv, pn,
-                               zs, runs_b, runs_n, out, start, tau, lam)  # fmt: skip
+                a[0, b] += (k0 - coef[0, b]) * src[s0 + uint64(b)]
+        _scatter(out, a, rows_a, inner, contiguous, start, nb, overwrite)
+        lost += _stage_sources(F, src, s0, step, weight, a, m, nb, col0, base, zstep, vstep, keep,
+                               vb, n_var, row0, pv, pn, zs, runs_b, runs_n, runs_k, run_sum, out,
+                               start, tau, lam, mass)  # fmt: skip
         col0 += nb
     return lost
 
 
 @njit(cache=True, boundscheck=False, fastmath=_FAST)
-def _stage_sources(F, Pt, a, m, nb, col0, base, zstep, vstep, vb, n_var, row0, pv, pn, zs,
-        runs_b, runs_n, out, start, tau, lam):  # fmt: skip
-    """The tile's part of the stages (or, for columns without a pour, their lumps)."""
+def _stage_sources(F, src, s0, step, weight, a, m, nb, col0, base, zstep, vstep, keep, vb, n_var,
+        row0, pv, pn, zs, runs_b, runs_n, runs_k, run_sum, out, start, tau, lam, mass):  # fmt: skip
+    """The tile's part of the stages (or, for columns without a pour, their lumps), and the
+    mass of each law."""
     n_runs = 0
     lumps = False
     for b in range(nb):
@@ -306,18 +390,25 @@ def _stage_sources(F, Pt, a, m, nb, col0, base, zstep, vstep, vb, n_var, row0, p
         pv[b] = uint64(bs + vb[b] * vstep[col])
         pn[b] = uint64(bs + n_var * vstep[col])
         if n_runs > 0 and b > 0 and base[col - 1] >= 0 and pv[b] == pv[b - 1] + 1:
-            if pn[b] == pn[b - 1] + 1 and zs[b] == zs[b - 1]:
+            if pn[b] == pn[b - 1] + 1 and zs[b] == zs[b - 1] and vb[b] == vb[b - 1]:
                 runs_n[n_runs - 1] += 1
+                runs_k[n_runs - 1] = max(runs_k[n_runs - 1], keep[col])
                 continue
         runs_b[n_runs] = b
         runs_n[n_runs] = 1
+        runs_k[n_runs] = keep[col]
         n_runs += 1
-    _to_stage(F, Pt, a, m, nb, pv, pn, zs, runs_b, runs_n, n_runs)
+    _to_stage(F, src, s0, step, weight, a, m, pv, pn, zs, runs_b, runs_n, runs_k, n_runs,
+              run_sum)  # fmt: skip
+    for k in range(n_runs):
+        mass[vb[runs_b[k]]] += run_sum[k]
     if row0 >= 0:  # level 0 is a source of the empty gauge's law
         for b in range(nb):
+            x = weight * src[s0 + uint64(b)]
+            mass[vb[b]] -= x
+            mass[row0] += x
             bs = base[col0 + b]
             if bs >= 0 and row0 != vb[b]:
-                x = Pt[0, b]
                 F[pv[b]] -= x
                 F[uint64(bs + row0 * vstep[col0 + b])] += x
     lost = 0.0
@@ -328,7 +419,8 @@ def _stage_sources(F, Pt, a, m, nb, col0, base, zstep, vstep, vb, n_var, row0, p
             lump = 0.0
             for lv in range(m):
                 v = row0 if (lv == 0 and row0 >= 0) else vb[b]
-                x = Pt[lv, b]
+                x = weight * src[s0 + uint64(lv) * step + uint64(b)]
+                mass[vb[b]] += x
                 lump += x * tau[v, lv]
                 lost += x * lam[v, lv]
             out[start[b]] += lump
@@ -337,7 +429,7 @@ def _stage_sources(F, Pt, a, m, nb, col0, base, zstep, vstep, vb, n_var, row0, p
 
 @njit(cache=True, boundscheck=False, fastmath=_FAST)
 def stage_push(F, n_var, Z, K, X, pis, C, zlim, ylim, tbase, tstep, pour_at, pour_to, R,
-        lump_to, tau, lam, out, Phi, a, r, S, coef):  # fmt: skip
+        lump_to, tau, lam, out, Phi, r, S):  # fmt: skip
     """The drain along the combined level of one class of columns (first gauge of the pour
     ``j1``): ``K`` planes (the levels of the two other gauges), ``Z`` combined levels.
 
@@ -346,31 +438,10 @@ def stage_push(F, n_var, Z, K, X, pis, C, zlim, ylim, tbase, tstep, pour_at, pou
     columns kept lands on ``j1`` at ``y`` (``tbase[k] + y tstep``, ``y < ylim``); an excess
     ``x = 1 .. R[k]`` past ``j1`` lands where ``pour_to[pour_at[k] + x - 1]`` says, and more
     than ``R[k]`` in ``lump_to[k]``, lost. ``zlim[v]``: the combined levels law ``v`` has
-    sources at (law 0 at all of them). ``Phi``, ``a``, ``r`` (``X + Z + 6`` rows), ``S``
-    and ``coef`` are scratch. Returns the expected points lost."""
+    sources at (law 0 at all of them). ``Phi``, ``r`` (``X + Z + 6`` rows) and ``S`` are
+    scratch. Returns the expected points lost."""
     F3 = F.reshape(n_var + 1, Z, K)
-    for v in range(n_var):  # law 0 (every combined level) straight into Phi, the others added
-        zl = zlim[v]
-        if zl <= 0:
-            continue
-        into = Phi if v == 0 else a
-        for j in range(X + zl, X + zl + 6):
-            aj = into[j]
-            rj = r[j]
-            for i in range(K):
-                aj[i] = 0.0
-                rj[i] = 0.0
-        for c in range(C + 1):
-            for i in range(K):
-                coef[c, i] = pis[v, c]
-        _horner_push(F3[v], X, zl, into, r, S, coef, C, K)
-        if v == 0:
-            continue
-        for j in range(X + zl):
-            aj = a[j]
-            pj = Phi[j]
-            for i in range(K):
-                pj[i] += aj[i]
+    _horner_laws(F3, n_var, zlim, pis, X, Z, Phi, r, S, C, K)
     step = uint64(tstep)
     for y in range(ylim):
         pj = Phi[X + y]
@@ -483,7 +554,6 @@ def pull_columns(V, W, m, inner, Cmax, base, t_base, t_zstep, bbase, bstep, blim
     r = np.zeros((m + 6, B))
     S = np.zeros(B)
     start = np.zeros(B, np.uint64)
-    colsum = np.zeros(B)
     tb = np.zeros(B, np.uint64)
     zs = np.zeros(B, np.uint64)
     zero = uint64(T.shape[1] - 1)
@@ -491,7 +561,7 @@ def pull_columns(V, W, m, inner, Cmax, base, t_base, t_zstep, bbase, bstep, blim
     col0 = col_lo
     while col0 < n_cols:
         nb = _block(col0, n_cols, inner, contiguous, m, start, B)
-        _gather(V, u[6:], m, inner, contiguous, start, nb, 1.0, colsum)
+        _gather_rows(V, u[6:], m, inner, contiguous, start, nb)
         lumps = False
         for b in range(nb):
             col = col0 + b
@@ -518,6 +588,28 @@ def pull_columns(V, W, m, inner, Cmax, base, t_base, t_zstep, bbase, bstep, blim
                             W[c - 1, start[b] + uint64(lv) * uint64(inner)] += tau[c, lv] * v0
             src, dst = dst, src
         col0 += nb
+
+
+@njit(cache=True, boundscheck=False, fastmath=_FAST)
+def _gather_rows(P, Pt, m, inner, contiguous, start, nb):
+    """Copy the tile's columns of ``P`` into the rows of ``Pt`` (``Pt[lv, b]``)."""
+    iu = uint64(inner)
+    if inner == 1:  # each column is a run of m entries
+        for b in range(nb):
+            s = start[b]
+            for lv in range(m):
+                Pt[lv, b] = P[s + uint64(lv)]
+        return
+    for lv in range(m):
+        row = Pt[lv]
+        off = uint64(lv) * iu
+        if contiguous:
+            s0 = start[0] + off
+            for b in range(nb):
+                row[b] = P[s0 + uint64(b)]
+        else:
+            for b in range(nb):
+                row[b] = P[start[b] + off]
 
 
 @njit(cache=True, boundscheck=False, fastmath=_FAST)

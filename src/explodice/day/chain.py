@@ -327,7 +327,7 @@ class LevelChain:
         self.strides = _strides(self.sizes)
         self.overflow = overflow
         order_of(overflow)
-        self._buffers: dict[tuple[int, int], np.ndarray] = {}
+        self._buffers: dict[tuple[int, int, int], np.ndarray] = {}
         self._best_key: tuple[int, int] | None = None  # overflow="best": the last choice
         self._best: tuple[np.ndarray, ...] = ()
 
@@ -377,16 +377,21 @@ class LevelChain:
         laws: np.ndarray,
         weight: float,
         overwrite: bool = False,
+        lane: int | None = None,
     ) -> tuple[np.ndarray, float]:
         """Add ``weight`` times ``P`` after a roll that drains gauge ``g`` into ``out`` (or,
         with ``overwrite``, write it there: ``out`` need not be zeroed first).
 
         ``laws[v]`` is the c-mass of the drain law (:data:`N_LAWS` rows): row 0 where gauge
         ``h`` has points, row 1 where it is at 0 (``h = -1``: row 0 everywhere). Returns each
-        law's mass (times ``weight``) and the expected points lost."""
+        law's mass (times ``weight``) and the expected points lost.
+
+        ``lane``: moves played at the same time on two threads each play in a lane of their
+        own (its buffers), whole; without one, a large move is played in two fixed halves, on
+        the chain's threads."""
         laws = np.ascontiguousarray(laws, dtype=float)
         if laws.shape[1] > 1:
-            return self._move(P, out, g, h, laws, float(weight), overwrite)
+            return self._move(P, out, g, h, laws, float(weight), overwrite, lane)
         if overwrite:  # a roll that drains nothing: every state stays
             np.multiply(P, weight, out=out)
         else:
@@ -397,42 +402,45 @@ class LevelChain:
 
     def _move(
         self, P: np.ndarray, out: np.ndarray, g: int, h: int, laws: np.ndarray, weight: float,
-        overwrite: bool,
+        overwrite: bool, lane: int | None,
     ) -> tuple[np.ndarray, float]:  # fmt: skip
         """:meth:`move` for a law that drains (the kernels of the module docstring)."""
         C = laws.shape[1] - 1
         plan = self.plan(g)
+        parts = plan.parts if lane is None else ((0, plan.n_cols),)
+        family = 0 if lane is None else 1 + lane  # whose buffers and scratch
         row0, vcol = plan.law_index(h)
         top = sum(self.sizes) + 8
         tau, lam = dice_tails(top)
         law_tau = laws @ tau[: C + 1]
         law_lam = laws @ lam[: C + 1]
-        buffers = [self._buffer(plan.f_size, i) for i in range(len(plan.parts))]
-        masses = [np.zeros(N_LAWS) for _ in plan.parts]
+        buffers = [self._buffer(plan.f_size, family, i) for i in range(len(parts))]
+        masses = [np.zeros(N_LAWS) for _ in parts]
 
         def half(i: int) -> float:
-            lo, hi = plan.parts[i]
+            lo, hi = parts[i]
             return float(kernel.push_columns(
                 P, out, plan.m, plan.inner, weight, laws, C, row0, vcol, plan.base, plan.zstep,
-                plan.vstep, buffers[i], N_LAWS, law_tau, law_lam, masses[i], overwrite, lo, hi,
+                plan.vstep, plan.b_lim, buffers[i], N_LAWS, law_tau, law_lam, masses[i],
+                overwrite, lo, hi,
             ))  # fmt: skip
 
-        lost = sum(run_parts(half, len(plan.parts), self.threads))
+        lost = sum(run_parts(half, len(parts), self.threads))
         F = buffers[0]
-        for i in range(1, len(plan.parts)):
+        for i in range(1, len(parts)):
             kernel.merge(F, buffers[i])
         mass = np.sum(masses, axis=0)
         for cls in plan.classes:
-            Phi, a, r, S, coef = _scratch(cls.X + cls.Z, cls.K, C)
+            Phi, r, S = _scratch(cls.X + cls.Z, cls.K, family)
             block = F[cls.offset : cls.offset + (N_LAWS + 1) * cls.Z * cls.K]
             if cls.by_plane:  # to the stage's layout: combined level by combined level
-                level_major = _scratch_flat(block.size)
+                level_major = _scratch_flat(block.size, family)
                 kernel.plane_to_level(block, level_major, N_LAWS + 1, cls.K, cls.Z)
                 block = level_major
             lost += kernel.stage_push(
                 block, N_LAWS, cls.Z, cls.K, cls.X, laws, C, plan.zlim(cls, h), cls.ylim,
                 cls.tbase, cls.tstep, cls.pour_at, cls.pour_to, cls.R, cls.lump_to, law_tau,
-                law_lam, out, Phi, a, r, S, coef,
+                law_lam, out, Phi, r, S,
             )  # fmt: skip
         return mass, float(lost)
 
@@ -522,11 +530,12 @@ class LevelChain:
         out[0] += weight * float(P @ emptied)
         return weight * float(P @ lost)
 
-    def _buffer(self, size: int, i: int = 0) -> np.ndarray:
-        """Stage buffer ``i``, zero (kept between rolls: the stages leave it clean)."""
-        buf = self._buffers.get((size, i))
+    def _buffer(self, size: int, family: int = 0, i: int = 0) -> np.ndarray:
+        """Stage buffer ``i`` of a lane (``family``), zero (kept between rolls: the stages
+        leave it clean)."""
+        buf = self._buffers.get((size, family, i))
         if buf is None:
-            buf = self._buffers[(size, i)] = np.zeros(max(size, 1))
+            buf = self._buffers[(size, family, i)] = np.zeros(max(size, 1))
         return buf
 
 
@@ -552,24 +561,15 @@ def _levels(sizes: tuple[int, int, int, int], g: int) -> np.ndarray:
     return out
 
 
-@functools.lru_cache(maxsize=32)
-def _scratch_cached(rows: int, K: int, C: int) -> tuple[np.ndarray, ...]:
-    return (
-        np.zeros((rows + 6, K)),
-        np.zeros((rows + 6, K)),
-        np.zeros((rows + 6, K)),
-        np.zeros(K),
-        np.zeros((C + 1, K)),
-    )
+@functools.lru_cache(maxsize=64)
+def _scratch(rows: int, K: int, family: int) -> tuple[np.ndarray, ...]:
+    """Scratch arrays of a stage, one set per lane (``family``; reused: the kernels
+    overwrite what they read)."""
+    return np.zeros((rows + 6, K)), np.zeros((rows + 6, K)), np.zeros(K)
 
 
-def _scratch(rows: int, K: int, C: int) -> tuple[np.ndarray, ...]:
-    """Scratch arrays of a stage (reused: the kernels overwrite what they read)."""
-    return _scratch_cached(rows, K, C)
-
-
-@functools.lru_cache(maxsize=8)
-def _scratch_flat(size: int) -> np.ndarray:
+@functools.lru_cache(maxsize=24)
+def _scratch_flat(size: int, family: int) -> np.ndarray:
     return np.zeros(size)
 
 
@@ -607,7 +607,7 @@ class SumChain(LevelChain):
 
     def _move(
         self, P: np.ndarray, out: np.ndarray, g: int, h: int, laws: np.ndarray, weight: float,
-        overwrite: bool,
+        overwrite: bool, lane: int | None,
     ) -> tuple[np.ndarray, float]:  # fmt: skip
         if overwrite:
             out[:] = 0.0

@@ -40,7 +40,7 @@ import numpy as np
 
 from explodice.core.errors import ExplodiceError, ExplodiceTypeError, shown
 from explodice.day import results as day_results
-from explodice.day.chain import STATE_LIMIT, LevelChain, SumChain, check_states
+from explodice.day.chain import STATE_LIMIT, LevelChain, SumChain, check_states, run_parts
 from explodice.day.compiled import (
     CompiledCharacter,
     CompiledDay,
@@ -259,10 +259,12 @@ def _play(
     pe_prev = chain.empty_mass(chain.states(P[-1]))
     tally.first[:, 0] = pe_prev
     laws: dict[Any, np.ndarray] = {}  # a group's mixed laws, built once
+    spare: list[np.ndarray] = []  # arrays of P's shape free for a roll's results
     for t in range(T):
         shares = day.shares_at(t, ch.index)
         if shares:
-            P = _roll(day, ch, chain, decider, tally, P, t, shares, laws)
+            old, P = P, _roll(day, ch, chain, decider, tally, P, t, shares, laws, spare)
+            spare.append(old)  # its memory serves the next roll (no new pages each roll)
         pe = chain.empty_mass(chain.states(P[0] if ch.slots == 1 else P.sum(axis=0)))
         tally.first[:, t + 1] = np.maximum(pe - pe_prev, 0.0)
         pe_prev = pe
@@ -280,67 +282,139 @@ def _roll(
     t: int,
     shares: dict[int, float],
     laws: dict[Any, np.ndarray],
+    spare: list[np.ndarray],
 ) -> np.ndarray:
     """One roll of ``ch``'s day: each group of its roll types that drain and are hindered by
-    the same gauges moves the mass in one step, weighted by the group's share."""
+    the same gauges moves the mass in one step, weighted by the group's share. ``spare``:
+    arrays of ``P``'s shape it may write its result in (it takes them from the list)."""
     stay = 1.0 - sum(shares.values())
-    fresh: set[int] = set()  # counts of rerolls whose ``new`` the first move writes
-    if stay > 0.0:
-        new = P * stay
-    elif decider is None:
-        new = np.empty_like(P)
-        fresh = set(range(ch.slots))
-    else:
-        new = np.zeros_like(P)
     groups: dict[tuple[int, int], list[int]] = {}
     for r in shares:
         rt = day.roll_types[r]
         groups.setdefault((rt.drained, rt.hindering), []).append(r)
-    for (gd, gc), rs in groups.items():
-        steps = [RollStep(t, r, gd, gc, shares[r]) for r in rs]
-        if decider is not None:  # the optimal player: no reroll, one slot
-            for step in steps:
+    steps = [[RollStep(t, r, gd, gc, shares[r]) for r in rs] for (gd, gc), rs in groups.items()]
+    if decider is not None:  # the optimal player: no reroll, one slot
+        new = _take(spare, P)
+        np.multiply(P, max(stay, 0.0), out=new)
+        for group in steps:
+            for step in group:
                 decider.move(chain, P[0], new[0], step, tally)
-        else:
-            _fixed_group(day, ch, chain, tally, P, new, steps, laws, fresh)
-    return new
+        return new
+    plays = [_group_moves(day, ch, group, laws) for group in steps]
+    return _play_moves(day, ch, chain, tally, P, stay, steps, plays, spare)
 
 
-def _fixed_group(
-    day: CompiledDay,
-    ch: CompiledCharacter,
-    chain: LevelChain,
-    tally: Tally,
-    P: np.ndarray,
-    new: np.ndarray,
-    steps: list[RollStep],
-    laws: dict[Any, np.ndarray],
-    fresh: set[int],
-) -> None:
+def _take(spare: list[np.ndarray], P: np.ndarray) -> np.ndarray:
+    """An array of ``P``'s shape, from ``spare`` if it has one (its content is left as is)."""
+    return spare.pop() if spare else np.empty_like(P)
+
+
+@dataclass(frozen=True, eq=False)
+class _Move:
+    """One move of a roll: the mass with ``src`` rerolls held, after a drain of gauge
+    ``drained`` by ``law`` (its rows: gauge ``hindering`` with points, at 0), into the mass
+    with ``dst`` rerolls held, weighted by ``weight``."""
+
+    src: int
+    dst: int
+    drained: int
+    hindering: int
+    law: np.ndarray
+    weight: float
+
+
+@dataclass(frozen=True, eq=False)
+class _SlotMoves:
+    """A group's moves from one count of rerolls held: what keeps the count (``kept``) and
+    the failures that spend one (``used``, or None); ``spend``: the roll types that reroll."""
+
+    kept: _Move
+    used: _Move | None
+    spend: tuple[int, ...]
+
+
+def _group_moves(
+    day: CompiledDay, ch: CompiledCharacter, steps: list[RollStep], laws: dict[Any, np.ndarray]
+) -> list[_SlotMoves]:
     """A group of roll types under their own policies, count of rerolls by count: the rolls
-    that succeed or cannot reroll keep the count, the failures that spend one lower it.
-    ``fresh``: the counts whose ``new`` is not written yet (the first move writes it)."""
+    that succeed or cannot reroll keep the count, the failures that spend one lower it."""
     gd, gc = steps[0].drained, steps[0].hindering
     total = sum(s.share for s in steps)
+    out = []
     for u in range(ch.slots):
         spend = [s.r for s in steps if (ch.unlimited or u > 0) and _rerolls(day, s.r)]
         key = (gd, gc, tuple((s.r, s.share) for s in steps), bool(spend))
         if (*key, "kept") not in laws:
             laws[(*key, "kept")] = _group_laws(day, steps, spend, "kept", ch.unlimited)
-        if u in fresh:
-            mass, lost = chain.move(P[u], new[u], gd, gc, laws[(*key, "kept")], total, True)
-            fresh.discard(u)
-        else:
-            mass, lost = chain.move(P[u], new[u], gd, gc, laws[(*key, "kept")], total)
-        tally.lost += lost
+        used = None
         if spend and not ch.unlimited:  # the failures spend one: to u - 1
             if (*key, "used") not in laws:
                 laws[(*key, "used")] = _group_laws(day, steps, spend, "used", ch.unlimited)
-            tally.lost += chain.move(P[u], new[u - 1], gd, gc, laws[(*key, "used")], total)[1]
-        for s in steps:  # mass[e]: P(hindering gauge not empty / at 0) times the group's share
-            variants = day.roll_types[s.r].variants
-            rr = s.r in spend
-            tally.account(s, lambda e, v=variants, rr=rr: v[e].moments(rr), *(mass / total))
+            used = _Move(u, u - 1, gd, gc, laws[(*key, "used")], total)
+        kept = _Move(u, u, gd, gc, laws[(*key, "kept")], total)
+        out.append(_SlotMoves(kept, used, tuple(spend)))
+    return out
+
+
+def _play_moves(
+    day: CompiledDay,
+    ch: CompiledCharacter,
+    chain: LevelChain,
+    tally: Tally,
+    P: np.ndarray,
+    stay: float,
+    steps: list[list[RollStep]],
+    plays: list[list[_SlotMoves]],
+    spare: list[np.ndarray],
+) -> np.ndarray:
+    """The groups' moves: with several groups, in two lanes (groups 0, 2, ... and 1, 3, ...),
+    each writing its own copy of the result, on two threads when the chain has them; the
+    lanes' copies are then added, so the numbers do not depend on the threads. The tables
+    are tallied afterwards, group by group."""
+    n_lanes = 2 if len(plays) > 1 and chain.n_bins == 1 else 1
+    outs = [_take(spare, P) for _ in range(n_lanes)]
+    if stay > 0.0:
+        np.multiply(P, stay, out=outs[0])
+
+    def lane(i: int) -> list[list[tuple[Any, ...]]]:
+        fresh = set(range(ch.slots)) if (i > 0 or stay <= 0.0) else set()
+        who = None if n_lanes == 1 else i
+        done = []
+        for moves in plays[i::n_lanes]:
+            got = []
+            for sm in moves:
+                got.append(tuple(_apply(chain, P, outs[i], m, fresh, who) if m else None
+                                 for m in (sm.kept, sm.used)))  # fmt: skip
+            done.append(got)
+        return done
+
+    lanes = run_parts(lane, n_lanes, chain.threads if n_lanes > 1 else 1)
+    for extra in outs[1:]:
+        np.add(outs[0], extra, out=outs[0])
+        spare.append(extra)
+    for k, (group, moves) in enumerate(zip(steps, plays)):
+        results = lanes[k % n_lanes][k // n_lanes]
+        total = sum(s.share for s in group)
+        for sm, (kept, used) in zip(moves, results):
+            mass, lost = kept
+            tally.lost += lost
+            if used is not None:
+                tally.lost += used[1]
+            for s in group:  # mass[e]: P(hindering gauge not empty / at 0) times the share
+                variants = day.roll_types[s.r].variants
+                rr = s.r in sm.spend
+                tally.account(s, lambda e, v=variants, rr=rr: v[e].moments(rr), *(mass / total))
+    return outs[0]
+
+
+def _apply(
+    chain: LevelChain, P: np.ndarray, out: np.ndarray, m: _Move, fresh: set[int], lane: int | None
+) -> tuple[np.ndarray, float]:
+    """Play move ``m`` of ``P`` into ``out``: written there if its count of rerolls is still
+    ``fresh`` (not written yet in this lane), else added."""
+    first = m.dst in fresh
+    fresh.discard(m.dst)
+    return chain.move(P[m.src], out[m.dst], m.drained, m.hindering, m.law, m.weight, first, lane)
 
 
 def _rerolls(day: CompiledDay, r: int) -> bool:
