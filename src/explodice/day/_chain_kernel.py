@@ -37,6 +37,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, uint64
 
+from explodice.day._vector import horner_columns
 from explodice.engine.numba_cache import prepare_cache
 
 prepare_cache(__file__)  # before the first @njit(cache=True): see engine/numba_cache.py
@@ -319,10 +320,9 @@ def push_columns(P, out, m, inner, weight, pis, C, row0, vcol, base, zstep, vste
     n_cols = col_hi
     B = BLOCK if inner > 1 else NARROW
     contiguous = inner >= B
-    Pt = np.zeros(1 if contiguous else m * B)
+    Pt = np.zeros(m * B)
     a = np.zeros((m + 6, B))
-    r = np.zeros((m + 6, B))
-    S = np.zeros(B)
+    a_flat = a.reshape(-1)
     coef = np.zeros((C + 1, B))
     start = np.zeros(B, np.uint64)
     pv = np.zeros(B, np.uint64)
@@ -360,7 +360,8 @@ def push_columns(P, out, m, inner, weight, pis, C, row0, vcol, base, zstep, vste
         else:
             _gather(P, Pt, m, inner, contiguous, start, nb, B)
             src, s0, step = Pt, uint64(0), uint64(B)
-        _horner_push(src, s0, step, m, a, r, S, coef, C, nb, out, start[0], rows_a, overwrite)
+        horner_columns(src, s0, step, m, coef, a_flat, B, out, start[0], inner, rows_a, overwrite,
+                       nb, C)  # fmt: skip
         if row0 >= 0:  # level 0 plays the empty gauge's law: only d = 0 stays
             k0 = weight * pis[row0, 0]
             for b in range(nb):
