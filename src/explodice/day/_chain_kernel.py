@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, uint64
 
-from explodice.day._vector import horner_columns
+from explodice.day._vector import horner_columns, horner_stage
 from explodice.engine.numba_cache import prepare_cache
 
 prepare_cache(__file__)  # before the first @njit(cache=True): see engine/numba_cache.py
@@ -442,7 +442,7 @@ def stage_push(F, n_var, Z, K, X, pis, C, zlim, ylim, tbase, tstep, pour_at, pou
     sources at (law 0 at all of them). ``Phi``, ``r`` (``X + Z + 6`` rows) and ``S`` are
     scratch. Returns the expected points lost."""
     F3 = F.reshape(n_var + 1, Z, K)
-    _horner_laws(F3, n_var, zlim, pis, X, Z, Phi, r, S, C, K)
+    horner_stage(F, Z, K, X, zlim[1], pis, Phi.reshape(-1), C)  # two laws (N_LAWS)
     step = uint64(tstep)
     for y in range(ylim):
         pj = Phi[X + y]

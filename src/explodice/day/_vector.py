@@ -1,17 +1,21 @@
-"""The chain's Horner scheme in explicit vector code (:mod:`explodice.day._chain_kernel`).
+"""The chain's Horner schemes in explicit vector code (for :mod:`explodice.day._chain_kernel`).
 
-A roll's drain along a column is a Horner scheme in the exploding-d6 operator ``R``,
+A drain law along an axis is a Horner scheme in the exploding-d6 operator ``R``,
 
-    a_C = k_C x,    a_c = k_c x + R a_{c+1},    (R y)(j) = (y(j+1) + ... + y(j+5) + (R y)(j+6)) / 6,
+    a_C = y_C,    a_c = y_c + R a_{c+1},    (R y)(j) = (y(j+1) + ... + y(j+5) + (R y)(j+6)) / 6,
 
-played from the top level down. Each step ``c`` reads, at level ``j``, the five levels above
-of the step before it and its own ``R`` six levels above: numba's loops keep those rows in
-memory (about thirteen loads and stores per level and step), while here every step's last
-rows stay in registers as the sweep goes down, eight columns side by side in one vector
-register, so that a level costs one load of ``x`` and one store of ``a_0``: three times
-faster for three dice. Numba cannot express a loop that keeps vectors in registers across
-its iterations, so the sweep is written in LLVM's own instructions (a numba
-``@intrinsic``): :func:`horner_columns` is the kernel the chain calls.
+played from the top level down (``y_c``: the sources weighted by the chance of ``c`` dice).
+Each step ``c`` reads, at level ``j``, the five levels above of the step before it and its
+own ``R`` six levels above: numba's loops keep those rows in memory (about thirteen loads and
+stores per level and step), while here every step's last rows stay in registers as the
+sweep goes down (:class:`_Ring`), eight columns side by side in one vector register, so that
+a level costs a load of its sources and a store of ``a_0``: three times faster for three dice.
+Numba cannot express a loop that keeps vectors in registers across its iterations, so the
+sweeps are written in LLVM's own instructions (numba ``@intrinsic`` s); the kernels the chain
+calls are :func:`horner_columns` (a tile of columns, :func:`~explodice.day._chain_kernel.
+push_columns`) and :func:`horner_stage` (the combined levels of a class of columns,
+:func:`~explodice.day._chain_kernel.stage_push`). The columns go eight at a time (a
+*group*), the last ones one at a time.
 
 >>> import numpy as np
 >>> x = np.zeros(8 * 9); x[8 * 6] = 1.0          # 9 levels, 8 columns: all at level 6
@@ -24,6 +28,8 @@ its iterations, so the sweep is written in LLVM's own instructions (a numba
 
 from __future__ import annotations
 
+from typing import Any
+
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
@@ -33,104 +39,173 @@ from explodice.engine.numba_cache import prepare_cache
 
 prepare_cache(__file__)  # before the first @njit(cache=True): see engine/numba_cache.py
 
+__all__ = ["AHEAD", "MAX_STEPS", "WIDTH", "horner_columns", "horner_stage"]
+
 WIDTH = 8  # columns in one vector register (AVX-512; LLVM splits it where the CPU has less)
 MAX_STEPS = 8  # the most dice a drain law sums (explodice.day.rolls.MAX_DICE)
+AHEAD = 4  # groups ahead whose cache lines a sweep asks for (a tile's levels are far apart)
 _FLAGS = ("contract", "reassoc", "nsz")  # as the numba kernels' fastmath: sums of positive terms
+_I64 = ir.IntType(64)
+_F64 = ir.DoubleType()
 
 
-def _address(builder: ir.IRBuilder, base: ir.Value, index: ir.Value, vec: ir.Type) -> ir.Value:
-    """A pointer to the ``vec`` starting at element ``index`` of the doubles at ``base``."""
-    f64 = ir.DoubleType()
-    if getattr(base.type, "is_opaque", False):
-        return builder.gep(base, [index], source_etype=f64)
-    return builder.bitcast(builder.gep(base, [index]), vec.as_pointer())
+class _Emit:
+    """The builder of one sweep and its vector type (``width`` lanes of doubles)."""
+
+    def __init__(self, builder: ir.IRBuilder, width: int) -> None:
+        self.b = builder
+        self.width = width
+        self.vec = ir.VectorType(_F64, width)
+        self.zero = ir.Constant(self.vec, [0.0] * width)
+
+    @staticmethod
+    def int(value: int) -> ir.Constant:
+        return ir.Constant(_I64, value)
+
+    def splat(self, value: ir.Value) -> ir.Value:
+        """A double in every lane."""
+        one = self.b.insert_element(ir.Constant(self.vec, ir.Undefined), value, self.int(0))
+        mask = ir.Constant(ir.VectorType(ir.IntType(32), self.width), [0] * self.width)
+        return self.b.shuffle_vector(one, one, mask)
+
+    def _at(self, base: ir.Value, index: ir.Value, typ: ir.Type, elem: ir.Type) -> ir.Value:
+        """A pointer to the ``typ`` at element ``index`` (of type ``elem``) from ``base``."""
+        if getattr(base.type, "is_opaque", False):
+            return self.b.gep(base, [index], source_etype=elem)
+        return self.b.bitcast(self.b.gep(base, [index]), typ.as_pointer())
+
+    def load(self, base: ir.Value, index: ir.Value, typ: ir.Type | None = None) -> ir.Value:
+        """The vector (or ``typ``) at element ``index`` of the array at ``base``."""
+        typ = typ or self.vec
+        elem = typ.element if isinstance(typ, ir.VectorType) else typ
+        ptr = self._at(base, index, typ, elem)
+        if getattr(ptr.type, "is_opaque", False):
+            return self.b.load(ptr, typ=typ, align=8)
+        return self.b.load(ptr, align=8)
+
+    def store(self, value: ir.Value, base: ir.Value, index: ir.Value) -> None:
+        self.b.store(value, self._at(base, index, value.type, _F64), align=8)
+
+    def add(self, x: ir.Value, y: ir.Value) -> ir.Value:
+        return self.b.fadd(x, y, flags=_FLAGS)
+
+    def mul(self, x: ir.Value, y: ir.Value) -> ir.Value:
+        return self.b.fmul(x, y, flags=_FLAGS)
+
+    def prefetch(self, base: ir.Value, index: ir.Value, write: bool) -> None:
+        """Ask for the cache line of element ``index`` ahead of its use (an address past the
+        end is harmless); a line read for the sweep alone is kept out of the caches' lasting
+        lines (the day's state is larger than them)."""
+        i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(self.b.module, fnty, "llvm.prefetch.p0i8")
+        ptr = self.b.bitcast(self.b.gep(base, [index]), i8p)
+        args = [ptr, ir.Constant(i32, int(write)), ir.Constant(i32, 3 if write else 0)]
+        self.b.call(fn, [*args, ir.Constant(i32, 1)])
 
 
-def _load(builder: ir.IRBuilder, base: ir.Value, index: ir.Value, vec: ir.Type) -> ir.Value:
-    ptr = _address(builder, base, index, vec)
-    if getattr(ptr.type, "is_opaque", False):
-        return builder.load(ptr, typ=vec, align=8)
-    return builder.load(ptr, align=8)
+class _Ring:
+    """A group's Horner scheme as it goes down: for each step ``c < C``, ``a_{c+1}`` at the
+    five levels above and ``R a_{c+1}`` at the six above (stack slots that LLVM keeps in
+    registers)."""
 
+    def __init__(self, e: _Emit, steps: int) -> None:
+        self.e, self.steps = e, steps
+        self.above = [[cgutils.alloca_once(e.b, e.vec) for _ in range(5)] for _ in range(steps)]
+        self.r_above = [[cgutils.alloca_once(e.b, e.vec) for _ in range(6)] for _ in range(steps)]
+        self.sixth = ir.Constant(e.vec, [1.0 / 6.0] * e.width)
 
-def _store(builder: ir.IRBuilder, value: ir.Value, base: ir.Value, index: ir.Value) -> None:
-    builder.store(value, _address(builder, base, index, value.type), align=8)
-
-
-def _prefetch(builder, base, index, write):  # type: ignore[no-untyped-def]
-    """Ask for the cache line of element ``index`` of the doubles at ``base`` ahead of use."""
-    i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
-    fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
-    fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
-    ptr = builder.bitcast(builder.gep(base, [index]), i8p)
-    builder.call(fn, [ptr, ir.Constant(i32, int(write)), ir.Constant(i32, 3 if write else 0), ir.Constant(i32, 1)])
-
-
-AHEAD = 4  # groups of columns ahead whose lines a sweep asks for (the rows are far apart)
-
-
-def _sweep(builder, ptrs, ints, steps, width, first, count):  # type: ignore[no-untyped-def]
-    """Emit the sweep of ``count`` groups of ``width`` columns from column ``first``."""
-    src, coef, dst, out = ptrs
-    s0, step, m, ncoef, dstep, o0, ostep, rows_a, overwrite = ints
-    i64, f64 = ir.IntType(64), ir.DoubleType()
-    vec = ir.VectorType(f64, width)
-    zero = ir.Constant(vec, [0.0] * width)
-    sixth = ir.Constant(vec, [1.0 / 6.0] * width)
-    # the rings: a_{c+1} at the five levels above, R a_{c+1} at the six above (stack slots
-    # that LLVM keeps in registers)
-    above = [[cgutils.alloca_once(builder, vec) for _ in range(5)] for _ in range(steps)]
-    r_above = [[cgutils.alloca_once(builder, vec) for _ in range(6)] for _ in range(steps)]
-    k = [cgutils.alloca_once(builder, vec) for _ in range(steps + 1)]
-    with cgutils.for_range(builder, count) as group:
-        b0 = builder.add(first, builder.mul(group.index, ir.Constant(i64, width)))
-        for c in range(steps + 1):
-            at = builder.add(builder.mul(ir.Constant(i64, c), ncoef), b0)
-            builder.store(_load(builder, coef, at, vec), k[c])
-        for ring in above + r_above:
+    def clear(self) -> None:
+        """Nothing above the top level."""
+        for ring in self.above + self.r_above:
             for slot in ring:
-                builder.store(zero, slot)
-        with cgutils.for_range(builder, m) as level:
-            j = builder.sub(builder.sub(m, ir.Constant(i64, 1)), level.index)
-            at_x = builder.add(builder.add(s0, builder.mul(j, step)), b0)
-            if width > 1:  # the same level of a later group: another cache line
-                _prefetch(builder, src, builder.add(at_x, ir.Constant(i64, AHEAD * width)), False)
-                at_o = builder.add(builder.add(o0, builder.mul(j, ostep)), b0)
-                _prefetch(builder, out, builder.add(at_o, ir.Constant(i64, AHEAD * width)), True)
-            x = _load(builder, src, at_x, vec)
-            a = builder.fmul(builder.load(k[steps]), x, flags=_FLAGS)
-            for c in range(steps - 1, -1, -1):
-                ups = [builder.load(slot) for slot in above[c]]
-                rs = [builder.load(slot) for slot in r_above[c]]
-                total = ups[0]
-                for u in ups[1:]:
-                    total = builder.fadd(total, u, flags=_FLAGS)
-                r = builder.fmul(builder.fadd(total, rs[5], flags=_FLAGS), sixth, flags=_FLAGS)
-                for i in range(4, 0, -1):  # one level down: the rings move by one
-                    builder.store(ups[i - 1], above[c][i])
-                builder.store(a, above[c][0])
-                for i in range(5, 0, -1):
-                    builder.store(rs[i - 1], r_above[c][i])
-                builder.store(r, r_above[c][0])
-                kx = builder.fmul(builder.load(k[c]), x, flags=_FLAGS)
-                a = builder.fadd(kx, r, flags=_FLAGS)
-            kept = builder.icmp_signed("<", j, rows_a)
-            with builder.if_else(kept) as (in_a, in_out):
-                with in_a:
-                    _store(builder, a, dst, builder.add(builder.mul(j, dstep), b0))
+                self.e.b.store(self.e.zero, slot)
+
+    def level(self, y: list[Any]) -> ir.Value:
+        """``a_0`` at the next level down, ``y[c]`` the level's sources of step ``c`` (None:
+        none); the rings move down by one."""
+        e, b = self.e, self.e.b
+        a = y[self.steps] if y[self.steps] is not None else e.zero
+        for c in range(self.steps - 1, -1, -1):
+            ups = [b.load(slot) for slot in self.above[c]]
+            rs = [b.load(slot) for slot in self.r_above[c]]
+            box = ups[0]
+            for u in ups[1:]:
+                box = e.add(box, u)
+            r = e.mul(e.add(box, rs[5]), self.sixth)
+            for i in range(4, 0, -1):
+                b.store(ups[i - 1], self.above[c][i])
+            b.store(a, self.above[c][0])
+            for i in range(5, 0, -1):
+                b.store(rs[i - 1], self.r_above[c][i])
+            b.store(r, self.r_above[c][0])
+            a = r if y[c] is None else e.add(y[c], r)
+        return a
+
+
+def _groups(builder: ir.IRBuilder, n: ir.Value, body: Any) -> None:
+    """``body(e, b0, count)`` over the groups of ``n`` columns: ``n // WIDTH`` groups of
+    :data:`WIDTH` from column 0, then the rest one by one."""
+    wide, one = _Emit(builder, WIDTH), _Emit(builder, 1)
+    whole = builder.udiv(n, wide.int(WIDTH))
+    body(wide, wide.int(0), whole)
+    first = builder.mul(whole, wide.int(WIDTH))
+    body(one, first, builder.sub(n, first))
+
+
+def _values(context: Any, builder: ir.IRBuilder, names: tuple[str, ...], arrays: set[str],
+            signature: Any, args: Any) -> dict[str, ir.Value]:  # fmt: skip
+    """The intrinsic's arguments by name: arrays as their data pointer, integers as i64."""
+    out = {}
+    for name, ty, value in zip(names, signature.args, args):
+        if name in arrays:
+            out[name] = context.make_array(ty)(context, builder, value).data
+        elif isinstance(value.type, ir.IntType) and value.type.width not in (1, 64):
+            out[name] = builder.sext(value, _I64)
+        else:
+            out[name] = value
+    return out
+
+
+# -- a tile of columns -------------------------------------------------------------------------
+_COLUMN_ARGS = ("src", "s0", "step", "m", "coef", "ncoef", "dst", "dstep", "out", "o0", "ostep",
+                "rows_a", "overwrite", "nb")  # fmt: skip
+
+
+def _column_sweep(e: _Emit, a: dict[str, ir.Value], steps: int, first: ir.Value,
+                  count: ir.Value) -> None:  # fmt: skip
+    """Emit the sweep of ``count`` groups of ``e.width`` columns from column ``first``."""
+    b = e.b
+    ring = _Ring(e, steps)
+    k = [cgutils.alloca_once(b, e.vec) for _ in range(steps + 1)]
+    with cgutils.for_range(b, count) as group:
+        b0 = b.add(first, b.mul(group.index, e.int(e.width)))
+        for c in range(steps + 1):
+            b.store(e.load(a["coef"], b.add(b.mul(e.int(c), a["ncoef"]), b0)), k[c])
+        ring.clear()
+        with cgutils.for_range(b, a["m"]) as level:
+            j = b.sub(b.sub(a["m"], e.int(1)), level.index)
+            at_x = b.add(b.add(a["s0"], b.mul(j, a["step"])), b0)
+            at_o = b.add(b.add(a["o0"], b.mul(j, a["ostep"])), b0)
+            if e.width > 1:  # the same level of a later group: other cache lines
+                e.prefetch(a["src"], b.add(at_x, e.int(AHEAD * e.width)), False)
+                e.prefetch(a["out"], b.add(at_o, e.int(AHEAD * e.width)), True)
+            x = e.load(a["src"], at_x)
+            value = ring.level([e.mul(b.load(kc), x) for kc in k])
+            with b.if_else(b.icmp_signed("<", j, a["rows_a"])) as (in_dst, in_out):
+                with in_dst:
+                    e.store(value, a["dst"], b.add(b.mul(j, a["dstep"]), b0))
                 with in_out:
-                    at = builder.add(builder.add(o0, builder.mul(j, ostep)), b0)
-                    with builder.if_else(overwrite) as (write, add):
+                    with b.if_else(a["overwrite"]) as (write, add):
                         with write:
-                            _store(builder, a, out, at)
+                            e.store(value, a["out"], at_o)
                         with add:
-                            old = _load(builder, out, at, vec)
-                            _store(builder, builder.fadd(old, a, flags=_FLAGS), out, at)
+                            e.store(e.add(e.load(a["out"], at_o), value), a["out"], at_o)
 
 
 @intrinsic
-def _horner(typingctx, src, s0, step, m, coef, ncoef, dst, dstep, out, o0, ostep, rows_a,
-            overwrite, nb, steps):  # type: ignore[no-untyped-def]  # fmt: skip
+def _horner_columns(typingctx, src, s0, step, m, coef, ncoef, dst, dstep, out, o0, ostep,
+                    rows_a, overwrite, nb, steps):  # type: ignore[no-untyped-def]  # fmt: skip
     """:func:`horner_columns` for a number of dice known when compiling (``steps``)."""
     if not isinstance(steps, types.IntegerLiteral):
         return None
@@ -139,19 +214,8 @@ def _horner(typingctx, src, s0, step, m, coef, ncoef, dst, dstep, out, o0, ostep
                      overwrite, nb, steps)  # fmt: skip
 
     def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        i64 = ir.IntType(64)
-        ptrs = [
-            context.make_array(signature.args[i])(context, builder, args[i]).data
-            for i in (0, 4, 6, 8)
-        ]
-        ints = [args[i] for i in (1, 2, 3, 5, 7, 9, 10, 11)] + [args[12]]
-        ints = [v if v.type == ir.IntType(1) else builder.sext(v, i64)
-                if v.type.width < 64 else v for v in ints]  # fmt: skip
-        nb_v = args[13] if args[13].type.width == 64 else builder.sext(args[13], i64)
-        whole = builder.udiv(nb_v, ir.Constant(i64, WIDTH))
-        _sweep(builder, ptrs, ints, n_steps, WIDTH, ir.Constant(i64, 0), whole)
-        first = builder.mul(whole, ir.Constant(i64, WIDTH))
-        _sweep(builder, ptrs, ints, n_steps, 1, first, builder.sub(nb_v, first))
+        a = _values(context, builder, _COLUMN_ARGS, {"src", "coef", "dst", "out"}, signature, args)
+        _groups(builder, a["nb"], lambda e, first, n: _column_sweep(e, a, n_steps, first, n))
         return context.get_dummy_value()
 
     return sig, codegen
@@ -167,20 +231,107 @@ def horner_columns(src, s0, step, m, coef, dst, dstep, out, o0, ostep, rows_a, o
     ``overwrite``)."""
     cw = coef.shape[1]
     if C == 0:
-        _horner(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a, overwrite, nb, 0)
+        _horner_columns(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a,
+                        overwrite, nb, 0)  # fmt: skip
     elif C == 1:
-        _horner(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a, overwrite, nb, 1)
+        _horner_columns(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a,
+                        overwrite, nb, 1)  # fmt: skip
     elif C == 2:
-        _horner(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a, overwrite, nb, 2)
+        _horner_columns(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a,
+                        overwrite, nb, 2)  # fmt: skip
     elif C == 3:
-        _horner(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a, overwrite, nb, 3)
+        _horner_columns(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a,
+                        overwrite, nb, 3)  # fmt: skip
     elif C == 4:
-        _horner(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a, overwrite, nb, 4)
+        _horner_columns(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a,
+                        overwrite, nb, 4)  # fmt: skip
     elif C == 5:
-        _horner(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a, overwrite, nb, 5)
+        _horner_columns(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a,
+                        overwrite, nb, 5)  # fmt: skip
     elif C == 6:
-        _horner(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a, overwrite, nb, 6)
+        _horner_columns(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a,
+                        overwrite, nb, 6)  # fmt: skip
     elif C == 7:
-        _horner(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a, overwrite, nb, 7)
+        _horner_columns(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a,
+                        overwrite, nb, 7)  # fmt: skip
     else:
-        _horner(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a, overwrite, nb, 8)
+        _horner_columns(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a,
+                        overwrite, nb, 8)  # fmt: skip
+
+
+# -- the combined levels of a class of columns ------------------------------------------------
+_STAGE_ARGS = ("F", "Z", "K", "X", "zl1", "pis", "ncoef", "Phi")
+
+
+def _stage_sweep(e: _Emit, a: dict[str, ir.Value], steps: int, first: ir.Value,
+                 count: ir.Value) -> None:  # fmt: skip
+    """Emit the stage's sweep of ``count`` groups of ``e.width`` planes from plane ``first``."""
+    b = e.b
+    ring = _Ring(e, steps)
+    k0 = [e.splat(e.load(a["pis"], e.int(c), _F64)) for c in range(steps + 1)]
+    k1 = [e.splat(e.load(a["pis"], b.add(a["ncoef"], e.int(c)), _F64)) for c in range(steps + 1)]
+    law1 = b.mul(a["Z"], a["K"])  # where law 1's sources start in F
+    rows = b.add(a["X"], a["Z"])
+    with cgutils.for_range(b, count) as group:
+        p0 = b.add(first, b.mul(group.index, e.int(e.width)))
+        ring.clear()
+        with cgutils.for_range(b, rows) as level:
+            row = b.sub(b.sub(rows, e.int(1)), level.index)
+            z = b.sub(row, a["X"])
+            ys = [cgutils.alloca_once(b, e.vec) for _ in range(steps + 1)]
+            for slot in ys:
+                b.store(e.zero, slot)
+            with b.if_then(b.icmp_signed(">=", z, e.int(0))):  # the sources, at z >= 0
+                at = b.add(b.mul(z, a["K"]), p0)
+                x0 = e.load(a["F"], at)
+                for c in range(steps + 1):
+                    b.store(e.mul(k0[c], x0), ys[c])
+                with b.if_then(b.icmp_signed("<", z, a["zl1"])):
+                    x1 = e.load(a["F"], b.add(law1, at))
+                    for c in range(steps + 1):
+                        b.store(e.add(b.load(ys[c]), e.mul(k1[c], x1)), ys[c])
+            value = ring.level([b.load(slot) for slot in ys])
+            e.store(value, a["Phi"], b.add(b.mul(row, a["K"]), p0))
+
+
+@intrinsic
+def _horner_stage(typingctx, F, Z, K, X, zl1, pis, ncoef, Phi, steps):  # type: ignore[no-untyped-def]
+    """:func:`horner_stage` for a number of dice known when compiling (``steps``)."""
+    if not isinstance(steps, types.IntegerLiteral):
+        return None
+    n_steps = steps.literal_value
+    sig = types.void(F, Z, K, X, zl1, pis, ncoef, Phi, steps)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        a = _values(context, builder, _STAGE_ARGS, {"F", "pis", "Phi"}, signature, args)
+        _groups(builder, a["K"], lambda e, first, n: _stage_sweep(e, a, n_steps, first, n))
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@njit(cache=True)
+def horner_stage(F, Z, K, X, zl1, pis, Phi, C):  # type: ignore[no-untyped-def]
+    """``Phi[X + z, k] = sum_v sum_c pis[v, c] (R^c F_v)[z, k]`` for ``z = -X .. Z - 1`` (no
+    source below 0: an excess past the axis) and the ``K`` planes of a class: two laws'
+    sources ``F`` (flat ``(2, Z, K)``, law 1's only below ``zl1``), ``C`` (at most
+    :data:`MAX_STEPS`) the most dice."""
+    cw = pis.shape[1]
+    if C == 0:
+        _horner_stage(F, Z, K, X, zl1, pis, cw, Phi, 0)
+    elif C == 1:
+        _horner_stage(F, Z, K, X, zl1, pis, cw, Phi, 1)
+    elif C == 2:
+        _horner_stage(F, Z, K, X, zl1, pis, cw, Phi, 2)
+    elif C == 3:
+        _horner_stage(F, Z, K, X, zl1, pis, cw, Phi, 3)
+    elif C == 4:
+        _horner_stage(F, Z, K, X, zl1, pis, cw, Phi, 4)
+    elif C == 5:
+        _horner_stage(F, Z, K, X, zl1, pis, cw, Phi, 5)
+    elif C == 6:
+        _horner_stage(F, Z, K, X, zl1, pis, cw, Phi, 6)
+    elif C == 7:
+        _horner_stage(F, Z, K, X, zl1, pis, cw, Phi, 7)
+    else:
+        _horner_stage(F, Z, K, X, zl1, pis, cw, Phi, 8)
