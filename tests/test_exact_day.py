@@ -586,9 +586,11 @@ def test_the_numbers_do_not_depend_on_the_threads():
     who = hero(gauges={"PA": 24, "PM": 20, "PF": 20, "PH": 20})
     rolls = [ex.DayRoll("Hero", skill=k, dc=15) for k in ("Athletics", "Arcana", "Persuasion")]
     s = ex.Scenario([who], rolls, rolls_per_day=6)
-    one, two = ex.exact_day(s, threads=1), ex.exact_day(s, threads=2)
-    for name in ("first", "succ_t", "drain_t", "by_type", "end", "sums", "lost_sum"):
-        assert np.array_equal(getattr(one, name), getattr(two, name)), name
+    alone = ex.Scenario([who], rolls[:1], rolls_per_day=3)  # one group: a roll in two halves
+    for day in (s, alone):  # several groups: in two lanes
+        one, two = ex.exact_day(day, threads=1), ex.exact_day(day, threads=2)
+        for name in ("first", "succ_t", "drain_t", "by_type", "end", "sums", "lost_sum"):
+            assert np.array_equal(getattr(one, name), getattr(two, name)), name
     best1, best2 = ex.optimal_policy(s, threads=1), ex.optimal_policy(s, threads=2)
     assert best1.value == best2.value
     with pytest.raises(ex.ExplodiceError, match="`threads`"):

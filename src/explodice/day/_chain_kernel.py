@@ -4,20 +4,21 @@ A character's level probabilities are a flat C-order array over (PA, PM, PF, PH)
 gauge ``g`` reads it as *columns*: for each combination of the other gauges' levels (column
 ``col``), the ``m`` levels of ``g`` at stride ``inner`` from ``start(col)``. A drain law is
 a mixture of sums of ``c`` exploding d6, ``sum_c pi[c] D^{*c}`` (``pi``: the law's c-mass),
-and one exploding d6 is a short recursion (:func:`_r_push`):
+and one exploding d6 is a short recursion:
 
     (R y)(j) = sum_{n >= 1} P(D = n) y(j + n) = (y(j+1) + ... + y(j+5) + (R y)(j+6)) / 6,
 
-so a roll's move along a column is a Horner scheme in ``R`` (:func:`_horner_push`): about
-seven operations per level and per ``c``, whatever the gauge's size, vectorised across the
-columns of a tile. Past 0 the excess pours into the other gauges in the order the overflow
-rule gives (:mod:`explodice.day.chain`): a column's sources and its first other gauge ``j1``
-make one *combined* level ``z = level of g + level of j1``, along which the drain is again
-the same Horner scheme, on arrays of about a tenth of the states (:func:`stage_push`):
+so a roll's move along a column is a Horner scheme in ``R``: about seven operations per level
+and per ``c``, whatever the gauge's size, played on eight columns at once by the vector code
+of :mod:`explodice.day._vector`. Past 0 the excess pours into the other gauges in the order
+the overflow rule gives (:mod:`explodice.day.chain`): a column's sources and its first other
+gauge ``j1`` make one *combined* level ``z = level of g + level of j1``, along which the drain
+is again the same Horner scheme, on arrays of about a third of the states
+(:func:`stage_push`):
 
-- :func:`push_columns` plays the drain inside each column and adds its sources and its
-  result, by combined level, into the stage arrays ``F`` (``F[v]``: sources of law ``v``;
-  ``F[n_var]``: what the column kept);
+- :func:`push_columns` plays the drain inside each column, tile by tile, and adds its
+  sources and what it keeps, by combined level, into the stage arrays ``F`` (``F[v]``:
+  sources of law ``v``; ``F[n_var]``: what the columns kept, at the levels the stage reads);
 - :func:`stage_push` plays the drain along the combined level, extended below 0 (an excess
   past ``j1``, poured into the next gauges of the order), and subtracts what the columns kept.
 
@@ -25,10 +26,10 @@ the same Horner scheme, on arrays of about a tenth of the states (:func:`stage_p
 value of ``V`` after the roll, for the optimal player's backward pass.
 
 >>> import numpy as np
->>> a = np.zeros((8, 1)); a[1, 0] = 1.0   # all the mass at level 1
+>>> u = np.zeros((8, 1)); u[6, 0] = 1.0   # index 0 (row 6) worth 1
 >>> r, S = np.zeros((8, 1)), np.zeros(1)
->>> _r_push(a, r, S, 2, 1)                # one die: to level 0 with P(D = 1) = 1/6
->>> round(float(r[0, 0]) * 6, 12), float(r[1, 0])
+>>> _r_pull(u, r, S, 2, 1)                # one die from level 1: to 0 with P(D = 1) = 1/6
+>>> round(float(r[7, 0]) * 6, 12), float(r[6, 0])
 (1.0, 0.0)
 """
 
@@ -45,119 +46,11 @@ prepare_cache(__file__)  # before the first @njit(cache=True): see engine/numba_
 # reassociation lets the loops run on vectors; the sums stay sums of positive terms
 _FAST = {"contract", "reassoc", "nsz"}
 _SIXTH = 1.0 / 6.0
-BLOCK = 384  # columns of a tile: its rows of 256 doubles stay in the L1/L2 caches
+BLOCK = 384  # columns of a tile: its rows of 384 doubles stay in the L1/L2 caches
 NARROW = 64  # columns of a tile when each column is a run (the last axis: a transposed copy)
 
 
-# -- one exploding d6 along an axis: the recursion and the Horner scheme ------------------------
-@njit(cache=True, boundscheck=False, fastmath=_FAST)
-def _r_push(a, r, S, rows, K):
-    """``r[j] = (R a)[j]`` for ``j = rows - 1 .. 0``: the correlation of each column of ``a``
-    with one exploding d6 (rows ``rows .. rows + 5`` of ``a`` and ``r`` hold zeros)."""
-    for jj in range(rows):
-        j = rows - 1 - jj
-        a1 = a[j + 1]
-        a2 = a[j + 2]
-        a3 = a[j + 3]
-        a4 = a[j + 4]
-        a5 = a[j + 5]
-        for i in range(K):
-            S[i] = a1[i] + a2[i] + a3[i] + a4[i] + a5[i]
-        r0 = r[j]
-        r6 = r[j + 6]
-        for i in range(K):
-            r0[i] = (S[i] + r6[i]) * _SIXTH
-
-
-@njit(cache=True, boundscheck=False, fastmath=_FAST)
-def _horner_push(src, s0, step, n_src, a, r, S, coef, C, K, out, o0, rows_a, overwrite):
-    """``a[z] = sum_c coef[c] (R^c x)[z]`` for ``z`` in ``0 .. n_src - 1``, row ``z`` of
-    ``x`` being ``src[s0 + z step : s0 + z step + K]`` (a tile of ``P`` read in place, or its
-    gathered copy). ``coef[c, k]``: column ``k``'s weight of ``c`` dice; rows ``n_src ..``
-    of ``a`` and ``r`` (six of them) hold 0. The rows from ``rows_a`` up, which nothing
-    reads again, go straight into ``out`` (row ``z`` at ``out[o0 + z step ..]``, added, or
-    written with ``overwrite``) instead of ``a``."""
-    kc = coef[C]
-    for j in range(n_src):
-        aj = a[j]
-        at = s0 + uint64(j) * step
-        xj = src[at : at + uint64(K)]
-        for i in range(K):
-            aj[i] = kc[i] * xj[i]
-    for c in range(C - 1, -1, -1):
-        kc = coef[c]
-        _r_push(a, r, S, n_src, K)
-        last = rows_a if c == 0 else n_src
-        for j in range(last):
-            aj = a[j]
-            at = s0 + uint64(j) * step
-            xj = src[at : at + uint64(K)]
-            rj = r[j]
-            for i in range(K):
-                aj[i] = kc[i] * xj[i] + rj[i]
-        for j in range(last, n_src):  # the last step's rows that go to ``out`` at once
-            at = s0 + uint64(j) * step
-            xj = src[at : at + uint64(K)]
-            oj = out[o0 + uint64(j) * step : o0 + uint64(j) * step + uint64(K)]
-            rj = r[j]
-            if overwrite:
-                for i in range(K):
-                    oj[i] = kc[i] * xj[i] + rj[i]
-            else:
-                for i in range(K):
-                    oj[i] += kc[i] * xj[i] + rj[i]
-
-
-@njit(cache=True, boundscheck=False, fastmath=_FAST)
-def _horner_laws(src, n_var, zlim, pis, lo, n_src, a, r, S, C, K):
-    """``a[lo + z] = sum_v sum_c pis[v, c] (R^c src[v])[z]`` for ``z`` in ``-lo .. n_src -
-    1``: the laws' sources (``src[v]``, nonzero below row ``zlim[v]`` only) played by one
-    Horner scheme, since ``R`` is linear (rows below 0 hold no source: an excess past the
-    axis). Rows ``lo + n_src ..`` (six) of ``a`` and ``r`` are zeroed here."""
-    rows = lo + n_src
-    for j in range(rows, rows + 6):
-        aj = a[j]
-        rj = r[j]
-        for i in range(K):
-            aj[i] = 0.0
-            rj[i] = 0.0
-    for j in range(lo):
-        aj = a[j]
-        for i in range(K):
-            aj[i] = 0.0
-    _add_laws(src, n_var, zlim, pis, C, lo, n_src, a, a, K, False)
-    for c in range(C - 1, -1, -1):
-        _r_push(a, r, S, rows, K)
-        for j in range(lo):
-            aj = a[j]
-            rj = r[j]
-            for i in range(K):
-                aj[i] = rj[i]
-        _add_laws(src, n_var, zlim, pis, c, lo, n_src, a, r, K, True)
-
-
-@njit(cache=True, boundscheck=False, fastmath=_FAST)
-def _add_laws(src, n_var, zlim, pis, c, lo, n_src, a, r, K, plus_r):
-    """``a[lo + z] = sum_v pis[v, c] src[v, z]`` (``+ r[lo + z]`` when ``plus_r``)."""
-    for z in range(n_src):
-        aj = a[lo + z]
-        xj = src[0, z]
-        k = pis[0, c]
-        if plus_r:
-            rj = r[lo + z]
-            for i in range(K):
-                aj[i] = k * xj[i] + rj[i]
-        else:
-            for i in range(K):
-                aj[i] = k * xj[i]
-        for v in range(1, n_var):
-            if z < zlim[v]:
-                xv = src[v, z]
-                kv = pis[v, c]
-                for i in range(K):
-                    aj[i] += kv * xv[i]
-
-
+# -- one exploding d6 along an axis, transposed (the pull) ------------------------------------------
 @njit(cache=True, boundscheck=False, fastmath=_FAST)
 def _r_pull(u, r, S, rows, K):
     """``r[6 + j] = (R^T u)[j]`` for ``j = 0 .. rows - 1``, causal: ``(u[j-1] + ... + u[j-5]
@@ -430,7 +323,7 @@ def _stage_sources(F, src, s0, step, weight, a, m, nb, col0, base, zstep, vstep,
 
 @njit(cache=True, boundscheck=False, fastmath=_FAST)
 def stage_push(F, n_var, Z, K, X, pis, C, zlim, ylim, tbase, tstep, pour_at, pour_to, R,
-        lump_to, tau, lam, out, Phi, r, S):  # fmt: skip
+        lump_to, tau, lam, out, Phi):  # fmt: skip
     """The drain along the combined level of one class of columns (first gauge of the pour
     ``j1``): ``K`` planes (the levels of the two other gauges), ``Z`` combined levels.
 
@@ -439,13 +332,15 @@ def stage_push(F, n_var, Z, K, X, pis, C, zlim, ylim, tbase, tstep, pour_at, pou
     columns kept lands on ``j1`` at ``y`` (``tbase[k] + y tstep``, ``y < ylim``); an excess
     ``x = 1 .. R[k]`` past ``j1`` lands where ``pour_to[pour_at[k] + x - 1]`` says, and more
     than ``R[k]`` in ``lump_to[k]``, lost. ``zlim[v]``: the combined levels law ``v`` has
-    sources at (law 0 at all of them). ``Phi``, ``r`` (``X + Z + 6`` rows) and ``S`` are
-    scratch. Returns the expected points lost."""
+    sources at (law 0 at all of them); the two laws (:data:`~explodice.day.chain.N_LAWS`)
+    played by :func:`~explodice.day._vector.horner_stage`. ``Phi`` (``X + Z`` rows of ``K``)
+    is scratch. Returns the expected points lost."""
     F3 = F.reshape(n_var + 1, Z, K)
-    horner_stage(F, Z, K, X, zlim[1], pis, Phi.reshape(-1), C)  # two laws (N_LAWS)
+    horner_stage(F, Z, K, X, zlim[1], pis, Phi, C)  # two laws (N_LAWS)
+    values = Phi.reshape(X + Z, K)
     step = uint64(tstep)
     for y in range(ylim):
-        pj = Phi[X + y]
+        pj = values[X + y]
         fj = F3[n_var, y]
         yu = uint64(y) * step
         for k in range(K):
@@ -454,7 +349,7 @@ def stage_push(F, n_var, Z, K, X, pis, C, zlim, ylim, tbase, tstep, pour_at, pou
     for k in range(K):
         p0 = pour_at[k]
         for x in range(1, R[k] + 1):
-            out[pour_to[p0 + x - 1]] += Phi[X - x, k]
+            out[pour_to[p0 + x - 1]] += values[X - x, k]
     lost = 0.0
     acc = np.zeros(K)
     for v in range(n_var):

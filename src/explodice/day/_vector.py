@@ -35,14 +35,17 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from explodice.day.rolls import MAX_DICE
 from explodice.engine.numba_cache import prepare_cache
 
 prepare_cache(__file__)  # before the first @njit(cache=True): see engine/numba_cache.py
 
-__all__ = ["AHEAD", "MAX_STEPS", "WIDTH", "horner_columns", "horner_stage"]
+__all__ = ["AHEAD", "STEPS", "WIDTH", "horner_columns", "horner_stage"]
 
 WIDTH = 8  # columns in one vector register (AVX-512; LLVM splits it where the CPU has less)
-MAX_STEPS = 8  # the most dice a drain law sums (explodice.day.rolls.MAX_DICE)
+STEPS = 8  # the most dice the kernels are compiled for (their dispatch below, one per count)
+if MAX_DICE > STEPS:  # a law of more dice needs one more branch in each dispatch
+    raise ImportError(f"explodice.day._vector plays at most {STEPS} dice, not {MAX_DICE}")
 AHEAD = 4  # groups ahead whose cache lines a sweep asks for (a tile's levels are far apart)
 _FLAGS = ("contract", "reassoc", "nsz")  # as the numba kernels' fastmath: sums of positive terms
 _I64 = ir.IntType(64)
@@ -205,7 +208,7 @@ def _column_sweep(e: _Emit, a: dict[str, ir.Value], steps: int, first: ir.Value,
 
 @intrinsic
 def _horner_columns(typingctx, src, s0, step, m, coef, ncoef, dst, dstep, out, o0, ostep,
-                    rows_a, overwrite, nb, steps):  # type: ignore[no-untyped-def]  # fmt: skip
+                    rows_a, overwrite, nb, steps):  # fmt: skip
     """:func:`horner_columns` for a number of dice known when compiling (``steps``)."""
     if not isinstance(steps, types.IntegerLiteral):
         return None
@@ -213,7 +216,7 @@ def _horner_columns(typingctx, src, s0, step, m, coef, ncoef, dst, dstep, out, o
     sig = types.void(src, s0, step, m, coef, ncoef, dst, dstep, out, o0, ostep, rows_a,
                      overwrite, nb, steps)  # fmt: skip
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+    def codegen(context, builder, signature, args):
         a = _values(context, builder, _COLUMN_ARGS, {"src", "coef", "dst", "out"}, signature, args)
         _groups(builder, a["nb"], lambda e, first, n: _column_sweep(e, a, n_steps, first, n))
         return context.get_dummy_value()
@@ -223,13 +226,15 @@ def _horner_columns(typingctx, src, s0, step, m, coef, ncoef, dst, dstep, out, o
 
 @njit(cache=True)
 def horner_columns(src, s0, step, m, coef, dst, dstep, out, o0, ostep, rows_a, overwrite, nb,
-                   C):  # type: ignore[no-untyped-def]  # fmt: skip
+                   C):  # fmt: skip
     """``a[j, b] = sum_c coef[c, b] (R^c x)[j]`` for the ``nb`` columns of a tile, levels ``j
     = 0 .. m - 1`` (none above), column ``b``'s level ``j`` of ``x`` at ``src[s0 + j step +
-    b]``; ``C`` (at most :data:`MAX_STEPS`) the most dice. Levels below ``rows_a`` go to
+    b]``; ``C`` (at most :data:`STEPS`) the most dice. Levels below ``rows_a`` go to
     ``dst[j dstep + b]``, the others to ``out[o0 + j ostep + b]``, added (written with
     ``overwrite``)."""
     cw = coef.shape[1]
+    if C > STEPS:
+        raise ValueError("horner_columns: more dice than STEPS")
     if C == 0:
         _horner_columns(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a,
                         overwrite, nb, 0)  # fmt: skip
@@ -295,14 +300,14 @@ def _stage_sweep(e: _Emit, a: dict[str, ir.Value], steps: int, first: ir.Value,
 
 
 @intrinsic
-def _horner_stage(typingctx, F, Z, K, X, zl1, pis, ncoef, Phi, steps):  # type: ignore[no-untyped-def]
+def _horner_stage(typingctx, F, Z, K, X, zl1, pis, ncoef, Phi, steps):
     """:func:`horner_stage` for a number of dice known when compiling (``steps``)."""
     if not isinstance(steps, types.IntegerLiteral):
         return None
     n_steps = steps.literal_value
     sig = types.void(F, Z, K, X, zl1, pis, ncoef, Phi, steps)
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+    def codegen(context, builder, signature, args):
         a = _values(context, builder, _STAGE_ARGS, {"F", "pis", "Phi"}, signature, args)
         _groups(builder, a["K"], lambda e, first, n: _stage_sweep(e, a, n_steps, first, n))
         return context.get_dummy_value()
@@ -311,12 +316,14 @@ def _horner_stage(typingctx, F, Z, K, X, zl1, pis, ncoef, Phi, steps):  # type: 
 
 
 @njit(cache=True)
-def horner_stage(F, Z, K, X, zl1, pis, Phi, C):  # type: ignore[no-untyped-def]
+def horner_stage(F, Z, K, X, zl1, pis, Phi, C):
     """``Phi[X + z, k] = sum_v sum_c pis[v, c] (R^c F_v)[z, k]`` for ``z = -X .. Z - 1`` (no
     source below 0: an excess past the axis) and the ``K`` planes of a class: two laws'
     sources ``F`` (flat ``(2, Z, K)``, law 1's only below ``zl1``), ``C`` (at most
-    :data:`MAX_STEPS`) the most dice."""
+    :data:`STEPS`) the most dice."""
     cw = pis.shape[1]
+    if C > STEPS:
+        raise ValueError("horner_stage: more dice than STEPS")
     if C == 0:
         _horner_stage(F, Z, K, X, zl1, pis, cw, Phi, 0)
     elif C == 1:

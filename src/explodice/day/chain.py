@@ -10,15 +10,17 @@ after its first gauge, the order depend on the levels of the gauges not yet name
 exploding d6 (:class:`~explodice.day.rolls.DrainLaw`: its c-mass), and one exploding d6 along
 an axis is a recursion of seven operations per entry, so a roll's drain costs about ``7 c``
 operations per state and per law, whatever the gauges' sizes (before: ``level / 2 + the
-other gauges' points`` per state). The excess past 0 is not spread state by state: the
-sources of one *class* (their first gauge of the order ``j1``) are summed by combined level
-``level of g + level of j1``, the drain is played along that combined level (its part below
-0 is the excess past ``j1``, poured into the next gauges), and what the columns kept is
-subtracted (:mod:`explodice.day._chain_kernel`). Those arrays hold about a tenth of the
-states. So one roll costs about ``states x (7 C + 10)`` operations, ``C`` the most dice that
-drain (3, 4 with advantage, 8 for a reroll's two throws): the day grows with ``rolls x
-prod(gauge sizes)``, the fourth power of the gauges' size for four gauges that grow together.
-:meth:`LevelChain.pull` is the same operator transposed (the optimal player's backward pass).
+other gauges' points`` per state); they run on eight columns at once, each step's last levels
+kept in registers (:mod:`explodice.day._vector`). The excess past 0 is not spread state by
+state: the sources of one *class* (their first gauge of the order ``j1``) are summed by
+combined level ``level of g + level of j1``, the drain is played along that combined level
+(its part below 0 is the excess past ``j1``, poured into the next gauges), and what the
+columns kept is subtracted (:mod:`explodice.day._chain_kernel`). Those arrays hold about a
+third of the states. So one roll costs about ``states x (7 C + 10)`` operations, ``C`` the
+most dice that drain (3, 4 with advantage, 8 for a reroll's two throws): the day grows with
+``rolls x prod(gauge sizes)``, the fourth power of the gauges' size for four gauges that grow
+together. :meth:`LevelChain.pull` is the same operator transposed (the optimal player's
+backward pass). Where a roll's time goes, measured, is in ``benchmarks/README.md``.
 
 The plans (the classes, their arrays) are built once per (gauge sizes, drained gauge, rule)
 and cached, so repeated days with the same gauges (a sweep of DCs or policies) build none.
@@ -431,7 +433,7 @@ class LevelChain:
             kernel.merge(F, buffers[i])
         mass = np.sum(masses, axis=0)
         for cls in plan.classes:
-            Phi, r, S = _scratch(cls.X + cls.Z, cls.K, family)
+            Phi = _scratch(cls.X + cls.Z, cls.K, family)
             block = F[cls.offset : cls.offset + (N_LAWS + 1) * cls.Z * cls.K]
             if cls.by_plane:  # to the stage's layout: combined level by combined level
                 level_major = _scratch_flat(block.size, family)
@@ -440,7 +442,7 @@ class LevelChain:
             lost += kernel.stage_push(
                 block, N_LAWS, cls.Z, cls.K, cls.X, laws, C, plan.zlim(cls, h), cls.ylim,
                 cls.tbase, cls.tstep, cls.pour_at, cls.pour_to, cls.R, cls.lump_to, law_tau,
-                law_lam, out, Phi, r, S,
+                law_lam, out, Phi,
             )  # fmt: skip
         return mass, float(lost)
 
@@ -562,10 +564,10 @@ def _levels(sizes: tuple[int, int, int, int], g: int) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=64)
-def _scratch(rows: int, K: int, family: int) -> tuple[np.ndarray, ...]:
-    """Scratch arrays of a stage, one set per lane (``family``; reused: the kernels
-    overwrite what they read)."""
-    return np.zeros((rows + 6, K)), np.zeros((rows + 6, K)), np.zeros(K)
+def _scratch(rows: int, K: int, family: int) -> np.ndarray:
+    """A stage's values by combined level, one array per lane (``family``; reused: the
+    kernel overwrites it)."""
+    return np.zeros(rows * K)
 
 
 @functools.lru_cache(maxsize=24)

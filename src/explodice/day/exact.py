@@ -182,8 +182,10 @@ def exact_day(
     points lost, so it costs a few hundred times the day (refused beyond
     :data:`SUM_WORK_LIMIT`).
 
-    ``threads``: 2 play each roll of a large chain in two halves at once (default: one per
-    core, at most 2); the halves are fixed, so the numbers are the same for any count.
+    ``threads``: 2 play a roll's groups of roll types (those that drain and are hindered by
+    the same gauges) in two lanes at once, a roll of one group of a large chain in two halves
+    (default: one per core, at most 2); lanes and halves are fixed by the scenario, so the
+    numbers are the same for any count.
 
     >>> from explodice import Character, DayRoll, Scenario
     >>> hero = Character("Hero", dict(STR=12, DEX=10, CON=10, INT=10, WIS=10, CHA=10))
