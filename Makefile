@@ -47,7 +47,8 @@ bench: $(DEV)
 	$(BIN)/python benchmarks/bench_engine.py
 
 ## make clean-cache: drop numba's compiled kernels. Numba checks only each kernel's own file,
-## so after editing the dice code in _kernels.py the kernels that inline it must be rebuilt.
+## so after editing the dice code in _kernels.py, or the vector sweeps in day/_vector.py, the
+## kernels that inline it must be rebuilt.
 clean-cache:
 	find src -name '*.nbi' -delete -o -name '*.nbc' -delete
 

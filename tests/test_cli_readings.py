@@ -465,8 +465,9 @@ def test_readings_text_in_english_and_french(capsys, small):
     order = [reading_label(w, v, "en") for w, v in zip(s.table.switch, s.table.value)]
     positions = [body.index(r + " ") for r in order]
     assert positions == sorted(positions)  # ranked as the table is
-    for cell in cells.itertuples():
-        assert points(cell.delta, "en") in body  # the signed change at its cell: "+5.5 pp"
+    for cell in cells.itertuples():  # the signed change at its cell: "+5.5 pp", "-0.3 pp"
+        assert points(cell.delta, "en", minus="-") in body
+    assert "−" not in out  # the command line's minus, as every command writes it
     assert "malus_die=plain" not in out.splitlines()[0]
     assert "day not computed: the day engines do not read" in out  # the reason, never a 0
     code, out, _ = run(capsys, *args, "--lang", "fr")
@@ -481,7 +482,8 @@ def test_readings_text_in_english_and_french(capsys, small):
     )
     assert english == [], sorted(set(english))
     for cell in cells.itertuples():
-        assert points(cell.delta, "fr") in out
+        assert points(cell.delta, "fr", minus="-") in out
+    assert "−" not in out
 
 
 def test_readings_refuses_what_it_cannot_apply(capsys, small):
@@ -514,6 +516,7 @@ def test_points_are_written_the_languages_way():
     assert points(0.0548, "en") == "+5.5 pp" and points(-0.0548, "fr") == "−5,5\xa0pts"
     assert points(0.0004, "en") == "< 0.1 pp"  # never a false 0
     assert points(0.0, "en", sign=False) == "0.0 pp"
+    assert points(-0.0548, "en", minus="-") == "-5.5 pp"  # the command line's minus
 
 
 def test_a_flag_on_the_command_line_turns_the_configurations_switch_off(capsys, tmp_path):

@@ -109,9 +109,10 @@ def value_label(switch: str, value: str, lang: str) -> str:
     return switch_value(switch, value, lang)
 
 
-def points(delta: float, lang: str, digits: int = 1, *, sign: bool = True) -> str:
+def points(delta: float, lang: str, digits: int = 1, *, sign: bool = True, minus: str = "−") -> str:
     """A change of a probability in percentage points, signed: ``+5.5 pp`` (``+5,5 pts``);
-    a change that rounds to 0 but is not 0 is ``< 0.1 pp``, never a false 0."""
+    a change that rounds to 0 but is not 0 is ``< 0.1 pp``, never a false 0. ``minus``: the
+    sign of a fall (the typographic minus in the report, ``-`` on the command line)."""
     if delta != delta:
         return "—"
     unit = "pp" if lang == "en" else "\xa0pts"
@@ -120,7 +121,7 @@ def points(delta: float, lang: str, digits: int = 1, *, sign: bool = True) -> st
     if 0 < size < step / 2:
         return f"< {i18n.number(step, lang, digits)}{' ' if lang == 'en' else ''}{unit}"
     text = i18n.number(size, lang, digits)
-    mark = ("+" if delta > 0 else "−" if delta < 0 else "±") if sign else ""
+    mark = ("+" if delta > 0 else minus if delta < 0 else "±") if sign else ""
     return f"{mark}{text}{' ' if lang == 'en' else ''}{unit}"
 
 
@@ -242,13 +243,15 @@ def readings_frame(
     *,
     rules: Rules | None = None,
     day: Any = None,
+    minus: str = "−",
 ) -> pd.DataFrame:
     """The ``table`` of a :class:`Sensitivity` as a reader sees it (``cells``: its
     :func:`largest_cells`), one row per switch and value in its order:
     ``reading``, ``largest`` (the largest change of a probability, signed, in percentage
     points), ``where`` it happens, the largest change of E[drain] per roll, of a day's
     P(empty) (percentage points) and of its expected successes, and ``note`` (why a part is
-    not computed); ``rules`` and ``day`` are the ones ``s`` moved from (for the notes).
+    not computed); ``rules`` and ``day`` are the ones ``s`` moved from (for the notes);
+    ``minus``: the sign of a fall, as :func:`points` writes it.
     Numeric columns ``largest_abs`` (|Δ|, NaN where nothing was computed), ``part`` and the
     switch's ``switch`` and ``value`` stay beside them for a chart.
     """
@@ -269,7 +272,7 @@ def readings_frame(
             "largest_abs": float(row["largest"]) if computed else np.nan,
             "part": cell.part if cell is not None else None,
             "largest": (
-                points(float(cell.delta), lang)
+                points(float(cell.delta), lang, minus=minus)
                 if cell is not None
                 else points(0.0, lang, sign=False)
                 if computed

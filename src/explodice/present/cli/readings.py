@@ -158,7 +158,9 @@ def run(args: argparse.Namespace) -> int:
     if args.show != "table":  # long tables: the language's numbers and headers
         emit(frame, "text", header=header(s, config, rules, lang), lang=lang)
         return 0
-    shown = readings_frame(s.table, largest_cells(s), lang, rules=rules, day=config.day)
+    shown = readings_frame(
+        s.table, largest_cells(s), lang, rules=rules, day=config.day, minus="-"
+    )  # the command line's minus, as every command writes it
     out = sys.stdout
     out.write(header(s, config, rules, lang) + "\n")
     out.write(text_table(shown, lang).to_string(index=False) + "\n")
