@@ -35,6 +35,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_versions import checkout, remove_worktrees  # noqa: E402
 
+CPU = ""  # --cpu: numba compiles for this CPU instead of this machine's (e.g. haswell: AVX2)
 GAUGES_AT = {  # the issue's levels: PA, PM, PF, PH maxima
     10: (44, 20, 22, 20),
     20: (74, 30, 32, 30),
@@ -81,6 +82,8 @@ def run(
     """One timing of ``what`` in a fresh process of the version checked out at ``tree``
     (``threads`` for a version whose exact day takes them)."""
     env = {"PYTHONPATH": str(tree / "src"), "PATH": "/usr/bin:/bin", "OMP_NUM_THREADS": "1"}
+    if CPU:  # numba compiles for that CPU (its instructions only: an older machine's code)
+        env["NUMBA_CPU_NAME"] = CPU
     done = subprocess.run(
         [sys.executable, "-c", PROBE, what, json.dumps(gauges), str(rolls), str(out), str(threads)],
         env=env,
@@ -108,8 +111,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--levels", type=int, nargs="*", default=[10, 20], choices=GAUGES_AT)
     parser.add_argument("--rolls", type=int, default=40)
+    parser.add_argument("--cpu", default="", help="numba's target CPU (haswell: AVX2 only)")
     args = parser.parse_args(argv)
+    global CPU
+    CPU = args.cpu
     load = os.getloadavg()[0]
+    began = datetime.datetime.now()
     runs = [(args.a, 1), (args.b, 1), (args.b, 2)]  # the version after on one thread and two
     with tempfile.TemporaryDirectory() as tmp:
         trees = {v: checkout(v, Path(tmp)) for v in (args.a, args.b)}
@@ -133,17 +140,21 @@ def main(argv: list[str] | None = None) -> int:
                         )
         finally:
             remove_worktrees(trees)
-    report(args, best, gaps, load)
+    report(args, best, gaps, load, began)
     return 0
 
 
-def report(args: argparse.Namespace, best: dict, gaps: dict, load: float) -> None:
+def report(
+    args: argparse.Namespace, best: dict, gaps: dict, load: float, began: datetime.datetime
+) -> None:
     """The markdown table."""
     a, b = args.a, args.b
     print(
-        f"# exact day, {datetime.datetime.now():%Y-%m-%d %H:%M}, {os.cpu_count()} CPUs, "
+        f"# exact day, {began:%Y-%m-%d %H:%M} to {datetime.datetime.now():%H:%M}, "
+        f"{os.cpu_count()} CPUs, "
         f"load average {load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end, "
         f"best of {args.rounds} round(s), {args.rolls} rolls a day"
+        + (f", numba compiling for {args.cpu}" if args.cpu else "")
     )
     print(
         f"\n| level (PA, PM, PF, PH) | states | call | {a} s | {b} s, 1 thread | ratio "

@@ -13,7 +13,8 @@ and per ``c``, whatever the gauge's size, played on eight columns at once by the
 of :mod:`explodice.day._vector`. Past 0 the excess pours into the other gauges in the order
 the overflow rule gives (:mod:`explodice.day.chain`): a column's sources and its first other
 gauge ``j1`` make one *combined* level ``z = level of g + level of j1``, along which the drain
-is again the same Horner scheme, on arrays of about a third of the states
+is again the same Horner scheme, on arrays of each about a tenth of the states at level 20
+(three slots: 0.3-0.4 of them; 0.4-0.55 at level 10)
 (:func:`stage_push`):
 
 - :func:`push_columns` plays the drain inside each column, tile by tile, and adds its
@@ -38,19 +39,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, uint64
 
-from explodice.day._vector import horner_columns, horner_stage
+from explodice.day._vector import FASTMATH, SIXTH, horner_columns, horner_stage
 from explodice.engine.numba_cache import prepare_cache
 
 prepare_cache(__file__)  # before the first @njit(cache=True): see engine/numba_cache.py
 
 # reassociation lets the loops run on vectors; the sums stay sums of positive terms
-_FAST = {"contract", "reassoc", "nsz"}
-_SIXTH = 1.0 / 6.0
+_FAST = FASTMATH
+_SIXTH = SIXTH
 BLOCK = 384  # columns of a tile: its rows of 384 doubles stay in the L1/L2 caches
 NARROW = 64  # columns of a tile when each column is a run (the last axis: a transposed copy)
 
 
-# -- one exploding d6 along an axis, transposed (the pull) ------------------------------------------
+# -- one exploding d6 along an axis, transposed (the pull) ---------------------------------------
 @njit(cache=True, boundscheck=False, fastmath=_FAST)
 def _r_pull(u, r, S, rows, K):
     """``r[6 + j] = (R^T u)[j]`` for ``j = 0 .. rows - 1``, causal: ``(u[j-1] + ... + u[j-5]
@@ -202,11 +203,13 @@ def push_columns(P, out, m, inner, weight, pis, C, row0, vcol, base, zstep, vste
     ``vcol[col]``, except its level 0 when ``row0 >= 0`` (a roll at disadvantage when its own
     gauge is empty). ``base[col]`` places the column in ``F`` (combined level 0 of law 0,
     ``zstep`` per level, ``vstep`` per law, slot ``n_var``: what the column kept, at its
-    levels below ``keep[col]``, the only ones the stage reads); a column with ``base < 0`` loses its excess at once, into its level 0 (``tau[v, j]``: P(d > j),
-    ``lam[v, j]``: E[(d - j)^+]). ``mass[v]`` gathers the mass of each law. With
-    ``overwrite`` the columns are written into ``out``, not added (the first roll type of a
-    roll: ``out`` need not be zeroed). Only columns ``col_lo .. col_hi - 1`` are played (two
-    halves run on two threads: the GIL is released). Returns the expected points lost.
+    levels below ``keep[col]``, the only ones the stage reads); a column with ``base < 0``
+    loses its excess at once, into its level 0 (``tau[v, j]``: P(d > j), ``lam[v, j]``:
+    E[(d - j)^+]). ``mass[v]`` gathers the mass of each law. With ``overwrite`` the columns
+    are written into ``out``, not added (the first roll type of a lane: ``out`` need not be
+    zeroed). Only columns ``col_lo .. col_hi - 1`` are played (the GIL is released: two
+    halves of a roll, or two lanes of rolls, run on two threads). Returns the expected points
+    lost.
 
     A tile whose levels are runs of ``P`` (``inner`` at least a tile's width) is read in
     place; the weight goes into the laws' coefficients."""
@@ -321,7 +324,7 @@ def _stage_sources(F, src, s0, step, weight, a, m, nb, col0, base, zstep, vstep,
     return lost
 
 
-@njit(cache=True, boundscheck=False, fastmath=_FAST)
+@njit(cache=True, boundscheck=False, fastmath=_FAST, nogil=True)
 def stage_push(F, n_var, Z, K, X, pis, C, zlim, ylim, tbase, tstep, pour_at, pour_to, R,
         lump_to, tau, lam, out, Phi):  # fmt: skip
     """The drain along the combined level of one class of columns (first gauge of the pour
@@ -335,8 +338,10 @@ def stage_push(F, n_var, Z, K, X, pis, C, zlim, ylim, tbase, tstep, pour_at, pou
     sources at (law 0 at all of them); the two laws (:data:`~explodice.day.chain.N_LAWS`)
     played by :func:`~explodice.day._vector.horner_stage`. ``Phi`` (``X + Z`` rows of ``K``)
     is scratch. Returns the expected points lost."""
+    if n_var != 2:
+        raise ValueError("stage_push plays two laws (explodice.day.chain.N_LAWS)")
     F3 = F.reshape(n_var + 1, Z, K)
-    horner_stage(F, Z, K, X, zlim[1], pis, Phi, C)  # two laws (N_LAWS)
+    horner_stage(F, Z, K, X, zlim[1], pis, Phi, C)
     values = Phi.reshape(X + Z, K)
     step = uint64(tstep)
     for y in range(ylim):
@@ -367,7 +372,7 @@ def stage_push(F, n_var, Z, K, X, pis, C, zlim, ylim, tbase, tstep, pour_at, pou
     return lost
 
 
-@njit(cache=True, boundscheck=False, fastmath=_FAST)
+@njit(cache=True, boundscheck=False, fastmath=_FAST, nogil=True)
 def merge(F, F2):
     """``F += F2``, then ``F2`` zeroed (a second half's stage sources)."""
     for i in range(F.size):
@@ -375,7 +380,7 @@ def merge(F, F2):
         F2[i] = 0.0
 
 
-@njit(cache=True, boundscheck=False)
+@njit(cache=True, boundscheck=False, nogil=True)
 def plane_to_level(block, out, slots, K, Z):
     """``out[s, z, k] = block[s, k, z]`` (flat), then ``block`` zeroed: a class that keeps
     each plane's levels together, read by the stage level by level."""

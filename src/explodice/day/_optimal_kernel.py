@@ -27,11 +27,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from explodice.day._vector import FASTMATH
 from explodice.engine.numba_cache import prepare_cache
 
 prepare_cache(__file__)  # before the first @njit(cache=True): see engine/numba_cache.py
 
-_FAST = {"contract", "reassoc", "nsz"}
+_FAST = FASTMATH
 BLOCK = 256
 
 

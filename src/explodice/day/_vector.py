@@ -40,16 +40,51 @@ from explodice.engine.numba_cache import prepare_cache
 
 prepare_cache(__file__)  # before the first @njit(cache=True): see engine/numba_cache.py
 
-__all__ = ["AHEAD", "STEPS", "WIDTH", "horner_columns", "horner_stage"]
+__all__ = [
+    "AHEAD",
+    "FASTMATH",
+    "SIDES",
+    "SIXTH",
+    "STEPS",
+    "WIDTH",
+    "horner_columns",
+    "horner_stage",
+    "vector_width",
+]
 
-WIDTH = 8  # columns in one vector register (AVX-512; LLVM splits it where the CPU has less)
+SIDES = 6  # a d6: five faces that stop, the sixth explodes (R reads 5 levels, then 6 down)
+SIXTH = 1.0 / SIDES
+FASTMATH = {"contract", "reassoc", "nsz"}  # every kernel of the chain's: sums of positive terms
 STEPS = 8  # the most dice the kernels are compiled for (their dispatch below, one per count)
 if MAX_DICE > STEPS:  # a law of more dice needs one more branch in each dispatch
     raise ImportError(f"explodice.day._vector plays at most {STEPS} dice, not {MAX_DICE}")
 AHEAD = 4  # groups ahead whose cache lines a sweep asks for (a tile's levels are far apart)
-_FLAGS = ("contract", "reassoc", "nsz")  # as the numba kernels' fastmath: sums of positive terms
 _I64 = ir.IntType(64)
 _F64 = ir.DoubleType()
+
+
+def vector_width() -> int:
+    """Doubles in one vector register of the CPU numba compiles for: 8 with AVX-512 (and
+    its 32 registers, which hold most of a sweep's rings), else 4 (AVX2 has 16 registers:
+    eight-lane vectors would be split in two and spill; measured in benchmarks/README.md)."""
+    from numba.core import config
+
+    wanted = getattr(config, "CPU_FEATURES", None) or ""  # set from the environment
+    if wanted:  # NUMBA_CPU_FEATURES names the target's features itself
+        return 8 if "+avx512f" in wanted.split(",") else 4
+    name = getattr(config, "CPU_NAME", None)
+    if name and name != "host":
+        return 4  # a named CPU (a portable cache, say): the narrower vectors run anywhere
+    import llvmlite.binding as llvm
+
+    try:
+        features = llvm.get_host_cpu_features()
+    except RuntimeError:  # the host's features cannot be read: the narrower vectors
+        return 4
+    return 8 if features.get("avx512f", False) else 4
+
+
+WIDTH = vector_width()  # columns in one vector register
 
 
 class _Emit:
@@ -81,7 +116,11 @@ class _Emit:
         """The vector (or ``typ``) at element ``index`` of the array at ``base``."""
         typ = typ or self.vec
         elem = typ.element if isinstance(typ, ir.VectorType) else typ
-        ptr = self._at(base, index, typ, elem)
+        return self.slot(self._at(base, index, typ, elem), typ)
+
+    def slot(self, ptr: ir.Value, typ: ir.Type | None = None) -> ir.Value:
+        """The value at ``ptr`` (a stack slot of the rings, or an array's element)."""
+        typ = typ or self.vec
         if getattr(ptr.type, "is_opaque", False):
             return self.b.load(ptr, typ=typ, align=8)
         return self.b.load(ptr, align=8)
@@ -90,33 +129,38 @@ class _Emit:
         self.b.store(value, self._at(base, index, value.type, _F64), align=8)
 
     def add(self, x: ir.Value, y: ir.Value) -> ir.Value:
-        return self.b.fadd(x, y, flags=_FLAGS)
+        return self.b.fadd(x, y, flags=tuple(sorted(FASTMATH)))
 
     def mul(self, x: ir.Value, y: ir.Value) -> ir.Value:
-        return self.b.fmul(x, y, flags=_FLAGS)
+        return self.b.fmul(x, y, flags=tuple(sorted(FASTMATH)))
 
     def prefetch(self, base: ir.Value, index: ir.Value, write: bool) -> None:
         """Ask for the cache line of element ``index`` ahead of its use (an address past the
-        end is harmless); a line read for the sweep alone is kept out of the caches' lasting
-        lines (the day's state is larger than them)."""
+        end is harmless). A line to read is asked for as not to be kept long (the day's
+        arrays are larger than the caches; the tile's lines are read again at once, from the
+        nearest caches, to add the sources to the stages); a line to write, to be kept."""
         i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
         fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(self.b.module, fnty, "llvm.prefetch.p0i8")
-        ptr = self.b.bitcast(self.b.gep(base, [index]), i8p)
+        fn = self.b.module.declare_intrinsic("llvm.prefetch", [i8p], fnty)
+        ptr = self.b.bitcast(self._at(base, index, _F64, _F64), i8p)
         args = [ptr, ir.Constant(i32, int(write)), ir.Constant(i32, 3 if write else 0)]
         self.b.call(fn, [*args, ir.Constant(i32, 1)])
 
 
 class _Ring:
     """A group's Horner scheme as it goes down: for each step ``c < C``, ``a_{c+1}`` at the
-    five levels above and ``R a_{c+1}`` at the six above (stack slots that LLVM keeps in
-    registers)."""
+    :data:`SIDES` ``- 1`` levels above and ``R a_{c+1}`` at the :data:`SIDES` above, in
+    stack slots that LLVM keeps in registers as far as the CPU has them (with AVX-512, up to
+    two dice; the others go to the stack, in the nearest cache)."""
 
     def __init__(self, e: _Emit, steps: int) -> None:
         self.e, self.steps = e, steps
-        self.above = [[cgutils.alloca_once(e.b, e.vec) for _ in range(5)] for _ in range(steps)]
-        self.r_above = [[cgutils.alloca_once(e.b, e.vec) for _ in range(6)] for _ in range(steps)]
-        self.sixth = ir.Constant(e.vec, [1.0 / 6.0] * e.width)
+        b = e.b
+        self.above = [
+            [cgutils.alloca_once(b, e.vec) for _ in range(SIDES - 1)] for _ in range(steps)
+        ]
+        self.r_above = [[cgutils.alloca_once(b, e.vec) for _ in range(SIDES)] for _ in range(steps)]
+        self.sixth = ir.Constant(e.vec, [SIXTH] * e.width)
 
     def clear(self) -> None:
         """Nothing above the top level."""
@@ -130,16 +174,16 @@ class _Ring:
         e, b = self.e, self.e.b
         a = y[self.steps] if y[self.steps] is not None else e.zero
         for c in range(self.steps - 1, -1, -1):
-            ups = [b.load(slot) for slot in self.above[c]]
-            rs = [b.load(slot) for slot in self.r_above[c]]
+            ups = [e.slot(slot) for slot in self.above[c]]
+            rs = [e.slot(slot) for slot in self.r_above[c]]
             box = ups[0]
             for u in ups[1:]:
                 box = e.add(box, u)
-            r = e.mul(e.add(box, rs[5]), self.sixth)
-            for i in range(4, 0, -1):
+            r = e.mul(e.add(box, rs[-1]), self.sixth)
+            for i in range(len(ups) - 1, 0, -1):  # one level down: each ring moves by one
                 b.store(ups[i - 1], self.above[c][i])
             b.store(a, self.above[c][0])
-            for i in range(5, 0, -1):
+            for i in range(len(rs) - 1, 0, -1):
                 b.store(rs[i - 1], self.r_above[c][i])
             b.store(r, self.r_above[c][0])
             a = r if y[c] is None else e.add(y[c], r)
@@ -154,6 +198,11 @@ def _groups(builder: ir.IRBuilder, n: ir.Value, body: Any) -> None:
     body(wide, wide.int(0), whole)
     first = builder.mul(whole, wide.int(WIDTH))
     body(one, first, builder.sub(n, first))
+
+
+def _contiguous(*arrays: Any) -> bool:
+    """Whether the arrays are C-contiguous (the sweeps read their data by index alone)."""
+    return all(isinstance(t, types.Array) and t.layout == "C" for t in arrays)
 
 
 def _values(context: Any, builder: ir.IRBuilder, names: tuple[str, ...], arrays: set[str],
@@ -192,9 +241,10 @@ def _column_sweep(e: _Emit, a: dict[str, ir.Value], steps: int, first: ir.Value,
             at_o = b.add(b.add(a["o0"], b.mul(j, a["ostep"])), b0)
             if e.width > 1:  # the same level of a later group: other cache lines
                 e.prefetch(a["src"], b.add(at_x, e.int(AHEAD * e.width)), False)
-                e.prefetch(a["out"], b.add(at_o, e.int(AHEAD * e.width)), True)
+                with b.if_then(b.icmp_signed("<", a["rows_a"], a["m"])):  # ``out`` written
+                    e.prefetch(a["out"], b.add(at_o, e.int(AHEAD * e.width)), True)
             x = e.load(a["src"], at_x)
-            value = ring.level([e.mul(b.load(kc), x) for kc in k])
+            value = ring.level([e.mul(e.slot(kc), x) for kc in k])
             with b.if_else(b.icmp_signed("<", j, a["rows_a"])) as (in_dst, in_out):
                 with in_dst:
                     e.store(value, a["dst"], b.add(b.mul(j, a["dstep"]), b0))
@@ -210,7 +260,7 @@ def _column_sweep(e: _Emit, a: dict[str, ir.Value], steps: int, first: ir.Value,
 def _horner_columns(typingctx, src, s0, step, m, coef, ncoef, dst, dstep, out, o0, ostep,
                     rows_a, overwrite, nb, steps):  # fmt: skip
     """:func:`horner_columns` for a number of dice known when compiling (``steps``)."""
-    if not isinstance(steps, types.IntegerLiteral):
+    if not isinstance(steps, types.IntegerLiteral) or not _contiguous(src, coef, dst, out):
         return None
     n_steps = steps.literal_value
     sig = types.void(src, s0, step, m, coef, ncoef, dst, dstep, out, o0, ostep, rows_a,
@@ -233,8 +283,15 @@ def horner_columns(src, s0, step, m, coef, dst, dstep, out, o0, ostep, rows_a, o
     ``dst[j dstep + b]``, the others to ``out[o0 + j ostep + b]``, added (written with
     ``overwrite``)."""
     cw = coef.shape[1]
-    if C > STEPS:
-        raise ValueError("horner_columns: more dice than STEPS")
+    if not 0 <= C <= STEPS or nb < 0 or m < 0 or coef.shape[0] < C + 1 or cw < nb:
+        raise ValueError("horner_columns: dice, columns or laws out of range")
+    if m > 0 and nb > 0:
+        last = m - 1
+        kept = min(rows_a, m)
+        if s0 + last * step + nb > src.size or (kept > 0 and (kept - 1) * dstep + nb > dst.size):
+            raise ValueError("horner_columns: the tile reaches past its arrays")
+        if kept < m and o0 + last * ostep + nb > out.size:
+            raise ValueError("horner_columns: the tile reaches past its arrays")
     if C == 0:
         _horner_columns(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a,
                         overwrite, nb, 0)  # fmt: skip
@@ -294,15 +351,15 @@ def _stage_sweep(e: _Emit, a: dict[str, ir.Value], steps: int, first: ir.Value,
                 with b.if_then(b.icmp_signed("<", z, a["zl1"])):
                     x1 = e.load(a["F"], b.add(law1, at))
                     for c in range(steps + 1):
-                        b.store(e.add(b.load(ys[c]), e.mul(k1[c], x1)), ys[c])
-            value = ring.level([b.load(slot) for slot in ys])
+                        b.store(e.add(e.slot(ys[c]), e.mul(k1[c], x1)), ys[c])
+            value = ring.level([e.slot(slot) for slot in ys])
             e.store(value, a["Phi"], b.add(b.mul(row, a["K"]), p0))
 
 
 @intrinsic
 def _horner_stage(typingctx, F, Z, K, X, zl1, pis, ncoef, Phi, steps):
     """:func:`horner_stage` for a number of dice known when compiling (``steps``)."""
-    if not isinstance(steps, types.IntegerLiteral):
+    if not isinstance(steps, types.IntegerLiteral) or not _contiguous(F, pis, Phi):
         return None
     n_steps = steps.literal_value
     sig = types.void(F, Z, K, X, zl1, pis, ncoef, Phi, steps)
@@ -322,8 +379,10 @@ def horner_stage(F, Z, K, X, zl1, pis, Phi, C):
     sources ``F`` (flat ``(2, Z, K)``, law 1's only below ``zl1``), ``C`` (at most
     :data:`STEPS`) the most dice."""
     cw = pis.shape[1]
-    if C > STEPS:
-        raise ValueError("horner_stage: more dice than STEPS")
+    if not 0 <= C <= STEPS or pis.shape[0] < 2 or cw < C + 1 or not 0 <= zl1 <= Z:
+        raise ValueError("horner_stage: dice, laws or rows out of range")
+    if min(Z, K, X) < 0 or F.size < 2 * Z * K or Phi.size < (X + Z) * K:
+        raise ValueError("horner_stage: the class reaches past its arrays")
     if C == 0:
         _horner_stage(F, Z, K, X, zl1, pis, cw, Phi, 0)
     elif C == 1:

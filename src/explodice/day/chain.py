@@ -15,8 +15,8 @@ kept in registers (:mod:`explodice.day._vector`). The excess past 0 is not sprea
 state: the sources of one *class* (their first gauge of the order ``j1``) are summed by
 combined level ``level of g + level of j1``, the drain is played along that combined level
 (its part below 0 is the excess past ``j1``, poured into the next gauges), and what the
-columns kept is subtracted (:mod:`explodice.day._chain_kernel`). Those arrays hold about a
-third of the states. So one roll costs about ``states x (7 C + 10)`` operations, ``C`` the
+columns kept is subtracted (:mod:`explodice.day._chain_kernel`). Those arrays hold 0.3-0.4 of
+the states at level 20 (0.4-0.55 at level 10). So one roll costs about ``states x (7 C + 10)`` operations, ``C`` the
 most dice that drain (3, 4 with advantage, 8 for a reroll's two throws): the day grows with
 ``rolls x prod(gauge sizes)``, the fourth power of the gauges' size for four gauges that grow
 together. :meth:`LevelChain.pull` is the same operator transposed (the optimal player's
@@ -63,7 +63,8 @@ __all__ = [
 ]
 
 STATE_LIMIT = 8_000_000  # gauge-level states per character
-#: From this many states a roll is played in two halves, on two threads when there are two
+#: From this many states a roll of one group of roll types is played in two halves (a roll
+#: of several in two lanes, :func:`explodice.day.exact`), on two threads when there are two
 #: (a fixed split: the numbers do not depend on the threads).
 SPLIT_STATES = 200_000
 N_LAWS = 2  # the laws of a fixed-policy roll: its hindering gauge with points (0), at 0 (1)
@@ -126,7 +127,8 @@ class MovePlan:
     vstep: np.ndarray
     t_base: np.ndarray  # T index of the column's combined level 0
     t_zstep: np.ndarray
-    b_base: np.ndarray  # the pull's kept part: V[b_base + lv b_step], lv < b_lim
+    b_base: np.ndarray  # the pull's kept part: V[b_base + lv b_step], lv < b_lim (the
+    # levels a stage reads of what a column keeps: the push adds no more to its stage)
     b_step: np.ndarray
     b_lim: np.ndarray
     classes: tuple[PourClass, ...]
@@ -330,6 +332,7 @@ class LevelChain:
         self.overflow = overflow
         order_of(overflow)
         self._buffers: dict[tuple[int, int, int], np.ndarray] = {}
+        self._scratches: dict[tuple[int, int, str], np.ndarray] = {}
         self._best_key: tuple[int, int] | None = None  # overflow="best": the last choice
         self._best: tuple[np.ndarray, ...] = ()
 
@@ -433,10 +436,10 @@ class LevelChain:
             kernel.merge(F, buffers[i])
         mass = np.sum(masses, axis=0)
         for cls in plan.classes:
-            Phi = _scratch(cls.X + cls.Z, cls.K, family)
+            Phi = self._scratch((cls.X + cls.Z) * cls.K, family, "values")
             block = F[cls.offset : cls.offset + (N_LAWS + 1) * cls.Z * cls.K]
             if cls.by_plane:  # to the stage's layout: combined level by combined level
-                level_major = _scratch_flat(block.size, family)
+                level_major = self._scratch(block.size, family, "by level")
                 kernel.plane_to_level(block, level_major, N_LAWS + 1, cls.K, cls.Z)
                 block = level_major
             lost += kernel.stage_push(
@@ -532,6 +535,16 @@ class LevelChain:
         out[0] += weight * float(P @ emptied)
         return weight * float(P @ lost)
 
+    def _scratch(self, size: int, family: int, what: str) -> np.ndarray:
+        """A stage's scratch array of ``size`` entries for a lane (``family``): the chain's
+        own, so that days played at once in other threads keep theirs (the kernels overwrite
+        it whole)."""
+        key = (size, family, what)
+        buf = self._scratches.get(key)
+        if buf is None:
+            buf = self._scratches[key] = np.empty(max(size, 1))
+        return buf
+
     def _buffer(self, size: int, family: int = 0, i: int = 0) -> np.ndarray:
         """Stage buffer ``i`` of a lane (``family``), zero (kept between rolls: the stages
         leave it clean)."""
@@ -561,18 +574,6 @@ def _levels(sizes: tuple[int, int, int, int], g: int) -> np.ndarray:
     out = np.broadcast_to(np.arange(sizes[g]).reshape(shape), sizes).reshape(-1)
     out.setflags(write=False)
     return out
-
-
-@functools.lru_cache(maxsize=64)
-def _scratch(rows: int, K: int, family: int) -> np.ndarray:
-    """A stage's values by combined level, one array per lane (``family``; reused: the
-    kernel overwrites it)."""
-    return np.zeros(rows * K)
-
-
-@functools.lru_cache(maxsize=24)
-def _scratch_flat(size: int, family: int) -> np.ndarray:
-    return np.zeros(size)
 
 
 # -- the chain with a running sum in its state (the day's drain and lost distributions) ------------

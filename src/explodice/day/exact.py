@@ -40,7 +40,14 @@ import numpy as np
 
 from explodice.core.errors import ExplodiceError, ExplodiceTypeError, shown
 from explodice.day import results as day_results
-from explodice.day.chain import STATE_LIMIT, LevelChain, SumChain, check_states, run_parts
+from explodice.day.chain import (
+    SPLIT_STATES,
+    STATE_LIMIT,
+    LevelChain,
+    SumChain,
+    check_states,
+    run_parts,
+)
 from explodice.day.compiled import (
     CompiledCharacter,
     CompiledDay,
@@ -370,9 +377,10 @@ def _play_moves(
     spare: list[np.ndarray],
 ) -> np.ndarray:
     """The groups' moves: with several groups, in two lanes (groups 0, 2, ... and 1, 3, ...),
-    each writing its own copy of the result, on two threads when the chain has them; the
-    lanes' copies are then added, so the numbers do not depend on the threads. The tables
-    are tallied afterwards, group by group."""
+    each writing its own copy of the result, on two threads when the chain has them and is
+    large (:data:`~explodice.day.chain.SPLIT_STATES`); the lanes' copies are then added, so
+    the numbers do not depend on the threads. The tables are tallied afterwards, group by
+    group."""
     n_lanes = 2 if len(plays) > 1 and chain.n_bins == 1 else 1
     outs = [_take(spare, P) for _ in range(n_lanes)]
     if stay > 0.0:
@@ -390,7 +398,8 @@ def _play_moves(
             done.append(got)
         return done
 
-    lanes = run_parts(lane, n_lanes, chain.threads if n_lanes > 1 else 1)
+    big = n_lanes > 1 and chain.n >= SPLIT_STATES  # a small chain: threads cost more than they save
+    lanes = run_parts(lane, n_lanes, chain.threads if big else 1)
     for extra in outs[1:]:
         np.add(outs[0], extra, out=outs[0])
         spare.append(extra)
