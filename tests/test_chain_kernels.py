@@ -200,3 +200,27 @@ def test_days_played_at_once_in_threads_are_the_days_played_alone():
     for dc in dcs:
         for a, b in zip(alone[dc], together[dc]):
             assert np.array_equal(a, b), dc
+
+
+RUN = """
+import sys, numpy as np, explodice as ex
+who = ex.Character("Hero", dict(STR=14, DEX=12, CON=14, INT=16, WIS=10, CHA=8),
+                   gauge_max={"PA": 20, "PM": 9, "PF": 11, "PH": 9})
+rolls = [ex.DayRoll("Hero", skill=k, dc=14) for k in ("Athletics", "Arcana", "Insight", "Persuasion")]
+r = ex.exact_day(ex.Scenario([who], rolls, rolls_per_day=5))
+np.save(sys.argv[1], np.concatenate([r.first.ravel(), r.end.ravel(), r.by_type.ravel(), r.lost_sum]))
+"""
+
+
+def test_a_first_run_compiling_the_kernels_gives_the_numbers_of_later_runs(tmp_path):
+    # numba runs the code it compiles and caches it; a later run loads the cache: the two
+    # must be the same code (fastmath arithmetic in a kernel's callee may be compiled twice,
+    # and differently, unless numba inlines it: day/_chain_kernel.py, inline="always")
+    import os
+    import subprocess
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    for name in ("first", "later"):
+        subprocess.run([sys.executable, "-c", RUN, str(tmp_path / name)], env=env, check=True)
+    first, later = np.load(tmp_path / "first.npy"), np.load(tmp_path / "later.npy")
+    assert np.array_equal(first, later)

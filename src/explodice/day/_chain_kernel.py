@@ -44,7 +44,10 @@ from explodice.engine.numba_cache import prepare_cache
 
 prepare_cache(__file__)  # before the first @njit(cache=True): see engine/numba_cache.py
 
-# reassociation lets the loops run on vectors; the sums stay sums of positive terms
+# reassociation lets the loops run on vectors; the sums stay sums of positive terms. A helper
+# with such arithmetic that a cached kernel calls is inline="always": compiled apart, numba may
+# run one copy of it in the first run and another, compiled inside the caller, from the cache,
+# and the two may regroup the sums differently (tests/test_chain_kernels.py checks both runs).
 _FAST = FASTMATH
 _SIXTH = SIXTH
 BLOCK = 384  # columns of a tile: its rows of 384 doubles stay in the L1/L2 caches
@@ -160,7 +163,7 @@ def _into(out, at, values, n, overwrite):
             dst[i] += values[i]
 
 
-@njit(cache=True, boundscheck=False, fastmath=_FAST)
+@njit(boundscheck=False, fastmath=_FAST, inline="always")
 def _to_stage(F, src, s0, step, weight, a, m, pv, pn, zs, runs_b, runs_n, runs_k, n_runs,
         run_sum):  # fmt: skip
     """Add the tile's sources (row ``lv``: ``src[s0 + lv step ..]``, times ``weight``) and what
@@ -270,7 +273,7 @@ def push_columns(P, out, m, inner, weight, pis, C, row0, vcol, base, zstep, vste
     return lost
 
 
-@njit(cache=True, boundscheck=False, fastmath=_FAST)
+@njit(boundscheck=False, fastmath=_FAST, inline="always")
 def _stage_sources(F, src, s0, step, weight, a, m, nb, col0, base, zstep, vstep, keep, vb, n_var,
         row0, pv, pn, zs, runs_b, runs_n, runs_k, run_sum, out, start, tau, lam, mass):  # fmt: skip
     """The tile's part of the stages (or, for columns without a pour, their lumps), and the

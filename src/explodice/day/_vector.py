@@ -8,14 +8,16 @@ played from the top level down (``y_c``: the sources weighted by the chance of `
 Each step ``c`` reads, at level ``j``, the five levels above of the step before it and its
 own ``R`` six levels above: numba's loops keep those rows in memory (about thirteen loads and
 stores per level and step), while here every step's last rows stay in registers as the
-sweep goes down (:class:`_Ring`), eight columns side by side in one vector register, so that
-a level costs a load of its sources and a store of ``a_0``: three times faster for three dice.
+sweep goes down (:class:`_Ring`), the columns of a group side by side in one vector
+register, so that a level costs a load of its sources and a store of ``a_0`` (and, past the
+registers the CPU has, a few loads and stores of the rings in the nearest cache).
 Numba cannot express a loop that keeps vectors in registers across its iterations, so the
 sweeps are written in LLVM's own instructions (numba ``@intrinsic`` s); the kernels the chain
 calls are :func:`horner_columns` (a tile of columns, :func:`~explodice.day._chain_kernel.
 push_columns`) and :func:`horner_stage` (the combined levels of a class of columns,
-:func:`~explodice.day._chain_kernel.stage_push`). The columns go eight at a time (a
-*group*), the last ones one at a time.
+:func:`~explodice.day._chain_kernel.stage_push`), both inlined into their caller (one copy of
+the code, the same in the first run and from numba's cache). The columns go :data:`WIDTH` at
+a time (a *group*: 8 where the CPU has AVX-512, else 4), the last ones one at a time.
 
 >>> import numpy as np
 >>> x = np.zeros(8 * 9); x[8 * 6] = 1.0          # 9 levels, 8 columns: all at level 6
@@ -274,7 +276,7 @@ def _horner_columns(typingctx, src, s0, step, m, coef, ncoef, dst, dstep, out, o
     return sig, codegen
 
 
-@njit(cache=True)
+@njit(inline="always")
 def horner_columns(src, s0, step, m, coef, dst, dstep, out, o0, ostep, rows_a, overwrite, nb,
                    C):  # fmt: skip
     """``a[j, b] = sum_c coef[c, b] (R^c x)[j]`` for the ``nb`` columns of a tile, levels ``j
@@ -372,7 +374,7 @@ def _horner_stage(typingctx, F, Z, K, X, zl1, pis, ncoef, Phi, steps):
     return sig, codegen
 
 
-@njit(cache=True)
+@njit(inline="always")
 def horner_stage(F, Z, K, X, zl1, pis, Phi, C):
     """``Phi[X + z, k] = sum_v sum_c pis[v, c] (R^c F_v)[z, k]`` for ``z = -X .. Z - 1`` (no
     source below 0: an excess past the axis) and the ``K`` planes of a class: two laws'
