@@ -282,7 +282,7 @@ def test_the_title_page_says_every_reading_and_the_footer_names_those_off_defaul
     assert "Lucky rerolls a 1: before the rule of 1's choice" in en
     assert "the malus die of disadvantage (subtract): it explodes, like every die" in en
     assert "a Stealth total equal to the Perception: the hider stays hidden" in en
-    assert "past 25 % in haggling, the seller notices: when the Deception fails" in en
+    assert "past 25% in haggling, the seller notices: when the Deception fails" in en
     assert "Chanceux relance un 1 : avant le choix de la règle du 1" in fr
     assert "qui se cache le reste" in fr and "quand la Tromperie échoue" in fr
     en, fr = _title_text(moved, "en"), _title_text(moved, "fr")

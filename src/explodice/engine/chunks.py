@@ -69,7 +69,8 @@ def progress_bar(
         return None
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, unit=unit, unit_scale=True, desc=desc, leave=False)
+    # disable=None: no bar where stderr is not a terminal (a log file, a pipe)
+    return tqdm(total=total, unit=unit, unit_scale=True, desc=desc, leave=False, disable=None)
 
 
 def run_chunks(

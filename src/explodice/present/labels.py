@@ -420,7 +420,7 @@ READING_QUESTIONS = {
     "lucky_timing": N_("Lucky rerolls a 1"),
     "malus_die": N_("the malus die of disadvantage (subtract)"),
     "hiding_ties": N_("a Stealth total equal to the Perception"),
-    "deception_noticed": N_("past 25 % in haggling, the seller notices"),
+    "deception_noticed": N_("past 25% in haggling, the seller notices"),
 }
 #: ... and each value's answer.
 READING_ANSWERS = {

@@ -22,6 +22,7 @@ from explodice.core.files import atomic_write_text
 from explodice.day.scenario import load_scenario
 from explodice.day.simulate import rolls_to_empty, simulate_day
 from explodice.game.rules import Roll
+from explodice.present import i18n
 from explodice.present.cli.base import Command, Output
 from explodice.present.cli.options import (
     DAYS,
@@ -182,7 +183,20 @@ def _options_apply(args: argparse.Namespace) -> None:
                 "--policy best:λ or --reroll-on-failure.",
             )
     if not simulated:
-        refuse(args, _SAMPLING, "applies to a simulated day; --exact samples nothing.")
+        why = (
+            "--exact samples nothing."
+            if args.method == "exact"
+            else "this day is computed exactly (the default without a scenario; --simulate "
+            "samples it)."
+        )
+        refuse(args, _SAMPLING, f"applies to a simulated day; {why}")
+
+
+def _sampled(result: Any, lang: str) -> str:
+    """``, 2,000 days, seed 7`` for a simulated result, nothing for an exact one."""
+    if result.n_days is None:
+        return ""
+    return f", {i18n.number(result.n_days, lang, 0)} days, seed {result.seed}"
 
 
 #: The top of a written default scenario, above the party and the day.
@@ -281,7 +295,8 @@ def _rolls_to_empty(args: argparse.Namespace) -> int:
     frame = result.to_frame()
     header = (
         f"# rolls until a gauge of {args.gauge} points is empty: {result.roll.describe()}, "
-        f"DC {args.dc}; {result.method}\n# mean {result.mean:.3f}, median {result.median}, "
+        f"DC {args.dc}; {result.method}{_sampled(result, args.lang)}\n# mean {result.mean:.3f}, "
+        f"median {result.median}, "
         f"{percent(0.9, args.lang, 0)} by roll {result.quantile(0.9)}"
     )
     cols = [c for c in ("rolls", "p", "cdf", "ci_low", "ci_high") if c in frame]

@@ -117,7 +117,7 @@ SWITCH_HELP = {
     "like every die of the game, or a plain d6",
     "hiding_ties": "a Stealth total equal to the Perception: the hider stays hidden, or the "
     "observer sees them",
-    "deception_noticed": "haggling past 25 %%: the seller notices the trick when the Deception "
+    "deception_noticed": "haggling past 25%%: the seller notices the trick when the Deception "
     "fails, or always, later, when cheated",
 }
 #: The options not named after their field (``rule_of_one_kinds`` is ``--rule-of-one``).

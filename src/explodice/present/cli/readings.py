@@ -187,10 +187,15 @@ def header(s: Any, config: Any, rules: Any, lang: str) -> str:
         ),
     ]
     if day:
-        how = ", ".join(_(m.split(" ")[0]) for m in day)
+        methods = list(dict.fromkeys(m.split(" ")[0] for m in day))  # each once, in order
+        name, how = _(a["scenario"] or "a day"), ", ".join(_(m) for m in methods)
+        if "simulate" in methods:
+            line = _("the day “{name}”: {how}; {days} days and seed {seed} where simulated")
+        else:
+            line = _("the day “{name}”: {how}")
         lines.append(
-            _("the day {name}: {how}; {days} days and seed {seed} where simulated").format(
-                name=_(a["scenario"] or "a day"),
+            line.format(
+                name=name,
                 how=how,
                 days=i18n.number(a["n_days"], lang, 0) if a["n_days"] else "—",
                 seed=a["seed"] if a["seed"] is not None else "—",

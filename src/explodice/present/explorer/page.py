@@ -181,7 +181,7 @@ def explorer_html(data: ExplorerData) -> str:
         day_lead = day_description(meta["day"], meta["party"], meta["rolls_per_day"], lang)
         day_method = _(
             "Each policy's day is <b>simulated</b>: {days} days with seed {seed} "
-            "(explodice day --exact computes it exactly); the bands and the bars' whiskers are 95 % Wilson "
+            "(explodice day --exact computes it exactly); the bands and the bars' whiskers are 95% Wilson "
             "intervals (a roll type rarely made with its gauge empty has a wide one). A gauge at "
             '0 puts every roll of its abilities at disadvantage. "{own}" plays the '
             "configuration's policies; the others give every character the same one."

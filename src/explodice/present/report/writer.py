@@ -144,7 +144,7 @@ def _write_pages(run: Path, config: ReportConfig, *, progress: bool, date: str |
     (``explorer.html``), then the manifest."""
     names = [PDF_NAME]
     bar = (
-        tqdm(total=len(contents.PAGES), unit="page", desc="report", leave=False)
+        tqdm(total=len(contents.PAGES), unit="page", desc="report", leave=False, disable=None)
         if progress
         else None
     )

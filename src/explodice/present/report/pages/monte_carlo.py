@@ -52,7 +52,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
     sim, ex = data.shown["simulated"], data.shown["exact"]
     caption = _(
         "The Monte Carlo engine against the exact one, for {roll}: left, n = {n} "
-        "simulated rolls with their 95 % Wilson band over the exact curve; right, the "
+        "simulated rolls with their 95% Wilson band over the exact curve; right, the "
         "estimate of P(total ≥ {dc}) as n grows (seed {seed}), converging on the exact "
         "value. Simulated numbers elsewhere in this report carry such intervals."
     ).format(roll=_("3d6x+4 with advantage"), n=i18n.number(c.n, lang, 0), dc=DC, seed=c.seed)

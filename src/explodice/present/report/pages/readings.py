@@ -121,5 +121,5 @@ def draw(ctx: Context, data: PageData) -> Figure:
         text = "\n".join(
             line for note in notes for line in textwrap.wrap(note, 88, subsequent_indent="   ")
         )
-        fig.text(0.565, top - height - 0.03, _("Not computed:") + "\n" + text, fontsize=6, va="top")
+        fig.text(0.565, top - height - 0.03, _("Notes:") + "\n" + text, fontsize=6, va="top")
     return fig

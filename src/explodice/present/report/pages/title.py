@@ -97,7 +97,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
     ]
     exact = _(
         "Exact numbers come from the exact engine (every cut of the infinite explosion leaves "
-        "out less than 10⁻¹²); simulated numbers state n and seed and carry 95 % Wilson "
+        "out less than 10⁻¹²); simulated numbers state n and seed and carry 95% Wilson "
         "intervals."
     )
     lines = [
