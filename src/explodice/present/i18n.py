@@ -194,9 +194,9 @@ def _cell_number(x: float, lang: str) -> str:
 
     if x != x:
         return "—"
-    if x != 0 and not 1e-4 <= abs(x) < 1e6:
+    if x != 0 and not 1e-3 <= abs(x) < 1e6:
         return format_scientific(x, format="0.000E0", locale=_LOCALES[lang])
-    return number(x, lang, None)
+    return number(x, lang, 3)  # three decimals, as the English tables (cli.output.fmt_float)
 
 
 def localise_table(frame: Any, lang: str) -> Any:
@@ -204,8 +204,8 @@ def localise_table(frame: Any, lang: str) -> Any:
 
     >>> import pandas as pd
     >>> localise_table(pd.DataFrame({"dc": [16], "advantage": ["normal"], "p": [0.25]}), "fr")
-       DD avantage     p
-    0  16   normal  0,25
+       DD avantage      p
+    0  16   normal  0,250
     """
     import pandas as pd
 

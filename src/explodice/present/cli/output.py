@@ -114,18 +114,26 @@ def emit(
         if header:
             out.write(header + "\n")
         shown = as_text(frame if text is None else text, lang)
+        for col in shown.columns:  # a missing count (pandas' <NA>) as the dash of NaN
+            if not pd.api.types.is_float_dtype(shown[col]) and shown[col].isna().any():
+                shown[col] = shown[col].astype(object).where(shown[col].notna(), "—")
         if lang != "en":
             shown = i18n.localise_table(shown, lang)
         out.write(shown.to_string(index=False, float_format=fmt_float) + "\n")
 
 
 def fmt_float(x: float) -> str:
-    """A number of an English text table: 6 decimals at most, scientific when very large or
-    small, a dash for NaN."""
+    """A number of an English text table: three decimals (the same in every row of a column),
+    scientific below 0.001 and from a million on, a dash for NaN; csv and json keep every
+    digit.
+
+    >>> [fmt_float(v) for v in (2.1, 2.0416667, 0.48, 0.0, 2.5e-5, float("nan"))]
+    ['2.100', '2.042', '0.480', '0.000', '2.500e-05', '—']
+    """
     if x != x:
         return "—"
-    if x == 0 or 1e-4 <= abs(x) < 1e6:
-        return f"{x:.6f}".rstrip("0").rstrip(".") if abs(x) >= 1 else f"{x:.6f}"
+    if x == 0 or 1e-3 <= abs(x) < 1e6:
+        return f"{x:.3f}"
     return f"{x:.3e}"
 
 
