@@ -35,7 +35,6 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_versions import checkout, remove_worktrees  # noqa: E402
 
-CPU = ""  # --cpu: numba compiles for this CPU instead of this machine's (e.g. haswell: AVX2)
 GAUGES_AT = {  # the issue's levels: PA, PM, PF, PH maxima
     10: (44, 20, 22, 20),
     20: (74, 30, 32, 30),
@@ -77,13 +76,14 @@ print(json.dumps({"wall": wall, "cpu": cpu}))
 
 
 def run(
-    tree: Path, what: str, gauges: tuple[int, ...], rolls: int, out: Path, threads: int
+    tree: Path, what: str, gauges: tuple[int, ...], rolls: int, out: Path, threads: int, cpu: str
 ) -> dict:
     """One timing of ``what`` in a fresh process of the version checked out at ``tree``
-    (``threads`` for a version whose exact day takes them)."""
+    (``threads`` for a version whose exact day takes them; ``cpu``, when given: numba compiles
+    for that CPU instead of this machine's, e.g. haswell for AVX2 alone)."""
     env = {"PYTHONPATH": str(tree / "src"), "PATH": "/usr/bin:/bin", "OMP_NUM_THREADS": "1"}
-    if CPU:  # numba compiles for that CPU (its instructions only: an older machine's code)
-        env["NUMBA_CPU_NAME"] = CPU
+    if cpu:  # numba compiles for that CPU (its instructions only: an older machine's code)
+        env["NUMBA_CPU_NAME"] = cpu
     done = subprocess.run(
         [sys.executable, "-c", PROBE, what, json.dumps(gauges), str(rolls), str(out), str(threads)],
         env=env,
@@ -113,8 +113,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rolls", type=int, default=40)
     parser.add_argument("--cpu", default="", help="numba's target CPU (haswell: AVX2 only)")
     args = parser.parse_args(argv)
-    global CPU
-    CPU = args.cpu
     load = os.getloadavg()[0]
     began = datetime.datetime.now()
     runs = [(args.a, 1), (args.b, 1), (args.b, 2)]  # the version after on one thread and two
@@ -131,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
                             name = f"{version.replace('/', '_')}-{threads}-{level}-{what}.npz"
                             saved[version, threads] = Path(tmp) / name
                             t = run(trees[version], what, GAUGES_AT[level], args.rolls,
-                                    saved[version, threads], threads)  # fmt: skip
+                                    saved[version, threads], threads, args.cpu)  # fmt: skip
                             key = (version, threads, level, what)
                             old = best.get(key, {"wall": np.inf, "cpu": np.inf})
                             best[key] = {k: min(old[k], t[k]) for k in old}

@@ -9,13 +9,13 @@ and one exploding d6 is a short recursion:
     (R y)(j) = sum_{n >= 1} P(D = n) y(j + n) = (y(j+1) + ... + y(j+5) + (R y)(j+6)) / 6,
 
 so a roll's move along a column is a Horner scheme in ``R``: about seven operations per level
-and per ``c``, whatever the gauge's size, played on eight columns at once by the vector code
-of :mod:`explodice.day._vector`. Past 0 the excess pours into the other gauges in the order
-the overflow rule gives (:mod:`explodice.day.chain`): a column's sources and its first other
-gauge ``j1`` make one *combined* level ``z = level of g + level of j1``, along which the drain
-is again the same Horner scheme, on arrays of each about a tenth of the states at level 20
-(three slots: 0.3-0.4 of them; 0.4-0.55 at level 10)
-(:func:`stage_push`):
+and per ``c``, whatever the gauge's size, played on a vector register's worth of columns at
+once by the vector code of :mod:`explodice.day._vector`. Past 0 the excess pours into the
+other gauges in the order the overflow rule gives (:mod:`explodice.day.chain`): a column's
+sources and its first other gauge ``j1`` make one *combined* level ``z = level of g + level of
+j1``, along which the drain is again the same Horner scheme, on arrays of each about a tenth
+of the states at level 20 (three slots: 0.3-0.4 of them; 0.4-0.55 at level 10,
+:func:`stage_push`):
 
 - :func:`push_columns` plays the drain inside each column, tile by tile, and adds its
   sources and what it keeps, by combined level, into the stage arrays ``F`` (``F[v]``:
@@ -220,7 +220,7 @@ def push_columns(P, out, m, inner, weight, pis, C, row0, vcol, base, zstep, vste
     B = BLOCK if inner > 1 else NARROW
     contiguous = inner >= B
     Pt = np.zeros(m * B)
-    a = np.zeros((m + 6, B))
+    a = np.zeros((m, B))  # the levels a tile keeps for the stages (and level 0's law)
     a_flat = a.reshape(-1)
     coef = np.zeros((C + 1, B))
     start = np.zeros(B, np.uint64)
@@ -455,6 +455,7 @@ def pull_columns(V, W, m, inner, Cmax, base, t_base, t_zstep, bbase, bstep, blim
     n_cols = V.size // m
     B = BLOCK if inner > 1 else NARROW
     u = np.zeros((m + 6, B))
+    u_flat = u.reshape(-1)  # its levels from row 6, as _gather writes them
     r = np.zeros((m + 6, B))
     S = np.zeros(B)
     start = np.zeros(B, np.uint64)
@@ -465,7 +466,7 @@ def pull_columns(V, W, m, inner, Cmax, base, t_base, t_zstep, bbase, bstep, blim
     col0 = col_lo
     while col0 < n_cols:
         nb = _block(col0, n_cols, inner, contiguous, m, start, B)
-        _gather_rows(V, u[6:], m, inner, contiguous, start, nb)
+        _gather(V, u_flat[6 * B :], m, inner, contiguous, start, nb, B)
         lumps = False
         for b in range(nb):
             col = col0 + b
@@ -492,28 +493,6 @@ def pull_columns(V, W, m, inner, Cmax, base, t_base, t_zstep, bbase, bstep, blim
                             W[c - 1, start[b] + uint64(lv) * uint64(inner)] += tau[c, lv] * v0
             src, dst = dst, src
         col0 += nb
-
-
-@njit(cache=True, boundscheck=False, fastmath=_FAST)
-def _gather_rows(P, Pt, m, inner, contiguous, start, nb):
-    """Copy the tile's columns of ``P`` into the rows of ``Pt`` (``Pt[lv, b]``)."""
-    iu = uint64(inner)
-    if inner == 1:  # each column is a run of m entries
-        for b in range(nb):
-            s = start[b]
-            for lv in range(m):
-                Pt[lv, b] = P[s + uint64(lv)]
-        return
-    for lv in range(m):
-        row = Pt[lv]
-        off = uint64(lv) * iu
-        if contiguous:
-            s0 = start[0] + off
-            for b in range(nb):
-                row[b] = P[s0 + uint64(b)]
-        else:
-            for b in range(nb):
-                row[b] = P[start[b] + off]
 
 
 @njit(cache=True, boundscheck=False, fastmath=_FAST)

@@ -57,8 +57,8 @@ __all__ = [
 SIDES = 6  # a d6: five faces that stop, the sixth explodes (R reads 5 levels, then 6 down)
 SIXTH = 1.0 / SIDES
 FASTMATH = {"contract", "reassoc", "nsz"}  # every kernel of the chain's: sums of positive terms
-STEPS = 8  # the most dice the kernels are compiled for (their dispatch below, one per count)
-if MAX_DICE > STEPS:  # a law of more dice needs one more branch in each dispatch
+STEPS = 8  # the most dice the kernels are compiled for (a sweep each, chosen as they run)
+if MAX_DICE > STEPS:  # a law of more dice needs a larger STEPS (one more sweep compiled)
     raise ImportError(f"explodice.day._vector plays at most {STEPS} dice, not {MAX_DICE}")
 AHEAD = 4  # groups ahead whose cache lines a sweep asks for (a tile's levels are far apart)
 _I64 = ir.IntType(64)
@@ -202,6 +202,20 @@ def _groups(builder: ir.IRBuilder, n: ir.Value, body: Any) -> None:
     body(one, first, builder.sub(n, first))
 
 
+def _by_steps(builder: ir.IRBuilder, dice: ir.Value, emit: Any) -> None:
+    """``emit(steps)`` for every number of dice 0 .. :data:`STEPS` (a sweep's rings are fixed
+    when it is compiled), the one of ``dice`` taken when it runs."""
+    done = builder.append_basic_block("dice.done")
+    switch = builder.switch(dice, done)
+    for steps in range(STEPS + 1):
+        block = builder.append_basic_block(f"dice.{steps}")
+        switch.add_case(ir.Constant(dice.type, steps), block)
+        with builder.goto_block(block):
+            emit(steps)
+            builder.branch(done)
+    builder.position_at_end(done)
+
+
 def _contiguous(*arrays: Any) -> bool:
     """Whether the arrays are C-contiguous (the sweeps read their data by index alone)."""
     return all(isinstance(t, types.Array) and t.layout == "C" for t in arrays)
@@ -223,7 +237,7 @@ def _values(context: Any, builder: ir.IRBuilder, names: tuple[str, ...], arrays:
 
 # -- a tile of columns -------------------------------------------------------------------------
 _COLUMN_ARGS = ("src", "s0", "step", "m", "coef", "ncoef", "dst", "dstep", "out", "o0", "ostep",
-                "rows_a", "overwrite", "nb")  # fmt: skip
+                "rows_a", "overwrite", "nb", "dice")  # fmt: skip
 
 
 def _column_sweep(e: _Emit, a: dict[str, ir.Value], steps: int, first: ir.Value,
@@ -260,17 +274,17 @@ def _column_sweep(e: _Emit, a: dict[str, ir.Value], steps: int, first: ir.Value,
 
 @intrinsic
 def _horner_columns(typingctx, src, s0, step, m, coef, ncoef, dst, dstep, out, o0, ostep,
-                    rows_a, overwrite, nb, steps):  # fmt: skip
-    """:func:`horner_columns` for a number of dice known when compiling (``steps``)."""
-    if not isinstance(steps, types.IntegerLiteral) or not _contiguous(src, coef, dst, out):
+                    rows_a, overwrite, nb, dice):  # fmt: skip
+    """:func:`horner_columns`, its arguments checked."""
+    if not _contiguous(src, coef, dst, out):
         return None
-    n_steps = steps.literal_value
     sig = types.void(src, s0, step, m, coef, ncoef, dst, dstep, out, o0, ostep, rows_a,
-                     overwrite, nb, steps)  # fmt: skip
+                     overwrite, nb, dice)  # fmt: skip
 
     def codegen(context, builder, signature, args):
         a = _values(context, builder, _COLUMN_ARGS, {"src", "coef", "dst", "out"}, signature, args)
-        _groups(builder, a["nb"], lambda e, first, n: _column_sweep(e, a, n_steps, first, n))
+        _by_steps(builder, a["dice"], lambda steps: _groups(
+            builder, a["nb"], lambda e, first, n: _column_sweep(e, a, steps, first, n)))  # fmt: skip
         return context.get_dummy_value()
 
     return sig, codegen
@@ -294,37 +308,12 @@ def horner_columns(src, s0, step, m, coef, dst, dstep, out, o0, ostep, rows_a, o
             raise ValueError("horner_columns: the tile reaches past its arrays")
         if kept < m and o0 + last * ostep + nb > out.size:
             raise ValueError("horner_columns: the tile reaches past its arrays")
-    if C == 0:
-        _horner_columns(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a,
-                        overwrite, nb, 0)  # fmt: skip
-    elif C == 1:
-        _horner_columns(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a,
-                        overwrite, nb, 1)  # fmt: skip
-    elif C == 2:
-        _horner_columns(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a,
-                        overwrite, nb, 2)  # fmt: skip
-    elif C == 3:
-        _horner_columns(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a,
-                        overwrite, nb, 3)  # fmt: skip
-    elif C == 4:
-        _horner_columns(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a,
-                        overwrite, nb, 4)  # fmt: skip
-    elif C == 5:
-        _horner_columns(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a,
-                        overwrite, nb, 5)  # fmt: skip
-    elif C == 6:
-        _horner_columns(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a,
-                        overwrite, nb, 6)  # fmt: skip
-    elif C == 7:
-        _horner_columns(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a,
-                        overwrite, nb, 7)  # fmt: skip
-    else:
-        _horner_columns(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a,
-                        overwrite, nb, 8)  # fmt: skip
+    _horner_columns(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a, overwrite,
+                    nb, C)  # fmt: skip
 
 
 # -- the combined levels of a class of columns ------------------------------------------------
-_STAGE_ARGS = ("F", "Z", "K", "X", "zl1", "pis", "ncoef", "Phi")
+_STAGE_ARGS = ("F", "Z", "K", "X", "zl1", "pis", "ncoef", "Phi", "dice")
 
 
 def _stage_sweep(e: _Emit, a: dict[str, ir.Value], steps: int, first: ir.Value,
@@ -359,16 +348,16 @@ def _stage_sweep(e: _Emit, a: dict[str, ir.Value], steps: int, first: ir.Value,
 
 
 @intrinsic
-def _horner_stage(typingctx, F, Z, K, X, zl1, pis, ncoef, Phi, steps):
-    """:func:`horner_stage` for a number of dice known when compiling (``steps``)."""
-    if not isinstance(steps, types.IntegerLiteral) or not _contiguous(F, pis, Phi):
+def _horner_stage(typingctx, F, Z, K, X, zl1, pis, ncoef, Phi, dice):
+    """:func:`horner_stage`, its arguments checked."""
+    if not _contiguous(F, pis, Phi):
         return None
-    n_steps = steps.literal_value
-    sig = types.void(F, Z, K, X, zl1, pis, ncoef, Phi, steps)
+    sig = types.void(F, Z, K, X, zl1, pis, ncoef, Phi, dice)
 
     def codegen(context, builder, signature, args):
         a = _values(context, builder, _STAGE_ARGS, {"F", "pis", "Phi"}, signature, args)
-        _groups(builder, a["K"], lambda e, first, n: _stage_sweep(e, a, n_steps, first, n))
+        _by_steps(builder, a["dice"], lambda steps: _groups(
+            builder, a["K"], lambda e, first, n: _stage_sweep(e, a, steps, first, n)))  # fmt: skip
         return context.get_dummy_value()
 
     return sig, codegen
@@ -385,21 +374,4 @@ def horner_stage(F, Z, K, X, zl1, pis, Phi, C):
         raise ValueError("horner_stage: dice, laws or rows out of range")
     if min(Z, K, X) < 0 or F.size < 2 * Z * K or Phi.size < (X + Z) * K:
         raise ValueError("horner_stage: the class reaches past its arrays")
-    if C == 0:
-        _horner_stage(F, Z, K, X, zl1, pis, cw, Phi, 0)
-    elif C == 1:
-        _horner_stage(F, Z, K, X, zl1, pis, cw, Phi, 1)
-    elif C == 2:
-        _horner_stage(F, Z, K, X, zl1, pis, cw, Phi, 2)
-    elif C == 3:
-        _horner_stage(F, Z, K, X, zl1, pis, cw, Phi, 3)
-    elif C == 4:
-        _horner_stage(F, Z, K, X, zl1, pis, cw, Phi, 4)
-    elif C == 5:
-        _horner_stage(F, Z, K, X, zl1, pis, cw, Phi, 5)
-    elif C == 6:
-        _horner_stage(F, Z, K, X, zl1, pis, cw, Phi, 6)
-    elif C == 7:
-        _horner_stage(F, Z, K, X, zl1, pis, cw, Phi, 7)
-    else:
-        _horner_stage(F, Z, K, X, zl1, pis, cw, Phi, 8)
+    _horner_stage(F, Z, K, X, zl1, pis, cw, Phi, C)

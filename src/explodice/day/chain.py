@@ -7,20 +7,21 @@ axis; past 0 the excess follows the overflow rule (``Rules.overflow``), read fro
 after its first gauge, the order depend on the levels of the gauges not yet named).
 
 **How a roll is played, and what it costs.** A drain law is a mixture of sums of ``c``
-exploding d6 (:class:`~explodice.day.rolls.DrainLaw`: its c-mass), and one exploding d6 along
-an axis is a recursion of seven operations per entry, so a roll's drain costs about ``7 c``
-operations per state and per law, whatever the gauges' sizes (before: ``level / 2 + the
-other gauges' points`` per state); they run on eight columns at once, each step's last levels
-kept in registers (:mod:`explodice.day._vector`). The excess past 0 is not spread state by
-state: the sources of one *class* (their first gauge of the order ``j1``) are summed by
-combined level ``level of g + level of j1``, the drain is played along that combined level
-(its part below 0 is the excess past ``j1``, poured into the next gauges), and what the
-columns kept is subtracted (:mod:`explodice.day._chain_kernel`). Those arrays hold 0.3-0.4 of
-the states at level 20 (0.4-0.55 at level 10). So one roll costs about ``states x (7 C + 10)`` operations, ``C`` the
-most dice that drain (3, 4 with advantage, 8 for a reroll's two throws): the day grows with
-``rolls x prod(gauge sizes)``, the fourth power of the gauges' size for four gauges that grow
-together. :meth:`LevelChain.pull` is the same operator transposed (the optimal player's
-backward pass). Where a roll's time goes, measured, is in ``benchmarks/README.md``.
+exploding d6 (:class:`~explodice.day.rolls.DrainLaw`: its c-mass), and one exploding d6
+along an axis is a recursion of seven operations per entry, so a roll's drain costs about
+``7 c`` operations per state and per law, whatever the gauges' sizes (before: ``level / 2 +
+the other gauges' points`` per state); they run on several columns at once (a vector
+register's worth), each step's last levels kept in registers (:mod:`explodice.day._vector`).
+The excess past 0 is not spread state by state: the sources of one *class* (their first
+gauge of the order ``j1``) are summed by combined level ``level of g + level of j1``, the
+drain is played along that combined level (its part below 0 is the excess past ``j1``,
+poured into the next gauges), and what the columns kept is subtracted
+(:mod:`explodice.day._chain_kernel`). Those arrays hold 0.3-0.4 of the states at level 20
+(0.4-0.55 at level 10). So one roll costs about ``states x (7 C + 10)`` operations, ``C``
+the most dice that drain (3, 4 with advantage, 8 for a reroll's two throws): the day grows
+with ``rolls x prod(gauge sizes)``, the fourth power of the gauges' size for four gauges
+that grow together. :meth:`LevelChain.pull` is the same operator transposed (the optimal
+player's backward pass). Where a roll's time goes, measured, is in ``benchmarks/README.md``.
 
 The plans (the classes, their arrays) are built once per (gauge sizes, drained gauge, rule)
 and cached, so repeated days with the same gauges (a sweep of DCs or policies) build none.
@@ -331,8 +332,7 @@ class LevelChain:
         self.strides = _strides(self.sizes)
         self.overflow = overflow
         order_of(overflow)
-        self._buffers: dict[tuple[int, int, int], np.ndarray] = {}
-        self._scratches: dict[tuple[int, int, str], np.ndarray] = {}
+        self._buffers: dict[tuple[int, int, int | str], np.ndarray] = {}
         self._best_key: tuple[int, int] | None = None  # overflow="best": the last choice
         self._best: tuple[np.ndarray, ...] = ()
 
@@ -436,10 +436,10 @@ class LevelChain:
             kernel.merge(F, buffers[i])
         mass = np.sum(masses, axis=0)
         for cls in plan.classes:
-            Phi = self._scratch((cls.X + cls.Z) * cls.K, family, "values")
+            Phi = self._buffer((cls.X + cls.Z) * cls.K, family, "values")
             block = F[cls.offset : cls.offset + (N_LAWS + 1) * cls.Z * cls.K]
             if cls.by_plane:  # to the stage's layout: combined level by combined level
-                level_major = self._scratch(block.size, family, "by level")
+                level_major = self._buffer(block.size, family, "by level")
                 kernel.plane_to_level(block, level_major, N_LAWS + 1, cls.K, cls.Z)
                 block = level_major
             lost += kernel.stage_push(
@@ -535,19 +535,10 @@ class LevelChain:
         out[0] += weight * float(P @ emptied)
         return weight * float(P @ lost)
 
-    def _scratch(self, size: int, family: int, what: str) -> np.ndarray:
-        """A stage's scratch array of ``size`` entries for a lane (``family``): the chain's
-        own, so that days played at once in other threads keep theirs (the kernels overwrite
-        it whole)."""
-        key = (size, family, what)
-        buf = self._scratches.get(key)
-        if buf is None:
-            buf = self._scratches[key] = np.empty(max(size, 1))
-        return buf
-
-    def _buffer(self, size: int, family: int = 0, i: int = 0) -> np.ndarray:
+    def _buffer(self, size: int, family: int = 0, i: int | str = 0) -> np.ndarray:
         """Stage buffer ``i`` of a lane (``family``), zero (kept between rolls: the stages
-        leave it clean)."""
+        leave it clean), or, named, a stage's scratch array (the kernels overwrite it whole).
+        The chain's own: days played at once in other threads keep theirs."""
         buf = self._buffers.get((size, family, i))
         if buf is None:
             buf = self._buffers[(size, family, i)] = np.zeros(max(size, 1))

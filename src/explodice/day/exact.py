@@ -405,16 +405,16 @@ def _play_moves(
         spare.append(extra)
     for k, (group, moves) in enumerate(zip(steps, plays)):
         results = lanes[k % n_lanes][k // n_lanes]
-        total = sum(s.share for s in group)
         for sm, (kept, used) in zip(moves, results):
             mass, lost = kept
             tally.lost += lost
             if used is not None:
                 tally.lost += used[1]
-            for s in group:  # mass[e]: P(hindering gauge not empty / at 0) times the share
+            share = mass / sm.kept.weight  # P(hindering gauge not empty / at 0)
+            for s in group:
                 variants = day.roll_types[s.r].variants
                 rr = s.r in sm.spend
-                tally.account(s, lambda e, v=variants, rr=rr: v[e].moments(rr), *(mass / total))
+                tally.account(s, lambda e, v=variants, rr=rr: v[e].moments(rr), *share)
     return outs[0]
 
 
