@@ -1,5 +1,7 @@
-"""The chain's kernels against plain references: the vector Horner schemes against the
-convolution of the drain's PMF (explodice.day.rolls.drain_pmf), and a whole roll of the chain
+"""The chain's kernels against plain references: the Horner schemes (the plain twin, and the
+vector sweeps at both widths, 4 and 8, whatever the CPU) against the
+convolution of the drain's PMF (explodice.day.rolls.drain_pmf); the exact day on the plain
+twin (EXPLODICE_KERNELS=plain) against the same day on the vector sweeps; and a whole roll of the chain
 against the overflow rule applied state by state and drain by drain (the vectorised rule of
 explodice.day.overflow, and RULES.md's rule written literally in test_exact_day.py), on gauges
 large enough for every path of the kernels: tiles read in place and through a copy, whole
@@ -17,7 +19,8 @@ import numpy as np
 import pytest
 
 import explodice as ex
-from explodice.day._vector import STEPS, horner_columns, horner_stage
+from explodice.day import _plain
+from explodice.day._vector import STEPS, WIDTHS, columns_kernel, stage_kernel
 from explodice.day.chain import LevelChain
 from explodice.day.overflow import pour
 from explodice.day.rolls import drain_pmf
@@ -45,8 +48,17 @@ def _correlate(x: np.ndarray, pmf: np.ndarray, lo: int) -> np.ndarray:
     return y
 
 
+# each path of the Horner schemes: (horner_columns, horner_stage)
+PATHS = {
+    "plain": (_plain.horner_columns, _plain.horner_stage),
+    **{f"vector{w}": (columns_kernel(w), stage_kernel(w)) for w in WIDTHS},
+}
+
+
+@pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("C", range(STEPS + 1))
-def test_horner_columns_matches_the_convolution(C):
+def test_horner_columns_matches_the_convolution(C, path):
+    horner_columns = PATHS[path][0]
     rng = np.random.default_rng(C)
     for m, nb in ((0, 8), (1, 8), (7, 5), (30, 13), (40, 24), (9, 0)):
         B, s0 = nb + 3, 11  # the tile's row is wider than its columns, and starts further on
@@ -73,8 +85,10 @@ def test_horner_columns_matches_the_convolution(C):
                 assert (out[:5] == before[:5]).all()
 
 
+@pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("C", range(STEPS + 1))
-def test_horner_stage_matches_the_convolution(C):
+def test_horner_stage_matches_the_convolution(C, path):
+    horner_stage = PATHS[path][1]
     rng = np.random.default_rng(10 + C)
     Z = 23
     for K, X, zl1 in ((19, 9, 11), (3, 0, 0), (8, 4, Z), (9, 20, 1)):
@@ -89,7 +103,9 @@ def test_horner_stage_matches_the_convolution(C):
         assert Phi.reshape(X + Z, K) == pytest.approx(want, abs=1e-13)
 
 
-def test_the_kernels_refuse_what_they_cannot_read():
+@pytest.mark.parametrize("path", PATHS)
+def test_the_kernels_refuse_what_they_cannot_read(path):
+    horner_columns, horner_stage = PATHS[path]
     x, coef, a = np.zeros(64), np.zeros((4, 8)), np.zeros(64)
     with pytest.raises(ValueError, match="out of range"):
         horner_columns(x, 0, 8, 8, coef, a, 8, a, 0, 8, 8, False, 8, -1)

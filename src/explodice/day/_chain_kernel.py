@@ -10,7 +10,8 @@ and one exploding d6 is a short recursion:
 
 so a roll's move along a column is a Horner scheme in ``R``: about seven operations per level
 and per ``c``, whatever the gauge's size, played on a vector register's worth of columns at
-once by the vector code of :mod:`explodice.day._vector`. Past 0 the excess pours into the
+once by the vector code of :mod:`explodice.day._vector` (or its plain twin,
+:mod:`explodice.day._plain`: :mod:`explodice.day._horner` picks). Past 0 the excess pours into the
 other gauges in the order the overflow rule gives (:mod:`explodice.day.chain`): a column's
 sources and its first other gauge ``j1`` make one *combined* level ``z = level of g + level of
 j1``, along which the drain is again the same Horner scheme, on arrays of each about a tenth
@@ -39,10 +40,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, uint64
 
-from explodice.day._vector import FASTMATH, SIXTH, horner_columns, horner_stage
+from explodice.day._horner import KERNELS, horner_columns, horner_stage
+from explodice.day._vector import FASTMATH, SIXTH
 from explodice.engine.numba_cache import prepare_cache
 
-prepare_cache(__file__)  # before the first @njit(cache=True): see engine/numba_cache.py
+# before the first @njit(cache=True): see engine/numba_cache.py; the kernels built on the plain
+# Horner schemes are cached apart from the vector ones
+prepare_cache(__file__, variant="" if KERNELS == "vector" else KERNELS)
 
 # reassociation lets the loops run on vectors; the sums stay sums of positive terms. A helper
 # with such arithmetic that a cached kernel calls is inline="always": compiled apart, numba may
