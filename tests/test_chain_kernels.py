@@ -228,6 +228,30 @@ np.save(sys.argv[1], np.concatenate([r.first.ravel(), r.end.ravel(), r.by_type.r
 """
 
 
+def _run_day(path, kernels, cache=None):
+    """RUN's day in a new process on the Horner schemes ``kernels``; its numbers (saved at
+    ``path``)."""
+    import os
+    import subprocess
+
+    env = dict(os.environ, EXPLODICE_KERNELS=kernels)
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = str(cache)
+    run = RUN + "from explodice.day._horner import KERNELS; print(KERNELS)\n"
+    done = subprocess.run(
+        [sys.executable, "-c", run, str(path)], env=env, check=True, capture_output=True, text=True
+    )
+    assert done.stdout.split()[-1] == kernels  # the switch was read
+    return np.load(path)
+
+
+def test_the_exact_day_is_the_same_on_the_plain_horner_schemes(tmp_path):
+    vector = _run_day(tmp_path / "vector.npy", "vector")
+    plain = _run_day(tmp_path / "plain.npy", "plain")
+    assert vector.sum() > 1.0  # a day with numbers in it
+    assert np.abs(plain - vector).max() <= 1e-12
+
+
 def test_a_first_run_compiling_the_kernels_gives_the_numbers_of_later_runs(tmp_path):
     # numba runs the code it compiles and caches it; a later run loads the cache: the two
     # must be the same code (fastmath arithmetic in a kernel's callee may be compiled twice,
