@@ -33,7 +33,7 @@ def _random_throws(rng, C, n_choice=(3, 4)):
     ones[0, 1] = ones[0, 0]  # a tie between k = 0 and k = 1: the larger k is chosen
     succ[0, 1] = succ[0, 0]
     kmax[0] = max(kmax[0], 1)
-    return s0, pi0, first, last, p, kmax, succ, ones
+    return kernel.Choices(s0, pi0, first, last, p, kmax, succ, ones)
 
 
 def _reference(V, W, C, v, weight, s0, pi0, first, last, p, kmax, succ, ones):
@@ -65,11 +65,11 @@ def test_values_and_decide_match_the_choices_written_out(C):
         want_q, want_s, want_pi, want_key = _reference(V, W, C, v, 1.7, *th)
         Q = rng.random(n)
         before = Q.copy()
-        kernel.values(V, W, C, v, 1.7, *th, Q, 0.25, 0, 300)  # two halves, as on two threads
-        kernel.values(V, W, C, v, 1.7, *th, Q, 0.25, 300, n)
+        kernel.values(V, W, C, v, 1.7, th, Q, 0.25, 0, 300)  # two halves, as on two threads
+        kernel.values(V, W, C, v, 1.7, th, Q, 0.25, 300, n)
         assert Q == pytest.approx(before + 0.25 * want_q, abs=1e-13)
         Q, s, pi, key = np.empty(n), np.empty(n), np.zeros((n, C + 1)), np.empty(n, np.int64)
-        kernel.decide(V, W, C, np.full(n, v, np.int64), 1.7, *th, Q, s, pi, key)
+        kernel.decide(V, W, C, np.full(n, v, np.int64), 1.7, th, Q, s, pi, key)
         assert Q == pytest.approx(want_q, abs=1e-13)
         assert s == pytest.approx(want_s, abs=1e-13)
         assert pi == pytest.approx(want_pi, abs=1e-13)
@@ -77,7 +77,7 @@ def test_values_and_decide_match_the_choices_written_out(C):
     # each state its own variant
     variant = rng.integers(0, 2, n).astype(np.int64)
     Q, s, pi, key = np.empty(n), np.empty(n), np.zeros((n, C + 1)), np.empty(n, np.int64)
-    kernel.decide(V, W, C, variant, 1.7, *th, Q, s, pi, key)
+    kernel.decide(V, W, C, variant, 1.7, th, Q, s, pi, key)
     for v in (0, 1):
         want_q, _, _, want_key = _reference(V, W, C, v, 1.7, *th)
         assert Q[variant == v] == pytest.approx(want_q[variant == v], abs=1e-13)
@@ -89,11 +89,11 @@ def test_the_tie_goes_to_the_larger_k():
     th = _random_throws(rng, 1)
     V, W = rng.random(5), rng.random((1, 5))
     Q, s, pi, key = np.empty(5), np.empty(5), np.zeros((5, 2)), np.empty(5, np.int64)
-    kernel.decide(V, W, 1, np.zeros(5, np.int64), 1.0, *th, Q, s, pi, key)
-    kmax = th[5]
+    kernel.decide(V, W, 1, np.zeros(5, np.int64), 1.0, th, Q, s, pi, key)
+    kmax = th.kmax
     radix = int(np.prod(kmax[1:3] + 1))  # throw 0 is the most significant of variant 0's
     chosen = key // radix
-    rows = [1.0 * th[6][0, k] + th[7][0, k, 0] * V + th[7][0, k, 1] * W[0] for k in (0, 1)]
+    rows = [th.succ[0, k] + th.ones[0, k, 0] * V + th.ones[0, k, 1] * W[0] for k in (0, 1)]
     assert np.array_equal(rows[0], rows[1])  # the tie planted by _random_throws
     assert (chosen >= 1).all()
 
@@ -118,7 +118,7 @@ def test_a_backward_step_on_a_tiny_gauge_is_the_rules_played_literally(rules, ga
         pmf = drain_pmf(c)
         for level in range(gauge + 1):
             W[c - 1, level] = sum(q * V[max(level - d, 0)] for d, q in enumerate(pmf))
-    args = (th.s0, th.pi0, th.first, th.last, th.p, th.kmax, th.succ, th.ones)
+    args = (th.kernel_view,)
     Q = np.zeros(gauge + 1)
     kernel.values(V[1:], W[:, 1:].copy(), th.dice, 0, 1.0, *args, Q[1:], 1.0, 0, gauge)
     kernel.values(V[:1], W[:, :1].copy(), th.dice, 1, 1.0, *args, Q[:1], 1.0, 0, 1)
