@@ -105,7 +105,7 @@ def test_the_tie_goes_to_the_larger_k():
 def test_a_backward_step_on_a_tiny_gauge_is_the_rules_played_literally(rules, gauge, dc):
     # one gauge (the others empty: an excess is lost); the day after the roll is worth V by
     # level; the roll's value from level L: the best k of each throw, P(success) plus
-    # E[V(max(L - drain, 0))], at disadvantage at level 0 (RULES.md)
+    # E[V(max(L - drain, 0))], at disadvantage at level 0 (docs/rules.md)
     rules, lucky = rules if isinstance(rules, tuple) else (rules, False)
     trait = {"reroll": ex.Reroll("one")} if lucky else {}
     who = hero(gauges={"PA": gauge, "PM": 0, "PF": 0, "PH": 0}, **trait)
