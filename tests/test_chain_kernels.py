@@ -265,3 +265,15 @@ def test_a_first_run_compiling_the_kernels_gives_the_numbers_of_later_runs(tmp_p
         subprocess.run([sys.executable, "-c", RUN, str(tmp_path / name)], env=env, check=True)
     first, later = np.load(tmp_path / "first.npy"), np.load(tmp_path / "later.npy")
     assert np.array_equal(first, later)
+
+
+def test_an_unknown_choice_of_kernels_is_refused_in_one_line():
+    import os
+    import subprocess
+
+    env = dict(os.environ, EXPLODICE_KERNELS="simd")
+    cmd = [sys.executable, "-c", "import explodice.day.chain"]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    assert done.returncode != 0
+    last = done.stderr.strip().splitlines()[-1]
+    assert "`EXPLODICE_KERNELS` must be one of ['vector', 'plain'], but 'simd' was passed." in last
