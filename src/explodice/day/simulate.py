@@ -104,8 +104,9 @@ class KernelDay:
         two records, ``day`` and ``faces``."""
         from explodice.day import _kernel as _day_kernel  # numba: only when days are simulated
 
-        records = {"day": _day_kernel.DayTables, "faces": _day_kernel.FaceTables}
-        return {k: r(*(getattr(self, f) for f in r._fields)) for k, r in records.items()}
+        day = _day_kernel.DayTables(*(getattr(self, f) for f in _day_kernel.DayTables._fields))
+        faces = _day_kernel.FaceTables(*(getattr(self, f) for f in _day_kernel.FaceTables._fields))
+        return {"day": day, "faces": faces}
 
 
 def _mix_cum(scenario: Scenario) -> np.ndarray:
