@@ -57,6 +57,49 @@ def test_an_edit_to_a_file_a_cached_kernel_is_built_from_is_seen(tmp_path):
     assert one_die() == pytest.approx(1 / 6, rel=1e-15)  # and undone
 
 
+HELPER = """
+from numba import njit
+
+@njit(inline="always")
+def helper(x):
+    return x + 1.0
+"""
+
+KERNEL = """
+from numba import njit
+
+from explodice.day._probe_helper import helper
+from explodice.engine.numba_cache import prepare_cache
+
+prepare_cache(__file__)
+
+@njit(cache=True)
+def kernel(x):
+    return helper(x)
+"""
+
+
+def test_an_edit_to_a_helper_a_cached_kernel_inlines_is_seen(tmp_path):
+    # a kernel module of two files, as day/_chain_kernel.py and day/_vector.py are
+    copy = tmp_path / "src" / "explodice"
+    shutil.copytree(
+        Path(explodice.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__")
+    )
+    (copy / "day" / "_probe_helper.py").write_text(HELPER)
+    (copy / "day" / "_probe.py").write_text(KERNEL)
+    env = dict(os.environ, PYTHONPATH=str(tmp_path / "src"), NUMBA_CACHE_DIR=str(tmp_path / "c"))
+
+    def kernel() -> float:
+        cmd = [sys.executable, "-c", "from explodice.day._probe import kernel; print(kernel(1.0))"]
+        done = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True)
+        return float(done.stdout)
+
+    assert kernel() == 2.0
+    assert kernel() == 2.0  # from the cache
+    (copy / "day" / "_probe_helper.py").write_text(HELPER.replace("x + 1.0", "x + 2.0"))
+    assert kernel() == 3.0
+
+
 def test_the_sources_of_a_kernel_module_are_the_modules_it_imports():
     day = Path(explodice.__file__).parent / "day"
     names = {p.relative_to(day.parent).as_posix() for p in sources(day / "_chain_kernel.py")}
