@@ -182,6 +182,8 @@ ELSEWHERE = {
     ("sweep", "--workers"): "test_sweep.py",
     ("sweep", "--seed"): "test_sweep.py",
     ("sweep", "--no-progress"): "test_sweep.py",
+    ("sweep", "--no-worker-timeout"): "test_sweep_faults.py",
+    ("sweep", "--partial"): "test_sweep_faults.py",
     # the readings command runs the sensitivity table (seconds a run): its options are
     # checked by its own tests, each against direct calls of the API
     **{

@@ -10,7 +10,6 @@ a build on its target (:func:`~explodice.level_dcs`).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
@@ -38,7 +37,7 @@ from explodice.present.cli.build_options import (
     switch_defaults,
 )
 from explodice.present.cli.options import config_argument, output_options, rules_options
-from explodice.present.cli.output import percent
+from explodice.present.cli.output import json_text, percent
 from explodice.present.labels import build_test_label, difficulty_label, rules_text
 from explodice.sweeps.levels import progression
 
@@ -140,11 +139,7 @@ def run(args: argparse.Namespace) -> int:
         to_csv(next(iter(tables.values())), sys.stdout)
         return 0
     if args.format == "json":
-        records = {
-            name: json.loads(t.to_json(orient="records", double_precision=15))
-            for name, t in tables.items()
-        }
-        sys.stdout.write(json.dumps(records if len(records) > 1 else records.popitem()[1]) + "\n")
+        sys.stdout.write(json_text(tables if len(tables) > 1 else tables.popitem()[1]) + "\n")
         return 0
     _ = i18n.translator(args.lang)
     out = [
