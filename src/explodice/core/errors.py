@@ -56,6 +56,7 @@ __all__ = [
     "check_mapping",
     "check_real",
     "check_text",
+    "check_unique",
     "clip",
     "fail",
     "listed",
@@ -371,6 +372,41 @@ def check_mapping(
     if not value:
         raise fail(field_name, value, f"a mapping of at least one of the {what}", error)
     return dict(value)
+
+
+def check_unique(
+    field_name: str,
+    items: Any,
+    *,
+    key: Any = None,
+    error: type[ExplodiceError] = ExplodiceError,
+) -> list[Any]:
+    """``items`` as a list when no two of them are the same (compared by ``key(item)``: the
+    thing a name stands for, ``FOR`` and ``STR`` alike), else the error naming the field and
+    the value given twice: a duplicate is refused, never counted twice nor silently merged.
+
+    >>> check_unique("--dc", [12, 16])
+    [12, 16]
+    >>> check_unique("--saves", ["STR", "DEX", "FOR"], key=lambda s: {"FOR": "STR"}.get(s, s))
+    Traceback (most recent call last):
+    ...
+    explodice.core.errors.ExplodiceError: `--saves` must give each value once, but 'FOR' is given twice (as 'STR' and 'FOR').
+    """
+    items = list(items)
+    seen: dict[Any, Any] = {}
+    for item in items:
+        k = item if key is None else key(item)
+        if k in seen:
+            first = seen[k]
+            same = "" if first == item else f" (as {shown(first)} and {shown(item)})"
+            err = error(
+                f"`{clip(field_name)}` must give each value once, but {shown(item)} is given "
+                f"twice{same}."
+            )
+            err.field = field_name
+            raise err
+        seen[k] = item
+    return items
 
 
 def clip(text: Any, limit: int = MAX_SHOWN) -> str:

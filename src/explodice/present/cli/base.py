@@ -9,6 +9,7 @@ A command's module (``present/cli/<name>.py``) defines ``COMMAND = Command(...)`
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +34,22 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> Any:  # noqa: D102 - argparse's hook
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+    def parse_known_args(  # type: ignore[override]  # noqa: D102 - argparse's, and `explicit`
+        self, args: Sequence[str] | None = None, namespace: Any = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        # the options written on the command line, by their dest, in ``namespace.explicit``:
+        # ``--policy keep`` is given even though keep is its default (see options.given)
+        ns, rest = super().parse_known_args(args, namespace)
+        seen = set(getattr(ns, "explicit", ()))
+        for token in sys.argv[1:] if args is None else args:
+            if token == "--":
+                break
+            action = self._option_string_actions.get(token.split("=", 1)[0])
+            if token.startswith("-") and action is not None:
+                seen.add(action.dest)
+        ns.explicit = frozenset(seen)
+        return ns, rest
 
 
 def _no_options(parser: argparse.ArgumentParser) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from explodice.analysis.levels import level_dcs, resolve_targets
-from explodice.core.errors import ExplodiceError
+from explodice.core.errors import ExplodiceError, check_unique
 from explodice.core.spreadsheet import to_csv
 from explodice.game.build import parse_test
 from explodice.game.rules import ADVANTAGE_STATES
@@ -102,7 +102,10 @@ def _tests(args: argparse.Namespace) -> Any:
             raise ExplodiceError(
                 f"`--tests {t}` stands alone: it cannot be mixed with tests named one by one."
             )
-    return [parse_test(t, "--tests") for t in args.tests]
+    tests = [parse_test(t, "--tests") for t in args.tests]
+    named = dict(zip(args.tests, tests, strict=True))
+    check_unique("--tests", args.tests, key=lambda t: named[t].label)  # Stealth, Discrétion
+    return tests
 
 
 def run(args: argparse.Namespace) -> int:
