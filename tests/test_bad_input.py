@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -617,6 +618,7 @@ NOT_CALLED = {
     "ScenarioFileError",
     "BuildFileError",
     "SweepError",
+    "SweepIncomplete",
     "SweepWarning",
     "SKILLS",
     "DC_TABLE",
@@ -905,10 +907,10 @@ def test_builds_from_tables_of_the_wrong_type_is_the_type_error():
 
 
 def test_dcs_have_one_limit_the_readmes_everywhere(capsys):
-    # README: "modifiers; DCs (on the command line and through the API) | -100..100; -1000..1000"
+    # README: "modifiers; DCs (on the command line and through the API) | -100..100; -1,000..1,000"
     readme = (SRC.parent / "README.md").read_text(encoding="utf-8")
     row = next(line for line in readme.splitlines() if line.startswith("| modifiers; DCs"))
-    assert row.endswith("| -100..100; -1000..1000 |")
+    assert row.endswith("| -100..100; -1,000..1,000 |")
     for argv in (
         ["readings", "--dc", "1001"],
         ["odds", "--dc", "-1001"],
@@ -916,7 +918,7 @@ def test_dcs_have_one_limit_the_readmes_everywhere(capsys):
     ):
         status, err = run_cli(argv, capsys)
         assert_one_line_refusal(status, err)
-        assert "an integer in -1000..1000" in err  # as the README writes it: no underscores
+        assert "an integer in -1,000..1,000" in err  # as the README writes it: no underscores
     status, err = run_cli(["odds", "-m", "101"], capsys)
     assert "an integer in -100..100" in err
     for call in (
@@ -929,3 +931,43 @@ def test_dcs_have_one_limit_the_readmes_everywhere(capsys):
             call()
     s = ex.sensitivity(modifiers=[0], dcs=[-1000, 1000], parts=("hiding",))  # was refused
     assert set(s.detail.dc.dropna()) == {-1000, 1000}
+
+
+# -- issue 31: the one line as a person reads it ---------------------------------------------------
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["odds", "--dc", "2000"],  # argparse's
+        ["day", "--actor", "npc"],  # the command's ExplodiceError
+        ["sweep", "/nonexistent/grid.toml"],  # a file
+        ["readings", "--dc", "12", "12"],
+    ],
+    ids=" ".join,
+)
+def test_the_one_line_names_no_class_of_the_code(argv, capsys):
+    status, err = run_cli(argv, capsys)
+    assert_one_line_refusal(status, err)
+    assert not re.search(r"\b[A-Z]\w*(Error|Warning):", err), err  # was "ExplodiceError: ..."
+
+
+def test_ranges_are_written_as_a_person_writes_them(capsys):
+    status, err = run_cli(["odds", "--simulate", "--n", "0"], capsys)
+    assert "an integer in 1..10,000,000,000,000," in err and "_" not in err.split("--n")[-1]
+
+
+def test_an_unknown_argument_sends_to_the_commands_own_help(capsys):
+    status, err = run_cli(["odds", "4", "16"], capsys)
+    assert_one_line_refusal(status, err)
+    assert err.startswith("explodice odds: error: unrecognized arguments: 4 16")
+    assert err.rstrip().endswith("(see explodice odds --help)")
+
+
+def test_a_probability_in_percent_is_read_by_every_command_that_takes_one(capsys):
+    for argv in (
+        ["dc", "--target", "50%", "--format", "csv"],
+        ["size-gauges", "--risk", "10%", "--levels", "1", "--builds", "fighter", "--format", "csv"],
+    ):
+        status, err = run_cli(argv, capsys)
+        assert status == 0, (argv, err)  # size-gauges refused 10%
+    status, err = run_cli(["size-gauges", "--risk", "110%"], capsys)
+    assert_one_line_refusal(status, err)

@@ -437,11 +437,22 @@ def listed(names: Any, limit: int = 12) -> str:
 MAX_LINE = 2000  # characters of a one-line error message at most
 
 
-def one_line(err: BaseException) -> str:
-    r"""An error as one line: its type and its message with the white space folded, and cut
-    at :data:`MAX_LINE` characters.
+def one_line(err: BaseException, *, named: bool = True) -> str:
+    r"""An error as one line: its type (unless not ``named``: what a person reads, where the
+    class name of the code is noise) and its message with the white space folded, cut at
+    :data:`MAX_LINE` characters. A system error without ``named`` is its file and its reason.
 
     >>> one_line(RulesError("`dc` must be\n an integer"))
     'RulesError: `dc` must be an integer'
+    >>> one_line(RulesError("`dc` must be an integer"), named=False)
+    '`dc` must be an integer'
+    >>> one_line(PermissionError(13, "Permission denied", "out.csv"), named=False)
+    'out.csv: Permission denied'
     """
-    return clip(f"{type(err).__name__}: {' '.join(str(err).split())}".rstrip(": "), MAX_LINE)
+    text = " ".join(str(err).split())
+    if not named and isinstance(err, OSError) and err.strerror:
+        where = f"{err.filename}: " if err.filename is not None else ""
+        text = " ".join(f"{where}{err.strerror}".split())
+    if named or not text:
+        text = f"{type(err).__name__}: {text}".rstrip(": ")
+    return clip(text, MAX_LINE)

@@ -70,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return EXIT_USAGE
     except (ExplodiceError, OSError) as err:  # bad input, or a file the system refuses
-        sys.stderr.write(f"explodice: error: {one_line(err)}\n")
+        sys.stderr.write(f"explodice: error: {one_line(err, named=False)}\n")
         return EXIT_USAGE
     except SystemError as err:
         # Ctrl-C landing inside numba's dispatcher surfaces as a SystemError chained to it.

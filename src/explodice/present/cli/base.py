@@ -35,6 +35,15 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:  # noqa: D102 - argparse's hook
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
+    def parse_args(  # type: ignore[override]  # noqa: D102 - argparse's
+        self, args: Sequence[str] | None = None, namespace: Any = None
+    ) -> argparse.Namespace:
+        ns, extras = self.parse_known_args(args, namespace)
+        if extras:  # `odds 4 16`: the command's own --help says what it takes
+            owner = getattr(ns, "command_parser", None) or self
+            owner.error(f"unrecognized arguments: {' '.join(extras)}")
+        return ns
+
     def parse_known_args(  # type: ignore[override]  # noqa: D102 - argparse's, and `explicit`
         self, args: Sequence[str] | None = None, namespace: Any = None
     ) -> tuple[argparse.Namespace, list[str]]:

@@ -36,16 +36,13 @@ def _allowed(lo: int | None, hi: int | None) -> str:
 
 
 def written(value: int) -> str:
-    """A bound as the README's limits table writes it: a power of ten from a million on as
-    ``10^k``, any other integer in plain digits.
+    """A bound as a person writes it (and the README's limits table): thousands set apart
+    with commas, never the underscores of Python's literals.
 
-    >>> written(-1000), written(10**13), written(-(10**6)), written(4096)
-    ('-1000', '10^13', '-10^6', '4096')
+    >>> written(-1000), written(10**13), written(100)
+    ('-1,000', '10,000,000,000,000', '100')
     """
-    size = abs(value)
-    if size >= 10**6 and str(size).rstrip("0") == "1":
-        return f"{'-' if value < 0 else ''}10^{len(str(size)) - 1}"
-    return str(value)
+    return f"{value:,}"
 
 
 def parse_integer(text: str, *, lo: int | None = None, hi: int | None = None) -> int:

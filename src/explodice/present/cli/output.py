@@ -243,6 +243,6 @@ def warnings_in_one_line(*categories: type[Warning]) -> Iterator[None]:
         if issubclass(w.category, categories):
             # warnings.warn("text", Category) records Category("text"): a str is only typeshed's
             message = w.message if isinstance(w.message, Warning) else w.category(w.message)
-            sys.stderr.write(f"explodice: warning: {one_line(message)}\n")
+            sys.stderr.write(f"explodice: warning: {one_line(message, named=False)}\n")
         else:
             warnings.showwarning(w.message, w.category, w.filename, w.lineno)
