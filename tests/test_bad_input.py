@@ -817,7 +817,19 @@ REFUSED_30 = {
     "odds npc --policy cancel": (["odds", "--actor", "npc", "--policy", "cancel"], ["--policy", "npc"]),
     "table npc --policy keep": (["table", "--actor", "npc", "--policy", "keep"], ["--policy", "npc"]),
     "opposed npc --policy keep": (["opposed", "--actor", "npc", "--policy", "keep"], ["--policy", "npc"]),
+    # any option of several values: a value given twice (as read: 16 and 1_6 are one DC)
+    "odds --dc 16 1_6": (["odds", "--dc", "16", "1_6"], ["--dc", "16", "explodice odds --help"]),
+    "table --modifiers 0 0": (["table", "--modifiers", "0", "0"], ["--modifiers", "0"]),
+    "reroll -m 0 0": (["reroll", "-m", "0", "0"], ["--modifier", "0"]),
+    "size-gauges --gauges PA PA": (["size-gauges", "--gauges", "PA", "PA"], ["--gauges", "PA"]),
+    "odds --rule-of-one twice": (["odds", "--rule-of-one", "check", "check"], ["--rule-of-one", "check"]),
 }  # fmt: skip
+
+
+def test_observers_of_the_same_perception_are_two_observers(capsys):
+    # hide lists --passive and --active in its repeats: two guards with passive 12 hide less
+    status, err = run_cli(["hide", "-m", "2", "--passive", "12", "12", "--format", "csv"], capsys)
+    assert status == 0, err
 
 
 @pytest.mark.parametrize("name", list(REFUSED_30))

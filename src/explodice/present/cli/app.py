@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from explodice.core.errors import ExplodiceError, one_line
 from explodice.core.version import __version__
-from explodice.present.cli.base import EXIT_INTERRUPTED, EXIT_USAGE, Parser
+from explodice.present.cli.base import EXIT_INTERRUPTED, EXIT_USAGE, Parser, refuse_repeats
 from explodice.present.cli.commands import COMMANDS
 
 __all__ = ["build_parser", "main"]
@@ -40,7 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
         )
         command.add_arguments(p)
         # the parser (its defaults: options.given) and the files the command would write
-        p.set_defaults(func=command.run, command_parser=p, writes=command.writes)
+        p.set_defaults(
+            func=command.run, command_parser=p, writes=command.writes, repeats=command.repeats
+        )
     return parser
 
 
@@ -50,6 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        refuse_repeats(args.command_parser, args)
         if sys.stdout is None:  # `explodice ... >&-`: whatever it computed would be lost
             raise ExplodiceError(
                 "the standard output is closed (>&-): nothing could be shown; nothing was done."

@@ -14,10 +14,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from explodice.core.errors import ExplodiceError
+from explodice.core.errors import ExplodiceError, check_unique
 from explodice.core.files import check_writable
 
-__all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "Command", "Output", "Parser"]
+__all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "Command", "Output", "Parser", "refuse_repeats"]
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -108,7 +108,10 @@ class Command:
       :mod:`explodice.present.cli.options` (``roll_options``, ``rules_options``,
       ``sampling_options``, ``output_options``), in the order its ``--help`` shows them;
     - ``add_arguments(parser)``: its own options, added after the shared ones;
-    - ``writes(args)``: the files it would write (:class:`Output`), checked before it runs.
+    - ``writes(args)``: the files it would write (:class:`Output`), checked before it runs;
+    - ``repeats``: its options of several values where a value may come twice (two observers
+      with the same passive Perception); in every other a value given twice is refused
+      (:func:`refuse_repeats`), never counted twice.
     """
 
     name: str
@@ -118,3 +121,25 @@ class Command:
     shared: tuple[Callable[[], argparse.ArgumentParser], ...] = ()
     add_arguments: Callable[[argparse.ArgumentParser], None] = _no_options
     writes: Callable[[argparse.Namespace], Sequence[Output]] = _no_outputs
+    repeats: tuple[str, ...] = ()
+
+
+def refuse_repeats(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse, in ``parser``'s one line, a value given twice to an option of several values
+    (``odds --dc 16 16``, ``table --modifiers 0 0``) unless the command lists it in
+    ``repeats``; values compared as read (``16`` and ``1_6`` are one DC). Options whose
+    values name the same thing in other words (``--saves STR FOR``) check that themselves."""
+    allowed = getattr(args, "repeats", ())
+    for action in parser._actions:
+        if action.nargs not in ("+", "*") or not action.option_strings:
+            continue
+        flag = max(action.option_strings, key=len)
+        values = getattr(args, action.dest, None)
+        if flag in allowed or not isinstance(values, list):
+            continue
+        if any(isinstance(v, list) for v in values):  # level ranges: the command checks them
+            continue
+        try:
+            check_unique(flag, values)
+        except ExplodiceError as err:
+            parser.error(str(err).removesuffix("."))
