@@ -182,6 +182,8 @@ ELSEWHERE = {
     ("sweep", "--workers"): "test_sweep.py",
     ("sweep", "--seed"): "test_sweep.py",
     ("sweep", "--no-progress"): "test_sweep.py",
+    ("sweep", "--no-worker-timeout"): "test_sweep_faults.py",
+    ("sweep", "--partial"): "test_sweep_faults.py",
     # the readings command runs the sensitivity table (seconds a run): its options are
     # checked by its own tests, each against direct calls of the API
     **{
@@ -227,7 +229,9 @@ def _parsed(argv: list[str]) -> dict[str, object] | None:
         args = build_parser().parse_args(argv)
     except SystemExit:
         return None
-    return {k: v for k, v in vars(args).items() if k not in ("func", "command_parser", "writes")}
+    # `explicit` records which options were written, not what they ask for
+    drop = ("func", "command_parser", "writes", "explicit")
+    return {k: v for k, v in vars(args).items() if k not in drop}
 
 
 def _subparser(name: str) -> argparse.ArgumentParser:

@@ -78,7 +78,7 @@ from explodice.game.tables import DC_TABLE, HAGGLE_DCS
 
 # exact_day, OptimalPolicy and optimal_policy: loaded on first use (see __getattr__ below)
 # grids, reports
-from explodice.sweeps import SweepError, SweepWarning, sweep
+from explodice.sweeps import SweepError, SweepIncomplete, SweepWarning, sweep
 from explodice.sweeps.levels import progression, size_gauges
 
 __all__ = [
@@ -170,6 +170,7 @@ __all__ = [
     "size_gauges",
     # grids and reports
     "SweepError",
+    "SweepIncomplete",
     "SweepWarning",
     "sweep",
     "write_report",

@@ -43,6 +43,7 @@ from explodice.core.errors import (
     check_items,
     check_real,
     check_text,
+    check_unique,
     fail,
     listed,
     shown,
@@ -308,7 +309,7 @@ def _progression_tests(build: Build, tests: Any) -> tuple[BuildTest, ...]:
     for i, t in enumerate(out):
         if not isinstance(t, BuildTest):
             raise fail(f"tests[{i}]", t, "a BuildTest", ExplodiceError, wrong_type=True)
-    return out
+    return tuple(check_unique("tests", out, key=lambda t: t.label))
 
 
 def progression_rows(
@@ -563,11 +564,13 @@ def fit_save_dc(
             check_choice("casters", c, tuple(names), ExplodiceError)
             for c in check_names("casters", casters, "names of builds")
         ]
+        check_unique("casters", wanted)  # each case counted once
         caster_builds = [b for b in builds if b.name in wanted]
-    save_list = [
-        parse_test(f"{check_text('saves', s, what='abilities')} save", "saves").ability
-        for s in check_names("saves", saves, "abilities")
+    given_saves = [
+        check_text("saves", s, what="abilities") for s in check_names("saves", saves, "abilities")
     ]
+    save_list = [parse_test(f"{s} save", "saves").ability for s in given_saves]
+    check_unique("saves", given_saves, key=lambda s: parse_test(f"{s} save", "saves").ability)
     tried = (
         np.arange(-20, 61)
         if bases is None

@@ -84,7 +84,7 @@ from explodice.game.rules import (
 from explodice.game.rules import (
     switches as rule_switches,
 )
-from explodice.game.tables import DC_TABLE, HAGGLE_BASE_DC, MODIFIERS
+from explodice.game.tables import DC_TABLE, HAGGLE_BASE_DC, MAX_DC, MODIFIERS
 
 __all__ = [
     "BEST_NOTE",
@@ -613,7 +613,7 @@ def _grid(
             for m in check_items("modifiers", modifiers, what="modifiers")
         ),
         dcs=tuple(
-            check_int("dcs", d, lo=-1000, hi=1000)
+            check_int("dcs", d, lo=-MAX_DC, hi=MAX_DC)
             for d in check_items("dcs", DC_TABLE.values() if dcs is None else dcs, what="DCs")
         ),
         advantages=_choices("advantages", advantages, ADVANTAGE_STATES),

@@ -47,6 +47,7 @@ from explodice.core.errors import (
     recast,
 )
 from explodice.core.files import parse_toml, read_text
+from explodice.core.numbers import read_int
 from explodice.game.character import (
     ABILITIES,
     GAUGES,
@@ -125,8 +126,11 @@ def _int(field_name: str, value: Any, lo: int, hi: int) -> int:
 
 def _level(field_name: str, key: Any, lo: int = 1) -> int:
     """A level given as an int, or as the digits TOML keys are (``{ 4 = "STR" }``)."""
-    if isinstance(key, str) and key.strip().isdigit():
-        key = int(key)
+    if isinstance(key, str):
+        try:
+            key = read_int(key, signed=False)
+        except ValueError:  # not ASCII digits ("²", "٥", "four"): refused below, as written
+            pass
     return _int(field_name, key, lo, LEVELS[-1])
 
 
@@ -414,6 +418,8 @@ class Build:
         per_level = {}
         for key, value in self.gauge_per_level.items():
             g = _gauge(key, field_name=f"gauge_per_level.{key}")
+            if g in per_level:  # {PA = 1, pa = 2}: as a character, never the last one wins
+                raise _fail(f"gauge_per_level.{key}", key, f"given once (it repeats {g})")
             per_level[g] = _int(f"gauge_per_level.{key}", value, 0, MAX_GAUGE_PER_LEVEL)
         set_(self, "gauge_per_level", MappingProxyType(per_level))
         rows, characters = [], []

@@ -51,7 +51,7 @@ from explodice.game.rules import (
     check_real,
     net_advantage,
 )
-from explodice.game.tables import MAX_GAUGE, MAX_GAUGE_PER_LEVEL, check_system, fold_name
+from explodice.game.tables import MAX_DC, MAX_GAUGE, MAX_GAUGE_PER_LEVEL, check_system, fold_name
 
 __all__ = [
     "ABILITIES",
@@ -570,7 +570,7 @@ class Character:
         if reroll is not None and reroll.trigger == "failure":
             if dc is None and reroll.dc is None:
                 raise _fail("dc", dc, f"the roll's DC: {self.name}'s reroll on failure needs it")
-            reroll = reroll.with_dc(_int("dc", dc, -(10**6), 10**6)) if dc is not None else reroll
+            reroll = reroll.with_dc(_int("dc", dc, -MAX_DC, MAX_DC)) if dc is not None else reroll
         return Roll(
             mod + bonus, advantage=advantage, kind=kind, actor=self.actor, policy=pol, reroll=reroll
         )
@@ -661,8 +661,13 @@ def read_tables(
     character, a build): each table's keys checked against ``keys`` (``refused``: keys that
     are not allowed, and why), ``name`` and ``scores`` required, lists of proficiencies and
     policy tables read, names unique. Every error is one ``error`` naming ``source``, the
-    table (``character[2]``), the key and the problem."""
-    if not isinstance(tables, list) or not tables:
+    table (``character[2]``), the key and the problem; a value that is no list of tables at
+    all (``5``, a string) is the type error of ``error``'s domain."""
+    if tables is not None and not isinstance(tables, (list, tuple)):
+        raise fail(
+            f"{source}: {table}", tables, f"a list of [[{table}]] tables", error, wrong_type=True
+        )
+    if not tables:
         raise error(f"{source}: `{table}`: no [[{table}]] table was found.")
     out = []
     for i, entry in enumerate(tables):

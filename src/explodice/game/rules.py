@@ -29,7 +29,9 @@ from explodice.core.errors import (
     fail,
     shown,
 )
+from explodice.core.numbers import read_decimal, read_int
 from explodice.game.reroll import Reroll, as_reroll
+from explodice.game.tables import MAX_DC
 
 __all__ = [
     "ADVANTAGE_STATES",
@@ -450,8 +452,8 @@ def parse_policy(value: Any, *, dc: int | None = None, field_name: str = "policy
             raise fail(field_name, value, POLICY_GRAMMAR)
         weight_text, at, dc_text = text[5:].partition("@")
         try:
-            weight = float(weight_text.strip())
-            given_dc = int(dc_text.strip()) if at else None
+            weight = float(read_decimal(weight_text))
+            given_dc = read_int(dc_text) if at else None
         except ValueError:
             raise fail(field_name, value, POLICY_GRAMMAR) from None
     else:
@@ -462,4 +464,4 @@ def parse_policy(value: Any, *, dc: int | None = None, field_name: str = "policy
             f"`{field_name}` {shown(value)} needs a DC: give the roll's DC, or best:λ@DC."
         )
     weight = check_real(f"{field_name} weight λ", weight, lo=0)
-    return Best(check_int(f"{field_name} DC", given_dc, lo=-(10**6), hi=10**6), weight)
+    return Best(check_int(f"{field_name} DC", given_dc, lo=-MAX_DC, hi=MAX_DC), weight)

@@ -163,6 +163,9 @@ def difficulty_of(dc: int, system: str = "3d6x") -> str:
 #: The most points one gauge may hold (a starting level, a maximum, the gauge of rolls_to_empty):
 #: a level-20 hero has a few dozen; the limit keeps a day's arrays small.
 MAX_GAUGE = 10_000
+#: The largest DC (and the smallest, negated) a roll is compared with, on the command line
+#: and through the API: far past any roll's reach (P(3d6x >= 1000) is below 10^-300).
+MAX_DC = 1000
 #: The most points a gauge may gain per level (20 levels of it stay under MAX_GAUGE).
 MAX_GAUGE_PER_LEVEL = 100
 

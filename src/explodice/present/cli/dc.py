@@ -23,8 +23,8 @@ from explodice.present.cli.options import (
     refuse_drain_switches,
     refuse_unread_readings,
     reroll_from,
-    resolve_policy,
     roll_options,
+    roll_policy,
     rules_from,
     rules_options,
     rules_text,
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     """The DC for each target probability, and the odds it gives (exact)."""
     rules = rules_from(args, args.system)
     # best:λ weighs P(total >= DC): only with its own DC (best:λ@DC), the DC being the answer
-    policy = resolve_policy(args.policy, None)
+    policy = roll_policy(args, None)
     refuse_drain_switches(args, policy, "`dc`")
     refuse(
         args,

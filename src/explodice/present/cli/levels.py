@@ -10,14 +10,13 @@ a build on its target (:func:`~explodice.level_dcs`).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
 import pandas as pd
 
 from explodice.analysis.levels import level_dcs, resolve_targets
-from explodice.core.errors import ExplodiceError
+from explodice.core.errors import ExplodiceError, check_unique
 from explodice.core.spreadsheet import to_csv
 from explodice.game.build import parse_test
 from explodice.game.rules import ADVANTAGE_STATES
@@ -38,7 +37,7 @@ from explodice.present.cli.build_options import (
     switch_defaults,
 )
 from explodice.present.cli.options import config_argument, output_options, rules_options
-from explodice.present.cli.output import percent
+from explodice.present.cli.output import json_text, percent
 from explodice.present.labels import build_test_label, difficulty_label, rules_text
 from explodice.sweeps.levels import progression
 
@@ -103,7 +102,10 @@ def _tests(args: argparse.Namespace) -> Any:
             raise ExplodiceError(
                 f"`--tests {t}` stands alone: it cannot be mixed with tests named one by one."
             )
-    return [parse_test(t, "--tests") for t in args.tests]
+    tests = [parse_test(t, "--tests") for t in args.tests]
+    named = dict(zip(args.tests, tests, strict=True))
+    check_unique("--tests", args.tests, key=lambda t: named[t].label)  # Stealth, Discrétion
+    return tests
 
 
 def run(args: argparse.Namespace) -> int:
@@ -140,11 +142,7 @@ def run(args: argparse.Namespace) -> int:
         to_csv(next(iter(tables.values())), sys.stdout)
         return 0
     if args.format == "json":
-        records = {
-            name: json.loads(t.to_json(orient="records", double_precision=15))
-            for name, t in tables.items()
-        }
-        sys.stdout.write(json.dumps(records if len(records) > 1 else records.popitem()[1]) + "\n")
+        sys.stdout.write(json_text(tables if len(tables) > 1 else tables.popitem()[1]) + "\n")
         return 0
     _ = i18n.translator(args.lang)
     out = [

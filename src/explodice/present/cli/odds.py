@@ -23,7 +23,7 @@ from explodice.present.cli.options import (
     refuse,
     refuse_unread_readings,
     reroll_from,
-    resolve_policy,
+    roll_policy,
     rules_from,
     rules_text,
     sampling_from,
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         advantage=args.advantage,
         kind=args.kind,
         actor=args.actor,
-        policy=resolve_policy(args.policy, dcs[0]),
+        policy=roll_policy(args, dcs[0]),
         reroll=reroll_from(args, dcs[0]),
     )
     refuse_unread_readings(args, [roll], rules)

@@ -21,7 +21,7 @@ from explodice.present.cli.options import (
     refuse_drain_switches,
     refuse_unread_readings,
     reroll_from,
-    resolve_policy,
+    roll_policy,
     rules_from,
     sampling_from,
 )
@@ -44,7 +44,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """An opposed test: P(win), P(tie: the status quo holds), P(loss) for side A."""
-    policy = resolve_policy(args.policy, 0)  # the grammar's reading ("Keep" is keep)
+    policy = roll_policy(args, 0)  # the grammar's reading ("Keep" is keep)
     if not isinstance(policy, str):
         raise ExplodiceError(
             f"`--policy` must be keep or cancel for an opposed test, but {shown(args.policy)} "

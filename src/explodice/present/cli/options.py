@@ -40,7 +40,7 @@ from explodice.game.rules import (
 )
 from explodice.game.rules import Switch as RulesSwitch
 from explodice.game.rules import switches as rule_switches
-from explodice.game.tables import MAX_GAUGE
+from explodice.game.tables import MAX_DC, MAX_GAUGE
 from explodice.present.cli.numbers import integer
 from explodice.present.i18n import LANGS
 from explodice.sweeps.run import MAX_WORKERS
@@ -77,6 +77,7 @@ __all__ = [
     "roll_options",
     "rules_from",
     "rules_options",
+    "roll_policy",
     "rules_text",
     "sampling_from",
     "sampling_options",
@@ -91,7 +92,7 @@ GAUGE = integer(1, MAX_GAUGE)
 WORKERS = integer(1, MAX_WORKERS)
 SEED = integer(0)
 MODIFIER = integer(-100, 100)
-DC = integer(-(10**6), 10**6)
+DC = integer(-MAX_DC, MAX_DC)
 TOP = integer(1, 10**6)  # rows of a table to list
 
 DEFAULTS = Rules()  # the switches' defaults, read from the rules, never restated
@@ -264,11 +265,14 @@ def _dest(flag: str) -> str:
 
 
 def given(args: argparse.Namespace, flag: str) -> bool:
-    """True when ``flag`` (a long option of this command) was given a value other than its
-    default: the command line asks for something with it."""
+    """True when ``flag`` (a long option of this command) was written on the command line
+    (``--policy keep`` too, keep being its default), or has a value other than its default:
+    the command line asks for something with it."""
     dest = _dest(flag)
     if not hasattr(args, dest):
         return False
+    if dest != "method" and dest in getattr(args, "explicit", ()):
+        return True
     value, default = getattr(args, dest), args.command_parser.get_default(dest)
     if isinstance(value, list) and isinstance(default, list):  # --rule-of-one save check
         return sorted(value) != sorted(default)
@@ -345,6 +349,19 @@ def policy(text: str) -> str:
 def resolve_policy(text: str, dc: int | None) -> Policy:
     """The policy of ``--policy`` for a roll against ``dc``."""
     return parse_policy(text, dc=dc, field_name="--policy")
+
+
+def roll_policy(args: argparse.Namespace, dc: int | None) -> Policy:
+    """The rule-of-1 policy of the roll of :func:`roll_options` against ``dc``; ``--policy``
+    with ``--actor npc`` is refused: an NPC always cancels, whatever the policy."""
+    if args.actor == "npc":
+        refuse(
+            args,
+            ("--policy",),
+            "does not apply with --actor npc: an NPC always cancels its 1s against 6s and "
+            "drains nothing, whatever the policy.",
+        )
+    return resolve_policy(args.policy, dc)
 
 
 def roll_options() -> argparse.ArgumentParser:

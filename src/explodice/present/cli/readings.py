@@ -15,8 +15,8 @@ import sys
 from typing import Any
 
 from explodice.analysis.sensitivity import DAY_METHODS, PARTS, sensitivity
-from explodice.core.errors import ExplodiceError
-from explodice.game.rules import ADVANTAGE_STATES, KINDS
+from explodice.core.errors import ExplodiceError, check_unique
+from explodice.game.rules import ADVANTAGE_STATES, KINDS, parse_policy
 from explodice.present import i18n
 from explodice.present.cli.base import Command
 from explodice.present.cli.options import (
@@ -29,6 +29,7 @@ from explodice.present.cli.options import (
     config_rules,
     output_options,
     policy,
+    refuse,
     rules_options,
     switch_defaults,
 )
@@ -124,16 +125,59 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     switch_defaults(p)  # a switch given here replaces the configuration's
 
 
+#: The options of the grid and of the day, and the parts that read each: one given where no
+#: part chosen reads it is refused (``--parts haggle --dc 12``: haggling has its own DC).
+READ_BY = {
+    "--modifiers": ("dc_table", "hiding", "haggle"),
+    "--dc": ("dc_table", "party", "hiding"),
+    "--states": ("dc_table", "party"),
+    "--kinds": ("dc_table",),
+    "--rerolls": ("dc_table",),
+    "--policies": ("dc_table",),
+    "--days": ("day",),
+    "--seed": ("day",),
+}
+#: How two values of an option are the same value (a duplicate is refused).
+SAME_AS = {"--policies": lambda text: parse_policy(text, dc=0)}
+
+
+def _check_options(args: argparse.Namespace, config: Any) -> None:
+    """Refuse a value given twice, and an option that none of the parts computed reads."""
+    for flag in ("--parts", "--switches", *READ_BY):
+        values = getattr(args, flag.removeprefix("--"))
+        if values is not None and flag not in ("--days", "--seed"):
+            check_unique(flag, values, key=SAME_AS.get(flag))
+    if args.day_method == "none":
+        for flag, value in (("--days", args.days), ("--seed", args.seed)):
+            if value is not None:
+                raise ExplodiceError(f"`{flag}` sets the day, and `--day-method none` has none.")
+    available = {"dc_table", "hiding", "haggle"}
+    available |= {"party"} if getattr(config, "party", None) else set()
+    available |= {"day"} if getattr(config, "day", None) and args.day_method != "none" else set()
+    parts = args.parts or sorted(available)
+    if "day" not in parts and args.day_method != "none":
+        refuse(
+            args,
+            ("--day-method",),
+            f"applies only to the part day, and this run computes {', '.join(parts)}.",
+        )
+    for flag, readers in READ_BY.items():
+        if not any(p in readers for p in parts):
+            refuse(
+                args,
+                (flag,),
+                f"applies only to the parts {', '.join(readers)}, and this run computes "
+                f"{', '.join(parts)}.",
+            )
+
+
 def run(args: argparse.Namespace) -> int:
     """Which readings matter: the sensitivity table, ranked."""
     from explodice.present.report.config import load_config  # matplotlib: only when run
 
     config = load_config(args.config)
     rules = config_rules(args, config)
-    if args.day_method == "none":
-        for flag, value in (("--days", args.days), ("--seed", args.seed)):
-            if value is not None:
-                raise ExplodiceError(f"`{flag}` sets the day, and `--day-method none` has none.")
+    _check_options(args, config)
     s = sensitivity(
         config,
         rules=rules,

@@ -13,7 +13,7 @@ import argparse
 import sys
 
 from explodice.analysis.levels import CRITERIA, fit_save_dc
-from explodice.core.errors import ExplodiceError, listed, shown
+from explodice.core.errors import ExplodiceError, check_unique, listed, shown
 from explodice.game.character import ABILITIES, CharacterError, resolve_ability
 from explodice.game.tables import D20_SAVE_DC_BASE
 from explodice.present import i18n
@@ -106,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
                 f"`--casters` must name builds of {listed(found.names)}, but {shown(name)} "
                 "was passed."
             )
+    check_unique("--casters", args.casters or ())  # each case is counted once
+    check_unique("--saves", args.saves or (), key=_ability)  # STR and FOR alike
     saves = [_ability(a) for a in args.saves] if args.saves is not None else list(ABILITIES)
     fit = fit_save_dc(
         list(found.builds),

@@ -177,7 +177,9 @@ def run(args: argparse.Namespace) -> int:
             )
     common = dict(risk=args.risk, levels=levels, gauges=args.gauges, rules=rules)
     if day is None:
-        difficulty = parse_band(args.difficulty or "moderate", "--difficulty")
+        difficulty = parse_band(
+            "moderate" if args.difficulty is None else args.difficulty, "--difficulty"
+        )
         rolls = args.rolls_per_day or DAY_ROLLS
         frames = [
             size_gauges(
@@ -221,7 +223,9 @@ def run(args: argparse.Namespace) -> int:
 def _day_line(args: argparse.Namespace, day: Scenario | None, config: Any) -> str:
     _ = i18n.translator(args.lang)
     if day is None:
-        band = parse_band(args.difficulty or "moderate", "--difficulty")
+        band = parse_band(
+            "moderate" if args.difficulty is None else args.difficulty, "--difficulty"
+        )
         return _(
             "day: each build alone, {rolls} rolls a day drawn from its proficient skills "
             "(weight 3) and saves (weight 1), all at DC {dc} ({band}), the same at every "

@@ -17,8 +17,8 @@ from explodice.present.cli.options import (
     NO_LUCKY_RULES,
     output_options,
     refuse,
-    resolve_policy,
     roll_options,
+    roll_policy,
     rules_from,
     rules_text,
     sampling_from,
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         rules=rules,
         kind=args.kind,
         actor=args.actor,
-        policy=resolve_policy(args.policy, 0),  # best: each row's own DC
+        policy=roll_policy(args, 0),  # best: each row's own DC
         sampling=sampling_from(args),
     )
     wide = pivot_success(table, index=["modifier", "advantage"], columns="dc")
