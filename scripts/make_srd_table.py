@@ -23,9 +23,11 @@ What is read, for each monster (the JSON of ``monsters.data``):
   ``type``, ``size``, ``hit_points``, the six scores, ``proficiency_bonus`` (PB as listed);
 - ``armor_class[0]``: the AC first listed and its kind (natural, dex, armor, spell, condition);
 - ``proficiencies``: the save bonuses (``saving-throw-dex`` -> ``DEX: +6``) and skill bonuses;
-- attack bonuses: every ``attack_bonus`` of an entry of ``actions``, ``reactions`` or
-  ``legendary_actions`` (``Bite: +14``); the spellcasting's spell-attack modifier is not read
-  (it is often absent or zero where the text gives none);
+- attack bonuses: the ``attack_bonus`` of every action whose text makes an attack roll (it says
+  "to hit": ``Bite: +14``). The database also gives a bonus of 0 to a few entries that are not
+  attacks (the Octopus's Ink Cloud; every legendary action that has one, such as the Vampire's
+  Move); those are left out. The spellcasting's spell-attack modifier is not read either (it is
+  often absent, or 0 where the text gives none);
 - save DCs: every ``dc`` object (``dc_type``, ``dc_value``) of those entries and of
   ``special_abilities``, including those nested in an entry's ``options``, ``attacks`` or
   ``damage`` (named by the option or attack when it has a name), and a spellcasting's spell
@@ -81,8 +83,9 @@ COLUMNS = (
     "attacks",
     "save_dcs",
 )
-#: The sections of a stat block whose entries may carry an attack bonus or a save DC.
-ATTACK_SECTIONS = ("actions", "reactions", "legendary_actions")
+#: The sections of a stat block whose entries carry an attack bonus (when their text says
+#: "to hit") or a save DC.
+ATTACK_SECTIONS = ("actions",)
 DC_SECTIONS = ("actions", "reactions", "legendary_actions", "special_abilities")
 
 
@@ -174,7 +177,7 @@ def monster_row(m: dict[str, Any]) -> dict[str, Any]:
         (e["name"], int(e["attack_bonus"]))
         for section in ATTACK_SECTIONS
         for e in m.get(section) or []
-        if "attack_bonus" in e
+        if "attack_bonus" in e and "to hit" in e.get("desc", "")
     )
     dcs = _unique(
         item

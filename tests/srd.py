@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import sqlite3
 import sys
 import tempfile
@@ -85,8 +86,11 @@ def every(obj: Any, key: str) -> list[Any]:
 
 
 def highest_attack(m: dict[str, Any]) -> int | None:
-    """The monster's highest attack bonus anywhere in its stat block, or None."""
-    bonuses = [int(b) for b in every(m, "attack_bonus")]
+    """The monster's highest attack bonus, read from the prose of its actions ("Melee Weapon
+    Attack: +14 to hit"), not from the database's ``attack_bonus`` field; None without one."""
+    bonuses = [
+        int(b) for a in m.get("actions") or [] for b in re.findall(r"([+-]\d+) to hit", a["desc"])
+    ]
     return max(bonuses) if bonuses else None
 
 
