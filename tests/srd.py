@@ -88,9 +88,9 @@ def every(obj: Any, key: str) -> list[Any]:
 def highest_attack(m: dict[str, Any]) -> int | None:
     """The monster's highest attack bonus, read from the prose of its actions ("Melee Weapon
     Attack: +14 to hit"), not from the database's ``attack_bonus`` field; None without one."""
-    bonuses = [
-        int(b) for a in m.get("actions") or [] for b in re.findall(r"([+-]\d+) to hit", a["desc"])
-    ]
+    # an action's bonus is its first "to hit" ("+2 to hit (+4 to hit with shillelagh)")
+    found = [re.search(r"([+-]\d+) to hit", a["desc"]) for a in m.get("actions") or []]
+    bonuses = [int(f.group(1)) for f in found if f]
     return max(bonuses) if bonuses else None
 
 
