@@ -615,6 +615,7 @@ NOT_CALLED = {
     "ProficiencyWarning",
     "ScenarioFileError",
     "BuildFileError",
+    "MonsterFileError",
     "SweepError",
     "SweepWarning",
     "SKILLS",

@@ -72,6 +72,12 @@ from explodice.game.character import (
     load_characters,
     proficiency_bonus,
 )
+from explodice.game.monster import (
+    Monster,
+    MonsterFileError,
+    load_monsters,
+    monsters_from_tables,
+)
 from explodice.game.reroll import Reroll
 from explodice.game.rules import Best, Roll, Rules, net_advantage, parse_policy
 from explodice.game.tables import DC_TABLE, HAGGLE_DCS
@@ -168,6 +174,11 @@ __all__ = [
     "progression",
     "reference_builds",
     "size_gauges",
+    # combat: attacks against the defence value, monsters by power factor
+    "Monster",
+    "MonsterFileError",
+    "load_monsters",
+    "monsters_from_tables",
     # grids and reports
     "SweepError",
     "SweepWarning",
