@@ -56,6 +56,7 @@ from explodice.engine.distribution import Distribution, wilson_interval
 from explodice.engine.exact import exact
 from explodice.engine.sampling import Sampling
 from explodice.engine.simulate import simulate
+from explodice.game.bestiary import SRD_ATTRIBUTION, srd_monsters, typical_monster
 from explodice.game.build import (
     Build,
     BuildFileError,
@@ -179,6 +180,10 @@ __all__ = [
     "MonsterFileError",
     "load_monsters",
     "monsters_from_tables",
+    # the bestiary: the SRD 5.1's monsters and the designer's own, converted
+    "SRD_ATTRIBUTION",
+    "srd_monsters",
+    "typical_monster",
     # grids and reports
     "SweepError",
     "SweepWarning",
