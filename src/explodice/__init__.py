@@ -10,6 +10,7 @@ Carlo engine reports its sample size, seed and confidence intervals.
 """
 
 # the game: rules, characters, the seeds' tables
+from explodice.analysis.bestiary import fp_table
 from explodice.analysis.close_contest import CloseContest, close_contest, close_opposed
 from explodice.analysis.compare import (
     dc_for_probability,
@@ -86,6 +87,7 @@ from explodice.game.tables import DC_TABLE, HAGGLE_DCS
 # exact_day, OptimalPolicy and optimal_policy: loaded on first use (see __getattr__ below)
 # grids, reports
 from explodice.sweeps import SweepError, SweepWarning, sweep
+from explodice.sweeps.bestiary import bestiary
 from explodice.sweeps.levels import progression, size_gauges
 
 __all__ = [
@@ -182,6 +184,8 @@ __all__ = [
     "monsters_from_tables",
     # the bestiary: the SRD 5.1's monsters and the designer's own, converted
     "SRD_ATTRIBUTION",
+    "bestiary",
+    "fp_table",
     "srd_monsters",
     "typical_monster",
     # grids and reports
