@@ -19,6 +19,7 @@ import pytest
 
 from explodice.present.cli.app import build_parser, main
 from explodice.present.cli.commands import COMMANDS
+from tests.test_bestiary_cli import MONSTERS
 from tests.test_cli_levels import CONFIG as LEVELS_CONFIG
 
 SIM = ["--simulate", "--n", "2000", "--seed", "1", "--threads", "1"]
@@ -56,6 +57,8 @@ BASES: dict[str, list[list[str]]] = {
     "levels": [["{levels}", "--levels", "1", "5"]],
     "size-gauges": [["{levels}", "--levels", "1", "5"]],
     "save-dc": [["{levels}", "--levels", "1", "5"]],
+    "bestiary": [["--fp", "0", "2"], ["{monsters}"]],
+    "fp-table": [["--fp", "0", "2"], ["{monsters}"]],
 }  # fmt: skip
 
 #: The option added, by its flag: the option with its value(s), and (after "|") what the base
@@ -124,6 +127,16 @@ PROBES: dict[str, str] = {
     "--saves": "--saves DEX",
     "--criterion": "--criterion minimax",
     "--d20-base": "--d20-base 9",
+    "--with-srd": "--with-srd",
+    "--fp": "--fp 1/4",
+    "--type": "--type beast",
+    "--name": "--name gob",
+    "--flagged": "--flagged",
+    "--threshold": "--threshold 0.3",
+    "--defence-base": "--defence-base 12",
+    "--wisdom-in-defence": "--wisdom-in-defence none",
+    "--armour-dex-cap": "--armour-dex-cap none",
+    "--critical": "--critical two_sixes",
 }
 
 #: Probes of one command, where its option of that flag takes other values than the others'.
@@ -271,7 +284,9 @@ def test_an_option_is_applied_or_refused(name, flag, tmp_path):
     day.write_text(DAY, encoding="utf-8")
     levels = tmp_path / "levels.toml"
     levels.write_text(LEVELS_CONFIG, encoding="utf-8")
-    paths = {"tmp": tmp_path, "day": day, "levels": levels}
+    monsters = tmp_path / "monsters.toml"
+    monsters.write_text(MONSTERS, encoding="utf-8")
+    paths = {"tmp": tmp_path, "day": day, "levels": levels, "monsters": monsters}
     spec = COMMAND_PROBES.get((name, flag)) or PROBES[flag]
     option, _, context = spec.format(**paths).partition("|")
     probe, context = option.split(), context.split()

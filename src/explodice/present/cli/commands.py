@@ -4,6 +4,7 @@ command is added to (see :mod:`explodice.present.cli`)."""
 from __future__ import annotations
 
 from explodice.present.cli import (
+    bestiary,
     compare,
     contest,
     day,
@@ -38,6 +39,8 @@ COMMANDS: list[Command] = [
     levels.COMMAND,
     size_gauges.COMMAND,
     save_dc.COMMAND,
+    bestiary.BESTIARY,
+    bestiary.FP_TABLE,
     readings.COMMAND,
     report.COMMAND,
     explore.COMMAND,
