@@ -64,6 +64,7 @@ __all__ = [
     "monster_rows",
     "p_attack",
     "p_save",
+    "with_attribution",
 ]
 
 Chance = Literal["build_hits", "monster_hits", "build_saves", "monster_saves"]
@@ -416,3 +417,14 @@ def _provenance(
         "attribution": SRD_ATTRIBUTION if SRD_SOURCE in sources else "",
         "save_dc_base_3d6x": SAVE_DC_BASE_3D6X,
     }
+
+
+def with_attribution(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with an ``attribution`` column: the SRD 5.1's (its licence asks for it
+    wherever its monsters are shown) on the rows of SRD monsters, empty on the others."""
+    out = frame.copy()
+    if "source" in out.columns:
+        out["attribution"] = [SRD_ATTRIBUTION if s == SRD_SOURCE else "" for s in out["source"]]
+    else:
+        out["attribution"] = SRD_ATTRIBUTION if frame.attrs.get("attribution") else ""
+    return out

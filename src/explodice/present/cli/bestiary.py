@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from explodice.analysis.bestiary import DEFAULT_THRESHOLD, fp_table
+from explodice.analysis.bestiary import DEFAULT_THRESHOLD, fp_table, with_attribution
 from explodice.core.errors import ExplodiceError
 from explodice.core.files import read_toml
 from explodice.game.bestiary import SRD_ATTRIBUTION, SRD_SOURCE, srd_monsters
@@ -39,7 +39,7 @@ from explodice.present.cli.output import emit, percent
 from explodice.present.labels import rules_text
 from explodice.sweeps.bestiary import bestiary
 
-__all__ = ["BESTIARY", "FP_TABLE", "Bestiary", "load_bestiary", "with_attribution"]
+__all__ = ["BESTIARY", "FP_TABLE", "Bestiary", "load_bestiary"]
 
 #: The rules switches the bestiary reads: a roll's (saves play the rule of 1) and an attack's.
 RULES = functools.partial(rules_options, ("roll", "attack"), lucky="none")
@@ -98,17 +98,6 @@ def load_bestiary(path: str | None, args: argparse.Namespace) -> Bestiary:
     if args.with_srd:
         note += " " + _("and the SRD 5.1's")
     return Bestiary(tuple(monsters), rules, tuple(builds), note)
-
-
-def with_attribution(frame: pd.DataFrame, monsters: Any = None) -> pd.DataFrame:
-    """``frame`` with an ``attribution`` column: the SRD 5.1's (its licence asks for it
-    wherever its monsters are shown) on the rows of SRD monsters, empty on the others."""
-    out = frame.copy()
-    if "source" in out.columns:
-        out["attribution"] = [SRD_ATTRIBUTION if s == SRD_SOURCE else "" for s in out["source"]]
-    else:
-        out["attribution"] = SRD_ATTRIBUTION if frame.attrs.get("attribution") else ""
-    return out
 
 
 def _header(kind: str, found: Bestiary, args: argparse.Namespace, extra: str) -> str:

@@ -27,6 +27,7 @@ from explodice.present.labels import N_
 from explodice.present.report.config import ReportConfig, in_language, load_config
 from explodice.present.report.kit import Context, Page, PageData
 from explodice.present.report.pages import (
+    bestiary,
     compare,
     day,
     day_policies,
@@ -189,6 +190,18 @@ PAGES: list[PageSpec] = [
         N_("Across levels: the base of a save DC that matches 5e's odds"),
         save_dc.data,
         save_dc.draw,
+    ),
+    PageSpec(
+        "bestiary-fp",
+        N_("The bestiary: the typical monster of each power factor, and its 3d6x numbers"),
+        bestiary.data_fp,
+        bestiary.draw_fp,
+    ),
+    PageSpec(
+        "bestiary",
+        N_("The bestiary: the SRD's monsters converted, and those a flat conversion moves most"),
+        bestiary.data_moves,
+        bestiary.draw_moves,
     ),
     PageSpec(
         "readings",
