@@ -5,7 +5,9 @@ bound to inputs) only filter and redraw those tables.
 - ``roll``: one roll against the DC table and the "at least" curve, 3d6x beside d20, with the
   expected drain;
 - ``equivalent``: the 3d6x DC closest in odds to each d20 DC, per profile;
-- ``day``: the party's day per policy (gauges running dry, success by roll type).
+- ``day``: the party's day per policy (gauges running dry, success by roll type);
+- ``bestiary``: a monster picker: the chosen monster's chances against the level-matched
+  reference builds, 5e beside its flat 3d6x conversion.
 """
 
 from __future__ import annotations
@@ -181,6 +183,9 @@ def _roll_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
     curve = (
         base.transform_filter(in_curve)
         .transform_calculate(shown=_vega_percent("p", lang))
+        .transform_calculate(
+            description="'bestiary @ ' + datum.row + ' @ ' + datum.system + ' @ ' + datum.shown"
+        )
         .mark_line(point=alt.OverlayMarkDef(size=14), interpolate="step-after")
         .encode(
             x=x_dc,
@@ -477,10 +482,80 @@ def _day_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
     return alt.vconcat(top, table, spacing=30).add_params(pol)
 
 
+def _bestiary_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
+    """The monster picker: one monster's chances (the mean over the reference builds at its
+    level), 5e and 3d6x side by side, with its AC and VD."""
+    import altair as alt
+
+    from explodice.present.bestiary_plots import CHANCE_LABELS
+
+    lang = data.meta["lang"]
+    frame = data.bestiary.assign(
+        monster=lambda f: [
+            f"{n} (FP {fp}, {_('AC')} {ac} → {_('VD')} {vd})"
+            for n, fp, ac, vd in zip(f.name, f.fp, f.ac, f.vd)
+        ],
+        row=lambda f: [
+            f"{_(CHANCE_LABELS[c])}: {_(i) if c == 'monster_saves' else i}"
+            if i
+            else _(CHANCE_LABELS[c])
+            for c, i in zip(f.chance, f["item"])
+        ],
+    )
+    frame = frame.assign(
+        change=lambda f: [
+            ("+" if c > 0 else "") + shown_percent(c, lang) for c in f.largest_change
+        ],
+        build=lambda f: [_(b) for b in f.worst_build],
+    )[["monster", "row", "p_d20", "p_3d6x", "change", "build"]].rename(
+        columns={"p_d20": "d20", "p_3d6x": "3d6x"}
+    )
+    names = sorted(frame.monster.unique(), key=str.casefold)
+    first = next((n for n in names if n.startswith("Goblin ")), names[0])
+    pick = alt.param(
+        name="monster",
+        value=first,
+        bind=alt.binding_select(options=names, name=_("monster") + " "),
+    )
+    chart = (
+        alt.Chart(alt.Data(values=_records(frame)))
+        .transform_filter("datum.monster == monster")
+        .transform_fold(["d20", "3d6x"], as_=["system", "p"])
+        .transform_calculate(shown=_vega_percent("p", lang))
+        .transform_calculate(
+            description="'bestiary @ ' + datum.row + ' @ ' + datum.system + ' @ ' + datum.shown"
+        )
+        .mark_point(filled=True, size=70)
+        .encode(
+            x=alt.X("p:Q", title=_("P"), scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
+            y=alt.Y("row:N", title=None, sort=None, axis=alt.Axis(labelLimit=380)),
+            description="description:N",
+            color=alt.Color(
+                "system:N",
+                title=_("system"),
+                scale=alt.Scale(domain=list(SYSTEM_COLOURS), range=list(SYSTEM_COLOURS.values())),
+            ),
+            tooltip=[
+                alt.Tooltip("row:N", title=_("chance")),
+                alt.Tooltip("system:N", title=_("system")),
+                alt.Tooltip("shown:N", title=_("P")),
+                alt.Tooltip("change:N", title=_("largest change")),
+                alt.Tooltip("build:N", title=_("build")),
+            ],
+        )
+        .add_params(pick)
+    )
+    return chart.properties(
+        width=520, title=_("The chosen monster against the reference builds at its level")
+    )
+
+
 def explorer_charts(data: ExplorerData) -> dict[str, Any]:
     """The explorer's views as Altair charts, by section id: ``roll``, ``equivalent``, ``day``."""
     _ = i18n.translator(data.meta["lang"])
     charts = {"roll": _roll_chart(data, _), "equivalent": _equivalent_chart(data, _)}
     if not data.day_empty.empty:
         charts["day"] = _day_chart(data, _)
+    if not data.bestiary.empty:
+        charts["bestiary"] = _bestiary_chart(data, _)
     return charts

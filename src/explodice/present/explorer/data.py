@@ -72,7 +72,11 @@ class ExplorerData:
     - ``meta``: title, version, date, seed, rules, language and method notes;
     - ``build_levels``: the modifiers of each build's subjects at every level, ``who``,
       ``level``, ``mod3``, ``mod20`` (the page's level control picks the row; the subjects
-      table holds level 1's).
+      table holds level 1's);
+    - ``bestiary``: each monster (the configuration's ``[[monster]]`` and the SRD 5.1's)
+      converted, one row per chance and item: ``name``, ``fp``, ``source``, ``ac``, ``vd``,
+      ``chance``, ``item``, ``p_d20``, ``p_3d6x``, ``largest_change``, ``worst_build``
+      (:func:`~explodice.bestiary` against the reference builds at level FP).
     """
 
     subjects: pd.DataFrame
@@ -84,6 +88,7 @@ class ExplorerData:
     day_gauges: pd.DataFrame
     meta: dict[str, Any]
     build_levels: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)
+    bestiary: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)
 
 
 @dataclass(frozen=True)
@@ -377,13 +382,35 @@ def _day_tables(config: Any, lang: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.
     )
 
 
+#: The bestiary's columns the explorer's monster picker reads.
+BESTIARY_COLUMNS = [
+    "name", "fp", "source", "ac", "vd", "chance", "item", "p_d20", "p_3d6x", "largest_change",
+    "worst_build",
+]  # fmt: skip
+
+
+def _bestiary(config: Any) -> pd.DataFrame:
+    """The configuration's monsters and the SRD's, converted (exact)."""
+    from explodice.game.bestiary import srd_monsters
+    from explodice.sweeps.bestiary import bestiary
+
+    frame = bestiary([*config.monsters, *srd_monsters()], rules=config.rules)
+    return frame[BESTIARY_COLUMNS]
+
+
 def explorer_data(
-    config: Any = None, *, lang: str | None = None, date: str | None = None, day: bool = True
+    config: Any = None,
+    *,
+    lang: str | None = None,
+    date: str | None = None,
+    day: bool = True,
+    monsters: bool = True,
 ) -> ExplorerData:
     """Compute every table of the explorer for a report configuration (default: embedded),
     with its labels in ``lang`` (default: the configuration's ``lang``).
 
-    ``day=False`` leaves the party's day out (its tables empty): for quick looks and tests.
+    ``day=False`` leaves the party's day out (its tables empty), ``monsters=False`` the
+    bestiary: for quick looks and tests.
     """
     # imported here: the report's writer imports the explorer
     from explodice.present.report.config import ReportConfig, in_language, load_config
@@ -448,4 +475,5 @@ def explorer_data(
         *day_tables,
         meta=meta,
         build_levels=build_levels,
+        bestiary=_bestiary(config) if monsters else empty,
     )
