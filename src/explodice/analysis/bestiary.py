@@ -59,6 +59,7 @@ __all__ = [
     "Chance",
     "Side",
     "check_threshold",
+    "clear_caches",
     "fp_table",
     "level_sides",
     "monster_rows",
@@ -97,8 +98,10 @@ def _attack_table(shape: Roll, rules: Rules, system: str) -> np.ndarray:
     return attack_odds(shape, needs, rules, system=system).p_hit
 
 
+@functools.lru_cache(maxsize=65536)
 def p_attack(roll: Roll, target: int, rules: Rules, system: str) -> float:
-    """P(``roll`` hits ``target``: a VD in 3d6x, an AC in d20, naturals as 5e's), exact.
+    """P(``roll`` hits ``target``: a VD in 3d6x, an AC in d20, naturals as 5e's), exact
+    (cached: a bestiary asks the same attack against the same target again and again).
 
     >>> round(p_attack(Roll(5, kind="attack"), 13, Rules(), "d20"), 2)
     0.65
@@ -106,13 +109,20 @@ def p_attack(roll: Roll, target: int, rules: Rules, system: str) -> float:
     shape = _shape(roll, rules)
     if shape is None:
         return float(attack_odds(roll, target, rules, system=system).p_hit[0])
-    need = int(np.clip(target - roll.modifier, _NEED_LO, _NEED_HI))
+    need = min(max(int(target) - roll.modifier, _NEED_LO), _NEED_HI)
     return float(_attack_table(shape, rules, system)[need - _NEED_LO])
 
 
+@functools.lru_cache(maxsize=65536)
 def p_save(roll: Roll, dc: int, rules: Rules, system: str) -> float:
-    """P(a save ``roll`` reaches ``dc``), exact (no naturals: 5e's saves have none)."""
+    """P(a save ``roll`` reaches ``dc``), exact (no naturals: 5e's saves have none; cached)."""
     return float(odds_of(roll, rules, system).p(dc - roll.modifier))
+
+
+def clear_caches() -> None:
+    """Empty the caches of chances and level-matched builds (a fresh session's timing)."""
+    for f in (p_attack, p_save, _attack_table, _sides):
+        f.cache_clear()
 
 
 # -- the level-matched builds --------------------------------------------------------------------
@@ -153,42 +163,71 @@ def level_sides(
 ) -> list[Side]:
     """The builds (default the reference builds) at ``level``, as a monster meets them."""
     rules = check_rules(rules)
-    return [
-        _side(b, level, rules)
-        for b in check_builds(reference_builds() if builds is None else builds)
-    ]
+    chosen = check_builds(reference_builds() if builds is None else builds)
+    return list(_sides(tuple(chosen), level, rules))
+
+
+@functools.lru_cache(maxsize=256)
+def _sides(builds: tuple[Build, ...], level: int, rules: Rules) -> tuple[Side, ...]:
+    return tuple(_side(b, level, rules) for b in builds)
 
 
 # -- one monster --------------------------------------------------------------------------------
-def _items(monster: Monster, side: Side, rules: Rules) -> list[tuple[str, str, str, Any, Any]]:
-    """(chance, item, ability, target_d20, target_3d6x) and the two P for one side."""
-    out = []
-    ac, vd = monster.armour_class(rules), monster.vd(rules)
-    p = (
-        p_attack(side.attack["d20"], ac, rules, "d20"),
-        p_attack(side.attack["3d6x"], vd, rules, "3d6x"),
-    )
-    out.append(("build_hits", "", "", ac, vd, None, *p))
-    for name, bonus in monster.attacks.items():
-        p = tuple(
-            p_attack(monster.attack_roll(name, system=s), t, rules, s)
-            for s, t in zip(_SYSTEMS, (side.ac, side.vd))
-        )
-        out.append(("monster_hits", name, "", side.ac, side.vd, bonus, *p))
+@dataclass(frozen=True)
+class _Rolls:
+    """A monster's numbers and rolls, read once for every side it meets."""
+
+    ac: int
+    vd: int
+    attacks: tuple[tuple[str, int, Mapping[str, Roll]], ...]
+    dcs: tuple[tuple[str, tuple[str, ...], str, tuple[int, int]], ...]
+    saves: tuple[tuple[str, int, Mapping[str, Roll]], ...]
+
+
+def _rolls(monster: Monster, rules: Rules) -> _Rolls:
+    dcs = []
     for name in monster.save_dcs:
         ability = dc_ability(name)
-        abilities = ABILITIES if ability is None else (ability,)
-        dcs = tuple(monster.save_dc(name, system=s) for s in _SYSTEMS)
+        pair = tuple(monster.save_dc(name, system=s) for s in _SYSTEMS)
+        dcs.append((name, ABILITIES if ability is None else (ability,), ability or "", pair))
+    return _Rolls(
+        ac=monster.armour_class(rules),
+        vd=monster.vd(rules),
+        attacks=tuple(
+            (name, bonus, {s: monster.attack_roll(name, system=s) for s in _SYSTEMS})
+            for name, bonus in monster.attacks.items()
+        ),
+        dcs=tuple(dcs),  # type: ignore[arg-type]
+        saves=tuple(
+            (a, monster.save_modifier(a), {s: monster.save_roll(a, system=s) for s in _SYSTEMS})
+            for a in ABILITIES
+        ),
+    )
+
+
+def _items(m: _Rolls, side: Side, rules: Rules) -> list[tuple[Any, ...]]:
+    """(chance, item, ability, target_d20, target_3d6x, bonus, P d20, P 3d6x) for one side."""
+    out: list[tuple[Any, ...]] = []
+    p = (
+        p_attack(side.attack["d20"], m.ac, rules, "d20"),
+        p_attack(side.attack["3d6x"], m.vd, rules, "3d6x"),
+    )
+    out.append(("build_hits", "", "", m.ac, m.vd, None, *p))
+    for name, bonus, rolls in m.attacks:
+        p = (
+            p_attack(rolls["d20"], side.ac, rules, "d20"),
+            p_attack(rolls["3d6x"], side.vd, rules, "3d6x"),
+        )
+        out.append(("monster_hits", name, "", side.ac, side.vd, bonus, *p))
+    for name, abilities, ability, dcs in m.dcs:
         p = tuple(
             float(np.mean([p_save(side.saves[a][s], dc, rules, s) for a in abilities]))
             for s, dc in zip(_SYSTEMS, dcs)
         )
-        out.append(("build_saves", name, ability or "", *dcs, None, *p))
-    for a in ABILITIES:
-        p = tuple(p_save(monster.save_roll(a, system=s), side.dc[s], rules, s) for s in _SYSTEMS)
-        out.append(
-            ("monster_saves", a, a, side.dc["d20"], side.dc["3d6x"], monster.save_modifier(a), *p)
-        )
+        out.append(("build_saves", name, ability, *dcs, None, *p))
+    for a, modifier, rolls in m.saves:
+        p = tuple(p_save(rolls[s], side.dc[s], rules, s) for s in _SYSTEMS)
+        out.append(("monster_saves", a, a, side.dc["d20"], side.dc["3d6x"], modifier, *p))
     return out
 
 
@@ -238,9 +277,10 @@ def monster_rows(
     ``worst_build``; or, with ``per_build``, one row per build as well."""
     rules = check_rules(rules)
     head = monster_summary(monster, rules)
+    rolls = _rolls(monster, rules)
     per: dict[tuple[str, str], list[tuple[Side, tuple[Any, ...]]]] = {}
     for side in sides:
-        for item in _items(monster, side, rules):
+        for item in _items(rolls, side, rules):
             per.setdefault((item[0], item[1]), []).append((side, item))
     rows = []
     for (chance, name), group in per.items():

@@ -42,8 +42,10 @@ __all__ = ["BATCH", "bestiary", "select_monsters"]
 
 #: Monsters per case of the sweep.
 BATCH = 25
-#: Prior seconds of one monster against five builds, both systems (2-core machine, warm).
-_MONSTER_COST = 0.01
+#: Prior seconds of one monster against five builds, both systems: 2.6-3.7 ms measured cold on
+#: the 2-core machine (benchmarks/bench_bestiary.py), so a local pool starts only past about
+#: 6,700 monsters (AUTO_POOL_SECONDS).
+_MONSTER_COST = 0.003
 
 
 @dataclass(frozen=True)

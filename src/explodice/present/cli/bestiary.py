@@ -24,6 +24,7 @@ from explodice.game.bestiary import SRD_ATTRIBUTION, SRD_SOURCE, srd_monsters
 from explodice.game.build import reference_builds
 from explodice.game.monster import MonsterFileError, load_monsters
 from explodice.present import i18n
+from explodice.present.bestiary_plots import CHANCE_LABELS
 from explodice.present.cli.base import Command
 from explodice.present.cli.build_options import probability
 from explodice.present.cli.options import (
@@ -172,7 +173,7 @@ def run_bestiary(args: argparse.Namespace) -> int:
         text[col] = [percent(float(v), args.lang, signed=signed) for v in text[col]]
     for col in ("target_d20", "target_3d6x"):
         text[col] = [("" if pd.isna(v) else str(int(v))) for v in text[col]]
-    text["chance"] = [_(c) for c in text["chance"]]
+    text["chance"] = [_(CHANCE_LABELS[c]) for c in text["chance"]]
     emit(text, "text", header=_header(_("bestiary"), found, args, extra), lang=args.lang)
     return 0
 

@@ -492,7 +492,7 @@ def _bestiary_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
     lang = data.meta["lang"]
     frame = data.bestiary.assign(
         monster=lambda f: [
-            f"{n} (FP {fp}, {_('AC')} {ac} → {_('VD')} {vd})"
+            _("{name} (FP {fp}, AC {ac} → VD {vd})").format(name=n, fp=fp, ac=ac, vd=vd)
             for n, fp, ac, vd in zip(f.name, f.fp, f.ac, f.vd)
         ],
         row=lambda f: [

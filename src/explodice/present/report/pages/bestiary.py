@@ -12,6 +12,7 @@ from matplotlib.figure import Figure
 
 from explodice.analysis.bestiary import DEFAULT_THRESHOLD, fp_table, with_attribution
 from explodice.game.bestiary import SRD_ATTRIBUTION, srd_monsters
+from explodice.present import i18n
 from explodice.present.bestiary_plots import CHANCE_LABELS, plot_changes_by_fp, plot_fp_conversion
 from explodice.present.report.kit import Context, PageData, page_figure
 from explodice.sweeps.bestiary import bestiary
@@ -26,11 +27,23 @@ def _monsters(ctx: Context) -> tuple:
     return (*ctx.config.monsters, *srd_monsters())
 
 
+def _attribution_text(ctx: Context) -> str:
+    text = ctx._("Monster names are the SRD's, left in English.") + " " + SRD_ATTRIBUTION
+    return textwrap.fill(text, 190)
+
+
+def _below_caption(ctx: Context, caption: str) -> tuple[float, float]:
+    """Where the attribution starts (just below the caption, as page_figure wraps it) and
+    where the Axes may start below it."""
+    lines = textwrap.fill(i18n.keep_together(caption), 150).count("\n") + 1
+    y = 0.925 - 0.021 * lines - 0.008
+    return y, y - 0.013 * (_attribution_text(ctx).count("\n") + 1) - 0.05
+
+
 def _attribution(ctx: Context, fig: Figure, y: float) -> None:
     """The SRD's attribution (its licence asks for it wherever its monsters are shown), and
     that the names are the SRD's, in English."""
-    text = ctx._("Monster names are the SRD's, left in English.") + " " + SRD_ATTRIBUTION
-    fig.text(0.04, y, textwrap.fill(text, 190), fontsize=5.5, color="0.35", va="top")
+    fig.text(0.04, y, _attribution_text(ctx), fontsize=5.5, color="0.35", va="top")
 
 
 def data_fp(ctx: Context) -> PageData:
@@ -67,6 +80,7 @@ def draw_fp(ctx: Context, data: PageData) -> Figure:
         "builds hit it, it hits them, they save) are closest to 5e's, least squares over the "
         "builds. An FP without monsters is read between its neighbours. Exact."
     ).format(n=int(t["count"].sum()))
+    y, top = _below_caption(ctx, caption)
     fig, (ax,) = page_figure(
         ctx,
         _("The bestiary: the typical monster of each FP, in 3d6x"),
@@ -74,10 +88,10 @@ def draw_fp(ctx: Context, data: PageData) -> Figure:
         table=table,
         table_height=0.34,
         bottom=0.47,
-        top=0.76,
+        top=top,
     )
     plot_fp_conversion(t, ax=ax, lang=ctx.lang, title=_("The 3d6x numbers of the typical monster"))
-    _attribution(ctx, fig, 0.858)
+    _attribution(ctx, fig, y)
     return fig
 
 
@@ -111,6 +125,7 @@ def draw_moves(ctx: Context, data: PageData) -> Figure:
         "{share} of the chances move by more than {t} for at least one build (the shaded band); "
         "the table lists the largest. Exact."
     ).format(n=frame.name.nunique(), share=ctx.pct(flagged, 0), t=ctx.pct(DEFAULT_THRESHOLD, 0))
+    y, top = _below_caption(ctx, caption)
     fig, (ax,) = page_figure(
         ctx,
         _("The bestiary: the monsters a flat conversion moves most"),
@@ -118,8 +133,8 @@ def draw_moves(ctx: Context, data: PageData) -> Figure:
         table=table,
         table_height=0.30,
         bottom=0.45,
-        top=0.76,
+        top=top,
     )
     plot_changes_by_fp(frame, ax=ax, lang=ctx.lang, title=_("The change in each chance, by FP"))
-    _attribution(ctx, fig, 0.858)
+    _attribution(ctx, fig, y)
     return fig
