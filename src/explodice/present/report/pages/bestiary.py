@@ -29,7 +29,7 @@ def _monsters(ctx: Context) -> tuple:
 
 def _attribution_text(ctx: Context) -> str:
     text = ctx._("Monster names are the SRD's, left in English.") + " " + SRD_ATTRIBUTION
-    return textwrap.fill(text, 190)
+    return textwrap.fill(text, 190, break_on_hyphens=False, break_long_words=False)
 
 
 def _below_caption(ctx: Context, caption: str) -> tuple[float, float]:
