@@ -51,9 +51,11 @@ from explodice.game.checks import check_rules
 from explodice.game.defence import wisdom_term
 from explodice.game.monster import Monster, fp_label
 from explodice.game.rules import (
+    ACTORS,
     ADVANTAGE_STATES,
     ARMOUR_DEX_CAPS,
     WISDOM_IN_DEFENCE,
+    Actor,
     Roll,
     Rules,
 )
@@ -157,6 +159,7 @@ def attack_table(
     *,
     vds: Iterable[int] | None = None,
     wis: int = 0,
+    actor: Actor = "pc",
     advantages: Iterable[str] = ADVANTAGE_STATES,
     readings: Iterable[str] | str | None = None,
     rules: Rules | None = None,
@@ -171,7 +174,9 @@ def attack_table(
 
     The targets are 5e ACs (``acs``, default 10..22), read in 3d6x as VD = AC - 10 +
     ``defence_base`` + the WIS term of a target with WIS modifier ``wis``; or VDs (``vds``),
-    read back as ACs the same way. ``readings`` (``"both"``, or a list of ``"subtract"`` and
+    read back as ACs the same way. ``actor``: ``"pc"`` (keeps its 1s) or ``"npc"`` (cancels
+    every pair under the rule of 1, when ``rules.rule_of_one_kinds`` holds ``"attack"``).
+    ``readings`` (``"both"``, or a list of ``"subtract"`` and
     ``"drop"``) shows each reading of disadvantage (default: the one of ``rules``). Columns:
     ``modifier, advantage, ac, vd, p_hit_d20, p_crit_d20, p_hit_3d6x, p_crit_3d6x, gap``
     (3d6x - 5e), ``equivalent_vd`` (the VD whose 3d6x P(hit) is closest to 5e's, ties to the
@@ -192,6 +197,7 @@ def attack_table(
         )
     ]
     wis = check_int("wis", wis, lo=-5, hi=10, error=ExplodiceError)
+    check_choice("actor", actor, ACTORS, ExplodiceError)
     term = wisdom_term(wis, rules)
     if acs is not None and vds is not None:
         raise ExplodiceError("give `acs` or `vds`, not both: one is read from the other.")
@@ -212,7 +218,7 @@ def attack_table(
     for label, state_rules in _states(advantages, readings, rules):
         adv = label.split(" ")[0]
         for m in mods:
-            roll = Roll(m, advantage=adv, kind="attack")  # type: ignore[arg-type]  # a state
+            roll = Roll(m, advantage=adv, kind="attack", actor=actor)  # type: ignore[arg-type]
             d = attack_odds(roll, ac_list, state_rules, system="d20")
             if sampling.simulated:
                 three = attack_odds(roll, vd_list, state_rules, method="simulate", n=sampling.n,
@@ -243,7 +249,7 @@ def attack_table(
                 rows.append(row)
     frame = pd.DataFrame(rows)
     _provenance(frame, rules, sampling, streams.record)
-    frame.attrs.update({"question": "attack_table", "wis": wis})
+    frame.attrs.update({"question": "attack_table", "wis": wis, "actor": actor})
     return frame
 
 
@@ -431,7 +437,8 @@ class DefenceBaseFit:
     over the cases, or the largest absolute one); ``cases``: one row per build, level, offset
     and direction (``"build hits"``, ``"monster hits"``) with ``p_d20``, ``p_3d6x`` at the base
     and ``error``; ``bases``: both criteria for every base tried; ``readings``: the base and
-    error each reading of the VD would take (``wisdom_in_defence`` x ``armour_dex_cap``).
+    error each reading of the VD would take (``wisdom_in_defence`` x ``armour_dex_cap``):
+    ``base``, ``error`` (the criterion's value there), ``rmse``, ``max_error``, ``current``.
     """
 
     base: int
@@ -592,7 +599,9 @@ def fit_defence_base(
             under = dataclasses.replace(rules, wisdom_in_defence=w, armour_dex_cap=cap)
             current = (w, cap) == (rules.wisdom_in_defence, rules.armour_dex_cap)
             _, _, r_rmse, r_worst, rj = (frame, p3, rmse, worst, j) if current else fit(under)
+            r_objective = r_rmse if criterion == "least_squares" else r_worst
             rows.append({"wisdom_in_defence": w, "armour_dex_cap": cap, "base": int(tried[rj]),
+                         "error": float(r_objective[rj]),
                          "rmse": float(r_rmse[rj]), "max_error": float(r_worst[rj]),
                          "current": current})  # fmt: skip
     readings = pd.DataFrame(rows)
