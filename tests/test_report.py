@@ -121,8 +121,12 @@ def test_one_png_per_page_and_the_csvs_beside_them(written):
         "18-level-dcs-dcs.csv",
         "19-gauge-sizing-gauges.csv",
         "20-save-dc-gaps.csv",
-        "21-readings-readings.csv",
-        "21-readings-by-measure.csv",
+        "21-combat-hits-progression.csv",
+        "21-combat-hits-critical.csv",
+        "22-defence-base-cases.csv",
+        "22-defence-base-readings.csv",
+        "23-readings-readings.csv",
+        "23-readings-by-measure.csv",
     ):
         assert name in csvs
     policies = pd.read_csv(out / "08-day-policies-policies.csv")
@@ -167,7 +171,7 @@ def test_csv_numbers_match_the_api(written):
 
 def test_the_readings_page_is_sensitivitys_own_table(written, tiny_config):
     out, _ = written
-    table = pd.read_csv(out / "21-readings-readings.csv")
+    table = pd.read_csv(out / "23-readings-readings.csv")
     # computed here: the configuration's rules, party and day; the day simulated with its
     # days and seed, as the page says
     s = sensitivity(tiny_config, day_method="simulate")

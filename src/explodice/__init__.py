@@ -16,6 +16,7 @@ from explodice.analysis.combat import (
     DefenceBaseFit,
     attack_table,
     combat_progression,
+    critical_table,
     fit_defence_base,
 )
 from explodice.analysis.compare import (
@@ -191,6 +192,7 @@ __all__ = [
     "attack_odds",
     "attack_table",
     "combat_progression",
+    "critical_table",
     "fit_defence_base",
     "load_monsters",
     "monsters_from_tables",

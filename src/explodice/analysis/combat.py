@@ -28,7 +28,7 @@ import html
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -56,6 +56,7 @@ from explodice.game.rules import (
     ARMOUR_DEX_CAPS,
     WISDOM_IN_DEFENCE,
     Actor,
+    Advantage,
     Roll,
     Rules,
 )
@@ -74,6 +75,7 @@ __all__ = [
     "DefenceBaseFit",
     "attack_table",
     "combat_progression",
+    "critical_table",
     "fit_defence_base",
     "fp_of",
     "rules_changed",
@@ -218,7 +220,7 @@ def attack_table(
     for label, state_rules in _states(advantages, readings, rules):
         adv = label.split(" ")[0]
         for m in mods:
-            roll = Roll(m, advantage=adv, kind="attack", actor=actor)  # type: ignore[arg-type]
+            roll = Roll(m, advantage=cast(Advantage, adv), kind="attack", actor=actor)
             d = attack_odds(roll, ac_list, state_rules, system="d20")
             if sampling.simulated:
                 three = attack_odds(roll, vd_list, state_rules, method="simulate", n=sampling.n,
@@ -250,6 +252,52 @@ def attack_table(
     frame = pd.DataFrame(rows)
     _provenance(frame, rules, sampling, streams.record)
     frame.attrs.update({"question": "attack_table", "wis": wis, "actor": actor})
+    return frame
+
+
+def critical_table(
+    modifier: int = 5,
+    vd: int | None = None,
+    *,
+    margins: Iterable[int] = (5, 10),
+    advantages: Iterable[str] = ADVANTAGE_STATES,
+    rules: Rules | None = None,
+) -> pd.DataFrame:
+    """P(critical) under each reading of ``Rules.critical`` beside the d20's natural 20, for an
+    attack with ``modifier`` against ``vd`` (default: the VD a 5e AC 15 reads, 15 - 10 +
+    ``defence_base``), per advantage state (disadvantage under the rules' reading): one row per
+    state and ``reading`` (``two_sixes``, ``three_sixes``, ``margin 5`` ..., and ``natural 20``
+    for d20) with ``system``, ``p_crit`` and ``p_hit``.
+
+    >>> t = critical_table(advantages=["normal"], margins=[])
+    >>> [(r, round(p, 4)) for r, p in zip(t.reading, t.p_crit)]
+    [('two_sixes', 0.0741), ('three_sixes', 0.0046), ('natural 20', 0.05)]
+    """
+    rules = check_rules(rules)
+    modifier = check_int("modifier", modifier, lo=-100, hi=100, error=ExplodiceError)
+    target = 15 - D20_AC_BASE + rules.defence_base if vd is None else vd
+    target = check_int("vd", target, lo=-100, hi=200, error=ExplodiceError)
+    readings: list[tuple[str, Any]] = [("two_sixes", "two_sixes"), ("three_sixes", "three_sixes")]
+    given = list(margins) if isinstance(margins, (list, tuple, range)) and not margins else None
+    readings += [
+        (f"margin {m}", check_int("margins", m, lo=1, hi=20, error=ExplodiceError))
+        for m in (given if given is not None else check_items("margins", margins, what="margins"))
+    ]
+    ac = target - rules.defence_base + D20_AC_BASE
+    rows = []
+    for label, state_rules in _states(advantages, None, rules):
+        roll = Roll(modifier, advantage=cast(Advantage, label.split(" ")[0]), kind="attack")
+        for name, value in readings:
+            odds = attack_odds(roll, target, dataclasses.replace(state_rules, critical=value))
+            rows.append({"advantage": label, "reading": name, "system": "3d6x", "target": target,
+                         "p_crit": float(odds.p_crit[0]), "p_hit": float(odds.p_hit[0])})  # fmt: skip
+        d = attack_odds(roll, ac, state_rules, system="d20")
+        rows.append({"advantage": label, "reading": "natural 20", "system": "d20", "target": ac,
+                     "p_crit": float(d.p_crit[0]), "p_hit": float(d.p_hit[0])})  # fmt: skip
+    frame = pd.DataFrame(rows)
+    frame.insert(0, "modifier", modifier)
+    _provenance(frame, rules, None, None)
+    frame.attrs["question"] = "critical_table"
     return frame
 
 
