@@ -616,6 +616,13 @@ NOT_CALLED = {
     "ScenarioFileError",
     "BuildFileError",
     "MonsterFileError",
+    "DefenceBaseFit",
+    # the bestiary's (branch bestiary): its quick calls come with it
+    "SRD_ATTRIBUTION",
+    "bestiary",
+    "fp_table",
+    "srd_monsters",
+    "typical_monster",
     "SweepError",
     "SweepWarning",
     "SKILLS",

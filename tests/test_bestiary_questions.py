@@ -12,6 +12,7 @@ import pytest
 from explodice import ExplodiceError, bestiary, fp_table, reference_builds, srd_monsters
 from explodice.analysis.bestiary import level_sides
 from explodice.game.monster import monsters_from_toml
+from explodice.game.tables import DEFENCE_BASE
 from tests import srd
 from tests.hand import HAND, sf
 
@@ -129,7 +130,7 @@ def test_a_designers_monster_is_converted_and_flagged():
         16,
     )
     hits = t[t.chance == "build_hits"].iloc[0]
-    assert (hits.ac, hits.vd) == (19, 19 - 10 + 10 - 1)
+    assert (hits.ac, hits.vd) == (19, 19 - 10 + DEFENCE_BASE - 1)  # WIS 8: -1
     assert t.attrs["sources"] == [""] and t.attrs["attribution"] == ""
 
 

@@ -19,7 +19,6 @@ import pytest
 
 from explodice.present.cli.app import build_parser, main
 from explodice.present.cli.commands import COMMANDS
-from tests.test_bestiary_cli import MONSTERS
 from tests.test_cli_levels import CONFIG as LEVELS_CONFIG
 
 SIM = ["--simulate", "--n", "2000", "--seed", "1", "--threads", "1"]
@@ -59,7 +58,25 @@ BASES: dict[str, list[list[str]]] = {
     "save-dc": [["{levels}", "--levels", "1", "5"]],
     "bestiary": [["--fp", "0", "2"], ["{monsters}"]],
     "fp-table": [["--fp", "0", "2"], ["{monsters}"]],
+    "attack": [["-m", "3", "--ac", "14", "--wis", "1"], ["-m", "3"]],
+    "defence-base": [["{levels}", "--levels", "1", "5"]],
 }  # fmt: skip
+#: A few monsters of a designer, for `defence-base --monsters`.
+MONSTERS = """
+[[monster]]
+nom = "Gobelin"
+FP = 1
+CA = 15
+caracteristiques = { FOR = 8, DEX = 14, CON = 10, INT = 10, SAG = 8, CHA = 8 }
+attaques = { Cimeterre = 4 }
+
+[[monster]]
+name = "Ogre"
+fp = 5
+ac = 11
+scores = { STR = 19, DEX = 8, CON = 16, INT = 5, WIS = 7, CHA = 7 }
+attacks = { Greatclub = 6 }
+"""
 
 #: The option added, by its flag: the option with its value(s), and (after "|") what the base
 #: needs beside it for the option to show (a reading of disadvantage, on a roll at disadvantage).
@@ -133,16 +150,26 @@ PROBES: dict[str, str] = {
     "--name": "--name gob",
     "--flagged": "--flagged",
     "--threshold": "--threshold 0.3",
-    "--defence-base": "--defence-base 12",
+    "--ac": "--ac 16",
+    "--vd": "--vd 16",
+    "--wis": "--wis 2",
+    "--both-readings": "--both-readings",
+    "--defence-base": "--defence-base 8",
     "--wisdom-in-defence": "--wisdom-in-defence none",
     "--armour-dex-cap": "--armour-dex-cap none",
     "--critical": "--critical two_sixes",
+    "--monsters": "--monsters {monsters}",
+    "--offsets": "--offsets 0",
 }
 
 #: Probes of one command, where its option of that flag takes other values than the others'.
 COMMAND_PROBES: dict[tuple[str, str], str] = {
     ("levels", "--table"): "--table dcs",
     ("save-dc", "--table"): "--table cases",
+    ("defence-base", "--table"): "--table cases",
+    ("attack", "--rule-of-one"): "--rule-of-one check save attack | --actor npc",
+    ("attack", "--actor"): "--actor npc | --rule-of-one check save attack",
+    ("attack", "--modifier"): "--modifier 5",
     ("size-gauges", "--day"): "--day {day} --character Bo",
     # the configuration reads disadvantage as "drop" already
     ("levels", "--disadvantage"): "--disadvantage subtract | --advantage disadvantage",
@@ -205,6 +232,7 @@ ELSEWHERE = {
             *("--hiding-ties", "--deception-noticed", "--format", "--lang", "--parts"),
             *("--switches", "--day-method", "--days", "--seed", "--modifiers", "--dc"),
             *("--states", "--kinds", "--rerolls", "--policies", "--show"),
+            *("--defence-base", "--wisdom-in-defence", "--armour-dex-cap", "--critical"),
         )
     },
 }

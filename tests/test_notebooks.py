@@ -23,6 +23,7 @@ EXPECTED = {
     "02-balancing-dcs.ipynb",
     "03-rule-of-one.ipynb",
     "04-levels.ipynb",
+    "05-combat.ipynb",
     "06-bestiary.ipynb",
 }
 SMALL = {"EXPLODICE_NOTEBOOK_N": "20000", "EXPLODICE_NOTEBOOK_DAYS": "300", "MPLBACKEND": "Agg"}

@@ -12,6 +12,13 @@ Carlo engine reports its sample size, seed and confidence intervals.
 # the game: rules, characters, the seeds' tables
 from explodice.analysis.bestiary import fp_table
 from explodice.analysis.close_contest import CloseContest, close_contest, close_opposed
+from explodice.analysis.combat import (
+    DefenceBaseFit,
+    attack_table,
+    combat_progression,
+    critical_table,
+    fit_defence_base,
+)
 from explodice.analysis.compare import (
     dc_for_probability,
     divergence,
@@ -50,6 +57,7 @@ from explodice.core.errors import ExplodiceError, ExplodiceTypeError, RulesError
 from explodice.core.version import __version__ as __version__
 from explodice.day.scenario import DayRoll, Scenario, ScenarioFileError, load_scenario
 from explodice.day.simulate import DayResult, EmptyTime, rolls_to_empty, simulate_day
+from explodice.engine.attack import attack_odds
 from explodice.engine.d20 import D20Distribution, d20
 
 # the two engines and their one result type; the d20 reference
@@ -178,8 +186,14 @@ __all__ = [
     "reference_builds",
     "size_gauges",
     # combat: attacks against the defence value, monsters by power factor
+    "DefenceBaseFit",
     "Monster",
     "MonsterFileError",
+    "attack_odds",
+    "attack_table",
+    "combat_progression",
+    "critical_table",
+    "fit_defence_base",
     "load_monsters",
     "monsters_from_tables",
     # the bestiary: the SRD 5.1's monsters and the designer's own, converted

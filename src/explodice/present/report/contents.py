@@ -28,10 +28,12 @@ from explodice.present.report.config import ReportConfig, in_language, load_conf
 from explodice.present.report.kit import Context, Page, PageData
 from explodice.present.report.pages import (
     bestiary,
+    combat_hits,
     compare,
     day,
     day_policies,
     dc_table,
+    defence_base,
     distribution,
     gauge_sizing,
     group,
@@ -192,6 +194,16 @@ PAGES: list[PageSpec] = [
         save_dc.draw,
     ),
     PageSpec(
+        "combat-hits",
+        N_("Combat: hit chances by level, 3d6x beside 5e, and critical hits per reading"),
+        combat_hits.data,
+        combat_hits.draw,
+    ),
+    PageSpec(
+        "defence-base",
+        N_("Combat: the base of the defence value that keeps 5e's hit chances"),
+        defence_base.data,
+        defence_base.draw,
         "bestiary-fp",
         N_("The bestiary: the typical monster of each power factor, and its 3d6x numbers"),
         bestiary.data_fp,
