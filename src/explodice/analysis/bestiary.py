@@ -240,7 +240,8 @@ def monster_summary(monster: Monster, rules: Rules | None = None) -> dict[str, A
     systems, saves and skills.
 
     >>> from explodice import srd_monsters
-    >>> s = monster_summary(next(m for m in srd_monsters() if m.name == "Adult Red Dragon"))
+    >>> dragon = next(m for m in srd_monsters() if m.name == "Adult Red Dragon")
+    >>> s = monster_summary(dragon, Rules(defence_base=10))  # AC 19, WIS 13
     >>> s["vd"], s["save_dcs_3d6x"].split("; ")[1]
     (20, 'Fire Breath (DEX) 22')
     """
@@ -411,7 +412,7 @@ def fp_table(
     ``p_3d6x_matched_<chance>`` (the mean over the builds). ``method``, ``n``, ``seed``:
     exact.
 
-    >>> t = fp_table(fps=[1, 10])
+    >>> t = fp_table(fps=[1, 10], rules=Rules(defence_base=10))
     >>> t[["fp", "ac", "vd_flat", "vd_matched", "attack", "attack_matched"]].values.tolist()
     [['1', 12.0, 12, 15, 4.0, 4], ['10', 17.5, 20, 20, 9.5, 10]]
     """

@@ -4,7 +4,8 @@ a local process pool or a Dask cluster as ``explodice sweep`` does (``executor=`
 334 run here, in this process. The per-monster computation is
 :func:`explodice.analysis.bestiary.monster_rows`.
 
->>> t = bestiary(name="goblin", fp="1/4")
+>>> from explodice import Rules
+>>> t = bestiary(name="goblin", fp="1/4", rules=Rules(defence_base=10))
 >>> t[["name", "chance", "item", "p_d20", "p_3d6x"]].round(3).head(2).values.tolist()
 [['Goblin', 'build_hits', '', 0.555, 0.778], ['Goblin', 'monster_hits', 'Scimitar', 0.51, 0.52]]
 """

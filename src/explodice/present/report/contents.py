@@ -204,6 +204,8 @@ PAGES: list[PageSpec] = [
         N_("Combat: the base of the defence value that keeps 5e's hit chances"),
         defence_base.data,
         defence_base.draw,
+    ),
+    PageSpec(
         "bestiary-fp",
         N_("The bestiary: the typical monster of each power factor, and its 3d6x numbers"),
         bestiary.data_fp,
