@@ -208,7 +208,7 @@ def _rolls(monster: Monster, rules: Rules) -> _Rolls:
 def _items(m: _Rolls, side: Side, rules: Rules) -> list[tuple[Any, ...]]:
     """(chance, item, ability, target_d20, target_3d6x, bonus, P d20, P 3d6x) for one side."""
     out: list[tuple[Any, ...]] = []
-    p = (
+    p: tuple[float, ...] = (
         p_attack(side.attack["d20"], m.ac, rules, "d20"),
         p_attack(side.attack["3d6x"], m.vd, rules, "3d6x"),
     )
@@ -258,7 +258,7 @@ def monster_summary(monster: Monster, rules: Rules | None = None) -> dict[str, A
         "attacks": _text(monster.attacks),
         "save_dcs_d20": _text(monster.save_dcs, signed=False),
         "save_dcs_3d6x": _text(
-            {n: monster.save_dc(n, system="3d6x") for n in monster.save_dcs}, signed=False
+            {n: monster.save_dc(n, system="3d6x") or 0 for n in monster.save_dcs}, signed=False
         ),
         "saves": _text({a: monster.save_modifier(a) for a in ABILITIES}),
         "skills": _text({k: monster.skill_modifier(k) for k in monster.skills}),

@@ -238,8 +238,8 @@ def _interpolated(fp: Fraction, lo: FPStats, hi: FPStats) -> FPStats:
         attack=line(lambda s: s.attack),
         save_dc=line(lambda s: s.save_dc),
         hp=line(lambda s: s.hp),
-        scores={a: line(lambda s, a=a: s.scores[a]) for a in ABILITIES},
-        saves={a: line(lambda s, a=a: s.saves[a]) for a in ABILITIES},
+        scores={a: lo.scores[a] + (hi.scores[a] - lo.scores[a]) * t for a in ABILITIES},
+        saves={a: lo.saves[a] + (hi.saves[a] - lo.saves[a]) * t for a in ABILITIES},
         interpolated=(lo.fp, hi.fp),
     )
 
