@@ -99,3 +99,16 @@ def highest_dc(m: dict[str, Any]) -> int | None:
     values = [int(v) for v in every(m, "dc_value")]
     values += [int(s["dc"]) for s in every(m, "spellcasting") if "dc" in s]
     return max(values) if values else None
+
+
+def without_the_srd(text: str) -> str:
+    """``text`` (its whitespace made single spaces) without the SRD's words, which stay in
+    English in every language: its attribution (the licence's text) and the names of its
+    monsters, attacks and save DCs."""
+    from explodice import SRD_ATTRIBUTION, srd_monsters
+
+    text = " ".join(text.split()).replace(SRD_ATTRIBUTION, "")
+    names = {n for m in srd_monsters() for n in (m.name, *m.attacks, *m.save_dcs)}
+    for name in sorted(names, key=len, reverse=True):
+        text = text.replace(name, "")
+    return text

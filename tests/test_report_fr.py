@@ -11,9 +11,9 @@ import pytest
 from matplotlib.backends.backend_pdf import PdfPages
 from pypdf import PdfReader
 
-from explodice import SRD_ATTRIBUTION, srd_monsters
 from explodice.present import i18n
 from explodice.present.report import PAGES, build_pages, load_config
+from tests import srd
 
 matplotlib.use("Agg")
 
@@ -92,16 +92,6 @@ def french_text(tmp_path_factory):
     return str(config_path), pages
 
 
-def _without_the_srd(text: str) -> str:
-    """``text`` without the SRD's words, which stay in English in every language: its
-    attribution (the licence's text) and the names of its monsters, attacks and save DCs."""
-    text = " ".join(text.split()).replace(SRD_ATTRIBUTION, "")
-    names = {n for m in srd_monsters() for n in (m.name, *m.attacks, *m.save_dcs)}
-    for name in sorted(names, key=len, reverse=True):
-        text = text.replace(name, "")
-    return text
-
-
 def test_no_label_of_the_french_report_is_left_in_english(french_text):
     config_path, pages = french_text
     assert len(pages) == len(PAGES)
@@ -116,7 +106,7 @@ def test_no_label_of_the_french_report_is_left_in_english(french_text):
             "docs/rules.md",  # a file name
         ):
             text = text.replace(own, "")  # the designer's own words stay as written
-        text = _without_the_srd(text)
+        text = srd.without_the_srd(text)  # the SRD's words stay in English
         english = sorted({m.group(0) for m in ENGLISH.finditer(text)})
         assert english == [], f"page {number}: {english}"
 

@@ -208,9 +208,10 @@ def explorer_html(data: ExplorerData) -> str:
             "10 + defence base + WIS; a save DC of DC - 8 + the 3d6x save base). The tooltip "
             "gives the largest change for one build. explodice bestiary lists them all."
         )
+        bestiary_heading = _("4. The bestiary")
         bestiary_section = f"""
 <section id="bestiary-section">
-  <h2>{esc(_("4. The bestiary"))}</h2>
+  <h2>{esc(bestiary_heading)}</h2>
   <p class="lead">{esc(bestiary_lead)}</p>
   <p class="attribution" id="srd-attribution">{esc(SRD_ATTRIBUTION)}</p>
   <div class="view" id="view-bestiary"></div>
