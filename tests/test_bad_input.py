@@ -617,12 +617,8 @@ NOT_CALLED = {
     "BuildFileError",
     "MonsterFileError",
     "DefenceBaseFit",
-    # the bestiary's (branch bestiary): its quick calls come with it
+    # the SRD's attribution: a constant
     "SRD_ATTRIBUTION",
-    "bestiary",
-    "fp_table",
-    "srd_monsters",
-    "typical_monster",
     "SweepError",
     "SweepWarning",
     "SKILLS",

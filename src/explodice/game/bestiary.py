@@ -44,7 +44,7 @@ from fractions import Fraction
 from importlib import resources
 from typing import Any
 
-from explodice.core.errors import ExplodiceError, fail
+from explodice.core.errors import ExplodiceError, check_items, fail
 from explodice.game.character import ABILITIES, CharacterError, resolve_ability
 from explodice.game.checks import check_rules
 from explodice.game.monster import Monster, fp_label
@@ -125,16 +125,10 @@ def check_monsters(monsters: Any, field_name: str = "monsters") -> tuple[Monster
         return srd_monsters()
     if isinstance(monsters, Monster):
         return (monsters,)
-    if isinstance(monsters, (str, bytes, Mapping)) or not hasattr(monsters, "__iter__"):
-        raise fail(
-            field_name, monsters, "a list of Monsters, or None for the SRD's", ExplodiceError
-        )
-    out = tuple(monsters)
+    out = tuple(check_items(field_name, monsters, what="Monsters (or None for the SRD's)"))
     for i, m in enumerate(out):
         if not isinstance(m, Monster):
             raise fail(f"{field_name}[{i}]", m, "a Monster", ExplodiceError, wrong_type=True)
-    if not out:
-        raise fail(field_name, monsters, "at least one Monster", ExplodiceError)
     return out
 
 
@@ -282,11 +276,9 @@ def fp_stats(
 
 
 def _listed(values: Any) -> list[Any]:
-    if isinstance(values, (str, bytes, int, float, Fraction)):
+    if isinstance(values, (str, int, float, Fraction)):
         return [values]
-    if not hasattr(values, "__iter__"):
-        raise fail("fps", values, "a list of power factors", ExplodiceError, wrong_type=True)
-    return list(values)
+    return check_items("fps", values, what="power factors")
 
 
 @functools.lru_cache(maxsize=256)

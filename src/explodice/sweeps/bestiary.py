@@ -28,7 +28,14 @@ from explodice.analysis.bestiary import (
     monster_rows,
 )
 from explodice.analysis.levels import check_builds
-from explodice.core.errors import ExplodiceError, check_flag, check_int, check_text, fail
+from explodice.core.errors import (
+    ExplodiceError,
+    check_flag,
+    check_int,
+    check_items,
+    check_text,
+    fail,
+)
 from explodice.game.bestiary import check_monsters
 from explodice.game.build import Build, reference_builds
 from explodice.game.checks import check_rules
@@ -69,10 +76,11 @@ class _Batch:
         return pd.DataFrame(rows)
 
 
-def _listed(value: Any) -> list[Any]:
-    if isinstance(value, (str, bytes, int, float)) or not hasattr(value, "__iter__"):
+def _listed(field_name: str, value: Any, what: str) -> list[Any]:
+    """One value, or a non-empty list of them."""
+    if isinstance(value, (str, int, float)):
         return [value]
-    return list(value)
+    return check_items(field_name, value, what=what)
 
 
 def select_monsters(
@@ -90,11 +98,12 @@ def select_monsters(
     """
     pool = check_monsters(monsters)
     if fp is not None:
-        wanted = {parse_fp(f, "fp") for f in _listed(fp)}
+        wanted = {parse_fp(f, "fp") for f in _listed("fp", fp, "power factors")}
         pool = tuple(m for m in pool if m.fp in wanted)
     if types is not None:
         kinds = {
-            fold_name(check_text("types", t, what="creature types") or "") for t in _listed(types)
+            fold_name(check_text("types", t, what="creature types") or "")
+            for t in _listed("types", types, "creature types")
         }
         pool = tuple(m for m in pool if fold_name(m.creature_type) in kinds)
     if name is not None:
