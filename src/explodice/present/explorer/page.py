@@ -243,6 +243,22 @@ def explorer_html(data: ExplorerData) -> str:
         source=_(meta["source"]),
         seed=meta["seed"],
     )
+    attack_section = ""
+    if "attack" in specs:
+        attack_lead = _(
+            "One attacker (its modifier: ability + PB × proficiency + other) against every 5e "
+            "AC and the VD it reads in 3d6x (VD = AC − 10 + {base} + the target's WIS, here 0), "
+            "for the advantage state and the reading of disadvantage chosen: P(hit) in both "
+            "systems, and P(critical) under the 3d6x reading chosen beside the d20's natural 20 "
+            "(a natural 1 misses, a natural 20 hits). Exact."
+        ).format(base=meta.get("defence_base", ""))
+        attack_section = f"""
+<section id="attack-section">
+  <h2>{esc(_("4. An attack against the defence value"))}</h2>
+  <p class="lead">{esc(attack_lead)}</p>
+  <div class="controls" id="controls-attack"></div>
+  <div class="view" id="view-attack"></div>
+</section>"""
     notes = "".join(f"\n    <li>{esc(n)}</li>" for n in meta.get("notes", ()))
     notes_html = f'\n  <ul class="notes" id="roll-notes">{notes}\n  </ul>' if notes else ""
     headings = (
@@ -279,7 +295,7 @@ def explorer_html(data: ExplorerData) -> str:
   <h2>{esc(headings[1])}</h2>
   <p class="lead">{equivalent_lead}</p>
   <div class="view" id="view-equivalent"></div>
-</section>{day_section}
+</section>{day_section}{attack_section}
 <footer>
   <p>{esc(footer)}</p>
 </footer>
