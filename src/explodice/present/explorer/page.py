@@ -252,9 +252,10 @@ def explorer_html(data: ExplorerData) -> str:
             "systems, and P(critical) under the 3d6x reading chosen beside the d20's natural 20 "
             "(a natural 1 misses, a natural 20 hits). Exact."
         ).format(base=meta.get("defence_base", ""))
+        attack_heading = _("4. An attack against the defence value")
         attack_section = f"""
 <section id="attack-section">
-  <h2>{esc(_("4. An attack against the defence value"))}</h2>
+  <h2>{esc(attack_heading)}</h2>
   <p class="lead">{esc(attack_lead)}</p>
   <div class="controls" id="controls-attack"></div>
   <div class="view" id="view-attack"></div>
