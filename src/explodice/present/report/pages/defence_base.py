@@ -38,7 +38,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
             [
                 switch_value("wisdom_in_defence", r.wisdom_in_defence, lang),
                 switch_value("armour_dex_cap", r.armour_dex_cap, lang),
-                str(int(r.base)),
+                str(r.base),
                 ctx.pct(r.rmse),
                 ctx.pct(r.max_error),
             ]
