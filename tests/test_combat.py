@@ -71,6 +71,16 @@ def test_two_sixes_by_counting_initial_throws():
                 assert lo[0] <= want <= hi[0]
     three = attack_odds(Roll(0, kind="attack"), 12, Rules(critical="three_sixes"))
     assert three.p_crit[0] == pytest.approx(1 / 216, abs=1e-14)
+    # two dice cannot show three 6s: no critical, and P(hit) is the plain one
+    drop = Rules(critical="three_sixes", disadvantage="drop")
+    two = attack_odds(Roll(2, advantage="disadvantage", kind="attack"), [9, 14], drop)
+    assert not two.p_crit.any()
+    assert two.p_hit == pytest.approx(
+        [hand.sf(hand.HAND["disadvantage (drop)"], v - 2) for v in (9, 14)]
+    )
+    sim = attack_odds(Roll(2, advantage="disadvantage", kind="attack"), 9, drop,
+                      method="simulate", n=2000, seed=1)  # fmt: skip
+    assert sim.p_crit[0] == 0
 
 
 def _attack_by_hand(modifier, vd, pool, need, *, cancel, malus):

@@ -399,7 +399,7 @@ def _case(
     monster_saves = [
         _p_save(monster.save_roll(a, system=system), spell_dc, system, rules) for a in saves
     ]
-    return {
+    out: dict[str, Any] = {
         "target": target,
         "defence": defence,
         "attack_modifier": build_attack.modifier,
@@ -413,6 +413,7 @@ def _case(
         "spell_dc": spell_dc,
         "p_monster_saves": float(np.mean(monster_saves)),
     }
+    return out
 
 
 def combat_progression(
@@ -519,7 +520,7 @@ _CURVE_VDS = np.arange(-60, 181)
 
 def _fit_curves(
     builds: list[Build],
-    levels: tuple[int, ...],
+    levels: Sequence[int],
     ks: tuple[int, ...],
     pick: Callable[[Fraction], Monster | None],
     rules: Rules,

@@ -72,6 +72,10 @@ def _joint(roll: Roll, rules: Rules, min_sixes: int = 0) -> tuple[np.ndarray, in
         a, fresh = kept_dice(roll, rules, n1, k)
         groups.setdefault((a, n6 - k, fresh), np.zeros(STATE_SHAPE[2]))[s] += p
 
+    if not groups:  # no throw keeps min_sixes 6s (three 6s from a pool of 2)
+        empty = np.zeros((1, 1, 1))
+        empty.setflags(write=False)
+        return empty, 0, 0.0
     n_ones = 5
     die = exploding_die()[0]
     length = max(

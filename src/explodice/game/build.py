@@ -648,9 +648,9 @@ class Build:
         if self.shield:
             out["shield"] = True
         out["attack"] = self.attack
-        steps = self.attack_proficiency
+        held = self.attack_proficiency
         out["attack_proficiency"] = (
-            steps[1] if list(steps) == [1] else {str(lv): m for lv, m in steps.items()}
+            held[1] if list(held) == [1] else {str(lv): m for lv, m in held.items()}
         )
         if self.attack_bonus:
             out["attack_bonus"] = self.attack_bonus

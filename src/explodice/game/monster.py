@@ -41,7 +41,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import KW_ONLY, dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from explodice.core.errors import (
     ExplodiceError,
@@ -336,7 +336,8 @@ class Monster:
         mod = self.modifier(ab)
         if ab not in self.saves:
             return mod
-        return self.saves[ab] if self._printed[0] else mod + self.pb
+        saves = cast(Mapping[str, int], self.saves)  # validated: a table
+        return saves[ab] if self._printed[0] else mod + self.pb
 
     def skill_modifier(self, skill: str) -> int:
         """A skill: the bonus as printed, else modifier + PB when proficient, else the
@@ -345,7 +346,8 @@ class Monster:
         mod = self.modifier(SKILLS[name])
         if name not in self.skills:
             return mod
-        return self.skills[name] if self._printed[1] else mod + self.pb
+        skills = cast(Mapping[str, int], self.skills)  # validated: a table
+        return skills[name] if self._printed[1] else mod + self.pb
 
     # -- its rolls ----------------------------------------------------------------------------
     def attack_roll(
@@ -490,7 +492,7 @@ def monsters_from_tables(
 
     >>> [m.vd() for m in monsters_from_tables([{"nom": "Gobelin", "FP": "1/4", "CA": 15,
     ...     "caracteristiques": dict(FOR=8, DEX=14, CON=10, INT=10, SAG=8, CHA=8)}])]
-    [14]
+    [15]
     """
     check_text("source", source, what="a name for the tables in messages", error=MonsterError)
     check_text("tag", tag, what="a source tag (a non-empty string)", none=True, error=MonsterError)

@@ -253,7 +253,7 @@ def parse_fp(value: object, field_name: str = "fp") -> Fraction:
     if isinstance(value, bool):
         fp = None
     elif isinstance(value, (Fraction, numbers.Rational)):
-        fp = Fraction(value)  # type: ignore[arg-type]  # numbers.Rational is what Fraction takes
+        fp = Fraction(int(value.numerator), int(value.denominator))
     elif isinstance(value, numbers.Real):
         if math.isfinite(float(value)):
             fp = Fraction(float(value)).limit_denominator(8)

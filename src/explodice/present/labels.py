@@ -491,7 +491,8 @@ def switch_value(name: str, value: Any, lang: str) -> str:
         _ = i18n.translator(lang)
         return ",".join(_(k) for k in kinds) or _("none")
     if name == "critical" and isinstance(value, int) and not isinstance(value, bool):
-        return i18n.translator(lang)("margin {margin}").format(margin=value)
+        _ = i18n.translator(lang)
+        return _("margin {margin}").format(margin=value)
     if lang == "en":
         return str(value)
     _ = i18n.translator(lang)

@@ -215,7 +215,10 @@ def _switch_value(sw: RulesSwitch) -> Any:
 
     def read(text: str) -> Any:
         try:
-            return Rules(**{sw.name: text if sw.kind == "choice_or_integer" else _int(text)})
+            given: dict[str, Any] = {
+                sw.name: text if sw.kind == "choice_or_integer" else _int(text)
+            }
+            return Rules(**given)
         except ExplodiceError as err:
             raise argparse.ArgumentTypeError(
                 f"must be {sw.allowed()}, but {text!r} was passed"

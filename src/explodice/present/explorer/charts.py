@@ -550,12 +550,88 @@ def _bestiary_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
     )
 
 
+def _attack_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
+    """An attack: P(hit) and P(critical) by AC (or the VD it reads), 3d6x beside d20, for the
+    chosen attack modifier, advantage state, reading of disadvantage and 3d6x critical."""
+    import altair as alt
+
+    from explodice.present.combat_plots import reading_label
+
+    lang = data.meta["lang"]
+    here = "#controls-attack"
+    mods = sorted(set(data.attack.modifier))
+    params = [
+        alt.param(name="atk_mod", value=5, bind=alt.binding_range(
+            min=mods[0], max=mods[-1], step=1, name=_("attack modifier") + " ", element=here)),
+        alt.param(name="atk_adv", value="normal", bind=alt.binding_radio(
+            options=list(ADVANTAGE_STATES), labels=[_(a) for a in ADVANTAGE_STATES],
+            name=_("advantage") + " ", element=here)),
+        alt.param(name="atk_reading", value=data.meta["switches"]["disadvantage"],
+                  bind=alt.binding_radio(options=["subtract", "drop"],
+                                         labels=[_("subtract"), _("drop")],
+                                         name=_("disadvantage reading") + " ", element=here)),
+        alt.param(name="atk_crit", value=data.meta.get("critical", "none"), bind=alt.binding_select(
+            options=[c for c in dict.fromkeys(data.attack.critical) if c != "-"],
+            labels=[_("none") if c == "none" else reading_label(
+                c if not c.isdigit() else f"margin {c}", lang)
+                for c in dict.fromkeys(data.attack.critical) if c != "-"],
+            name=_("3d6x critical") + " ", element=here)),
+        alt.param(name="atk_axis", value="ac", bind=alt.binding_radio(
+            options=["ac", "vd"], labels=[_("5e AC"), _("3d6x VD")],
+            name=_("target") + " ", element=here)),
+    ]  # fmt: skip
+    base = (
+        alt.Chart(alt.InlineData(values=_records(data.attack)))
+        .transform_calculate(
+            chosen_state="atk_adv == 'disadvantage' ? 'disadvantage (' + atk_reading + ')' "
+            ": atk_adv",
+            target="atk_axis == 'vd' ? datum.vd : datum.ac",
+            hit_text=_vega_percent("p_hit", lang),
+            crit_text=_vega_percent("p_crit", lang),
+        )
+        .transform_calculate(
+            hit_key="'hit @ ' + datum.system + ' @ ' + datum.target + ' = ' + datum.hit_text",
+            crit_key="'crit @ ' + datum.system + ' @ ' + datum.target + ' = ' + datum.crit_text",
+        )
+        .transform_filter(
+            "datum.modifier == atk_mod && datum.state == datum.chosen_state"
+            " && (datum.system == 'd20' || datum.critical == atk_crit)"
+        )
+    )
+    colour = alt.Color(
+        "system:N",
+        scale=alt.Scale(domain=list(SYSTEM_COLOURS), range=list(SYSTEM_COLOURS.values())),
+        legend=alt.Legend(title=None, orient="top-right"),
+    )
+    x = alt.X("target:Q", title=_("target (5e AC, or the 3d6x VD it reads)"))
+    tooltip = [
+        alt.Tooltip("system:N", title=_("system")),
+        alt.Tooltip("ac:Q", title=_("5e AC")),
+        alt.Tooltip("vd:Q", title=_("3d6x VD")),
+        alt.Tooltip("hit_text:N", title=_("P(hit)")),
+        alt.Tooltip("crit_text:N", title=_("P(critical)")),
+    ]
+    hit = base.mark_line(point=alt.OverlayMarkDef(size=14)).encode(
+        x=x, y=alt.Y("p_hit:Q", title=_("P(hit)"), axis=alt.Axis(format="%")),
+        color=colour, tooltip=tooltip, description="hit_key:N",
+    ).properties(width=430, height=320, title=_("P(hit) against each target"))  # fmt: skip
+    crit = base.mark_line(point=alt.OverlayMarkDef(size=14)).encode(
+        x=x, y=alt.Y("p_crit:Q", title=_("P(critical)"), axis=alt.Axis(format="%")),
+        color=colour, tooltip=tooltip, description="crit_key:N",
+    ).properties(width=430, height=320,
+                 title=_("P(critical): the 3d6x reading beside the natural 20"))  # fmt: skip
+    return alt.hconcat(hit, crit, spacing=30).add_params(*params)
+
+
 def explorer_charts(data: ExplorerData) -> dict[str, Any]:
-    """The explorer's views as Altair charts, by section id: ``roll``, ``equivalent``, ``day``."""
+    """The explorer's views as Altair charts, by section id: ``roll``, ``equivalent``, ``day``,
+    ``attack``."""
     _ = i18n.translator(data.meta["lang"])
     charts = {"roll": _roll_chart(data, _), "equivalent": _equivalent_chart(data, _)}
     if not data.day_empty.empty:
         charts["day"] = _day_chart(data, _)
     if not data.bestiary.empty:
         charts["bestiary"] = _bestiary_chart(data, _)
+    if not data.attack.empty:
+        charts["attack"] = _attack_chart(data, _)
     return charts

@@ -9,7 +9,7 @@ from matplotlib.figure import Figure
 from explodice.analysis.combat import fit_defence_base
 from explodice.present import i18n
 from explodice.present.builds import shown_builds
-from explodice.present.combat_plots import plot_defence_bases
+from explodice.present.combat_plots import WHO, plot_defence_bases
 from explodice.present.labels import switch_value
 from explodice.present.report.kit import Context, PageData, exact_columns, page_figure
 
@@ -38,7 +38,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
             [
                 switch_value("wisdom_in_defence", r.wisdom_in_defence, lang),
                 switch_value("armour_dex_cap", r.armour_dex_cap, lang),
-                str(int(r.base)),
+                str(r.base),
                 ctx.pct(r.rmse),
                 ctx.pct(r.max_error),
             ]
@@ -75,7 +75,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
     ):
         part = cases[cases.direction == direction]
         b.scatter(part.level + (part.offset * 0.08), part.error, s=4, marker=marker, alpha=0.5,
-                  color=colour, label=_(direction))  # fmt: skip
+                  color=colour, label=_(WHO[f"p_{direction.replace(' ', '_')}"]))  # fmt: skip
     b.axhline(0, color="0.3", lw=0.8)
     b.set_xlabel(_("level"), fontsize=7)
     b.set_ylabel(_("error in P(hit): 3d6x − 5e"), fontsize=7)
