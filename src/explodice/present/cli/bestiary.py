@@ -174,6 +174,11 @@ def run_bestiary(args: argparse.Namespace) -> int:
     for col in ("target_d20", "target_3d6x"):
         text[col] = [("" if pd.isna(v) else str(int(v))) for v in text[col]]
     text["chance"] = [_(CHANCE_LABELS[c]) for c in text["chance"]]
+    text.columns = [
+        _("monster"), "FP", _("type"), _("chance"), _("attack, DC or save"), _("5e target"),
+        _("3d6x target"), "5e", "3d6x", _("mean change"), _("largest change"), _("build"), "!",
+    ]  # fmt: skip
+    text.iloc[:, 11] = [_(b) for b in text.iloc[:, 11]]
     emit(text, "text", header=_header(_("bestiary"), found, args, extra), lang=args.lang)
     return 0
 
@@ -211,7 +216,16 @@ def run_fp_table(args: argparse.Namespace) -> int:
         "the builds)"
     )
     sys.stdout.write(_header(_("typical monster by FP"), found, args, extra) + "\n")
-    emit(frame[_FP_SHOWN], "text", lang=args.lang)
+    text = frame[_FP_SHOWN].copy()
+    text.columns = [
+        "FP", _("level"), _("monsters"), _("AC (median)"), _("VD flat"), _("VD matched"),
+        _("attack (median)"), _("attack flat"), _("attack matched"), _("save DC (median)"),
+        _("DC flat"), _("DC matched"), _("HP (median)"),
+    ]  # fmt: skip
+    for col in (_("VD flat"), _("VD matched"), _("attack flat"), _("attack matched"),
+                _("DC flat"), _("DC matched")):  # fmt: skip
+        text[col] = text[col].astype("Int64")
+    emit(text, "text", lang=args.lang)
     return 0
 
 
