@@ -59,6 +59,11 @@ def test_browser_shows_the_chosen_monsters_chances(browser, page_file):
         """() => Array.from(document.querySelectorAll('#view-bestiary select option'))
         .map(o => o.value).find(v => v.startsWith('Adult Red Dragon '))"""
     )
+    options = pg.evaluate(
+        "() => Array.from(document.querySelectorAll('#view-bestiary select option')).map(o => o.value)"
+    )
+    mine = [o for o in options if o.startswith("Mine goblin ")]
+    assert len(options) == 336 and len(mine) == 1 and mine[0].endswith(" — tiny.toml")
     pg.select_option("#view-bestiary select", option)
     pg.evaluate("window.explodiceViews.bestiary.runAsync().then(() => null)")
     shown = _points(pg)

@@ -487,13 +487,16 @@ def _bestiary_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
     level), 5e and 3d6x side by side, with its AC and VD."""
     import altair as alt
 
+    from explodice.game.bestiary import SRD_SOURCE
     from explodice.present.bestiary_plots import CHANCE_LABELS
 
     lang = data.meta["lang"]
     frame = data.bestiary.assign(
+        # a designer's monster says where it comes from: it may share a name with the SRD's
         monster=lambda f: [
             _("{name} (FP {fp}, AC {ac} → VD {vd})").format(name=n, fp=fp, ac=ac, vd=vd)
-            for n, fp, ac, vd in zip(f.name, f.fp, f.ac, f.vd)
+            + ("" if src == SRD_SOURCE or not src else f" — {src}")
+            for n, fp, ac, vd, src in zip(f.name, f.fp, f.ac, f.vd, f.source)
         ],
         row=lambda f: [
             f"{_(CHANCE_LABELS[c])}: {_(i) if c == 'monster_saves' else i}"
