@@ -143,3 +143,11 @@ def test_bad_input_is_refused():
         bestiary(name="no such monster")
     with pytest.raises(ExplodiceError, match="`flagged`"):
         bestiary(flagged="yes")
+
+
+@pytest.mark.slow
+def test_bestiary_on_a_local_process_pool_is_the_serial_one():
+    """Monsters and builds travel to worker processes (pickled through their tables)."""
+    serial = bestiary(fp=[1, 2], executor="serial")
+    pooled = bestiary(fp=[1, 2], executor="local", workers=2, progress=False)
+    assert serial.equals(pooled)
