@@ -85,3 +85,26 @@ def test_defence_base_is_the_apis_fit(capsys, tmp_path):
     code, out, _ = run(capsys, "defence-base", "--monsters", path, "--levels", 1, "--offsets", 0,
                        "--lang", "fr")  # fmt: skip
     assert code == 0 and f"= {fit.base}" in out
+
+
+def test_the_readings_measure_the_combat_switches_on_attacks(capsys):
+    s = ex.sensitivity(modifiers=[0, 5], dcs=[16], parts=["attack"],
+                       switches=["critical", "defence_base"])  # fmt: skip
+    t = s.table.set_index(["switch", "value"])
+    # two 6s or more on 4 dice (advantage), counted: 1 - (5/6)^4 - 4 (1/6) (5/6)^3
+    assert t.loc[("critical", "two_sixes"), "attack_p_crit_max"] == pytest.approx(
+        1 - (5 / 6) ** 4 - 4 / 6 * (5 / 6) ** 3
+    )
+    # a base one higher: every VD one higher, so the largest change is one total's mass
+    one_up = s.detail[
+        (s.detail.switch == "defence_base") & (s.detail.value == str(ex.Rules().defence_base + 1))
+    ]
+    hits = one_up[one_up.measure == "p_hit"]
+    assert (hits.delta <= 0).all() and hits.delta.min() < -0.05
+    code, out, _ = run(capsys, "readings", "--parts", "attack", "--switches", "critical",
+                       "--modifiers", 0, 5, "--format", "json")  # fmt: skip
+    assert code == 0
+    rows = {(r["switch"], r["value"]): r for r in json.loads(out)}
+    assert rows[("critical", "two_sixes")]["attack_p_crit_max"] == pytest.approx(
+        t.loc[("critical", "two_sixes"), "attack_p_crit_max"], abs=1e-12
+    )
