@@ -617,6 +617,10 @@ NOT_CALLED = {
     "ProficiencyWarning",
     "ScenarioFileError",
     "BuildFileError",
+    "MonsterFileError",
+    "DefenceBaseFit",
+    # the SRD's attribution: a constant
+    "SRD_ATTRIBUTION",
     "SweepError",
     "SweepIncomplete",
     "SweepWarning",

@@ -9,6 +9,7 @@ from fractions import Fraction
 
 import pytest
 
+import explodice as ex
 from explodice import Best, Roll, Rules, exact
 from explodice.core.errors import ExplodiceError
 from explodice.day.simulate import simulate_day
@@ -682,3 +683,50 @@ def test_explore_lifts_a_soft_address_space_limit(config_path, tmp_path):
     done = _explore_under_limit(config_path, tmp_path / "a.html", tmp_path, soft_only=True)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "explodice").is_dir()  # the bundle was made, then kept
+
+
+# -- the attack view (issue 32) -----------------------------------------------------------------
+def test_attack_rows_are_the_apis_attack_table(data):
+    a = data.attack
+    three = a[(a.system == "3d6x") & (a.critical == "two_sixes") & (a.state == "advantage")]
+    api = ex.attack_table(
+        sorted(set(three.modifier)), sorted(set(three.ac)), advantages=["advantage"],
+        rules=Rules(critical="two_sixes"),
+    )  # fmt: skip
+    merged = three.merge(api, on=["modifier", "ac"])
+    assert len(merged) == len(three) and (merged.vd_x == merged.vd_y).all()
+    assert list(merged.p_hit) == pytest.approx(list(merged.p_hit_3d6x), abs=1e-5)
+    assert set(merged.p_crit.round(4)) == {0.1319}  # 4 dice, two 6s or more
+    d20_rows = a[(a.system == "d20") & (a.state == "normal") & (a.modifier == 5)]
+    by_hand = {ac: sum(f == 20 or (f != 1 and f + 5 >= ac) for f in range(1, 21)) / 20
+               for ac in d20_rows.ac}  # fmt: skip
+    assert list(d20_rows.p_hit) == pytest.approx([by_hand[ac] for ac in d20_rows.ac])
+    assert set(d20_rows.p_crit) == {0.05}
+
+
+def test_browser_attack_view_follows_its_controls(page):
+    def shown(kind: str) -> dict[str, str]:
+        return page.evaluate(
+            """(kind) => Object.fromEntries(
+            Array.from(document.querySelectorAll('#view-attack [aria-label]'))
+                 .map(e => e.getAttribute('aria-label'))
+                 .filter(t => t && t.startsWith(kind + ' @ '))
+                 .map(t => t.split(' = ')))""",
+            kind,
+        )
+
+    view = "window.explodiceViews.attack"
+    page.evaluate(f"{view}.signal('atk_mod', 7).signal('atk_adv', 'advantage')"
+                  f".signal('atk_crit', 'two_sixes').signal('atk_axis', 'vd') && null")  # fmt: skip
+    _settle(page)
+    hits, crits = shown("hit"), shown("crit")
+    rules = Rules(critical="two_sixes")
+    roll = Roll(7, advantage="advantage", kind="attack")
+    for vd in (14, 18, 22):
+        p = float(ex.attack_odds(roll, vd, rules).p_hit[0])
+        assert _agrees(hits[f"hit @ 3d6x @ {vd}"], p), (vd, hits.get(f"hit @ 3d6x @ {vd}"), p)
+        assert _agrees(crits[f"crit @ 3d6x @ {vd}"], 0.131944)
+    ac = 15  # the d20 row of the AC that reads VD 15 + base - 10
+    vd = ac - 10 + Rules().defence_base
+    assert _agrees(hits[f"hit @ d20 @ {vd}"], 1 - (7 / 20) ** 2)  # needs 8+: 1 - P(both < 8)
+    assert _agrees(crits[f"crit @ d20 @ {vd}"], 0.0975)

@@ -91,7 +91,7 @@ def written(tiny_config, tmp_path_factory):
 def test_the_pdf_opens_with_one_page_per_builder(written):
     out, paths = written
     reader = PdfReader(out / report.PDF_NAME)
-    assert len(reader.pages) == len(report.PAGES) == 21
+    assert len(reader.pages) == len(report.PAGES) == 25
     first = reader.pages[0].extract_text()
     assert "A tiny test report" in first and "2026-01-02" in first and "drop" in first
     assert "Seed: 11" in first
@@ -121,8 +121,14 @@ def test_one_png_per_page_and_the_csvs_beside_them(written):
         "18-level-dcs-dcs.csv",
         "19-gauge-sizing-gauges.csv",
         "20-save-dc-gaps.csv",
-        "21-readings-readings.csv",
-        "21-readings-by-measure.csv",
+        "21-combat-hits-progression.csv",
+        "21-combat-hits-critical.csv",
+        "22-defence-base-cases.csv",
+        "22-defence-base-readings.csv",
+        "23-bestiary-fp-fp-table.csv",
+        "24-bestiary-bestiary.csv",
+        "25-readings-readings.csv",
+        "25-readings-by-measure.csv",
     ):
         assert name in csvs
     policies = pd.read_csv(out / "08-day-policies-policies.csv")
@@ -167,7 +173,7 @@ def test_csv_numbers_match_the_api(written):
 
 def test_the_readings_page_is_sensitivitys_own_table(written, tiny_config):
     out, _ = written
-    table = pd.read_csv(out / "21-readings-readings.csv")
+    table = pd.read_csv(out / "25-readings-readings.csv")
     # computed here: the configuration's rules, party and day; the day simulated with its
     # days and seed, as the page says
     s = sensitivity(tiny_config, day_method="simulate")

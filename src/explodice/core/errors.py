@@ -193,11 +193,11 @@ def check_choice(
     ...
     explodice.core.errors.RulesTypeError: `advantage` must be one of ['normal', 'advantage'], but array([1, 2]) was passed.
     """
-    allowed = f"one of {listed(choices)}"
+    # the message is written only for a refusal: a Roll checks its choices on every creation
     if not isinstance(value, str):  # first: an array compared with `in` is ambiguous
-        raise fail(field_name, value, allowed, error, wrong_type=True)
+        raise fail(field_name, value, f"one of {listed(choices)}", error, wrong_type=True)
     if value not in choices:
-        raise fail(field_name, value, allowed, error)
+        raise fail(field_name, value, f"one of {listed(choices)}", error)
     return choices[choices.index(value)]
 
 

@@ -68,6 +68,7 @@ PART_NAMES = {
     "day": N_("day"),
     "hiding": N_("hiding"),
     "haggle": N_("haggling"),
+    "attack": N_("attacks"),
 }
 #: The measures, as a reader names them.
 MEASURES = {
@@ -79,6 +80,8 @@ MEASURES = {
     "drain_mean": N_("E[drain]"),
     "successes": N_("successes"),
     "price_mean": N_("mean price"),
+    "p_hit": N_("P(hit)"),
+    "p_crit": N_("P(critical)"),
 }
 #: The table's summary columns that :func:`readings_frame` shows, with their headers: the
 #: largest change of E[drain] per roll, of a day's P(empty) and of its expected successes.
@@ -205,6 +208,16 @@ def case_label(cell: Any, lang: str) -> str:
     if part == "haggle":
         return _("Persuasion and Deception {modifier}, DC {dc}").format(
             modifier=f"{int(cell.modifier):+d}", dc=int(cell.dc)
+        )
+    if part == "attack":  # "+5 vs priest at level 10, advantage, keep"
+        target = str(cell.case).split(" vs ", 1)[1].rsplit(", ", 2)[0]
+        name, _at, level = target.rpartition(" at level ")
+        return _("{modifier} vs {name} at level {level}, {advantage}, {policy}").format(
+            modifier=f"{int(cell.modifier):+d}",
+            name=name,
+            level=level,
+            advantage=_(cell.advantage),
+            policy=_(str(cell.policy)),
         )
     return str(cell.case)
 

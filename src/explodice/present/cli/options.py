@@ -120,6 +120,14 @@ SWITCH_HELP = {
     "observer sees them",
     "deception_noticed": "haggling past 25%%: the seller notices the trick when the Deception "
     "fails, or always, later, when cheated",
+    "defence_base": "the base of the defence value (VD = base + DEX + WIS + armour + shield; "
+    "from a 5e AC: AC - 10 + base + WIS)",
+    "wisdom_in_defence": "how WIS enters the VD: its whole modifier, only a positive one, or "
+    "not at all",
+    "armour_dex_cap": "DEX in the VD: capped by armour as in 5e (medium +2, heavy 0), or "
+    "always whole",
+    "critical": "a critical hit in 3d6x: none, two or three 6s kept on the initial throw, or "
+    "an integer margin (total >= VD + margin)",
 }
 #: The options not named after their field (``rule_of_one_kinds`` is ``--rule-of-one``).
 SWITCH_FLAGS = {"rule_of_one_kinds": "--rule-of-one"}
@@ -146,18 +154,23 @@ class Switch:
     many: bool = False
     metavar: str | None = None
     scope: str = "roll"
+    #: an integer switch (``defence_base``, ``critical``): the switch, whose check reads the
+    #: text given (a word of its choices or an integer of its range)
+    integer: RulesSwitch | None = None
 
     @classmethod
     def of(cls, sw: RulesSwitch) -> Switch:
         """The option of one switch of :func:`~explodice.game.rules.switches`."""
+        integer = sw if sw.kind in ("integer", "choice_or_integer") else None
         return cls(
             sw.name,
             SWITCH_FLAGS.get(sw.name, "--" + sw.name.replace("_", "-")),
             SWITCH_HELP.get(sw.name, f"the reading `{sw.name}` of the rules (docs/rules.md)"),
-            None if sw.kind == "flag" else tuple(sw.values),
+            None if sw.kind == "flag" else (sw.choices if integer else tuple(sw.values)),
             many=sw.kind == "set",
-            metavar="KIND" if sw.kind == "set" else None,
+            metavar="KIND" if sw.kind == "set" else ("N" if sw.kind == "integer" else None),
             scope=sw.scope,
+            integer=integer,
         )
 
     @property
@@ -170,6 +183,16 @@ class Switch:
         if self.choices is None:  # --flag turns the switch on, --no-flag off (over a configuration)
             group.add_argument(
                 self.flag, action=argparse.BooleanOptionalAction, default=default, help=self.help
+            )
+            return
+        if self.integer is not None:  # a word of its choices, or an integer of its range
+            sw = self.integer
+            group.add_argument(
+                self.flag,
+                type=_switch_value(sw),
+                default=default,
+                metavar=self.metavar or "{" + ",".join((*sw.choices, f"{sw.lo}..{sw.hi}")) + "}",
+                help=f"{self.help} (default: {default})",
             )
             return
         shown = " ".join(sorted(default)) if self.many else default
@@ -186,6 +209,34 @@ class Switch:
     def read(self, args: argparse.Namespace) -> Any:
         value = getattr(args, self.dest)
         return frozenset(value) if self.many and value is not None else value
+
+
+def _switch_value(sw: RulesSwitch) -> Any:
+    """The argparse ``type`` of an integer switch: its own check (one line, exit 2)."""
+
+    def read(text: str) -> Any:
+        try:
+            given: dict[str, Any] = {
+                sw.name: text if sw.kind == "choice_or_integer" else _int(text)
+            }
+            return Rules(**given)
+        except ExplodiceError as err:
+            raise argparse.ArgumentTypeError(
+                f"must be {sw.allowed()}, but {text!r} was passed"
+            ) from err
+
+    def value(text: str) -> Any:
+        return getattr(read(text), sw.name)
+
+    value.__name__ = sw.name  # argparse names the type in its message
+    return value
+
+
+def _int(text: str) -> Any:
+    try:
+        return int(text.strip())
+    except ValueError:
+        return text
 
 
 #: Every switch of Rules as an option, in the order of ``--help`` (the fields' order).

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from explodice.analysis.combat import attack_table
 from explodice.analysis.compare import equivalent_dc
 from explodice.analysis.sensitivity import day_blind_spot
 from explodice.core.version import __version__
@@ -51,6 +52,11 @@ __all__ = ["CURVE_DCS", "SLIDER", "ExplorerData", "Subject", "explorer_data"]
 CURVE_DCS = range(1, 51)
 #: The modifiers the slider offers (a character's tests may add others).
 SLIDER = (-5, 15)
+#: The attack view's modifiers and 5e ACs.
+ATTACK_MODIFIERS = range(0, 13)
+ATTACK_ACS = range(10, 25)
+#: The readings of the 3d6x critical the attack view offers (``Rules.critical``).
+CRITICALS: tuple[Any, ...] = ("none", "two_sixes", "three_sixes", 5, 10)
 #: The day of each best(λ) choice plays Best against each roll's own DC (this one is a stand-in).
 DAY_DC = 16
 
@@ -72,7 +78,15 @@ class ExplorerData:
     - ``meta``: title, version, date, seed, rules, language and method notes;
     - ``build_levels``: the modifiers of each build's subjects at every level, ``who``,
       ``level``, ``mod3``, ``mod20`` (the page's level control picks the row; the subjects
-      table holds level 1's).
+      table holds level 1's);
+    - ``bestiary``: each monster (the configuration's ``[[monster]]`` and the SRD 5.1's)
+      converted, one row per chance and item: ``name``, ``fp``, ``source``, ``ac``, ``vd``,
+      ``chance``, ``item``, ``p_d20``, ``p_3d6x``, ``largest_change``, ``worst_build``
+      (:func:`~explodice.bestiary` against the reference builds at level FP);
+    - ``attack``: P(hit) and P(critical) of an attack (:func:`~explodice.attack_table`) per
+      ``modifier`` (:data:`ATTACK_MODIFIERS`), 5e ``ac`` and the ``vd`` it reads, advantage
+      ``state``, ``system`` and 3d6x ``critical`` reading (:data:`CRITICALS`; d20 rows ``"-"``:
+      the natural 20).
     """
 
     subjects: pd.DataFrame
@@ -84,6 +98,8 @@ class ExplorerData:
     day_gauges: pd.DataFrame
     meta: dict[str, Any]
     build_levels: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)
+    bestiary: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)
+    attack: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)
 
 
 @dataclass(frozen=True)
@@ -377,13 +393,63 @@ def _day_tables(config: Any, lang: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.
     )
 
 
+#: The bestiary's columns the explorer's monster picker reads.
+BESTIARY_COLUMNS = [
+    "name", "fp", "source", "ac", "vd", "chance", "item", "p_d20", "p_3d6x", "largest_change",
+    "worst_build",
+]  # fmt: skip
+
+
+def _bestiary(config: Any) -> pd.DataFrame:
+    """The configuration's monsters and the SRD's, converted (exact)."""
+    from explodice.game.bestiary import srd_monsters
+    from explodice.sweeps.bestiary import bestiary
+
+    frame = bestiary([*config.monsters, *srd_monsters()], rules=config.rules)
+    return frame[BESTIARY_COLUMNS]
+
+
+def _attack_frame(rules: Rules) -> pd.DataFrame:
+    """P(hit) and P(critical) of an attack per modifier, AC (and the VD it reads), advantage
+    state and critical reading, 3d6x beside d20 (the d20 rows once: the natural 20)."""
+    frames = []
+    for critical in CRITICALS:
+        t = attack_table(ATTACK_MODIFIERS, ATTACK_ACS, readings="both",
+                         rules=dataclasses.replace(rules, critical=critical))  # fmt: skip
+        for system in ("3d6x", "d20"):
+            if system == "d20" and critical != CRITICALS[0]:
+                continue
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "modifier": t.modifier,
+                        "state": t.advantage,
+                        "ac": t.ac,
+                        "vd": t.vd,
+                        "system": system,
+                        "critical": str(critical) if system == "3d6x" else "-",
+                        # five decimals: the page shows one (the file stays small)
+                        "p_hit": t[f"p_hit_{system}"].round(5),
+                        "p_crit": t[f"p_crit_{system}"].round(5),
+                    }
+                )
+            )
+    return pd.concat(frames, ignore_index=True)
+
+
 def explorer_data(
-    config: Any = None, *, lang: str | None = None, date: str | None = None, day: bool = True
+    config: Any = None,
+    *,
+    lang: str | None = None,
+    date: str | None = None,
+    day: bool = True,
+    monsters: bool = True,
 ) -> ExplorerData:
     """Compute every table of the explorer for a report configuration (default: embedded),
     with its labels in ``lang`` (default: the configuration's ``lang``).
 
-    ``day=False`` leaves the party's day out (its tables empty): for quick looks and tests.
+    ``day=False`` leaves the party's day out (its tables empty), ``monsters=False`` the
+    bestiary: for quick looks and tests.
     """
     # imported here: the report's writer imports the explorer
     from explodice.present.report.config import ReportConfig, in_language, load_config
@@ -439,6 +505,8 @@ def explorer_data(
         "profiles": dict(config.profiles),
         "notes": notes,
         "builds": [b.name for b in config.builds],
+        "defence_base": rules.defence_base,
+        "critical": str(rules.critical),
     }
     return ExplorerData(
         _subjects_frame(subjects + built),
@@ -448,4 +516,6 @@ def explorer_data(
         *day_tables,
         meta=meta,
         build_levels=build_levels,
+        bestiary=_bestiary(config) if monsters else empty,
+        attack=_attack_frame(rules),
     )

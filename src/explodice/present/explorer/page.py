@@ -18,6 +18,7 @@ from typing import Any
 
 from explodice.core.errors import ExplodiceError
 from explodice.core.files import atomic_write_text, check_writable
+from explodice.game.bestiary import SRD_ATTRIBUTION
 from explodice.present import i18n
 from explodice.present.explorer.bundle import vega_bundle, vega_lite_version
 from explodice.present.explorer.charts import explorer_charts
@@ -198,6 +199,23 @@ def explorer_html(data: ExplorerData) -> str:
   <div class="controls" id="controls-day"></div>
   <div class="view" id="view-day"></div>
 </section>"""
+    bestiary_section = ""
+    if "bestiary" in specs:
+        bestiary_lead = _(
+            "Choose a monster (the configuration's own, then the SRD 5.1's, names as the SRD "
+            "writes them, in English): its chances against the reference builds at the level "
+            "of its FP (the mean over the builds), in 5e and converted flat to 3d6x (VD = AC - "
+            "10 + defence base + WIS; a save DC of DC - 8 + the 3d6x save base). The tooltip "
+            "gives the largest change for one build. explodice bestiary lists them all."
+        )
+        bestiary_heading = _("5. The bestiary")
+        bestiary_section = f"""
+<section id="bestiary-section">
+  <h2>{esc(bestiary_heading)}</h2>
+  <p class="lead">{esc(bestiary_lead)}</p>
+  <p class="attribution" id="srd-attribution">{esc(SRD_ATTRIBUTION)}</p>
+  <div class="view" id="view-bestiary"></div>
+</section>"""
     profiles = ", ".join(f"{esc(k)} {v:+d}" for k, v in meta["profiles"].items())
     embeds = "\n".join(
         f"    vegaEmbed('#view-{k}', {script_json(s)}, opts).then(r => {{ views['{k}'] = r.view; }}),"
@@ -243,6 +261,23 @@ def explorer_html(data: ExplorerData) -> str:
         source=_(meta["source"]),
         seed=meta["seed"],
     )
+    attack_section = ""
+    if "attack" in specs:
+        attack_lead = _(
+            "One attacker (its modifier: ability + PB × proficiency + other) against every 5e "
+            "AC and the VD it reads in 3d6x (VD = AC − 10 + {base} + the target's WIS, here 0), "
+            "for the advantage state and the reading of disadvantage chosen: P(hit) in both "
+            "systems, and P(critical) under the 3d6x reading chosen beside the d20's natural 20 "
+            "(a natural 1 misses, a natural 20 hits). Exact."
+        ).format(base=meta.get("defence_base", ""))
+        attack_heading = _("4. An attack against the defence value")
+        attack_section = f"""
+<section id="attack-section">
+  <h2>{esc(attack_heading)}</h2>
+  <p class="lead">{esc(attack_lead)}</p>
+  <div class="controls" id="controls-attack"></div>
+  <div class="view" id="view-attack"></div>
+</section>"""
     notes = "".join(f"\n    <li>{esc(n)}</li>" for n in meta.get("notes", ()))
     notes_html = f'\n  <ul class="notes" id="roll-notes">{notes}\n  </ul>' if notes else ""
     headings = (
@@ -279,7 +314,7 @@ def explorer_html(data: ExplorerData) -> str:
   <h2>{esc(headings[1])}</h2>
   <p class="lead">{equivalent_lead}</p>
   <div class="view" id="view-equivalent"></div>
-</section>{day_section}
+</section>{day_section}{attack_section}{bestiary_section}
 <footer>
   <p>{esc(footer)}</p>
 </footer>

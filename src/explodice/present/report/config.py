@@ -29,6 +29,7 @@ from explodice.core.files import atomic_write_text, check_writable, parse_toml, 
 from explodice.day.scenario import scenario_from_tables
 from explodice.game.build import builds_from_tables
 from explodice.game.character import characters_from_tables
+from explodice.game.monster import monsters_from_tables
 from explodice.game.rules import Rules, switches
 from explodice.game.tables import PROFILES
 from explodice.present.i18n import LANGS, Lang, check_lang, translator
@@ -55,6 +56,7 @@ CONFIG_KEYS = (
     "character",
     "day",
     "build",
+    "monster",
 )
 
 
@@ -101,6 +103,8 @@ class ReportConfig:
     source: str = "embedded default"
     lang: Lang = "en"  # the language of the report and the explorer
     builds: tuple[Any, ...] = ()  # the [[build]] tables: characters across levels 1-20
+    #: the [[monster]] tables: the designer's own monsters (the bestiary's, beside the SRD's)
+    monsters: tuple[Any, ...] = ()
     #: which of the names (:data:`NAMED`) are explodice's own, written in ``lang`` by
     #: :func:`in_language`; the others are the designer's, shown as written
     default_names: frozenset[str] = frozenset(NAMED)
@@ -245,6 +249,11 @@ def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
         {"day": data.get("day", {})}, characters=party, source=source, default_name="a day"
     )
     builds = tuple(builds_from_tables(data["build"], source=source)) if "build" in data else ()
+    monsters = (
+        tuple(monsters_from_tables(data["monster"], source=source, tag=Path(source).name))
+        if "monster" in data
+        else ()
+    )
     if source == "embedded default":
         ours = frozenset(NAMED)
     else:  # a default filled in for a key the file leaves out is explodice's own
@@ -270,5 +279,6 @@ def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
         source=source,
         lang=lang,
         builds=builds,
+        monsters=monsters,
         default_names=ours,
     )
