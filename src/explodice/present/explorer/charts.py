@@ -100,12 +100,12 @@ def _roll_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
             element=here,
         ),
     )
-    pol = alt.param(
+    pol = alt.param(  # each subject's own policy by default (the build's, the character's)
         name="policy",
-        value="keep",
+        value=OWN_POLICIES,
         bind=alt.binding_select(
-            options=[c.key for c in POLICY_CHOICES],
-            labels=[c.label(lang) for c in POLICY_CHOICES],
+            options=[OWN_POLICIES, *(c.key for c in POLICY_CHOICES)],
+            labels=[_(OWN_POLICIES)] + [c.label(lang) for c in POLICY_CHOICES],
             name=_("rule of 1") + " ",
             element=here,
         ),
@@ -426,7 +426,9 @@ def _day_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
         tooltip=[
             alt.Tooltip("type_label:N", title=_("roll type")),
             alt.Tooltip("state_label:N", title=_("gauge")),
-            alt.Tooltip("rolls:Q", title=_("rolls in all days"), format=",d"),
+            alt.Tooltip("rolls:Q", title=_("rolls in all days"), format=",d")
+            if data.meta.get("day_method") == "simulate"
+            else alt.Tooltip("rolls:Q", title=_("expected rolls per day"), format=",.2f"),
             alt.Tooltip("shown:N", title=_("P(success)")),
         ],
     )
