@@ -11,7 +11,6 @@ import pytest
 
 from explodice import Best, Roll, Rules, exact
 from explodice.core.errors import ExplodiceError
-from explodice.day.simulate import simulate_day
 from explodice.engine.d20 import d20
 from explodice.present.cli import main
 from explodice.present.explorer import (
