@@ -149,7 +149,7 @@ def test_the_day_is_exact_day_per_policy(config, data):
     party = tuple(dataclasses.replace(c, policy="cancel") for c in config.day.characters)
     res = exact_day(config.day.replace(characters=party), config.rules)
     g = res.to_frame("gauges").set_index(["character", "gauge"])
-    can_empty = g[g.p_empty > 1e-9]
+    can_empty = g[g.p_empty > 1e-12]
     assert sorted(cancel.index) == sorted(can_empty.index)
     for key, row in cancel.iterrows():
         assert row.p_empty == pytest.approx(g.loc[key, "p_empty"], abs=1e-12)
@@ -360,7 +360,7 @@ def test_browser_day_follows_the_policy_control(page, config):
     party = tuple(dataclasses.replace(c, policy="keep") for c in config.day.characters)
     res = exact_day(config.day.replace(characters=party), config.rules)
     g = res.to_frame("gauges")
-    g = g[g.p_empty > 1e-9]  # every gauge that can empty, overflow included
+    g = g[g.p_empty > 1e-12]  # every gauge that can empty, overflow included
     expected = {}
     for row in g.itertuples():
         who = f"{row.character} {row.gauge} ({row.start} points)"

@@ -25,8 +25,10 @@ from importlib import resources
 from typing import Any, Literal, get_args
 
 from explodice.core.errors import ExplodiceError, check_choice
+from explodice.engine.exact import OMITTED_LIMIT as CERTAIN
 
 __all__ = [
+    "CERTAIN",
     "LANGS",
     "Lang",
     "check_lang",
@@ -106,6 +108,8 @@ def percent(p: float, lang: str, digits: int = 1) -> str:
 
     >>> percent(0.0002, "fr"), percent(0.99999, "en"), percent(0.0, "en")
     ('< 0,1\xa0%', '> 99.9%', '0.0%')
+    >>> percent(0.999999999999939, "en"), percent(3e-17, "en")
+    ('100.0%', '0.0%')
     >>> percent(0.838, "en"), percent(0.838, "fr")
     ('83.8%', '83,8\xa0%')
     """
@@ -113,6 +117,8 @@ def percent(p: float, lang: str, digits: int = 1) -> str:
 
     lang = check_lang(lang)
     step = 10.0**-digits / 100
+    if abs(1 - p) <= CERTAIN or abs(p) <= CERTAIN:  # certain up to the exact engine's cut
+        p = float(round(p))
     if 0 < p < step / 2:
         return "< " + percent(step, lang, digits)
     if 1 - step / 2 <= p < 1:

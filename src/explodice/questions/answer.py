@@ -65,9 +65,9 @@ KINDS: tuple[Kind, ...] = get_args(Kind)
 Method = Literal["exact", "simulate"]
 METHODS: tuple[Method, ...] = get_args(Method)
 #: An exact probability within this of 0 or 1 is 0 or 1: the exact engine's cut leaves out
-#: less than :data:`~explodice.engine.exact.OMITTED_LIMIT` of a roll's mass, and a sum over
-#: a table or a day adds rounding of the same order (3d6x+5 against DC 8 is 0.999999999999939).
-CERTAIN_WITHIN = 1000 * OMITTED_LIMIT
+#: less than :data:`~explodice.engine.exact.OMITTED_LIMIT` of a roll's mass, and the sums of
+#: a table or a day add rounding far below it (3d6x+5 against DC 8 is 0.999999999999939).
+CERTAIN_WITHIN = OMITTED_LIMIT
 
 
 def changed_switches(rules: Rules) -> tuple[tuple[str, str], ...]:

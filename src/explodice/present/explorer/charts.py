@@ -45,11 +45,11 @@ def _js(text: str) -> str:
 
 def _vega_percent(field: str, lang: str) -> str:
     """:func:`shown_percent` in Vega's expression language (the page's locale does the rest)."""
-    d = f"datum.{field}"
+    d, cut = f"datum.{field}", repr(i18n.CERTAIN)  # certain within the engine's cut
     return (
-        f"{d} > 0 && {d} < 0.0005 ? {_js(i18n.percent(1e-9, lang))} : "
-        f"{d} >= 0.9995 && {d} < 1 ? {_js(i18n.percent(1 - 1e-9, lang))} : "
-        f"format({d}, '.1%')"
+        f"{d} > {cut} && {d} < 0.0005 ? {_js(i18n.percent(1e-9, lang))} : "
+        f"{d} >= 0.9995 && {d} < 1 - {cut} ? {_js(i18n.percent(1 - 1e-9, lang))} : "
+        f"format({d} <= {cut} ? 0 : {d} >= 1 - {cut} ? 1 : {d}, '.1%')"
     )
 
 
