@@ -203,6 +203,20 @@ def test_the_save_dc_is_the_same_on_the_report_and_the_command(config, capsys):
                 np.testing.assert_array_equal(cli[col].to_numpy(), report[col].to_numpy())
 
 
+def test_the_dc_table_is_the_same_on_the_report_and_the_command(config, capsys):
+    from explodice.present.report.pages import dc_table as page
+
+    report = _written(page.data(Context(config, "x", "2026-12-01")).tables["success"])
+    registry.forget()
+    mods = [str(m) for m in config.modifiers]
+    cli = _csv(
+        capsys, "table", "--modifiers", *mods, "--disadvantage-readings", "both", "--format", "csv"
+    )
+    assert list(cli.columns) == list(report.columns) and set(cli.method) == {"exact"}
+    for col in ("p", "p_complication", "drain_mean", "modifier", "dc"):
+        np.testing.assert_array_equal(cli[col].to_numpy(), report[col].to_numpy())
+
+
 def test_every_question_names_its_surfaces():
     for name, q in registry.catalogue().items():
         assert q.surfaces.get("report") and q.surfaces.get("cli"), name

@@ -35,7 +35,7 @@ from explodice.questions.answer import Answer, Kind
 __all__ = ["MODULES", "Question", "ask", "canonical", "catalogue", "forget", "question", "register"]
 
 #: The modules that register the questions, imported by :func:`catalogue`.
-MODULES = ("day", "readings", "gauge_sizing", "progression", "save_dc")
+MODULES = ("day", "readings", "gauge_sizing", "progression", "save_dc", "success")
 #: Answers kept in memory within a run (the largest, the day's, are a few hundred kB).
 MEMO_SIZE = 64
 
