@@ -234,3 +234,61 @@ def test_the_tightest_line_meets_every_level_with_the_fewest_points(needs):
     for b, p in itertools.product(range(-60, 80), range(0, 60)):  # brute force
         if all(b + p * lv >= n for lv, n in needs.items()):
             assert sum(b + p * lv for lv in needs) >= total
+
+
+# -- every caption names its method and the rules off their defaults -------------------------
+CAPTION_CONFIG = """
+title = "Captions"
+seed = 5
+
+[rules]
+overflow = "lost"
+
+[table]
+modifiers = [0, 4]
+
+[simulation]
+n = 2000
+days = 50
+
+[[character]]
+name = "Ana"
+level = 1
+scores = { STR = 14, DEX = 14, CON = 12, INT = 10, WIS = 10, CHA = 8 }
+skills = { Stealth = 1 }
+gauge_per_level = { PA = 1 }
+
+[day]
+name = "short day"
+rolls_per_day = 4
+
+[[day.roll]]
+character = "Ana"
+skill = "Stealth"
+dc = 16
+
+[[build]]
+name = "fighter"
+main = "STR"
+scores = { STR = 16, DEX = 13, CON = 14, INT = 8, WIS = 12, CHA = 10 }
+skills = { Athletics = 1 }
+saves = { STR = 1, CON = 1 }
+gauge_per_level = { PA = 3 }
+"""
+#: How a caption says where its numbers come from (a page of sampled numbers names its n and
+#: seed; the Monte Carlo page checks the engine itself).
+METHOD_WORDS = ("Exact", "exact", "simulated", "Monte Carlo")
+
+
+@pytest.mark.slow
+def test_every_caption_names_the_method_and_the_rules_off_their_defaults(tmp_path):
+    from explodice.present.report.contents import PAGES
+
+    path = tmp_path / "captions.toml"
+    path.write_text(CAPTION_CONFIG, encoding="utf-8")
+    ctx = Context(load_config(path), "x", "2026-12-01")
+    for spec in PAGES[1:]:  # the title page states everything in its own table
+        fig = spec.draw(ctx, spec.data(ctx))
+        caption = fig.texts[1].get_text().replace("\n", " ")
+        assert "Rules off their defaults: overflow = lost." in caption, spec.name
+        assert any(w in caption for w in METHOD_WORDS), (spec.name, caption)

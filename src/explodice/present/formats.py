@@ -162,6 +162,18 @@ class Formatter:
             ]
         return pd.DataFrame(out)
 
+    def frame(
+        self, frame: pd.DataFrame, kinds: dict[str, Kind], *, exact: bool = True
+    ) -> pd.DataFrame:
+        """A plain tidy ``frame`` as text, each column by its kind in ``kinds`` (a column not
+        named: as it is), headers translated: for a command whose table is not yet a
+        question's answer."""
+        out = {}
+        for col in frame.columns:
+            kind = kinds.get(str(col))
+            out[self._(str(col))] = [self.cell(v, kind, exact=exact) for v in frame[col]]
+        return pd.DataFrame(out)
+
     def axis(self, kind: Kind) -> Any:
         """A matplotlib tick formatter for an axis of ``kind``: percents with as few decimals
         as the ticks need (``60%``, never ``60.0%``), signed changes, plain numbers, each the

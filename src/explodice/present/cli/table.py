@@ -10,6 +10,8 @@ import argparse
 from explodice.analysis.success import pivot_success
 from explodice.game.rules import ADVANTAGE_STATES, DISADVANTAGE_READINGS
 from explodice.game.tables import SYSTEMS
+from explodice.present import i18n
+from explodice.present.answers import method_text
 from explodice.present.cli.base import Command
 from explodice.present.cli.options import (
     DC,
@@ -87,8 +89,11 @@ def run(args: argparse.Namespace) -> int:
     answer = ask("success", inputs, threads=sampling.threads)
     table = answer.csv_table("success")
     wide = pivot_success(table, index=["modifier", "advantage"], columns="dc")
-    header = f"# P(success), {args.system}, {table['method'].iloc[0]}; " + (
-        rules_text(rules, args.system)
+    _ = i18n.translator(args.lang)
+    header = "# " + _("P(success), {system}, {method}; {rules}").format(
+        system=args.system,
+        method=method_text(answer.provenance, args.lang, rules=False),
+        rules=rules_text(rules, args.system, args.lang),
     )
     emit(
         table,

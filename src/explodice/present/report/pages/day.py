@@ -103,7 +103,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "can empty at the end of the day."
     ).format(
         day=day_description(c.day.name, [ch.name for ch in c.day.characters], c.day.n_rolls, lang),
-        method=method_text(prov, lang),
+        method=method_text(prov, lang, rules=False),
     )
     height = 0.03 + 0.028 * (len(shown) + 1)  # the roll types' names take three lines
     fig, (a, b) = page_figure(

@@ -95,7 +95,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "{builds}."
     ).format(
         risk=i18n.percent(RISK, lang, 0),
-        method=method_text(answer.provenance, lang),
+        method=method_text(answer.provenance, lang, rules=False),
         rolls=DAY_ROLLS,
         dc=DC_TABLES["3d6x"]["moderate"],
         builds=shown.note(lang, ctx.config.source),
