@@ -87,11 +87,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     switch_defaults(p)
 
 
-def load_level_config(path: str | None) -> Any:
-    """The report configuration at ``path`` (``None``: the embedded one)."""
+def load_level_config(path: str | None, lang: str = "en") -> Any:
+    """The report configuration at ``path`` (``None``: the embedded one), explodice's own
+    names (the default builds: fighter, guerrier) in ``lang``."""
     from explodice.present.report.config import load_config  # no matplotlib: see report.py
 
-    return load_config(path)
+    return load_config(path, lang=lang)
 
 
 def _tests(args: argparse.Namespace) -> Any:
@@ -118,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         raise ExplodiceError(
             "`--format csv` writes one table: add --table progression or --table dcs."
         )
-    config = load_level_config(args.config)
+    config = load_level_config(args.config, args.lang)
     found = builds_from(args, config)
     levels = levels_from(args)
     rules = config_rules(args, config)

@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     refuse_lucky(args, "save-dc")
     refuse_ties(args, "save-dc")
     refuse_drain_switches(args, None, "`save-dc`")
-    config = load_level_config(args.config)
+    config = load_level_config(args.config, args.lang)
     found = builds_from(args, config)
     rules = config_rules(args, config)
     for name in args.casters or ():

@@ -165,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
         raise ExplodiceError(
             f"`--risk` must be a probability in [1e-9, 1), but {args.risk!r} was passed."
         )
-    config = load_level_config(args.config)
+    config = load_level_config(args.config, args.lang)
     found = builds_from(args, config)
     levels = levels_from(args)
     rules = config_rules(args, config)
