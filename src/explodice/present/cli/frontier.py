@@ -23,7 +23,7 @@ from explodice.present.cli.options import (
 )
 from explodice.present.cli.output import emit
 from explodice.present.formats import Formatter
-from explodice.present.labels import rules_text
+from explodice.present.labels import N_, rules_text
 from explodice.questions.answer import Kind
 
 __all__ = ["COMMAND", "run"]
@@ -41,6 +41,8 @@ SHOWN = (
 )
 
 
+#: The policies of the frontier's rows, as its text table names them.
+POLICY_WORDS = (N_("keep"), N_("cancel"), N_("best"))
 #: The kinds of the shown columns (a λ never reached is "unbounded", a knee yes or no).
 KINDS: dict[str, Kind] = {
     "policy": "label",
