@@ -66,6 +66,8 @@ def test_a_signed_change_always_carries_its_sign_and_the_surfaces_minus():
     assert fr.cell(0.0548, "change") == "+5,5\xa0pts"
     assert report.cell(0.0, "change") == "±0.0 pp"
     assert report.cell(-1.585, "signed") == "\u22121.585" and cli.cell(0.015, "signed") == "+0.015"
+    # one format per column: an exact 0 and rounding noise both 0.000, never "0" beside "0.000"
+    assert report.cell(0.0, "signed") == report.cell(-3.6e-15, "signed") == "0.000"
     assert report.cell(-3.5, "number") == "\u22123.500" and cli.cell(-3.5, "number") == "-3.500"
 
 

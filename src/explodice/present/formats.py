@@ -129,9 +129,10 @@ class Formatter:
         return f"{sign}{i18n.number(size, self.lang, digits)}{unit}"
 
     def signed(self, x: float, digits: int = 3) -> str:
-        """A signed number: ``+0.015``, ``−1.585``; ``0`` for an exact 0."""
-        if x == 0:
-            return "0"
+        """A signed number: ``+0.015``, ``−1.585``; one that rounds to 0 (an exact 0, or
+        rounding noise such as -3.6e-15) is ``0.000``, as many decimals as the others."""
+        if round(abs(x), digits) == 0:
+            return i18n.number(0.0, self.lang, digits)
         text = i18n.number(abs(x), self.lang, digits)
         return ("+" if x > 0 else self.minus) + text
 
