@@ -82,8 +82,8 @@ def draw(ctx: Context, data: PageData) -> Figure:
             return policies.get(str(v), _(str(v)))
         if col == "emptied_by":
             return _(EMPTIED_BY[bool(v)])
-        text = fmt.cell(v, answer.kind(col), exact=prov.exact, cut=prov.cut)
-        return text
+        digits = 1 if col == "first_empty_mean" else None  # a roll of the day, to a tenth
+        return fmt.cell(v, answer.kind(col), exact=prov.exact, cut=prov.cut, digits=digits)
 
     shown = pd.DataFrame(
         {_(head): [cell(col, v) for v in emptying[col]] for col, head in GAUGE_COLUMNS}

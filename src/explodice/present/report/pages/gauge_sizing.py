@@ -60,26 +60,23 @@ def draw(ctx: Context, data: PageData) -> Figure:
             [
                 r.build,
                 r.gauge,
-                _("{first} at level {a}, {last} at level {b}").format(
-                    first=r.need_first, a=first, last=r.need_last, b=last
-                ),
+                f"{r.need_first} → {r.need_last}",
                 _("{base} + {per} per level").format(base=r.line_base, per=r.line_per_level),
-                _("{first} at level {a}, {last} at level {b}").format(
-                    first=r.have_first, a=first, last=r.have_last, b=last
-                ),
+                f"{r.have_first} → {r.have_last}",
                 fmt.cell(r.first_level_met, "level") if pd.notna(r.first_level_met) else _("never"),
                 fmt.cell(r.risk_first, "probability"),
                 fmt.cell(r.risk_last, "probability"),
             ]
         )
+    span = _("level {a} → {b}").format(a=first, b=last)
     table = pd.DataFrame(
         rows,
         columns=[
             _("build"),
             _("gauge"),
-            _("needs"),
+            _("needs ({levels})").format(levels=span),
             _("the least maximum meeting every level"),
-            _("has"),
+            _("has ({levels})").format(levels=span),
             _("meets the need from level"),
             _("P(empty) at level {level}").format(level=first),
             _("P(empty) at level {level}").format(level=last),
