@@ -41,6 +41,7 @@ __all__ = [
     "percent_formatter",
     "number_formatter",
     "translator",
+    "typographic",
 ]
 
 #: The languages of the report, the explorer and the command line.
@@ -169,7 +170,9 @@ def percent_formatter(lang: str, digits: int = 0) -> Any:
 
     if check_lang(lang) == "en":
         return PercentFormatter(xmax=1.0, decimals=digits)
-    return FuncFormatter(lambda x, pos: percent(round(x, 9), lang, digits) if 0 <= x <= 1 else "")
+    return FuncFormatter(
+        lambda x, pos: typographic(percent(round(x, 9), lang, digits)) if 0 <= x <= 1 else ""
+    )
 
 
 def number_formatter(lang: str) -> Any:
@@ -177,7 +180,16 @@ def number_formatter(lang: str) -> Any:
     from matplotlib.ticker import FuncFormatter
 
     check_lang(lang)
-    return FuncFormatter(lambda x, pos: number(round(x, 6), lang, None))
+    return FuncFormatter(lambda x, pos: typographic(number(round(x, 6), lang, None)))
+
+
+def typographic(text: str) -> str:
+    """``text`` with the minus of a figure (U+2212), as matplotlib's own ticks write it.
+
+    >>> typographic("-1,5")
+    '−1,5'
+    """
+    return "\u2212" + text[1:] if text.startswith("-") else text
 
 
 def d3_locale(lang: str) -> dict[str, Any]:
