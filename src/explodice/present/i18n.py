@@ -194,7 +194,7 @@ def typographic(text: str) -> str:
 
 def d3_locale(lang: str) -> dict[str, Any]:
     """The number locale of the page's charts (d3-format), from Babel's CLDR symbols."""
-    from babel.numbers import get_decimal_symbol, get_group_symbol, get_minus_sign_symbol
+    from babel.numbers import get_decimal_symbol, get_group_symbol
 
     loc = _LOCALES[check_lang(lang)]
     return {
@@ -203,7 +203,7 @@ def d3_locale(lang: str) -> dict[str, Any]:
         "grouping": [3],
         "currency": ["", " €"] if lang == "fr" else ["£", ""],
         "percent": _percent_pattern(lang, 0).replace("#,##0", ""),
-        "minus": get_minus_sign_symbol(loc),
+        "minus": "\u2212",  # the report's minus, in every language (CLDR's is a hyphen)
     }
 
 

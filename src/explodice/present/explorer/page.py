@@ -232,6 +232,11 @@ def explorer_html(data: ExplorerData) -> str:
         "that DC). The d20 reads the same modifier and advantage state. E[drain] is "
         "the expected number of gauge points one roll costs."
     )
+    roll_lead += " " + _(
+        'The rule-of-1 control starts at "{own}": a character or a build plays its own '
+        "policy (and its reroll trait), as the report's pages do; choose another policy to "
+        "see every subject play it instead (the control shows which is played)."
+    ).format(own=esc(_(OWN_POLICIES)))
     if meta.get("builds"):
         roll_lead += " " + _(
             "The builds ({names}) roll at the level the level control chooses (1 to 20): "

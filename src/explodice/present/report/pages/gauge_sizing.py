@@ -75,7 +75,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
             _("build"),
             _("gauge"),
             _("needs ({levels})").format(levels=span),
-            _("the least maximum meeting every level"),
+            _("least maximum, every level"),
             _("has ({levels})").format(levels=span),
             _("meets the need from level"),
             _("P(empty) at level {level}").format(level=first),
