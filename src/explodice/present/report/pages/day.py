@@ -45,8 +45,7 @@ def data(ctx: Context) -> PageData:
     """The day's answer (:mod:`explodice.questions.day`): every gauge's fate, P(empty) after
     each roll for every gauge that can empty, the success by roll and by roll type."""
     inputs = day_inputs(ctx.config)
-    if inputs.method == "simulate":
-        wait_for(ctx)  # the day kernel, compiled by the warm-up process
+    wait_for(ctx)  # the day's kernels, compiled by the warm-up process
     answer = ask("day", inputs)
     if "not computed" in answer.extra:
         spot = day_blind_spot(ctx.config.day, ctx.rules)
