@@ -165,22 +165,45 @@ def date(day: str | _dt.date, lang: str) -> str:
 
 
 def percent_formatter(lang: str, digits: int = 0) -> Any:
-    """A matplotlib tick formatter writing probabilities in percent the language's way."""
-    from matplotlib.ticker import FuncFormatter, PercentFormatter
+    """A matplotlib tick formatter writing probabilities in percent the language's way, with
+    the fewest decimals (at most ``digits``) that write every tick of the axis exactly: ``60%``,
+    never ``60.0%`` beside ``60%`` elsewhere; ``2.5%`` where the ticks need it."""
+    check_lang(lang)
 
-    if check_lang(lang) == "en":
-        return PercentFormatter(xmax=1.0, decimals=digits)
-    return FuncFormatter(
-        lambda x, pos: typographic(percent(round(x, 9), lang, digits)) if 0 <= x <= 1 else ""
-    )
+    def write(x: float, decimals: int) -> str:
+        if not 0 <= round(x, 9) <= 1:
+            return ""
+        return typographic(percent(round(x, 9), lang, decimals))
+
+    return _TickFormatter(write, scale=100, most=max(digits, 1))
 
 
 def number_formatter(lang: str) -> Any:
-    """A matplotlib tick formatter writing plain numbers the language's way (``0,5``)."""
-    from matplotlib.ticker import FuncFormatter
-
+    """A matplotlib tick formatter writing plain numbers the language's way (``0,5``), every
+    tick of an axis with the same decimals (``1,9 2,0 2,1``, as English writes ``1.9 2.0 2.1``)."""
     check_lang(lang)
-    return FuncFormatter(lambda x, pos: typographic(number(round(x, 6), lang, None)))
+    return _TickFormatter(lambda x, d: typographic(number(round(x, 9), lang, d)), scale=1, most=6)
+
+
+def _TickFormatter(write: Callable[[float, int], str], *, scale: float, most: int) -> Any:
+    """A matplotlib Formatter: ``write(x, decimals)``, the decimals the fewest that write every
+    tick of the axis (its ``locs``, times ``scale``) exactly, at most ``most``."""
+    from matplotlib.ticker import Formatter
+
+    class Ticks(Formatter):  # type: ignore[misc]  # matplotlib's stubs: an untyped base
+        def __call__(self, x: float, pos: int | None = None) -> str:
+            locs = [v for v in getattr(self, "locs", ()) if v == v] or [x]
+            return write(x, _decimals([scale * v for v in locs], most))
+
+    return Ticks()
+
+
+def _decimals(values: list[float], most: int) -> int:
+    """The fewest decimals (0 to ``most``) that write each of ``values`` exactly."""
+    for d in range(most + 1):
+        if all(abs(v * 10**d - round(v * 10**d)) < 1e-6 for v in values):
+            return d
+    return most
 
 
 def typographic(text: str) -> str:
