@@ -294,3 +294,16 @@ def test_every_caption_names_the_method_and_the_rules_off_their_defaults(tmp_pat
         caption = fig.texts[1].get_text().replace("\n", " ")
         assert "Rules off their defaults: overflow = lost." in caption, spec.name
         assert any(w in caption for w in METHOD_WORDS), (spec.name, caption)
+
+
+def test_a_day_simulated_without_a_seed_records_the_seed_it_drew(capsys, tmp_path):
+    scenario = tmp_path / "day.toml"
+    assert main(["day", "--write-default-scenario", str(scenario)]) == 0
+    capsys.readouterr()
+    first = _csv(capsys, "day", str(scenario), "--simulate", "--days", "50", "--format", "csv")
+    assert set(first.method) == {"simulate"} and set(first.n) == {50}
+    (seed,) = set(first.seed)
+    again = _csv(
+        capsys, "day", str(scenario), "--days", "50", "--seed", str(seed), "--format", "csv"
+    )
+    np.testing.assert_array_equal(again.p_empty.to_numpy(), first.p_empty.to_numpy())

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -127,8 +128,8 @@ def run(args: argparse.Namespace) -> int:
     header = f"# {scenario.describe()}; {method_text(answer.provenance, lang)}"
     header += f"\n# {rules_text(rules, lang)}"
     columns = [c for c in answer.tables[table].columns if c != "can_empty"]
-    text = Formatter(lang, "cli").table(answer, table, columns)
-    emit(frame, "text", text=text, header=header, lang=lang)
+    text = Formatter(lang, "cli").table(answer, table, columns)  # every cell by its kind
+    sys.stdout.write(f"{header}\n{text.to_string(index=False)}\n")
     return 0
 
 
