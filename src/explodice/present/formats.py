@@ -183,7 +183,7 @@ class Formatter:
 
         fmt = self
 
-        class _Ticks(TickFormatter):  # type: ignore[misc]  # matplotlib's stubs: Any base
+        class _Ticks(TickFormatter):
             def __call__(self, x: float, pos: int | None = None) -> str:
                 locs = [v for v in getattr(self, "locs", []) if math.isfinite(v)] or [x]
                 if kind == "probability":
