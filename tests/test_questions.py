@@ -307,3 +307,23 @@ def test_a_day_simulated_without_a_seed_records_the_seed_it_drew(capsys, tmp_pat
         capsys, "day", str(scenario), "--days", "50", "--seed", str(seed), "--format", "csv"
     )
     np.testing.assert_array_equal(again.p_empty.to_numpy(), first.p_empty.to_numpy())
+
+
+def test_a_configuration_that_simulates_the_day_says_n_and_seed_in_the_captions(tmp_path):
+    from explodice.present.report.contents import PAGES
+
+    path = tmp_path / "simulated.toml"
+    path.write_text(
+        CAPTION_CONFIG.replace("days = 50", 'days = 50\nday = "simulate"'), encoding="utf-8"
+    )
+    config = load_config(path)
+    assert config.day_method == "simulate"
+    ctx = Context(config, "x", "2026-12-01")
+    for spec in PAGES:
+        if spec.name in ("day", "readings"):
+            data = spec.data(ctx)
+            caption = spec.draw(ctx, data).texts[1].get_text().replace("\n", " ")
+            assert "50 days" in caption and "seed 5" in caption, (spec.name, caption)
+    day = next(s for s in PAGES if s.name == "day").data(ctx)
+    assert set(day.tables["gauges"].method) == {"simulate"}
+    assert {"ci_low", "ci_high"} <= set(day.tables["gauges"].columns)
