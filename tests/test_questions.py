@@ -24,7 +24,7 @@ from explodice.present.report.config import load_config
 from explodice.present.report.kit import Context
 from explodice.questions import registry
 from explodice.questions.answer import Answer, Provenance
-from explodice.questions.day import DayInputs
+from explodice.questions.day import DayInputs, emptying
 from explodice.questions.gauge_sizing import tightest_line
 
 
@@ -114,7 +114,8 @@ def test_the_day_answer_is_the_exact_day_with_every_gauge_that_can_empty(config)
     assert {("Gudulf", g) for g in ("PM", "PF", "PH")} <= set(
         zip(overflow.character, overflow.gauge)
     )
-    shown = set(zip(answer.tables["empty"].character, answer.tables["empty"].gauge))
+    curves = emptying(answer)
+    shown = set(zip(curves.character, curves.gauge))
     assert shown == set(zip(direct.character, direct.gauge)) - {
         (c, g) for c, g, p in zip(direct.character, direct.gauge, direct.p_empty) if p <= 1e-12
     }

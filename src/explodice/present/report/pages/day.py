@@ -108,7 +108,9 @@ def draw(ctx: Context, data: PageData) -> Figure:
     fig, (a, b) = page_figure(
         ctx, title, caption, ncols=2, table=shown, table_height=height, bottom=0.14 + height
     )
-    plots.plot_depletion(for_plot(answer, "empty", ctx.rules), ax=a, lang=lang)
+    curves = emptying(answer).drop(columns=["rules"])  # every gauge that can empty
+    curves.attrs["rules"] = ctx.rules
+    plots.plot_depletion(curves, ax=a, lang=lang)
     types = for_plot(answer, "roll_types", ctx.rules)
     rolls = {r.label: r for r in c.day.rolls}
     types["roll type"] = [
