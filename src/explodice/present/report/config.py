@@ -34,6 +34,8 @@ from explodice.game.rules import Rules, switches
 from explodice.game.tables import PROFILES
 from explodice.present.i18n import LANGS, Lang, check_lang, translator
 from explodice.present.labels import N_
+from explodice.questions.answer import METHODS as DAY_METHODS
+from explodice.questions.answer import Method as DayMethod
 
 __all__ = [
     "DEFAULT_NAMES",
@@ -98,6 +100,10 @@ class ReportConfig:
     profiles: Mapping[str, int] = field(default_factory=lambda: dict(PROFILES))
     n: int = 200_000
     days: int = 2_000
+    #: how the day's pages, the readings' day and the explorer's party day are computed:
+    #: ``"exact"`` (the default) or ``"simulate"`` (``days`` days from ``seed``, every number
+    #: with its interval)
+    day_method: DayMethod = "exact"
     party: tuple[Any, ...] = ()
     day: Any = None  # a Scenario
     source: str = "embedded default"
@@ -240,9 +246,12 @@ def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
         raise fail("table.profiles", profiles, "a table of names to modifiers")
     profiles = {str(k): integer(f"table.profiles.{k}", v, -20, 30) for k, v in profiles.items()}
 
-    sim = section("simulation", ("n", "days"))
+    sim = section("simulation", ("n", "days", "day"))
     n = integer("simulation.n", sim.get("n", defaults.n), 1_000, 10**9)
     days = integer("simulation.days", sim.get("days", defaults.days), 10, 10**7)
+    day_method = sim.get("day", defaults.day_method)
+    if day_method not in DAY_METHODS:
+        raise fail("simulation.day", day_method, f"one of {list(DAY_METHODS)}")
 
     party = tuple(characters_from_tables(data.get("character"), source=source))
     day = scenario_from_tables(
@@ -274,6 +283,7 @@ def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
         profiles=profiles,
         n=n,
         days=days,
+        day_method=day_method,
         party=party,
         day=day,
         source=source,
