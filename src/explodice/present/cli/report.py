@@ -7,6 +7,7 @@ $ explodice report my-game.toml --lang fr
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 
 from explodice.present.cli.base import Command, Output
@@ -30,6 +31,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="compute every number and draw every page again, and keep nothing (answers are "
+        "kept in ~/.cache/explodice/answers: see README)",
+    )
+    p.add_argument(
         "--lang",
         choices=LANGS,
         default=None,
@@ -43,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
     # imported here: matplotlib's PDF backend takes a second, which the other commands skip
     from explodice.present.report import (
         ReportWarning,
+        last_session,
         load_config,
         write_default_config,
         write_report,
@@ -51,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     if args.write_default_config is not None:
         refuse(
             args,
-            ("config", "--out", "--lang", "--no-progress"),
+            ("config", "--out", "--lang", "--no-progress", "--no-cache"),
             "is not read by --write-default-config, which writes the default configuration "
             "and stops.",
         )
@@ -66,7 +74,19 @@ def run(args: argparse.Namespace) -> int:
     )
     config = load_config(args.config)
     with warnings_in_one_line(ReportWarning):
-        paths = write_report(config, args.out, progress=not args.no_progress, lang=args.lang)
+        paths = write_report(
+            config,
+            args.out,
+            progress=not args.no_progress,
+            lang=args.lang,
+            cache=not args.no_cache,
+        )
+    session = last_session()
+    if session is not None:
+        anew = [n.split(":", 1)[1] for n in session.computed if n.startswith("page:")]
+        print(session.summary(), file=sys.stderr)
+        if anew:
+            print(f"pages computed anew: {', '.join(anew)}", file=sys.stderr)
     print(f"wrote {len(paths)} files into {args.out}/ (the PDF: {paths[0]})")
     return 0
 
