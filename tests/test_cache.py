@@ -228,6 +228,15 @@ PAGES = ("title", "dc-table", "day", "rerolls", "monte-carlo", "levels-progressi
 
 @pytest.fixture
 def few_pages(monkeypatch):
+    """A report of :data:`PAGES`, with a stand-in explorer (tests/test_explorer.py has its
+    own), its PDF dated the same in every run."""
+    import explodice.present.explorer as explorer
+
+    def stand_in(config, out, *, date, lang):
+        Path(out).write_text(f"explorer of {config.title} on {date} in {lang}")
+        return Path(out)
+
+    monkeypatch.setattr(explorer, "write_explorer", stand_in)
     monkeypatch.setattr(contents, "PAGES", [p for p in contents.PAGES if p.name in PAGES])
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # the PDF's creation date
 
@@ -252,7 +261,7 @@ def test_a_warm_report_has_the_cold_reports_bytes(few_pages, folder, tmp_path, m
             entry.unlink()
     write_report(out=tmp_path / "warm", date="2026-12-01")
     warm = last_session()
-    assert not warm.computed and {f"page:{p}" for p in PAGES} <= set(warm.reused)
+    assert warm.computed == ["explorer"] and {f"page:{p}" for p in PAGES} <= set(warm.reused)
     cold_files, warm_files = _files(tmp_path / "cold"), _files(tmp_path / "warm")
     assert len(cold_files) > 10 and warm_files == cold_files  # CSVs, PNGs, PDF, MANIFEST
     # no cache at all: the same bytes again
@@ -316,3 +325,17 @@ def test_report_and_explore_take_no_cache(tmp_path, monkeypatch, capsys):
     assert "1 answers reused, 0 computed" in capsys.readouterr().err
     assert (tmp_path / "e.html").read_bytes() == (tmp_path / "f.html").read_bytes()
     assert json.loads(next(folder.glob("file/*/*")).read_bytes().partition(b"\n")[0])["kind"]
+
+
+@pytest.mark.slow
+def test_the_whole_default_report_warm_has_the_cold_bytes(folder, tmp_path, monkeypatch):
+    monkeypatch.setenv("EXPLODICE_ANSWER_CACHE", str(folder))
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    write_report(out=tmp_path / "cold", date="2026-12-01")
+    for kind in ("file", "files"):
+        for entry in _entries(folder, kind):
+            entry.unlink()
+    write_report(out=tmp_path / "warm", date="2026-12-01", helpers=0)
+    assert last_session().computed == ["explorer"]
+    cold, warm = _files(tmp_path / "cold"), _files(tmp_path / "warm")
+    assert sum(n.endswith(".csv") for n in cold) > 30 and warm == cold

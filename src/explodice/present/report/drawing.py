@@ -145,6 +145,8 @@ class PngHelpers:
             except subprocess.TimeoutExpired:  # pragma: no cover
                 proc.kill()
                 proc.wait()
+            if proc.stdout is not None:
+                proc.stdout.close()
         self._procs = []
 
 
