@@ -11,7 +11,6 @@ import pytest
 
 from explodice import Best, Roll, Rules, exact
 from explodice.core.errors import ExplodiceError
-from explodice.day.simulate import simulate_day
 from explodice.engine.d20 import d20
 from explodice.present.cli import main
 from explodice.present.explorer import (
@@ -135,22 +134,26 @@ def test_subjects_carry_each_systems_modifier(data):
     bo = data.subjects.set_index("who").loc["Bo: save INT (+11; d20 +7)"]
     # INT 16 (+3), level 10 (PB +4), save proficient twice: 3d6x adds PB twice, d20 once
     # (Expertise doubles ability checks only)
-    assert (bo.mod3, bo.mod20, bo.cls) == (11, 7, "save/pc")
+    assert (bo.mod3, bo.mod20, bo.cls) == (11, 7, "save/pc/own=cancel")  # Bo cancels
     assert MODIFIER_CHOICE in set(data.subjects.who)
 
 
-def test_the_day_is_simulate_day_per_policy(config, data):
+def test_the_day_is_exact_day_per_policy(config, data):
+    """The explorer's party day is the exact day (issue 31: the same numbers as the report's
+    page and `explodice day`), every gauge that can empty shown, overflow included."""
+    from explodice.day.exact import exact_day
+
     cancel = data.day_gauges[data.day_gauges.policy == "cancel"].set_index(["character", "gauge"])
     import dataclasses
 
     party = tuple(dataclasses.replace(c, policy="cancel") for c in config.day.characters)
-    res = simulate_day(
-        config.day.replace(characters=party), config.rules, n_days=config.days, seed=config.seed
-    )
+    res = exact_day(config.day.replace(characters=party), config.rules)
     g = res.to_frame("gauges").set_index(["character", "gauge"])
+    can_empty = g[g.p_empty > 1e-12]
+    assert sorted(cancel.index) == sorted(can_empty.index)
     for key, row in cancel.iterrows():
-        assert row.p_empty == pytest.approx(g.loc[key, "p_empty"], abs=1e-5)
-        assert row.caused_mean == pytest.approx(g.loc[key, "caused_mean"], abs=1e-3)
+        assert row.p_empty == pytest.approx(g.loc[key, "p_empty"], abs=1e-12)
+        assert row.caused_mean == pytest.approx(g.loc[key, "caused_mean"], abs=1e-12)
 
 
 def test_shown_percent_never_prints_a_false_zero_or_hundred():
@@ -170,7 +173,7 @@ def test_the_page_is_self_contained_and_states_its_provenance(page_file, data):
         data.meta["version"],
         "drop",
         "exact engine",
-        "simulated",
+        "exactly",
         "60",
     ):
         assert needle in text
@@ -352,12 +355,12 @@ def test_browser_day_follows_the_policy_control(page, config):
     page.select_option("select[name=day_policy]", "keep")
     _settle(page)
     shown = _cells(page, "day", "gauge @ ")
+    from explodice.day.exact import exact_day
+
     party = tuple(dataclasses.replace(c, policy="keep") for c in config.day.characters)
-    res = simulate_day(
-        config.day.replace(characters=party), config.rules, n_days=config.days, seed=config.seed
-    )
+    res = exact_day(config.day.replace(characters=party), config.rules)
     g = res.to_frame("gauges")
-    g = g[g.caused_mean > 0]
+    g = g[g.p_empty > 1e-12]  # every gauge that can empty, overflow included
     expected = {}
     for row in g.itertuples():
         who = f"{row.character} {row.gauge} ({row.start} points)"
@@ -531,12 +534,17 @@ def test_browser_slider_follows_who_rolls(page):
     assert slider.is_disabled()
     assert shown.inner_text() == "+11 (d20 +7)" and slider.input_value() == "11"
     assert "the modifier is the character's" in slider.get_attribute("title")
-    # the table is Bo's, not the slider's +2
+    # the table is Bo's, not the slider's +2, and Bo plays Bo's own policy (cancel) unless
+    # the control says otherwise (issue 31)
     cells = _cells(page, "roll", "3d6x P(success) @ moderate")
     rules = Rules(disadvantage="drop")
-    assert _agrees(
-        cells["3d6x P(success) @ moderate"], exact(Roll(11, kind="save"), rules).p_success(16)
-    )
+    own = exact(Roll(11, kind="save", policy="cancel"), rules).p_success(16)
+    assert _agrees(cells["3d6x P(success) @ moderate"], own)
+    page.select_option("select[name=policy]", "keep")
+    _settle(page)
+    cells = _cells(page, "roll", "3d6x P(success) @ moderate")
+    keep = exact(Roll(11, kind="save"), rules).p_success(16)
+    assert keep != own and _agrees(cells["3d6x P(success) @ moderate"], keep)
     page.select_option("select[name=who]", MODIFIER_CHOICE)
     _settle(page)
     assert slider.is_enabled() and shown.inner_text() == "2" and slider.input_value() == "2"

@@ -11,7 +11,7 @@ probability or rounds on its own.
 >>> method_text(Provenance.of("day", Rules(malus_die="plain")), "en")
 'exact (no sampling); rules off their defaults: malus_die = plain'
 >>> method_text(Provenance.of("day", Rules(), method="simulate", n=2000, seed=7), "fr")
-'simulé : 2\\u202f000 jours, graine 7, intervalles à 95\\xa0%'
+'simulé : 2\\u202f000 journées, graine 7, intervalles à 95\\xa0%'
 """
 
 from __future__ import annotations

@@ -129,9 +129,10 @@ class Formatter:
         return f"{sign}{i18n.number(size, self.lang, digits)}{unit}"
 
     def signed(self, x: float, digits: int = 3) -> str:
-        """A signed number: ``+0.015``, ``−1.585``; ``0`` for an exact 0."""
-        if x == 0:
-            return "0"
+        """A signed number: ``+0.015``, ``−1.585``; one that rounds to 0 (an exact 0, or
+        rounding noise such as -3.6e-15) is ``0.000``, as many decimals as the others."""
+        if round(abs(x), digits) == 0:
+            return i18n.number(0.0, self.lang, digits)
         text = i18n.number(abs(x), self.lang, digits)
         return ("+" if x > 0 else self.minus) + text
 
@@ -160,6 +161,18 @@ class Formatter:
             out[self._(head)] = [
                 self.cell(v, kind, exact=prov.exact, cut=prov.cut) for v in frame[col]
             ]
+        return pd.DataFrame(out)
+
+    def frame(
+        self, frame: pd.DataFrame, kinds: dict[str, Kind], *, exact: bool = True
+    ) -> pd.DataFrame:
+        """A plain tidy ``frame`` as text, each column by its kind in ``kinds`` (a column not
+        named: as it is), headers translated: for a command whose table is not yet a
+        question's answer."""
+        out = {}
+        for col in frame.columns:
+            kind = kinds.get(str(col))
+            out[self._(str(col))] = [self.cell(v, kind, exact=exact) for v in frame[col]]
         return pd.DataFrame(out)
 
     def axis(self, kind: Kind) -> Any:

@@ -305,7 +305,7 @@ def item_label(item: str, lang: str) -> str:
 
 def roll_test_label(day_roll: Any, lang: str, *, kind: bool = True) -> str:
     """The test a day's roll makes: ``Athletics check``, ``CON save``, ``STR ability``
-    (``Athlétisme test``, ``sauvegarde CON``); ``kind=False`` leaves out the word of a check
+    (``Athlétisme (test)``, ``sauvegarde CON``); ``kind=False`` leaves out the word of a check
     (``Athletics``)."""
     _ = i18n.translator(lang)
     said = kind or day_roll.kind != "check"
@@ -314,14 +314,17 @@ def roll_test_label(day_roll: Any, lang: str, *, kind: bool = True) -> str:
         return f"{what} {day_roll.kind}" if said else what
     if day_roll.kind == "save":
         return test_label(f"save {day_roll.ability}", lang)
-    return test_label(day_roll.skill or day_roll.ability, lang) + (
-        " " + _(day_roll.kind) if said else ""
-    )
+    test = test_label(day_roll.skill or day_roll.ability, lang)
+    if not said:
+        return test
+    if day_roll.kind == "check":  # French puts the kind after: Discrétion (test)
+        return _("{test} check").format(test=test)
+    return f"{test} {_(day_roll.kind)}"
 
 
 def roll_type_label(day_roll: Any, lang: str) -> str:
     """A day's roll type as the pages name it: its own label when the scenario gave one, else
-    ``Gudulf: Athletics check DC 16`` (``Gudulf : Athlétisme test DD 16``)."""
+    ``Gudulf: Athletics check DC 16`` (``Gudulf : Athlétisme (test) DD 16``)."""
     if not day_roll.label_is_default:
         return day_roll.label
     _ = i18n.translator(lang)
@@ -358,7 +361,7 @@ def rules_text(rules: Any, lang: str, readings: Any = None) -> str:
 
     >>> from explodice.game.rules import Rules
     >>> rules_text(Rules(), "fr")
-    'désavantage=soustraire, règle du 1 sur test,sauvegarde, 1_sur_explosion=non, excédent=plus pleine, jauge=de la compétence'
+    'désavantage=soustraire, règle du 1 sur test,sauvegarde, 1 sur explosion=non, excédent=plus pleine, jauge=de la compétence'
     """
     _ = i18n.translator(lang)
     readings = list(readings) if readings else [rules.disadvantage]

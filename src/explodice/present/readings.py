@@ -256,18 +256,26 @@ def readings_frame(
         }
         for column, _header in SUMMARIES:
             value = row[column]
+            signed = row.get(column.replace("_max", "_change"), value)
             if pd.isna(value):
                 shown[column] = "—"
-            elif column == "day_p_empty_max":  # a probability: in percentage points
-                shown[column] = points(float(value), lang, sign=False)
-            else:  # points of a gauge per roll, successes per day
-                shown[column] = i18n.number(float(value), lang, 3)
+            elif column == "day_p_empty_max":  # a probability: in percentage points, signed
+                shown[column] = points(float(signed), lang, minus=minus)
+            else:  # points of a gauge per roll, successes per day, signed
+                shown[column] = signed_number(float(signed), lang, 3, minus)
         if "day" in table.attrs.get("parts", ()) and row["reads"] in ("roll", "day"):
             if pd.isna(row["day_p_empty_max"]):
                 shown["day_p_empty_max"] = shown["day_successes_max"] = _("not computed")
         shown["note"] = note_label(str(row["note"] or ""), moved.get(key), day, rules, lang)
         out.append(shown)
     return pd.DataFrame(out)
+
+
+def signed_number(x: float, lang: str, digits: int, minus: str) -> str:
+    """A signed change of a number: ``+0.309``, ``−2.800`` (``minus``: the surface's)."""
+    if x == 0:
+        return i18n.number(0.0, lang, digits)
+    return ("+" if x > 0 else minus) + i18n.number(abs(x), lang, digits)
 
 
 def headers(lang: str) -> dict[str, str]:

@@ -65,9 +65,9 @@ KINDS: tuple[Kind, ...] = get_args(Kind)
 Method = Literal["exact", "simulate"]
 METHODS: tuple[Method, ...] = get_args(Method)
 #: An exact probability within this of 0 or 1 is 0 or 1: the exact engine's cut leaves out
-#: less than :data:`~explodice.engine.exact.OMITTED_LIMIT` of a roll's mass, and a sum over
-#: a table or a day adds rounding of the same order (3d6x+5 against DC 8 is 0.999999999999939).
-CERTAIN_WITHIN = 1000 * OMITTED_LIMIT
+#: less than :data:`~explodice.engine.exact.OMITTED_LIMIT` of a roll's mass, and the sums of
+#: a table or a day add rounding far below it (3d6x+5 against DC 8 is 0.999999999999939).
+CERTAIN_WITHIN = OMITTED_LIMIT
 
 
 def changed_switches(rules: Rules) -> tuple[tuple[str, str], ...]:
@@ -208,11 +208,16 @@ class Answer:
         d = json.loads(text)
         tables = {}
         for name, t in d["tables"].items():
-            f = pd.DataFrame(t["rows"], columns=t["columns"])
-            for col, dtype in zip(t["columns"], t["dtypes"]):
-                if dtype != "object":
-                    f[col] = f[col].astype(dtype)
-            tables[name] = f
+            columns = list(zip(*t["rows"])) if t["rows"] else [()] * len(t["columns"])
+            data = {}
+            for col, dtype, values in zip(t["columns"], t["dtypes"], columns):
+                if dtype == "object":
+                    data[col] = pd.Series([_na(v) for v in values], dtype=object)
+                else:
+                    data[col] = pd.Series(
+                        [pd.NA if v == _NA else v for v in values], dtype=object
+                    ).astype(dtype)
+            tables[name] = pd.DataFrame(data, columns=t["columns"])
         p = d["provenance"]
         prov = Provenance(
             **{
@@ -225,8 +230,18 @@ class Answer:
         return Answer(d["question"], tables, d["kinds"], prov, d["extra"])
 
 
+#: pandas' NA as JSON holds it (``None`` is Python's None, a float's NaN is null too).
+_NA = {"@": "NA"}
+
+
+def _na(v: Any) -> Any:
+    return pd.NA if v == _NA else v
+
+
 def _plain(v: Any) -> Any:
-    """A cell as JSON holds it (numpy scalars as Python's, NA as null)."""
+    """A cell as JSON holds it (numpy scalars as Python's, NA as a marker, NaN as null)."""
+    if v is pd.NA:
+        return _NA
     if v is None or (not isinstance(v, (str, list, tuple, dict)) and pd.isna(v)):
         return None
     if hasattr(v, "item"):

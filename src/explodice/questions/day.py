@@ -68,7 +68,7 @@ class DayInputs:
     rules: Rules
     method: Method = "exact"
     n_days: int = 2000
-    seed: int = 0
+    seed: int | None = 0
 
 
 def day_policies(scenario: Scenario) -> tuple[tuple[str, str, str], ...]:
@@ -92,16 +92,9 @@ def compute(inputs: DayInputs) -> Answer:
     (each roll type, its gauge not empty or empty); ``extra["not computed"]``: the reason
     when the day engines cannot play these rules (no tables then)."""
     day, rules = inputs.scenario, inputs.rules
-    prov = Provenance.of(
-        "day",
-        rules,
-        method=inputs.method,
-        n=inputs.n_days,
-        seed=inputs.seed,
-        policies=day_policies(day),
-    )
     spot = day_blind_spot(day, rules)
     if spot is not None:  # the day engines would ignore a reading: no number, the reason
+        prov = Provenance.of("day", rules, policies=day_policies(day), notes=("not computed",))
         return Answer("day", {}, DAY_KINDS, prov, {"not computed": spot.switch})
     if inputs.method == "exact":
         from explodice.day.exact import exact_day  # numba: only when asked
@@ -114,6 +107,14 @@ def compute(inputs: DayInputs) -> Answer:
         from explodice.day.simulate import simulate_day
 
         result = simulate_day(day, rules, n_days=inputs.n_days, seed=inputs.seed)
+        prov = Provenance.of(  # the seed it drew when none was given: recorded
+            "day",
+            rules,
+            method="simulate",
+            n=inputs.n_days,
+            seed=int(result.seed),
+            policies=day_policies(day),
+        )
     gauges = result.to_frame("gauges").drop(columns=_STAMPS)
     gauges["can_empty"] = can_empty(gauges, prov.cut)
     emptying = gauges[gauges.can_empty][["character", "gauge"]]

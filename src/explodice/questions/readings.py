@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from explodice.analysis.sensitivity import (
@@ -44,6 +45,9 @@ READINGS_KINDS: dict[str, Kind] = {
     "part": "label",
     "measure": "label",
     "case": "name",
+    "drain_change": "signed",
+    "day_p_empty_change": "change",
+    "day_successes_change": "signed",
 }
 
 
@@ -96,6 +100,31 @@ def largest_cells(s: Sensitivity) -> pd.DataFrame:
     return cells.merge(detail, on=keys, how="left").drop_duplicates(keys)
 
 
+#: The signed summaries the surfaces show beside the ranking: (column, part, measure); each
+#: the signed change of the cell whose |change| is the row's ``<prefix>_max``.
+SIGNED_SUMMARIES = (
+    ("drain_change", "dc_table", "drain_mean"),
+    ("day_p_empty_change", "day", "p_empty"),
+    ("day_successes_change", "day", "successes"),
+)
+
+
+def signed_summaries(table: pd.DataFrame, detail: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with :data:`SIGNED_SUMMARIES`: the sign of each largest change (a table that
+    drops it reads a fall as a rise: page 21 showed 58.6 pp beside a bar of -58.6 pp). The
+    cell is the first of the largest |change|, as the sensitivity picks its ``*_max``."""
+    out = table.copy()
+    for column, part, measure in SIGNED_SUMMARIES:
+        values = {}
+        if not detail.empty:
+            cells = detail[(detail.part == part) & (detail.measure == measure)]
+            cells = cells.assign(size=cells.delta.abs())
+            for key, g in cells.groupby(["switch", "value"], sort=False):
+                values[key] = float(g.delta.loc[g["size"].idxmax()])
+        out[column] = [values.get(k, np.nan) for k in zip(table.switch, table.value)]
+    return out
+
+
 def _opt(values: Sequence[Any] | None) -> list[Any] | None:
     return None if values is None else list(values)
 
@@ -131,7 +160,12 @@ def compute(inputs: ReadingsInputs) -> Answer:
         notes=tuple(f"{k}={v}" for k, v in attrs["method"].items()),
     )
     cells = largest_cells(s)
-    tables = {"table": s.table, "detail": s.detail, "by_measure": s.by_measure, "largest": cells}
+    tables = {
+        "table": signed_summaries(s.table, s.detail),
+        "detail": s.detail,
+        "by_measure": s.by_measure,
+        "largest": cells,
+    }
     for frame in tables.values():
         frame.attrs = dict(attrs)
     return Answer("readings", tables, READINGS_KINDS, prov, {"attrs": attrs})

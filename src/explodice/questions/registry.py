@@ -33,10 +33,20 @@ from explodice.core.version import __version__
 from explodice.questions import cache
 from explodice.questions.answer import Answer, Kind
 
-__all__ = ["MODULES", "Question", "ask", "canonical", "catalogue", "forget", "question", "register"]
+__all__ = [
+    "MODULES",
+    "Question",
+    "ask",
+    "canonical",
+    "catalogue",
+    "forget",
+    "keyed",
+    "question",
+    "register",
+]
 
 #: The modules that register the questions, imported by :func:`catalogue`.
-MODULES = ("day", "readings", "gauge_sizing")
+MODULES = ("day", "readings", "gauge_sizing", "progression", "save_dc", "success")
 #: Answers kept in memory within a run (the largest, the day's, are a few hundred kB).
 MEMO_SIZE = 64
 
@@ -76,6 +86,8 @@ class Question(Generic[Inputs]):
                 f"question {self.name!r} takes {self.inputs.__name__}, but "
                 f"{type(inputs).__name__} was passed."
             )
+        if not keyed(inputs):  # a simulation from fresh entropy: its numbers are new each time
+            return self.compute(inputs, **how)
         key = self.key(inputs)
         if key in _MEMO:
             _MEMO.move_to_end(key)
@@ -88,6 +100,14 @@ class Question(Generic[Inputs]):
         while len(_MEMO) > MEMO_SIZE:
             _MEMO.popitem(last=False)
         return answer
+
+
+def keyed(inputs: Any) -> bool:
+    """Whether an answer to ``inputs`` may be kept by its key: not a simulation asked without a
+    seed (fresh entropy; the answer records the seed it drew)."""
+    return not (
+        getattr(inputs, "method", "exact") == "simulate" and getattr(inputs, "seed", 0) is None
+    )
 
 
 def register(q: Question[Any]) -> Question[Any]:

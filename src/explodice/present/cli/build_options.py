@@ -174,8 +174,17 @@ def builds_from(args: argparse.Namespace, config: Any) -> ShownBuilds:
     if args.builds is None:
         return found
     by_name = {b.name: b for b in found.builds}
+    if getattr(config, "lang", "en") != "en":  # explodice's own names also in English
+        from explodice.present.report.config import in_language
+
+        english = shown_builds(in_language(config, "en")).builds
+        aliases = {e.name: b for e, b in zip(english, found.builds) if e.name != b.name}
+    else:
+        aliases = {}
     chosen: list[Build] = []
     for name in args.builds:
+        if name not in by_name and name in aliases:
+            name = aliases[name].name
         if name not in by_name:
             where = "the configuration's" if found.source == "config" else "the reference builds'"
             raise ExplodiceError(

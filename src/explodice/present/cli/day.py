@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -127,8 +128,8 @@ def run(args: argparse.Namespace) -> int:
     header = f"# {scenario.describe()}; {method_text(answer.provenance, lang)}"
     header += f"\n# {rules_text(rules, lang)}"
     columns = [c for c in answer.tables[table].columns if c != "can_empty"]
-    text = Formatter(lang, "cli").table(answer, table, columns)
-    emit(frame, "text", text=text, header=header, lang=lang)
+    text = Formatter(lang, "cli").table(answer, table, columns)  # every cell by its kind
+    sys.stdout.write(f"{header}\n{text.to_string(index=False)}\n")
     return 0
 
 
@@ -232,7 +233,10 @@ def _sampled(result: Any, lang: str) -> str:
     """``, 2,000 days, seed 7`` for a simulated result, nothing for an exact one."""
     if result.n_days is None:
         return ""
-    return f", {i18n.number(result.n_days, lang, 0)} days, seed {result.seed}"
+    _ = i18n.translator(lang)
+    return ", " + _("{days} days, seed {seed}").format(
+        days=i18n.number(result.n_days, lang, 0), seed=result.seed
+    )
 
 
 #: The top of a written default scenario, above the party and the day.
@@ -283,7 +287,8 @@ def _write_default_scenario(args: argparse.Namespace) -> int:
         )
     path = Path(args.write_default_scenario)
     atomic_write_text(path, default_scenario_text(path.name))
-    print(f"wrote {path}; edit it, then: explodice day {path}")
+    _ = i18n.translator(args.lang)
+    print(_("wrote {path}; edit it, then: explodice day {path}").format(path=path))
     return 0
 
 
@@ -329,11 +334,20 @@ def _rolls_to_empty(args: argparse.Namespace) -> int:
         reroll=reroll,
     )
     frame = result.to_frame()
+    lang = args.lang
+    _ = i18n.translator(lang)
     header = (
-        f"# rolls until a gauge of {args.gauge} points is empty: {result.roll.describe()}, "
-        f"DC {args.dc}; {result.method}{_sampled(result, args.lang)}\n# mean {result.mean:.3f}, "
-        f"median {result.median}, "
-        f"{percent(0.9, args.lang, 0)} by roll {result.quantile(0.9)}"
+        "# "
+        + _("rolls until a gauge of {gauge} points is empty: {roll}, DC {dc}; {method}").format(
+            gauge=args.gauge, roll=result.roll.describe(), dc=args.dc, method=_(result.method)
+        )
+        + _sampled(result, lang)
+    )
+    header += "\n# " + _("mean {mean}, median {median}, {share} by roll {roll}").format(
+        mean=i18n.number(result.mean, lang, 3),
+        median=result.median,
+        share=percent(0.9, lang, 0),
+        roll=result.quantile(0.9),
     )
     cols = [c for c in ("rolls", "p", "cdf", "ci_low", "ci_high") if c in frame]
     # on a terminal, stop at the roll by which 99.9 % of the gauges are empty
@@ -341,11 +355,9 @@ def _rolls_to_empty(args: argparse.Namespace) -> int:
     if "cdf" in shown_rows and (shown_rows["cdf"] >= 0.999).any():
         last = int((shown_rows["cdf"] >= 0.999).to_numpy().argmax())
         if last + 1 < len(shown_rows):
-            header += (
-                f"\n# rows after roll {shown_rows['rolls'].iloc[last]} "
-                f"({percent(0.999, args.lang)} empty) left out; "
-                "--format csv gives them all"
-            )
+            header += "\n# " + _(
+                "rows after roll {roll} ({share} empty) left out; --format csv gives them all"
+            ).format(roll=shown_rows["rolls"].iloc[last], share=percent(0.999, lang))
             shown_rows = shown_rows.iloc[: last + 1]
     emit(frame, args.format, text=shown_rows, header=header, lang=args.lang)
     return 0

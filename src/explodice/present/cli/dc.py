@@ -14,6 +14,7 @@ from explodice.analysis.compare import MODES, dc_for_probability
 from explodice.analysis.success import roll_distribution
 from explodice.game.rules import Roll
 from explodice.game.tables import SYSTEMS, difficulty_of
+from explodice.present import i18n
 from explodice.present.cli.base import Command
 from explodice.present.cli.numbers import probability
 from explodice.present.cli.options import (
@@ -91,9 +92,12 @@ def run(args: argparse.Namespace) -> int:
             "rules": rules_text(rules, dist.system),
         }
     )
-    header = (
-        f"# the DC for a target P(success), {args.mode}: {dist.label}; {dist.method}; "
-        + rules_text(rules, dist.system)
+    _ = i18n.translator(args.lang)
+    header = "# " + _("the DC for a target P(success), {mode}: {roll}; {method}; {rules}").format(
+        mode=_(args.mode),
+        roll=dist.label,
+        method=_(dist.method),
+        rules=rules_text(rules, dist.system, args.lang),
     )
     text = frame[["target", "dc", "p", "difficulty"]]
     emit(frame, args.format, text=text, header=header, lang=args.lang)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from explodice.core.errors import ExplodiceError
 from explodice.core.files import check_writable
+from explodice.present import i18n
 from explodice.present.cli.base import Command, Output
 from explodice.present.cli.options import config_argument
 from explodice.present.i18n import LANGS
@@ -54,9 +55,12 @@ def run(args: argparse.Namespace) -> int:
     with cache.session(not args.no_cache) as session:
         path = explorer(config, out, date=dt.date.today().isoformat())
     print(session.summary(), file=sys.stderr)
+    lang = config.lang
+    _ = i18n.translator(lang)
     print(
-        f"wrote {path} ({path.stat().st_size / 2**20:.1f} MiB); open it in a browser, or "
-        "send it as it is"
+        _("wrote {path} ({size} MiB); open it in a browser, or send it as it is").format(
+            path=path, size=i18n.number(path.stat().st_size / 2**20, lang, 1)
+        )
     )
     return 0
 

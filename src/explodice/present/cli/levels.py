@@ -39,8 +39,10 @@ from explodice.present.cli.build_options import (
 )
 from explodice.present.cli.options import config_argument, output_options, rules_options
 from explodice.present.cli.output import percent
+from explodice.present.formats import Formatter
 from explodice.present.labels import build_test_label, difficulty_label, rules_text
-from explodice.sweeps.levels import progression
+from explodice.questions.progression import ProgressionInputs
+from explodice.questions.registry import ask
 
 __all__ = ["COMMAND", "TABLES", "load_level_config", "run"]
 
@@ -85,11 +87,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     switch_defaults(p)
 
 
-def load_level_config(path: str | None) -> Any:
-    """The report configuration at ``path`` (``None``: the embedded one)."""
+def load_level_config(path: str | None, lang: str = "en") -> Any:
+    """The report configuration at ``path`` (``None``: the embedded one), explodice's own
+    names (the default builds: fighter, guerrier) in ``lang``."""
     from explodice.present.report.config import load_config  # no matplotlib: see report.py
 
-    return load_config(path)
+    return load_config(path, lang=lang)
 
 
 def _tests(args: argparse.Namespace) -> Any:
@@ -116,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         raise ExplodiceError(
             "`--format csv` writes one table: add --table progression or --table dcs."
         )
-    config = load_level_config(args.config)
+    config = load_level_config(args.config, args.lang)
     found = builds_from(args, config)
     levels = levels_from(args)
     rules = config_rules(args, config)
@@ -124,16 +127,18 @@ def run(args: argparse.Namespace) -> int:
     tests = _tests(args)
     tables: dict[str, pd.DataFrame] = {}
     if args.table in (None, "progression"):
-        tables["progression"] = progression(
-            list(found.builds),
-            levels,
-            tests=tests,
-            targets=targets,
-            systems=args.systems,
+        inputs = ProgressionInputs(
+            tuple(found.builds),
+            rules,
+            tuple(levels),
+            tests=tuple(tests) if isinstance(tests, list) else tests,
+            targets=tuple(targets.items()) if targets is not None else None,
+            systems=tuple(s for s in SYSTEMS if s in args.systems),
             advantage=args.advantage,
-            rules=rules,
-            **executor_from(args),
         )
+        answer = ask("progression", inputs, **executor_from(args))
+        tables["progression"] = answer.csv_table("progression")
+        tables["progression"].attrs["targets"] = answer.extra["targets"]
     if args.table in (None, "dcs"):
         tables["dcs"] = dcs_table(found.builds, tests, targets, levels, args, rules)
     if args.format == "csv":
@@ -215,6 +220,7 @@ def _targets_line(targets: dict[str, tuple[float, float]], lang: str) -> str:
 def progression_text(frame: pd.DataFrame, lang: str) -> list[str]:
     """One grid per build and test: a row per level, a column per band and system."""
     _ = i18n.translator(lang)
+    fmt = Formatter(lang, "cli")
     bands = list(dict.fromkeys(frame.difficulty))
     systems = list(dict.fromkeys(frame.system))
     targets = resolve_targets(frame.attrs.get("targets"))
@@ -240,7 +246,7 @@ def progression_text(frame: pd.DataFrame, lang: str) -> list[str]:
                 ("", _("modifier")): _signed(at.groupby("system", sort=False).modifier.first())
             }
             for r in at.to_dict("records"):
-                text = percent(r["p"], lang, 0)
+                text = fmt.cell(r["p"], "probability")
                 row[difficulty_label(r["difficulty"], lang), r["system"]] = text + (
                     "" if r["in_target"] else OUTSIDE
                 )

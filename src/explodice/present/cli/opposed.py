@@ -13,6 +13,7 @@ from explodice.analysis.resolutions import opposed
 from explodice.core.errors import ExplodiceError, shown
 from explodice.game.rules import ADVANTAGE_STATES, Roll
 from explodice.game.tables import SYSTEMS
+from explodice.present import i18n
 from explodice.present.cli.base import Command
 from explodice.present.cli.options import (
     MODIFIER,
@@ -70,7 +71,10 @@ def run(args: argparse.Namespace) -> int:
     refuse_unread_readings(args, [a, b], rules)
     result = opposed(a, b, system=args.system, rules=rules, sampling=sampling_from(args))
     frame = pd.DataFrame([result.summary()])
-    header = f"# opposed test, {args.system}, {result.method}: A = {result.a}; B = {result.b}"
+    _ = i18n.translator(args.lang)
+    header = "# " + _("opposed test, {system}, {method}: A = {a}; B = {b}").format(
+        system=args.system, method=_(result.method), a=result.a, b=result.b
+    )
     text = frame[["win", "tie", "loss", "mean margin"]]
     emit(frame, args.format, text=text, header=header, lang=args.lang)
     return 0

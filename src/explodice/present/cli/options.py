@@ -248,10 +248,15 @@ def rules_from(args: argparse.Namespace, system: str = "3d6x") -> Rules:
 FORCE_HELP = "replace the file of {flag} if it exists (never a folder, a FIFO or a device)"
 
 
-def rules_text(rules: Rules, system: str) -> str:
-    """The rules a result was computed under, as its header says them: 3d6x's switches, or
-    ``d20`` (with lutte serrée, which both systems play)."""
+def rules_text(rules: Rules, system: str, lang: str = "en") -> str:
+    """The rules a result was computed under, as its header says them: 3d6x's switches (in
+    ``lang``; a CSV's column keeps English), or ``d20`` (with lutte serrée, which both systems
+    play)."""
     if system == "3d6x":
+        if lang != "en":
+            from explodice.present.labels import rules_text as in_words
+
+            return in_words(rules, lang)
         return rules.describe()
     return "d20, close_contest" if rules.close_contest else "d20"
 

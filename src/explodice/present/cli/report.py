@@ -10,6 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from explodice.present import i18n
 from explodice.present.cli.base import Command, Output
 from explodice.present.cli.options import FORCE_HELP, config_argument, refuse
 from explodice.present.cli.output import warnings_in_one_line
@@ -87,7 +88,12 @@ def run(args: argparse.Namespace) -> int:
         print(session.summary(), file=sys.stderr)
         if anew:
             print(f"pages computed anew: {', '.join(anew)}", file=sys.stderr)
-    print(f"wrote {len(paths)} files into {args.out}/ (the PDF: {paths[0]})")
+    _ = i18n.translator(args.lang or config.lang)
+    print(
+        _("wrote {n} files into {out}/ (the PDF: {pdf})").format(
+            n=len(paths), out=args.out, pdf=paths[0]
+        )
+    )
     return 0
 
 

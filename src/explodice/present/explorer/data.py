@@ -18,7 +18,6 @@ import pandas as pd
 from explodice.analysis.compare import equivalent_dc
 from explodice.analysis.sensitivity import day_blind_spot
 from explodice.core.version import __version__
-from explodice.day.simulate import simulate_day
 from explodice.engine.d20 import d20
 from explodice.engine.exact import exact
 from explodice.game.build import LEVELS
@@ -26,12 +25,15 @@ from explodice.game.character import ABILITIES, ProficiencyWarning
 from explodice.game.rules import Roll, Rules
 from explodice.game.tables import DC_TABLES
 from explodice.present import i18n
+from explodice.present.answers import day_inputs
 from explodice.present.explorer.keys import (
     POLICY_CHOICES,
     SLIDER_CLASS,
     STATES,
+    PolicyChoice,
     RollClass,
     State,
+    own_choice,
 )
 from explodice.present.labels import (
     MODIFIER_CHOICE,
@@ -44,6 +46,7 @@ from explodice.present.labels import (
     roll_type_label,
     test_label,
 )
+from explodice.questions.registry import ask
 
 __all__ = ["CURVE_DCS", "SLIDER", "ExplorerData", "Subject", "explorer_data"]
 
@@ -173,7 +176,7 @@ def _subjects(party: Sequence[Any], lang: str) -> tuple[list[Subject], list[str]
                     label=label + (f", {_(REROLL[trait])}" if trait else ""),
                     mod3=r3.modifier,
                     mod20=r20.modifier,
-                    cls=RollClass(r3.kind, r3.actor, trait),
+                    cls=RollClass(r3.kind, r3.actor, trait, own_choice(c.policy).key),
                     modifier_text=shown,
                 )
             )
@@ -202,7 +205,7 @@ def _build_subjects(builds: Sequence[Any], lang: str) -> tuple[list[Subject], pd
                     warnings.simplefilter("ignore", ProficiencyWarning)  # noted per character
                     r3 = test.roll(c, dc=DAY_DC)
                     r20 = test.roll(c, dc=DAY_DC, system="d20")
-                cls = RollClass(r3.kind, r3.actor, trait)
+                cls = RollClass(r3.kind, r3.actor, trait, own_choice(b.policy).key)
                 rows.append(
                     {"who": who, "level": level, "mod3": r3.modifier, "mod20": r20.modifier}
                 )
@@ -280,7 +283,7 @@ def _roll_table(subjects: Sequence[Subject], rules: Rules) -> pd.DataFrame:
                     }
                 )
             )
-            for choice in POLICY_CHOICES:
+            for choice in _choices(cls):
                 if choice.knows_dc or cls.bound:
                     p, drain = np.empty(needs.size), np.empty(needs.size)
                     for i, need in enumerate(needs):
@@ -289,20 +292,31 @@ def _roll_table(subjects: Sequence[Subject], rules: Rules) -> pd.DataFrame:
                 else:
                     d = exact(cls.roll(adv, choice.policy(0), 0), state_rules)
                     p, drain = d.p_success(needs), np.full(needs.size, d.drain_mean)
-                frames.append(
-                    pd.DataFrame(
-                        {
-                            "system": "3d6x",
-                            "cls": cls.key,
-                            "state": state.key,
-                            "policy": choice.key,
-                            "need": needs,
-                            "p": p,
-                            "drain": drain,
-                        }
-                    )
+                rows = pd.DataFrame(
+                    {
+                        "system": "3d6x",
+                        "cls": cls.key,
+                        "state": state.key,
+                        "policy": choice.key,
+                        "need": needs,
+                        "p": p,
+                        "drain": drain,
+                    }
                 )
+                if choice.key in {c.key for c in POLICY_CHOICES}:
+                    frames.append(rows)
+                if choice.key == cls.own:  # the owner's own policy: the control's default
+                    frames.append(rows.assign(policy=OWN_POLICIES))
     return pd.concat(frames, ignore_index=True)
+
+
+def _choices(cls: RollClass) -> list[PolicyChoice]:
+    """The policies of the controls, and the owner's own when it is none of them."""
+    choices = list(POLICY_CHOICES)
+    if cls.own not in {c.key for c in choices}:
+        weight = float(cls.own.removeprefix("best(λ=").removesuffix(")"))
+        choices.append(PolicyChoice("best", weight))
+    return choices
 
 
 def _dc_frame(lang: str) -> pd.DataFrame:
@@ -345,13 +359,13 @@ def _day_tables(config: Any, lang: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.
     type_labels = {r.label: roll_type_label(r, lang) for r in scenario.rolls}
     empties, types, gauges = [], [], []
     for key, sc in runs.items():
-        res = simulate_day(sc, config.rules, n_days=config.days, seed=config.seed)
-        g = res.to_frame("gauges")
-        drained = g[g.caused_mean > 0][["character", "gauge"]]
-        e = res.to_frame("empty").merge(drained, on=["character", "gauge"])
+        answer = ask("day", day_inputs(config, scenario=sc))  # the report's page asks it too
+        g = answer.csv_table("gauges")
+        g = g[g.can_empty]  # every gauge that can empty, its own rolls' drain or an overflow
+        e = with_interval(answer.csv_table("empty"))
         e["series"] = e.character + " " + e.gauge
-        empties.append(e[["series", "roll", "p", "ci_low", "ci_high"]].assign(policy=key))
-        t = res.to_frame("roll_types")
+        empties.append(e[["series", "roll", "p", "ci_low", "ci_high", "method"]].assign(policy=key))
+        t = with_interval(answer.csv_table("roll_types"))
         t = t[t.rolls > 0].assign(
             type_label=lambda f: f.type.map(type_labels), state_label=lambda f: f.state.map(_)
         )
@@ -360,7 +374,7 @@ def _day_tables(config: Any, lang: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.
                 ["type", "type_label", "state", "state_label", "rolls", "p", "ci_low", "ci_high"]
             ].assign(policy=key)
         )
-        g = g[g.caused_mean > 0].assign(
+        g = g.assign(
             who=lambda f: [
                 _("{name} {gauge} ({points} points)").format(
                     name=r.character, gauge=r.gauge, points=r.start
@@ -375,6 +389,14 @@ def _day_tables(config: Any, lang: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.
         pd.concat(f, ignore_index=True)  # type: ignore[return-value]
         for f in (empties, types, gauges)
     )
+
+
+def with_interval(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with ``ci_low`` and ``ci_high``: a simulated answer's Wilson interval, an
+    exact answer's ``p`` itself (no band to draw)."""
+    if "ci_low" in frame:
+        return frame
+    return frame.assign(ci_low=frame.p, ci_high=frame.p)
 
 
 def explorer_data(
@@ -433,6 +455,7 @@ def explorer_data(
         "readings": dict(changed_readings(rules)),
         "day_not_computed": blind_spot_text(spot, config.day, lang) if spot else "",
         "days": config.days,
+        "day_method": config.day_method,
         "day": config.day.name if config.day is not None else "",
         "party": [c.name for c in config.day.characters] if config.day is not None else [],
         "rolls_per_day": config.day.n_rolls if config.day is not None else 0,

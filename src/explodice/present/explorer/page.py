@@ -179,13 +179,24 @@ def explorer_html(data: ExplorerData) -> str:
 </section>"""
     if "day" in specs:
         day_lead = day_description(meta["day"], meta["party"], meta["rolls_per_day"], lang)
-        day_method = _(
-            "Each policy's day is <b>simulated</b>: {days} days with seed {seed} "
-            "(explodice day --exact computes it exactly); the bands and the bars' whiskers are 95% Wilson "
-            "intervals (a roll type rarely made with its gauge empty has a wide one). A gauge at "
-            '0 puts every roll of its abilities at disadvantage. "{own}" plays the '
-            "configuration's policies; the others give every character the same one."
-        ).format(
+        if meta.get("day_method") == "simulate":
+            day_method = _(
+                "Each policy's day is <b>simulated</b>: {days} days with seed {seed} "
+                "(explodice day --exact computes it exactly); the bands and the bars' whiskers are 95% Wilson "
+                "intervals (a roll type rarely made with its gauge empty has a wide one). A gauge at "
+                '0 puts every roll of its abilities at disadvantage. "{own}" plays the '
+                "configuration's policies; the others give every character the same one."
+            )
+        else:
+            day_method = _(
+                "Each policy's day is computed <b>exactly</b> (a Markov chain on the gauges' "
+                "levels, no sampling: the same numbers as the report's day page and explodice "
+                "day). Every gauge that can empty is drawn, by its own rolls or by another "
+                "gauge's overflow. A gauge at 0 puts every roll of its abilities at "
+                'disadvantage. "{own}" plays the configuration\'s policies; the others give '
+                "every character the same one."
+            )
+        day_method = day_method.format(
             days=esc(i18n.number(meta["days"], lang, 0)),
             seed=meta["seed"],
             own=esc(_(OWN_POLICIES)),
@@ -221,6 +232,11 @@ def explorer_html(data: ExplorerData) -> str:
         "that DC). The d20 reads the same modifier and advantage state. E[drain] is "
         "the expected number of gauge points one roll costs."
     )
+    roll_lead += " " + _(
+        'The rule-of-1 control starts at "{own}": a character or a build plays its own '
+        "policy (and its reroll trait), as the report's pages do; choose another policy to "
+        "see every subject play it instead (the control shows which is played)."
+    ).format(own=esc(_(OWN_POLICIES)))
     if meta.get("builds"):
         roll_lead += " " + _(
             "The builds ({names}) roll at the level the level control chooses (1 to 20): "

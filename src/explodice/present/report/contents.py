@@ -105,7 +105,7 @@ PAGES: list[PageSpec] = [
     ),
     PageSpec(
         "day",
-        N_("The party's gauges over an adventuring day, simulated"),
+        N_("The party's gauges over an adventuring day: every gauge that can empty, exactly"),
         day.data,
         day.draw,
     ),

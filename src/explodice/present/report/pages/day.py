@@ -45,8 +45,7 @@ def data(ctx: Context) -> PageData:
     """The day's answer (:mod:`explodice.questions.day`): every gauge's fate, P(empty) after
     each roll for every gauge that can empty, the success by roll and by roll type."""
     inputs = day_inputs(ctx.config)
-    if inputs.method == "simulate":
-        wait_for(ctx)  # the day kernel, compiled by the warm-up process
+    wait_for(ctx)  # the day's kernels, compiled by the warm-up process
     answer = ask("day", inputs)
     if "not computed" in answer.extra:
         spot = day_blind_spot(ctx.config.day, ctx.rules)
@@ -82,8 +81,8 @@ def draw(ctx: Context, data: PageData) -> Figure:
             return policies.get(str(v), _(str(v)))
         if col == "emptied_by":
             return _(EMPTIED_BY[bool(v)])
-        text = fmt.cell(v, answer.kind(col), exact=prov.exact, cut=prov.cut)
-        return text
+        digits = 1 if col == "first_empty_mean" else None  # a roll of the day, to a tenth
+        return fmt.cell(v, answer.kind(col), exact=prov.exact, cut=prov.cut, digits=digits)
 
     shown = pd.DataFrame(
         {_(head): [cell(col, v) for v in emptying[col]] for col, head in GAUGE_COLUMNS}
@@ -103,7 +102,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "can empty at the end of the day."
     ).format(
         day=day_description(c.day.name, [ch.name for ch in c.day.characters], c.day.n_rolls, lang),
-        method=method_text(prov, lang),
+        method=method_text(prov, lang, rules=False),
     )
     height = 0.03 + 0.028 * (len(shown) + 1)  # the roll types' names take three lines
     fig, (a, b) = page_figure(

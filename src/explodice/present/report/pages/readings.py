@@ -30,8 +30,8 @@ def data(ctx: Context) -> PageData:
     largest and mean change per part and measure, and the cell of each row's largest change.
     The day is the configuration's ``[simulation] day``: exact by default."""
     c = ctx.config
-    if c.day is not None and c.day_method == "simulate":
-        wait_for(ctx)  # the day kernel, compiled by the warm-up process
+    if c.day is not None:
+        wait_for(ctx)  # the day's kernels, compiled by the warm-up process
     answer = ask("readings", readings_inputs(c))
     return PageData(
         {
