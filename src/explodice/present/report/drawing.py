@@ -26,8 +26,8 @@ import subprocess
 import sys
 import threading
 import traceback
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import IO, Any
 
 from explodice.present.report.reuse import dumps
