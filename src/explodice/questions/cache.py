@@ -122,12 +122,6 @@ class Session:
     computed: list[str] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
 
-    def summary(self) -> str:
-        """One line for the user: how many answers were reused and computed."""
-        where = f" (cache: {self.folder})" if self.folder is not None else " (no cache)"
-        bad = f", {len(self.ignored)} unreadable entries ignored" if self.ignored else ""
-        return f"{len(self.reused)} answers reused, {len(self.computed)} computed{bad}{where}"
-
 
 def current() -> Session | None:
     """The open session, if any."""

@@ -6,7 +6,6 @@ $ explodice explore my-game.toml --out explorer.html --lang fr
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Sequence
 
 from explodice.core.errors import ExplodiceError
@@ -14,6 +13,7 @@ from explodice.core.files import check_writable
 from explodice.present import i18n
 from explodice.present.cli.base import Command, Output
 from explodice.present.cli.options import config_argument
+from explodice.present.cli.report import say_cache
 from explodice.present.i18n import LANGS
 
 __all__ = ["COMMAND", "run"]
@@ -54,9 +54,9 @@ def run(args: argparse.Namespace) -> int:
     out = check_writable(args.out, error=ExplodiceError, what="out", inputs=(args.config,))
     with cache.session(not args.no_cache) as session:
         path = explorer(config, out, date=dt.date.today().isoformat())
-    print(session.summary(), file=sys.stderr)
     lang = config.lang
     _ = i18n.translator(lang)
+    say_cache(session, _)
     print(
         _("wrote {path} ({size} MiB); open it in a browser, or send it as it is").format(
             path=path, size=i18n.number(path.stat().st_size / 2**20, lang, 1)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from explodice.present import i18n
 from explodice.present.cli.base import Command, Output
@@ -82,19 +83,38 @@ def run(args: argparse.Namespace) -> int:
             lang=args.lang,
             cache=not args.no_cache,
         )
+    _ = i18n.translator(args.lang or config.lang)
     session = last_session()
     if session is not None:
-        anew = [n.split(":", 1)[1] for n in session.computed if n.startswith("page:")]
-        print(session.summary(), file=sys.stderr)
-        if anew:
-            print(f"pages computed anew: {', '.join(anew)}", file=sys.stderr)
-    _ = i18n.translator(args.lang or config.lang)
+        say_cache(session, _)
     print(
         _("wrote {n} files into {out}/ (the PDF: {pdf})").format(
             n=len(paths), out=args.out, pdf=paths[0]
         )
     )
     return 0
+
+
+def say_cache(session: Any, _: Callable[[str], str]) -> None:
+    """Say on stderr what a run reused from the cache of answers and what it computed: the
+    answers and pages reused, those computed, the pages computed anew, the entries ignored."""
+    anew = [n.split(":", 1)[1] for n in session.computed if n.startswith("page:")]
+    where = session.folder if session.folder is not None else _("none: --no-cache")
+    print(
+        _("{reused} answers reused, {computed} computed (cache: {where})").format(
+            reused=len(session.reused), computed=len(session.computed), where=where
+        ),
+        file=sys.stderr,
+    )
+    if anew:
+        print(_("pages computed anew: {pages}").format(pages=", ".join(anew)), file=sys.stderr)
+    if session.ignored:
+        print(
+            _("{n} unreadable entries of the cache ignored (and written again)").format(
+                n=len(session.ignored)
+            ),
+            file=sys.stderr,
+        )
 
 
 def writes(args: argparse.Namespace) -> Sequence[Output]:
