@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> None:
         subprocess.run(
             [sys.executable, "-m", "explodice.present.cli", "report"]
             + ["--write-default-config", str(config)],
-            env=dict(os.environ, PYTHONPATH=str(args.b.resolve())),
+            env=dict(os.environ, PYTHONPATH=str(args.a.resolve())),  # both read A's
             check=True,
             stdout=subprocess.DEVNULL,
         )

@@ -54,7 +54,7 @@ from explodice.present.i18n import translator
 from explodice.present.labels import rules_text
 from explodice.present.report import contents, drawing, reuse
 from explodice.present.report.config import ReportConfig, in_language, load_config
-from explodice.present.report.kit import Context, PageData
+from explodice.present.report.kit import Context
 from explodice.present.report.warmup import start_day_warm_up, stop, warm_roll_kernel
 from explodice.questions import cache as answer_cache
 
@@ -191,38 +191,14 @@ def _write_pages(
     return names
 
 
-def _page_data(ctx: Context, progress: bool) -> list[PageData]:
-    """The data of every page: kept from an earlier run where what it reads is unchanged
-    (:func:`.reuse.page_data`), else computed (numba's first compilations overlapped)."""
-    bar = (
-        tqdm(total=len(contents.PAGES), unit="page", desc="data", leave=False, disable=None)
-        if progress
-        else None
-    )
-
-    def warm_up() -> None:  # before the first page computed: none if every page is kept
-        if "warm-up" not in ctx.cache:
-            ctx.cache["warm-up"] = start_day_warm_up()
-            warm_roll_kernel()  # compiles here while the day kernel compiles there
-
-    out = []
-    try:
-        for spec in contents.PAGES:
-            out.append(reuse.page_data(spec.name, spec.data, ctx, before=warm_up))
-            if bar is not None:
-                bar.update(1)
-    finally:
-        stop(ctx.cache.pop("warm-up", None))
-        if bar is not None:
-            bar.close()
-    return out
-
-
 def _draw_pages(
     run: Path, config: ReportConfig, *, progress: bool, date: str, helpers: int
 ) -> list[str]:
-    """Every page's PDF page, PNG and CSVs into ``run``: the PNGs drawn by ``helpers``
-    processes (:mod:`.drawing`) while this one draws the PDF; the same bytes as one process."""
+    """Every page's PDF page, PNG and CSVs into ``run``, page by page: its data (kept from an
+    earlier run where what it reads is unchanged, :func:`.reuse.page_data`; else computed,
+    numba's first compilations overlapped, :mod:`.warmup`), its PNG drawn by one of
+    ``helpers`` processes (:mod:`.drawing`) while this one draws its PDF page: the same bytes
+    as one process."""
     names = [PDF_NAME]
     _ = translator(config.lang)
     meta = {
@@ -239,6 +215,14 @@ def _draw_pages(
         date,
         contents=tuple((number, spec.contents) for number, spec in enumerate(specs, 1))[1:],
     )
+
+    def warm_up() -> None:  # before the first page computed: none if every page is kept
+        if "warm-up" not in ctx.cache:
+            ctx.cache["warm-up"] = start_day_warm_up(
+                config.day, config.rules, simulated=config.day_method == "simulate"
+            )
+            warm_roll_kernel()  # compiles here while the day kernels compile there
+
     pool = drawing.PngHelpers(helpers, dataclasses.replace(ctx, cache={})) if helpers else None
     bar = (
         tqdm(total=len(specs), unit="page", desc="report", leave=False, disable=None)
@@ -246,23 +230,21 @@ def _draw_pages(
         else None
     )
     try:
-        datas = _page_data(ctx, progress)
-        slugs = [f"{number:02d}-{spec.name}" for number, spec in enumerate(specs, 1)]
-        drawn = [
-            pool is not None and pool.submit(spec.draw, data, run / f"{slug}.png", PNG_DPI)
-            for spec, data, slug in zip(specs, datas, slugs)
-        ]
         # Every text of a page is written literally: a name holding `$` is not mathtext
         with (
             matplotlib.rc_context({"text.parse_math": False}),
             PdfPages(run / PDF_NAME, metadata=meta) as pdf,
         ):
-            for spec, data, slug, elsewhere in zip(specs, datas, slugs, drawn):
+            for number, spec in enumerate(specs, 1):
+                slug = f"{number:02d}-{spec.name}"
+                data = reuse.page_data(spec.name, spec.data, ctx, before=warm_up)
+                png = run / f"{slug}.png"
+                elsewhere = pool is not None and pool.submit(spec.draw, data, png, PNG_DPI)
                 figure = spec.draw(ctx, data)
                 pdf.savefig(figure)
                 if not elsewhere:
-                    figure.savefig(run / f"{slug}.png", dpi=PNG_DPI)
-                names.append(f"{slug}.png")
+                    figure.savefig(png, dpi=PNG_DPI)
+                names.append(png.name)
                 for name, frame in data.tables.items():
                     csv = f"{slug}-{name}.csv"
                     to_csv(frame, run / csv)
@@ -273,6 +255,7 @@ def _draw_pages(
         if pool is not None:
             pool.finish()
     finally:
+        stop(ctx.cache.pop("warm-up", None))
         if pool is not None:
             pool.close()
         if bar is not None:
