@@ -45,7 +45,7 @@ def compiled(modules: tuple[str, ...] = ("_chain_kernel", "_optimal_kernel")) ->
     places = [
         Path(chosen) if chosen else Path(__file__).resolve().parents[2] / "day" / "__pycache__"
     ]
-    found = set()
+    found: set[str] = set()
     for place in places:
         if place.is_dir():
             found.update(m for m in modules if next(place.rglob(f"{m}.*.nbi"), None))
