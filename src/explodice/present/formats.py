@@ -3,7 +3,10 @@
 The report's tables and figures, the explorer and the command line's text tables write a
 number of an :class:`~explodice.questions.answer.Answer` with :meth:`Formatter.cell`, chosen by
 the column's declared kind; the CSV and JSON keep the full precision (:meth:`Answer.csv_table`)
-under the column's own name. The rules, in both languages:
+under the column's own name; a figure's ticks are written by :func:`~explodice.present.i18n.
+percent_formatter` and :func:`~explodice.present.i18n.number_formatter`, on the same
+:func:`~explodice.present.i18n.percent` and :func:`~explodice.present.i18n.number`. The rules,
+in both languages:
 
 - a probability: one percent format per language (``83.8%``, ``83,8 %``); an exact one within
   the engine's cut of 1 or 0 is ``100%`` / ``0%``; one that is not, but rounds there, is
@@ -174,38 +177,3 @@ class Formatter:
             kind = kinds.get(str(col))
             out[self._(str(col))] = [self.cell(v, kind, exact=exact) for v in frame[col]]
         return pd.DataFrame(out)
-
-    def axis(self, kind: Kind) -> Any:
-        """A matplotlib tick formatter for an axis of ``kind``: percents with as few decimals
-        as the ticks need (``60%``, never ``60.0%``), signed changes, plain numbers, each the
-        language's way and with this surface's minus."""
-        from matplotlib.ticker import Formatter as TickFormatter
-
-        fmt = self
-
-        class _Ticks(TickFormatter):  # type: ignore[misc]  # matplotlib's stubs: Any base
-            def __call__(self, x: float, pos: int | None = None) -> str:
-                locs = [v for v in getattr(self, "locs", []) if math.isfinite(v)] or [x]
-                if kind == "probability":
-                    if not 0 <= round(x, 9) <= 1:
-                        return ""
-                    digits = _tick_digits([100 * v for v in locs])
-                    return fmt._minus(i18n.percent(round(x, 9), fmt.lang, digits))
-                digits = _tick_digits(locs)
-                if kind in ("change", "signed"):
-                    return (
-                        fmt.signed(round(x, 9), digits)
-                        if kind == "signed"
-                        else (fmt.points(round(x, 9), digits=_tick_digits([100 * v for v in locs])))
-                    )
-                return fmt._minus(i18n.number(round(x, 9), fmt.lang, digits))
-
-        return _Ticks()
-
-
-def _tick_digits(values: list[float]) -> int:
-    """The fewest decimals (0 to 3) that write every tick of an axis exactly."""
-    for d in range(4):
-        if all(abs(v * 10**d - round(v * 10**d)) < 1e-6 for v in values):
-            return d
-    return 3

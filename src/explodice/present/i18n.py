@@ -190,7 +190,7 @@ def _TickFormatter(write: Callable[[float, int], str], *, scale: float, most: in
     tick of the axis (its ``locs``, times ``scale``) exactly, at most ``most``."""
     from matplotlib.ticker import Formatter
 
-    class Ticks(Formatter):  # type: ignore[misc]  # matplotlib's stubs: an untyped base
+    class Ticks(Formatter):
         def __call__(self, x: float, pos: int | None = None) -> str:
             locs = [v for v in getattr(self, "locs", ()) if v == v] or [x]
             return write(x, _decimals([scale * v for v in locs], most))

@@ -25,7 +25,15 @@ from explodice.game.rules import Rules
 from explodice.questions.answer import Answer, Kind, Method, Provenance
 from explodice.questions.registry import Question, register
 
-__all__ = ["DAY_KINDS", "DayInputs", "QUESTION", "can_empty", "compute", "day_policies"]
+__all__ = [
+    "DAY_KINDS",
+    "DayInputs",
+    "QUESTION",
+    "can_empty",
+    "compute",
+    "day_policies",
+    "emptying",
+]
 
 #: The columns of the day's tables and their kinds.
 DAY_KINDS: dict[str, Kind] = {
@@ -86,9 +94,18 @@ def can_empty(gauges: pd.DataFrame, cut: float) -> pd.Series:
     return gauges.p_empty > cut
 
 
+def emptying(answer: Answer, table: str = "empty") -> pd.DataFrame:
+    """The rows of ``table`` of a day's answer that belong to a gauge that can empty (the
+    curves a surface draws), with the provenance columns."""
+    gauges = answer.tables["gauges"]
+    keep = gauges[gauges.can_empty][["character", "gauge"]]
+    return answer.csv_table(table).merge(keep, on=["character", "gauge"])
+
+
 def compute(inputs: DayInputs) -> Answer:
-    """The day's tables: ``gauges`` (every PC gauge, with ``can_empty``), ``empty`` (P(empty
-    after roll t) of each gauge that can empty), ``success`` (by roll) and ``roll_types``
+    """The day's tables: ``gauges`` (every PC gauge, with ``can_empty``: the surfaces show
+    those), ``empty`` (P(empty after roll t) of every PC gauge), ``first_empty``, ``success``
+    (by roll) and ``roll_types``
     (each roll type, its gauge not empty or empty); ``extra["not computed"]``: the reason
     when the day engines cannot play these rules (no tables then)."""
     day, rules = inputs.scenario, inputs.rules
@@ -117,11 +134,9 @@ def compute(inputs: DayInputs) -> Answer:
         )
     gauges = result.to_frame("gauges").drop(columns=_STAMPS)
     gauges["can_empty"] = can_empty(gauges, prov.cut)
-    emptying = gauges[gauges.can_empty][["character", "gauge"]]
-    empty = result.to_frame("empty").drop(columns=_STAMPS).merge(emptying)
     tables = {
         "gauges": gauges,
-        "empty": empty,
+        "empty": result.to_frame("empty").drop(columns=_STAMPS),
         "first_empty": result.to_frame("first_empty").drop(columns=_STAMPS),
         "success": result.to_frame("success").drop(columns=_STAMPS),
         "roll_types": result.to_frame("roll_types").drop(columns=_STAMPS),

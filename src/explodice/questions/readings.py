@@ -120,7 +120,8 @@ def signed_summaries(table: pd.DataFrame, detail: pd.DataFrame) -> pd.DataFrame:
             cells = detail[(detail.part == part) & (detail.measure == measure)]
             cells = cells.assign(size=cells.delta.abs())
             for key, g in cells.groupby(["switch", "value"], sort=False):
-                values[key] = float(g.delta.loc[g["size"].idxmax()])
+                top = g["size"].to_numpy().argmax()  # the first of the largest, as idxmax
+                values[key] = float(g.delta.to_numpy()[top])
         out[column] = [values.get(k, np.nan) for k in zip(table.switch, table.value)]
     return out
 

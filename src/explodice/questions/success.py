@@ -54,7 +54,9 @@ class SuccessInputs:
 
 def compute(inputs: SuccessInputs, **how: Any) -> Answer:
     """The one table ``success``; ``how``: ``threads`` (how, never what)."""
-    extra = {} if inputs.advantages is None else {"advantages": list(inputs.advantages)}
+    extra: dict[str, Any] = (
+        {} if inputs.advantages is None else {"advantages": list(inputs.advantages)}
+    )
     table = success_table(
         list(inputs.modifiers) if inputs.modifiers is not None else None,
         list(inputs.dcs) if inputs.dcs is not None else None,

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from explodice.analysis.sensitivity import day_blind_spot
-from explodice.core.errors import ExplodiceError, shown
+from explodice.core.errors import ExplodiceError, check_choice, shown
 from explodice.core.files import atomic_write_text
 from explodice.day.scenario import load_scenario
 from explodice.day.simulate import rolls_to_empty, simulate_day
@@ -48,6 +48,7 @@ from explodice.present.cli.options import (
 from explodice.present.cli.output import emit, percent
 from explodice.present.formats import Formatter
 from explodice.present.labels import rules_text
+from explodice.questions.answer import METHODS, Method
 from explodice.questions.day import DayInputs
 from explodice.questions.registry import ask
 
@@ -133,11 +134,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _method(args: argparse.Namespace) -> str:
+def _method(args: argparse.Namespace) -> Method:
     """How a scenario's day is computed: as asked (--exact, --simulate), else simulated when
     --days or --seed is given, else exact."""
     if args.method is not None:
-        return str(args.method)
+        return check_choice("--exact/--simulate", args.method, METHODS, ExplodiceError)
     return "simulate" if given(args, "--days") or given(args, "--seed") else "exact"
 
 

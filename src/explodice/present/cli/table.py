@@ -84,7 +84,9 @@ def run(args: argparse.Namespace) -> int:
         policy=resolve_policy(args.policy, 0),  # best: each row's own DC
         method=sampling.method,
         n=sampling.n if sampling.method == "simulate" else None,
-        seed=sampling.seed if sampling.method == "simulate" else None,
+        seed=int(sampling.seed)  # the command line's seed: an int (SEED) or none
+        if sampling.method == "simulate" and isinstance(sampling.seed, int)
+        else None,
     )
     answer = ask("success", inputs, threads=sampling.threads)
     table = answer.csv_table("success")

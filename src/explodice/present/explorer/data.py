@@ -46,6 +46,7 @@ from explodice.present.labels import (
     roll_type_label,
     test_label,
 )
+from explodice.questions.day import emptying
 from explodice.questions.registry import ask
 
 __all__ = ["CURVE_DCS", "SLIDER", "ExplorerData", "Subject", "explorer_data"]
@@ -362,7 +363,7 @@ def _day_tables(config: Any, lang: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.
         answer = ask("day", day_inputs(config, scenario=sc))  # the report's page asks it too
         g = answer.csv_table("gauges")
         g = g[g.can_empty]  # every gauge that can empty, its own rolls' drain or an overflow
-        e = with_interval(answer.csv_table("empty"))
+        e = with_interval(emptying(answer))
         e["series"] = e.character + " " + e.gauge
         empties.append(e[["series", "roll", "p", "ci_low", "ci_high", "method"]].assign(policy=key))
         t = with_interval(answer.csv_table("roll_types"))

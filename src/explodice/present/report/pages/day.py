@@ -21,6 +21,7 @@ from explodice.present.labels import (
 )
 from explodice.present.report.kit import Context, PageData, page_figure
 from explodice.present.report.warmup import wait_for
+from explodice.questions.day import emptying
 from explodice.questions.registry import ask
 
 __all__ = ["data", "draw"]
@@ -73,7 +74,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
     prov = answer.provenance
     fmt = Formatter(lang)
     gauges = answer.tables["gauges"]
-    emptying = gauges[gauges.can_empty].assign(emptied_by=lambda f: f.caused_mean > 0)
+    can_empty = gauges[gauges.can_empty].assign(emptied_by=lambda f: f.caused_mean > 0)
     policies = {str(ch.policy): policy_label(ch.policy, lang) for ch in c.day.characters}
 
     def cell(col: str, v: object) -> str:
@@ -85,12 +86,12 @@ def draw(ctx: Context, data: PageData) -> Figure:
         return fmt.cell(v, answer.kind(col), exact=prov.exact, cut=prov.cut, digits=digits)
 
     shown = pd.DataFrame(
-        {_(head): [cell(col, v) for v in emptying[col]] for col, head in GAUGE_COLUMNS}
+        {_(head): [cell(col, v) for v in can_empty[col]] for col, head in GAUGE_COLUMNS}
     )
-    if not prov.exact and not emptying.empty:  # a simulated P(empty) with its interval
+    if not prov.exact and not can_empty.empty:  # a simulated P(empty) with its interval
         shown[_(N_("95% interval"))] = [
             f"{fmt.cell(lo, 'probability', exact=False)} – {fmt.cell(hi, 'probability', exact=False)}"
-            for lo, hi in zip(emptying.ci_low, emptying.ci_high)
+            for lo, hi in zip(can_empty.ci_low, can_empty.ci_high)
         ]
     if shown.empty:  # an all-NPC party, or the rule of 1 on none of the day's kinds
         shown = pd.DataFrame({_("gauges"): [_("no gauge can empty under these rules")]})
@@ -108,7 +109,9 @@ def draw(ctx: Context, data: PageData) -> Figure:
     fig, (a, b) = page_figure(
         ctx, title, caption, ncols=2, table=shown, table_height=height, bottom=0.14 + height
     )
-    plots.plot_depletion(for_plot(answer, "empty", ctx.rules), ax=a, lang=lang)
+    curves = emptying(answer).drop(columns=["rules"])  # every gauge that can empty
+    curves.attrs["rules"] = ctx.rules
+    plots.plot_depletion(curves, ax=a, lang=lang)
     types = for_plot(answer, "roll_types", ctx.rules)
     rolls = {r.label: r for r in c.day.rolls}
     types["roll type"] = [
