@@ -30,6 +30,7 @@ from typing import Any, Generic, TypeVar
 
 from explodice.core.errors import ExplodiceError, check_choice
 from explodice.core.version import __version__
+from explodice.questions import cache
 from explodice.questions.answer import Answer, Kind
 
 __all__ = [
@@ -76,7 +77,8 @@ class Question(Generic[Inputs]):
         return hashlib.sha256(text.encode()).hexdigest()
 
     def ask(self, inputs: Inputs, **how: Any) -> Answer:
-        """The answer for ``inputs``: computed on the first call of a run, then kept.
+        """The answer for ``inputs``: computed on the first call of a run, then kept (and
+        kept on disk between runs while a :func:`~explodice.questions.cache.session` is open).
         ``how``: options that change how it is computed, never what (a sweep's executor,
         a progress bar); they are not in the key."""
         if not isinstance(inputs, self.inputs):
@@ -90,7 +92,10 @@ class Question(Generic[Inputs]):
         if key in _MEMO:
             _MEMO.move_to_end(key)
             return _MEMO[key]
-        answer = self.compute(inputs, **how)
+        answer = cache.recall(self.name, key)  # kept on disk by an earlier run (a session)
+        if answer is None:
+            answer = self.compute(inputs, **how)
+            cache.keep(self.name, key, answer)
         _MEMO[key] = answer
         while len(_MEMO) > MEMO_SIZE:
             _MEMO.popitem(last=False)

@@ -8,10 +8,12 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from explodice.core.errors import ExplodiceError
+from explodice.core.files import check_writable
 from explodice.present import i18n
 from explodice.present.cli.base import Command, Output
 from explodice.present.cli.options import config_argument
-from explodice.present.explorer import write_explorer
+from explodice.present.cli.report import say_cache
 from explodice.present.i18n import LANGS
 
 __all__ = ["COMMAND", "run"]
@@ -31,26 +33,36 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="language of the page (default: the configuration's `lang`, else en)",
     )
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="compute every number again and keep nothing (answers are kept in "
+        "~/.cache/explodice/answers: see README)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Write the explorer: one HTML file that works offline, from disk."""
-    path = write_explorer(args.config, args.out, lang=args.lang)
-    lang = args.lang or _config_lang(args.config)
+    import datetime as dt
+
+    from explodice.present.report.config import in_language, load_config
+    from explodice.present.report.reuse import explorer
+    from explodice.questions import cache
+
+    config = load_config(args.config)
+    config = in_language(config, config.lang if args.lang is None else args.lang)
+    out = check_writable(args.out, error=ExplodiceError, what="out", inputs=(args.config,))
+    with cache.session(not args.no_cache) as session:
+        path = explorer(config, out, date=dt.date.today().isoformat())
+    lang = config.lang
     _ = i18n.translator(lang)
+    say_cache(session, _)
     print(
         _("wrote {path} ({size} MiB); open it in a browser, or send it as it is").format(
             path=path, size=i18n.number(path.stat().st_size / 2**20, lang, 1)
         )
     )
     return 0
-
-
-def _config_lang(path: str | None) -> str:
-    """The language the configuration at ``path`` asks for."""
-    from explodice.present.report.config import load_config
-
-    return str(load_config(path).lang)
 
 
 def writes(args: argparse.Namespace) -> Sequence[Output]:

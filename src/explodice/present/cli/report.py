@@ -7,7 +7,9 @@ $ explodice report my-game.toml --lang fr
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from explodice.present import i18n
 from explodice.present.cli.base import Command, Output
@@ -31,6 +33,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="compute every number and draw every page again, and keep nothing (answers are "
+        "kept in ~/.cache/explodice/answers: see README)",
+    )
+    p.add_argument(
         "--lang",
         choices=LANGS,
         default=None,
@@ -44,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
     # imported here: matplotlib's PDF backend takes a second, which the other commands skip
     from explodice.present.report import (
         ReportWarning,
+        last_session,
         load_config,
         write_default_config,
         write_report,
@@ -52,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     if args.write_default_config is not None:
         refuse(
             args,
-            ("config", "--out", "--lang", "--no-progress"),
+            ("config", "--out", "--lang", "--no-progress", "--no-cache"),
             "is not read by --write-default-config, which writes the default configuration "
             "and stops.",
         )
@@ -67,14 +76,45 @@ def run(args: argparse.Namespace) -> int:
     )
     config = load_config(args.config)
     with warnings_in_one_line(ReportWarning):
-        paths = write_report(config, args.out, progress=not args.no_progress, lang=args.lang)
+        paths = write_report(
+            config,
+            args.out,
+            progress=not args.no_progress,
+            lang=args.lang,
+            cache=not args.no_cache,
+        )
     _ = i18n.translator(args.lang or config.lang)
+    session = last_session()
+    if session is not None:
+        say_cache(session, _)
     print(
         _("wrote {n} files into {out}/ (the PDF: {pdf})").format(
             n=len(paths), out=args.out, pdf=paths[0]
         )
     )
     return 0
+
+
+def say_cache(session: Any, _: Callable[[str], str]) -> None:
+    """Say on stderr what a run reused from the cache of answers and what it computed: the
+    answers and pages reused, those computed, the pages computed anew, the entries ignored."""
+    anew = [n.split(":", 1)[1] for n in session.computed if n.startswith("page:")]
+    where = session.folder if session.folder is not None else _("none: --no-cache")
+    print(
+        _("{reused} answers reused, {computed} computed (cache: {where})").format(
+            reused=len(session.reused), computed=len(session.computed), where=where
+        ),
+        file=sys.stderr,
+    )
+    if anew:
+        print(_("pages computed anew: {pages}").format(pages=", ".join(anew)), file=sys.stderr)
+    if session.ignored:
+        print(
+            _("{n} unreadable entries of the cache ignored (and written again)").format(
+                n=len(session.ignored)
+            ),
+            file=sys.stderr,
+        )
 
 
 def writes(args: argparse.Namespace) -> Sequence[Output]:

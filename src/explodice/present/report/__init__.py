@@ -5,6 +5,8 @@
 - :mod:`.pages` has one module per page: its ``data`` (the numbers) and its ``draw``;
 - :mod:`.kit` is what a page is made of (context, page data, figure, table);
 - :mod:`.warmup` overlaps numba's first compilations;
+- :mod:`.reuse` keeps pages' data and the report's files between runs; :mod:`.drawing`
+  draws the PNGs in helper processes;
 - :mod:`.writer` writes the report as one unit, whole or not at all.
 """
 
@@ -22,6 +24,7 @@ from explodice.present.report.writer import (
     PDF_NAME,
     ReportBusyError,
     ReportWarning,
+    last_session,
     write_report,
 )
 
@@ -37,6 +40,7 @@ __all__ = [
     "ReportConfig",
     "ReportWarning",
     "build_pages",
+    "last_session",
     "default_config_text",
     "load_config",
     "write_default_config",

@@ -1,7 +1,10 @@
 """First-run compile time: numba compiles the roll and day kernels once (then caches them).
 
-The day kernel compiles in a second process while this one compiles the roll kernel and draws
-the exact pages, so the two compilations overlap on two cores. That process is a plain
+The report's day is exact: its kernels are the exact day's chain (``day/_chain_kernel.py``)
+and the optimal player's (``day/_optimal_kernel.py``), not the simulated day's. They compile
+in a second process while this one compiles the roll kernel and draws the first pages, so the
+compilations overlap on two cores; the pages that need them wait for that process
+(:func:`wait_for`). A report whose pages are all kept (:mod:`.reuse`) starts none. That process is a plain
 interpreter that imports explodice alone: a multiprocessing child would import the caller's
 main script again (a script that writes a report without ``if __name__ == "__main__":`` ran
 twice, its warm-up child failing with multiprocessing's "bootstrapping phase" traceback).
@@ -10,6 +13,7 @@ twice, its warm-up child failing with multiprocessing's "bootstrapping phase" tr
 from __future__ import annotations
 
 import os
+import pickle
 import signal
 import subprocess
 import sys
@@ -18,27 +22,52 @@ from typing import Any
 
 from explodice.day.exact import exact_day
 from explodice.day.scenario import DayRoll, Scenario
-from explodice.day.simulate import simulate_day
 from explodice.engine.simulate import simulate
 from explodice.game.character import Character
 from explodice.game.rules import Roll
+from explodice.present.report.reuse import dumps
 
 __all__ = ["start_day_warm_up", "stop", "wait_for", "warm_day_kernel", "warm_roll_kernel"]
 
 
 #: What the warm-up process runs.
-_WARM_UP = "from explodice.present.report.warmup import warm_day_kernel; warm_day_kernel()"
+_WARM_UP = (
+    "import sys; from explodice.present.report.warmup import warm_day_kernel; "
+    "warm_day_kernel(sys.argv[1])"
+)
 
 
-def start_day_warm_up() -> Any:
-    """The warm-up process (a ``subprocess.Popen``), or None on one core."""
-    if (os.cpu_count() or 1) < 2:
+def compiled(modules: tuple[str, ...] = ("_chain_kernel", "_optimal_kernel")) -> bool:
+    """Whether numba's cache holds kernels of each of the day's ``modules`` (their index
+    files, under ``NUMBA_CACHE_DIR`` if set, else next to the source; numba looks there
+    first): then nothing is warmed up. A stale index (another numba) costs only time."""
+    chosen = os.environ.get("NUMBA_CACHE_DIR")
+    places = [
+        Path(chosen) if chosen else Path(__file__).resolve().parents[2] / "day" / "__pycache__"
+    ]
+    found: set[str] = set()
+    for place in places:
+        if place.is_dir():
+            found.update(m for m in modules if next(place.rglob(f"{m}.*.nbi"), None))
+    return len(found) == len(modules)
+
+
+def start_day_warm_up(day: Any = None, rules: Any = None, *, simulated: bool = False) -> Any:
+    """The warm-up process (a ``subprocess.Popen``), or None on one core or when numba's
+    cache holds the day's kernels (:func:`compiled`): it plays the exact ``day`` under
+    ``rules`` (the report's: a tiny day compiles only some of the chain's kernels), the
+    optimal player on a tiny day, and the simulated day if ``simulated``."""
+    if (os.cpu_count() or 1) < 2 or (compiled() and not simulated):
         return None
     package_root = str(Path(__file__).resolve().parents[3])  # where `import explodice` works
     path = os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH")) if p)
     try:
+        what = dumps((day, rules, simulated)).hex()
+    except Exception:  # noqa: BLE001 - a day that cannot be sent: a tiny one warms up
+        what = ""
+    try:
         return subprocess.Popen(
-            [sys.executable, "-c", _WARM_UP],
+            [sys.executable, "-c", _WARM_UP, what],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -48,20 +77,27 @@ def start_day_warm_up() -> Any:
         return None
 
 
-def warm_day_kernel() -> None:
-    """Run the day kernel and the exact day's chain once on a tiny scenario (compiling them,
-    or loading them from cache): the report's day pages are exact, and a configuration may
-    ask for the simulated day.
+def warm_day_kernel(what: str = "") -> None:
+    """Play the exact day (the report's, ``what``: its day, rules and whether it is simulated,
+    pickled, in hex; else a tiny one), the optimal player on a tiny day and, if asked, the
+    simulated day once, compiling their kernels or loading them from numba's cache.
 
     Only a warm-up: it ignores Ctrl-C (the parent stops it) and any failure (the parent then
-    compiles the kernel itself).
+    compiles the kernels itself).
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
+        from explodice.day.optimal import optimal_policy
+
+        day, rules, simulated = pickle.loads(bytes.fromhex(what)) if what else (None,) * 3
         hero = Character("warm-up", dict(STR=10, DEX=10, CON=10, INT=10, WIS=10, CHA=10))
-        day = Scenario([hero], [DayRoll("warm-up", ability="STR")])
-        exact_day(day)
-        simulate_day(day, n_days=1, seed=0, threads=1)
+        tiny = Scenario([hero], [DayRoll("warm-up", ability="STR")])
+        exact_day(tiny if day is None else day, rules)
+        optimal_policy(tiny)
+        if simulated:
+            from explodice.day.simulate import simulate_day
+
+            simulate_day(tiny, n_days=1, seed=0, threads=1)
     except Exception:  # noqa: BLE001 - a warm-up that fails costs only time
         pass
 

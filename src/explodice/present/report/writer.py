@@ -27,6 +27,7 @@ into ``.explodice-report/displaced/`` (never deleted) and the run says so.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as _dt
 import errno
 import fcntl
@@ -47,13 +48,25 @@ from tqdm.auto import tqdm
 from explodice.core.errors import ExplodiceError
 from explodice.core.files import atomic_write_text, check_path, make_folder
 from explodice.core.spreadsheet import to_csv
-from explodice.present.explorer import EXPLORER_NAME, write_explorer
+from explodice.core.version import __version__
+from explodice.present.explorer import EXPLORER_NAME
 from explodice.present.i18n import translator
 from explodice.present.labels import rules_text
-from explodice.present.report import contents
+from explodice.present.report import contents, drawing, reuse
 from explodice.present.report.config import ReportConfig, in_language, load_config
+from explodice.present.report.kit import Context
+from explodice.present.report.warmup import start_day_warm_up, stop, warm_roll_kernel
+from explodice.questions import cache as answer_cache
 
-__all__ = ["AREA", "MANIFEST", "PDF_NAME", "ReportBusyError", "ReportWarning", "write_report"]
+__all__ = [
+    "AREA",
+    "MANIFEST",
+    "PDF_NAME",
+    "ReportBusyError",
+    "ReportWarning",
+    "last_session",
+    "write_report",
+]
 
 PDF_NAME = "explodice-report.pdf"
 MANIFEST = "MANIFEST.txt"
@@ -61,6 +74,7 @@ AREA = ".explodice-report"  # the report's own folder inside --out
 CURRENT = "current"
 LINKS = "links"  # in the report's area: the names of the links it made in --out
 PNG_DPI = 110
+_LAST: list[answer_cache.Session] = []
 
 
 class ReportBusyError(ExplodiceError):
@@ -78,11 +92,19 @@ def write_report(
     progress: bool = False,
     date: str | None = None,
     lang: str | None = None,
+    cache: bool = True,
+    helpers: int | None = None,
 ) -> list[Path]:
     """Write the report into ``out`` and return the paths it shows there.
 
     The new report is complete on disk before it replaces the old one, in one rename; if
     anything fails or Ctrl-C is pressed first, the old report stays as it was.
+
+    ``cache``: keep answers, pages' data and files between runs (:mod:`.reuse`, under
+    :func:`~explodice.questions.cache.answers_folder`); ``False`` computes everything and
+    keeps nothing. :func:`last_session` then says what was reused and what computed.
+    ``helpers``: processes that draw the PNGs beside this one (default
+    :func:`~.drawing.default_helpers`; 0: this one draws everything); the bytes are the same.
 
     >>> import tempfile
     >>> out = tempfile.mkdtemp()
@@ -105,7 +127,15 @@ def write_report(
         previous = os.readlink(area / CURRENT) if (area / CURRENT).is_symlink() else None
         try:
             try:
-                names = _write_pages(run, config, progress=progress, date=date)
+                with answer_cache.session(cache) as session:
+                    _LAST[:] = [session]
+                    names = _write_pages(
+                        run,
+                        config,
+                        progress=progress,
+                        date=date or _dt.date.today().isoformat(),
+                        helpers=drawing.default_helpers() if helpers is None else helpers,
+                    )
             except Exception as err:
                 cause = _os_error(err)
                 if cause is None:
@@ -139,15 +169,37 @@ def write_report(
     return [out / n for n in names]
 
 
-def _write_pages(run: Path, config: ReportConfig, *, progress: bool, date: str | None) -> list[str]:
+def _write_pages(
+    run: Path, config: ReportConfig, *, progress: bool, date: str, helpers: int
+) -> list[str]:
     """Every page into ``run``: the PDF, a PNG per page, a CSV per table, the explorer
-    (``explorer.html``), then the manifest."""
+    (``explorer.html``), then the manifest; or, when this configuration was reported on this
+    date before (the cache of an open session), the files kept then."""
+    key = reuse.report_key(config, date)
+    names = reuse.restore_files(key, run)
+    if names is None:
+        names = _draw_pages(run, config, progress=progress, date=date, helpers=helpers)
+        reuse.explorer(config, run / EXPLORER_NAME, date=date)
+        names.append(EXPLORER_NAME)
+        lines = [f"{_sha256(run / n)}  {n}" for n in names]
+        (run / MANIFEST).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        names.append(MANIFEST)
+        reuse.keep_files(key, run, names)
+    for name in names:
+        with open(run / name, "rb") as f:
+            os.fsync(f.fileno())
+    return names
+
+
+def _draw_pages(
+    run: Path, config: ReportConfig, *, progress: bool, date: str, helpers: int
+) -> list[str]:
+    """Every page's PDF page, PNG and CSVs into ``run``, page by page: its data (kept from an
+    earlier run where what it reads is unchanged, :func:`.reuse.page_data`; else computed,
+    numba's first compilations overlapped, :mod:`.warmup`), its PNG drawn by one of
+    ``helpers`` processes (:mod:`.drawing`) while this one draws its PDF page: the same bytes
+    as one process."""
     names = [PDF_NAME]
-    bar = (
-        tqdm(total=len(contents.PAGES), unit="page", desc="report", leave=False, disable=None)
-        if progress
-        else None
-    )
     _ = translator(config.lang)
     meta = {
         "Title": config.title,
@@ -156,32 +208,65 @@ def _write_pages(run: Path, config: ReportConfig, *, progress: bool, date: str |
             rules=rules_text(config.rules, config.lang)
         ),
     }
+    specs = contents.PAGES
+    ctx = Context(
+        config,
+        __version__,
+        date,
+        contents=tuple((number, spec.contents) for number, spec in enumerate(specs, 1))[1:],
+    )
+
+    def warm_up() -> None:  # before the first page computed: none if every page is kept
+        if "warm-up" not in ctx.cache:
+            ctx.cache["warm-up"] = start_day_warm_up(
+                config.day, config.rules, simulated=config.day_method == "simulate"
+            )
+            warm_roll_kernel()  # compiles here while the day kernels compile there
+
+    pool = drawing.PngHelpers(helpers, dataclasses.replace(ctx, cache={})) if helpers else None
+    bar = (
+        tqdm(total=len(specs), unit="page", desc="report", leave=False, disable=None)
+        if progress
+        else None
+    )
     try:
-        with PdfPages(run / PDF_NAME, metadata=meta) as pdf:
-            for page in contents.build_pages(config, date=date):
-                pdf.savefig(page.figure)
-                png = f"{page.slug}.png"
-                page.figure.savefig(run / png, dpi=PNG_DPI)
-                names.append(png)
-                for name, frame in page.tables.items():
-                    csv = f"{page.slug}-{name}.csv"
+        # Every text of a page is written literally: a name holding `$` is not mathtext
+        with (
+            matplotlib.rc_context({"text.parse_math": False}),
+            PdfPages(run / PDF_NAME, metadata=meta) as pdf,
+        ):
+            for number, spec in enumerate(specs, 1):
+                slug = f"{number:02d}-{spec.name}"
+                data = reuse.page_data(spec.name, spec.data, ctx, before=warm_up)
+                png = run / f"{slug}.png"
+                elsewhere = pool is not None and pool.submit(spec.draw, data, png, PNG_DPI)
+                figure = spec.draw(ctx, data)
+                pdf.savefig(figure)
+                if not elsewhere:
+                    figure.savefig(png, dpi=PNG_DPI)
+                names.append(png.name)
+                for name, frame in data.tables.items():
+                    csv = f"{slug}-{name}.csv"
                     to_csv(frame, run / csv)
                     names.append(csv)
-                page.figure.clear()
+                figure.clear()
                 if bar is not None:
                     bar.update(1)
+        if pool is not None:
+            pool.finish()
     finally:
+        stop(ctx.cache.pop("warm-up", None))
+        if pool is not None:
+            pool.close()
         if bar is not None:
             bar.close()
-    write_explorer(config, run / EXPLORER_NAME, date=date, lang=config.lang)
-    names.append(EXPLORER_NAME)
-    lines = [f"{_sha256(run / n)}  {n}" for n in names]
-    (run / MANIFEST).write_text("\n".join(lines) + "\n", encoding="utf-8")
-    names.append(MANIFEST)
-    for name in names:
-        with open(run / name, "rb") as f:
-            os.fsync(f.fileno())
     return names
+
+
+def last_session() -> answer_cache.Session | None:
+    """What the last :func:`write_report` of this process reused and computed (its answers
+    and pages, ``page:<name>`` for a page whose data were computed anew)."""
+    return _LAST[0] if _LAST else None
 
 
 def _switch(area: Path, run: Path) -> None:

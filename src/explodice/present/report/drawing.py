@@ -1,0 +1,180 @@
+"""Drawing on several cores: the PNG of each page is drawn and saved by a helper process
+while this one draws the same page again for the PDF.
+
+matplotlib's PDF has one writer (:class:`~matplotlib.backends.backend_pdf.PdfPages`), and a
+page's figure cannot be sent between processes (its tick formatters are local functions),
+so the pages are drawn twice: here for the PDF, in a helper for the PNG. A figure is drawn
+from the page's data alone, so both are the same figure and the PNG has the same bytes as a
+serial run's (``tests/test_report_parallel.py`` checks every file). Drawing is cheap beside
+saving: on the default configuration saving a PNG costs about as much as drawing and saving
+the PDF page, so one helper halves the time of the pages on two cores.
+
+A helper is a plain interpreter that imports explodice (as the warm-up process,
+:mod:`.warmup`: a multiprocessing child would run the caller's main script again); it reads
+pickled tasks on its standard input and answers on its standard output. If a helper cannot
+start, or a page's data cannot be pickled, this process saves the PNG itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import queue
+import struct
+import subprocess
+import sys
+import threading
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+from explodice.present.report.reuse import dumps
+
+__all__ = ["PngHelpers", "default_helpers", "serve"]
+
+_SERVE = "from explodice.present.report.drawing import serve; serve()"
+
+
+def default_helpers() -> int:
+    """How many helper processes draw PNGs: one less than the cores, at most two (the
+    report's own process draws the PDF), none on one core; ``EXPLODICE_DRAW_HELPERS`` sets
+    it."""
+    chosen = os.environ.get("EXPLODICE_DRAW_HELPERS")
+    if chosen is not None and chosen.strip().isdigit():
+        return int(chosen)
+    return max(0, min(2, (os.cpu_count() or 1) - 1))
+
+
+def _send(stream: IO[bytes], obj: Any) -> None:
+    blob = obj if isinstance(obj, bytes) else dumps(obj)
+    stream.write(struct.pack("<Q", len(blob)) + blob)
+    stream.flush()
+
+
+def _receive(stream: IO[bytes]) -> Any:
+    head = stream.read(8)
+    if len(head) < 8:
+        raise EOFError
+    (size,) = struct.unpack("<Q", head)
+    return pickle.loads(stream.read(size))
+
+
+class PngHelpers:
+    """Helper processes that draw pages and save their PNGs: :meth:`submit` a page, then
+    :meth:`finish` (waits, and raises the first helper's error here)."""
+
+    def __init__(self, n: int, context: Any) -> None:
+        self._tasks: queue.Queue[Any] = queue.Queue()
+        self._errors: list[BaseException] = []
+        self._threads: list[threading.Thread] = []
+        self._procs: list[subprocess.Popen[bytes]] = []
+        package_root = str(Path(__file__).resolve().parents[3])
+        path = os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH")) if p)
+        start = dumps(context)
+        for _ in range(n):
+            try:
+                proc = subprocess.Popen(
+                    [sys.executable, "-c", _SERVE],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    env=os.environ | {"PYTHONPATH": path},
+                )
+            except OSError:  # pragma: no cover - no processes: this one saves the PNGs
+                break
+            self._procs.append(proc)
+            thread = threading.Thread(target=self._feed, args=(proc, start), daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    @property
+    def running(self) -> bool:
+        return bool(self._procs)
+
+    def submit(self, draw: Callable[[Any, Any], Any], data: Any, path: Path, dpi: int) -> bool:
+        """Have a helper draw a page with ``draw(context, data)`` (a page's ``draw``
+        function, sent by name) and save it to ``path``; False if it cannot (no helper,
+        ``draw`` or ``data`` not picklable: this process saves it)."""
+        if not self._procs:
+            return False
+        try:
+            task = dumps((draw, data, str(path), dpi))
+        except Exception:  # noqa: BLE001 - this process draws it
+            return False
+        self._tasks.put(task)
+        return True
+
+    def _feed(self, proc: subprocess.Popen[bytes], start: bytes) -> None:
+        assert proc.stdin is not None and proc.stdout is not None
+        try:
+            _send(proc.stdin, start)
+            while (task := self._tasks.get()) is not None:
+                if self._errors:
+                    continue
+                _send(proc.stdin, task)
+                status, detail = _receive(proc.stdout)
+                if status == "oserror":
+                    self._errors.append(OSError(*detail))
+                elif status != "ok":
+                    self._errors.append(RuntimeError(f"a page could not be drawn:\n{detail}"))
+        except BaseException as err:  # noqa: BLE001 - a helper that died: raised by finish
+            self._errors.append(RuntimeError(f"a drawing helper stopped ({err!r})"))
+            while self._tasks.get() is not None:  # the other helpers (if any) go on
+                pass
+
+    def finish(self) -> None:
+        """Wait for every submitted page; raise the first error of a helper."""
+        for _ in self._threads:
+            self._tasks.put(None)
+        for thread in self._threads:
+            thread.join()
+        self.close()
+        if self._errors:
+            raise self._errors[0]
+
+    def close(self) -> None:
+        """Stop the helpers (on an error or Ctrl-C: their pages are not needed)."""
+        for proc in self._procs:
+            with contextlib.suppress(OSError):
+                if proc.stdin is not None:
+                    proc.stdin.close()
+        for proc in self._procs:
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:  # pragma: no cover
+                proc.kill()
+                proc.wait()
+            if proc.stdout is not None:
+                proc.stdout.close()
+        self._procs = []
+
+
+def serve() -> None:
+    """A helper's loop: read the report's context, then pages to draw until the input ends."""
+    import signal
+
+    import matplotlib
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the report's process stops its helpers
+    matplotlib.use("Agg")
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    try:
+        ctx = _receive(stdin)
+    except EOFError:
+        return
+    while True:
+        try:
+            draw, data, path, dpi = _receive(stdin)
+        except EOFError:
+            return
+        try:
+            with matplotlib.rc_context({"text.parse_math": False}):
+                figure = draw(ctx, data)
+                figure.savefig(path, dpi=dpi)
+            figure.clear()
+            _send(stdout, ("ok", None))
+        except OSError as err:
+            _send(stdout, ("oserror", (err.errno, err.strerror or str(err))))
+        except Exception:  # noqa: BLE001 - sent to the report's process, raised there
+            _send(stdout, ("error", traceback.format_exc()))

@@ -1,0 +1,224 @@
+"""What the report keeps between runs (:mod:`explodice.questions.cache`): each page's data,
+keyed by the parts of the configuration it reads; the written files, keyed by the whole.
+
+A page's data is kept under the values of the configuration's fields its ``data`` function
+read when it was computed (and the report's date, if it read it): a page that reads the
+rules and the day is computed anew when either changes, and only then. Which fields a page
+reads is recorded while it runs (:func:`recording`: every field read through the
+configuration, or a copy of it, is noted; a copy pickled or compared counts as all read),
+and kept with the page (its *index*): the same code reading the same values reads the same
+fields, so the index names every field the data depends on. The data themselves are kept
+pickled, behind the cache's hash of them (an entry not whole, or another key's, is never
+unpickled).
+
+The files (PDF, PNGs, CSVs, explorer, MANIFEST) of a report are kept under the whole
+configuration, the date and the language: a report of the same configuration on the same day
+copies them. The explorer's page is kept the same way, so ``explodice explore`` after a
+report of the same configuration and day writes it at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copyreg
+import dataclasses
+import io
+import json
+import pickle
+import types
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from explodice.core.files import atomic_write
+from explodice.present.report.config import ReportConfig
+from explodice.present.report.kit import Context, PageData
+from explodice.questions import cache
+from explodice.questions.registry import canonical
+
+__all__ = [
+    "dumps",
+    "explorer",
+    "keep_files",
+    "page_data",
+    "recording",
+    "report_key",
+    "restore_files",
+]
+
+_FIELDS = frozenset(f.name for f in dataclasses.fields(ReportConfig))
+_READS: list[set[str]] = []
+
+
+def dumps(value: Any) -> bytes:
+    """``value`` pickled, a read-only mapping (a configuration's) as the mapping it shows."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = copyreg.dispatch_table | {types.MappingProxyType: _proxy}
+    pickler.dump(value)
+    return out.getvalue()
+
+
+def _proxy(m: types.MappingProxyType[Any, Any]) -> tuple[Any, ...]:
+    return (read_only, (dict(m),))
+
+
+def read_only(mapping: dict[Any, Any]) -> types.MappingProxyType[Any, Any]:
+    """A read-only view of ``mapping`` (what an unpickled read-only mapping is)."""
+    return types.MappingProxyType(mapping)
+
+
+def _note(*names: str) -> None:
+    for reads in _READS:
+        reads.update(names)
+
+
+class _Recording(ReportConfig):
+    """A :class:`ReportConfig` that notes each field read (into every open recording)."""
+
+    def __getattribute__(self, name: str) -> Any:
+        if name in _FIELDS:
+            _note(name)
+        elif name == "__dict__":
+            _note(*_FIELDS)
+        return object.__getattribute__(self, name)
+
+    def __reduce_ex__(self, protocol: Any) -> Any:  # pickled: read whole, a plain copy
+        _note(*_FIELDS)
+        return (_plain, (dict(object.__getattribute__(self, "__dict__")),))
+
+
+def _plain(fields: dict[str, Any]) -> ReportConfig:
+    config = object.__new__(ReportConfig)
+    config.__dict__.update(fields)
+    return config
+
+
+class _RecordingContext(Context):
+    """A :class:`Context` that notes a read of the report's date (as the field ``date``)."""
+
+    def __getattribute__(self, name: str) -> Any:
+        if name == "date":
+            _note("date")
+        return object.__getattribute__(self, name)
+
+
+@contextlib.contextmanager
+def recording(ctx: Context) -> Iterator[tuple[Context, set[str]]]:
+    """A copy of ``ctx`` whose configuration notes the fields read, and the set they go in."""
+    config = object.__new__(_Recording)
+    object.__getattribute__(config, "__dict__").update(vars(ctx.config))
+    copy = _RecordingContext(config, ctx.version, ctx.date, ctx.cache, ctx.contents)
+    reads: set[str] = set()
+    _READS.append(reads)
+    try:
+        yield copy, reads
+    finally:
+        _READS.remove(reads)
+
+
+def _values(ctx: Context, fields: list[str]) -> dict[str, Any]:
+    return {
+        f: canonical(ctx.date if f == "date" else getattr(ctx.config, f)) for f in sorted(fields)
+    }
+
+
+def page_data(
+    name: str,
+    data: Callable[[Context], PageData],
+    ctx: Context,
+    before: Callable[[], None] = lambda: None,
+) -> PageData:
+    """Page ``name``'s data: kept from an earlier run when the fields it read then hold the
+    same values, else computed by ``data(ctx)`` after ``before()`` (counted in the session's
+    ``computed`` as ``page:<name>``) and kept."""
+    s = cache.current()
+    if s is None or s.folder is None:
+        before()
+        if s is not None:
+            s.computed.append(f"page:{name}")
+        return data(ctx)
+    index_key = cache.key_of("page-index", name)
+    index = cache.load("page-index", index_key, f"page:{name}")
+    if index is not None:
+        with contextlib.suppress(ValueError, TypeError):
+            fields = json.loads(index)
+            key = cache.key_of("page", name, _values(ctx, fields))
+            payload = cache.load("page", key, f"page:{name}")
+            if payload is not None:
+                kept = pickle.loads(payload)  # whole and hashed: the cache's own bytes
+                if isinstance(kept, PageData):
+                    s.reused.append(f"page:{name}")
+                    return kept
+    before()
+    with recording(ctx) as (copy, reads):
+        result = data(copy)
+    s.computed.append(f"page:{name}")
+    try:
+        payload = dumps(result)
+    except Exception:  # noqa: BLE001 - data that cannot be kept are computed each run
+        return result
+    fields = sorted(reads)
+    cache.store("page", cache.key_of("page", name, _values(ctx, fields)), payload)
+    cache.store("page-index", index_key, json.dumps(fields).encode())
+    return result
+
+
+def report_key(config: ReportConfig, date: str, what: str = "report") -> str:
+    """The key of a report's (or ``what``'s) files: the whole configuration, date and
+    language."""
+    return cache.key_of(what, canonical(config), date, config.lang)
+
+
+def restore_files(key: str, folder: Path) -> list[str] | None:
+    """Copy the files kept under ``key`` into ``folder``; their names, or None if any is
+    missing (then nothing is restored)."""
+    names_raw = cache.load("files", key)
+    if names_raw is None:
+        return None
+    try:
+        names = json.loads(names_raw)
+    except ValueError:
+        return None
+    payloads = []
+    for name in names:
+        payload = cache.load("file", cache.key_of("file", key, name), name)
+        if payload is None:
+            return None
+        payloads.append(payload)
+    for name, payload in zip(names, payloads):
+        (folder / name).write_bytes(payload)
+    s = cache.current()
+    if s is not None:
+        s.reused.append(f"files:{len(names)}")
+    return list(names)
+
+
+def keep_files(key: str, folder: Path, names: list[str]) -> None:
+    """Keep the files ``names`` of ``folder`` under ``key``."""
+    for name in names:
+        cache.store("file", cache.key_of("file", key, name), (folder / name).read_bytes())
+    cache.store("files", key, json.dumps(names).encode())
+
+
+def explorer(config: ReportConfig, out: Path, *, date: str) -> Path:
+    """Write the explorer of ``config`` (in its language) on ``date`` to ``out``: the page
+    kept from an earlier run (a report's, or ``explodice explore``'s) of the same
+    configuration and date, else made and kept."""
+    from explodice.present.explorer import write_explorer  # the explorer imports the report
+
+    key = report_key(config, date, "explorer")
+    payload = cache.load("file", cache.key_of("file", key, "explorer"), "explorer")
+    if payload is not None:
+        with atomic_write(out) as tmp:
+            tmp.write_bytes(payload)
+        s = cache.current()
+        if s is not None:
+            s.reused.append("explorer")
+        return out
+    path = write_explorer(config, out, date=date, lang=config.lang)
+    s = cache.current()
+    if s is not None:
+        s.computed.append("explorer")
+        cache.store("file", cache.key_of("file", key, "explorer"), path.read_bytes())
+    return path

@@ -1,0 +1,353 @@
+"""Answers kept between runs (questions/cache.py, present/report/reuse.py): a cache never
+changes a number, a corrupt or foreign entry is ignored and rewritten, an edit recomputes
+only what reads it; the report's PNGs drawn by helper processes are the serial run's bytes."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pandas as pd
+import pytest
+
+from explodice.game.rules import Rules
+from explodice.present.report import contents, load_config, write_report
+from explodice.present.report.kit import Context, PageData
+from explodice.present.report.reuse import page_data
+from explodice.present.report.writer import last_session
+from explodice.questions import cache
+from explodice.questions.answer import Answer, Provenance
+from explodice.questions.registry import Question, forget
+
+#: i18n's tick formatters (branch registry) read Formatter.locs, deprecated in matplotlib 3.11:
+#: a warning of theirs, not of the cache's
+pytestmark = pytest.mark.filterwarnings("ignore:The locs attribute:DeprecationWarning")
+
+
+@dataclasses.dataclass(frozen=True)
+class Coin:
+    """A toy question's inputs: the chance of ``heads`` heads in ``flips`` fair flips."""
+
+    flips: int
+    heads: int
+
+
+CALLS: list[Coin] = []
+
+
+def _binomial(inputs: Coin) -> Answer:
+    from math import comb
+
+    CALLS.append(inputs)
+    p = comb(inputs.flips, inputs.heads) / 2**inputs.flips
+    table = pd.DataFrame({"heads": [inputs.heads], "p": [p], "third": [1 / 3]})
+    return Answer("coin", {"t": table}, {"p": "probability"}, Provenance.of("coin", Rules()))
+
+
+COIN = Question("coin", "a toy", Coin, _binomial, {"p": "probability"})
+
+
+@pytest.fixture
+def folder(tmp_path):
+    forget()
+    CALLS.clear()
+    yield tmp_path / "answers"
+    forget()
+
+
+def _entry(folder: Path, inputs: Coin) -> Path:
+    return cache._path(folder, "answer", cache.key_of("answer", COIN.key(inputs)))
+
+
+def _entries(folder: Path, kind: str) -> list[Path]:
+    return sorted((folder / kind).glob("*/*"))
+
+
+def test_an_answer_is_computed_once_then_read_back_bit_for_bit(folder):
+    with cache.session(folder=folder) as first:
+        a = COIN.ask(Coin(10, 3))
+    forget()  # a new run: nothing in memory
+    with cache.session(folder=folder) as second:
+        b = COIN.ask(Coin(10, 3))
+    assert CALLS == [Coin(10, 3)]  # computed by the first run only
+    assert (first.computed, first.reused, second.computed, second.reused) == (
+        ["coin"],
+        [],
+        [],
+        ["coin"],
+    )
+    assert b.tables["t"].p.iloc[0] == 120 / 1024 and b.tables["t"].third.iloc[0] == 1 / 3
+    assert b.to_json() == a.to_json()
+
+
+def test_other_inputs_are_another_answer(folder):
+    with cache.session(folder=folder):
+        COIN.ask(Coin(10, 3))
+        forget()
+        c = COIN.ask(Coin(10, 4))
+    assert CALLS == [Coin(10, 3), Coin(10, 4)]
+    assert c.tables["t"].p.iloc[0] == 210 / 1024
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["garbage", "cut short", "payload changed", "header only", "empty"],
+)
+def test_a_corrupt_entry_is_ignored_and_rewritten(folder, damage):
+    with cache.session(folder=folder):
+        COIN.ask(Coin(6, 2))
+    (entry,) = _entries(folder, "answer")
+    good = entry.read_bytes()
+    head, _, payload = good.partition(b"\n")
+    entry.write_bytes(
+        {
+            "garbage": os.urandom(300),
+            "cut short": good[: len(good) // 2],
+            "payload changed": head + b"\n" + payload.replace(b"0.234375", b"0.5"),
+            "header only": head,
+            "empty": b"",
+        }[damage]
+    )
+    forget()
+    with cache.session(folder=folder) as s:
+        a = COIN.ask(Coin(6, 2))
+    assert s.ignored == ["coin"] and s.computed == ["coin"] and s.reused == []
+    assert a.tables["t"].p.iloc[0] == 15 / 64  # computed again, never the damaged number
+    assert entry.read_bytes() == good  # and written again
+
+
+def test_a_foreign_entry_is_never_trusted(folder):
+    """An entry that is whole but another key's (copied, or from another version) is ignored."""
+    with cache.session(folder=folder):
+        COIN.ask(Coin(6, 2))
+        forget()
+        COIN.ask(Coin(6, 3))
+    a, b = (_entry(folder, Coin(6, heads)) for heads in (2, 3))
+    a.write_bytes(b.read_bytes())  # a's file now holds b's answer, header and all
+    forget()
+    CALLS.clear()
+    with cache.session(folder=folder) as s:
+        x, y = COIN.ask(Coin(6, 2)), COIN.ask(Coin(6, 3))
+    assert len(CALLS) == 1 and len(s.ignored) == 1 and len(s.reused) == 1
+    assert sorted([x.tables["t"].p.iloc[0], y.tables["t"].p.iloc[0]]) == [15 / 64, 20 / 64]
+    # the same header claiming the right key over another answer's payload: hash differs
+    head, _, payload = a.read_bytes().partition(b"\n")
+    other = b.read_bytes().partition(b"\n")[2]
+    a.write_bytes(head + b"\n" + other)
+    forget()
+    CALLS.clear()
+    with cache.session(folder=folder) as s:
+        assert COIN.ask(Coin(6, 2)).tables["t"].p.iloc[0] == 15 / 64
+    assert len(CALLS) == 1 and s.ignored == ["coin"]
+
+
+def test_an_entry_of_other_code_is_another_key(folder, monkeypatch):
+    with cache.session(folder=folder):
+        COIN.ask(Coin(6, 2))
+    monkeypatch.setattr(cache, "fingerprint", lambda: "an edited checkout")
+    forget()
+    with cache.session(folder=folder) as s:
+        COIN.ask(Coin(6, 2))
+    assert s.computed == ["coin"] and len(CALLS) == 2
+
+
+def test_no_session_or_disabled_keeps_nothing(folder):
+    COIN.ask(Coin(5, 1))
+    forget()
+    with cache.session(enabled=False, folder=folder) as s:
+        COIN.ask(Coin(5, 1))
+    assert not folder.exists() and len(CALLS) == 2 and s.computed == ["coin"]
+
+
+def test_the_folder_is_trimmed_to_its_bound(folder):
+    with cache.session(folder=folder):
+        for i in range(6):
+            cache.store("demo", cache.key_of("demo", i), bytes(1000))
+            os.utime(cache._path(folder, "demo", cache.key_of("demo", i)), (i, i))
+    size = _entries(folder, "demo")[0].stat().st_size  # every entry is the same size
+    cache.trim(folder, limit=3 * size + size // 2)
+    left = _entries(folder, "demo")
+    assert len(left) == 3  # the three read last stay
+    with cache.session(folder=folder):
+        assert cache.load("demo", cache.key_of("demo", 5)) == bytes(1000)
+        assert cache.load("demo", cache.key_of("demo", 0)) is None
+
+
+def test_the_default_place_is_under_the_users_cache(monkeypatch, tmp_path):
+    monkeypatch.delenv("EXPLODICE_ANSWER_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache.answers_folder() == tmp_path / "explodice" / "answers"
+    monkeypatch.setenv("EXPLODICE_ANSWER_CACHE", "off")
+    assert cache.answers_folder() is None
+
+
+# -- a page's data: kept under the fields it reads ------------------------------------------
+def _rules_page(ctx: Context) -> PageData:
+    """A page that reads the rules and, under one reading, the seed."""
+    CALLS.append(ctx.rules.disadvantage)
+    extra = ctx.config.seed if ctx.rules.disadvantage == "drop" else 0
+    return PageData({"t": pd.DataFrame({"x": [len(ctx.rules.disadvantage) + extra]})})
+
+
+def test_a_page_is_computed_anew_only_when_what_it_reads_changes(folder):
+    base = load_config()
+    ctx = lambda config: Context(config, "v", "2026-01-01")  # noqa: E731
+    with cache.session(folder=folder) as s:
+        page_data("toy", _rules_page, ctx(base))
+        forget()
+        page_data("toy", _rules_page, ctx(dataclasses.replace(base, seed=7)))  # not read
+        assert len(CALLS) == 1 and s.reused == ["page:toy"]
+        drop = dataclasses.replace(base, rules=Rules(disadvantage="drop"))
+        first = page_data("toy", _rules_page, ctx(drop))  # read: computed anew
+        assert len(CALLS) == 2
+        # under this reading the page reads the seed too: a new seed is computed anew
+        again = page_data("toy", _rules_page, ctx(dataclasses.replace(drop, seed=7)))
+        assert len(CALLS) == 3
+        assert again.tables["t"].x.iloc[0] == first.tables["t"].x.iloc[0] - base.seed + 7
+
+
+def test_a_page_that_reads_the_whole_configuration_is_keyed_by_all_of_it(folder):
+    def whole(ctx: Context) -> PageData:
+        CALLS.append(None)
+        return PageData({"t": pd.DataFrame({"fields": [len(vars(ctx.config))]})})
+
+    base = load_config()
+    with cache.session(folder=folder):
+        page_data("whole", whole, Context(base, "v", "d"))
+        page_data("whole", whole, Context(dataclasses.replace(base, n=5), "v", "d"))
+    assert len(CALLS) == 2
+
+
+# -- the report: cold and warm, serial and in helpers -----------------------------------------
+#: A few pages of each sort: exact tables, a day, builds across levels, a simulated page.
+PAGES = ("title", "dc-table", "day", "monte-carlo", "levels-progression")
+
+
+@pytest.fixture
+def stand_in_explorer(monkeypatch):
+    """A stand-in for the explorer's page (tests/test_explorer.py tests the page itself)."""
+    import explodice.present.explorer as explorer
+
+    def stand_in(config, out, *, date, lang):
+        Path(out).write_text(f"explorer of {config.title} on {date} in {lang}")
+        return Path(out)
+
+    monkeypatch.setattr(explorer, "write_explorer", stand_in)
+
+
+@pytest.fixture
+def few_pages(monkeypatch, stand_in_explorer):
+    """A report of :data:`PAGES`, with a stand-in explorer, its PDF dated the same in every
+    run."""
+    monkeypatch.setattr(contents, "PAGES", [p for p in contents.PAGES if p.name in PAGES])
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # the PDF's creation date
+
+
+def _files(out: Path) -> dict[str, str]:
+    area = out / ".explodice-report" / "current"
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(area.iterdir())}
+
+
+def test_a_warm_report_has_the_cold_reports_bytes(few_pages, folder, tmp_path, monkeypatch):
+    monkeypatch.setenv("EXPLODICE_ANSWER_CACHE", str(folder))
+    write_report(out=tmp_path / "cold", date="2026-12-01")
+    cold = last_session()
+    assert cold is not None and len(cold.computed) >= len(PAGES) and not cold.reused
+    # the same configuration and date: every file is the one kept
+    write_report(out=tmp_path / "copied", date="2026-12-01")
+    assert _files(tmp_path / "copied") == _files(tmp_path / "cold")
+    assert not last_session().computed
+    # the files forgotten: every page drawn again from the data kept, nothing computed
+    for kind in ("file", "files"):
+        for entry in _entries(folder, kind):
+            entry.unlink()
+    write_report(out=tmp_path / "warm", date="2026-12-01")
+    warm = last_session()
+    assert warm.computed == ["explorer"] and {f"page:{p}" for p in PAGES} <= set(warm.reused)
+    cold_files, warm_files = _files(tmp_path / "cold"), _files(tmp_path / "warm")
+    assert len(cold_files) > 10 and warm_files == cold_files  # CSVs, PNGs, PDF, MANIFEST
+    # no cache at all: the same bytes again
+    write_report(out=tmp_path / "none", date="2026-12-01", cache=False)
+    assert _files(tmp_path / "none") == cold_files
+
+
+def test_changing_a_build_recomputes_only_the_pages_that_read_builds(
+    few_pages, folder, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("EXPLODICE_ANSWER_CACHE", str(folder))
+    config = load_config()
+    write_report(config, tmp_path / "a", date="2026-12-01", helpers=0)
+    first, *others = config.builds
+    scores = dict(first.scores)
+    scores["STR"] += 2
+    changed = dataclasses.replace(
+        config, builds=(dataclasses.replace(first, scores=scores), *others)
+    )
+    write_report(changed, tmp_path / "b", date="2026-12-01", helpers=0)
+    anew = [n for n in last_session().computed if n.startswith("page:")]
+    assert anew == ["page:levels-progression"]
+    a, b = _files(tmp_path / "a"), _files(tmp_path / "b")
+    same = {n for n in a if a[n] == b.get(n)}
+    day = [n for n in a if n.startswith("03-day-") and n.endswith(".csv")]
+    assert day and set(day) <= same  # read back, the same bytes
+    assert any(n.startswith("05-levels-progression-") and n not in same for n in a)
+
+
+def test_pages_drawn_in_helpers_are_the_serial_bytes(few_pages, tmp_path):
+    write_report(out=tmp_path / "serial", date="2026-12-01", cache=False, helpers=0)
+    write_report(out=tmp_path / "helpers", date="2026-12-01", cache=False, helpers=2)
+    serial = _files(tmp_path / "serial")
+    assert sum(n.endswith(".png") for n in serial) == len(PAGES)
+    assert _files(tmp_path / "helpers") == serial  # every PNG and CSV, and the PDF
+
+
+def test_a_helpers_error_reaches_the_report(few_pages, tmp_path, monkeypatch):
+    built = list(contents.PAGES)
+    built[0] = dataclasses.replace(built[0], draw=_broken_draw)
+    monkeypatch.setattr(contents, "PAGES", built)
+    with pytest.raises(Exception, match="nothing drawn here"):
+        write_report(out=tmp_path / "x", date="2026-12-01", cache=False, helpers=1)
+    assert not list((tmp_path / "x").glob("*.png"))
+
+
+def _broken_draw(ctx, data):
+    raise ValueError("nothing drawn here")
+
+
+def test_report_and_explore_take_no_cache(tmp_path, monkeypatch, capsys, stand_in_explorer):
+    from explodice.present.cli.app import main
+
+    folder = tmp_path / "answers"
+    monkeypatch.setenv("EXPLODICE_ANSWER_CACHE", str(folder))
+    monkeypatch.setattr(contents, "PAGES", [p for p in contents.PAGES if p.name == "title"])
+    assert main(["report", "--out", str(tmp_path / "r"), "--no-cache", "--no-progress"]) == 0
+    assert main(["explore", "--out", str(tmp_path / "e.html"), "--no-cache"]) == 0
+    assert not folder.exists()
+    err = capsys.readouterr().err
+    assert "0 answers reused" in err and "(cache: none: --no-cache)" in err
+    assert main(["explore", "--out", str(tmp_path / "e.html")]) == 0
+    assert main(["explore", "--out", str(tmp_path / "f.html")]) == 0
+    assert "1 answers reused, 0 computed" in capsys.readouterr().err
+    assert (tmp_path / "e.html").read_bytes() == (tmp_path / "f.html").read_bytes()
+    assert json.loads(next(folder.glob("file/*/*")).read_bytes().partition(b"\n")[0])["kind"]
+
+
+@pytest.mark.slow
+def test_the_whole_default_report_warm_has_the_cold_bytes(folder, tmp_path, monkeypatch):
+    monkeypatch.setenv("EXPLODICE_ANSWER_CACHE", str(folder))
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    write_report(out=tmp_path / "cold", date="2026-12-01")
+    for kind in ("file", "files"):
+        for entry in _entries(folder, kind):
+            entry.unlink()
+    write_report(out=tmp_path / "warm", date="2026-12-01", helpers=0)
+    assert last_session().computed == ["explorer"]
+    cold, warm = _files(tmp_path / "cold"), _files(tmp_path / "warm")
+    assert sum(n.endswith(".csv") for n in cold) > 30 and warm == cold
