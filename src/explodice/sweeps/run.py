@@ -148,7 +148,10 @@ class _Pool:
             self.executor.shutdown(wait=not cancel)
             self._release()
         if self.client is not None:
-            self.client.close(timeout=2 if cancel else None)
+            if cancel:  # a lost scheduler: no long goodbyes
+                self.client.close(timeout=2)
+            else:
+                self.client.close()
 
     def _release(self) -> None:
         if self.watch is not None:
