@@ -21,6 +21,7 @@ from explodice import Roll, Rules, frontier, opposed, sensitivity, success_table
 from explodice.core.spreadsheet import safe_cells
 from explodice.present import report
 from explodice.present.report import ConfigError, contents, load_config, write_report
+from explodice.present.report.pages.readings import PAGE_SWITCHES
 
 TINY = """
 title = "A tiny test report"
@@ -176,7 +177,7 @@ def test_the_readings_page_is_sensitivitys_own_table(written, tiny_config):
     table = pd.read_csv(out / "25-readings-readings.csv")
     # computed here: the configuration's rules, party and day; the day simulated with its
     # days and seed, as the page says
-    s = sensitivity(tiny_config, day_method="simulate")
+    s = sensitivity(tiny_config, day_method="simulate", switches=PAGE_SWITCHES)
     shown = safe_cells(s.table)  # a value "-check" is written "'-check" (no formula)
     assert list(zip(table.switch, table.value)) == list(zip(shown.switch, shown.value))
     for column in ("largest", "dc_p_max", "drain_max", "party_p_max", "day_p_empty_max"):

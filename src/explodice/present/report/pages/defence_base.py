@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from explodice.analysis.combat import fit_defence_base
 from explodice.present import i18n
@@ -77,6 +78,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
         b.scatter(part.level + (part.offset * 0.08), part.error, s=4, marker=marker, alpha=0.5,
                   color=colour, label=_(WHO[f"p_{direction.replace(' ', '_')}"]))  # fmt: skip
     b.axhline(0, color="0.3", lw=0.8)
+    b.xaxis.set_major_locator(MaxNLocator(integer=True))  # levels: whole numbers
     b.set_xlabel(_("level"), fontsize=7)
     b.set_ylabel(_("error in P(hit): 3d6x − 5e"), fontsize=7)
     b.yaxis.set_major_formatter(i18n.percent_formatter(lang))

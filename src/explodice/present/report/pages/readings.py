@@ -10,6 +10,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from explodice.analysis.sensitivity import DayMethod, sensitivity
+from explodice.game.rules import COMBAT_SWITCHES
+from explodice.game.rules import switches as rule_switches
 from explodice.present import i18n
 from explodice.present.readings import (
     SUMMARIES,
@@ -27,6 +29,11 @@ __all__ = ["DAY_METHOD", "data", "draw"]
 #: and seed (the same seed under both rules), as the day page is. Measured on the default
 #: configuration (2 cores, loaded): the page costs 3.8 s of CPU so, 8.8 s with the exact day.
 DAY_METHOD: DayMethod = "simulate"
+#: The switches the page moves: every one but combat's, which the combat pages read (its
+#: attack part would double the page's rows; ``explodice readings`` shows them).
+PAGE_SWITCHES = tuple(
+    dict.fromkeys(sw.name for sw in rule_switches() if sw.name not in COMBAT_SWITCHES)
+)
 
 
 def data(ctx: Context) -> PageData:
@@ -35,7 +42,7 @@ def data(ctx: Context) -> PageData:
     c = ctx.config
     if c.day is not None:
         wait_for(ctx)  # the day kernel, compiled by the warm-up process
-    s = sensitivity(c, day_method=DAY_METHOD)
+    s = sensitivity(c, day_method=DAY_METHOD, switches=PAGE_SWITCHES)
     cells = largest_cells(s)
     cells.attrs = dict(s.table.attrs)
     return PageData(
@@ -75,6 +82,10 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "its largest change of the drain per roll and of the day. Single rolls are exact, "
         "{day}; a reading the day engines cannot play yet is not computed, never 0."
     ).format(day=day)
+    caption += " " + _(
+        "The combat switches (the VD's base, WIS and DEX in the VD, the critical) are read on "
+        "the combat pages, and by explodice readings."
+    )
     title = _("Which readings matter: the open readings of the seeds, ranked")
     fig, (ax,) = page_figure(ctx, title, caption, left=0.17, right=0.535, bottom=0.09)
     plot_readings(shown, ax=ax, lang=lang, width=48)
