@@ -438,6 +438,10 @@ CALLS: dict[str, tuple[Any, dict[str, Any]]] = {
             "rules": ex.Rules(),
         },
     ),
+    "critical_table": (
+        ex.critical_table,
+        {"modifier": 3, "vd": 15, "margins": [5], "advantages": ["normal"], "rules": ex.Rules()},
+    ),
     "fit_defence_base": (
         ex.fit_defence_base,
         {
@@ -552,6 +556,7 @@ STRING_OPTIONS: dict[str, tuple[str, ...]] = {
     "attack_table": ("readings", "method"),
     "combat_progression": ("saves",),
     "fit_defence_base": ("criterion",),
+    "critical_table": (),
     "Character.roll": ("skill", "kind", "advantage", "system"),
     "Character.skill_modifier": ("skill", "system"),
     "Character.save_modifier": ("ability", "system"),
@@ -638,6 +643,8 @@ NONE_OK = {
     *(("attack_table", a) for a in ("modifiers", "acs", "readings", "rules", "method")),
     *(("combat_progression", a) for a in ("builds", "monsters", "rules")),
     *(("fit_defence_base", a) for a in ("builds", "monsters", "bases", "rules")),
+    ("critical_table", "vd"),
+    ("critical_table", "rules"),
     ("Build", "reroll"),
     ("Build.replace", "main"),
     ("level_dcs", "targets"),
