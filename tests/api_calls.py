@@ -438,6 +438,10 @@ CALLS: dict[str, tuple[Any, dict[str, Any]]] = {
             "rules": ex.Rules(),
         },
     ),
+    "critical_table": (
+        ex.critical_table,
+        {"modifier": 3, "vd": 15, "margins": [5], "advantages": ["normal"], "rules": ex.Rules()},
+    ),
     "fit_defence_base": (
         ex.fit_defence_base,
         {
@@ -579,6 +583,7 @@ STRING_OPTIONS: dict[str, tuple[str, ...]] = {
     "combat_progression": ("saves",),
     "fit_defence_base": ("criterion",),
     "bestiary": ("name",),
+    "critical_table": (),
     "Character.roll": ("skill", "kind", "advantage", "system"),
     "Character.skill_modifier": ("skill", "system"),
     "Character.save_modifier": ("ability", "system"),
@@ -672,6 +677,8 @@ NONE_OK = {
         for a in ("monsters", "fp", "types", "name", "builds", "rules", "executor", "workers")
     ),
     ("bestiary", "progress"),
+    ("critical_table", "vd"),
+    ("critical_table", "rules"),
     ("Build", "reroll"),
     ("Build.replace", "main"),
     ("level_dcs", "targets"),
