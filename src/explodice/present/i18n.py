@@ -191,8 +191,13 @@ def _TickFormatter(write: Callable[[float, int], str], *, scale: float, most: in
     from matplotlib.ticker import Formatter
 
     class Ticks(Formatter):
+        ticks: list[float] = []  # noqa: RUF012 - set per axis by set_locs
+
+        def set_locs(self, locs: Any) -> None:  # the axis's ticks, before they are written
+            self.ticks = [float(v) for v in locs]
+
         def __call__(self, x: float, pos: int | None = None) -> str:
-            locs = [v for v in getattr(self, "locs", ()) if v == v] or [x]
+            locs = [v for v in self.ticks if v == v] or [x]
             return write(x, _decimals([scale * v for v in locs], most))
 
     return Ticks()
