@@ -8,8 +8,9 @@ the report's own, a drawing helper's or the warm-up's) are printed.
     python benchmarks/bench_loop.py /work/main/src src        # today's main against this tree
     python benchmarks/bench_loop.py /work/main/src src --skip-first
 
-Both versions read the same configuration file (the embedded default, written out); a version
-without a cache (A, main) computes everything each time. Prints one line per step and
+Each version reads its own default configuration, written out (two versions may not read
+each other's files: a key one adds is refused by the other); a version without a cache (A,
+main) computes everything each time. Prints one line per step and
 version, then the ratios B/A (below 1: B is faster).
 """
 
@@ -86,18 +87,18 @@ def main(argv: list[str] | None = None) -> None:
     results: dict[str, dict[Path, tuple[float, float]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        config, changed = work / "game.toml", work / "changed.toml"
-        subprocess.run(
-            [sys.executable, "-m", "explodice.present.cli", "report"]
-            + ["--write-default-config", str(config)],
-            env=dict(os.environ, PYTHONPATH=str(args.a.resolve())),  # both read A's
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-        one_build_changed(config, changed)
+        for v, src in (("a", args.a), ("b", args.b)):  # each its own default, written out
+            subprocess.run(
+                [sys.executable, "-m", "explodice.present.cli", "report"]
+                + ["--write-default-config", str(work / f"game-{v}.toml")],
+                env=dict(os.environ, PYTHONPATH=str(src.resolve())),
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
+            one_build_changed(work / f"game-{v}.toml", work / f"changed-{v}.toml")
         steps: list[tuple[str, list[str], dict[str, str]]] = []
         report = ["report", "--no-progress", "--out"]
-        cfg, new = str(config), str(changed)
+        cfg, new = "game-{}.toml", "changed-{}.toml"
         # {} in a command or a value: a name of this version's own in the temporary folder
         if not args.skip_first:
             first = {"NUMBA_CACHE_DIR": "numba-{}", "EXPLODICE_ANSWER_CACHE": "answers-first-{}"}
