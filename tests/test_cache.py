@@ -26,6 +26,7 @@ from explodice.questions import cache
 from explodice.questions.answer import Answer, Provenance
 from explodice.questions.registry import Question, forget
 
+
 @dataclasses.dataclass(frozen=True)
 class Coin:
     """A toy question's inputs: the chance of ``heads`` heads in ``flips`` fair flips."""
