@@ -26,10 +26,6 @@ from explodice.questions import cache
 from explodice.questions.answer import Answer, Provenance
 from explodice.questions.registry import Question, forget
 
-#: i18n's tick formatters (branch registry) read Formatter.locs, deprecated in matplotlib 3.11:
-#: a warning of theirs, not of the cache's
-pytestmark = pytest.mark.filterwarnings("ignore:The locs attribute:DeprecationWarning")
-
 
 @dataclasses.dataclass(frozen=True)
 class Coin:

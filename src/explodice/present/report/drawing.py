@@ -18,6 +18,7 @@ start, or a page's data cannot be pickled, this process saves the PNG itself.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import pickle
 import queue
@@ -38,13 +39,19 @@ _SERVE = "from explodice.present.report.drawing import serve; serve()"
 
 
 def default_helpers() -> int:
-    """How many helper processes draw PNGs: one less than the cores, at most two (the
-    report's own process draws the PDF), none on one core; ``EXPLODICE_DRAW_HELPERS`` sets
-    it."""
+    """How many helper processes draw PNGs: the cores left idle (the cores less the load
+    average, less this process), at most two, none on one core; ``EXPLODICE_DRAW_HELPERS``
+    sets it. A helper draws each page a second time, so on a machine already busy it costs
+    more than it saves (measured: benchmarks/README.md); the bytes are the same either way."""
     chosen = os.environ.get("EXPLODICE_DRAW_HELPERS")
     if chosen is not None and chosen.strip().isdigit():
         return int(chosen)
-    return max(0, min(2, (os.cpu_count() or 1) - 1))
+    cores = os.cpu_count() or 1
+    try:
+        idle = cores - os.getloadavg()[0]
+    except OSError:  # pragma: no cover - no load average: count the cores
+        idle = cores
+    return max(0, min(2, cores - 1, math.floor(idle - 0.5)))
 
 
 def _send(stream: IO[bytes], obj: Any) -> None:
