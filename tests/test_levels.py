@@ -34,7 +34,7 @@ from explodice.game.build import (
 )
 from explodice.game.character import GAUGES
 from explodice.game.tables import DIFFICULTIES, TARGET_RANGES
-from explodice.present.report.config import load_config
+from explodice.present.config import load_config
 from tests.hand import HAND, die, sf
 
 # The 5e proficiency table, written out: levels 1-4 +2, 5-8 +3, 9-12 +4, 13-16 +5, 17-20 +6.

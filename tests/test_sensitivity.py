@@ -272,7 +272,7 @@ def test_the_day_falls_back_to_one_seeded_simulation_when_exact_day_refuses(smal
 
 # -- the whole table on the report's party and day ---------------------------------------------------
 def test_on_the_default_configuration():
-    from explodice.present.report.config import load_config  # the test may read present/
+    from explodice.present.config import load_config  # the test may read present/
 
     config = load_config()
     s = ex.sensitivity(config, switches=["overflow", "malus_die", "hiding_ties"])

@@ -2,7 +2,7 @@
 builds of the rules (and a line that says which), for the command line, the report's levels
 chapter and the explorer.
 
->>> from explodice.present.report.config import ReportConfig
+>>> from explodice.present.config import ReportConfig
 >>> shown = shown_builds(ReportConfig())
 >>> shown.source, shown.names[:2], shown.note("en", "my.toml")[:20]
 ('reference', ['fighter', 'rogue'], 'The reference builds')

@@ -11,7 +11,7 @@ for ``explodice readings`` and the report's page ``readings``.
 - :func:`note_label`: why a part is not computed (a reading the day engines do not read yet,
   a switch read by a part the call left out), in ``lang``;
 - :func:`readings_frame`: the table as shown, one row per switch and value;
-- :func:`plot_readings`: the ranked bars of the largest change, on an Axes.
+- :func:`~explodice.present.plots.plot_readings` draws the table as ranked bars.
 
 Every number here is the sensitivity's own; nothing is computed again.
 
@@ -22,7 +22,6 @@ Every number here is the sensitivity's own; nothing is computed again.
 from __future__ import annotations
 
 import re
-import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -53,7 +52,6 @@ __all__ = [
     "PART_NAMES",
     "largest_cells",
     "note_label",
-    "plot_readings",
     "points",
     "reading_label",
     "readings_frame",
@@ -307,67 +305,6 @@ def headers(lang: str) -> dict[str, str]:
     }
 
 
-def plot_readings(
-    frame: pd.DataFrame,
-    *,
-    ax: Any = None,
-    lang: str = "en",
-    width: int = 58,
-    title: str | None = None,
-) -> Any:
-    """Horizontal bars of each reading's largest change of a probability (``largest_abs``,
-    in percentage points), ranked, coloured by the part where it happens, each with its
-    signed change and where (wrapped at ``width`` characters) beside it; a reading with
-    nothing computed is said so, never drawn as 0. ``frame``: :func:`readings_frame`."""
-    import matplotlib.pyplot as plt
-
-    _ = i18n.translator(lang)
-    if ax is None:
-        _fig, ax = plt.subplots()
-    n = len(frame)
-    y = np.arange(n)
-    size = 100 * frame["largest_abs"].to_numpy(dtype=float)
-    top = np.nanmax(size) if np.isfinite(size).any() and np.nanmax(size) > 0 else 1.0
-    tab10 = plt.get_cmap("tab10")  # its i-th colour for the i-th part
-    colours = {part: tab10(i) for i, part in enumerate(PART_NAMES)}
-    for yi, (row, v) in enumerate(zip(frame.to_dict("records"), size)):
-        if np.isnan(v):
-            ax.text(0, yi, "  " + _("not computed"), va="center", fontsize=6.5, color="0.35")
-            continue
-        ax.barh(yi, v, color=colours.get(row["part"], "0.6"), height=0.7)
-        text = row["largest"] + (f" · {row['where']}" if row["where"] else "")
-        ax.text(
-            v + top * 0.01,
-            yi,
-            "\n".join(textwrap.wrap(text, width)) or text,
-            va="center",
-            fontsize=5.6,
-            linespacing=1.0,
-        )
-    ax.set_yticks(y, [_two_lines(r) for r in frame["reading"]], fontsize=7)
-    ax.set_xlim(0, top * 2.1)  # room for the words beside the longest bar
-    step = next(st for st in (1, 2, 5, 10, 20, 25) if top / st <= 6)
-    ax.set_xticks(np.arange(0, min(100.0, top) + step / 2, step))  # never past 100 points
-    ax.set_ylim(n - 0.5, -0.5)
-    ax.set_xlabel(_("largest change of a probability (percentage points)"), fontsize=8)
-    ax.tick_params(axis="x", labelsize=7)
-    ax.grid(alpha=0.3, axis="x")
-    parts = [p for p in PART_NAMES if p in set(frame["part"].dropna())]
-    handles = [plt.Rectangle((0, 0), 1, 1, color=colours[p]) for p in parts]
-    if handles:
-        ax.legend(
-            handles,
-            [_(PART_NAMES[p]) for p in parts],
-            title=_("where the change is largest"),
-            loc="lower right",
-            fontsize=6.5,
-            title_fontsize=7,
-        )
-    if title:
-        ax.set_title(title, fontsize=10, loc="left")
-    return ax
-
-
 def with_provenance(frame: pd.DataFrame) -> pd.DataFrame:
     """A frame of a :class:`Sensitivity` with its ``.attrs`` as columns, for csv and json:
     the rules it moved from (``against``), each part's ``method``, the day's ``scenario``,
@@ -391,12 +328,6 @@ def with_provenance(frame: pd.DataFrame) -> pd.DataFrame:
     )
     out.attrs = dict(a)
     return out
-
-
-def _two_lines(reading: str, width: int = 26) -> str:
-    """A long reading label on two lines, broken after its ``=``."""
-    name, eq, value = reading.partition(" = ")
-    return f"{name} =\n{value}" if eq and len(reading) > width else reading
 
 
 def text_table(

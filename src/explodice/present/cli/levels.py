@@ -87,7 +87,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def load_level_config(path: str | None) -> Any:
     """The report configuration at ``path`` (``None``: the embedded one)."""
-    from explodice.present.report.config import load_config  # no matplotlib: see report.py
+    from explodice.present.config import load_config  # no matplotlib: see report.py
 
     return load_config(path)
 

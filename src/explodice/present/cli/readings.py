@@ -126,7 +126,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Which readings matter: the sensitivity table, ranked."""
-    from explodice.present.report.config import load_config  # matplotlib: only when run
+    from explodice.present.config import load_config  # matplotlib: only when run
 
     config = load_config(args.config)
     rules = config_rules(args, config)

@@ -26,6 +26,7 @@ from explodice.game.character import ABILITIES, ProficiencyWarning
 from explodice.game.rules import Roll, Rules
 from explodice.game.tables import DC_TABLES
 from explodice.present import i18n
+from explodice.present.config import ReportConfig, in_language, load_config
 from explodice.present.explorer.keys import (
     POLICY_CHOICES,
     SLIDER_CLASS,
@@ -385,9 +386,6 @@ def explorer_data(
 
     ``day=False`` leaves the party's day out (its tables empty): for quick looks and tests.
     """
-    # imported here: the report's writer imports the explorer
-    from explodice.present.report.config import ReportConfig, in_language, load_config
-
     if lang is not None:
         i18n.check_lang(lang)
     if not isinstance(config, ReportConfig):

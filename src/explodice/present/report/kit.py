@@ -21,8 +21,8 @@ from matplotlib.figure import Figure
 
 from explodice.game.rules import Rules
 from explodice.present import i18n
+from explodice.present.config import ReportConfig
 from explodice.present.labels import rules_text
-from explodice.present.report.config import ReportConfig
 
 __all__ = [
     "PAGE_SIZE",

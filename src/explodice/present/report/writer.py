@@ -47,11 +47,11 @@ from tqdm.auto import tqdm
 from explodice.core.errors import ExplodiceError
 from explodice.core.files import atomic_write_text, check_path, make_folder
 from explodice.core.spreadsheet import to_csv
+from explodice.present.config import ReportConfig, in_language, load_config
 from explodice.present.explorer import EXPLORER_NAME, write_explorer
 from explodice.present.i18n import translator
 from explodice.present.labels import rules_text
 from explodice.present.report import contents
-from explodice.present.report.config import ReportConfig, in_language, load_config
 
 __all__ = ["AREA", "MANIFEST", "PDF_NAME", "ReportBusyError", "ReportWarning", "write_report"]
 

@@ -14,7 +14,7 @@ from explodice.game.build import LEVELS
 from explodice.game.tables import DC_TABLES
 from explodice.present import i18n
 from explodice.present.builds import first_builds, shown_builds
-from explodice.present.level_plots import plot_gauge_needs
+from explodice.present.plots.levels import plot_gauge_needs
 from explodice.present.report.kit import Context, PageData, exact_columns, page_figure
 from explodice.sweeps.levels import SIZING_RISK, size_gauges
 

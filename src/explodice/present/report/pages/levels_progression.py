@@ -10,7 +10,7 @@ from explodice.game.tables import DC_TABLES
 from explodice.present import i18n
 from explodice.present.builds import first_builds, shown_builds
 from explodice.present.labels import build_test_label
-from explodice.present.level_plots import OUTSIDE_EDGE, OUTSIDE_LABEL, plot_level_grid
+from explodice.present.plots.levels import OUTSIDE_EDGE, OUTSIDE_LABEL, plot_level_grid
 from explodice.present.report.kit import Context, PageData, exact_columns, page_figure
 from explodice.sweeps.levels import progression
 

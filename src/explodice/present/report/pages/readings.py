@@ -11,10 +11,10 @@ from matplotlib.figure import Figure
 
 from explodice.analysis.sensitivity import DayMethod, sensitivity
 from explodice.present import i18n
+from explodice.present.plots.readings import plot_readings
 from explodice.present.readings import (
     SUMMARIES,
     largest_cells,
-    plot_readings,
     readings_frame,
     with_provenance,
 )

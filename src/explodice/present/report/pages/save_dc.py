@@ -10,7 +10,7 @@ from matplotlib.figure import Figure
 from explodice.analysis.levels import fit_save_dc
 from explodice.present import i18n
 from explodice.present.builds import shown_builds
-from explodice.present.level_plots import plot_save_dc_bases, plot_save_dc_fit
+from explodice.present.plots.levels import plot_save_dc_bases, plot_save_dc_fit
 from explodice.present.report.kit import Context, PageData, exact_columns, page_figure
 
 __all__ = ["data", "draw"]

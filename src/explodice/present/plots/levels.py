@@ -23,11 +23,12 @@ from explodice.game.character import GAUGES
 from explodice.game.tables import D20_SAVE_DC_BASE, DIFFICULTIES
 from explodice.present import i18n
 from explodice.present.labels import N_, difficulty_label
-from explodice.present.plots import place_legend, share
+from explodice.present.plots.style import axes_or_current, place_legend, share
 
 __all__ = [
     "GAUGE_COLOURS",
     "OUTSIDE_EDGE",
+    "OUTSIDE_LABEL",
     "EdgeStyle",
     "plot_gauge_needs",
     "plot_level_grid",
@@ -52,14 +53,6 @@ OUTSIDE_EDGE: EdgeStyle = {"edgecolor": "black", "linewidth": 1.1}
 OUTSIDE_LABEL = N_("outside the band's target range")
 
 
-def _axes(ax: Any) -> Any:
-    if ax is None:
-        import matplotlib.pyplot as plt
-
-        ax = plt.gca()
-    return ax
-
-
 def plot_level_grid(
     table: pd.DataFrame,
     *,
@@ -75,7 +68,7 @@ def plot_level_grid(
     The image is ``ax.images[0]`` (for a colour bar shared by several grids)."""
     import matplotlib.patches as mpatches
 
-    ax = _axes(ax)
+    ax = axes_or_current(ax)
     _ = i18n.translator(lang)
     bands = [b for b in DIFFICULTIES if b in set(table.difficulty)]
     grid = table.pivot_table(index="difficulty", columns="level", values="p", aggfunc="first")
@@ -119,7 +112,7 @@ def plot_gauge_needs(
 ) -> Any:
     """One build's gauges by level (rows of :func:`~explodice.size_gauges`): the maximum
     needed (solid) against the build's own (dashed), one colour per gauge."""
-    ax = _axes(ax)
+    ax = axes_or_current(ax)
     _ = i18n.translator(lang)
     for gauge, rows in table.groupby("gauge", sort=False):
         colour = GAUGE_COLOURS.get(str(gauge), "0.3")
@@ -165,7 +158,7 @@ def plot_save_dc_fit(
     """P(the target saves) by gap (rows of :attr:`~explodice.SaveDCFit.gaps`): 5e at DC
     ``d20_base`` + gap against 3d6x at ``base`` + gap, each point's area the share of the
     cases at that gap."""
-    ax = _axes(ax)
+    ax = axes_or_current(ax)
     _ = i18n.translator(lang)
     sizes = 12 + 400 * gaps.share.to_numpy()
     for column, style, colour, label in (
@@ -196,7 +189,7 @@ def plot_save_dc_bases(
 ) -> Any:
     """Both criteria of the fit for the bases within ``span`` of the chosen one (rows of
     :attr:`~explodice.SaveDCFit.bases`), the chosen base marked."""
-    ax = _axes(ax)
+    ax = axes_or_current(ax)
     _ = i18n.translator(lang)
     chosen = int(bases.loc[bases.chosen, "base"].iloc[0])
     near = bases[(bases.base - chosen).abs() <= span]

@@ -1,4 +1,4 @@
-"""The report's configuration: the TOML a designer edits (rules, seed, table rows, sample
+"""The report's (and its explorer's) configuration: the TOML a designer edits (rules, seed, table rows, sample
 sizes, party, day), read into a frozen :class:`ReportConfig`.
 
 The names a designer writes (the title, the day's, the profiles', the builds') are shown as
