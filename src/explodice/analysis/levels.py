@@ -377,6 +377,60 @@ def _best_index(miss: np.ndarray) -> int:
     return int(np.nonzero(miss <= miss.min() + _TIE)[0][-1])
 
 
+def _build_dcs(
+    b: Build,
+    t: BuildTest,
+    levels: list[int],
+    aims: dict[str, float],
+    system: str,
+    rules: Rules,
+    advantage: Advantage,
+) -> pd.DataFrame:
+    """The rows of :func:`level_dcs` for one build's test: per band, its level, flat and
+    typical tables."""
+    typical = DC_TABLES[system]
+    rolls = [t.roll(b.at(lv), dc=0, system=system, advantage=advantage) for lv in levels]
+    mods = np.array([r.modifier for r in rolls])
+    odds = [odds_of(r, rules, system) for r in rolls]
+    lo = min(int(o.needs()[0]) + m for o, m in zip(odds, mods))
+    hi = max(int(o.needs()[-1]) + m for o, m in zip(odds, mods))
+    dcs = np.arange(lo, hi + 1)
+    p = np.stack([np.asarray(o.p(dcs - m), dtype=float) for o, m in zip(odds, mods)])
+    rows = []
+    for band, aim in aims.items():
+        gap = np.abs(p - aim)  # [level, dc]
+        flat = _best_index(gap.max(axis=0))
+        chosen = {
+            "level": [_best_index(gap[i]) for i in range(len(levels))],
+            "flat": [flat] * len(levels),
+            "typical": [int(typical[band] - lo)] * len(levels),
+        }
+        for table, cols in chosen.items():
+            for i, lv in enumerate(levels):
+                j = cols[i]
+                dc = int(lo + j)
+                pj = float(p[i, j]) if 0 <= j < dcs.size else float(odds[i].p(dc - mods[i]))
+                rows.append(
+                    {
+                        "build": b.name,
+                        "test": t.label,
+                        "level": lv,
+                        "modifier": int(mods[i]),
+                        "difficulty": band,
+                        "target": aim,
+                        "table": table,
+                        "dc": dc,
+                        "p": pj,
+                        "miss": pj - aim,
+                    }
+                )
+    frame = pd.DataFrame(rows)
+    frame["worst_miss"] = frame.groupby(["difficulty", "table"]).miss.transform(
+        lambda s: s.abs().max()
+    )
+    return frame
+
+
 def level_dcs(
     targets: Mapping[str, float | tuple[float, float]] | None = None,
     *,
@@ -421,50 +475,18 @@ def level_dcs(
     aims = {band: (lo + hi) / 2 for band, (lo, hi) in resolve_targets(targets).items()}
     builds = check_builds(reference_builds()[0] if build is None else build, "build")
     levels = check_levels(levels)
-    typical = DC_TABLES[system]
-    frames = []
-    for b in builds:
-        t = b.main_test() if test is None else parse_test(test)
-        rolls = [t.roll(b.at(lv), dc=0, system=system, advantage=advantage) for lv in levels]
-        mods = np.array([r.modifier for r in rolls])
-        odds = [odds_of(r, rules, system) for r in rolls]
-        lo = min(int(o.needs()[0]) + m for o, m in zip(odds, mods))
-        hi = max(int(o.needs()[-1]) + m for o, m in zip(odds, mods))
-        dcs = np.arange(lo, hi + 1)
-        p = np.stack([np.asarray(o.p(dcs - m), dtype=float) for o, m in zip(odds, mods)])
-        rows = []
-        for band, aim in aims.items():
-            gap = np.abs(p - aim)  # [level, dc]
-            flat = _best_index(gap.max(axis=0))
-            chosen = {
-                "level": [_best_index(gap[i]) for i in range(len(levels))],
-                "flat": [flat] * len(levels),
-                "typical": [int(typical[band] - lo)] * len(levels),
-            }
-            for table, cols in chosen.items():
-                for i, lv in enumerate(levels):
-                    j = cols[i]
-                    dc = int(lo + j)
-                    pj = float(p[i, j]) if 0 <= j < dcs.size else float(odds[i].p(dc - mods[i]))
-                    rows.append(
-                        {
-                            "build": b.name,
-                            "test": t.label,
-                            "level": lv,
-                            "modifier": int(mods[i]),
-                            "difficulty": band,
-                            "target": aim,
-                            "table": table,
-                            "dc": dc,
-                            "p": pj,
-                            "miss": pj - aim,
-                        }
-                    )
-        frame = pd.DataFrame(rows)
-        frame["worst_miss"] = frame.groupby(["difficulty", "table"]).miss.transform(
-            lambda s: s.abs().max()
+    frames = [
+        _build_dcs(
+            b,
+            b.main_test() if test is None else parse_test(test),
+            levels,
+            aims,
+            system,
+            rules,
+            advantage,
         )
-        frames.append(frame)
+        for b in builds
+    ]
     out = pd.concat(frames, ignore_index=True)
     out.attrs.update(
         {
@@ -521,6 +543,102 @@ class SaveDCFit:
         )
 
 
+def _save_dc_inputs(
+    builds: list[Build], casters: Any, saves: Any, bases: Any
+) -> tuple[list[Build], list[str], np.ndarray]:
+    """:func:`fit_save_dc`'s casters (builds), saves (abilities) and bases tried, checked."""
+    names = [b.name for b in builds]
+    if casters is None:
+        caster_builds = builds
+    else:
+        wanted = [
+            check_choice("casters", c, tuple(names), ExplodiceError)
+            for c in check_names("casters", casters, "names of builds")
+        ]
+        caster_builds = [b for b in builds if b.name in wanted]
+    save_list = [
+        parse_test(f"{check_text('saves', s, what='abilities')} save", "saves").ability
+        for s in check_names("saves", saves, "abilities")
+    ]
+    tried = (
+        np.arange(-20, 61)
+        if bases is None
+        else np.array(
+            [
+                check_int("bases", b, lo=-1000, hi=1000, error=ExplodiceError)
+                for b in check_names("bases", bases, "integers")
+            ]
+        )
+    )
+    return caster_builds, save_list, tried
+
+
+def _save_cases(
+    levels: list[int],
+    caster_builds: list[Build],
+    builds: list[Build],
+    save_list: list[str],
+    tried: np.ndarray,
+    d20_base: int,
+    rules: Rules,
+) -> tuple[pd.DataFrame, np.ndarray]:
+    """Every case of :func:`fit_save_dc` (level, caster, target, save), one row each with 5e's
+    P(save) at 8 + gap, and 3d6x's P(save) at each base tried (``[case, base]``)."""
+    cases = []
+    p3_rows = []
+    for lv in levels:
+        for caster in caster_builds:
+            c = caster.at(lv)
+            assert caster.main is not None
+            spell = c.proficiency_bonus + c.modifier(caster.main)
+            for target in builds:
+                who = target.at(lv)
+                for ability in save_list:
+                    test = BuildTest("save", ability)
+                    r3 = test.roll(who, dc=0, system="3d6x")
+                    rd = test.roll(who, dc=0, system="d20")
+                    gap = spell - r3.modifier
+                    o3 = odds_of(r3, rules, "3d6x")
+                    p3_rows.append(np.asarray(o3.p(tried + gap), dtype=float))
+                    cases.append(
+                        {
+                            "level": lv,
+                            "caster": caster.name,
+                            "target": target.name,
+                            "save": ability,
+                            "pb": c.proficiency_bonus,
+                            "caster_modifier": c.modifier(caster.main),
+                            "save_modifier": r3.modifier,
+                            "gap": gap,
+                            "dc_d20": d20_base + spell,
+                            "p_d20": float(
+                                odds_of(rd, rules, "d20").p(d20_base + spell - rd.modifier)
+                            ),
+                        }
+                    )
+    return pd.DataFrame(cases), np.stack(p3_rows)
+
+
+def _by_gap(
+    frame: pd.DataFrame, p3: np.ndarray, tried: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The cases grouped by gap: each gap's count, share, mean P(save) in 5e and in 3d6x at
+    each base tried (``[gap, base]``)."""
+    gaps = np.sort(frame.gap.unique())
+    index = np.searchsorted(gaps, frame.gap.to_numpy())
+    count = np.bincount(index, minlength=gaps.size).astype(float)
+    share = count / count.sum()
+    p_d20 = np.bincount(index, weights=frame.p_d20.to_numpy(), minlength=gaps.size) / count
+    p_3 = (
+        np.stack(
+            [np.bincount(index, weights=p3[:, j], minlength=gaps.size) for j in range(tried.size)],
+            axis=1,
+        )
+        / count[:, None]
+    )
+    return gaps, count, share, p_d20, p_3
+
+
 def fit_save_dc(
     builds: Build | Sequence[Build] | None = None,
     *,
@@ -556,76 +674,10 @@ def fit_save_dc(
     levels = check_levels(levels)
     check_choice("criterion", criterion, CRITERIA, ExplodiceError)
     names = [b.name for b in builds]
-    if casters is None:
-        caster_builds = builds
-    else:
-        wanted = [
-            check_choice("casters", c, tuple(names), ExplodiceError)
-            for c in check_names("casters", casters, "names of builds")
-        ]
-        caster_builds = [b for b in builds if b.name in wanted]
-    save_list = [
-        parse_test(f"{check_text('saves', s, what='abilities')} save", "saves").ability
-        for s in check_names("saves", saves, "abilities")
-    ]
-    tried = (
-        np.arange(-20, 61)
-        if bases is None
-        else np.array(
-            [
-                check_int("bases", b, lo=-1000, hi=1000, error=ExplodiceError)
-                for b in check_names("bases", bases, "integers")
-            ]
-        )
-    )
+    caster_builds, save_list, tried = _save_dc_inputs(builds, casters, saves, bases)
     d20_base = check_int("d20_base", d20_base, lo=-1000, hi=1000, error=ExplodiceError)
-
-    cases = []
-    p3_rows = []
-    for lv in levels:
-        for caster in caster_builds:
-            c = caster.at(lv)
-            assert caster.main is not None
-            spell = c.proficiency_bonus + c.modifier(caster.main)
-            for target in builds:
-                who = target.at(lv)
-                for ability in save_list:
-                    test = BuildTest("save", ability)
-                    r3 = test.roll(who, dc=0, system="3d6x")
-                    rd = test.roll(who, dc=0, system="d20")
-                    gap = spell - r3.modifier
-                    o3 = odds_of(r3, rules, "3d6x")
-                    p3_rows.append(np.asarray(o3.p(tried + gap), dtype=float))
-                    cases.append(
-                        {
-                            "level": lv,
-                            "caster": caster.name,
-                            "target": target.name,
-                            "save": ability,
-                            "pb": c.proficiency_bonus,
-                            "caster_modifier": c.modifier(caster.main),
-                            "save_modifier": r3.modifier,
-                            "gap": gap,
-                            "dc_d20": d20_base + spell,
-                            "p_d20": float(
-                                odds_of(rd, rules, "d20").p(d20_base + spell - rd.modifier)
-                            ),
-                        }
-                    )
-    frame = pd.DataFrame(cases)
-    p3 = np.stack(p3_rows)  # [case, base]
-    gaps = np.sort(frame.gap.unique())
-    index = np.searchsorted(gaps, frame.gap.to_numpy())
-    count = np.bincount(index, minlength=gaps.size).astype(float)
-    share = count / count.sum()
-    p_d20 = np.bincount(index, weights=frame.p_d20.to_numpy(), minlength=gaps.size) / count
-    p_3 = (
-        np.stack(
-            [np.bincount(index, weights=p3[:, j], minlength=gaps.size) for j in range(tried.size)],
-            axis=1,
-        )
-        / count[:, None]
-    )
+    frame, p3 = _save_cases(levels, caster_builds, builds, save_list, tried, d20_base, rules)
+    gaps, count, share, p_d20, p_3 = _by_gap(frame, p3, tried)
     err = p_3 - p_d20[:, None]  # [gap, base]
     rmse = np.sqrt((share[:, None] * err**2).sum(axis=0))
     worst = np.abs(err).max(axis=0)

@@ -361,6 +361,128 @@ def _character_roll(c: Character, test: Any, system: str) -> tuple[Roll, str]:
     return c.roll(ability=ability, system=system, dc=0), ability
 
 
+def _specs(
+    modifiers: Iterable[int] | None,
+    characters: Sequence[Character] | Character | None,
+    tests: Iterable[Any] | None,
+    system: str,
+    kind: RollKind,
+    actor: Actor,
+    policy: Policy,
+) -> list[_Spec]:
+    """The tests of a success table: each character's (``tests``, else its saves and skills),
+    else one per modifier (default -5..+10)."""
+    if characters is not None:
+        if modifiers is not None:
+            raise ExplodiceError(
+                "`modifiers` must be None when `characters` is given, but "
+                f"{shown(modifiers)} was passed."
+            )
+        characters = (
+            [characters]
+            if isinstance(characters, Character)
+            else check_items("characters", characters, what="Character objects")
+        )
+        tests = None if tests is None else check_items("tests", tests, what="tests")
+        return _character_specs(characters, tests, system)
+    mods = MODIFIERS if modifiers is None else check_items("modifiers", modifiers, what="modifiers")
+    return [_Spec(check_int("modifiers", m, lo=-100, hi=100), kind, actor, policy) for m in mods]
+
+
+def _group_columns(
+    specs: list[_Spec],
+    idx: list[int],
+    group: tuple[RollKind, Actor, Policy, Reroll | None],
+    state: tuple[int, str, str, Rules],
+    dc_arr: np.ndarray,
+    difficulties: np.ndarray,
+    system: str,
+    streams: Any,
+) -> dict[str, np.ndarray]:
+    """The rows of one group of tests (``idx`` into ``specs``: the same kind, actor, policy
+    and reroll) in one advantage state (its index, label, advantage and rules), each against
+    every DC: the columns of the table, with ``_order`` and ``_state`` to sort them by."""
+    g_kind, g_actor, g_policy, g_reroll = group
+    s_i, label, adv, state_rules = state
+    base = Roll(
+        0,
+        advantage=adv,
+        kind=g_kind,
+        actor=g_actor,
+        policy=g_policy,
+        reroll=g_reroll if g_reroll is None or g_reroll.trigger == "one" else None,
+    )
+    cell: Roll | tuple[Roll, Reroll] = base
+    if g_reroll is not None and g_reroll.trigger == "failure":
+        cell = (base, g_reroll)
+    mods_arr = np.array([specs[i].modifier for i in idx])
+    grid = _grid(cell, mods_arr, dc_arr, system, state_rules, streams)
+    size = grid["p"].size
+    cols = {
+        "_order": np.repeat(idx, dc_arr.size),
+        "_state": np.full(size, s_i),
+        "modifier": np.repeat(mods_arr, dc_arr.size),
+        "dc": np.tile(dc_arr, len(idx)),
+        "difficulty": np.tile(difficulties, len(idx)),
+        "advantage": np.full(size, label, dtype=object),
+        "disadvantage": np.full(
+            size, state_rules.disadvantage if adv == "disadvantage" else None, dtype=object
+        ),
+        "policy": np.full(size, policy_label(g_policy, g_actor, system), dtype=object),
+    }
+    cols |= {k: v.ravel() for k, v in grid.items()}
+    for name in dict(specs[idx[0]].labels):
+        cols[name] = np.repeat(
+            np.array([dict(specs[i].labels)[name] for i in idx], dtype=object), dc_arr.size
+        )
+    return cols
+
+
+def _table(
+    parts: dict[str, list[Any]],
+    dc_arr: np.ndarray,
+    system: str,
+    rules: Rules,
+    sampling: Sampling,
+    streams: Any,
+    kind: RollKind | None,
+) -> pd.DataFrame:
+    """The table from its parts' columns: rows ordered by test (as given), then advantage
+    state, then DC (as given); its provenance in columns and ``attrs`` (``kind`` is None for
+    characters' tests)."""
+    data: dict[str, Any] = {k: np.concatenate(v) for k, v in parts.items()}  # + scalars below
+    order = np.lexsort(
+        (
+            np.tile(np.arange(dc_arr.size), data["dc"].size // dc_arr.size),
+            data["_state"],
+            data["_order"],
+        )
+    )
+    data = {k: v[order] for k, v in data.items()}
+    columns: list[str] = [c for c in ("character", "test", "kind") if c in data]
+    columns += ["system", "modifier", "dc", "difficulty", "advantage"]
+    columns += ["disadvantage"] if system == "3d6x" else []
+    columns += ["policy", "method", "p"]
+    data |= {"system": system, "method": sampling.method}
+    if sampling.simulated:
+        columns += ["ci_low", "ci_high", "n", "seed"]
+        data |= {"n": sampling.n, "seed": streams.record}
+    columns += ["p_tie"] if rules.close_contest else []  # lutte serrée: ties go to the bids
+    columns += ["p_complication", "drain_mean"]
+    table = pd.DataFrame({c: data[c] for c in columns}, index=pd.RangeIndex(order.size))
+    table.attrs.update(
+        {
+            "system": system,
+            "method": sampling.method,
+            "rules": rules if system == "3d6x" else None,
+            "kind": kind,
+            "n": sampling.n if sampling.simulated else None,
+            "seed": streams.record,
+        }
+    )
+    return table
+
+
 def success_table(
     modifiers: Iterable[int] | None = None,
     dcs: Iterable[int] | None = None,
@@ -415,28 +537,7 @@ def success_table(
         if dcs is None
         else [check_int("dcs", d, lo=-1000, hi=1000) for d in check_items("dcs", dcs, what="DCs")]
     )
-    if characters is not None:
-        if modifiers is not None:
-            raise ExplodiceError(
-                "`modifiers` must be None when `characters` is given, but "
-                f"{shown(modifiers)} was passed."
-            )
-        characters = (
-            [characters]
-            if isinstance(characters, Character)
-            else check_items("characters", characters, what="Character objects")
-        )
-        tests = None if tests is None else check_items("tests", tests, what="tests")
-        specs = _character_specs(characters, tests, system)
-    else:
-        mods = (
-            MODIFIERS
-            if modifiers is None
-            else check_items("modifiers", modifiers, what="modifiers")
-        )
-        specs = [
-            _Spec(check_int("modifiers", m, lo=-100, hi=100), kind, actor, policy) for m in mods
-        ]
+    specs = _specs(modifiers, characters, tests, system, kind, actor, policy)
     dc_arr = np.asarray(dc_list, dtype=int)
     difficulties = np.array([difficulty_of(int(d), system) for d in dc_arr], dtype=object)
     groups: dict[tuple[RollKind, Actor, Policy, Reroll | None], list[int]] = {}
@@ -444,72 +545,14 @@ def success_table(
         groups.setdefault((spec.kind, spec.actor, spec.policy, spec.reroll), []).append(i)
     parts: dict[str, list[Any]] = {}
     for s_i, (label, adv, state_rules) in enumerate(states(system, advantages, readings, rules)):
-        for (g_kind, g_actor, g_policy, g_reroll), idx in groups.items():
-            base = Roll(
-                0,
-                advantage=adv,
-                kind=g_kind,
-                actor=g_actor,
-                policy=g_policy,
-                reroll=g_reroll if g_reroll is None or g_reroll.trigger == "one" else None,
-            )
-            cell: Roll | tuple[Roll, Reroll] = base
-            if g_reroll is not None and g_reroll.trigger == "failure":
-                cell = (base, g_reroll)
-            mods_arr = np.array([specs[i].modifier for i in idx])
-            grid = _grid(cell, mods_arr, dc_arr, system, state_rules, streams)
-            size = grid["p"].size
-            cols = {
-                "_order": np.repeat(idx, dc_arr.size),
-                "_state": np.full(size, s_i),
-                "modifier": np.repeat(mods_arr, dc_arr.size),
-                "dc": np.tile(dc_arr, len(idx)),
-                "difficulty": np.tile(difficulties, len(idx)),
-                "advantage": np.full(size, label, dtype=object),
-                "disadvantage": np.full(
-                    size, state_rules.disadvantage if adv == "disadvantage" else None, dtype=object
-                ),
-                "policy": np.full(size, policy_label(g_policy, g_actor, system), dtype=object),
-            }
-            cols |= {k: v.ravel() for k, v in grid.items()}
-            for name in dict(specs[idx[0]].labels):
-                cols[name] = np.repeat(
-                    np.array([dict(specs[i].labels)[name] for i in idx], dtype=object), dc_arr.size
-                )
+        for group, idx in groups.items():
+            state = (s_i, label, adv, state_rules)
+            cols = _group_columns(specs, idx, group, state, dc_arr, difficulties, system, streams)
             for k, v in cols.items():
                 parts.setdefault(k, []).append(v)
-    data: dict[str, Any] = {k: np.concatenate(v) for k, v in parts.items()}  # + scalars below
-    # rows ordered by test (as given), then advantage state, then DC (as given)
-    order = np.lexsort(
-        (
-            np.tile(np.arange(dc_arr.size), data["dc"].size // dc_arr.size),
-            data["_state"],
-            data["_order"],
-        )
+    return _table(
+        parts, dc_arr, system, rules, sampling, streams, kind if characters is None else None
     )
-    data = {k: v[order] for k, v in data.items()}
-    columns: list[str] = [c for c in ("character", "test", "kind") if c in data]
-    columns += ["system", "modifier", "dc", "difficulty", "advantage"]
-    columns += ["disadvantage"] if system == "3d6x" else []
-    columns += ["policy", "method", "p"]
-    data |= {"system": system, "method": sampling.method}
-    if sampling.simulated:
-        columns += ["ci_low", "ci_high", "n", "seed"]
-        data |= {"n": sampling.n, "seed": streams.record}
-    columns += ["p_tie"] if rules.close_contest else []  # lutte serrée: ties go to the bids
-    columns += ["p_complication", "drain_mean"]
-    table = pd.DataFrame({c: data[c] for c in columns}, index=pd.RangeIndex(order.size))
-    table.attrs.update(
-        {
-            "system": system,
-            "method": sampling.method,
-            "rules": rules if system == "3d6x" else None,
-            "kind": kind if characters is None else None,
-            "n": sampling.n if sampling.simulated else None,
-            "seed": streams.record,
-        }
-    )
-    return table
 
 
 def pivot_success(

@@ -403,6 +403,59 @@ class _Gauges:
         )
 
 
+def _characters_of(character: Any, builds: list[Build]) -> dict[str, str | None]:
+    """Each build's character in its day (:func:`size_gauges`' ``character``), checked."""
+    if character is None or isinstance(character, str):
+        return dict.fromkeys((b.name for b in builds), character)
+    if isinstance(character, Mapping):
+        characters = {b.name: character.get(b.name) for b in builds}
+        extra = [k for k in character if k not in characters]
+        if extra:
+            raise ExplodiceError(
+                f"`character` must map builds' names to characters, but {shown(extra[0])} "
+                "is not a build's name."
+            )
+        return characters
+    allowed = "a name, a mapping {build: name} or None"
+    raise fail("character", character, allowed, ExplodiceError, wrong_type=True)
+
+
+def _days_of(day: Any, builds: list[Build]) -> dict[str, Any]:
+    """Each build's day (:func:`size_gauges`' ``day``), checked: a scenario made portable to
+    the sweep's workers, a callable ``level -> Scenario``, or each build's own day."""
+    if day is None:
+        return {b.name: build_day(b) for b in builds}
+    if isinstance(day, Scenario):
+        return dict.fromkeys((b.name for b in builds), _PortableDay.of(day))
+    if callable(day):
+        return dict.fromkeys((b.name for b in builds), day)
+    raise ExplodiceTypeError(
+        f"`day` must be a Scenario, a callable level -> Scenario or None, but "
+        f"{shown(day)} was passed."
+    )
+
+
+def _with_points_per_level(frame: pd.DataFrame, builds: list[Build]) -> pd.DataFrame:
+    """The sweep's rows of :func:`size_gauges`, with each build's and gauge's points per
+    level (needed, and the build's own)."""
+    by_name = {b.name: b for b in builds}
+    per_level = {}
+    # a case whose day drains no gauge (all NPCs, or no kind under the rule of 1) has no row:
+    # the sweep gives it one of its build and level alone, dropped here
+    if "gauge" in frame:
+        frame = frame[frame.gauge.notna()].reset_index(drop=True)
+    if "gauge" not in frame or frame.empty:
+        frame = pd.DataFrame(columns=["build", "level", *_GAUGE_COLUMNS, "drain_mean"])
+    else:
+        for (name, g), rows in frame.groupby(["build", "gauge"], sort=False):
+            needed = dict(zip(rows.level, rows.needed))
+            per_level[name, g] = points_per_level(by_name[str(name)], str(g), needed)
+    keys = list(zip(frame.build, frame.gauge))
+    frame["per_level_needed"] = [per_level[k] for k in keys]
+    frame["per_level_have"] = [by_name[b].gauge_per_level.get(g, 0) for b, g in keys]
+    return frame
+
+
 def size_gauges(
     builds: Build | Sequence[Build],
     day: Scenario | Callable[[int], Scenario] | None = None,
@@ -452,49 +505,13 @@ def size_gauges(
         gauges = tuple(
             check_choice("gauges", g, GAUGES, ExplodiceError) for g in check_names("gauges", gauges)
         )
-    if character is None or isinstance(character, str):
-        characters = dict.fromkeys((b.name for b in builds), character)
-    elif isinstance(character, Mapping):
-        characters = {b.name: character.get(b.name) for b in builds}
-        extra = [k for k in character if k not in characters]
-        if extra:
-            raise ExplodiceError(
-                f"`character` must map builds' names to characters, but {shown(extra[0])} "
-                "is not a build's name."
-            )
-    else:
-        allowed = "a name, a mapping {build: name} or None"
-        raise fail("character", character, allowed, ExplodiceError, wrong_type=True)
-    if day is None:
-        days: dict[str, Any] = {b.name: build_day(b) for b in builds}
-    elif isinstance(day, Scenario):
-        days = dict.fromkeys((b.name for b in builds), _PortableDay.of(day))
-    elif callable(day):
-        days = dict.fromkeys((b.name for b in builds), day)
-    else:
-        raise ExplodiceTypeError(
-            f"`day` must be a Scenario, a callable level -> Scenario or None, but "
-            f"{shown(day)} was passed."
-        )
+    characters = _characters_of(character, builds)
+    days = _days_of(day, builds)
     for b in builds:  # a wrong day or character is refused here, before any case runs
         placed_day(b, levels[0], days[b.name], characters[b.name])
     run = _Gauges(tuple(builds), days, characters, risk, rules, gauges)
     frame = _run("size_gauges", builds, levels, run, _GAUGE_COST, executor, workers, progress)
-    by_name = {b.name: b for b in builds}
-    per_level = {}
-    # a case whose day drains no gauge (all NPCs, or no kind under the rule of 1) has no row:
-    # the sweep gives it one of its build and level alone, dropped here
-    if "gauge" in frame:
-        frame = frame[frame.gauge.notna()].reset_index(drop=True)
-    if "gauge" not in frame or frame.empty:
-        frame = pd.DataFrame(columns=["build", "level", *_GAUGE_COLUMNS, "drain_mean"])
-    else:
-        for (name, g), rows in frame.groupby(["build", "gauge"], sort=False):
-            needed = dict(zip(rows.level, rows.needed))
-            per_level[name, g] = points_per_level(by_name[str(name)], str(g), needed)
-    keys = list(zip(frame.build, frame.gauge))
-    frame["per_level_needed"] = [per_level[k] for k in keys]
-    frame["per_level_have"] = [by_name[b].gauge_per_level.get(g, 0) for b, g in keys]
+    frame = _with_points_per_level(frame, builds)
     frame["meets"] = frame.meets.astype(bool)
     frame.attrs.update(
         {

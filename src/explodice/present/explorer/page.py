@@ -161,15 +161,10 @@ def _meta_html(meta: dict[str, Any], _: Callable[[str], str]) -> str:
     )
 
 
-def explorer_html(data: ExplorerData) -> str:
-    """The explorer page for precomputed ``data``: one HTML string, every script inlined."""
-    meta = data.meta
-    lang = meta["lang"]
-    _ = i18n.translator(lang)
+def _day_section(meta: dict[str, Any], charted: bool, lang: str, _: Callable[[str], str]) -> str:
+    """The page's section of the party's day: its lead and its view when ``charted``, else
+    why it is not computed (empty when the configuration has no day)."""
     esc = html.escape
-    specs = {k: c.to_dict() for k, c in explorer_charts(data).items()}
-    vl_version = vega_lite_version()
-    bundle = vega_bundle(vl_version)
     day_section = ""
     if meta.get("day_not_computed"):  # the day engines would ignore a reading of the rules
         day_section = f"""
@@ -177,7 +172,7 @@ def explorer_html(data: ExplorerData) -> str:
   <h2>{esc(_("3. The party's day"))}</h2>
   <p class="lead">{esc(_("The day is not computed: {reason}.").format(reason=meta["day_not_computed"]))}</p>
 </section>"""
-    if "day" in specs:
+    if charted:
         day_lead = day_description(meta["day"], meta["party"], meta["rolls_per_day"], lang)
         day_method = _(
             "Each policy's day is <b>simulated</b>: {days} days with seed {seed} "
@@ -198,20 +193,12 @@ def explorer_html(data: ExplorerData) -> str:
   <div class="controls" id="controls-day"></div>
   <div class="view" id="view-day"></div>
 </section>"""
-    profiles = ", ".join(f"{esc(k)} {v:+d}" for k, v in meta["profiles"].items())
-    embeds = "\n".join(
-        f"    vegaEmbed('#view-{k}', {script_json(s)}, opts).then(r => {{ views['{k}'] = r.view; }}),"
-        for k, s in specs.items()
-    )
-    opts = {"actions": False, "renderer": "svg", "formatLocale": i18n.d3_locale(lang)}
-    title = _("{title}: the explorer").format(title=meta["title"])
-    intro = _(
-        "3d6x (three exploding d6, advantage as a 4th die, the rule of 1) beside the d20. "
-        "Change the controls; every number was computed by explodice when this file was "
-        "written and the page only filters and draws them, offline. Single rolls and "
-        "equivalent DCs come from the <b>exact engine</b> (the cut of the infinite "
-        "explosion leaves out less than 10⁻¹²)."
-    )
+    return day_section
+
+
+def _roll_lead(meta: dict[str, Any], _: Callable[[str], str]) -> str:
+    """The lead paragraph of the roll's section (HTML)."""
+    esc = html.escape
     roll_lead = _(
         "Choose who rolls (a bare modifier from the slider, or a character's skill or "
         "save), the advantage state, the reading of disadvantage (<i>subtract</i>: 3 "
@@ -227,13 +214,25 @@ def explorer_html(data: ExplorerData) -> str:
             "their scores, increases and proficiency at that level; the line above the table "
             "shows who rolls with which modifier."
         ).format(names=esc(", ".join(meta["builds"])))
+    return roll_lead
+
+
+def _equivalent_lead(meta: dict[str, Any], _: Callable[[str], str]) -> str:
+    """The lead paragraph of the equivalent DCs' section (HTML)."""
+    esc = html.escape
+    profiles = ", ".join(f"{esc(k)} {v:+d}" for k, v in meta["profiles"].items())
     equivalent_lead = _(
         "For each profile ({profiles}), rolling without advantage and keeping "
         "its 1s: which 3d6x DC gives the odds closest to each d20 DC. The "
         "colour is the remaining gap in percentage points (blue: 3d6x easier; "
         "red: harder)."
     ).format(profiles=profiles)
-    footer = _(
+    return equivalent_lead
+
+
+def _footer(meta: dict[str, Any], lang: str, _: Callable[[str], str]) -> str:
+    """Who made the page, when, from what."""
+    return _(
         "Made by explodice {version} on {date} from {source} (seed {seed}), with "
         "Vega-Lite through Altair. Share it as it is: one file, no server, nothing "
         "fetched."
@@ -243,6 +242,34 @@ def explorer_html(data: ExplorerData) -> str:
         source=_(meta["source"]),
         seed=meta["seed"],
     )
+
+
+def explorer_html(data: ExplorerData) -> str:
+    """The explorer page for precomputed ``data``: one HTML string, every script inlined."""
+    meta = data.meta
+    lang = meta["lang"]
+    _ = i18n.translator(lang)
+    esc = html.escape
+    specs = {k: c.to_dict() for k, c in explorer_charts(data).items()}
+    vl_version = vega_lite_version()
+    bundle = vega_bundle(vl_version)
+    day_section = _day_section(meta, "day" in specs, lang, _)
+    embeds = "\n".join(
+        f"    vegaEmbed('#view-{k}', {script_json(s)}, opts).then(r => {{ views['{k}'] = r.view; }}),"
+        for k, s in specs.items()
+    )
+    opts = {"actions": False, "renderer": "svg", "formatLocale": i18n.d3_locale(lang)}
+    title = _("{title}: the explorer").format(title=meta["title"])
+    intro = _(
+        "3d6x (three exploding d6, advantage as a 4th die, the rule of 1) beside the d20. "
+        "Change the controls; every number was computed by explodice when this file was "
+        "written and the page only filters and draws them, offline. Single rolls and "
+        "equivalent DCs come from the <b>exact engine</b> (the cut of the infinite "
+        "explosion leaves out less than 10⁻¹²)."
+    )
+    roll_lead = _roll_lead(meta, _)
+    equivalent_lead = _equivalent_lead(meta, _)
+    footer = _footer(meta, lang, _)
     notes = "".join(f"\n    <li>{esc(n)}</li>" for n in meta.get("notes", ()))
     notes_html = f'\n  <ul class="notes" id="roll-notes">{notes}\n  </ul>' if notes else ""
     headings = (
