@@ -225,7 +225,7 @@ def test_levels_in_french(capsys, config):
         (["levels", "--levels", "5-2"], ["--levels", "5-2"]),
         (["levels", "--levels", "3", "1-4"], ["--levels", "3"]),
         (["levels", "--format", "csv"], ["--table"]),
-        (["levels", "--table", "dcs", "--workers", "2"], ["--workers", "--table dcs"]),
+        (["levels", "--workers", "2"], ["--workers"]),  # progression runs no grid
         (["levels", "--tests", "main", "Stealth"], ["--tests main"]),
         (["levels", "--tests", "Flying"], ["--tests", "Flying"]),
         (["levels", "--targets", "moderate=1.5"], ["--targets", "1.5"]),

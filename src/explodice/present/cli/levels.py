@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from explodice.analysis.levels import level_dcs, resolve_targets
+from explodice.analysis.levels import level_dcs, progression, resolve_targets
 from explodice.core.errors import ExplodiceError
 from explodice.core.spreadsheet import to_csv
 from explodice.game.build import parse_test
@@ -28,11 +28,8 @@ from explodice.present.cli.build_options import (
     build_options,
     builds_from,
     config_rules,
-    executor_from,
-    grid_options,
     levels_from,
     parse_targets,
-    refuse_grid,
     refuse_lucky,
     refuse_ties,
     switch_defaults,
@@ -40,7 +37,6 @@ from explodice.present.cli.build_options import (
 from explodice.present.cli.options import config_argument, output_options, rules_options
 from explodice.present.cli.output import percent
 from explodice.present.labels import build_test_label, difficulty_label, rules_text
-from explodice.sweeps.levels import progression
 
 __all__ = ["COMMAND", "TABLES", "load_level_config", "run"]
 
@@ -110,8 +106,6 @@ def run(args: argparse.Namespace) -> int:
     """Progression and level-based DCs of the configuration's builds."""
     refuse_lucky(args, "levels")
     refuse_ties(args, "levels")
-    if args.table == "dcs":
-        refuse_grid(args, "the table of DCs (--table dcs) runs none")
     if args.format == "csv" and args.table is None:
         raise ExplodiceError(
             "`--format csv` writes one table: add --table progression or --table dcs."
@@ -132,7 +126,6 @@ def run(args: argparse.Namespace) -> int:
             systems=args.systems,
             advantage=args.advantage,
             rules=rules,
-            **executor_from(args),
         )
     if args.table in (None, "dcs"):
         tables["dcs"] = dcs_table(found.builds, tests, targets, levels, args, rules)
@@ -318,6 +311,6 @@ COMMAND = Command(
     "table and the printed one. Rules: the configuration's, each switch given here replacing "
     "its value. Text shows a level x band grid per build; csv/json the tidy rows.",
     run=run,
-    shared=(build_options, rules_options, grid_options, output_options),
+    shared=(build_options, rules_options, output_options),
     add_arguments=add_arguments,
 )
