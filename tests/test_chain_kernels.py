@@ -1,7 +1,7 @@
 """The chain's kernels against plain references: the vector Horner schemes against the
 convolution of the drain's PMF (explodice.day.rolls.drain_pmf), and a whole roll of the chain
 against the overflow rule applied state by state and drain by drain (the vectorised rule of
-explodice.day.overflow, and RULES.md's rule written literally in test_exact_day.py), on gauges
+explodice.day.overflow, and docs/rules.md's rule written literally in test_exact_day.py), on gauges
 large enough for every path of the kernels: tiles read in place and through a copy, whole
 groups of eight columns and the columns left one by one, several tiles, levels that go
 straight to the result, columns that lose their excess at once, two lanes; and days played in

@@ -14,7 +14,7 @@ from tests.day_helpers import SCORES, Z, hero, lucky_party
 
 # -- a second chain, plain Python over dict states, the drain laws from the exact engine --------
 def pour(levels, g, amount, rule, order=None):
-    """RULES.md's overflow, literally: returns (new levels, points lost). ``rule``: "fullest"
+    """docs/rules.md's overflow, literally: returns (new levels, points lost). ``rule``: "fullest"
     (or True; "best" without a player's choice), "lost" (or False) or a gauge's name; or, with
     ``order``, the gauges the player picks in turn (``overflow="best"``)."""
     levels = list(levels)

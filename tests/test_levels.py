@@ -1,4 +1,4 @@
-"""Levels 1-20 (RULES.md, "Levels"): builds, progression, level-based DCs, gauge sizing and the
+"""Levels 1-20 (docs/rules.md, "Levels"): builds, progression, level-based DCs, gauge sizing and the
 save-DC fit, each against values derived by hand from the rules (the increases, the PB table,
 a hand-made 3d6x PMF, 5e's d20 formula, a plain convolution of drains)."""
 
@@ -316,7 +316,7 @@ def test_progression_against_a_hand_pmf_and_the_d20_formula():
     assert set(t.test) == {"Athletics", "STR save", "CON save", "STR check"}
     assert len(t) == 20 * 4 * 2 * 6
     expected_drain = float(hand_drain() @ np.arange(hand_drain().size))
-    assert expected_drain == pytest.approx(2.1, abs=1e-9)  # RULES.md's self-check
+    assert expected_drain == pytest.approx(2.1, abs=1e-9)  # docs/rules.md's self-check
     for row in t.itertuples():
         c = b.at(row.level)
         mod = {
@@ -365,7 +365,7 @@ def test_progression_plays_best_and_reroll_on_failure_against_each_dc():
         once = (
             hand_sf3(row.dc - row.modifier) if row.system == "3d6x" else d20_p(row.modifier, row.dc)
         )
-        assert row.p == pytest.approx(1 - (1 - once) ** 2, abs=1e-11)  # RULES.md's self-check
+        assert row.p == pytest.approx(1 - (1 - once) ** 2, abs=1e-11)  # docs/rules.md's self-check
 
 
 def test_progression_on_a_level_based_dc_table_from_level_dcs():

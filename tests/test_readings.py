@@ -1,4 +1,4 @@
-"""The readings the seeds leave open, each a switch of Rules (RULES.md, "Readings that are
+"""The readings the seeds leave open, each a switch of Rules (docs/rules.md, "Readings that are
 switches"): both values of each against numbers derived here by hand, by enumerating the
 initial throws with the hand-made PMFs of tests/hand.py, never from the engine's own output.
 (The brute-force enumerator checks them face by face in test_exact_engine.py; the Monte Carlo

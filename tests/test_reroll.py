@@ -1,6 +1,6 @@
-"""Rerolls (RULES.md, Rerolls): Reroll("one") and Reroll("failure", dc=...), both systems.
+"""Rerolls (docs/rules.md, Rerolls): Reroll("one") and Reroll("failure", dc=...), both systems.
 
-Expected values come from the rules by hand (the two self-checks of RULES.md, d20 dice
+Expected values come from the rules by hand (the two self-checks of docs/rules.md, d20 dice
 counted on paper) and from a brute-force enumerator written here, apart from the engine.
 """
 
@@ -30,7 +30,7 @@ def test_reroll_validation():
 
 @pytest.mark.parametrize("modifier, dc", [(0, 16), (4, 22), (-2, 8), (8, 28)])
 def test_failure_reroll_without_advantage_is_one_minus_square(modifier, dc):
-    # RULES.md's self-check: two independent tries, 1 - (1 - p)^2
+    # docs/rules.md's self-check: two independent tries, 1 - (1 - p)^2
     p = ex.exact(Roll(modifier)).p_success(dc)
     d = ex.exact(Roll(modifier, reroll=Reroll("failure", dc=dc)))
     assert d.p_success(dc) == pytest.approx(1 - (1 - p) ** 2, abs=1e-12)
