@@ -4,8 +4,10 @@ Labels are written in English in the code (the game's words in
 :mod:`explodice.present.labels`), wrapped in ``_()``, and looked up in a gettext catalogue
 (``explodice/present/locale/<lang>/LC_MESSAGES/explodice.po``, read with Babel, so no
 compilation step is needed); numbers, percentages and dates are formatted by Babel's CLDR data
-(French: ``49,1 %``, ``12,6``, ``1 décembre 2026``). The words are the seed's: DD, Très facile
-... Presque impossible, jauge, règle du 1.
+(French: ``49,1 %``, ``12,6``, ``1 décembre 2026``). The words are the seed's: DD, jauge, règle
+du 1. The seed's names of the difficulty bands (Très facile ... Presque impossible) are
+written once, in :data:`~explodice.game.tables.DIFFICULTY_FR` (the game layer reads them too):
+the catalogue takes them from there (:data:`SEED_WORDS`), the .po file does not repeat them.
 
 >>> _ = translator("fr")
 >>> _("moderate"), percent(0.4912, "fr"), number(12.6, "fr", 1), percent(0.4912, "en")
@@ -25,9 +27,11 @@ from importlib import resources
 from typing import Any, Literal, get_args
 
 from explodice.core.errors import ExplodiceError, check_choice
+from explodice.game.tables import DIFFICULTY_FR
 
 __all__ = [
     "LANGS",
+    "SEED_WORDS",
     "Lang",
     "check_lang",
     "date",
@@ -46,6 +50,9 @@ Lang = Literal["en", "fr"]
 LANGS: tuple[Lang, ...] = get_args(Lang)
 DOMAIN = "explodice"
 _LOCALES = {"en": "en_GB", "fr": "fr_FR"}
+#: The words of a language written in the game layer, not in its .po file: the seed's names
+#: of the difficulty bands. The catalogue of that language adds them.
+SEED_WORDS: dict[str, Any] = {"fr": DIFFICULTY_FR}
 
 
 def check_lang(lang: Any) -> Lang:
@@ -67,6 +74,8 @@ def _catalogue(lang: str) -> gettext.NullTranslations:
     path = resources.files("explodice.present").joinpath(f"locale/{lang}/LC_MESSAGES/{DOMAIN}.po")
     with path.open("rb") as f:
         catalog = read_po(f, locale=_LOCALES[lang], domain=DOMAIN)
+    for msgid, msgstr in SEED_WORDS.get(lang, {}).items():
+        catalog.add(msgid, msgstr)
     buffer = io.BytesIO()
     write_mo(buffer, catalog)
     buffer.seek(0)

@@ -121,12 +121,7 @@ WORDS = (
     N_("attack"),
     N_("gauge not empty"),
     N_("gauge empty"),
-    N_("very easy"),
-    N_("easy"),
-    N_("moderate"),
-    N_("hard"),
-    N_("very hard"),
-    N_("nearly impossible"),
+    # the difficulty bands' names: the catalogue takes them from game/tables.py (i18n.SEED_WORDS)
     N_("exact"),
     N_("simulate"),
     N_("embedded default"),
