@@ -18,9 +18,6 @@ from explodice import Best, Roll, Rules
 from explodice.game import rules as rules_mod
 from tests import hand
 
-CHAIN = np.concatenate([np.zeros(6), hand.die()])  # a kept 6: 6 + an exploding die
-PLAIN = np.array([0.0] + [1 / 6] * 6)  # a plain d6
-
 
 def _sum(*pmfs: np.ndarray) -> np.ndarray:
     out = np.ones(1)
@@ -31,12 +28,6 @@ def _sum(*pmfs: np.ndarray) -> np.ndarray:
 
 def _sf(p: np.ndarray, need: int) -> float:
     return float(p[max(need, 0) :].sum())
-
-
-def _throws(pool: int = 3):
-    """Every initial throw: (1s, 6s, sum of the other faces), probability."""
-    for faces in itertools.product(range(1, 7), repeat=pool):
-        yield faces.count(1), faces.count(6), sum(f for f in faces if 1 < f < 6), 6.0**-pool
 
 
 # -- the switches themselves --------------------------------------------------------------------
@@ -74,33 +65,12 @@ def test_switches_lists_every_field_of_rules():
 
 
 # -- Lucky before or after the rule of 1's choice ---------------------------------------------
-def _lucky_by_hand(need: int, timing: str, policy: str) -> tuple[float, float]:
-    """(P(dice total >= need), E[kept 1s that drain]) with Lucky, ``keep`` or ``cancel``."""
-    p_total = ones_total = 0.0
-    for n1, n6, s, p in _throws():
-        outcomes = [(n1, n6, s, p)]
-        if timing == "before_choice" and n1:  # one 1 rerolled, the new face joins the throw
-            outcomes = [
-                (n1 - 1 + (f == 1), n6 + (f == 6), s + (f if 1 < f < 6 else 0), p / 6)
-                for f in range(1, 7)
-            ]
-        for a, b, rest, q in outcomes:
-            k = min(a, b) if policy == "cancel" else 0
-            ones, sixes, fresh = a - k, b - k, 0
-            if timing == "after_choice" and ones:  # a kept 1 rerolled: a fresh exploding die
-                ones, fresh = ones - 1, 1
-            pmf = _sum(*[CHAIN] * sixes, *[hand.die()] * fresh)
-            p_total += q * _sf(pmf, need - rest - ones)
-            ones_total += q * ones
-    return p_total, ones_total
-
-
 @pytest.mark.parametrize("policy", ["cancel", "keep"])
 @pytest.mark.parametrize("timing", ["before_choice", "after_choice"])
 def test_lucky_timing_by_enumeration_of_the_initial_throws(timing, policy):
     d = ex.exact(Roll(0, policy=policy, reroll="one"), Rules(lucky_timing=timing))
     for dc in (8, 12, 16, 22):
-        p, ones = _lucky_by_hand(dc, timing, policy)
+        p, ones = hand.lucky_by_hand(dc, timing, policy)
         assert d.p_success(dc) == pytest.approx(p, abs=1e-12)
     assert d.ones_mean == pytest.approx(ones, abs=1e-12)
     assert d.drain_mean == pytest.approx(4.2 * ones, abs=1e-9)  # an exploding d6 per kept 1
@@ -108,9 +78,12 @@ def test_lucky_timing_by_enumeration_of_the_initial_throws(timing, policy):
 
 def test_lucky_timing_the_issues_numbers():
     # issue 25: with Lucky, cancel, +0, DC 16: 0.309 today, 0.234 under the literal reading
+    # (the issue's numbers, rounded from the enumeration of the throws)
     before = ex.exact(Roll(0, policy="cancel", reroll="one")).p_success(16)
     after = ex.exact(Roll(0, policy="cancel", reroll="one"), Rules(lucky_timing="after_choice"))
-    assert round(before, 3) == 0.309 and round(after.p_success(16), 3) == 0.234
+    by_hand = [hand.lucky_by_hand(16, t, "cancel")[0] for t in ("before_choice", "after_choice")]
+    assert [round(p, 3) for p in by_hand] == [0.309, 0.234]
+    assert [before, after.p_success(16)] == pytest.approx(by_hand, abs=1e-12)
     # keep: E[kept 1s] = E[1s] - P(at least one 1) = 1/2 - (1 - (5/6)^3)
     keep = ex.exact(Roll(0, reroll="one"), Rules(lucky_timing="after_choice"))
     assert keep.ones_mean == pytest.approx(0.5 - (1 - (5 / 6) ** 3), abs=1e-12)

@@ -358,9 +358,12 @@ def suggest_dcs(
     Columns: ``difficulty, target, dc, table_dc`` (the system's typical DC), ``profile,
     modifier, p`` and ``p_table`` (the profile's odds at the typical DC).
 
+    >>> from explodice import Roll, exact
     >>> s = suggest_dcs({"easy": 0.75})
-    >>> s.loc[s.profile == "trained", ["dc", "p"]].round(3).values.tolist()
-    [[13.0, 0.755]]
+    >>> trained = s[s.profile == "trained"].iloc[0]   # the reference profile, +4
+    >>> p = [exact(Roll(4)).p_success(dc) for dc in (12, 13, 14)]   # the DCs around the aim
+    >>> bool(int(trained.dc) == 13 and min(p, key=lambda x: abs(x - 0.75)) == trained.p)
+    True
     """
     system = check_system(system)
     targets = check_mapping(

@@ -194,8 +194,11 @@ def implied_lambda(
 ) -> float:
     """λ* of a sensible player: the frontier's chord slope (its knee), in success per point.
 
-    >>> round(implied_lambda(2, 16), 4)   # 3d6x+2 against DC 16
-    0.1356
+    >>> from explodice import Roll, exact   # 3d6x+2 against DC 16: keep's and cancel's chord
+    >>> keep, cancel = exact(Roll(2)), exact(Roll(2, policy="cancel"))
+    >>> chord = (keep.p_success(16) - cancel.p_success(16)) / (keep.drain_mean - cancel.drain_mean)
+    >>> abs(implied_lambda(2, 16) - chord) < 1e-12
+    True
     """
     return float(
         frontier(modifier, dc, advantage=advantage, kind=kind, rules=rules).attrs["implied_lambda"]

@@ -19,11 +19,11 @@ Gauge sizing's grid over builds and levels runs through the sweeps layer
 (:mod:`explodice.sweeps.levels`), so a large one can go to a Dask cluster; the others are
 computed here directly.
 
->>> from explodice import reference_builds
+>>> from explodice import reference_builds   # the fighter's Athletics in d20: +5, then +11
 >>> t = progression(reference_builds()[:1], levels=[1, 17], tests=["Athletics"],
-...                 targets={"moderate": (0.5, 0.9)})
->>> t[["level", "system", "dc", "in_target"]].values.tolist()
-[[1, '3d6x', 16, True], [1, 'd20', 15, True], [17, '3d6x', 16, False], [17, 'd20', 15, True]]
+...                 targets={"moderate": (0.5, 0.9)}, systems=["d20"])
+>>> [(r.level, r.dc, round(r.p, 2), r.in_target) for r in t.itertuples()]  # (21 - 15 + mod) / 20
+[(1, 15, 0.55, True), (17, 15, 0.85, True)]
 """
 
 from explodice.analysis.levels.checks import (

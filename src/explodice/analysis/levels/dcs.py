@@ -1,11 +1,12 @@
 """The DC table across levels that keeps a build's test on its target, band by band
 (:func:`level_dcs`).
 
->>> from explodice import reference_builds
+>>> from explodice import reference_builds   # d20: P = (21 - DC + mod) / 20, DC = 11 + mod;
+>>> # the fighter's Athletics: STR 16 and PB 2 at level 1 (+5), STR 20 and PB 6 at 20 (+11)
 >>> fighter = reference_builds()[0]
->>> t = level_dcs({"moderate": 0.5}, build=fighter, levels=[1, 20])
->>> t.query("table == 'level'")[["level", "dc"]].values.tolist()
-[[1, 17], [20, 23]]
+>>> t = level_dcs({"moderate": 0.5}, build=fighter, levels=[1, 20], system="d20")
+>>> t.query("table == 'level'")[["level", "modifier", "dc"]].values.tolist()
+[[1, 5, 16], [20, 11, 22]]
 """
 
 from __future__ import annotations
@@ -130,10 +131,10 @@ def level_dcs(
     against each DC; their DCs are searched where the same roll without them has P(success)
     in [1e-9, 1 - 1e-9] (and 4 DCs beyond each side).
 
-    >>> from explodice import reference_builds
-    >>> t = level_dcs({"easy": 0.75}, build=reference_builds()[0], levels=range(1, 21))
-    >>> t.groupby("table").worst_miss.first().round(3).to_dict()
-    {'flat': 0.231, 'level': 0.005, 'typical': 0.25}
+    >>> from explodice import reference_builds   # d20, +5: P = (26 - DC) / 20 is 0.75 at DC 11
+    >>> t = level_dcs({"easy": 0.75}, build=reference_builds()[0], levels=[1], system="d20")
+    >>> [(r.table, r.dc, round(r.miss, 2)) for r in t.itertuples()]   # the printed DC 10: 0.8
+    [('level', 11, 0.0), ('flat', 11, 0.0), ('typical', 10, 0.05)]
     """
     system, rules = check_system(system), check_rules(rules)
     advantage = check_advantage(advantage)

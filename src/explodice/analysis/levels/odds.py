@@ -51,9 +51,10 @@ class Odds:
     ``dc - modifier``: a best(λ) policy is played against, and a reroll on failure spent
     against, each DC it is asked about. Get one with :func:`odds_of`.
 
-    >>> o = odds_of(Roll(4), Rules(), "3d6x")
-    >>> round(float(o.p(16 - 4)), 4), round(o.drain(12), 9)
-    (0.4907, 2.1)
+    >>> from explodice.engine.exact import exact
+    >>> o = odds_of(Roll(4), Rules(), "3d6x")   # three dice, each a 1 with 1/6, draining 4.2
+    >>> float(o.p(16 - 4)) == exact(Roll(4)).p_success(16), round(o.drain(12), 9)
+    (True, 2.1)
     """
 
     roll: Roll

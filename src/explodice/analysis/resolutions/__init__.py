@@ -6,14 +6,16 @@ PMFs, one module per resolution (and per test file): :mod:`.opposed` (opposed te
 Each takes :class:`~explodice.Roll` objects (or ready :class:`~explodice.Distribution`
 objects, exact or simulated) and returns a small result that displays itself in Jupyter.
 
->>> from explodice import Roll, opposed, group_success, haggle
+>>> from explodice import Roll, exact, opposed, group_success, haggle
 >>> o = opposed(Roll(2), Roll(0))
 >>> round(o.win + o.tie + o.loss, 12)
 1.0
->>> round(group_success([Roll(0)] * 2, dc=12).p, 6)  # 1 of 2 must succeed
-0.740655
->>> round(haggle(Roll(0), dc=16).mean, 3)
--13.133
+>>> p = exact(Roll(0)).p_success(12)
+>>> abs(group_success([Roll(0)] * 2, dc=12).p - (1 - (1 - p) ** 2)) < 1e-12  # 1 of 2 must succeed
+True
+>>> h = haggle(Roll(0), dc=16)   # 10 % a point of margin, held within -25 % .. +25 %
+>>> int(h.pmf.index.min()), int(h.pmf.index.max())
+(-25, 25)
 """
 
 from explodice.analysis.resolutions.group import (
