@@ -40,6 +40,7 @@ from explodice.game.tables import (
     DC_TABLES,
     DEFAULT_TARGETS,
     PROFILES,
+    System,
     check_system,
     difficulty_of,
 )
@@ -304,7 +305,7 @@ def dc_for_probability(
     roll: int | Roll | Distribution,
     target: float | Iterable[float],
     *,
-    system: str = "3d6x",
+    system: System = "3d6x",
     rules: Rules | None = None,
     mode: Mode = "closest",
 ) -> Any:
@@ -348,7 +349,7 @@ def suggest_dcs(
     *,
     reference: str = "trained",
     profiles: Mapping[str, int | Roll] | None = None,
-    system: str = "3d6x",
+    system: System = "3d6x",
     rules: Rules | None = None,
     mode: Mode = "closest",
 ) -> pd.DataFrame:

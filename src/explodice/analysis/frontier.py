@@ -36,9 +36,11 @@ from explodice.game.checks import check_rules
 from explodice.game.rules import (
     ADVANTAGE_STATES,
     KINDS,
+    Advantage,
     Best,
     ExplodiceError,
     Roll,
+    RollKind,
     Rules,
     check_int,
 )
@@ -48,7 +50,7 @@ __all__ = ["frontier", "breakpoints", "implied_lambda"]
 _SAME = 1e-12  # breakpoints closer than this (relative) are one
 
 
-def _base_roll(modifier: int | Roll, advantage: str, kind: str) -> Roll:
+def _base_roll(modifier: int | Roll, advantage: Advantage, kind: RollKind) -> Roll:
     state = check_choice("advantage", advantage, ADVANTAGE_STATES)
     roll_kind = check_choice("kind", kind, KINDS)
     if isinstance(modifier, Roll):
@@ -93,8 +95,8 @@ def breakpoints(
     modifier: int | Roll,
     dc: int,
     *,
-    advantage: str = "normal",
-    kind: str = "check",
+    advantage: Advantage = "normal",
+    kind: RollKind = "check",
     rules: Rules | None = None,
 ) -> np.ndarray:
     """The sorted λ > 0 at which ``Best(dc, λ)``'s table changes, for this roll.
@@ -121,8 +123,8 @@ def frontier(
     modifier: int | Roll,
     dc: int,
     *,
-    advantage: str = "normal",
-    kind: str = "check",
+    advantage: Advantage = "normal",
+    kind: RollKind = "check",
     rules: Rules | None = None,
 ) -> pd.DataFrame:
     """Tidy table of (P(success), E[drain]) along the frontier, exact, one row per policy.
@@ -188,8 +190,8 @@ def implied_lambda(
     modifier: int | Roll,
     dc: int,
     *,
-    advantage: str = "normal",
-    kind: str = "check",
+    advantage: Advantage = "normal",
+    kind: RollKind = "check",
     rules: Rules | None = None,
 ) -> float:
     """λ* of a sensible player: the frontier's chord slope (its knee), in success per point.

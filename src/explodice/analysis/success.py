@@ -60,6 +60,7 @@ from explodice.game.tables import (
     DIFFICULTY_FR,
     MODIFIERS,
     SYSTEMS,
+    System,
     check_system,
     difficulty_of,
 )
@@ -82,7 +83,7 @@ __all__ = [
 _STATE_ORDER: tuple[Advantage, ...] = ("normal", "advantage", "disadvantage")
 
 
-def dc_table(system: str = "3d6x") -> pd.DataFrame:
+def dc_table(system: System = "3d6x") -> pd.DataFrame:
     """The typical DC table of a system: ``difficulty``, ``difficulty_fr``, ``dc``.
 
     >>> dc_table().dc.tolist()
@@ -101,7 +102,7 @@ def dc_table(system: str = "3d6x") -> pd.DataFrame:
 def roll_distribution(
     roll: Roll,
     *,
-    system: str = "3d6x",
+    system: System = "3d6x",
     rules: Rules | None = None,
     method: Method | None = None,
     n: int | None = None,
@@ -128,7 +129,7 @@ def roll_distribution(
     return simulate(roll, rules, n=s.n, seed=s.seed, threads=s.threads, progress=progress)
 
 
-def _distribution(roll: Roll, system: str, rules: Rules, streams: Streams) -> Distribution:
+def _distribution(roll: Roll, system: System, rules: Rules, streams: Streams) -> Distribution:
     """One distribution of a call: simulated ones each take the call's next stream."""
     s = streams.sampling
     if not s.simulated:
@@ -139,7 +140,7 @@ def _distribution(roll: Roll, system: str, rules: Rules, streams: Streams) -> Di
 
 
 def as_distribution(
-    item: Roll | Distribution, system: str, rules: Rules, streams: Streams
+    item: Roll | Distribution, system: System, rules: Rules, streams: Streams
 ) -> Distribution:
     """A Distribution passes through; a Roll is computed (``streams``: the call's
     :meth:`Sampling.streams`)."""
@@ -185,7 +186,7 @@ def resolve_readings(
 
 
 def states(
-    system: str, advantages: Iterable[str], readings: Iterable[str], rules: Rules
+    system: System, advantages: Iterable[str], readings: Iterable[str], rules: Rules
 ) -> list[tuple[str, Advantage, Rules]]:
     """``(label, advantage, rules)`` per advantage state; 3d6x disadvantage once per reading."""
     out: list[tuple[str, Advantage, Rules]] = []
@@ -213,7 +214,7 @@ def states(
     return out
 
 
-def policy_label(policy: Policy, actor: str = "pc", system: str = "3d6x") -> str:
+def policy_label(policy: Policy, actor: Actor = "pc", system: System = "3d6x") -> str:
     """The policy as a table label: 'keep', 'cancel', 'best(λ=0.1)', 'npc', or 'none' (d20)."""
     if system == "d20":
         return "none"
@@ -228,7 +229,7 @@ def _grid(
     base: Roll | tuple[Roll, Reroll],
     mods: np.ndarray,
     dcs: np.ndarray,
-    system: str,
+    system: System,
     rules: Rules,
     streams: Streams,
 ) -> dict[str, np.ndarray]:
@@ -271,7 +272,7 @@ def _failure_grid(
     reroll: Reroll,
     mods: np.ndarray,
     dcs: np.ndarray,
-    system: str,
+    system: System,
     rules: Rules,
     streams: Streams,
 ) -> dict[str, np.ndarray]:
@@ -308,7 +309,7 @@ class _Spec:
 
 
 def _character_specs(
-    characters: Sequence[Character], tests: Iterable[Any] | None, system: str
+    characters: Sequence[Character], tests: Iterable[Any] | None, system: System
 ) -> list[_Spec]:
     specs = []
     for c in characters:
@@ -339,7 +340,7 @@ def _character_specs(
     return specs
 
 
-def _character_roll(c: Character, test: Any, system: str) -> tuple[Roll, str]:
+def _character_roll(c: Character, test: Any, system: System) -> tuple[Roll, str]:
     """'Perception' (skill check), 'DEX' (ability check), 'save DEX' or ('save', 'DEX')."""
     if isinstance(test, tuple) and len(test) == 2 and isinstance(test[0], str):
         if test[0] == "save" and isinstance(test[1], str):
@@ -365,7 +366,7 @@ def _specs(
     modifiers: Iterable[int] | None,
     characters: Sequence[Character] | Character | None,
     tests: Iterable[Any] | None,
-    system: str,
+    system: System,
     kind: RollKind,
     actor: Actor,
     policy: Policy,
@@ -393,10 +394,10 @@ def _group_columns(
     specs: list[_Spec],
     idx: list[int],
     group: tuple[RollKind, Actor, Policy, Reroll | None],
-    state: tuple[int, str, str, Rules],
+    state: tuple[int, str, Advantage, Rules],
     dc_arr: np.ndarray,
     difficulties: np.ndarray,
-    system: str,
+    system: System,
     streams: Any,
 ) -> dict[str, np.ndarray]:
     """The rows of one group of tests (``idx`` into ``specs``: the same kind, actor, policy
@@ -441,7 +442,7 @@ def _group_columns(
 def _table(
     parts: dict[str, list[Any]],
     dc_arr: np.ndarray,
-    system: str,
+    system: System,
     rules: Rules,
     sampling: Sampling,
     streams: Any,
@@ -487,7 +488,7 @@ def success_table(
     modifiers: Iterable[int] | None = None,
     dcs: Iterable[int] | None = None,
     *,
-    system: str = "3d6x",
+    system: System = "3d6x",
     characters: Sequence[Character] | None = None,
     tests: Iterable[Any] | None = None,
     advantages: Iterable[str] = _STATE_ORDER,

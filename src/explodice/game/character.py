@@ -51,7 +51,7 @@ from explodice.game.rules import (
     check_real,
     net_advantage,
 )
-from explodice.game.tables import MAX_GAUGE, MAX_GAUGE_PER_LEVEL, check_system, fold_name
+from explodice.game.tables import MAX_GAUGE, MAX_GAUGE_PER_LEVEL, System, check_system, fold_name
 
 __all__ = [
     "ABILITIES",
@@ -421,7 +421,7 @@ class Character:
         return self.load > 5 * self.scores["STR"]
 
     def skill_modifier(
-        self, skill: str, *, system: str = "3d6x", ability: str | None = None
+        self, skill: str, *, system: System = "3d6x", ability: str | None = None
     ) -> int:
         """Ability modifier + multiplier x PB (3d6x: PB added 0-2 times; d20: 2 = Expertise).
 
@@ -433,7 +433,7 @@ class Character:
         # 3d6x adds PB up to twice; d20 Expertise doubles it once: the same number either way.
         return self.modifier(ab) + self.skills.get(skill, 0) * self.proficiency_bonus
 
-    def save_modifier(self, ability: str, *, system: str = "3d6x") -> int:
+    def save_modifier(self, ability: str, *, system: System = "3d6x") -> int:
         """Ability modifier + save multiplier x PB (3d6x: 0-2 times; d20: at most once, since
         Expertise doubles ability checks only, seed 004, unless the ``save_expertise`` feature
         says twice). A save proficient twice read in d20 without that feature adds PB once and
@@ -485,7 +485,7 @@ class Character:
         advantage: Advantage = "normal",
         bonus: int = 0,
         policy: Policy | None = None,
-        system: str = "3d6x",
+        system: System = "3d6x",
         dc: int | None = None,
         advantages: int = 0,
         disadvantages: int = 0,

@@ -112,14 +112,14 @@ def _english_names() -> dict[str, str]:
     return {translator(lang)(name): name for lang in LANGS for name in DEFAULT_NAMES}
 
 
-def _own_name(name: str, lang: str) -> str:
+def _own_name(name: str, lang: Lang) -> str:
     """One of explodice's own names in ``lang`` (whatever language it is written in now); any
     other name as it is."""
     english = _english_names().get(name, name)
     return translator(lang)(english) if english in DEFAULT_NAMES else name
 
 
-def in_language(config: ReportConfig, lang: str) -> ReportConfig:
+def in_language(config: ReportConfig, lang: Lang) -> ReportConfig:
     """``config`` for a report in ``lang``: its ``lang``, and its names that are explodice's
     own (``config.default_names``) in that language; the designer's names stay as written.
 
@@ -156,7 +156,7 @@ def write_default_config(path: str | os.PathLike[str], *, replace: bool = False)
 
 
 def load_config(
-    path: str | os.PathLike[str] | None = None, *, lang: str | None = None
+    path: str | os.PathLike[str] | None = None, *, lang: Lang | None = None
 ) -> ReportConfig:
     """Read a report configuration; ``None`` reads the embedded default. ``lang`` (``"en"``
     or ``"fr"``) overrides the file's ``lang``; explodice's own names are written in the

@@ -65,7 +65,7 @@ def check_lang(lang: Any) -> Lang:
 
 
 @functools.cache
-def _catalogue(lang: str) -> gettext.NullTranslations:
+def _catalogue(lang: Lang) -> gettext.NullTranslations:
     if lang == "en":
         return gettext.NullTranslations()
     from babel.messages.mofile import write_mo
@@ -82,7 +82,7 @@ def _catalogue(lang: str) -> gettext.NullTranslations:
     return gettext.GNUTranslations(buffer)
 
 
-def translator(lang: str) -> Callable[[str], str]:
+def translator(lang: Lang) -> Callable[[str], str]:
     """The ``_`` function of ``lang``: an English label in, the label in ``lang`` out."""
     return _catalogue(check_lang(lang)).gettext
 
@@ -92,7 +92,7 @@ def _round(x: float, digits: int) -> Decimal:
     return Decimal(float(x)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
 
 
-def number(x: float, lang: str, digits: int | None = 1) -> str:
+def number(x: float, lang: Lang, digits: int | None = 1) -> str:
     """``x`` with ``digits`` decimals (``None``: as few as it needs, up to 6), the language's
     way (``12,6`` in French).
 
@@ -108,7 +108,7 @@ def number(x: float, lang: str, digits: int | None = 1) -> str:
     return format_decimal(_round(x, digits), format=pattern, locale=loc, decimal_quantization=False)
 
 
-def percent(p: float, lang: str, digits: int = 1) -> str:
+def percent(p: float, lang: Lang, digits: int = 1) -> str:
     """A probability in percent as the language writes it (the locale's own pattern: ``49.1%``
     in English, ``49,1 %`` in French), the same in the report, its figures, the explorer and
     the command line; never a false 0 % or 100 %: ``< 0,1 %`` instead.
@@ -136,7 +136,7 @@ def percent(p: float, lang: str, digits: int = 1) -> str:
 
 
 @functools.cache
-def _percent_pattern(lang: str, digits: int) -> str:
+def _percent_pattern(lang: Lang, digits: int) -> str:
     """The locale's own percent pattern (CLDR: ``#,##0%`` in English, ``#,##0\u202f%`` in
     French) with ``digits`` decimals."""
     from babel import Locale
@@ -155,7 +155,7 @@ def keep_together(text: str) -> str:
     return re.sub(r" ([:;!?»])", "\xa0\\1", text).replace("« ", "«\xa0")
 
 
-def date(day: str | _dt.date, lang: str) -> str:
+def date(day: str | _dt.date, lang: Lang) -> str:
     """A date as the language writes it (``1 décembre 2026``; English keeps ISO ``2026-12-01``)."""
     from babel.dates import format_date
 
@@ -166,7 +166,7 @@ def date(day: str | _dt.date, lang: str) -> str:
     return format_date(day, format="long", locale=_LOCALES[lang])
 
 
-def percent_formatter(lang: str, digits: int = 0) -> Any:
+def percent_formatter(lang: Lang, digits: int = 0) -> Any:
     """A matplotlib tick formatter writing probabilities in percent the language's way."""
     from matplotlib.ticker import FuncFormatter, PercentFormatter
 
@@ -175,7 +175,7 @@ def percent_formatter(lang: str, digits: int = 0) -> Any:
     return FuncFormatter(lambda x, pos: percent(round(x, 9), lang, digits) if 0 <= x <= 1 else "")
 
 
-def number_formatter(lang: str) -> Any:
+def number_formatter(lang: Lang) -> Any:
     """A matplotlib tick formatter writing plain numbers the language's way (``0,5``)."""
     from matplotlib.ticker import FuncFormatter
 
@@ -183,7 +183,7 @@ def number_formatter(lang: str) -> Any:
     return FuncFormatter(lambda x, pos: number(round(x, 6), lang, None))
 
 
-def d3_locale(lang: str) -> dict[str, Any]:
+def d3_locale(lang: Lang) -> dict[str, Any]:
     """The number locale of the page's charts (d3-format), from Babel's CLDR symbols."""
     from babel.numbers import get_decimal_symbol, get_group_symbol, get_minus_sign_symbol
 
@@ -198,7 +198,7 @@ def d3_locale(lang: str) -> dict[str, Any]:
     }
 
 
-def _cell_number(x: float, lang: str) -> str:
+def _cell_number(x: float, lang: Lang) -> str:
     from babel.numbers import format_scientific
 
     if x != x:
@@ -208,7 +208,7 @@ def _cell_number(x: float, lang: str) -> str:
     return number(x, lang, 3)  # three decimals, as the English tables (cli.output.fmt_float)
 
 
-def localise_table(frame: Any, lang: str) -> Any:
+def localise_table(frame: Any, lang: Lang) -> Any:
     """A text table in ``lang``: headers and label cells from the catalogue, numbers by CLDR.
 
     >>> import pandas as pd

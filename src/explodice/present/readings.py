@@ -38,6 +38,7 @@ from explodice.analysis.sensitivity import (
 )
 from explodice.game.rules import KINDS, Rules
 from explodice.present import i18n
+from explodice.present.i18n import Lang
 from explodice.present.labels import (
     N_,
     best_label,
@@ -88,13 +89,13 @@ SUMMARIES = (
 _BEST = re.compile(r"best\(λ=([^)]*)\)")
 
 
-def reading_label(switch: str, value: str, lang: str) -> str:
+def reading_label(switch: str, value: str, lang: Lang) -> str:
     """A switch moved to one value, as the sensitivity's ``value`` column writes it
     (``plain``, ``True``, ``+attack``): ``malus_die = plain`` (``dé de malus = simple``)."""
     return f"{switch_label(switch, lang)} = {value_label(switch, value, lang)}"
 
 
-def value_label(switch: str, value: str, lang: str) -> str:
+def value_label(switch: str, value: str, lang: Lang) -> str:
     """A value of the ``value`` column in ``lang``: a kind added or removed (``+attack``,
     ``+attaque``), a flag (``True``, ``oui``), else :func:`~explodice.present.labels.switch_value`."""
     if lang == "en":
@@ -107,7 +108,9 @@ def value_label(switch: str, value: str, lang: str) -> str:
     return switch_value(switch, value, lang)
 
 
-def points(delta: float, lang: str, digits: int = 1, *, sign: bool = True, minus: str = "−") -> str:
+def points(
+    delta: float, lang: Lang, digits: int = 1, *, sign: bool = True, minus: str = "−"
+) -> str:
     """A change of a probability in percentage points, signed: ``+5.5 pp`` (``+5,5 pts``);
     a change that rounds to 0 but is not 0 is ``< 0.1 pp``, never a false 0. ``minus``: the
     sign of a fall (the typographic minus in the report, ``-`` on the command line)."""
@@ -150,7 +153,7 @@ def largest_cells(s: Sensitivity) -> pd.DataFrame:
     return cells.merge(detail, on=keys, how="left").drop_duplicates(keys)
 
 
-def where_label(cell: Any, lang: str) -> str:
+def where_label(cell: Any, lang: Lang) -> str:
     """Where a change happens (a row of :func:`largest_cells` or of ``detail``), as a reader
     says it: ``P(success), DC table — +4 vs DC 12, disadvantage, ability, keep, lucky``; in
     French rebuilt from the cell's columns (``P(réussite), table des DD — +4 contre DD 12,
@@ -160,7 +163,7 @@ def where_label(cell: Any, lang: str) -> str:
     return f"{measure}, {_(PART_NAMES.get(cell.part, cell.part))} — {case_label(cell, lang)}"
 
 
-def case_label(cell: Any, lang: str) -> str:
+def case_label(cell: Any, lang: Lang) -> str:
     """The case of a cell in ``lang`` (English: the sensitivity's own ``case``)."""
     if lang == "en":
         return str(cell.case)
@@ -207,7 +210,7 @@ def case_label(cell: Any, lang: str) -> str:
     return str(cell.case)
 
 
-def note_label(note: str, variant: Variant | None, day: Any, rules: Rules, lang: str) -> str:
+def note_label(note: str, variant: Variant | None, day: Any, rules: Rules, lang: Lang) -> str:
     """Why a part of a row is not computed (its ``note``), in ``lang``: a reading the day
     engines do not read yet (said from the day itself), a switch read only by a part this
     call did not compute, or the day's own error (English: the note as it is)."""
@@ -237,7 +240,7 @@ def note_label(note: str, variant: Variant | None, day: Any, rules: Rules, lang:
 def readings_frame(
     table: pd.DataFrame,
     cells: pd.DataFrame,
-    lang: str,
+    lang: Lang,
     *,
     rules: Rules | None = None,
     day: Any = None,
@@ -294,7 +297,7 @@ def readings_frame(
     return pd.DataFrame(out)
 
 
-def headers(lang: str) -> dict[str, str]:
+def headers(lang: Lang) -> dict[str, str]:
     """The shown columns of :func:`readings_frame` and their headers in ``lang``."""
     _ = i18n.translator(lang)
     return {
@@ -331,7 +334,7 @@ def with_provenance(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def text_table(
-    frame: pd.DataFrame, lang: str, columns: Sequence[str] | None = None
+    frame: pd.DataFrame, lang: Lang, columns: Sequence[str] | None = None
 ) -> pd.DataFrame:
     """The shown columns of :func:`readings_frame` under their headers in ``lang``."""
     names = headers(lang)

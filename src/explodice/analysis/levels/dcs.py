@@ -35,6 +35,7 @@ from explodice.game.checks import check_rules
 from explodice.game.rules import Advantage, Rules
 from explodice.game.tables import (
     DC_TABLES,
+    System,
     check_system,
 )
 
@@ -48,7 +49,7 @@ def _build_dcs(
     t: BuildTest,
     levels: list[int],
     aims: dict[str, float],
-    system: str,
+    system: System,
     rules: Rules,
     advantage: Advantage,
 ) -> pd.DataFrame:
@@ -103,9 +104,9 @@ def level_dcs(
     build: Build | Sequence[Build] | None = None,
     test: str | BuildTest | None = None,
     levels: Iterable[int] = LEVELS,
-    system: str = "3d6x",
+    system: System = "3d6x",
     rules: Rules | None = None,
-    advantage: str = "normal",
+    advantage: Advantage = "normal",
 ) -> pd.DataFrame:
     """The DC table across levels that keeps a build's test on its target per band.
 

@@ -18,6 +18,7 @@ from explodice.engine.exact import exact
 from explodice.game.checks import check_rules
 from explodice.game.rules import Best, Roll, Rules
 from explodice.game.tables import (
+    System,
     check_system,
 )
 
@@ -34,13 +35,13 @@ _WINDOW_P = 1e-9
 _WINDOW_PAD = 4
 
 
-def _dc_dependent(roll: Roll, system: str) -> bool:
+def _dc_dependent(roll: Roll, system: System) -> bool:
     """A roll whose law depends on its DC: a best(λ) policy (3d6x) or a reroll on failure."""
     return roll.reroll_dc is not None or (system == "3d6x" and isinstance(roll.policy, Best))
 
 
 @functools.lru_cache(maxsize=8192)
-def _distribution(roll: Roll, rules: Rules, system: str) -> Distribution:
+def _distribution(roll: Roll, rules: Rules, system: System) -> Distribution:
     """The exact distribution of ``roll`` in ``system`` (cached: its cut, its tables)."""
     return d20(roll) if system == "d20" else exact(roll, rules)
 
@@ -59,7 +60,7 @@ class Odds:
 
     roll: Roll
     rules: Rules
-    system: str
+    system: System
 
     @property
     def dc_dependent(self) -> bool:
@@ -111,7 +112,7 @@ class Odds:
 
 
 @functools.lru_cache(maxsize=4096)
-def _odds(shape: Roll, rules: Rules, system: str) -> Odds:
+def _odds(shape: Roll, rules: Rules, system: System) -> Odds:
     return Odds(shape, rules, system)
 
 
@@ -121,7 +122,7 @@ def clear_caches() -> None:
     _odds.cache_clear()
 
 
-def odds_of(roll: Roll, rules: Rules | None = None, system: str = "3d6x") -> Odds:
+def odds_of(roll: Roll, rules: Rules | None = None, system: System = "3d6x") -> Odds:
     """The :class:`Odds` of ``roll``'s shape: its modifier, and the DC of its best(λ) policy
     and of its reroll on failure, set aside (every DC is asked of the shape)."""
     rules, system = check_rules(rules), check_system(system)

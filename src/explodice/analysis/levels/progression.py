@@ -23,7 +23,7 @@ from explodice.core.errors import (
 from explodice.game.build import LEVELS, Build, BuildTest, check_level, check_levels, parse_test
 from explodice.game.checks import check_rules
 from explodice.game.rules import ADVANTAGE_STATES, Advantage, Rules
-from explodice.game.tables import DC_TABLES, DIFFICULTIES, SYSTEMS
+from explodice.game.tables import DC_TABLES, DIFFICULTIES, SYSTEMS, System
 
 __all__ = [
     "COLUMNS",
@@ -64,7 +64,7 @@ def _cases(
     *,
     tests: Sequence[BuildTest] | Literal["main"] | None,
     dcs: Mapping[str, Mapping[str, Mapping[int, int]]],
-    systems: Sequence[str],
+    systems: Sequence[System],
     rules: Rules,
     advantage: Advantage,
 ) -> tuple[dict[str, list[Any]], list[Odds]]:
@@ -84,8 +84,16 @@ def _cases(
                     first = next(iter(bands.values()))[level]
                     roll = test.roll(who, dc=first, system=system, advantage=advantage)
                     shape = odds_of(roll, rules, system)
-                    case = (build.name, level, who.proficiency_bonus, test.label, test.kind)
-                    case += (test.ability, test.proficiency(who), system)
+                    case = (
+                        build.name,
+                        level,
+                        who.proficiency_bonus,
+                        test.label,
+                        test.kind,
+                        test.ability,
+                        test.proficiency(who),
+                        system,
+                    )
                     for band, by_level in bands.items():
                         row = (*case, band, int(by_level[level]), roll.modifier, roll.advantage)
                         for column, value in zip(columns.values(), row):
@@ -126,7 +134,7 @@ def progression_rows(
     tests: Sequence[BuildTest] | Literal["main"] | None,
     targets: Mapping[str, tuple[float, float]],
     dcs: Mapping[str, Mapping[str, Mapping[int, int]]],
-    systems: Sequence[str] = SYSTEMS,
+    systems: Sequence[System] = SYSTEMS,
     rules: Rules | None = None,
     advantage: Advantage = "normal",
 ) -> list[dict[str, Any]]:
@@ -149,7 +157,8 @@ def progression_rows(
         [build], [level], tests=tests, dcs=dcs, systems=systems, rules=check_rules(rules),
         advantage=advantage,
     )  # fmt: skip
-    return _look_up(columns, odds, targets).to_dict("records")
+    rows = _look_up(columns, odds, targets).to_dict("records")
+    return [{str(k): v for k, v in row.items()} for row in rows]
 
 
 def _dc_tables(
@@ -228,8 +237,8 @@ def progression(
     tests: Iterable[str | BuildTest] | str | None = None,
     targets: Mapping[str, Any] | None = None,
     dcs: Mapping[str, int] | pd.DataFrame | None = None,
-    systems: Iterable[str] = SYSTEMS,
-    advantage: str = "normal",
+    systems: Iterable[System] = SYSTEMS,
+    advantage: Advantage = "normal",
     rules: Rules | None = None,
 ) -> pd.DataFrame:
     """How each build's tests fare across levels, band by band, in 3d6x and in d20.
@@ -272,15 +281,15 @@ def progression(
         if isinstance(tests, str) and tests == "main"
         else tuple(parse_test(t, "tests") for t in check_names("tests", tests))
     )
-    systems = tuple(
+    chosen = tuple(
         check_choice("systems", s, SYSTEMS, ExplodiceError) for s in check_names("systems", systems)
     )
-    if len(set(systems)) != len(systems):
-        raise ExplodiceError(f"`systems` must not repeat a system, but {list(systems)} was passed.")
+    if len(set(chosen)) != len(chosen):
+        raise ExplodiceError(f"`systems` must not repeat a system, but {list(chosen)} was passed.")
     state = check_choice("advantage", advantage, ADVANTAGE_STATES, ExplodiceError)
-    tables = _dc_tables(dcs, list(ranges), levels, systems)
+    tables = _dc_tables(dcs, list(ranges), levels, chosen)
     columns, odds = _cases(
-        builds, levels, tests=test_list, dcs=tables, systems=systems, rules=rules, advantage=state
+        builds, levels, tests=test_list, dcs=tables, systems=chosen, rules=rules, advantage=state
     )
     frame = _look_up(columns, odds, ranges)
     frame.attrs.update(

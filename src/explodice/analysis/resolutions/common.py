@@ -17,6 +17,7 @@ from explodice.engine.distribution import Distribution
 from explodice.engine.sampling import Sampling
 from explodice.game.checks import check_rules
 from explodice.game.rules import Roll, Rules
+from explodice.game.tables import System
 
 __all__ = [
     "Shown",
@@ -56,7 +57,7 @@ class Shown:
 
 def prepare(
     items: Iterable[Roll | Distribution],
-    system: str,
+    system: System,
     rules: Rules | None,
     sampling: Sampling,
 ) -> list[Distribution]:

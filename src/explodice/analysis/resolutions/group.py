@@ -18,6 +18,7 @@ from explodice.engine.distribution import Distribution
 from explodice.engine.sampling import Method, Sampling, resolve_sampling
 from explodice.game.checks import check_roll
 from explodice.game.rules import ExplodiceError, Roll, Rules, check_int
+from explodice.game.tables import System
 
 __all__ = [
     "Group",
@@ -59,7 +60,7 @@ def working_together(
     dc: int | None = None,
     *,
     leader: int | None = None,
-    system: str = "3d6x",
+    system: System = "3d6x",
     rules: Rules | None = None,
     method: Method | None = None,
     n: int | None = None,
@@ -104,7 +105,7 @@ class Group(Shown):
     need: int
     p_each: tuple[float, ...]
     count_pmf: tuple[float, ...] = field(repr=False)
-    system: str = "3d6x"
+    system: System = "3d6x"
     method: str = "exact"
     n: int | None = None
     seed: Any = None
@@ -141,7 +142,7 @@ def group_success(
     rolls: Sequence[Roll | Distribution],
     *,
     dc: int | Sequence[int],
-    system: str = "3d6x",
+    system: System = "3d6x",
     rules: Rules | None = None,
     method: Method | None = None,
     n: int | None = None,

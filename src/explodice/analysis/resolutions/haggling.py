@@ -26,6 +26,7 @@ from explodice.game.tables import (
     HAGGLE_DCS_FR,
     HAGGLE_DECEPTION_CAP_PCT,
     HAGGLE_STEP_PCT,
+    System,
     resolve_item,
 )
 
@@ -46,7 +47,7 @@ class Haggle(Shown):
     dc: int
     item: str | None = None
     p_noticed: float | None = None  # with Deception: the seller notices (Rules.deception_noticed)
-    system: str = "3d6x"
+    system: System = "3d6x"
     method: str = "exact"
     n: int | None = None
     seed: Any = None
@@ -94,7 +95,7 @@ def haggle(
     *,
     dc: int | None = None,
     item: str | None = None,
-    system: str = "3d6x",
+    system: System = "3d6x",
     rules: Rules | None = None,
     step: int = HAGGLE_STEP_PCT,
     cap: int = HAGGLE_CAP_PCT,
@@ -169,7 +170,7 @@ def haggle_table(
     modifiers: Iterable[int] = MODIFIERS,
     *,
     items: Iterable[str] | None = None,
-    system: str = "3d6x",
+    system: System = "3d6x",
     rules: Rules | None = None,
     advantage: Advantage = "normal",
 ) -> pd.DataFrame:

@@ -22,6 +22,7 @@ from explodice.analysis.success import (
 from explodice.engine.distribution import Distribution
 from explodice.engine.sampling import Method, Sampling, resolve_sampling
 from explodice.game.rules import Roll, Rules
+from explodice.game.tables import System
 
 __all__ = [
     "Opposed",
@@ -40,7 +41,7 @@ class Opposed(Shown):
     margin: pd.Series = field(repr=False)
     a: str = ""
     b: str = ""
-    system: str = "3d6x"
+    system: System = "3d6x"
     method: str = "exact"
     n: int | None = None
     seed: Any = None
@@ -64,7 +65,7 @@ def opposed(
     roll_a: Roll | Distribution,
     roll_b: Roll | Distribution,
     *,
-    system: str = "3d6x",
+    system: System = "3d6x",
     rules: Rules | None = None,
     method: Method | None = None,
     n: int | None = None,

@@ -19,6 +19,7 @@ from explodice.core.errors import check_items
 from explodice.engine.sampling import Sampling
 from explodice.game.checks import check_roll, check_rules
 from explodice.game.rules import Roll, Rules
+from explodice.game.tables import System
 
 __all__ = [
     "Passive",
@@ -39,7 +40,7 @@ class Passive(Shown):
     median: int
     mean: float
     p_roll_at_least: float  # P(an active roll reaches the passive value)
-    system: str = "3d6x"
+    system: System = "3d6x"
 
     @property
     def gap_median(self) -> int:
@@ -74,7 +75,7 @@ class Passive(Shown):
 _PASSIVE_SHIFT = {"normal": 0, "advantage": 5, "disadvantage": -5}
 
 
-def passive(roll: Roll, *, system: str = "3d6x", rules: Rules | None = None) -> Passive:
+def passive(roll: Roll, *, system: System = "3d6x", rules: Rules | None = None) -> Passive:
     """The passive value of ``roll`` against the real roll's median and mean.
 
     >>> p = passive(Roll(0))
@@ -98,7 +99,7 @@ def passive(roll: Roll, *, system: str = "3d6x", rules: Rules | None = None) -> 
 def passive_table(
     modifiers: Iterable[int] = MODIFIERS,
     *,
-    system: str = "3d6x",
+    system: System = "3d6x",
     advantages: Iterable[str] = ("normal", "advantage", "disadvantage"),
     readings: Iterable[str] = ("subtract", "drop"),
     rules: Rules | None = None,

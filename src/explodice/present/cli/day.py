@@ -43,6 +43,7 @@ from explodice.present.cli.options import (
     sampling_options,
 )
 from explodice.present.cli.output import emit, percent
+from explodice.present.i18n import Lang
 
 __all__ = ["COMMAND", "run"]
 
@@ -192,7 +193,7 @@ def _options_apply(args: argparse.Namespace) -> None:
         refuse(args, _SAMPLING, f"applies to a simulated day; {why}")
 
 
-def _sampled(result: Any, lang: str) -> str:
+def _sampled(result: Any, lang: Lang) -> str:
     """``, 2,000 days, seed 7`` for a simulated result, nothing for an exact one."""
     if result.n_days is None:
         return ""

@@ -36,6 +36,7 @@ from explodice.present.cli.build_options import (
 )
 from explodice.present.cli.options import config_argument, output_options, rules_options
 from explodice.present.cli.output import percent
+from explodice.present.i18n import Lang
 from explodice.present.labels import build_test_label, difficulty_label, rules_text
 
 __all__ = ["COMMAND", "TABLES", "load_level_config", "run"]
@@ -194,7 +195,7 @@ def _signed(values: Any) -> str:
     )
 
 
-def _targets_line(targets: dict[str, tuple[float, float]], lang: str) -> str:
+def _targets_line(targets: dict[str, tuple[float, float]], lang: Lang) -> str:
     _ = i18n.translator(lang)
     parts = [
         f"{difficulty_label(b, lang)} {i18n.number(100 * lo, lang, 0)}-{percent(hi, lang, 0)}"
@@ -205,7 +206,7 @@ def _targets_line(targets: dict[str, tuple[float, float]], lang: str) -> str:
     )
 
 
-def progression_text(frame: pd.DataFrame, lang: str) -> list[str]:
+def progression_text(frame: pd.DataFrame, lang: Lang) -> list[str]:
     """One grid per build and test: a row per level, a column per band and system."""
     _ = i18n.translator(lang)
     bands = list(dict.fromkeys(frame.difficulty))
@@ -249,7 +250,7 @@ def progression_text(frame: pd.DataFrame, lang: str) -> list[str]:
     return out
 
 
-def dcs_text(frame: pd.DataFrame, lang: str) -> list[str]:
+def dcs_text(frame: pd.DataFrame, lang: Lang) -> list[str]:
     """One table per build, test and system: the DC of each band per level, then the single
     flat table and the printed one, the target and each table's worst miss."""
     _ = i18n.translator(lang)

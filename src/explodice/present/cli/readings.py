@@ -33,6 +33,7 @@ from explodice.present.cli.options import (
     switch_defaults,
 )
 from explodice.present.cli.output import emit
+from explodice.present.i18n import Lang
 from explodice.present.labels import rules_text
 from explodice.present.readings import (
     PART_NAMES,
@@ -171,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def header(s: Any, config: Any, rules: Any, lang: str) -> str:
+def header(s: Any, config: Any, rules: Any, lang: Lang) -> str:
     """The lines above the table: the rules it moved from, the parts and how the day was
     computed, the grid, the time it took."""
     _ = i18n.translator(lang)

@@ -39,6 +39,7 @@ from explodice.present.cli.levels import load_level_config
 from explodice.present.cli.numbers import integer
 from explodice.present.cli.options import config_argument, output_options, rules_options
 from explodice.present.cli.output import emit, percent
+from explodice.present.i18n import Lang
 from explodice.present.labels import difficulty_label, rules_text
 from explodice.sweeps.levels import SIZING_RISK, size_gauges
 
@@ -238,7 +239,7 @@ def _day_line(args: argparse.Namespace, day: Scenario | None, config: Any) -> st
     ).format(name=day.name, source=source, rolls=day.n_rolls)
 
 
-def _text(frame: pd.DataFrame, lang: str) -> list[str]:
+def _text(frame: pd.DataFrame, lang: Lang) -> list[str]:
     """One table per build: a row per level, for each gauge its need and what it has."""
     _ = i18n.translator(lang)
     out = []

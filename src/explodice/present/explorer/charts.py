@@ -21,6 +21,7 @@ from explodice.game.rules import ADVANTAGE_STATES
 from explodice.present import i18n
 from explodice.present.explorer.data import CURVE_DCS, SLIDER, ExplorerData
 from explodice.present.explorer.keys import POLICY_CHOICES
+from explodice.present.i18n import Lang
 from explodice.present.labels import MODIFIER_CHOICE, OWN_POLICIES
 
 __all__ = ["explorer_charts", "shown_percent"]
@@ -29,7 +30,7 @@ SYSTEM_COLOURS = {"3d6x": "#1f5fa8", "d20": "#d2691e"}
 GAUGE_STATES = ("gauge not empty", "gauge empty")
 
 
-def shown_percent(p: float, lang: str = "en") -> str:
+def shown_percent(p: float, lang: Lang = "en") -> str:
     """A probability as the explorer prints it: one decimal, never a false 0 % or 100 %.
 
     >>> shown_percent(0.49123), shown_percent(0.0002), shown_percent(0.99996)
@@ -43,7 +44,7 @@ def _js(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def _vega_percent(field: str, lang: str) -> str:
+def _vega_percent(field: str, lang: Lang) -> str:
     """:func:`shown_percent` in Vega's expression language (the page's locale does the rest)."""
     d = f"datum.{field}"
     return (
@@ -191,7 +192,7 @@ def _dc_axis(_: Callable[[str], str]) -> Any:
     return alt.X("dc:Q", title=_("DC"), scale=alt.Scale(domain=[0, 50], nice=False))
 
 
-def _at_least_curve(base: Any, lang: str, _: Callable[[str], str]) -> Any:
+def _at_least_curve(base: Any, lang: Lang, _: Callable[[str], str]) -> Any:
     """P(total >= DC) against the DC, one line per system."""
     import altair as alt
 
@@ -239,7 +240,7 @@ def _drain_curve(base: Any, _: Callable[[str], str]) -> Any:
     )
 
 
-def _dc_table(base: Any, data: ExplorerData, lang: str, _: Callable[[str], str]) -> Any:
+def _dc_table(base: Any, data: ExplorerData, lang: Lang, _: Callable[[str], str]) -> Any:
     """The DC table as text: rows are the difficulty bands, columns each system's DC and odds
     (and 3d6x's expected drain)."""
     import altair as alt
@@ -404,7 +405,7 @@ def _equivalent_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
 _PICKED = "datum.policy == day_policy"
 
 
-def _depletion_chart(data: ExplorerData, lang: str, _: Callable[[str], str]) -> Any:
+def _depletion_chart(data: ExplorerData, lang: Lang, _: Callable[[str], str]) -> Any:
     """The chosen policy's gauges: P(empty after each roll of the day), with its interval."""
     import altair as alt
 
@@ -444,7 +445,7 @@ def _depletion_chart(data: ExplorerData, lang: str, _: Callable[[str], str]) -> 
     )
 
 
-def _success_by_type(data: ExplorerData, lang: str, _: Callable[[str], str]) -> Any:
+def _success_by_type(data: ExplorerData, lang: Lang, _: Callable[[str], str]) -> Any:
     """The chosen policy's P(success) by roll type, its gauge empty or not, with its
     interval."""
     import altair as alt
@@ -490,7 +491,7 @@ def _success_by_type(data: ExplorerData, lang: str, _: Callable[[str], str]) -> 
     )
 
 
-def _gauges_table(data: ExplorerData, lang: str, _: Callable[[str], str]) -> Any:
+def _gauges_table(data: ExplorerData, lang: Lang, _: Callable[[str], str]) -> Any:
     """The chosen policy's gauges at the end of the day: P(empty), drain per day."""
     import altair as alt
 

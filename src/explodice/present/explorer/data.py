@@ -34,6 +34,7 @@ from explodice.present.explorer.keys import (
     RollClass,
     State,
 )
+from explodice.present.i18n import Lang
 from explodice.present.labels import (
     MODIFIER_CHOICE,
     OWN_POLICIES,
@@ -100,7 +101,7 @@ class Subject:
     modifier_text: str = ""
 
 
-def _subjects(party: Sequence[Any], lang: str) -> tuple[list[Subject], list[str]]:
+def _subjects(party: Sequence[Any], lang: Lang) -> tuple[list[Subject], list[str]]:
     """A modifier (the slider), then each character's proficient skills and saves; and the
     notes the page shows about them (a reroll trait, a save the d20 reads otherwise).
 
@@ -181,7 +182,7 @@ def _subjects(party: Sequence[Any], lang: str) -> tuple[list[Subject], list[str]
     return subjects, notes
 
 
-def _build_subjects(builds: Sequence[Any], lang: str) -> tuple[list[Subject], pd.DataFrame]:
+def _build_subjects(builds: Sequence[Any], lang: Lang) -> tuple[list[Subject], pd.DataFrame]:
     """Each build's tests (its proficient skills and saves; its main ability's check if it
     has none), a subject per test at level 1, and the table of their modifiers at every
     level (``who, level, mod3, mod20``). A build's rolls keep one class at every level (its
@@ -306,7 +307,7 @@ def _roll_table(subjects: Sequence[Subject], rules: Rules) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-def _dc_frame(lang: str) -> pd.DataFrame:
+def _dc_frame(lang: Lang) -> pd.DataFrame:
     rows = [
         {
             "system": system,
@@ -321,7 +322,7 @@ def _dc_frame(lang: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _equivalent(profiles: dict[str, int], rules: Rules, lang: str) -> pd.DataFrame:
+def _equivalent(profiles: dict[str, int], rules: Rules, lang: Lang) -> pd.DataFrame:
     frames = []
     for name, mod in profiles.items():
         f = equivalent_dc(Roll(mod), rules=rules)
@@ -332,7 +333,7 @@ def _equivalent(profiles: dict[str, int], rules: Rules, lang: str) -> pd.DataFra
     return pd.concat(frames, ignore_index=True)
 
 
-def _day_tables(config: Any, lang: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+def _day_tables(config: Any, lang: Lang) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """The party's day under each policy: its own, then each choice of the controls."""
     _ = i18n.translator(lang)
     scenario = config.day
@@ -379,7 +380,7 @@ def _day_tables(config: Any, lang: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.
 
 
 def explorer_data(
-    config: Any = None, *, lang: str | None = None, date: str | None = None, day: bool = True
+    config: Any = None, *, lang: Lang | None = None, date: str | None = None, day: bool = True
 ) -> ExplorerData:
     """Compute every table of the explorer for a report configuration (default: embedded),
     with its labels in ``lang`` (default: the configuration's ``lang``).

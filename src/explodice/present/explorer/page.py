@@ -22,6 +22,7 @@ from explodice.present import i18n
 from explodice.present.explorer.bundle import vega_bundle, vega_lite_version
 from explodice.present.explorer.charts import explorer_charts
 from explodice.present.explorer.data import ExplorerData, explorer_data
+from explodice.present.i18n import Lang
 from explodice.present.labels import (
     DRAIN_GAUGE_LONG,
     MODIFIER_CHOICE,
@@ -161,7 +162,7 @@ def _meta_html(meta: dict[str, Any], _: Callable[[str], str]) -> str:
     )
 
 
-def _day_section(meta: dict[str, Any], charted: bool, lang: str, _: Callable[[str], str]) -> str:
+def _day_section(meta: dict[str, Any], charted: bool, lang: Lang, _: Callable[[str], str]) -> str:
     """The page's section of the party's day: its lead and its view when ``charted``, else
     why it is not computed (empty when the configuration has no day)."""
     esc = html.escape
@@ -230,7 +231,7 @@ def _equivalent_lead(meta: dict[str, Any], _: Callable[[str], str]) -> str:
     return equivalent_lead
 
 
-def _footer(meta: dict[str, Any], lang: str, _: Callable[[str], str]) -> str:
+def _footer(meta: dict[str, Any], lang: Lang, _: Callable[[str], str]) -> str:
     """Who made the page, when, from what."""
     return _(
         "Made by explodice {version} on {date} from {source} (seed {seed}), with "
@@ -327,7 +328,7 @@ def write_explorer(
     config: Any = None,
     out: str | os.PathLike[str] = EXPLORER_NAME,
     *,
-    lang: str | None = None,
+    lang: Lang | None = None,
     date: str | None = None,
 ) -> Path:
     """Write the explorer for a report configuration (a ReportConfig, a TOML path, or

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from explodice.present import i18n
+from explodice.present.i18n import Lang
 from explodice.present.plots.style import (
     axes_or_current,
     colour_map,
@@ -41,7 +42,7 @@ def plot_bars(
     percent: bool = False,
     decimals: int | None = None,
     signed: bool = False,
-    lang: str = "en",
+    lang: Lang = "en",
 ) -> Any:
     """Grouped bars of ``y`` against ``x`` (one colour per ``hue``), values written on the bars
     in one format: a probability in whole percent (``percent``; one that is not zero is never

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from explodice.present import i18n
+from explodice.present.i18n import Lang
 from explodice.present.plots.style import (
     axes_or_current,
     frame_provenance,
@@ -37,7 +38,7 @@ def plot_outcomes(
     legend_title: str | None = None,
     xlabel: str | None = None,
     title: str | None = None,
-    lang: str = "en",
+    lang: Lang = "en",
 ) -> Any:
     """Stacked bars of outcome probabilities (win / tie / loss by default) against ``x``.
 

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from explodice.present import i18n
+from explodice.present.i18n import Lang
 from explodice.present.plots.style import (
     axes_or_current,
     colour_map,
@@ -34,7 +35,7 @@ def plot_frontier(
     y: str = "p_success",
     hue: str | None = None,
     label_col: str | None = "policy",
-    lang: str = "en",
+    lang: Lang = "en",
 ) -> Any:
     """The success/drain frontier: E[drain] on x, P(success) on y, one point per policy.
 
@@ -97,7 +98,7 @@ def plot_depletion(
     style: str | None = "gauge",
     ylabel: str | None = None,
     title: str | None = None,
-    lang: str = "en",
+    lang: Lang = "en",
 ) -> Any:
     """Gauge depletion over a day: P(gauge empty after roll t), one line per gauge.
 
@@ -132,7 +133,7 @@ def plot_depletion(
     return ax
 
 
-def _frontier_labels(frame: pd.DataFrame, label_col: str, lang: str = "en") -> list[str]:
+def _frontier_labels(frame: pd.DataFrame, label_col: str, lang: Lang = "en") -> list[str]:
     """'keep', 'cancel', and 'λ≥x' for the best(λ) segments of a frontier table."""
     _ = i18n.translator(lang)
     out = []

@@ -22,6 +22,7 @@ import pandas as pd
 from explodice.game.character import GAUGES
 from explodice.game.tables import D20_SAVE_DC_BASE, DIFFICULTIES
 from explodice.present import i18n
+from explodice.present.i18n import Lang
 from explodice.present.labels import N_, difficulty_label
 from explodice.present.plots.style import axes_or_current, place_legend, share
 
@@ -57,7 +58,7 @@ def plot_level_grid(
     table: pd.DataFrame,
     *,
     ax: Any = None,
-    lang: str = "en",
+    lang: Lang = "en",
     title: str | None = None,
     band_labels: bool = True,
     fontsize: float = 5.5,
@@ -108,7 +109,7 @@ def plot_level_grid(
 
 
 def plot_gauge_needs(
-    table: pd.DataFrame, *, ax: Any = None, lang: str = "en", title: str | None = None
+    table: pd.DataFrame, *, ax: Any = None, lang: Lang = "en", title: str | None = None
 ) -> Any:
     """One build's gauges by level (rows of :func:`~explodice.size_gauges`): the maximum
     needed (solid) against the build's own (dashed), one colour per gauge."""
@@ -152,7 +153,7 @@ def plot_save_dc_fit(
     base: int,
     d20_base: int = D20_SAVE_DC_BASE,
     ax: Any = None,
-    lang: str = "en",
+    lang: Lang = "en",
     title: str | None = None,
 ) -> Any:
     """P(the target saves) by gap (rows of :attr:`~explodice.SaveDCFit.gaps`): 5e at DC
@@ -183,7 +184,7 @@ def plot_save_dc_bases(
     bases: pd.DataFrame,
     *,
     ax: Any = None,
-    lang: str = "en",
+    lang: Lang = "en",
     span: int = 6,
     title: str | None = None,
 ) -> Any:

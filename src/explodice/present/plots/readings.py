@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from explodice.present import i18n
+from explodice.present.i18n import Lang
 from explodice.present.readings import PART_NAMES
 
 __all__ = ["plot_readings"]
@@ -21,7 +22,7 @@ def plot_readings(
     frame: pd.DataFrame,
     *,
     ax: Any = None,
-    lang: str = "en",
+    lang: Lang = "en",
     width: int = 58,
     title: str | None = None,
 ) -> Any:

@@ -22,6 +22,7 @@ import pandas as pd
 from explodice.core.errors import ExplodiceError, fail
 from explodice.engine.distribution import Distribution
 from explodice.present import i18n
+from explodice.present.i18n import Lang
 from explodice.present.plots.style import (
     DC_BANDS_3D6X,
     advantage_style,
@@ -62,7 +63,7 @@ def plot_pmf(
     ax: Any = None,
     log: bool = False,
     xlim: tuple[int, int] | None = None,
-    lang: str = "en",
+    lang: Lang = "en",
 ) -> Any:
     """P(total = k) of several distributions on one shared total axis (3d6x against d20, say).
 
@@ -102,7 +103,7 @@ def plot_at_least(
     log: bool = False,
     xlim: tuple[int, int] | None = None,
     bands: Sequence[tuple[str, int]] | None = None,
-    lang: str = "en",
+    lang: Lang = "en",
 ) -> Any:
     """The "at least" curve P(total >= k) of several distributions, on a shared axis.
 
@@ -145,7 +146,7 @@ def plot_drain(
     at_least: bool = False,
     log: bool = True,
     max_drain: int = 40,
-    lang: str = "en",
+    lang: Lang = "en",
 ) -> Any:
     """The drain distribution (gauge points lost by one roll), or P(drain >= x) with ``at_least``.
 
@@ -190,7 +191,7 @@ def plot_success_curves(
     hue: str = "modifier",
     style: str = "advantage",
     title: str | None = None,
-    lang: str = "en",
+    lang: Lang = "en",
 ) -> Any:
     """P(success) against DC: one colour per ``hue`` value, one line style per advantage state.
 
@@ -243,7 +244,7 @@ def plot_heatmap(
     fmt: str | Callable[[float], str] = "{:.0%}",
     title: str | None = None,
     label: str | None = None,
-    lang: str = "en",
+    lang: Lang = "en",
 ) -> Any:
     """A ``row`` × ``col`` heatmap of ``value`` (P(success) by default), each cell annotated.
 
@@ -317,7 +318,7 @@ def plot_mc_bands(
     ax: Any = None,
     dcs: Iterable[int] | None = None,
     level: float = 0.95,
-    lang: str = "en",
+    lang: Lang = "en",
 ) -> Any:
     """A simulated success curve with its Wilson confidence band, over the exact curve if given."""
     if not isinstance(sim, Distribution) or sim.n is None or not sim.simulated:
@@ -362,7 +363,7 @@ def plot_convergence(
     exact: float | None = None,
     ax: Any = None,
     title: str | None = None,
-    lang: str = "en",
+    lang: Lang = "en",
 ) -> Any:
     """Monte Carlo estimates against n (log axis), with their intervals, converging on ``exact``.
 
@@ -408,7 +409,7 @@ def plot_equivalent_dc(
     y: str = "dc_3d6x",
     hue: str = "profile",
     gap: str | None = "gap",
-    lang: str = "en",
+    lang: Lang = "en",
 ) -> Any:
     """The d20 DC on x, the 3d6x DC with the closest odds on y, one line per ``hue``.
 

@@ -25,6 +25,7 @@ from explodice.engine.distribution import Distribution
 from explodice.game.rules import DISADVANTAGE_READINGS, Rules
 from explodice.game.tables import dc_bands
 from explodice.present import i18n
+from explodice.present.i18n import Lang
 from explodice.present.labels import N_, rules_text
 
 __all__ = [
@@ -81,7 +82,7 @@ def axes_or_current(ax: Any) -> Any:
     return ax
 
 
-def provenance(dist: Distribution, lang: str = "en") -> str:
+def provenance(dist: Distribution, lang: Lang = "en") -> str:
     """Where a distribution's numbers come from, in one line: system, method, n, seed, rules.
 
     >>> from explodice import Roll, exact
@@ -100,7 +101,7 @@ def provenance(dist: Distribution, lang: str = "en") -> str:
     return how
 
 
-def frame_provenance(frame: pd.DataFrame, lang: str = "en") -> str:
+def frame_provenance(frame: pd.DataFrame, lang: Lang = "en") -> str:
     """The provenance of a tidy table: its ``method``, ``n`` and ``seed`` columns and the rules.
 
     The rules are read from ``frame.attrs["rules"]`` (a :class:`~explodice.Rules`) or from a
@@ -145,7 +146,7 @@ def _isnan(v: Any) -> bool:
         return False
 
 
-def titled(ax: Any, title: str, note: str = "", lang: str = "en") -> None:
+def titled(ax: Any, title: str, note: str = "", lang: Lang = "en") -> None:
     """Set the title, with the provenance ``note`` in small grey type between it and the Axes;
     in a language other than English, plain number ticks are written the language's way."""
     if lang != "en":
@@ -313,7 +314,7 @@ def _power_of_ten(x: float) -> str:
     return "10" + str(int(round(exponent))).translate(_SUPERSCRIPT)
 
 
-def signed_number(x: float, lang: str = "en", decimals: int = 3) -> str:
+def signed_number(x: float, lang: Lang = "en", decimals: int = 3) -> str:
     """A signed difference with ``decimals`` decimals, the language's way: ``+0.015``,
     ``−1.585`` (``+0,015``); ``0`` for an exact zero and ``0.000`` for a value that rounds to
     zero (a gain of -3.6e-15 is rounding noise, not a loss).
@@ -338,7 +339,7 @@ def default_xlim(named: list[tuple[str, Distribution]], log: bool) -> tuple[floa
     return lo - 1, hi + 1
 
 
-def distribution_label(key: Any, dist: Distribution, lang: str = "en") -> str:
+def distribution_label(key: Any, dist: Distribution, lang: Lang = "en") -> str:
     """A curve's legend label: ``key`` when it is a name, else the roll (``3d6x+2, advantage``)."""
     if isinstance(key, str):
         return key
@@ -353,7 +354,7 @@ def distribution_label(key: Any, dist: Distribution, lang: str = "en") -> str:
 
 
 def named_distributions(
-    dists: Mapping[str, Distribution] | Sequence[Distribution] | Distribution, lang: str = "en"
+    dists: Mapping[str, Distribution] | Sequence[Distribution] | Distribution, lang: Lang = "en"
 ) -> list[tuple[str, Distribution]]:
     """One distribution, a list or a mapping of named ones, as (label, distribution) pairs."""
     if isinstance(dists, Distribution):
@@ -362,7 +363,7 @@ def named_distributions(
     return [(distribution_label(k, d, lang), d) for k, d in items]
 
 
-def common_note(named: list[tuple[str, Distribution]], lang: str = "en") -> str:
+def common_note(named: list[tuple[str, Distribution]], lang: Lang = "en") -> str:
     """The provenance of every distribution drawn, each different one on its line."""
     notes = list(dict.fromkeys(provenance(d, lang) for _, d in named))
     return "\n".join(notes)
@@ -373,7 +374,7 @@ def shade_dc_bands(
     bands: Sequence[tuple[str, int]] = DC_BANDS_3D6X,
     *,
     vertical: bool = True,
-    lang: str = "en",
+    lang: Lang = "en",
 ) -> Any:
     """Shade and name the bands of a DC table on the x axis (or the y axis).
 
@@ -468,12 +469,12 @@ def colour_map(values: Iterable[Any]) -> dict[Any, Any]:
     return {v: cmap(i if len(values) <= 10 else i / n) for i, v in enumerate(values)}
 
 
-def percent_axis(decimals: int = 0, lang: str = "en") -> Any:
+def percent_axis(decimals: int = 0, lang: Lang = "en") -> Any:
     """A tick formatter writing probabilities in percent, the language's way."""
     return i18n.percent_formatter(lang, decimals)
 
 
-def share(p: float, lang: str = "en") -> str:
+def share(p: float, lang: Lang = "en") -> str:
     """A probability in whole percent, never a false 0 % or 100 %: ``< 1 %``, ``> 99 %``.
 
     >>> share(0.254), share(0.002), share(0.0), share(0.254, "fr")
@@ -488,7 +489,7 @@ def share(p: float, lang: str = "en") -> str:
     return f"{p:.0%}"
 
 
-def signed_share(p: float, lang: str = "en") -> str:
+def signed_share(p: float, lang: Lang = "en") -> str:
     """A signed difference of probabilities in whole percent (``+3%``; ``+3 %`` in French);
     a difference that is not zero is never written 0 %: ``< 1 %``."""
     if 0 < abs(p) < 0.005:

@@ -49,7 +49,7 @@ from explodice.core.files import atomic_write_text, check_path, make_folder
 from explodice.core.spreadsheet import to_csv
 from explodice.present.config import ReportConfig, in_language, load_config
 from explodice.present.explorer import EXPLORER_NAME, write_explorer
-from explodice.present.i18n import translator
+from explodice.present.i18n import Lang, translator
 from explodice.present.labels import rules_text
 from explodice.present.report import contents
 
@@ -77,7 +77,7 @@ def write_report(
     *,
     progress: bool = False,
     date: str | None = None,
-    lang: str | None = None,
+    lang: Lang | None = None,
 ) -> list[Path]:
     """Write the report into ``out`` and return the paths it shows there.
 

@@ -14,6 +14,7 @@ from explodice.game.character import ABILITIES
 from explodice.game.rules import READING_SWITCHES
 from explodice.game.tables import DC_TABLES, DIFFICULTIES
 from explodice.present import i18n
+from explodice.present.i18n import Lang
 from explodice.present.labels import (
     ABILITY,
     DRAIN_GAUGE,
@@ -51,7 +52,7 @@ def _party_frame(party: Sequence[Any]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _reading(name: str, value: Any, lang: str) -> str:
+def _reading(name: str, value: Any, lang: Lang) -> str:
     """A reading's line: ``Lucky rerolls a 1: before the rule of 1's choice ...``."""
     _ = i18n.translator(lang)
     question, answer = reading_line(name, value, lang)
