@@ -46,9 +46,8 @@ report: $(CORE)
 bench: $(DEV)
 	$(BIN)/python benchmarks/bench_engine.py
 
-## make clean-cache: drop numba's compiled kernels. Numba checks only each kernel's own file,
-## so after editing the dice code in _kernels.py, or the vector sweeps in day/_vector.py, the
-## kernels that inline it must be rebuilt.
+## make clean-cache: drop numba's compiled kernels (to free the space; an edit to any source a
+## kernel is built from already makes its cache stale: engine/numba_cache.py)
 clean-cache:
 	find src -name '*.nbi' -delete -o -name '*.nbc' -delete
 

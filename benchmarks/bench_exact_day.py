@@ -3,6 +3,7 @@
 
     python benchmarks/bench_exact_day.py 0170875           # that commit against the working tree
     python benchmarks/bench_exact_day.py 0170875 --rounds 2 --levels 10 20
+    python benchmarks/bench_exact_day.py main --kernels plain  # the tree on the plain twin
 
 The case of issue 22: one character whose four gauges all grow with its level (level 10:
 PA 44, PM 20, PF 22, PH 20; level 20: PA 74, PM 30, PF 32, PH 30), a day of 40 rolls drawn
@@ -76,12 +77,16 @@ print(json.dumps({"wall": wall, "cpu": cpu}))
 
 
 def run(
-    tree: Path, what: str, gauges: tuple[int, ...], rolls: int, out: Path, threads: int, cpu: str
-) -> dict:
+    tree: Path, what: str, gauges: tuple[int, ...], rolls: int, out: Path, threads: int, cpu: str,
+    kernels: str = "",
+) -> dict:  # fmt: skip
     """One timing of ``what`` in a fresh process of the version checked out at ``tree``
     (``threads`` for a version whose exact day takes them; ``cpu``, when given: numba compiles
-    for that CPU instead of this machine's, e.g. haswell for AVX2 alone)."""
+    for that CPU instead of this machine's, e.g. haswell for AVX2 alone; ``kernels``, when
+    given: the exact day's Horner schemes, ``EXPLODICE_KERNELS``)."""
     env = {"PYTHONPATH": str(tree / "src"), "PATH": "/usr/bin:/bin", "OMP_NUM_THREADS": "1"}
+    if kernels:
+        env["EXPLODICE_KERNELS"] = kernels
     if cpu:  # numba compiles for that CPU (its instructions only: an older machine's code)
         env["NUMBA_CPU_NAME"] = cpu
     done = subprocess.run(
@@ -112,6 +117,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--levels", type=int, nargs="*", default=[10, 20], choices=GAUGES_AT)
     parser.add_argument("--rolls", type=int, default=40)
     parser.add_argument("--cpu", default="", help="numba's target CPU (haswell: AVX2 only)")
+    parser.add_argument(
+        "--kernels", default="", choices=["", "vector", "plain"],
+        help="the Horner schemes of the version after (EXPLODICE_KERNELS; default: its own)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     load = os.getloadavg()[0]
     began = datetime.datetime.now()
@@ -128,8 +137,9 @@ def main(argv: list[str] | None = None) -> int:
                         for version, threads in runs:
                             name = f"{version.replace('/', '_')}-{threads}-{level}-{what}.npz"
                             saved[version, threads] = Path(tmp) / name
+                            kernels = args.kernels if version == args.b else ""
                             t = run(trees[version], what, GAUGES_AT[level], args.rolls,
-                                    saved[version, threads], threads, args.cpu)  # fmt: skip
+                                    saved[version, threads], threads, args.cpu, kernels)  # fmt: skip
                             key = (version, threads, level, what)
                             old = best.get(key, {"wall": np.inf, "cpu": np.inf})
                             best[key] = {k: min(old[k], t[k]) for k in old}
@@ -153,6 +163,7 @@ def report(
         f"load average {load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end, "
         f"best of {args.rounds} round(s), {args.rolls} rolls a day"
         + (f", numba compiling for {args.cpu}" if args.cpu else "")
+        + (f", {args.b} on EXPLODICE_KERNELS={args.kernels}" if args.kernels else "")
     )
     print(
         f"\n| level (PA, PM, PF, PH) | states | call | {a} s | {b} s, 1 thread | ratio "

@@ -30,6 +30,16 @@ DAY_RESULT = ex.simulate_day(DAY, n_days=50, seed=1, threads=1)
 CONTEST = ex.close_contest(2, "uniform:3")
 BUILD = ex.Build("Bo", SCORES, skills={"Stealth": 1}, saves=["DEX"], gauge_per_level={"PA": 2})
 BUILD_DAY = ex.build_day(BUILD, rolls_per_day=3)
+ARMED = ex.Character("Al", SCORES, armour="chain shirt", shield=True, attack="ranged")
+MONSTER = ex.Monster(
+    "Goblin",
+    "1/4",
+    dict(STR=8, DEX=14, CON=10, INT=10, WIS=8, CHA=8),
+    ac=15,
+    attacks={"Scimitar": 4},
+    save_dcs={"Net": 11},
+    skills={"Stealth": 6},
+)
 #: which readings matter, on a grid of one cell and one switch (a tenth of a second)
 SENSITIVE = {
     "modifiers": [0],
@@ -48,6 +58,12 @@ _FILES = Path(tempfile.mkdtemp(prefix="explodice-api-calls-"))
 atexit.register(shutil.rmtree, _FILES, ignore_errors=True)
 PARTY_FILE, DAY_FILE = _FILES / "party.toml", _FILES / "day.toml"
 BUILDS_FILE = _FILES / "builds.toml"
+MONSTERS_FILE = _FILES / "monsters.toml"
+MONSTERS_FILE.write_text(
+    '[[monster]]\nnom = "Gobelin"\nFP = "1/4"\nCA = 15\ncaracteristiques = { FOR = 8, '
+    "DEX = 14, CON = 10, INT = 10, SAG = 8, CHA = 8 }\nattaques = { Cimeterre = 4 }\n",
+    encoding="utf-8",
+)
 PARTY_FILE.write_text(
     '[[character]]\nname = "Hero"\nscores = { STR = 12, DEX = 14, CON = 10, INT = 10, '
     "WIS = 10, CHA = 10 }\n",
@@ -112,7 +128,19 @@ CALLS: dict[str, tuple[Any, dict[str, Any]]] = {
             "load": 10.0,
             "tools": ["thieves' tools"],
             "features": ["half_proficiency"],
+            "armour": "leather",
+            "shield": True,
+            "attack": "finesse",
+            "attack_proficiency": 2,
+            "attack_bonus": 1,
+            "spell_ability": "WIS",
         },
+    ),
+    "Character.vd": (ARMED.vd, {"rules": ex.Rules(defence_base=10)}),
+    "Character.attack_modifier": (ARMED.attack_modifier, {"system": "d20"}),
+    "Character.attack_roll": (
+        ARMED.attack_roll,
+        {"vd": 14, "system": "3d6x", "advantage": "normal", "advantages": 1, "disadvantages": 0},
     ),
     "Character.roll": (
         HERO.roll,
@@ -344,6 +372,110 @@ CALLS: dict[str, tuple[Any, dict[str, Any]]] = {
         },
     ),
     "Build.at": (BUILD.at, {"level": 3}),
+    # combat: monsters by power factor
+    "Monster": (
+        ex.Monster,
+        {
+            "name": "Goblin",
+            "fp": "1/4",
+            "scores": dict(STR=8, DEX=14, CON=10, INT=10, WIS=8, CHA=8),
+            "ac": 15,
+            "hp": 7,
+            "creature_type": "humanoid",
+            "attacks": {"Scimitar": 4},
+            "save_dcs": {"Net": 11},
+            "saves": ["DEX"],
+            "skills": {"Stealth": 6},
+            "source": "SRD 5.1",
+        },
+    ),
+    "Monster.vd": (MONSTER.vd, {"rules": ex.Rules()}),
+    "Monster.save_dc": (MONSTER.save_dc, {"name": "Net", "system": "3d6x"}),
+    "Monster.attack_roll": (
+        MONSTER.attack_roll,
+        {"attack": "Scimitar", "advantage": "normal", "system": "d20"},
+    ),
+    "Monster.save_roll": (MONSTER.save_roll, {"ability": "DEX", "advantage": "advantage"}),
+    "Monster.skill_modifier": (MONSTER.skill_modifier, {"skill": "Stealth"}),
+    "monsters_from_tables": (
+        ex.monsters_from_tables,
+        {"tables": [MONSTER.to_table()], "source": "monsters.toml", "tag": "SRD 5.1"},
+    ),
+    "load_monsters": (ex.load_monsters, {"path": MONSTERS_FILE}),
+    "attack_odds": (
+        ex.attack_odds,
+        {
+            "roll": ex.Roll(3, kind="attack"),
+            "targets": [12, 16],
+            "rules": ex.Rules(critical="two_sixes"),
+            "system": "3d6x",
+            "method": "simulate",
+            "n": 300,
+            "seed": 1,
+            "threads": 1,
+        },
+    ),
+    "attack_table": (
+        ex.attack_table,
+        {
+            "modifiers": [2],
+            "acs": [14],
+            "wis": 1,
+            "advantages": ["normal"],
+            "readings": "both",
+            "rules": ex.Rules(),
+            "method": "exact",
+        },
+    ),
+    "combat_progression": (
+        ex.combat_progression,
+        {
+            "builds": BUILD,
+            "monsters": [MONSTER],
+            "levels": [1],
+            "offsets": [-1],
+            "saves": ["DEX"],
+            "rules": ex.Rules(),
+        },
+    ),
+    "fit_defence_base": (
+        ex.fit_defence_base,
+        {
+            "builds": BUILD,
+            "monsters": {"1/4": MONSTER},
+            "levels": [1],
+            "offsets": [-2],
+            "criterion": "minimax",
+            "bases": [10, 11],
+            "rules": ex.Rules(),
+        },
+    ),
+    "srd_monsters": (ex.srd_monsters, {}),
+    "typical_monster": (
+        ex.typical_monster,
+        {"fp": "1/4", "monsters": [MONSTER], "rules": ex.Rules()},
+    ),
+    "fp_table": (
+        ex.fp_table,
+        {"monsters": [MONSTER], "fps": ["1/4"], "builds": BUILD, "rules": ex.Rules()},
+    ),
+    "bestiary": (
+        ex.bestiary,
+        {
+            "monsters": [MONSTER],
+            "fp": "1/4",
+            "types": None,
+            "name": "gob",
+            "flagged": False,
+            "threshold": 0.2,
+            "builds": BUILD,
+            "rules": ex.Rules(),
+            "per_build": True,
+            "executor": "serial",
+            "workers": None,
+            "progress": False,
+        },
+    ),
     "Build.scores_at": (BUILD.scores_at, {"level": 3}),
     "Build.to_frame": (BUILD.to_frame, {"levels": [1, 4]}),
     "Build.replace": (BUILD.replace, {"name": "Al", "main": "DEX", "actor": "npc"}),
@@ -430,7 +562,20 @@ STRING_OPTIONS: dict[str, tuple[str, ...]] = {
     "simulate": ("backend",),
     "d20": ("method",),
     "Distribution.to_frame": ("by",),
-    "Character": ("name", "actor", "policy"),
+    "Character": ("name", "actor", "policy", "armour", "attack", "spell_ability"),
+    "Character.attack_modifier": ("system",),
+    "Character.attack_roll": ("system", "advantage"),
+    "Monster": ("name", "creature_type", "source"),
+    "Monster.save_dc": ("name", "system"),
+    "Monster.attack_roll": ("attack", "advantage", "system"),
+    "Monster.save_roll": ("ability", "advantage"),
+    "Monster.skill_modifier": ("skill",),
+    "monsters_from_tables": ("source", "tag"),
+    "attack_odds": ("system", "method"),
+    "attack_table": ("readings", "method"),
+    "combat_progression": ("saves",),
+    "fit_defence_base": ("criterion",),
+    "bestiary": ("name",),
     "Character.roll": ("skill", "kind", "advantage", "system"),
     "Character.skill_modifier": ("skill", "system"),
     "Character.save_modifier": ("ability", "system"),
@@ -505,6 +650,25 @@ NONE_OK = {
     ("sensitivity", "seed"),
     ("Build", "main"),
     ("Build", "increases"),
+    ("Character", "armour"),
+    ("Character", "spell_ability"),
+    ("Character.attack_roll", "vd"),
+    ("Monster.save_dc", "name"),
+    ("Monster.attack_roll", "attack"),
+    ("monsters_from_tables", "tag"),
+    ("attack_odds", "rules"),
+    ("attack_odds", "seed"),
+    ("attack_odds", "threads"),
+    *(("attack_table", a) for a in ("modifiers", "acs", "readings", "rules", "method")),
+    *(("combat_progression", a) for a in ("builds", "monsters", "rules")),
+    *(("fit_defence_base", a) for a in ("builds", "monsters", "bases", "rules")),
+    *(("typical_monster", a) for a in ("monsters", "rules")),
+    *(("fp_table", a) for a in ("monsters", "fps", "builds", "rules")),
+    *(
+        ("bestiary", a)
+        for a in ("monsters", "fp", "types", "name", "builds", "rules", "executor", "workers")
+    ),
+    ("bestiary", "progress"),
     ("Build", "reroll"),
     ("Build.replace", "main"),
     ("level_dcs", "targets"),
@@ -555,6 +719,8 @@ LIST_OK = {
     ),
     ("fit_save_dc", "casters"),
     ("fit_save_dc", "saves"),
+    ("attack_table", "readings"),
+    ("combat_progression", "saves"),
     ("progression", "tests"),
     ("progression", "systems"),
     ("size_gauges", "gauges"),

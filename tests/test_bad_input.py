@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -21,7 +22,8 @@ from explodice.core.errors import ExplodiceError, ExplodiceTypeError
 from explodice.core.files import MAX_TOML_DEPTH
 from explodice.day.scenario import ScenarioError, ScenarioTypeError
 from explodice.engine.seeding import MAX_CHUNKS, stream_seeds
-from explodice.game.character import CharacterError, CharacterTypeError
+from explodice.game.build import builds_from_toml
+from explodice.game.character import CharacterError, CharacterTypeError, characters_from_tables
 from explodice.game.rules import RulesTypeError
 from explodice.present import i18n
 from explodice.present.cli import main
@@ -615,7 +617,12 @@ NOT_CALLED = {
     "ProficiencyWarning",
     "ScenarioFileError",
     "BuildFileError",
+    "MonsterFileError",
+    "DefenceBaseFit",
+    # the SRD's attribution: a constant
+    "SRD_ATTRIBUTION",
     "SweepError",
+    "SweepIncomplete",
     "SweepWarning",
     "SKILLS",
     "DC_TABLE",
@@ -777,3 +784,206 @@ def test_the_type_errors_are_pickled_across_processes():
 def test_other_packages_exceptions_no_longer_escape(call):
     with pytest.raises(ExplodiceError):
         call()
+
+
+# -- issue 30: duplicates, options a part cannot use, digits other than ASCII --------------------
+LEVELS_TOML = """
+[[build]]
+name = "Bo"
+scores = { STR = 15, DEX = 14, CON = 13, INT = 12, WIS = 10, CHA = 8 }
+skills = ["Athletics", "Stealth"]
+"""
+
+#: Each is refused in one line naming the option and the value (was accepted: counted twice,
+#: the last one kept, or ignored).
+REFUSED_30 = {
+    "levels --tests twice": (["levels", "--builds", "fighter", "--levels", "1", "--tests",
+                              "Stealth", "Stealth"], ["--tests", "Stealth"]),
+    "levels --tests in two languages": (["levels", "--builds", "fighter", "--levels", "1",
+                                         "--tests", "Stealth", "Discrétion"], ["--tests", "Discrétion"]),
+    "save-dc --casters twice": (["save-dc", "--casters", "fighter", "fighter"], ["--casters", "fighter"]),
+    "save-dc --saves twice": (["save-dc", "--saves", "STR", "STR"], ["--saves", "STR"]),
+    "save-dc --saves FOR STR": (["save-dc", "--saves", "FOR", "STR"], ["--saves", "STR"]),
+    "readings --switches twice": (["readings", "--switches", "overflow", "overflow"], ["--switches", "overflow"]),
+    "readings --parts twice": (["readings", "--parts", "hiding", "hiding"], ["--parts", "hiding"]),
+    "readings --dc twice": (["readings", "--dc", "12", "12"], ["--dc", "12"]),
+    "readings --modifiers twice": (["readings", "--modifiers", "1", "1"], ["--modifiers", "1"]),
+    "readings --states twice": (["readings", "--states", "normal", "normal"], ["--states", "normal"]),
+    "readings --policies twice": (["readings", "--policies", "best:0.05", "best:.05"], ["--policies", "best:.05"]),
+    "readings dc_table --seed": (["readings", "--parts", "dc_table", "--seed", "3"], ["--seed", "dc_table"]),
+    "readings dc_table --days": (["readings", "--parts", "dc_table", "--days", "100"], ["--days"]),
+    "readings haggle --states": (["readings", "--parts", "haggle", "--states", "normal"], ["--states"]),
+    "readings haggle --dc": (["readings", "--parts", "haggle", "--dc", "12"], ["--dc"]),
+    "readings hiding --policies": (["readings", "--parts", "hiding", "--policies", "keep"], ["--policies"]),
+    "readings hiding --kinds": (["readings", "--parts", "hiding", "--kinds", "check"], ["--kinds"]),
+    "size-gauges --difficulty ''": (["size-gauges", "--difficulty", ""], ["--difficulty", "''"]),
+    "dc npc --policy keep": (["dc", "--target", "0.5", "--actor", "npc", "--policy", "keep"], ["--policy", "npc"]),
+    "odds npc --policy cancel": (["odds", "--actor", "npc", "--policy", "cancel"], ["--policy", "npc"]),
+    "table npc --policy keep": (["table", "--actor", "npc", "--policy", "keep"], ["--policy", "npc"]),
+    "opposed npc --policy keep": (["opposed", "--actor", "npc", "--policy", "keep"], ["--policy", "npc"]),
+    # any option of several values: a value given twice (as read: 16 and 1_6 are one DC)
+    "odds --dc 16 1_6": (["odds", "--dc", "16", "1_6"], ["--dc", "16", "explodice odds --help"]),
+    "table --modifiers 0 0": (["table", "--modifiers", "0", "0"], ["--modifiers", "0"]),
+    "reroll -m 0 0": (["reroll", "-m", "0", "0"], ["--modifier", "0"]),
+    "size-gauges --gauges PA PA": (["size-gauges", "--gauges", "PA", "PA"], ["--gauges", "PA"]),
+    "odds --rule-of-one twice": (["odds", "--rule-of-one", "check", "check"], ["--rule-of-one", "check"]),
+}  # fmt: skip
+
+
+def test_observers_of_the_same_perception_are_two_observers(capsys):
+    # hide lists --passive and --active in its repeats: two guards with passive 12 hide less
+    status, err = run_cli(["hide", "-m", "2", "--passive", "12", "12", "--format", "csv"], capsys)
+    assert status == 0, err
+
+
+@pytest.mark.parametrize("name", list(REFUSED_30))
+def test_duplicates_and_options_a_part_cannot_use_are_refused(name, capsys):
+    argv, named = REFUSED_30[name]
+    status, err = run_cli(argv, capsys)
+    assert_one_line_refusal(status, err)
+    assert all(word in err for word in named), err
+
+
+#: Digits other than ASCII, where the command line reads a number: each refused (``int()``,
+#: ``float()`` and ``Decimal()`` take them; ``str.isdigit()`` is true for superscripts).
+UNICODE_DIGITS = {
+    "odds -m": ["odds", "-m", "٤٢"],
+    "odds --dc": ["odds", "--dc", "١٦"],
+    "levels --levels": ["levels", "--levels", "٥"],
+    "levels --levels range": ["levels", "--levels", "1-٥"],
+    "odds --n": ["odds", "--simulate", "--n", "١٠٠٠"],
+    "odds --seed": ["odds", "--simulate", "--seed", "٣"],
+    "odds --policy λ": ["odds", "--policy", "best:٠.٥"],
+    "odds --policy DC": ["odds", "--policy", "best:0.1@١٦"],
+    "dc --target": ["dc", "--target", "٠.٥"],
+    "size-gauges --risk": ["size-gauges", "--risk", "٠.١"],
+    "contest --bids-a": ["contest", "--bids-a", "٣"],
+    "contest --bids-a p": ["contest", "--bids-a", "0.5,٠.٥"],
+    "initiative": ["initiative", "A=٣", "B=1"],
+    "compare --profiles": ["compare", "--profiles", "a=٣"],
+    "superscript": ["odds", "-m", "²"],
+}
+
+
+@pytest.mark.parametrize("name", list(UNICODE_DIGITS))
+def test_digits_other_than_ascii_are_refused_everywhere(name, capsys):
+    assert_one_line_refusal(*run_cli(UNICODE_DIGITS[name], capsys))
+
+
+def test_ascii_numbers_as_the_readme_writes_them_are_still_accepted(capsys):
+    for argv in (
+        ["odds", "-m", "+4", "--dc", "1_6", "--policy", "best:.05@16", "--format", "csv"],
+        ["dc", "--target", "50%", "--format", "csv"],
+        ["contest", "--bids-a", "0.5,0.5", "--format", "csv"],
+    ):
+        status, err = run_cli(argv, capsys)
+        assert status == 0, (argv, err)
+
+
+def test_a_superscript_level_in_a_build_is_the_builds_error():
+    scores = dict(STR=15, DEX=14, CON=13, INT=12, WIS=10, CHA=8)
+    with pytest.raises(ExplodiceError, match=r"`increases.²`.*'²' was passed"):
+        ex.Build("x", scores, increases={"²": "STR"})  # was int("²"): a ValueError
+    toml = LEVELS_TOML + 'increases = { "²" = "STR" }\n'
+    with pytest.raises(ExplodiceError, match=r"increases.²"):
+        builds_from_toml(toml)
+    assert ex.Build("x", scores, increases={"4": "STR"}).increases  # ASCII digits: a level
+
+
+def test_a_gauge_given_twice_in_a_build_is_refused_as_in_a_character():
+    scores = dict(STR=15, DEX=14, CON=13, INT=12, WIS=10, CHA=8)
+    with pytest.raises(ExplodiceError, match=r"`gauge_per_level.pa`.*repeats PA"):
+        ex.Build("x", scores, gauge_per_level={"PA": 1, "pa": 2})  # the last one won
+    with pytest.raises(ExplodiceError, match=r"gauge_per_level"):
+        builds_from_toml(LEVELS_TOML + "gauge_per_level = { PA = 1, pa = 2 }\n")
+    with pytest.raises(CharacterError, match=r"repeats PA"):
+        ex.Character("y", scores=scores, gauge_per_level={"PA": 1, "pa": 2})
+
+
+def test_the_api_refuses_a_save_dc_case_and_a_test_counted_twice():
+    with pytest.raises(ExplodiceError, match=r"`casters`.*'fighter' is given twice"):
+        ex.fit_save_dc(casters=["fighter", "fighter"])
+    with pytest.raises(ExplodiceError, match=r"`saves`.*\(as 'STR' and 'FOR'\)"):
+        ex.fit_save_dc(saves=["STR", "FOR"])
+    from explodice.game.build import parse_test
+
+    stealth = parse_test("Stealth")
+    with pytest.raises(ExplodiceError, match=r"`tests`.*twice"):
+        ex.progression(
+            ex.reference_builds()[:1], levels=[1], tests=[stealth, parse_test("Discrétion")]
+        )
+
+
+def test_builds_from_tables_of_the_wrong_type_is_the_type_error():
+    for value in (5, "fighter"):
+        with pytest.raises(ExplodiceTypeError, match=r"a list of \[\[build\]\] tables"):
+            ex.builds_from_tables(value)  # was BuildFileError
+        with pytest.raises(ExplodiceTypeError, match=r"\[\[character\]\]"):
+            characters_from_tables(value)
+
+
+def test_dcs_have_one_limit_the_readmes_everywhere(capsys):
+    # README: "modifiers; DCs (on the command line and through the API) | -100..100; -1,000..1,000"
+    readme = (SRC.parent / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith("| modifiers; DCs"))
+    assert row.endswith("| -100..100; -1,000..1,000 |")
+    for argv in (
+        ["readings", "--dc", "1001"],
+        ["odds", "--dc", "-1001"],
+        ["table", "--dc", "1001"],
+    ):
+        status, err = run_cli(argv, capsys)
+        assert_one_line_refusal(status, err)
+        assert "an integer in -1,000..1,000" in err  # as the README writes it: no underscores
+    status, err = run_cli(["odds", "-m", "101"], capsys)
+    assert "an integer in -100..100" in err
+    for call in (
+        lambda: ex.success_table([0], dcs=[1001]),
+        lambda: ex.Reroll("failure", dc=-1001),
+        lambda: ex.sensitivity(modifiers=[0], dcs=[1001], parts=("hiding",)),
+        lambda: ex.hide(ex.Roll(0), passive=[1001]),
+    ):
+        with pytest.raises(ExplodiceError, match=r"-1000\.\.1000"):
+            call()
+    s = ex.sensitivity(modifiers=[0], dcs=[-1000, 1000], parts=("hiding",))  # was refused
+    assert set(s.detail.dc.dropna()) == {-1000, 1000}
+
+
+# -- issue 31: the one line as a person reads it ---------------------------------------------------
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["odds", "--dc", "2000"],  # argparse's
+        ["day", "--actor", "npc"],  # the command's ExplodiceError
+        ["sweep", "/nonexistent/grid.toml"],  # a file
+        ["readings", "--dc", "12", "12"],
+    ],
+    ids=" ".join,
+)
+def test_the_one_line_names_no_class_of_the_code(argv, capsys):
+    status, err = run_cli(argv, capsys)
+    assert_one_line_refusal(status, err)
+    assert not re.search(r"\b[A-Z]\w*(Error|Warning):", err), err  # was "ExplodiceError: ..."
+
+
+def test_ranges_are_written_as_a_person_writes_them(capsys):
+    status, err = run_cli(["odds", "--simulate", "--n", "0"], capsys)
+    assert "an integer in 1..10,000,000,000,000," in err and "_" not in err.split("--n")[-1]
+
+
+def test_an_unknown_argument_sends_to_the_commands_own_help(capsys):
+    status, err = run_cli(["odds", "4", "16"], capsys)
+    assert_one_line_refusal(status, err)
+    assert err.startswith("explodice odds: error: unrecognized arguments: 4 16")
+    assert err.rstrip().endswith("(see explodice odds --help)")
+
+
+def test_a_probability_in_percent_is_read_by_every_command_that_takes_one(capsys):
+    for argv in (
+        ["dc", "--target", "50%", "--format", "csv"],
+        ["size-gauges", "--risk", "10%", "--levels", "1", "--builds", "fighter", "--format", "csv"],
+    ):
+        status, err = run_cli(argv, capsys)
+        assert status == 0, (argv, err)  # size-gauges refused 10%
+    status, err = run_cli(["size-gauges", "--risk", "110%"], capsys)
+    assert_one_line_refusal(status, err)

@@ -5,7 +5,10 @@ explodice.day.overflow, and docs/rules.md's rule written literally in test_exact
 large enough for every path of the kernels: tiles read in place and through a copy, whole
 groups of eight columns and the columns left one by one, several tiles, levels that go
 straight to the result, columns that lose their excess at once, two lanes; and days played in
-several threads at once against the same days one after the other."""
+several threads at once against the same days one after the other. The Horner schemes are
+tested on each of their paths: the plain twin (explodice.day._plain) and the vector sweeps at
+both widths, 4 and 8, whatever the CPU; and the exact day on the plain twin
+(EXPLODICE_KERNELS=plain) against the same day on the vector sweeps."""
 
 from __future__ import annotations
 
@@ -17,7 +20,8 @@ import numpy as np
 import pytest
 
 import explodice as ex
-from explodice.day._vector import STEPS, horner_columns, horner_stage
+from explodice.day import _plain
+from explodice.day._vector import STEPS, WIDTHS, columns_kernel, stage_kernel
 from explodice.day.chain import LevelChain
 from explodice.day.overflow import pour
 from explodice.day.rolls import drain_pmf
@@ -45,8 +49,17 @@ def _correlate(x: np.ndarray, pmf: np.ndarray, lo: int) -> np.ndarray:
     return y
 
 
+# each path of the Horner schemes: (horner_columns, horner_stage)
+PATHS = {
+    "plain": (_plain.horner_columns, _plain.horner_stage),
+    **{f"vector{w}": (columns_kernel(w), stage_kernel(w)) for w in WIDTHS},
+}
+
+
+@pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("C", range(STEPS + 1))
-def test_horner_columns_matches_the_convolution(C):
+def test_horner_columns_matches_the_convolution(C, path):
+    horner_columns = PATHS[path][0]
     rng = np.random.default_rng(C)
     for m, nb in ((0, 8), (1, 8), (7, 5), (30, 13), (40, 24), (9, 0)):
         B, s0 = nb + 3, 11  # the tile's row is wider than its columns, and starts further on
@@ -73,8 +86,10 @@ def test_horner_columns_matches_the_convolution(C):
                 assert (out[:5] == before[:5]).all()
 
 
+@pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("C", range(STEPS + 1))
-def test_horner_stage_matches_the_convolution(C):
+def test_horner_stage_matches_the_convolution(C, path):
+    horner_stage = PATHS[path][1]
     rng = np.random.default_rng(10 + C)
     Z = 23
     for K, X, zl1 in ((19, 9, 11), (3, 0, 0), (8, 4, Z), (9, 20, 1)):
@@ -89,7 +104,9 @@ def test_horner_stage_matches_the_convolution(C):
         assert Phi.reshape(X + Z, K) == pytest.approx(want, abs=1e-13)
 
 
-def test_the_kernels_refuse_what_they_cannot_read():
+@pytest.mark.parametrize("path", PATHS)
+def test_the_kernels_refuse_what_they_cannot_read(path):
+    horner_columns, horner_stage = PATHS[path]
     x, coef, a = np.zeros(64), np.zeros((4, 8)), np.zeros(64)
     with pytest.raises(ValueError, match="out of range"):
         horner_columns(x, 0, 8, 8, coef, a, 8, a, 0, 8, 8, False, 8, -1)
@@ -212,6 +229,30 @@ np.save(sys.argv[1], np.concatenate([r.first.ravel(), r.end.ravel(), r.by_type.r
 """
 
 
+def _run_day(path, kernels, cache=None):
+    """RUN's day in a new process on the Horner schemes ``kernels``; its numbers (saved at
+    ``path``)."""
+    import os
+    import subprocess
+
+    env = dict(os.environ, EXPLODICE_KERNELS=kernels)
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = str(cache)
+    run = RUN + "from explodice.day._horner import KERNELS; print(KERNELS)\n"
+    done = subprocess.run(
+        [sys.executable, "-c", run, str(path)], env=env, check=True, capture_output=True, text=True
+    )
+    assert done.stdout.split()[-1] == kernels  # the switch was read
+    return np.load(path)
+
+
+def test_the_exact_day_is_the_same_on_the_plain_horner_schemes(tmp_path):
+    vector = _run_day(tmp_path / "vector.npy", "vector")
+    plain = _run_day(tmp_path / "plain.npy", "plain")
+    assert vector.sum() > 1.0  # a day with numbers in it
+    assert np.abs(plain - vector).max() <= 1e-12
+
+
 def test_a_first_run_compiling_the_kernels_gives_the_numbers_of_later_runs(tmp_path):
     # numba runs the code it compiles and caches it; a later run loads the cache: the two
     # must be the same code (fastmath arithmetic in a kernel's callee may be compiled twice,
@@ -224,3 +265,15 @@ def test_a_first_run_compiling_the_kernels_gives_the_numbers_of_later_runs(tmp_p
         subprocess.run([sys.executable, "-c", RUN, str(tmp_path / name)], env=env, check=True)
     first, later = np.load(tmp_path / "first.npy"), np.load(tmp_path / "later.npy")
     assert np.array_equal(first, later)
+
+
+def test_an_unknown_choice_of_kernels_is_refused_in_one_line():
+    import os
+    import subprocess
+
+    env = dict(os.environ, EXPLODICE_KERNELS="simd")
+    cmd = [sys.executable, "-c", "import explodice.day.chain"]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    assert done.returncode != 0
+    last = done.stderr.strip().splitlines()[-1]
+    assert "`EXPLODICE_KERNELS` must be one of ['vector', 'plain'], but 'simd' was passed." in last

@@ -56,7 +56,27 @@ BASES: dict[str, list[list[str]]] = {
     "levels": [["{levels}", "--levels", "1", "5"]],
     "size-gauges": [["{levels}", "--levels", "1", "5"]],
     "save-dc": [["{levels}", "--levels", "1", "5"]],
+    "bestiary": [["--fp", "0", "2"], ["{monsters}"]],
+    "fp-table": [["--fp", "0", "2"], ["{monsters}"]],
+    "attack": [["-m", "3", "--ac", "14", "--wis", "1"], ["-m", "3"]],
+    "defence-base": [["{levels}", "--levels", "1", "5"]],
 }  # fmt: skip
+#: A few monsters of a designer, for `defence-base --monsters`.
+MONSTERS = """
+[[monster]]
+nom = "Gobelin"
+FP = 1
+CA = 15
+caracteristiques = { FOR = 8, DEX = 14, CON = 10, INT = 10, SAG = 8, CHA = 8 }
+attaques = { Cimeterre = 4 }
+
+[[monster]]
+name = "Ogre"
+fp = 5
+ac = 11
+scores = { STR = 19, DEX = 8, CON = 16, INT = 5, WIS = 7, CHA = 7 }
+attacks = { Greatclub = 6 }
+"""
 
 #: The option added, by its flag: the option with its value(s), and (after "|") what the base
 #: needs beside it for the option to show (a reading of disadvantage, on a roll at disadvantage).
@@ -124,12 +144,32 @@ PROBES: dict[str, str] = {
     "--saves": "--saves DEX",
     "--criterion": "--criterion minimax",
     "--d20-base": "--d20-base 9",
+    "--with-srd": "--with-srd",
+    "--fp": "--fp 1/4",
+    "--type": "--type beast",
+    "--name": "--name gob",
+    "--flagged": "--flagged",
+    "--threshold": "--threshold 0.3",
+    "--ac": "--ac 16",
+    "--vd": "--vd 16",
+    "--wis": "--wis 2",
+    "--both-readings": "--both-readings",
+    "--defence-base": "--defence-base 8",
+    "--wisdom-in-defence": "--wisdom-in-defence none",
+    "--armour-dex-cap": "--armour-dex-cap none",
+    "--critical": "--critical two_sixes",
+    "--monsters": "--monsters {monsters}",
+    "--offsets": "--offsets 0",
 }
 
 #: Probes of one command, where its option of that flag takes other values than the others'.
 COMMAND_PROBES: dict[tuple[str, str], str] = {
     ("levels", "--table"): "--table dcs",
     ("save-dc", "--table"): "--table cases",
+    ("defence-base", "--table"): "--table cases",
+    ("attack", "--rule-of-one"): "--rule-of-one check save attack | --actor npc",
+    ("attack", "--actor"): "--actor npc | --rule-of-one check save attack",
+    ("attack", "--modifier"): "--modifier 5",
     ("size-gauges", "--day"): "--day {day} --character Bo",
     # the configuration reads disadvantage as "drop" already
     ("levels", "--disadvantage"): "--disadvantage subtract | --advantage disadvantage",
@@ -182,6 +222,8 @@ ELSEWHERE = {
     ("sweep", "--workers"): "test_sweep.py",
     ("sweep", "--seed"): "test_sweep.py",
     ("sweep", "--no-progress"): "test_sweep.py",
+    ("sweep", "--no-worker-timeout"): "test_sweep_faults.py",
+    ("sweep", "--partial"): "test_sweep_faults.py",
     # the readings command runs the sensitivity table (seconds a run): its options are
     # checked by its own tests, each against direct calls of the API
     **{
@@ -192,6 +234,7 @@ ELSEWHERE = {
             *("--hiding-ties", "--deception-noticed", "--format", "--lang", "--parts"),
             *("--switches", "--day-method", "--days", "--seed", "--modifiers", "--dc"),
             *("--states", "--kinds", "--rerolls", "--policies", "--show"),
+            *("--defence-base", "--wisdom-in-defence", "--armour-dex-cap", "--critical"),
         )
     },
 }
@@ -227,7 +270,9 @@ def _parsed(argv: list[str]) -> dict[str, object] | None:
         args = build_parser().parse_args(argv)
     except SystemExit:
         return None
-    return {k: v for k, v in vars(args).items() if k not in ("func", "command_parser", "writes")}
+    # `explicit` records which options were written, not what they ask for
+    drop = ("func", "command_parser", "writes", "explicit")
+    return {k: v for k, v in vars(args).items() if k not in drop}
 
 
 def _subparser(name: str) -> argparse.ArgumentParser:
@@ -271,7 +316,9 @@ def test_an_option_is_applied_or_refused(name, flag, tmp_path):
     day.write_text(DAY, encoding="utf-8")
     levels = tmp_path / "levels.toml"
     levels.write_text(LEVELS_CONFIG, encoding="utf-8")
-    paths = {"tmp": tmp_path, "day": day, "levels": levels}
+    monsters = tmp_path / "monsters.toml"
+    monsters.write_text(MONSTERS, encoding="utf-8")
+    paths = {"tmp": tmp_path, "day": day, "levels": levels, "monsters": monsters}
     spec = COMMAND_PROBES.get((name, flag)) or PROBES[flag]
     option, _, context = spec.format(**paths).partition("|")
     probe, context = option.split(), context.split()

@@ -117,6 +117,8 @@ def test_every_switch_of_rules_is_an_option_with_its_values_and_its_own_help():
         assert option.scope == sw.scope and sw.name in SWITCH_HELP
         if sw.kind == "flag":
             assert option.choices is None
+        elif sw.kind in ("integer", "choice_or_integer"):  # its words; an integer by its type
+            assert option.choices == sw.choices and option.integer == sw
         else:  # a value added to a Literal of Rules is a choice by itself
             assert option.choices == tuple(sw.values)
     flags = {s.field: s.flag for s in RULES_SWITCHES}
@@ -125,6 +127,10 @@ def test_every_switch_of_rules_is_an_option_with_its_values_and_its_own_help():
         "--malus-die",
         "--hiding-ties",
         "--deception-noticed",
+        "--defence-base",
+        "--wisdom-in-defence",
+        "--armour-dex-cap",
+        "--critical",
     ]
 
 
@@ -312,10 +318,16 @@ def test_every_value_of_every_switch_has_its_words():
         values = [frozenset([v]) for v in sw.values] if sw.kind == "set" else sw.values
         for v in values:
             said = labels.switch_value(sw.name, v, "fr")
-            assert said and (said != str(v) or str(v) in GAUGES or sw.name == "drain_gauge")
+            number = sw.kind == "integer"  # a base is said as its number
+            assert said and (
+                said != str(v) or str(v) in GAUGES or sw.name == "drain_gauge" or number
+            )
     for name in READING_SWITCHES:
         for v in next(s for s in switches() if s.name == name).values:
             question, answer = labels.reading_line(name, v, "fr")
+            if isinstance(v, int):  # an integer is said by switch_value: a number, a margin
+                assert answer == labels.switch_value(name, v, "fr")
+                continue
             assert (name, v) in labels.READING_ANSWERS and answer == french(
                 labels.READING_ANSWERS[(name, v)]
             )

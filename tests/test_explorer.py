@@ -9,9 +9,9 @@ from fractions import Fraction
 
 import pytest
 
+import explodice as ex
 from explodice import Best, Roll, Rules, exact
 from explodice.core.errors import ExplodiceError
-from explodice.day.simulate import simulate_day
 from explodice.engine.d20 import d20
 from explodice.present.cli import main
 from explodice.present.explorer import (
@@ -135,22 +135,26 @@ def test_subjects_carry_each_systems_modifier(data):
     bo = data.subjects.set_index("who").loc["Bo: save INT (+11; d20 +7)"]
     # INT 16 (+3), level 10 (PB +4), save proficient twice: 3d6x adds PB twice, d20 once
     # (Expertise doubles ability checks only)
-    assert (bo.mod3, bo.mod20, bo.cls) == (11, 7, "save/pc")
+    assert (bo.mod3, bo.mod20, bo.cls) == (11, 7, "save/pc/own=cancel")  # Bo cancels
     assert MODIFIER_CHOICE in set(data.subjects.who)
 
 
-def test_the_day_is_simulate_day_per_policy(config, data):
+def test_the_day_is_exact_day_per_policy(config, data):
+    """The explorer's party day is the exact day (issue 31: the same numbers as the report's
+    page and `explodice day`), every gauge that can empty shown, overflow included."""
+    from explodice.day.exact import exact_day
+
     cancel = data.day_gauges[data.day_gauges.policy == "cancel"].set_index(["character", "gauge"])
     import dataclasses
 
     party = tuple(dataclasses.replace(c, policy="cancel") for c in config.day.characters)
-    res = simulate_day(
-        config.day.replace(characters=party), config.rules, n_days=config.days, seed=config.seed
-    )
+    res = exact_day(config.day.replace(characters=party), config.rules)
     g = res.to_frame("gauges").set_index(["character", "gauge"])
+    can_empty = g[g.p_empty > 1e-12]
+    assert sorted(cancel.index) == sorted(can_empty.index)
     for key, row in cancel.iterrows():
-        assert row.p_empty == pytest.approx(g.loc[key, "p_empty"], abs=1e-5)
-        assert row.caused_mean == pytest.approx(g.loc[key, "caused_mean"], abs=1e-3)
+        assert row.p_empty == pytest.approx(g.loc[key, "p_empty"], abs=1e-12)
+        assert row.caused_mean == pytest.approx(g.loc[key, "caused_mean"], abs=1e-12)
 
 
 def test_shown_percent_never_prints_a_false_zero_or_hundred():
@@ -170,7 +174,7 @@ def test_the_page_is_self_contained_and_states_its_provenance(page_file, data):
         data.meta["version"],
         "drop",
         "exact engine",
-        "simulated",
+        "exactly",
         "60",
     ):
         assert needle in text
@@ -352,12 +356,12 @@ def test_browser_day_follows_the_policy_control(page, config):
     page.select_option("select[name=day_policy]", "keep")
     _settle(page)
     shown = _cells(page, "day", "gauge @ ")
+    from explodice.day.exact import exact_day
+
     party = tuple(dataclasses.replace(c, policy="keep") for c in config.day.characters)
-    res = simulate_day(
-        config.day.replace(characters=party), config.rules, n_days=config.days, seed=config.seed
-    )
+    res = exact_day(config.day.replace(characters=party), config.rules)
     g = res.to_frame("gauges")
-    g = g[g.caused_mean > 0]
+    g = g[g.p_empty > 1e-12]  # every gauge that can empty, overflow included
     expected = {}
     for row in g.itertuples():
         who = f"{row.character} {row.gauge} ({row.start} points)"
@@ -531,12 +535,17 @@ def test_browser_slider_follows_who_rolls(page):
     assert slider.is_disabled()
     assert shown.inner_text() == "+11 (d20 +7)" and slider.input_value() == "11"
     assert "the modifier is the character's" in slider.get_attribute("title")
-    # the table is Bo's, not the slider's +2
+    # the table is Bo's, not the slider's +2, and Bo plays Bo's own policy (cancel) unless
+    # the control says otherwise (issue 31)
     cells = _cells(page, "roll", "3d6x P(success) @ moderate")
     rules = Rules(disadvantage="drop")
-    assert _agrees(
-        cells["3d6x P(success) @ moderate"], exact(Roll(11, kind="save"), rules).p_success(16)
-    )
+    own = exact(Roll(11, kind="save", policy="cancel"), rules).p_success(16)
+    assert _agrees(cells["3d6x P(success) @ moderate"], own)
+    page.select_option("select[name=policy]", "keep")
+    _settle(page)
+    cells = _cells(page, "roll", "3d6x P(success) @ moderate")
+    keep = exact(Roll(11, kind="save"), rules).p_success(16)
+    assert keep != own and _agrees(cells["3d6x P(success) @ moderate"], keep)
     page.select_option("select[name=who]", MODIFIER_CHOICE)
     _settle(page)
     assert slider.is_enabled() and shown.inner_text() == "2" and slider.input_value() == "2"
@@ -662,7 +671,7 @@ def test_explore_under_an_address_space_limit(config_path, tmp_path):
     # no bundle cached: the engine's death is one line and exit 2, nothing written
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("explodice: error: BundleError:")
+    assert len(lines) == 1 and lines[0].startswith("explodice: error: ")
     assert "address-space limit of 8.0 GiB" in lines[0] and str(empty) in lines[0]
     assert not (tmp_path / "a.html").exists()
     # with the bundle cached (made here, without the limit), no engine is needed
@@ -682,3 +691,50 @@ def test_explore_lifts_a_soft_address_space_limit(config_path, tmp_path):
     done = _explore_under_limit(config_path, tmp_path / "a.html", tmp_path, soft_only=True)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "explodice").is_dir()  # the bundle was made, then kept
+
+
+# -- the attack view (issue 32) -----------------------------------------------------------------
+def test_attack_rows_are_the_apis_attack_table(data):
+    a = data.attack
+    three = a[(a.system == "3d6x") & (a.critical == "two_sixes") & (a.state == "advantage")]
+    api = ex.attack_table(
+        sorted(set(three.modifier)), sorted(set(three.ac)), advantages=["advantage"],
+        rules=Rules(critical="two_sixes"),
+    )  # fmt: skip
+    merged = three.merge(api, on=["modifier", "ac"])
+    assert len(merged) == len(three) and (merged.vd_x == merged.vd_y).all()
+    assert list(merged.p_hit) == pytest.approx(list(merged.p_hit_3d6x), abs=1e-5)
+    assert set(merged.p_crit.round(4)) == {0.1319}  # 4 dice, two 6s or more
+    d20_rows = a[(a.system == "d20") & (a.state == "normal") & (a.modifier == 5)]
+    by_hand = {ac: sum(f == 20 or (f != 1 and f + 5 >= ac) for f in range(1, 21)) / 20
+               for ac in d20_rows.ac}  # fmt: skip
+    assert list(d20_rows.p_hit) == pytest.approx([by_hand[ac] for ac in d20_rows.ac])
+    assert set(d20_rows.p_crit) == {0.05}
+
+
+def test_browser_attack_view_follows_its_controls(page):
+    def shown(kind: str) -> dict[str, str]:
+        return page.evaluate(
+            """(kind) => Object.fromEntries(
+            Array.from(document.querySelectorAll('#view-attack [aria-label]'))
+                 .map(e => e.getAttribute('aria-label'))
+                 .filter(t => t && t.startsWith(kind + ' @ '))
+                 .map(t => t.split(' = ')))""",
+            kind,
+        )
+
+    view = "window.explodiceViews.attack"
+    page.evaluate(f"{view}.signal('atk_mod', 7).signal('atk_adv', 'advantage')"
+                  f".signal('atk_crit', 'two_sixes').signal('atk_axis', 'vd') && null")  # fmt: skip
+    _settle(page)
+    hits, crits = shown("hit"), shown("crit")
+    rules = Rules(critical="two_sixes")
+    roll = Roll(7, advantage="advantage", kind="attack")
+    for vd in (14, 18, 22):
+        p = float(ex.attack_odds(roll, vd, rules).p_hit[0])
+        assert _agrees(hits[f"hit @ 3d6x @ {vd}"], p), (vd, hits.get(f"hit @ 3d6x @ {vd}"), p)
+        assert _agrees(crits[f"crit @ 3d6x @ {vd}"], 0.131944)
+    ac = 15  # the d20 row of the AC that reads VD 15 + base - 10
+    vd = ac - 10 + Rules().defence_base
+    assert _agrees(hits[f"hit @ d20 @ {vd}"], 1 - (7 / 20) ** 2)  # needs 8+: 1 - P(both < 8)
+    assert _agrees(crits[f"crit @ d20 @ {vd}"], 0.0975)

@@ -120,8 +120,9 @@ def test_browser_level_control_moves_a_build_to_the_apis_numbers(page, config, t
     page.select_option("select[name=who]", "Bo: save INT (+11; d20 +7)")
     _set_slider(page, "build_level", 3)
     _settle(page)
-    roll = Roll(11, kind="save")
+    roll = Roll(11, kind="save")  # Bo plays Bo's own policy, cancel (issue 31)
     _assert_shown(
-        _cells(page, "roll", ""), _expected_table(roll, roll.replace(modifier=7), rules, "keep")
+        _cells(page, "roll", ""),
+        _expected_table(roll.replace(policy="cancel"), roll.replace(modifier=7), rules, "own"),
     )
     page.locator("#roll-section").screenshot(path=tmp_path / "builds.png")

@@ -102,3 +102,14 @@ def test_a_file_replaced_keeps_its_own_mode(tmp_path):
     with umask(0o077):
         atomic_write_text(path, "new")
     assert path.read_text() == "new" and mode(path) == 0o664
+
+
+@pytest.mark.parametrize("mask", [0o002, *MASKS], ids=oct)
+def test_the_report_lock_follows_the_umask(tmp_path, mask):
+    # issue 30.13: opened 0o644, the lock of a report on a shared drive under umask 002 was
+    # not the group's to take
+    from explodice.present.report.writer import _locked
+
+    with umask(mask), _locked(tmp_path):
+        pass
+    assert mode(tmp_path / "lock") == file_mode(mask)

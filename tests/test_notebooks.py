@@ -23,6 +23,8 @@ EXPECTED = {
     "02-balancing-dcs.ipynb",
     "03-rule-of-one.ipynb",
     "04-levels.ipynb",
+    "05-combat.ipynb",
+    "06-bestiary.ipynb",
 }
 SMALL = {"EXPLODICE_NOTEBOOK_N": "20000", "EXPLODICE_NOTEBOOK_DAYS": "300", "MPLBACKEND": "Agg"}
 # Generous: on a fresh clone the first cell that simulates compiles numba's kernels (10-60 s);
@@ -35,7 +37,7 @@ def _code_cells(path: Path) -> list:
     return [c for c in nb.cells if c.cell_type == "code"]
 
 
-def test_the_four_notebooks_are_there() -> None:
+def test_the_notebooks_are_there() -> None:
     assert EXPECTED <= {p.name for p in PATHS}
 
 

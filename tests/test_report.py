@@ -21,6 +21,7 @@ from explodice import Roll, Rules, frontier, opposed, sensitivity, success_table
 from explodice.core.spreadsheet import safe_cells
 from explodice.present import report
 from explodice.present.report import ConfigError, contents, load_config, write_report
+from explodice.present.report.pages.readings import PAGE_SWITCHES
 
 TINY = """
 title = "A tiny test report"
@@ -91,7 +92,7 @@ def written(tiny_config, tmp_path_factory):
 def test_the_pdf_opens_with_one_page_per_builder(written):
     out, paths = written
     reader = PdfReader(out / report.PDF_NAME)
-    assert len(reader.pages) == len(report.PAGES) == 21
+    assert len(reader.pages) == len(report.PAGES) == 25
     first = reader.pages[0].extract_text()
     assert "A tiny test report" in first and "2026-01-02" in first and "drop" in first
     assert "Seed: 11" in first
@@ -121,8 +122,14 @@ def test_one_png_per_page_and_the_csvs_beside_them(written):
         "18-level-dcs-dcs.csv",
         "19-gauge-sizing-gauges.csv",
         "20-save-dc-gaps.csv",
-        "21-readings-readings.csv",
-        "21-readings-by-measure.csv",
+        "21-combat-hits-progression.csv",
+        "21-combat-hits-critical.csv",
+        "22-defence-base-cases.csv",
+        "22-defence-base-readings.csv",
+        "23-bestiary-fp-fp-table.csv",
+        "24-bestiary-bestiary.csv",
+        "25-readings-readings.csv",
+        "25-readings-by-measure.csv",
     ):
         assert name in csvs
     policies = pd.read_csv(out / "08-day-policies-policies.csv")
@@ -142,7 +149,7 @@ def test_one_png_per_page_and_the_csvs_beside_them(written):
     assert all(os.readlink(p).startswith(".explodice-report/current/") for p in paths)
 
 
-def test_csv_numbers_match_the_api(written):
+def test_csv_numbers_match_the_api(written, tiny_config):
     out, _ = written
     rules = Rules(disadvantage="drop")
     table = pd.read_csv(out / "02-dc-table-success.csv")
@@ -161,23 +168,28 @@ def test_csv_numbers_match_the_api(written):
 
     conv = pd.read_csv(out / "13-monte-carlo-convergence.csv")
     assert conv.n.max() == 2000 and set(conv.seed) == {11}
+    # the day exact (issue 31), as `explodice day` and the explorer compute it
+    from explodice.day.exact import exact_day
+
     gauges = pd.read_csv(out / "07-day-gauges.csv")
-    assert set(gauges.n_days) == {50}
+    assert set(gauges.method) == {"exact"} and gauges.n.isna().all()
+    direct = exact_day(tiny_config.day, tiny_config.rules).to_frame("gauges")
+    assert gauges.p_empty.tolist() == direct.p_empty.tolist()
 
 
 def test_the_readings_page_is_sensitivitys_own_table(written, tiny_config):
     out, _ = written
-    table = pd.read_csv(out / "21-readings-readings.csv")
-    # computed here: the configuration's rules, party and day; the day simulated with its
-    # days and seed, as the page says
-    s = sensitivity(tiny_config, day_method="simulate")
+    table = pd.read_csv(out / "25-readings-readings.csv")
+    # computed here: the configuration's rules, party and day; the day exact, as every
+    # surface computes it (issue 31)
+    s = sensitivity(tiny_config, day_method="exact", switches=PAGE_SWITCHES)
     shown = safe_cells(s.table)  # a value "-check" is written "'-check" (no formula)
     assert list(zip(table.switch, table.value)) == list(zip(shown.switch, shown.value))
     for column in ("largest", "dc_p_max", "drain_max", "party_p_max", "day_p_empty_max"):
         assert table[column].to_numpy(dtype=float) == pytest.approx(
             s.table[column].to_numpy(dtype=float), abs=1e-12, nan_ok=True
         ), column
-    assert set(table.n_days) == {50} and set(table.seed) == {11}
+    assert table.n_days.isna().all() and table.seed.isna().all()  # nothing sampled
     assert set(table.against) == {Rules(disadvantage="drop").describe()}
     # under "drop" no roll has a malus die: the plain one changes nothing in the day, which
     # is computed (0); a reading the day engines cannot play yet: no number, and the reason

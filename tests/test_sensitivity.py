@@ -52,6 +52,10 @@ def test_variants_are_read_from_the_rules_annotations():
             expected += [(f.name, v) for v in typing.get_args(hint) if v != current]
         elif hint is bool:
             expected.append((f.name, str(not current)))
+        elif hint is int or int in typing.get_args(hint):  # its words, then the integers tried
+            words = [v for a in typing.get_args(hint) if a is not int for v in typing.get_args(a)]
+            tried = [*words, *rules_mod.INTEGER_READINGS[f.name]]
+            expected += [(f.name, str(v)) for v in tried if v != current]
         else:  # the kinds: add each missing one, remove each present one
             for kind in rules_mod.KINDS:
                 expected.append((f.name, ("-" if kind in current else "+") + kind))

@@ -10,7 +10,15 @@ Carlo engine reports its sample size, seed and confidence intervals.
 """
 
 # the game: rules, characters, the seeds' tables
+from explodice.analysis.bestiary import fp_table
 from explodice.analysis.close_contest import CloseContest, close_contest, close_opposed
+from explodice.analysis.combat import (
+    DefenceBaseFit,
+    attack_table,
+    combat_progression,
+    critical_table,
+    fit_defence_base,
+)
 from explodice.analysis.compare import (
     dc_for_probability,
     divergence,
@@ -49,6 +57,7 @@ from explodice.core.errors import ExplodiceError, ExplodiceTypeError, RulesError
 from explodice.core.version import __version__ as __version__
 from explodice.day.scenario import DayRoll, Scenario, ScenarioFileError, load_scenario
 from explodice.day.simulate import DayResult, EmptyTime, rolls_to_empty, simulate_day
+from explodice.engine.attack import attack_odds
 from explodice.engine.d20 import D20Distribution, d20
 
 # the two engines and their one result type; the d20 reference
@@ -56,6 +65,7 @@ from explodice.engine.distribution import Distribution, wilson_interval
 from explodice.engine.exact import exact
 from explodice.engine.sampling import Sampling
 from explodice.engine.simulate import simulate
+from explodice.game.bestiary import SRD_ATTRIBUTION, srd_monsters, typical_monster
 from explodice.game.build import (
     Build,
     BuildFileError,
@@ -72,13 +82,20 @@ from explodice.game.character import (
     load_characters,
     proficiency_bonus,
 )
+from explodice.game.monster import (
+    Monster,
+    MonsterFileError,
+    load_monsters,
+    monsters_from_tables,
+)
 from explodice.game.reroll import Reroll
 from explodice.game.rules import Best, Roll, Rules, net_advantage, parse_policy
 from explodice.game.tables import DC_TABLE, HAGGLE_DCS
 
 # exact_day, OptimalPolicy and optimal_policy: loaded on first use (see __getattr__ below)
 # grids, reports
-from explodice.sweeps import SweepError, SweepWarning, sweep
+from explodice.sweeps import SweepError, SweepIncomplete, SweepWarning, sweep
+from explodice.sweeps.bestiary import bestiary
 from explodice.sweeps.levels import size_gauges
 
 __all__ = [
@@ -168,8 +185,26 @@ __all__ = [
     "progression",
     "reference_builds",
     "size_gauges",
+    # combat: attacks against the defence value, monsters by power factor
+    "DefenceBaseFit",
+    "Monster",
+    "MonsterFileError",
+    "attack_odds",
+    "attack_table",
+    "combat_progression",
+    "critical_table",
+    "fit_defence_base",
+    "load_monsters",
+    "monsters_from_tables",
+    # the bestiary: the SRD 5.1's monsters and the designer's own, converted
+    "SRD_ATTRIBUTION",
+    "bestiary",
+    "fp_table",
+    "srd_monsters",
+    "typical_monster",
     # grids and reports
     "SweepError",
+    "SweepIncomplete",
     "SweepWarning",
     "sweep",
     "write_report",

@@ -39,6 +39,7 @@ from explodice.game.tables import (
     D20_DCS,
     DC_TABLES,
     DEFAULT_TARGETS,
+    MAX_DC,
     PROFILES,
     System,
     check_system,
@@ -171,8 +172,8 @@ def _dc_map(dcs: Mapping[str, int] | Iterable[int] | None) -> dict[str, int]:
     if dcs is None:
         return dict(D20_DCS)
     if isinstance(dcs, Mapping):
-        return {str(k): check_int("d20_dcs", v, lo=-1000, hi=1000) for k, v in dcs.items()}
-    dcs = [check_int("d20_dcs", d, lo=-1000, hi=1000) for d in check_items("d20_dcs", dcs)]
+        return {str(k): check_int("d20_dcs", v, lo=-MAX_DC, hi=MAX_DC) for k, v in dcs.items()}
+    dcs = [check_int("d20_dcs", d, lo=-MAX_DC, hi=MAX_DC) for d in check_items("d20_dcs", dcs)]
     return {difficulty_of(d, "d20") or f"DC {d}": d for d in dcs}
 
 

@@ -44,6 +44,7 @@ from explodice.game.rules import (
     Rules,
     check_int,
 )
+from explodice.game.tables import MAX_DC
 
 __all__ = ["frontier", "breakpoints", "implied_lambda"]
 
@@ -107,7 +108,7 @@ def breakpoints(
     True
     """
     rules = check_rules(rules)
-    dc = check_int("dc", dc, lo=-1000, hi=1000)
+    dc = check_int("dc", dc, lo=-MAX_DC, hi=MAX_DC)
     roll = _base_roll(modifier, advantage, kind)
     if not roll.rule_of_one_applies(rules):
         return np.zeros(0)

@@ -37,7 +37,7 @@ from explodice.engine.sampling import Method, Sampling, resolve_sampling
 from explodice.game.character import Character
 from explodice.game.checks import check_rules
 from explodice.game.rules import ExplodiceError, Roll, Rules, check_int
-from explodice.game.tables import System
+from explodice.game.tables import MAX_DC, System
 
 __all__ = ["Hiding", "hide"]
 
@@ -95,7 +95,7 @@ def _passive_value(who: Any, system: System, i: int) -> tuple[str, int]:
     if isinstance(who, Character):
         value = passive(who.roll("Perception", system=system, reroll_on_failure=False)).value
         return f"{who.name} (passive {value})", value
-    value = check_int(f"passive[{i}]", who, lo=-1000, hi=1000)
+    value = check_int(f"passive[{i}]", who, lo=-MAX_DC, hi=MAX_DC)
     return f"passive {value}", value
 
 

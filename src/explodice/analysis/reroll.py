@@ -24,7 +24,7 @@ from explodice.engine.exact import exact
 from explodice.game.checks import check_rules
 from explodice.game.reroll import REROLL_TRIGGERS, Reroll
 from explodice.game.rules import ADVANTAGE_STATES, Policy, Roll, Rules, check_choice, check_int
-from explodice.game.tables import DC_TABLES, MODIFIERS, System, check_system
+from explodice.game.tables import DC_TABLES, MAX_DC, MODIFIERS, System, check_system
 
 __all__ = ["reroll_worth"]
 
@@ -48,7 +48,9 @@ def reroll_worth(
     dcs = (
         list(DC_TABLES[system].values())
         if dcs is None
-        else [check_int("dcs", x, lo=-1000, hi=1000) for x in check_items("dcs", dcs, what="DCs")]
+        else [
+            check_int("dcs", x, lo=-MAX_DC, hi=MAX_DC) for x in check_items("dcs", dcs, what="DCs")
+        ]
     )
     advantages = check_items("advantages", advantages, what=f"states {list(ADVANTAGE_STATES)}")
     modifiers = check_items("modifiers", modifiers, what="modifiers")

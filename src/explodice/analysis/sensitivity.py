@@ -18,7 +18,10 @@ switches").
 - ``hiding``: P(hidden) of a Stealth roll against one passive Perception equal to each DC,
   and against an active Perception with the same modifier (:func:`~explodice.hide`);
 - ``haggle``: P(the seller notices) and the mean price change when Persuasion and Deception
-  have the same modifier, DC 16 (:func:`~explodice.haggle`).
+  have the same modifier, DC 16 (:func:`~explodice.haggle`);
+- ``attack``: P(hit) and P(critical) of an attack with each modifier of the grid, each advantage
+  state and each fixed policy, against the reference builds at levels 1, 5, 10 and 20 (their
+  VD under the rules: the combat switches move it), exactly.
 
 The switches and their values are read from the ``Rules`` dataclass
 (:func:`explodice.game.rules.switches`), so a value added to a ``Literal`` alias appears here
@@ -65,7 +68,9 @@ from explodice.core.errors import (
 )
 from explodice.day.scenario import Scenario
 from explodice.day.simulate import simulate_day
+from explodice.engine.attack import attack_odds
 from explodice.engine.exact import exact
+from explodice.game.build import reference_builds
 from explodice.game.character import Character
 from explodice.game.checks import check_rules
 from explodice.game.reroll import Reroll, as_reroll
@@ -84,7 +89,7 @@ from explodice.game.rules import (
 from explodice.game.rules import (
     switches as rule_switches,
 )
-from explodice.game.tables import DC_TABLE, HAGGLE_BASE_DC, MODIFIERS
+from explodice.game.tables import DC_TABLE, HAGGLE_BASE_DC, MAX_DC, MODIFIERS
 
 __all__ = [
     "BEST_NOTE",
@@ -102,7 +107,7 @@ __all__ = [
 ]
 
 #: The parts a sensitivity computes.
-Part = Literal["dc_table", "party", "day", "hiding", "haggle"]
+Part = Literal["dc_table", "party", "day", "hiding", "haggle", "attack"]
 PARTS: tuple[Part, ...] = get_args(Part)
 #: The scopes of switch (explodice.game.rules.SWITCH_SCOPES) each part can be moved by.
 PART_SCOPES = {
@@ -111,14 +116,17 @@ PART_SCOPES = {
     "day": ("roll", "day"),
     "hiding": ("roll", "hiding"),
     "haggle": ("roll", "haggle"),
+    "attack": ("roll", "attack"),
 }
+#: The levels at which the attack part's targets (the reference builds) are met.
+ATTACK_LEVELS = (1, 5, 10, 20)
 #: How the day part is computed ("none": it is not).
 DayMethod = Literal["exact", "simulate", "none"]
 DAY_METHODS: tuple[DayMethod, ...] = get_args(DayMethod)
 DEFAULT_N_DAYS = 20_000
 DEFAULT_SEED = 2026
 #: The measures that are probabilities: the largest change among them ranks the readings.
-PROBABILITIES = ("p_success", "p_tie", "p_empty", "p_hidden", "p_noticed")
+PROBABILITIES = ("p_success", "p_tie", "p_empty", "p_hidden", "p_noticed", "p_hit", "p_crit")
 TOLERANCE = 1e-12  # the exact engine's own accuracy: a smaller change between exact numbers is 0
 
 
@@ -268,6 +276,38 @@ def _haggle_part(rules: Rules, g: _Grid) -> pd.DataFrame:
         rows.append((case, m, "price_mean", h.mean))
     df = pd.DataFrame(rows, columns=["case", "modifier", "measure", "value"])
     return df.assign(part="haggle", dc=HAGGLE_BASE_DC)
+
+
+def _attack_part(rules: Rules, g: _Grid) -> pd.DataFrame:
+    """P(hit) and P(critical) of attacks on the grid's modifiers, advantage states and fixed
+    policies, against the reference builds at :data:`ATTACK_LEVELS` (their VD under ``rules``)."""
+    targets = [
+        (f"{b.name} at level {lv}", b.at(lv).vd(rules))
+        for b in reference_builds()
+        for lv in ATTACK_LEVELS
+    ]
+    vds = [vd for _, vd in targets]
+    frames = []
+    for adv, policy in itertools.product(g.advantages, g.policies):
+        if isinstance(policy, Best):  # best(λ) knows a DC: the attack part plays fixed policies
+            continue
+        for m in g.modifiers:
+            odds = attack_odds(Roll(m, advantage=adv, kind="attack", policy=policy), vds, rules)
+            for measure, values in (("p_hit", odds.p_hit), ("p_crit", odds.p_crit)):
+                frames.append(
+                    pd.DataFrame(
+                        {
+                            "part": "attack",
+                            "measure": measure,
+                            "case": [f"{m:+d} vs {name}, {adv}, {policy}" for name, _ in targets],
+                            "modifier": m,
+                            "advantage": adv,
+                            "policy": policy_label(policy),
+                            "value": values,
+                        }
+                    )
+                )
+    return pd.concat(frames, ignore_index=True)
 
 
 # -- the day ----------------------------------------------------------------------------------
@@ -464,7 +504,8 @@ class Sensitivity:
       DC table's cells (``dc_where``: the cell of the max); ``drain_max``/``drain_mean``: the
       same for E[drain] per roll; ``dc_p_tie_max``; ``party_p_max``; ``day_p_empty_max``,
       ``day_successes_max`` (expected successes per character and day, and the party's);
-      ``hiding_p_max``; ``haggle_p_noticed_max``; each ``*_where`` names where its max is.
+      ``hiding_p_max``; ``haggle_p_noticed_max``; ``attack_p_hit_max``, ``attack_p_crit_max``;
+      each ``*_where`` names where its max is.
       A part out of the switch's scope, or not computed, is NaN; ``day_method`` says how the
       day was computed and ``note`` why a part was not.
     - ``detail``: every cell, long form: ``switch, value, part, measure, case`` (and the
@@ -502,6 +543,8 @@ _SUMMARY = {  # table column prefix: (part, measure)
     "day_successes": ("day", "successes"),
     "hiding_p": ("hiding", "p_hidden"),
     "haggle_p_noticed": ("haggle", "p_noticed"),
+    "attack_p_hit": ("attack", "p_hit"),
+    "attack_p_crit": ("attack", "p_crit"),
 }
 _WITH_MEAN = ("dc_p", "drain")  # the summaries that also show their mean |Δ|
 
@@ -613,7 +656,7 @@ def _grid(
             for m in check_items("modifiers", modifiers, what="modifiers")
         ),
         dcs=tuple(
-            check_int("dcs", d, lo=-1000, hi=1000)
+            check_int("dcs", d, lo=-MAX_DC, hi=MAX_DC)
             for d in check_items("dcs", DC_TABLE.values() if dcs is None else dcs, what="DCs")
         ),
         advantages=_choices("advantages", advantages, ADVANTAGE_STATES),
@@ -631,7 +674,7 @@ def _parts_wanted(
 ) -> tuple[str, ...]:
     """The parts :func:`sensitivity` computes: ``parts``, checked against those its inputs
     allow (default: all of them)."""
-    available = {"dc_table", "hiding", "haggle"}
+    available = {"dc_table", "hiding", "haggle", "attack"}
     if party is not None:
         available.add("party")
     if day is not None and day_method != "none":
@@ -754,6 +797,7 @@ def sensitivity(
         "party": lambda r: _party_part(r, party_ or (), grid),
         "hiding": lambda r: _hiding_part(r, grid),
         "haggle": lambda r: _haggle_part(r, grid),
+        "attack": lambda r: _attack_part(r, grid),
     }
     frames = []
     for part in (p for p in wanted if p != "day"):

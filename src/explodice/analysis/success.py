@@ -58,6 +58,7 @@ from explodice.game.tables import (
     DC_TABLE,
     DC_TABLES,
     DIFFICULTY_FR,
+    MAX_DC,
     MODIFIERS,
     SYSTEMS,
     System,
@@ -536,7 +537,9 @@ def success_table(
     dc_list = (
         list(DC_TABLES[system].values())
         if dcs is None
-        else [check_int("dcs", d, lo=-1000, hi=1000) for d in check_items("dcs", dcs, what="DCs")]
+        else [
+            check_int("dcs", d, lo=-MAX_DC, hi=MAX_DC) for d in check_items("dcs", dcs, what="DCs")
+        ]
     )
     specs = _specs(modifiers, characters, tests, system, kind, actor, policy)
     dc_arr = np.asarray(dc_list, dtype=int)

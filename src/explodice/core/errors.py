@@ -56,6 +56,7 @@ __all__ = [
     "check_mapping",
     "check_real",
     "check_text",
+    "check_unique",
     "clip",
     "fail",
     "listed",
@@ -192,11 +193,11 @@ def check_choice(
     ...
     explodice.core.errors.RulesTypeError: `advantage` must be one of ['normal', 'advantage'], but array([1, 2]) was passed.
     """
-    allowed = f"one of {listed(choices)}"
+    # the message is written only for a refusal: a Roll checks its choices on every creation
     if not isinstance(value, str):  # first: an array compared with `in` is ambiguous
-        raise fail(field_name, value, allowed, error, wrong_type=True)
+        raise fail(field_name, value, f"one of {listed(choices)}", error, wrong_type=True)
     if value not in choices:
-        raise fail(field_name, value, allowed, error)
+        raise fail(field_name, value, f"one of {listed(choices)}", error)
     return choices[choices.index(value)]
 
 
@@ -373,6 +374,41 @@ def check_mapping(
     return dict(value)
 
 
+def check_unique(
+    field_name: str,
+    items: Any,
+    *,
+    key: Any = None,
+    error: type[ExplodiceError] = ExplodiceError,
+) -> list[Any]:
+    """``items`` as a list when no two of them are the same (compared by ``key(item)``: the
+    thing a name stands for, ``FOR`` and ``STR`` alike), else the error naming the field and
+    the value given twice: a duplicate is refused, never counted twice nor silently merged.
+
+    >>> check_unique("--dc", [12, 16])
+    [12, 16]
+    >>> check_unique("--saves", ["STR", "DEX", "FOR"], key=lambda s: {"FOR": "STR"}.get(s, s))
+    Traceback (most recent call last):
+    ...
+    explodice.core.errors.ExplodiceError: `--saves` must give each value once, but 'FOR' is given twice (as 'STR' and 'FOR').
+    """
+    items = list(items)
+    seen: dict[Any, Any] = {}
+    for item in items:
+        k = item if key is None else key(item)
+        if k in seen:
+            first = seen[k]
+            same = "" if first == item else f" (as {shown(first)} and {shown(item)})"
+            err = error(
+                f"`{clip(field_name)}` must give each value once, but {shown(item)} is given "
+                f"twice{same}."
+            )
+            err.field = field_name
+            raise err
+        seen[k] = item
+    return items
+
+
 def clip(text: Any, limit: int = MAX_SHOWN) -> str:
     """``str(text)`` cut to ``limit`` characters (a key or a name echoed in a message).
 
@@ -401,11 +437,22 @@ def listed(names: Any, limit: int = 12) -> str:
 MAX_LINE = 2000  # characters of a one-line error message at most
 
 
-def one_line(err: BaseException) -> str:
-    r"""An error as one line: its type and its message with the white space folded, and cut
-    at :data:`MAX_LINE` characters.
+def one_line(err: BaseException, *, named: bool = True) -> str:
+    r"""An error as one line: its type (unless not ``named``: what a person reads, where the
+    class name of the code is noise) and its message with the white space folded, cut at
+    :data:`MAX_LINE` characters. A system error without ``named`` is its file and its reason.
 
     >>> one_line(RulesError("`dc` must be\n an integer"))
     'RulesError: `dc` must be an integer'
+    >>> one_line(RulesError("`dc` must be an integer"), named=False)
+    '`dc` must be an integer'
+    >>> one_line(PermissionError(13, "Permission denied", "out.csv"), named=False)
+    'out.csv: Permission denied'
     """
-    return clip(f"{type(err).__name__}: {' '.join(str(err).split())}".rstrip(": "), MAX_LINE)
+    text = " ".join(str(err).split())
+    if not named and isinstance(err, OSError) and err.strerror:
+        where = f"{err.filename}: " if err.filename is not None else ""
+        text = " ".join(f"{where}{err.strerror}".split())
+    if named or not text:
+        text = f"{type(err).__name__}: {text}".rstrip(": ")
+    return clip(text, MAX_LINE)

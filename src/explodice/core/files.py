@@ -22,16 +22,19 @@ explodice.core.errors.ExplodiceError: party.toml: not valid TOML: Invalid value 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import socket
 import stat
 import tempfile
+import time
 import tomllib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from explodice.core.errors import ExplodiceError, ExplodiceTypeError, fail
+from explodice.core.numbers import read_int
 
 __all__ = [
     "MAX_TEXT_BYTES",
@@ -280,18 +283,18 @@ def atomic_write(path: str | os.PathLike[str]) -> Iterator[Path]:
     _remove_leftovers(path)
     mode = new_file_mode(path)
     fd, name = tempfile.mkstemp(prefix=_temp_prefix(path), suffix=".tmp", dir=path.parent or ".")
-    try:
-        os.fchmod(fd, mode)  # mkstemp's 0o600 would be renamed as it is
-    finally:
-        os.close(fd)
     tmp = Path(name)
     try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # held until renamed: a live writer's file is locked
+        os.fchmod(fd, mode)  # mkstemp's 0o600 would be renamed as it is
         yield tmp
         _fsync(tmp)
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+    finally:
+        os.close(fd)  # closing releases the lock
     _fsync_folder(path.parent)
 
 
@@ -302,20 +305,53 @@ def _temp_prefix(path: Path, pid: int | None = None) -> str:
     return f".{path.name}.explodice-{host}-{os.getpid() if pid is None else pid}-"
 
 
+#: Seconds after which a temporary file of ours that no writer holds counts as a dead
+#: writer's whatever its name says (its PID reused by another process, another host's name:
+#: a container gets a new one each run).
+STALE_SECONDS = 600
+
+
 def _remove_leftovers(path: Path) -> None:
-    """Remove the temporary siblings of ``path`` left by writers of this host that are gone
-    (a kill mid-write cannot run the clean-up); another host's, or a live writer's, stay."""
-    head = _temp_prefix(path, pid=0)[: -len("0-")]  # ".<name>.explodice-<host>-"
+    """Remove the temporary siblings of ``path`` that killed writers left (a kill mid-write
+    cannot run the clean-up): a regular file named as :func:`atomic_write` names them
+    (``.<name>.explodice-<host>-<pid>-<random>.tmp``), which no writer holds locked (a writer
+    holds its temporary file locked until it renames it), and whose writer is gone: a
+    process of this host that has ended, or a file untouched for :data:`STALE_SECONDS`. A
+    live writer's file stays, and no other file is touched."""
+    head = f".{path.name}.explodice-"
+    host = _temp_prefix(path, pid=0)[len(head) : -len("-0-")]
     folder = path.parent if str(path.parent) else Path(".")
     try:
         names = [n for n in os.listdir(folder) if n.startswith(head) and n.endswith(".tmp")]
     except OSError:
         return
     for name in names:
-        pid = name[len(head) :].split("-", 1)[0]
-        if pid.isdigit() and not _alive(int(pid)):
-            with contextlib.suppress(OSError):
-                os.unlink(folder / name)
+        try:
+            writer, pid_text, _ = name[len(head) : -len(".tmp")].rsplit("-", 2)
+            pid = read_int(pid_text, signed=False)
+            age = time.time() - os.lstat(folder / name).st_mtime
+        except (ValueError, OSError):  # not one of ours, or gone already
+            continue
+        gone = (writer == host and pid > 0 and not _alive(pid)) or age > STALE_SECONDS
+        if gone:
+            _remove_unlocked(folder / name)
+
+
+def _remove_unlocked(path: Path) -> None:
+    """Remove ``path``, a regular file, unless a live writer holds it locked."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:  # a link, or not ours to read: left alone
+        return
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        os.unlink(path)
+    except OSError:  # BlockingIOError: a live writer holds it
+        return
+    finally:
+        os.close(fd)
 
 
 def _alive(pid: int) -> bool:

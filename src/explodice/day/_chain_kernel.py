@@ -10,7 +10,8 @@ and one exploding d6 is a short recursion:
 
 so a roll's move along a column is a Horner scheme in ``R``: about seven operations per level
 and per ``c``, whatever the gauge's size, played on a vector register's worth of columns at
-once by the vector code of :mod:`explodice.day._vector`. Past 0 the excess pours into the
+once by the vector code of :mod:`explodice.day._vector` (or its plain twin,
+:mod:`explodice.day._plain`: :mod:`explodice.day._horner` picks). Past 0 the excess pours into the
 other gauges in the order the overflow rule gives (:mod:`explodice.day.chain`): a column's
 sources and its first other gauge ``j1`` make one *combined* level ``z = level of g + level of
 j1``, along which the drain is again the same Horner scheme, on arrays of each about a tenth
@@ -26,6 +27,10 @@ of the states at level 20 (three slots: 0.3-0.4 of them; 0.4-0.55 at level 10,
 :func:`pull_columns` and :func:`stage_pull` are the same operator transposed: the expected
 value of ``V`` after the roll, for the optimal player's backward pass.
 
+The kernels take a roll's arrays as named records (numba reads a ``NamedTuple`` as a struct:
+no cost): :class:`Columns` (a gauge's columns, built once per gauge), :class:`Stage` (one class
+of columns) and :class:`Drain` (the roll's drain laws), and unpack them on entry.
+
 >>> import numpy as np
 >>> u = np.zeros((8, 1)); u[6, 0] = 1.0   # index 0 (row 6) worth 1
 >>> r, S = np.zeros((8, 1)), np.zeros(1)
@@ -36,13 +41,18 @@ value of ``V`` after the roll, for the optimal player's backward pass.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, uint64
 
-from explodice.day._vector import FASTMATH, SIXTH, horner_columns, horner_stage
+from explodice.day._horner import KERNELS, horner_columns, horner_stage
+from explodice.day._vector import FASTMATH, SIXTH
 from explodice.engine.numba_cache import prepare_cache
 
-prepare_cache(__file__)  # before the first @njit(cache=True): see engine/numba_cache.py
+# before the first @njit(cache=True): see engine/numba_cache.py; the kernels built on the plain
+# Horner schemes are cached apart from the vector ones
+prepare_cache(__file__, variant="" if KERNELS == "vector" else KERNELS)
 
 # reassociation lets the loops run on vectors; the sums stay sums of positive terms. A helper
 # with such arithmetic that a cached kernel calls is inline="always": compiled apart, numba may
@@ -52,6 +62,60 @@ _FAST = FASTMATH
 _SIXTH = SIXTH
 BLOCK = 384  # columns of a tile: its rows of 384 doubles stay in the L1/L2 caches
 NARROW = 64  # columns of a tile when each column is a run (the last axis: a transposed copy)
+
+
+class Columns(NamedTuple):
+    """The columns of a roll of one gauge (:class:`~explodice.day.chain.MovePlan`'s arrays):
+    ``m`` levels of the gauge at stride ``inner``. ``base[col]`` places column ``col`` in the
+    stage buffer ``F`` (combined level 0 of law 0, ``zstep`` per level, ``vstep`` per law;
+    ``< 0``: the column loses its excess at once), ``t_base``, ``t_zstep`` in the pull's stage
+    values ``T``; ``b_lim[col]``: the levels of what the column keeps that its stage reads,
+    ``V[b_base + lv b_step]`` in the pull."""
+
+    m: int
+    inner: int
+    base: np.ndarray
+    zstep: np.ndarray
+    vstep: np.ndarray
+    t_base: np.ndarray
+    t_zstep: np.ndarray
+    b_base: np.ndarray
+    b_step: np.ndarray
+    b_lim: np.ndarray
+
+
+class Stage(NamedTuple):
+    """One class of columns (first gauge of the pour ``j1``;
+    :class:`~explodice.day.chain.PourClass`): ``K`` planes (the levels of the two other
+    gauges), ``Z`` combined levels, an excess past ``j1`` of at most ``X`` points poured on.
+    What the drain leaves at combined level ``y < ylim`` lands on ``j1`` (state ``tbase[k] + y
+    tstep``; ``tbase < 0``: no column); an excess ``x = 1 .. R[k]`` past ``j1`` lands on
+    ``pour_to[pour_at[k] + x - 1]``, more than ``R[k]`` on ``lump_to[k]`` (the rest lost)."""
+
+    Z: int
+    K: int
+    X: int
+    ylim: int
+    tbase: np.ndarray
+    tstep: int
+    pour_at: np.ndarray
+    pour_to: np.ndarray
+    R: np.ndarray
+    lump_to: np.ndarray
+
+
+class Drain(NamedTuple):
+    """A roll's drain: ``pis[v]`` the c-mass of law ``v`` (two laws,
+    :data:`~explodice.day.chain.N_LAWS`; ``C`` the largest c), ``tau[v, j]`` = P(d > j) and
+    ``lam[v, j]`` = E[(d - j)^+] of each; column ``col`` plays law ``vcol[col]``, except its
+    level 0 when ``row0 >= 0`` (a roll at disadvantage when its own gauge is empty)."""
+
+    pis: np.ndarray
+    C: int
+    tau: np.ndarray
+    lam: np.ndarray
+    row0: int
+    vcol: np.ndarray
 
 
 # -- one exploding d6 along an axis, transposed (the pull) ---------------------------------------
@@ -164,12 +228,12 @@ def _into(out, at, values, n, overwrite):
 
 
 @njit(boundscheck=False, fastmath=_FAST, inline="always")
-def _to_stage(F, src, s0, step, weight, a, m, pv, pn, zs, runs_b, runs_n, runs_k, n_runs,
-        run_sum):  # fmt: skip
+def _to_stage(F, src, s0, step, weight, a, m, runs, n_runs):
     """Add the tile's sources (row ``lv``: ``src[s0 + lv step ..]``, times ``weight``) and what
     its columns keep (``a``, levels below ``runs_k``: the stage reads no more) into the stage
-    arrays, by combined level: runs of columns whose entries are consecutive add as vectors.
-    ``run_sum[k]``: run ``k``'s sources, summed."""
+    arrays, by combined level: ``runs`` (:func:`push_columns`' scratch) of columns whose
+    entries are consecutive add as vectors. ``run_sum[k]``: run ``k``'s sources, summed."""
+    pv, pn, zs, runs_b, runs_n, runs_k, run_sum = runs
     for k in range(n_runs):
         run_sum[k] = 0.0
     for lv in range(m):
@@ -197,25 +261,23 @@ def _to_stage(F, src, s0, step, weight, a, m, pv, pn, zs, runs_b, runs_n, runs_k
 
 
 @njit(cache=True, boundscheck=False, fastmath=_FAST, nogil=True)
-def push_columns(P, out, m, inner, weight, pis, C, row0, vcol, base, zstep, vstep, keep, F,
-        n_var, tau, lam, mass, overwrite, col_lo, col_hi):  # fmt: skip
+def push_columns(P, out, weight, cols, drain, F, mass, overwrite, col_lo, col_hi):
     """Add ``weight`` times ``P`` after one roll of the columns' gauge into ``out``: the drain
     within each column, and each column's sources and kept mass into ``F`` for the stages.
 
-    ``pis[v]``: the c-mass of law ``v`` (``C`` its largest c); column ``col`` plays law
-    ``vcol[col]``, except its level 0 when ``row0 >= 0`` (a roll at disadvantage when its own
-    gauge is empty). ``base[col]`` places the column in ``F`` (combined level 0 of law 0,
-    ``zstep`` per level, ``vstep`` per law, slot ``n_var``: what the column kept, at its
-    levels below ``keep[col]``, the only ones the stage reads); a column with ``base < 0``
-    loses its excess at once, into its level 0 (``tau[v, j]``: P(d > j), ``lam[v, j]``:
-    E[(d - j)^+]). ``mass[v]`` gathers the mass of each law. With ``overwrite`` the columns
-    are written into ``out``, not added (the first roll type of a lane: ``out`` need not be
-    zeroed). Only columns ``col_lo .. col_hi - 1`` are played (the GIL is released: two
-    halves of a roll, or two lanes of rolls, run on two threads). Returns the expected points
-    lost.
+    ``cols``: the :class:`Columns`, ``drain`` the roll's :class:`Drain`. Column ``col`` goes
+    into ``F`` at ``cols.base[col]`` (slot ``n_var`` = the number of laws: what the column
+    kept, at its levels below ``cols.b_lim[col]``, the only ones the stage reads); a column
+    with ``base < 0`` loses its excess at once, into its level 0. ``mass[v]`` gathers the
+    mass of each law. With ``overwrite`` the columns are written into ``out``, not added (the
+    first roll type of a lane: ``out`` need not be zeroed). Only columns ``col_lo .. col_hi -
+    1`` are played (the GIL is released: two halves of a roll, or two lanes of rolls, run on
+    two threads). Returns the expected points lost.
 
     A tile whose levels are runs of ``P`` (``inner`` at least a tile's width) is read in
     place; the weight goes into the laws' coefficients."""
+    m, inner, base, keep = cols.m, cols.inner, cols.base, cols.b_lim
+    pis, C, row0, vcol = drain.pis, drain.C, drain.row0, drain.vcol
     n_cols = col_hi
     B = BLOCK if inner > 1 else NARROW
     contiguous = inner >= B
@@ -266,18 +328,20 @@ def push_columns(P, out, m, inner, weight, pis, C, row0, vcol, base, zstep, vste
             for b in range(nb):
                 a[0, b] += (k0 - coef[0, b]) * src[s0 + uint64(b)]
         _scatter(out, a, rows_a, inner, contiguous, start, nb, overwrite)
-        lost += _stage_sources(F, src, s0, step, weight, a, m, nb, col0, base, zstep, vstep, keep,
-                               vb, n_var, row0, pv, pn, zs, runs_b, runs_n, runs_k, run_sum, out,
-                               start, tau, lam, mass)  # fmt: skip
+        runs = (pv, pn, zs, runs_b, runs_n, runs_k, run_sum)
+        lost += _stage_sources(F, src, s0, step, weight, a, nb, col0, cols, drain, vb, runs, out,
+                               start, mass)  # fmt: skip
         col0 += nb
     return lost
 
 
 @njit(boundscheck=False, fastmath=_FAST, inline="always")
-def _stage_sources(F, src, s0, step, weight, a, m, nb, col0, base, zstep, vstep, keep, vb, n_var,
-        row0, pv, pn, zs, runs_b, runs_n, runs_k, run_sum, out, start, tau, lam, mass):  # fmt: skip
+def _stage_sources(F, src, s0, step, weight, a, nb, col0, cols, drain, vb, runs, out, start, mass):
     """The tile's part of the stages (or, for columns without a pour, their lumps), and the
-    mass of each law."""
+    mass of each law (``runs``: :func:`push_columns`' scratch of the tile's runs)."""
+    m, base, zstep, vstep, keep = cols.m, cols.base, cols.zstep, cols.vstep, cols.b_lim
+    n_var, row0, tau, lam = drain.pis.shape[0], drain.row0, drain.tau, drain.lam
+    pv, pn, zs, runs_b, runs_n, runs_k, run_sum = runs
     n_runs = 0
     lumps = False
     for b in range(nb):
@@ -298,8 +362,7 @@ def _stage_sources(F, src, s0, step, weight, a, m, nb, col0, base, zstep, vstep,
         runs_n[n_runs] = 1
         runs_k[n_runs] = keep[col]
         n_runs += 1
-    _to_stage(F, src, s0, step, weight, a, m, pv, pn, zs, runs_b, runs_n, runs_k, n_runs,
-              run_sum)  # fmt: skip
+    _to_stage(F, src, s0, step, weight, a, m, runs, n_runs)
     for k in range(n_runs):
         mass[vb[runs_b[k]]] += run_sum[k]
     if row0 >= 0:  # level 0 is a source of the empty gauge's law
@@ -328,19 +391,21 @@ def _stage_sources(F, src, s0, step, weight, a, m, nb, col0, base, zstep, vstep,
 
 
 @njit(cache=True, boundscheck=False, fastmath=_FAST, nogil=True)
-def stage_push(F, n_var, Z, K, X, pis, C, zlim, ylim, tbase, tstep, pour_at, pour_to, R,
-        lump_to, tau, lam, out, Phi):  # fmt: skip
-    """The drain along the combined level of one class of columns (first gauge of the pour
-    ``j1``): ``K`` planes (the levels of the two other gauges), ``Z`` combined levels.
+def stage_push(F, stage, drain, zlim, out, Phi):
+    """The drain along the combined level of one class of columns (its :class:`Stage`),
+    ``drain`` the roll's :class:`Drain`.
 
-    ``F`` (flat ``(n_var + 1, Z, K)``): the sources by law, and in slot ``n_var`` what the
-    columns kept. Everything the sources leave at combined level ``y >= 0`` minus what the
-    columns kept lands on ``j1`` at ``y`` (``tbase[k] + y tstep``, ``y < ylim``); an excess
-    ``x = 1 .. R[k]`` past ``j1`` lands where ``pour_to[pour_at[k] + x - 1]`` says, and more
-    than ``R[k]`` in ``lump_to[k]``, lost. ``zlim[v]``: the combined levels law ``v`` has
+    ``F`` (flat ``(n_var + 1, Z, K)``, ``n_var`` the number of laws): the sources by law, and
+    in slot ``n_var`` what the columns kept. Everything the sources leave at combined level
+    ``y >= 0`` minus what the columns kept lands on ``j1`` at ``y``; an excess past ``j1``
+    where the stage pours it, the rest lost. ``zlim[v]``: the combined levels law ``v`` has
     sources at (law 0 at all of them); the two laws (:data:`~explodice.day.chain.N_LAWS`)
     played by :func:`~explodice.day._vector.horner_stage`. ``Phi`` (``X + Z`` rows of ``K``)
     is scratch. Returns the expected points lost."""
+    Z, K, X, ylim, tbase, tstep = stage.Z, stage.K, stage.X, stage.ylim, stage.tbase, stage.tstep
+    pour_at, pour_to, R, lump_to = stage.pour_at, stage.pour_to, stage.R, stage.lump_to
+    pis, C, tau, lam = drain.pis, drain.C, drain.tau, drain.lam
+    n_var = pis.shape[0]
     if n_var != 2:
         raise ValueError("stage_push plays two laws (explodice.day.chain.N_LAWS)")
     F3 = F.reshape(n_var + 1, Z, K)
@@ -404,11 +469,14 @@ def plane_to_level(block, out, slots, K, Z):
 
 # -- pull: the expected value after a roll (the optimal player's backward pass) -------------------
 @njit(cache=True, boundscheck=False, fastmath=_FAST)
-def stage_pull(V, Z, K, X, Cmax, ylim, tbase, tstep, pour_at, pour_to, R, lump_to, tau, T, u, r, S):
-    """The transpose of :func:`stage_push` for the laws of ``c = 1 .. Cmax`` dice: ``T[c -
-    1, z, k]`` = E[V after a drain of c dice, from combined level ``z`` of plane ``k``] for
-    the part past the column (landing on ``j1`` or beyond). ``u``, ``r``: scratch of ``6 + X
-    + Z`` rows (the first six hold zeros); ``tau[c, j]`` = P(c dice > j)."""
+def stage_pull(V, stage, Cmax, tau, T, u, r, S):
+    """The transpose of :func:`stage_push` for the laws of ``c = 1 .. Cmax`` dice on one
+    class of columns (its :class:`Stage`): ``T[c - 1, z, k]`` = E[V after a drain of c dice,
+    from combined level ``z`` of plane ``k``] for the part past the column (landing on ``j1``
+    or beyond). ``u``, ``r``: scratch of ``6 + X + Z`` rows (the first six hold zeros), ``S``
+    of ``K``; ``tau[c, j]`` = P(c dice > j)."""
+    Z, K, X, ylim, tbase, tstep = stage.Z, stage.K, stage.X, stage.ylim, stage.tbase, stage.tstep
+    pour_at, pour_to, R, lump_to = stage.pour_at, stage.pour_to, stage.R, stage.lump_to
     for j in range(6):
         uj = u[j]
         rj = r[j]
@@ -444,14 +512,16 @@ def stage_pull(V, Z, K, X, Cmax, ylim, tbase, tstep, pour_at, pour_to, R, lump_t
 
 
 @njit(cache=True, boundscheck=False, fastmath=_FAST, nogil=True)
-def pull_columns(V, W, m, inner, Cmax, base, t_base, t_zstep, bbase, bstep, blim, T, tau,
-        col_lo, col_hi):  # fmt: skip
+def pull_columns(V, W, cols, Cmax, tau, T, col_lo, col_hi):
     """``W[c - 1, i]`` = E[V after one roll of the columns' gauge whose drain is ``c``
-    exploding d6, from state ``i``], ``c = 1 .. Cmax``. ``t_base[col]``, ``t_zstep[col]``:
-    where the column's combined levels read the stage values ``T[c - 1]`` (flat; its last
-    entry holds 0); the part the stage counted but the column keeps, ``V[bbase[col] + lv
-    bstep[col]]`` for ``lv < blim[col]``, is taken off first. A column with ``base < 0``
-    loses its excess at once: its level 0's value, times P(c dice > lv)."""
+    exploding d6, from state ``i``], ``c = 1 .. Cmax``, columns ``col_lo .. col_hi - 1`` of
+    the :class:`Columns` ``cols``. A column's combined levels read the stage values ``T[c -
+    1]`` (flat; its last entry holds 0) at ``t_base[col]``; the part the stage counted but
+    the column keeps, ``V[b_base[col] + lv b_step[col]]`` for ``lv < b_lim[col]``, is taken
+    off first. A column with ``base < 0`` loses its excess at once: its level 0's value,
+    times P(c dice > lv) (``tau[c, lv]``)."""
+    m, inner, base, t_base, t_zstep = cols.m, cols.inner, cols.base, cols.t_base, cols.t_zstep
+    bbase, bstep, blim = cols.b_base, cols.b_step, cols.b_lim
     n_cols = V.size // m
     B = BLOCK if inner > 1 else NARROW
     u = np.zeros((m + 6, B))
@@ -539,18 +609,45 @@ def marginals(P, sizes):
     return out
 
 
+class SumMoves(NamedTuple):
+    """Where a roll of one gauge moves each state of a chain with a running sum
+    (:func:`move_sum`): state ``i`` is at level ``level[i]`` of the gauge (``stride`` apart),
+    the others at ``o_of[i]`` (offset ``base[o]``); an excess ``x < cap[o]`` (the points the
+    overflow can reach) goes to ``base[dest[o, x - 1]]`` losing ``lost_amt[o, x - 1]``, more
+    to ``base[far_of[o]]``, losing ``x - cap[o]``."""
+
+    level: np.ndarray
+    o_of: np.ndarray
+    base: np.ndarray
+    stride: int
+    dest: np.ndarray
+    lost_amt: np.ndarray
+    cap: np.ndarray
+    far_of: np.ndarray
+
+
+class SumLaws(NamedTuple):
+    """The drain laws of a roll for :func:`move_sum`: state ``i`` plays law ``law[i]``, its
+    row of ``qs`` (P(d = j)), ``t0`` (P(d >= j)) and ``t1`` (E[d; d >= j]); each row holds at
+    least ``n_bins`` + the character's points + 2 entries (every drain past them lands in one
+    cell, read from the tails)."""
+
+    law: np.ndarray
+    qs: np.ndarray
+    t0: np.ndarray
+    t1: np.ndarray
+
+
 @njit(cache=True)
-def move_sum(P, out, n_bins, level, o_of, base, stride, law, qs, t0, t1, dest, lost_amt,
-        cap, far_of, track, weight, mass):  # fmt: skip
+def move_sum(P, out, n_bins, moves, laws, track, weight, mass):
     """One roll for a chain whose state also holds a running sum ``S`` (``0 .. n_bins - 1``,
-    the last meaning "that many or more"): ``P[i * n_bins + S]``. ``track`` 1 adds each
-    roll's drain to ``S``, 2 the points it loses, 0 nothing. State ``i`` is at level
-    ``level[i]`` of the gauge, the others at ``o_of[i]`` (offset ``base[o]``); an excess
-    ``x < cap[o]`` (the points the overflow can reach) goes to ``base[dest[o, x - 1]]``
-    losing ``lost_amt[o, x - 1]``, more to ``base[far_of[o]]``, losing ``x - cap[o]``. ``qs``, ``t0``
-    (P(d >= j)), ``t1`` (E[d; d >= j]) rows hold at least ``n_bins`` + the character's points
-    + 2 entries: every drain past the row's last entries lands in one cell, read from the
-    tails. Returns the expected points lost (times ``weight``)."""
+    the last meaning "that many or more"): ``P[i * n_bins + S]``, moved as ``moves``
+    (:class:`SumMoves`) says under ``laws`` (:class:`SumLaws`). ``track`` 1 adds each roll's
+    drain to ``S``, 2 the points it loses, 0 nothing. Returns the expected points lost (times
+    ``weight``)."""
+    level, o_of, base, stride = moves.level, moves.o_of, moves.base, moves.stride
+    dest, lost_amt, cap, far_of = moves.dest, moves.lost_amt, moves.cap, moves.far_of
+    law, qs, t0, t1 = laws
     lost = 0.0
     top = n_bins - 1
     for i in range(level.size):

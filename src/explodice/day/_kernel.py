@@ -41,6 +41,8 @@ benchmark; ``benchmarks/README.md``). What a reader should know, each measured:
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import int64, njit, uint64
 
@@ -94,6 +96,40 @@ P_MALUS, P_EXPL, P_BIG, P_VARIANT = 40, 41, 42, 43
 # the counters of roll type r, gauge not empty (e = 0) or at 0 (e = 1), at 8 r + 4 e: rolls,
 # successes, drain, squared drain
 H_ALL, H_OK, H_DRAIN, H_DRAIN2 = 0, 1, 2, 3
+
+
+class DayTables(NamedTuple):
+    """A day as :func:`day_chunk` reads it (:class:`explodice.day.simulate.KernelDay`): the
+    fields of the roll types and of their variants (``T_*``, ``V_*``), their throw tables
+    (flat: a variant's row starts at its ``V_ROW``, :func:`byte_tables`), the sequence of roll
+    types (``-1``: drawn from the mix, ``mix_cum``, through ``mix_lut`` when it is not empty),
+    the gauges' start, the overflow rule (:data:`OVERFLOW_MODES`) and a state-dependent
+    policy's choices: roll type ``r`` with ``T_POLICY`` plays, at roll ``t``, the variant packed
+    in ``policy_pack[(t n_types + r) n_states + i]``, ``i`` the flat index of its character's
+    levels by ``c_strides[4 c + j]``."""
+
+    throws: np.ndarray
+    types: np.ndarray
+    variants: np.ndarray
+    sequence: np.ndarray
+    gauge_start: np.ndarray
+    overflow: int
+    mix_cum: np.ndarray
+    mix_lut: np.ndarray
+    policy_pack: np.ndarray
+    c_strides: np.ndarray
+    n_states: int
+
+
+class FaceTables(NamedTuple):
+    """What the lucky reroll's face-by-face path reads (``face_roll``): each pool's throws
+    (``n_faces``, their 1s, 6s and other faces' sum) and each variant's choice table."""
+
+    n_faces: np.ndarray
+    face_n1: np.ndarray
+    face_n6: np.ndarray
+    face_s: np.ndarray
+    k_tables: np.ndarray
 
 
 @njit(cache=True)
@@ -236,12 +272,14 @@ def _finish_roll(st, e, wd, wm, malus, expl, drains):
 
 
 @njit(cache=True)
-def _roll_block(st, m, t, r, n_types, gs, n, types, variants, throws, policy_pack,
-        c_strides, n_states, overflow, hot, start):  # fmt: skip
+def _roll_block(st, m, t, r, gs, n, day, hot, start):
     """:func:`_roll_days` for roll type ``r`` on every day of the block, without the lucky
     reroll: the fast path (a sequence scenario). The type's fields are read once, its two
     variants' fields chosen by a select, its counters kept in registers; indices are cast to
     unsigned, which spares numba's test for a negative index on every access."""
+    types, variants, throws, policy_pack = day.types, day.variants, day.throws, day.policy_pack
+    c_strides, n_states, overflow = day.c_strides, day.n_states, day.overflow
+    n_types = types.size // TYPE_FIELDS
     b = r * TYPE_FIELDS
     g = types[b + T_GAUGE]
     h = types[b + T_CHECK]
@@ -336,13 +374,16 @@ def _roll_block(st, m, t, r, n_types, gs, n, types, variants, throws, policy_pac
 
 
 @njit(cache=True)
-def _roll_days(st, m, t, r0, n_types, gs, n, types, variants, throws, policy_pack,
-        c_strides, n_states, overflow, hot, rt, mix_cum, mix_lut, n_faces, face_n1, face_n6,
-        face_s, k_tables):  # fmt: skip
+def _roll_days(st, m, t, r0, gs, n, day, faces, hot, rt):
     """Roll ``t`` of a block's ``m`` days: roll type ``r0``, or for a mix (``r0 < 0``) each
     day's own draw. Returns ``(successes, summed drain, st)`` and counts by roll type in
     ``hot``. Written out in one function: numba counts references to the arrays an inlined
     helper takes, on every call, which made this loop 4x slower."""
+    types, variants, throws, policy_pack = day.types, day.variants, day.throws, day.policy_pack
+    c_strides, n_states, overflow = day.c_strides, day.n_states, day.overflow
+    mix_cum, mix_lut = day.mix_cum, day.mix_lut
+    n_faces, face_n1, face_n6, face_s, k_tables = faces
+    n_types = types.size // TYPE_FIELDS
     if r0 < 0:  # drawn from the mix by integer weight, two per 64-bit output
         w_total = mix_cum[-1]
         for d in range(0, m, 2):
@@ -423,18 +464,13 @@ def _roll_days(st, m, t, r0, n_types, gs, n, types, variants, throws, policy_pac
 
 
 @njit(cache=True, nogil=True)
-def day_chunk(seed_row, size, out, throws, types, variants, sequence, gauge_start,
-        overflow, mix_cum, mix_lut, policy_pack, c_strides, n_states, n_faces, face_n1,
-        face_n6, face_s, k_tables):  # fmt: skip
-    """Run ``size`` days on the stream ``seed_row`` (uint64[4]), adding into ``out`` (one lane's
-    accumulators, see :func:`accumulators`). Releases the GIL: lanes run on Python threads.
-
-    ``types`` and ``variants`` hold the fields named by ``T_*`` and ``V_*``; ``throws`` the
-    throw tables, flat (a variant's row starts at its ``V_ROW``). A state-dependent policy:
-    roll type ``r`` with ``T_POLICY`` plays, at roll ``t``, the variant packed in
-    ``policy_pack[(t n_types + r) n_states + i]`` (when >= 0), ``i`` the flat index of its
-    character's levels by ``c_strides[4 c + j]``. The last four arrays serve the lucky
-    reroll's face-by-face path only. Returns nothing: the counts are added into ``out``."""
+def day_chunk(seed_row, size, out, day, faces):
+    """Run ``size`` days of ``day`` (:class:`DayTables`) on the stream ``seed_row``
+    (uint64[4]), adding into ``out`` (one lane's accumulators, see :func:`accumulators`).
+    Releases the GIL: lanes run on Python threads. ``faces`` (:class:`FaceTables`) serve the
+    lucky reroll's face-by-face path only. Returns nothing: the counts are added into
+    ``out``."""
+    types, sequence, gauge_start = day.types, day.sequence, day.gauge_start
     st = seed_state(seed_row)
     first_h, roll_h, type_h, caused_h, end_h, lost_h, sums_h, lost_sum_h = out
     n_rolls = sequence.size
@@ -464,16 +500,9 @@ def day_chunk(seed_row, size, out, throws, types, variants, sequence, gauge_star
         for t in range(n_rolls):
             r = sequence[t]
             if r >= 0 and not types[r * TYPE_FIELDS + T_FACE]:  # one roll type for all days
-                ok_t, drain_t, st = _roll_block(
-                    st, m, t, r, n_types, gs, n, types, variants, throws, policy_pack,
-                    c_strides, n_states, overflow, hot, start,
-                )  # fmt: skip
+                ok_t, drain_t, st = _roll_block(st, m, t, r, gs, n, day, hot, start)
             else:  # a mix, or a roll face by face: day by day
-                ok_t, drain_t, st = _roll_days(
-                    st, m, t, r, n_types, gs, n, types, variants, throws, policy_pack,
-                    c_strides, n_states, overflow, hot, rt, mix_cum, mix_lut, n_faces, face_n1,
-                    face_n6, face_s, k_tables,
-                )  # fmt: skip
+                ok_t, drain_t, st = _roll_days(st, m, t, r, gs, n, day, faces, hot, rt)
             roll_h[t, 0] += ok_t
             roll_h[t, 1] += drain_t
         for g in range(n_g):

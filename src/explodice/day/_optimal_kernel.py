@@ -7,22 +7,23 @@ weight plus the expected value of what is left; :func:`values` gives the roll's 
 state (the backward pass: vectorised over states, the throws' choices in turn), :func:`decide`
 also the choices, P(success) and the law of the draining 1s (the forward pass, the tables).
 
-The throws of the two variants (the roll's hindering gauge with points, at 0): those without
-a choice summed in ``s0[v]`` (P(success)) and ``pi0[v, c]`` (P(c draining 1s)); the choice
-throws of variant ``v``, ``first[v] .. last[v] - 1``, with ``p``, ``kmax``, ``succ[j, k]`` and
-``ones[j, k, c]``. Ties go to the larger k, as :class:`explodice.Best`'s.
+The throws of the two variants (the roll's hindering gauge with points, at 0) come as one
+record, :class:`Choices`. Ties go to the larger k, as :class:`explodice.Best`'s.
 
 >>> import numpy as np
 >>> V = np.array([0.0, 1.0]); W = np.array([[0.0, 0.0]])  # one die empties a gauge of 1
 >>> Q = np.zeros(2)
->>> values(V, W, 1, 0, 1.0, np.array([0.5, 0.5]),
-...        np.array([[0.5, 0.5], [0.5, 0.5]]), np.zeros(2, np.int64), np.zeros(2, np.int64),
-...        np.zeros(1), np.zeros(1, np.int64), np.zeros((1, 2)), np.zeros((1, 2, 2)), Q, 1.0, 0, 2)
+>>> none = Choices(np.array([0.5, 0.5]), np.array([[0.5, 0.5], [0.5, 0.5]]),
+...                np.zeros(2, np.int64), np.zeros(2, np.int64), np.zeros(1),
+...                np.zeros(1, np.int64), np.zeros((1, 2)), np.zeros((1, 2, 2)))
+>>> values(V, W, 1, 0, 1.0, none, Q, 1.0, 0, 2)
 >>> Q.tolist()   # success 1/2, and from level 1 the day keeps its point with 1/2
 [0.5, 1.0]
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -36,11 +37,30 @@ _FAST = FASTMATH
 BLOCK = 256
 
 
+class Choices(NamedTuple):
+    """A roll type's throws as the kernels read them: those without a choice summed in
+    ``s0[v]`` (P(success)) and ``pi0[v, c]`` (P(c draining 1s)) for variant ``v``; the
+    choice throws of variant ``v``, ``first[v] .. last[v] - 1``, each with its probability
+    ``p[j]``, its most pairs ``kmax[j]``, and for ``k`` pairs set aside P(success)
+    ``succ[j, k]`` and P(c draining 1s) ``ones[j, k, c]``."""
+
+    s0: np.ndarray
+    pi0: np.ndarray
+    first: np.ndarray
+    last: np.ndarray
+    p: np.ndarray
+    kmax: np.ndarray
+    succ: np.ndarray
+    ones: np.ndarray
+
+
 @njit(cache=True, boundscheck=False, fastmath=_FAST, nogil=True)
-def values(V, W, C, v, weight, s0, pi0, first, last, p, kmax, succ, ones, Q, share, lo, hi):
+def values(V, W, C, v, weight, throws, Q, share, lo, hi):
     """``Q[i] += share x`` the roll's value from state ``i`` under the best choices
     (``weight`` x P(success) plus the expected value left), every state playing variant
-    ``v``; states ``lo .. hi - 1`` only (the GIL is released: two halves on two threads)."""
+    ``v`` of ``throws`` (:class:`Choices`); states ``lo .. hi - 1`` only (the GIL is
+    released: two halves on two threads)."""
+    s0, pi0, first, last, p, kmax, succ, ones = throws
     n = hi
     best = np.empty(BLOCK)
     val = np.empty(BLOCK)
@@ -86,12 +106,12 @@ def values(V, W, C, v, weight, s0, pi0, first, last, p, kmax, succ, ones, Q, sha
 
 
 @njit(cache=True)
-def decide(V, W, C, variant, weight, s0, pi0, first, last, p, kmax, succ, ones, Q, s_out, pi_out,
-           key_out):  # fmt: skip
+def decide(V, W, C, variant, weight, throws, Q, s_out, pi_out, key_out):
     """The best choice in every state ``i`` (``variant[i]``: 0 the hindering gauge has
-    points, 1 at 0). Writes ``Q[i]`` (the roll's value), ``s_out[i]`` (P(success)),
+    points, 1 at 0) among ``throws`` (:class:`Choices`). Writes ``Q[i]`` (the roll's value), ``s_out[i]`` (P(success)),
     ``pi_out[i, c]`` (P(c draining 1s), ``c = 0 .. C``) and ``key_out[i]`` (the choices, in
     mixed radix over the choice throws, first throw most significant)."""
+    s0, pi0, first, last, p, kmax, succ, ones = throws
     n_c = C + 1
     w = np.empty(n_c)
     pi = np.empty(n_c)

@@ -17,7 +17,12 @@ calls are :func:`horner_columns` (a tile of columns, :func:`~explodice.day._chai
 push_columns`) and :func:`horner_stage` (the combined levels of a class of columns,
 :func:`~explodice.day._chain_kernel.stage_push`), both inlined into their caller (one copy of
 the code, the same in the first run and from numba's cache). The columns go :data:`WIDTH` at
-a time (a *group*: 8 where the CPU has AVX-512, else 4), the last ones one at a time.
+a time (a *group*: 8 where the CPU has AVX-512, else 4), the last ones one at a time; the
+sweeps of either width are built by :func:`columns_kernel` and :func:`stage_kernel` (an 8-wide
+vector runs on any x86-64 CPU: LLVM splits it), which the tests run both, whatever the machine.
+:mod:`explodice.day._plain` holds the same schemes in plain loops (the specification these
+sweeps are tested against, and the fallback ``EXPLODICE_KERNELS=plain`` picks:
+:mod:`explodice.day._horner`).
 
 >>> import numpy as np
 >>> x = np.zeros(8 * 9); x[8 * 6] = 1.0          # 9 levels, 8 columns: all at level 6
@@ -49,8 +54,13 @@ __all__ = [
     "SIXTH",
     "STEPS",
     "WIDTH",
+    "WIDTHS",
+    "check_columns",
+    "check_stage",
+    "columns_kernel",
     "horner_columns",
     "horner_stage",
+    "stage_kernel",
     "vector_width",
 ]
 
@@ -87,6 +97,7 @@ def vector_width() -> int:
 
 
 WIDTH = vector_width()  # columns in one vector register
+WIDTHS = (4, 8)  # the widths the sweeps are built and tested at
 
 
 class _Emit:
@@ -192,13 +203,13 @@ class _Ring:
         return a
 
 
-def _groups(builder: ir.IRBuilder, n: ir.Value, body: Any) -> None:
-    """``body(e, b0, count)`` over the groups of ``n`` columns: ``n // WIDTH`` groups of
-    :data:`WIDTH` from column 0, then the rest one by one."""
-    wide, one = _Emit(builder, WIDTH), _Emit(builder, 1)
-    whole = builder.udiv(n, wide.int(WIDTH))
+def _groups(builder: ir.IRBuilder, n: ir.Value, width: int, body: Any) -> None:
+    """``body(e, b0, count)`` over the groups of ``n`` columns: ``n // width`` groups of
+    ``width`` from column 0, then the rest one by one."""
+    wide, one = _Emit(builder, width), _Emit(builder, 1)
+    whole = builder.udiv(n, wide.int(width))
     body(wide, wide.int(0), whole)
-    first = builder.mul(whole, wide.int(WIDTH))
+    first = builder.mul(whole, wide.int(width))
     body(one, first, builder.sub(n, first))
 
 
@@ -272,32 +283,54 @@ def _column_sweep(e: _Emit, a: dict[str, ir.Value], steps: int, first: ir.Value,
                             e.store(e.add(e.load(a["out"], at_o), value), a["out"], at_o)
 
 
-@intrinsic
-def _horner_columns(typingctx, src, s0, step, m, coef, ncoef, dst, dstep, out, o0, ostep,
-                    rows_a, overwrite, nb, dice):  # fmt: skip
-    """:func:`horner_columns`, its arguments checked."""
-    if not _contiguous(src, coef, dst, out):
-        return None
-    sig = types.void(src, s0, step, m, coef, ncoef, dst, dstep, out, o0, ostep, rows_a,
-                     overwrite, nb, dice)  # fmt: skip
+def _columns_intrinsic(width: int) -> Any:
+    """The intrinsic of :func:`horner_columns` with groups of ``width`` columns."""
 
-    def codegen(context, builder, signature, args):
-        a = _values(context, builder, _COLUMN_ARGS, {"src", "coef", "dst", "out"}, signature, args)
-        _by_steps(builder, a["dice"], lambda steps: _groups(
-            builder, a["nb"], lambda e, first, n: _column_sweep(e, a, steps, first, n)))  # fmt: skip
-        return context.get_dummy_value()
+    @intrinsic
+    def sweep(typingctx, src, s0, step, m, coef, ncoef, dst, dstep, out, o0, ostep, rows_a,
+              overwrite, nb, dice):  # fmt: skip
+        if not _contiguous(src, coef, dst, out):
+            return None
+        sig = types.void(src, s0, step, m, coef, ncoef, dst, dstep, out, o0, ostep, rows_a,
+                         overwrite, nb, dice)  # fmt: skip
 
-    return sig, codegen
+        def codegen(context, builder, signature, args):
+            arrays = {"src", "coef", "dst", "out"}
+            a = _values(context, builder, _COLUMN_ARGS, arrays, signature, args)
+            _by_steps(builder, a["dice"], lambda steps: _groups(
+                builder, a["nb"], width,
+                lambda e, first, n: _column_sweep(e, a, steps, first, n)))  # fmt: skip
+            return context.get_dummy_value()
+
+        return sig, codegen
+
+    return sweep
+
+
+def columns_kernel(width: int) -> Any:
+    """:func:`horner_columns` with groups of ``width`` (one of :data:`WIDTHS`) columns."""
+    if width not in WIDTHS:
+        raise ValueError(f"columns_kernel: width {width!r}, not one of {list(WIDTHS)}")
+    sweep = _columns_intrinsic(width)
+
+    @njit(inline="always")
+    def horner_columns(src, s0, step, m, coef, dst, dstep, out, o0, ostep, rows_a, overwrite,
+                       nb, C):  # fmt: skip
+        """``a[j, b] = sum_c coef[c, b] (R^c x)[j]`` for the ``nb`` columns of a tile, levels
+        ``j = 0 .. m - 1`` (none above), column ``b``'s level ``j`` of ``x`` at ``src[s0 + j
+        step + b]``; ``C`` (at most :data:`STEPS`) the most dice. Levels below ``rows_a`` go to
+        ``dst[j dstep + b]``, the others to ``out[o0 + j ostep + b]``, added (written with
+        ``overwrite``)."""
+        check_columns(src, s0, step, m, coef, dst, dstep, out, o0, ostep, rows_a, nb, C)
+        sweep(src, s0, step, m, coef, coef.shape[1], dst, dstep, out, o0, ostep, rows_a,
+              overwrite, nb, C)  # fmt: skip
+
+    return horner_columns
 
 
 @njit(inline="always")
-def horner_columns(src, s0, step, m, coef, dst, dstep, out, o0, ostep, rows_a, overwrite, nb,
-                   C):  # fmt: skip
-    """``a[j, b] = sum_c coef[c, b] (R^c x)[j]`` for the ``nb`` columns of a tile, levels ``j
-    = 0 .. m - 1`` (none above), column ``b``'s level ``j`` of ``x`` at ``src[s0 + j step +
-    b]``; ``C`` (at most :data:`STEPS`) the most dice. Levels below ``rows_a`` go to
-    ``dst[j dstep + b]``, the others to ``out[o0 + j ostep + b]``, added (written with
-    ``overwrite``)."""
+def check_columns(src, s0, step, m, coef, dst, dstep, out, o0, ostep, rows_a, nb, C):
+    """Refuse a tile :func:`horner_columns` cannot read or write (it reads by index alone)."""
     cw = coef.shape[1]
     if not 0 <= C <= STEPS or nb < 0 or m < 0 or coef.shape[0] < C + 1 or cw < nb:
         raise ValueError("horner_columns: dice, columns or laws out of range")
@@ -308,8 +341,6 @@ def horner_columns(src, s0, step, m, coef, dst, dstep, out, o0, ostep, rows_a, o
             raise ValueError("horner_columns: the tile reaches past its arrays")
         if kept < m and o0 + last * ostep + nb > out.size:
             raise ValueError("horner_columns: the tile reaches past its arrays")
-    _horner_columns(src, s0, step, m, coef, cw, dst, dstep, out, o0, ostep, rows_a, overwrite,
-                    nb, C)  # fmt: skip
 
 
 # -- the combined levels of a class of columns ------------------------------------------------
@@ -347,31 +378,53 @@ def _stage_sweep(e: _Emit, a: dict[str, ir.Value], steps: int, first: ir.Value,
             e.store(value, a["Phi"], b.add(b.mul(row, a["K"]), p0))
 
 
-@intrinsic
-def _horner_stage(typingctx, F, Z, K, X, zl1, pis, ncoef, Phi, dice):
-    """:func:`horner_stage`, its arguments checked."""
-    if not _contiguous(F, pis, Phi):
-        return None
-    sig = types.void(F, Z, K, X, zl1, pis, ncoef, Phi, dice)
+def _stage_intrinsic(width: int) -> Any:
+    """The intrinsic of :func:`horner_stage` with groups of ``width`` planes."""
 
-    def codegen(context, builder, signature, args):
-        a = _values(context, builder, _STAGE_ARGS, {"F", "pis", "Phi"}, signature, args)
-        _by_steps(builder, a["dice"], lambda steps: _groups(
-            builder, a["K"], lambda e, first, n: _stage_sweep(e, a, steps, first, n)))  # fmt: skip
-        return context.get_dummy_value()
+    @intrinsic
+    def sweep(typingctx, F, Z, K, X, zl1, pis, ncoef, Phi, dice):
+        if not _contiguous(F, pis, Phi):
+            return None
+        sig = types.void(F, Z, K, X, zl1, pis, ncoef, Phi, dice)
 
-    return sig, codegen
+        def codegen(context, builder, signature, args):
+            a = _values(context, builder, _STAGE_ARGS, {"F", "pis", "Phi"}, signature, args)
+            _by_steps(builder, a["dice"], lambda steps: _groups(
+                builder, a["K"], width,
+                lambda e, first, n: _stage_sweep(e, a, steps, first, n)))  # fmt: skip
+            return context.get_dummy_value()
+
+        return sig, codegen
+
+    return sweep
+
+
+def stage_kernel(width: int) -> Any:
+    """:func:`horner_stage` with groups of ``width`` (one of :data:`WIDTHS`) planes."""
+    if width not in WIDTHS:
+        raise ValueError(f"stage_kernel: width {width!r}, not one of {list(WIDTHS)}")
+    sweep = _stage_intrinsic(width)
+
+    @njit(inline="always")
+    def horner_stage(F, Z, K, X, zl1, pis, Phi, C):
+        """``Phi[X + z, k] = sum_v sum_c pis[v, c] (R^c F_v)[z, k]`` for ``z = -X .. Z - 1``
+        (no source below 0: an excess past the axis) and the ``K`` planes of a class: two
+        laws' sources ``F`` (flat ``(2, Z, K)``, law 1's only below ``zl1``), ``C`` (at most
+        :data:`STEPS`) the most dice."""
+        check_stage(F, Z, K, X, zl1, pis, Phi, C)
+        sweep(F, Z, K, X, zl1, pis, pis.shape[1], Phi, C)
+
+    return horner_stage
 
 
 @njit(inline="always")
-def horner_stage(F, Z, K, X, zl1, pis, Phi, C):
-    """``Phi[X + z, k] = sum_v sum_c pis[v, c] (R^c F_v)[z, k]`` for ``z = -X .. Z - 1`` (no
-    source below 0: an excess past the axis) and the ``K`` planes of a class: two laws'
-    sources ``F`` (flat ``(2, Z, K)``, law 1's only below ``zl1``), ``C`` (at most
-    :data:`STEPS`) the most dice."""
-    cw = pis.shape[1]
-    if not 0 <= C <= STEPS or pis.shape[0] < 2 or cw < C + 1 or not 0 <= zl1 <= Z:
+def check_stage(F, Z, K, X, zl1, pis, Phi, C):
+    """Refuse a class :func:`horner_stage` cannot read or write (it reads by index alone)."""
+    if not 0 <= C <= STEPS or pis.shape[0] < 2 or pis.shape[1] < C + 1 or not 0 <= zl1 <= Z:
         raise ValueError("horner_stage: dice, laws or rows out of range")
     if min(Z, K, X) < 0 or F.size < 2 * Z * K or Phi.size < (X + Z) * K:
         raise ValueError("horner_stage: the class reaches past its arrays")
-    _horner_stage(F, Z, K, X, zl1, pis, cw, Phi, C)
+
+
+horner_columns = columns_kernel(WIDTH)  # the sweeps at the CPU's width
+horner_stage = stage_kernel(WIDTH)

@@ -111,6 +111,14 @@ class PourClass:
     lump_to: np.ndarray
     rest: tuple[int, int]  # positions of the plane's two gauges
 
+    @functools.cached_property
+    def stage(self) -> kernel.Stage:
+        """The class's arrays as the stage kernels read them."""
+        return kernel.Stage(
+            self.Z, self.K, self.X, self.ylim, self.tbase, self.tstep, self.pour_at,
+            self.pour_to, self.R, self.lump_to,
+        )  # fmt: skip
+
 
 @dataclass(frozen=True, eq=False)
 class MovePlan:
@@ -140,6 +148,14 @@ class MovePlan:
     @property
     def n_cols(self) -> int:
         return int(self.levels.shape[0])
+
+    @functools.cached_property
+    def columns(self) -> kernel.Columns:
+        """The columns' arrays as the kernels read them."""
+        return kernel.Columns(
+            self.m, self.inner, self.base, self.zstep, self.vstep, self.t_base, self.t_zstep,
+            self.b_base, self.b_step, self.b_lim,
+        )  # fmt: skip
 
     def law_index(self, h: int) -> tuple[int, np.ndarray]:
         """``(row0, vcol)`` for a roll whose disadvantage comes from gauge ``h`` at 0 (-1:
@@ -419,15 +435,14 @@ class LevelChain:
         tau, lam = dice_tails(top)
         law_tau = laws @ tau[: C + 1]
         law_lam = laws @ lam[: C + 1]
+        drain = kernel.Drain(laws, C, law_tau, law_lam, row0, vcol)
         buffers = [self._buffer(plan.f_size, family, i) for i in range(len(parts))]
         masses = [np.zeros(N_LAWS) for _ in parts]
 
         def half(i: int) -> float:
             lo, hi = parts[i]
             return float(kernel.push_columns(
-                P, out, plan.m, plan.inner, weight, laws, C, row0, vcol, plan.base, plan.zstep,
-                plan.vstep, plan.b_lim, buffers[i], N_LAWS, law_tau, law_lam, masses[i],
-                overwrite, lo, hi,
+                P, out, weight, plan.columns, drain, buffers[i], masses[i], overwrite, lo, hi
             ))  # fmt: skip
 
         lost = sum(run_parts(half, len(parts), self.threads))
@@ -442,11 +457,7 @@ class LevelChain:
                 level_major = self._buffer(block.size, family, "by level")
                 kernel.plane_to_level(block, level_major, N_LAWS + 1, cls.K, cls.Z)
                 block = level_major
-            lost += kernel.stage_push(
-                block, N_LAWS, cls.Z, cls.K, cls.X, laws, C, plan.zlim(cls, h), cls.ylim,
-                cls.tbase, cls.tstep, cls.pour_at, cls.pour_to, cls.R, cls.lump_to, law_tau,
-                law_lam, out, Phi,
-            )  # fmt: skip
+            lost += kernel.stage_push(block, cls.stage, drain, plan.zlim(cls, h), out, Phi)
         return mass, float(lost)
 
     push = move  # forward, as :meth:`pull` is backward
@@ -461,18 +472,12 @@ class LevelChain:
             u = np.zeros((6 + cls.X + cls.Z, cls.K))
             r = np.zeros_like(u)
             Tc = T[:, cls.t_offset : cls.t_offset + cls.Z * cls.K].reshape(c_max, cls.Z, cls.K)
-            kernel.stage_pull(
-                V, cls.Z, cls.K, cls.X, c_max, cls.ylim, cls.tbase, cls.tstep, cls.pour_at,
-                cls.pour_to, cls.R, cls.lump_to, tau, Tc, u, r, np.zeros(cls.K),
-            )  # fmt: skip
+            kernel.stage_pull(V, cls.stage, c_max, tau, Tc, u, r, np.zeros(cls.K))
         W = np.empty((c_max, self.n))
 
         def half(i: int) -> None:
             lo, hi = plan.parts[i]
-            kernel.pull_columns(
-                V, W, plan.m, plan.inner, c_max, plan.base, plan.t_base, plan.t_zstep,
-                plan.b_base, plan.b_step, plan.b_lim, T, tau, lo, hi,
-            )  # fmt: skip
+            kernel.pull_columns(V, W, plan.columns, c_max, tau, T, lo, hi)
 
         run_parts(half, len(plan.parts), self.threads)
         return W
@@ -609,10 +614,9 @@ class SumChain(LevelChain):
         qs, t0, t1 = self._tables(laws, g)
         track = {"caused": 1 if g == self.gauge else 0, "lost": 2}[self.track]
         mass = np.zeros(N_LAWS)
-        lost = kernel.move_sum(
-            P, out, self.n_bins, level, o_of, base, self.strides[g], self._law_index(h), qs,
-            t0, t1, dest, lost_amt, cap, far_of, track, weight, mass,
-        )  # fmt: skip
+        moves = kernel.SumMoves(level, o_of, base, self.strides[g], dest, lost_amt, cap, far_of)
+        sum_laws = kernel.SumLaws(self._law_index(h), qs, t0, t1)
+        lost = kernel.move_sum(P, out, self.n_bins, moves, sum_laws, track, weight, mass)
         return mass, float(lost)
 
     def _tables(self, laws: np.ndarray, g: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

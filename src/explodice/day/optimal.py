@@ -30,6 +30,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -84,6 +85,13 @@ class Throws:
     state: np.ndarray  # [j] = (n1, n6, s) of each choice throw
     free: tuple[bool, bool]
     dice: int  # the most draining 1s any of them has
+
+    @functools.cached_property
+    def kernel_view(self) -> _optimal_kernel.Choices:
+        """The throws as the kernels read them."""
+        return _optimal_kernel.Choices(
+            self.s0, self.pi0, self.first, self.last, self.p, self.kmax, self.succ, self.ones
+        )
 
     def choices(self, v: int, key: int) -> list[tuple[int, int, int, int]]:
         """``(n1, n6, s, k)`` of each choice throw of variant ``v`` for the choice ``key``."""
@@ -169,7 +177,7 @@ class Player:
     ) -> None:  # fmt: skip
         """Add ``share`` times the roll's value in every state under the best choices
         (hindered by ``h``) into ``into``."""
-        args = (float(weight), th.s0, th.pi0, th.first, th.last, th.p, th.kmax, th.succ, th.ones)
+        args = (float(weight), th.kernel_view)
         empty = self.empty(h)  # the states that play the roll at disadvantage
         kept = into[empty].copy() if empty.size else into[:0]
         n, cut = V.size, V.size // 2 if V.size >= SPLIT_STATES else V.size
@@ -194,9 +202,8 @@ class Player:
         Q, s, key = np.empty(n), np.empty(n), np.empty(n, np.int64)
         pi = np.zeros((n, self.dice + 1))
         _optimal_kernel.decide(
-            V, W, self.dice, variant, float(weight), th.s0, th.pi0, th.first, th.last, th.p,
-            th.kmax, th.succ, th.ones, Q, s, pi, key,
-        )  # fmt: skip
+            V, W, self.dice, variant, float(weight), th.kernel_view, Q, s, pi, key
+        )
         return Q, s, pi, key
 
     def variant(self, h: int) -> np.ndarray:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -76,10 +76,11 @@ _WEIGHT_TOTAL = 1 << 30  # non-integer mix weights are rounded to this resolutio
 # -- the day as the kernel reads it -------------------------------------------------------------
 @dataclass(frozen=True, eq=False)
 class KernelDay:
-    """The day kernel's arguments, by the names :func:`explodice.day._kernel.day_chunk` takes:
-    the roll types' and variants' fields packed in two flat tables (``types``, ``variants``),
-    their throw tables (``throws``), the sequence or the mix (``mix_cum``, ``mix_lut``), the
-    gauges' start, and a state-dependent policy's choices (``policy_pack``)."""
+    """The day kernel's arrays (:class:`explodice.day._kernel.DayTables` and
+    :class:`~explodice.day._kernel.FaceTables` name them): the roll types' and variants'
+    fields packed in two flat tables (``types``, ``variants``), their throw tables
+    (``throws``), the sequence or the mix (``mix_cum``, ``mix_lut``), the gauges' start, a
+    state-dependent policy's choices (``policy_pack``), and the lucky reroll's face tables."""
 
     throws: np.ndarray
     types: np.ndarray
@@ -99,8 +100,13 @@ class KernelDay:
     k_tables: np.ndarray
 
     def arguments(self) -> dict[str, Any]:
-        """The keyword arguments of ``day_chunk`` (all but the stream, size and output)."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        """The keyword arguments of ``day_chunk`` (all but the stream, size and output): its
+        two records, ``day`` and ``faces``."""
+        from explodice.day import _kernel as _day_kernel  # numba: only when days are simulated
+
+        day = _day_kernel.DayTables(*(getattr(self, f) for f in _day_kernel.DayTables._fields))
+        faces = _day_kernel.FaceTables(*(getattr(self, f) for f in _day_kernel.FaceTables._fields))
+        return {"day": day, "faces": faces}
 
 
 def _mix_cum(scenario: Scenario) -> np.ndarray:

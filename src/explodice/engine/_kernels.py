@@ -176,7 +176,7 @@ def explode_then_malus(total, ones, dice, st, malus, explosion_ones):
 
 
 @njit(inline="always", cache=True)
-def face_roll(
+def face_roll_sixes(
     st,
     n_faces,
     face_n1,
@@ -191,7 +191,10 @@ def face_roll(
     explosion_ones,
 ):
     """One 3d6x roll read face by face, under either timing of Lucky and either malus die:
-    ``(dice total, kept 1s, st)``; the drain is rolled by the caller.
+    ``(dice total, kept 1s, kept 6s of the initial throw, st)``; the drain is rolled by the
+    caller. The kept 6s are those a critical hit counts (``Rules.critical``): the initial
+    throw's (with Lucky's new face before the choice), less those cancelled against a 1; the
+    malus die and the explosions never count.
 
     With ``lucky`` and not ``lucky_after`` one initial 1 is rerolled before the choice (the
     new face joins the throw); with ``lucky_after`` one *kept* 1 is rerolled after it and
@@ -227,6 +230,39 @@ def face_roll(
         total -= f + 1
     if not rule_applies:
         ones = 0
+    return total, ones, b, st
+
+
+@njit(inline="always", cache=True)
+def face_roll(
+    st,
+    n_faces,
+    face_n1,
+    face_n6,
+    face_s,
+    k_table,
+    malus,
+    plain_malus,
+    lucky,
+    lucky_after,
+    rule_applies,
+    explosion_ones,
+):
+    """:func:`face_roll_sixes` without the kept 6s: ``(dice total, kept 1s, st)``."""
+    total, ones, sixes, st = face_roll_sixes(
+        st,
+        n_faces,
+        face_n1,
+        face_n6,
+        face_s,
+        k_table,
+        malus,
+        plain_malus,
+        lucky,
+        lucky_after,
+        rule_applies,
+        explosion_ones,
+    )
     return total, ones, st
 
 
@@ -701,4 +737,53 @@ def chunk_face_by_face(
             flat[(ones * HIST_D + drain) * HIST_T + t] += 1
         else:
             clamped += record(h, total, ones, drain, t_lo)
+    return clamped
+
+
+@njit(cache=True)
+def chunk_attack(
+    h,
+    seed_row,
+    size,
+    face_n1,
+    face_n6,
+    face_s,
+    k_table,
+    malus,
+    plain_malus,
+    lucky,
+    lucky_after,
+    rule_applies,
+    explosion_ones,
+    min_sixes,
+    t_lo,
+):
+    """Add ``size`` attacks made by :func:`face_roll_sixes` to ``h[critical, total - t_lo]``:
+    ``critical`` is 1 when the roll keeps ``min_sixes`` or more 6s of its initial throw
+    (``Rules.critical`` "two_sixes": 2, "three_sixes": 3). A total beyond the histogram is
+    counted in its edge bin; returns how many were."""
+    st = seed_state(seed_row)
+    n_t = h.shape[1]
+    clamped = 0
+    for _ in range(size):
+        total, ones, sixes, st = face_roll_sixes(
+            st,
+            face_n1.size,
+            face_n1,
+            face_n6,
+            face_s,
+            k_table,
+            malus,
+            plain_malus,
+            lucky,
+            lucky_after,
+            rule_applies,
+            explosion_ones,
+        )
+        c = 1 if sixes >= min_sixes else 0
+        t = total - t_lo
+        if t < 0 or t >= n_t:
+            clamped += 1
+            t = min(max(t, 0), n_t - 1)
+        h[c, t] += 1
     return clamped

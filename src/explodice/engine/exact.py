@@ -18,6 +18,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from explodice.core.errors import ExplodiceError
 from explodice.engine.dice import chains, exploding_die, exploding_sum, malus_pmf, negate
 from explodice.engine.distribution import Distribution
 from explodice.engine.reroll import exact_failure_reroll
@@ -25,7 +26,7 @@ from explodice.engine.rule_of_one import STATE_SHAPE, choice_states, kept_dice, 
 from explodice.game.checks import check_roll, check_rules
 from explodice.game.rules import Best, Roll, Rules
 
-__all__ = ["exact", "OMITTED_LIMIT"]
+__all__ = ["exact", "exact_kept_sixes", "OMITTED_LIMIT"]
 
 OMITTED_LIMIT = 1e-12
 _TRIM = 1e-15  # tail mass dropped from each end of an axis, after the cut
@@ -51,8 +52,12 @@ def exact(roll: Roll, rules: Rules | None = None) -> Distribution:
 
 
 @lru_cache(maxsize=512)
-def _joint(roll: Roll, rules: Rules) -> tuple[np.ndarray, int, float]:
-    """``(pmf[total, drain, ones], lo, omitted)`` for the roll's dice total (+ modifier)."""
+def _joint(roll: Roll, rules: Rules, min_sixes: int = 0) -> tuple[np.ndarray, int, float]:
+    """``(pmf[total, drain, ones], lo, omitted)`` for the roll's dice total (+ modifier).
+
+    With ``min_sixes`` > 0, only the rolls that keep that many 6s or more of their initial
+    throw (the pairs cancelled against 1s set aside; a critical hit's count, ``Rules.critical``)
+    are in ``pmf``: its mass is their probability, and ``omitted`` is 0."""
     pool = roll.pool_size(rules)
     k_table = policy_table(roll, rules)
     rule_applies = roll.rule_of_one_applies(rules)
@@ -62,9 +67,15 @@ def _joint(roll: Roll, rules: Rules) -> tuple[np.ndarray, int, float]:
     groups: dict[tuple[int, int, bool], np.ndarray] = {}
     for (n1, n6, s), p in choice_states(roll, rules).items():
         k = int(k_table[n1, n6, s])
+        if n6 - k < min_sixes:
+            continue
         a, fresh = kept_dice(roll, rules, n1, k)
         groups.setdefault((a, n6 - k, fresh), np.zeros(STATE_SHAPE[2]))[s] += p
 
+    if not groups:  # no throw keeps min_sixes 6s (three 6s from a pool of 2)
+        empty = np.zeros((1, 1, 1))
+        empty.setflags(write=False)
+        return empty, 0, 0.0
     n_ones = 5
     die = exploding_die()[0]
     length = max(
@@ -101,11 +112,35 @@ def _joint(roll: Roll, rules: Rules) -> tuple[np.ndarray, int, float]:
         pmf = joint[:, None, :].copy()
     # Drop the unused kept-1s columns beyond the pool (a roll keeps at most `pool` ones).
     pmf = np.ascontiguousarray(pmf[:, :, : pool + 1])
-    omitted = max(0.0, 1.0 - float(pmf.sum()))
+    omitted = max(0.0, 1.0 - float(pmf.sum())) if min_sixes == 0 else 0.0
     if omitted >= OMITTED_LIMIT:  # pragma: no cover - a guard on the cut's arithmetic
         raise AssertionError(f"exact engine left out {omitted:.3g} >= {OMITTED_LIMIT}")
     pmf.setflags(write=False)
     return pmf, lo, omitted
+
+
+def exact_kept_sixes(roll: Roll, rules: Rules | None, min_sixes: int) -> tuple[np.ndarray, int]:
+    """``(pmf, lo)``: P(total = lo + i and the roll keeps ``min_sixes`` or more 6s of its
+    initial throw), the pairs cancelled against 1s set aside and the malus die apart; its sum
+    is P(critical) under ``Rules.critical`` "two_sixes" (2) or "three_sixes" (3).
+
+    >>> pmf, lo = exact_kept_sixes(Roll(0), Rules(), 2)
+    >>> round(float(pmf.sum()), 4), lo  # 1 - (5/6)**3 - 3 (1/6) (5/6)**2
+    (0.0741, 15)
+    """
+    roll, rules = check_roll(roll), check_rules(rules)
+    if roll.reroll_dc is not None:
+        raise ExplodiceError(
+            "a critical hit counted on the initial throw's 6s is not modelled with a reroll on "
+            "failure (which throw would count?): use Reroll('one'), no reroll, or a margin."
+        )
+    base = roll if isinstance(roll.policy, Best) else roll.replace(modifier=0)
+    pmf, lo, _ = _joint(base, rules, min_sixes)
+    total = pmf.sum(axis=(1, 2))
+    nonzero = np.nonzero(total)[0]
+    if nonzero.size == 0:  # no roll keeps that many 6s (a pool of 2 and three_sixes)
+        return np.zeros(1), lo + roll.modifier
+    return total[nonzero[0] : nonzero[-1] + 1].copy(), lo + int(nonzero[0]) + roll.modifier
 
 
 def _trim_rows(joint: np.ndarray, lo: int) -> tuple[np.ndarray, int]:

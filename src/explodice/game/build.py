@@ -47,6 +47,7 @@ from explodice.core.errors import (
     recast,
 )
 from explodice.core.files import parse_toml, read_text
+from explodice.core.numbers import read_int
 from explodice.game.character import (
     ABILITIES,
     GAUGES,
@@ -62,6 +63,7 @@ from explodice.game.character import (
     resolve_ability,
     resolve_skill,
 )
+from explodice.game.defence import AttackKind
 from explodice.game.reroll import Reroll
 from explodice.game.rules import Actor, Advantage, Best, Policy, Roll, check_int
 from explodice.game.tables import MAX_GAUGE_PER_LEVEL, System, fold_name
@@ -125,8 +127,11 @@ def _int(field_name: str, value: Any, lo: int, hi: int) -> int:
 
 def _level(field_name: str, key: Any, lo: int = 1) -> int:
     """A level given as an int, or as the digits TOML keys are (``{ 4 = "STR" }``)."""
-    if isinstance(key, str) and key.strip().isdigit():
-        key = int(key)
+    if isinstance(key, str):
+        try:
+            key = read_int(key, signed=False)
+        except ValueError:  # not ASCII digits ("²", "٥", "four"): refused below, as written
+            pass
     return _int(field_name, key, lo, LEVELS[-1])
 
 
@@ -280,19 +285,25 @@ def _steps(field_name: str, value: Any, resolve: Any, hi: int) -> Mapping[str, M
         name = resolve(key, field_name=where)
         if name in out:
             raise _fail(where, key, f"given once (it repeats {name})")
-        if isinstance(steps, Mapping):
-            if not steps:
-                raise _fail(where, steps, "a multiplier, or a table {level = multiplier}")
-            table = {}
-            for lv, m in steps.items():
-                level = _level(f"{where}.{lv}", lv)
-                if level in table:
-                    raise _fail(f"{where}.{lv}", lv, "a level given once")
-                table[level] = _int(f"{where}.{lv}", m, 0, hi)
-        else:
-            table = {1: _int(where, steps, 0, hi)}
-        out[name] = MappingProxyType(dict(sorted(table.items())))
+        out[name] = _step_table(where, steps, hi)
     return MappingProxyType(out)
+
+
+def _step_table(where: str, steps: Any, hi: int) -> Mapping[int, int]:
+    """A multiplier 0..hi from level 1, or a table ``{level: multiplier}``, as
+    ``{level: multiplier}`` with its levels sorted."""
+    if isinstance(steps, Mapping):
+        if not steps:
+            raise _fail(where, steps, "a multiplier, or a table {level = multiplier}")
+        table = {}
+        for lv, m in steps.items():
+            level = _level(f"{where}.{lv}", lv)
+            if level in table:
+                raise _fail(f"{where}.{lv}", lv, "a level given once")
+            table[level] = _int(f"{where}.{lv}", m, 0, hi)
+    else:
+        table = {1: _int(where, steps, 0, hi)}
+    return MappingProxyType(dict(sorted(table.items())))
 
 
 def _at(steps: Mapping[int, int], level: int) -> int:
@@ -330,6 +341,10 @@ class Build:
     - ``gauge_per_level``: a path's points per level of each gauge; a gauge's maximum at level
       L is its ability's score at L plus points x L (docs/rules.md, Gauges).
     - ``actor``, ``policy``, ``reroll``, ``load``, ``features``: as :class:`Character`'s.
+    - ``armour``, ``shield``, ``attack``, ``attack_bonus``, ``spell_ability``: as
+      :class:`Character`'s (docs/rules.md, "Combat"); ``spell_ability`` defaults to ``main``;
+      ``attack_proficiency`` is 0, 1 or 2, or ``{level: multiplier}`` for one gained later.
+      ``build.at(level).vd(rules)`` and ``.attack_modifier()`` give the VD and the attack.
 
     >>> rogue = Build("rogue", dict(STR=8, DEX=16, CON=14, INT=12, WIS=12, CHA=10),
     ...               skills={"Stealth": 2, "Perception": {1: 1, 6: 2}}, saves=["DEX", "INT"],
@@ -352,6 +367,12 @@ class Build:
     reroll: Reroll | None = None
     load: float = 0.0
     features: frozenset[Feature] = frozenset()
+    armour: str | None = None
+    shield: bool = False
+    attack: AttackKind = "melee"
+    attack_proficiency: Any = 1
+    attack_bonus: int = 0
+    spell_ability: str | None = None
     # set by _validate: each level's (scores, points capped) and its Character
     _rows: tuple[tuple[dict[str, int], int], ...] = field(init=False, repr=False, compare=False)
     _characters: tuple[Character, ...] = field(init=False, repr=False, compare=False)
@@ -404,6 +425,13 @@ class Build:
             resolve = {"skills": resolve_skill, "saves": resolve_ability, "tools": _tool}[table]
             set_(self, table, _steps(table, value, resolve, _MULTIPLIER_MAX[table]))
         set_(self, "policy", check_policy("policy", self.policy))
+        set_(
+            self,
+            "attack_proficiency",
+            _step_table("attack_proficiency", self.attack_proficiency, 2),
+        )
+        if self.spell_ability is None and self.attack == "spell":
+            set_(self, "spell_ability", self.main)
         if not isinstance(self.gauge_per_level, Mapping):
             raise _fail(
                 "gauge_per_level",
@@ -414,6 +442,8 @@ class Build:
         per_level = {}
         for key, value in self.gauge_per_level.items():
             g = _gauge(key, field_name=f"gauge_per_level.{key}")
+            if g in per_level:  # {PA = 1, pa = 2}: as a character, never the last one wins
+                raise _fail(f"gauge_per_level.{key}", key, f"given once (it repeats {g})")
             per_level[g] = _int(f"gauge_per_level.{key}", value, 0, MAX_GAUGE_PER_LEVEL)
         set_(self, "gauge_per_level", MappingProxyType(per_level))
         rows, characters = [], []
@@ -430,6 +460,9 @@ class Build:
         set_(self, "reroll", first.reroll)
         set_(self, "load", first.load)
         set_(self, "features", first.features)
+        set_(self, "armour", first.armour)
+        set_(self, "shield", first.shield)
+        set_(self, "spell_ability", first.spell_ability)
         set_(self, "_rows", tuple(rows))
         set_(self, "_characters", tuple(characters))
 
@@ -485,6 +518,12 @@ class Build:
             load=self.load,
             tools=held(self.tools),
             features=self.features,
+            armour=self.armour,
+            shield=self.shield,
+            attack=self.attack,
+            attack_proficiency=_at(self.attack_proficiency, level),
+            attack_bonus=self.attack_bonus,
+            spell_ability=self.spell_ability,
         )
 
     # -- the build at a level ----------------------------------------------------------------
@@ -610,6 +649,19 @@ class Build:
             out["load"] = self.load
         if self.features:
             out["features"] = sorted(self.features)
+        if self.armour is not None:
+            out["armour"] = self.armour
+        if self.shield:
+            out["shield"] = True
+        out["attack"] = self.attack
+        held = self.attack_proficiency
+        out["attack_proficiency"] = (
+            held[1] if list(held) == [1] else {str(lv): m for lv, m in held.items()}
+        )
+        if self.attack_bonus:
+            out["attack_bonus"] = self.attack_bonus
+        if self.spell_ability is not None:
+            out["spell_ability"] = self.spell_ability
         return out
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -688,6 +740,12 @@ _TOML_KEYS = (
     "reroll",
     "load",
     "features",
+    "armour",
+    "shield",
+    "attack",
+    "attack_proficiency",
+    "attack_bonus",
+    "spell_ability",
 )
 _NOT_FOR_BUILDS = {
     "level": "absent: a build spans levels 1-20 (build.at(level) is the character at one)",

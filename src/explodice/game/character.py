@@ -32,6 +32,12 @@ from explodice.core.errors import (
     shown,
 )
 from explodice.core.files import parse_toml, read_text
+from explodice.game.defence import (
+    ATTACK_KINDS,
+    AttackKind,
+    armour_class,
+    defence_value,
+)
 from explodice.game.reroll import as_reroll
 from explodice.game.rules import (
     ACTORS,
@@ -51,7 +57,15 @@ from explodice.game.rules import (
     check_real,
     net_advantage,
 )
-from explodice.game.tables import MAX_GAUGE, MAX_GAUGE_PER_LEVEL, System, check_system, fold_name
+from explodice.game.tables import (
+    MAX_DC,
+    MAX_GAUGE,
+    MAX_GAUGE_PER_LEVEL,
+    System,
+    check_system,
+    fold_name,
+    resolve_armour,
+)
 
 __all__ = [
     "ABILITIES",
@@ -281,6 +295,12 @@ class Character:
     Expertise: the bonus doubled once). Gauge maxima are ``score + per_level * level``
     unless ``gauge_max`` states them.
 
+    Combat (docs/rules.md, "Combat"): ``armour`` (a piece of 5e's armour, English or French, or
+    ``None``), ``shield``, ``attack`` (``"melee"``: STR; ``"ranged"``: DEX; ``"finesse"``: the
+    better of the two; ``"spell"``: ``spell_ability``), ``attack_proficiency`` (0, 1 or 2: 3d6x
+    adds PB that many times, d20 at most once) and ``attack_bonus`` (a magic weapon's +1) give
+    :meth:`vd`, :meth:`ac`, :meth:`attack_modifier` and :meth:`attack_roll`.
+
     >>> c = Character("Aelis", {"STR": 8, "DEX": 16, "CON": 12, "INT": 10, "WIS": 14, "CHA": 12},
     ...               level=5, skills={"Stealth": 2, "Perception": 1}, saves={"DEX": 1},
     ...               gauge_per_level={"PA": 2})
@@ -301,6 +321,12 @@ class Character:
     load: float = 0.0
     tools: Mapping[str, int] = field(default_factory=dict)
     features: frozenset[Feature] = frozenset()
+    armour: str | None = None
+    shield: bool = False
+    attack: AttackKind = "melee"
+    attack_proficiency: int = 1
+    attack_bonus: int = 0
+    spell_ability: str | None = None
 
     def __post_init__(self) -> None:
         check_text("name", self.name, error=CharacterError)
@@ -348,6 +374,31 @@ class Character:
             raise _fail("features", given, allowed, wrong_type=True) from None
         features = frozenset(check_choice("features", f, FEATURES, CharacterError) for f in items)
         set_(self, "features", features)
+        self._check_combat()
+
+    def _check_combat(self) -> None:
+        set_ = object.__setattr__
+        try:
+            set_(self, "armour", resolve_armour(self.armour))
+        except ExplodiceError as err:
+            raise recast(err, CharacterError) from None
+        set_(self, "shield", check_flag("shield", self.shield, error=CharacterError))
+        check_choice("attack", self.attack, ATTACK_KINDS, CharacterError)
+        set_(self, "attack_proficiency", _int("attack_proficiency", self.attack_proficiency, 0, 2))
+        set_(self, "attack_bonus", _int("attack_bonus", self.attack_bonus, -20, 20))
+        if self.spell_ability is not None:
+            set_(
+                self,
+                "spell_ability",
+                resolve_ability(self.spell_ability, field_name="spell_ability"),
+            )
+        elif self.attack == "spell":
+            raise _fail(
+                "spell_ability",
+                None,
+                "the spellcasting ability (INT, WIS or CHA ...) of a character whose attack is "
+                "'spell'",
+            )
 
     @staticmethod
     def _gauge(name: str, *, field_name: str) -> str:
@@ -392,6 +443,12 @@ class Character:
                 self.reroll,
                 self.load,
                 self.features,
+                self.armour,
+                self.shield,
+                self.attack,
+                self.attack_proficiency,
+                self.attack_bonus,
+                self.spell_ability,
                 *(tuple(sorted(m.items())) for m in (*maps, self.tools)),
             )
         )
@@ -466,6 +523,84 @@ class Character:
                 stacklevel=2,
             )
         return self.modifier(ab) + times * self.proficiency_bonus
+
+    # -- combat (docs/rules.md, "Combat") ----------------------------------------------------
+    def vd(self, rules: Rules | None = None) -> int:
+        """The defence value under ``rules``: ``defence_base`` + DEX (capped by armour under
+        ``armour_dex_cap="5e"``) + the WIS term + armour + shield.
+
+        >>> c = Character("Bo", dict(STR=16, DEX=14, CON=10, INT=10, WIS=12, CHA=10),
+        ...               armour="cotte de mailles", shield=True)
+        >>> c.vd(Rules(defence_base=10)), c.vd(Rules(defence_base=10, armour_dex_cap="none")), c.ac
+        (19, 21, 18)
+        """
+        if rules is not None and not isinstance(rules, Rules):
+            raise _fail("rules", rules, "a Rules or None", wrong_type=True)
+        rules = Rules() if rules is None else rules
+        return defence_value(
+            dex=self.modifier("DEX"),
+            wis=self.modifier("WIS"),
+            armour=self.armour,
+            shield=self.shield,
+            rules=rules,
+        )
+
+    @property
+    def ac(self) -> int:
+        """5e's armour class: 10 + DEX (capped as 5e caps it) + armour + shield."""
+        return armour_class(dex=self.modifier("DEX"), armour=self.armour, shield=self.shield)
+
+    @property
+    def attack_ability(self) -> str:
+        """The ability of the attack: STR in melee, DEX at range, the better with a finesse
+        weapon (STR on a tie), the spellcasting ability for a spell."""
+        if self.attack == "melee":
+            return "STR"
+        if self.attack == "ranged":
+            return "DEX"
+        if self.attack == "finesse":
+            return "DEX" if self.modifier("DEX") > self.modifier("STR") else "STR"
+        assert self.spell_ability is not None
+        return self.spell_ability
+
+    def attack_modifier(self, system: System = "3d6x") -> int:
+        """The attack's modifier: ability + PB x proficiency + ``attack_bonus``; 3d6x adds PB
+        0-2 times, d20 at most once (docs/rules.md, d20).
+
+        >>> c = Character("Bo", dict(STR=16, DEX=10, CON=10, INT=10, WIS=10, CHA=10),
+        ...               level=5, attack_proficiency=2)
+        >>> c.attack_modifier(), c.attack_modifier("d20")
+        (9, 6)
+        """
+        times = self.attack_proficiency
+        if check_system(system) == "d20":
+            times = min(times, 1)
+        return (
+            self.modifier(self.attack_ability) + times * self.proficiency_bonus + self.attack_bonus
+        )
+
+    def attack_roll(
+        self,
+        vd: int | None = None,
+        *,
+        system: System = "3d6x",
+        advantage: Advantage = "normal",
+        advantages: int = 0,
+        disadvantages: int = 0,
+    ) -> Roll:
+        """The :class:`Roll` of the character's attack (kind ``attack``), its advantage netted
+        with the character's own sources (heavy encumbrance on a STR or DEX attack); ``vd``
+        (the target's VD, or AC in d20) is needed only by a reroll on failure."""
+        return self.roll(
+            ability=self.attack_ability,
+            kind="attack",
+            bonus=self.attack_modifier(system) - self.modifier(self.attack_ability),
+            advantage=advantage,
+            advantages=advantages,
+            disadvantages=disadvantages,
+            system=system,
+            dc=vd,
+        )
 
     def gauges(self) -> dict[str, int]:
         """Maxima of PA, PM, PF, PH: score + per-level points x level, or the stated maxima."""
@@ -570,7 +705,7 @@ class Character:
         if reroll is not None and reroll.trigger == "failure":
             if dc is None and reroll.dc is None:
                 raise _fail("dc", dc, f"the roll's DC: {self.name}'s reroll on failure needs it")
-            reroll = reroll.with_dc(_int("dc", dc, -(10**6), 10**6)) if dc is not None else reroll
+            reroll = reroll.with_dc(_int("dc", dc, -MAX_DC, MAX_DC)) if dc is not None else reroll
         return Roll(
             mod + bonus, advantage=advantage, kind=kind, actor=self.actor, policy=pol, reroll=reroll
         )
@@ -614,6 +749,12 @@ _TOML_KEYS = (
     "load",
     "tools",
     "features",
+    "armour",
+    "shield",
+    "attack",
+    "attack_proficiency",
+    "attack_bonus",
+    "spell_ability",
 )
 
 
@@ -661,8 +802,13 @@ def read_tables(
     character, a build): each table's keys checked against ``keys`` (``refused``: keys that
     are not allowed, and why), ``name`` and ``scores`` required, lists of proficiencies and
     policy tables read, names unique. Every error is one ``error`` naming ``source``, the
-    table (``character[2]``), the key and the problem."""
-    if not isinstance(tables, list) or not tables:
+    table (``character[2]``), the key and the problem; a value that is no list of tables at
+    all (``5``, a string) is the type error of ``error``'s domain."""
+    if tables is not None and not isinstance(tables, (list, tuple)):
+        raise fail(
+            f"{source}: {table}", tables, f"a list of [[{table}]] tables", error, wrong_type=True
+        )
+    if not tables:
         raise error(f"{source}: `{table}`: no [[{table}]] table was found.")
     out = []
     for i, entry in enumerate(tables):

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from explodice.core.errors import RulesError, check_choice, check_int, fail, recast
+from explodice.game.tables import MAX_DC
 
 __all__ = ["REROLL_TRIGGERS", "Reroll", "Trigger", "as_reroll"]
 
@@ -51,7 +52,7 @@ class Reroll:
                     self.dc,
                     "absent for Reroll('one') (it fires on a 1, whatever the DC)",
                 )
-            object.__setattr__(self, "dc", check_int("Reroll.dc", self.dc, lo=-(10**6), hi=10**6))
+            object.__setattr__(self, "dc", check_int("Reroll.dc", self.dc, lo=-MAX_DC, hi=MAX_DC))
         if self.per_day is not None:
             if self.trigger == "one":
                 raise fail(

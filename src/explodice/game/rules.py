@@ -29,10 +29,20 @@ from explodice.core.errors import (
     fail,
     shown,
 )
+from explodice.core.numbers import read_decimal, read_int
 from explodice.game.reroll import Reroll, as_reroll
+from explodice.game.tables import DEFENCE_BASE, DEFENCE_BASE_RANGE, MAX_DC
 
 __all__ = [
     "ADVANTAGE_STATES",
+    "ARMOUR_DEX_CAPS",
+    "ArmourDexCap",
+    "CRITICAL_MARGINS",
+    "CRITICAL_READINGS",
+    "Critical",
+    "CriticalReading",
+    "WISDOM_IN_DEFENCE",
+    "WisdomInDefence",
     "KINDS",
     "ACTORS",
     "Actor",
@@ -73,6 +83,13 @@ LuckyTiming = Literal["before_choice", "after_choice"]
 MalusDie = Literal["exploding", "plain"]
 HidingTies = Literal["hider", "observer"]
 DeceptionNoticed = Literal["on_failure", "when_cheated"]
+# combat (docs/rules.md, "Combat"): how WIS and DEX enter the VD, and what a critical hit is
+WisdomInDefence = Literal["modifier", "positive", "none"]
+ArmourDexCap = Literal["5e", "none"]
+CriticalReading = Literal["none", "two_sixes", "three_sixes"]
+#: A critical hit: a reading of the initial throw's 6s, or an integer margin (a hit whose total
+#: reaches VD + margin).
+Critical = CriticalReading | int
 
 ADVANTAGE_STATES: tuple[Advantage, ...] = get_args(Advantage)
 KINDS: tuple[RollKind, ...] = get_args(RollKind)
@@ -84,6 +101,11 @@ LUCKY_TIMINGS: tuple[LuckyTiming, ...] = get_args(LuckyTiming)
 MALUS_DICE: tuple[MalusDie, ...] = get_args(MalusDie)
 HIDING_TIES: tuple[HidingTies, ...] = get_args(HidingTies)
 DECEPTION_NOTICED: tuple[DeceptionNoticed, ...] = get_args(DeceptionNoticed)
+WISDOM_IN_DEFENCE: tuple[WisdomInDefence, ...] = get_args(WisdomInDefence)
+ARMOUR_DEX_CAPS: tuple[ArmourDexCap, ...] = get_args(ArmourDexCap)
+CRITICAL_READINGS: tuple[CriticalReading, ...] = get_args(CriticalReading)
+#: The margins ``Rules.critical`` may take.
+CRITICAL_MARGINS = (1, 20)
 PolicyName = Literal["keep", "cancel"]
 POLICY_NAMES: tuple[PolicyName, ...] = get_args(PolicyName)
 
@@ -146,6 +168,20 @@ class Rules:
       ``"on_failure"`` of the Deception check, or ``"when_cheated"``: always, later, when the
       gain past 25 % was taken ("la personne lésée s'en rendra compte ultérieurement").
 
+    Combat (docs/rules.md, "Combat"; read by attacks only):
+
+    - ``defence_base``: the base of the defence value (VD), an integer 0..30 (default
+      :data:`~explodice.game.tables.DEFENCE_BASE`, the fitted one); a VD read from a 5e AC is
+      AC - 10 + ``defence_base`` + the WIS term.
+    - ``wisdom_in_defence``: the WIS modifier enters the VD whole (``"modifier"``), only when
+      positive (``"positive"``: "le bonus de sagesse"), or not at all (``"none"``).
+    - ``armour_dex_cap``: DEX is capped in armour as 5e caps it (``"5e"``: light none,
+      medium +2, heavy 0) or always added whole (``"none"``).
+    - ``critical``: ``"none"``; ``"two_sixes"`` or ``"three_sixes"``: that many 6s or more on
+      the initial throw, counting only dice that stay (a 6 cancelled against a 1 does not
+      count, the malus die never does), a hit whatever the total, as the d20's natural 20;
+      or an integer margin 1..20: a hit whose total reaches VD + margin.
+
     :func:`switches` lists every switch with its values, read from these annotations.
 
     There is no ``lucky`` switch: a reroll belongs to a roll or a character,
@@ -167,6 +203,10 @@ class Rules:
     malus_die: MalusDie = "exploding"
     hiding_ties: HidingTies = "hider"
     deception_noticed: DeceptionNoticed = "on_failure"
+    defence_base: int = DEFENCE_BASE
+    wisdom_in_defence: WisdomInDefence = "modifier"
+    armour_dex_cap: ArmourDexCap = "5e"
+    critical: Critical = "none"
 
     def __post_init__(self) -> None:
         for sw in switches():
@@ -175,6 +215,8 @@ class Rules:
                 check_choice(sw.name, value, sw.values)
             elif sw.kind == "flag":
                 object.__setattr__(self, sw.name, check_flag(sw.name, value, error=RulesError))
+            elif sw.kind in ("integer", "choice_or_integer"):
+                object.__setattr__(self, sw.name, _choice_or_int(sw, value))
         given: Any = self.rule_of_one_kinds  # what the caller passed, checked here
         if isinstance(given, (str, bytes, Mapping)) or not hasattr(given, "__iter__"):
             raise fail(
@@ -213,9 +255,20 @@ class Rules:
         )
 
 
-#: The switches of docs/rules.md's "Readings that are switches" that :meth:`Rules.describe` names
-#: only when they differ from the default.
-READING_SWITCHES = ("lucky_timing", "malus_die", "hiding_ties", "deception_noticed")
+#: The switches of docs/rules.md's "Readings that are switches" (and of its "Combat") that
+#: :meth:`Rules.describe` names only when they differ from the default.
+READING_SWITCHES = (
+    "lucky_timing",
+    "malus_die",
+    "hiding_ties",
+    "deception_noticed",
+    "defence_base",
+    "wisdom_in_defence",
+    "armour_dex_cap",
+    "critical",
+)
+#: The switches of docs/rules.md's "Combat": read by attacks alone.
+COMBAT_SWITCHES = ("defence_base", "wisdom_in_defence", "armour_dex_cap", "critical")
 
 #: Where each switch is read: ``"roll"`` (a 3d6x roll's law: the single-roll engines, and
 #: through them every analysis and the day), ``"day"`` (the day's gauges only), or one
@@ -231,6 +284,21 @@ SWITCH_SCOPES = {
     "malus_die": "roll",
     "hiding_ties": "hiding",
     "deception_noticed": "haggle",
+    "defence_base": "attack",
+    "wisdom_in_defence": "attack",
+    "armour_dex_cap": "attack",
+    "critical": "attack",
+}
+#: The values the readings table (:func:`~explodice.sensitivity`) moves an integer switch to:
+#: its neighbours, and for ``critical`` two margins besides its named readings.
+INTEGER_READINGS: Mapping[str, tuple[int, ...]] = {
+    "defence_base": (DEFENCE_BASE - 2, DEFENCE_BASE - 1, DEFENCE_BASE + 1, DEFENCE_BASE + 2),
+    "critical": (5, 10),
+}
+#: The range of each integer switch.
+INTEGER_RANGES: Mapping[str, tuple[int, int]] = {
+    "defence_base": DEFENCE_BASE_RANGE,
+    "critical": CRITICAL_MARGINS,
 }
 
 
@@ -239,16 +307,33 @@ class Switch:
     """One switch of :class:`Rules`, as its annotation declares it.
 
     ``kind`` is ``"choice"`` (a ``Literal`` alias: ``values`` are its allowed strings),
-    ``"flag"`` (a bool: ``values`` is ``(False, True)``) or ``"set"`` (a frozenset of a
-    ``Literal``: ``values`` are the members it may hold); ``default`` is the default value;
-    ``scope`` where it is read (:data:`SWITCH_SCOPES`).
+    ``"flag"`` (a bool: ``values`` is ``(False, True)``), ``"set"`` (a frozenset of a
+    ``Literal``: ``values`` are the members it may hold), ``"integer"`` (an int in
+    ``lo..hi``: ``values`` are those the readings table tries, :data:`INTEGER_READINGS`) or
+    ``"choice_or_integer"`` (a ``Literal`` or an int in ``lo..hi``: ``values`` are its strings
+    then the integers the readings table tries); ``default`` is the default value; ``scope``
+    where it is read (:data:`SWITCH_SCOPES`).
     """
 
     name: str
-    kind: Literal["choice", "flag", "set"]
+    kind: Literal["choice", "flag", "set", "integer", "choice_or_integer"]
     values: tuple[Any, ...]
     default: Any
     scope: str = "roll"
+    lo: int | None = None
+    hi: int | None = None
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The strings it takes (none for an ``"integer"`` switch)."""
+        return tuple(v for v in self.values if isinstance(v, str))
+
+    def allowed(self) -> str:
+        """What it takes, in words: ``'none', 'two_sixes', 'three_sixes' or an integer 1..20``."""
+        if self.kind == "integer":
+            return f"an integer {self.lo}..{self.hi}"
+        words = ", ".join(repr(c) for c in self.choices)
+        return f"{words} or an integer {self.lo}..{self.hi}"
 
 
 @cache
@@ -273,12 +358,36 @@ def switches() -> tuple[Switch, ...]:
         elif typing.get_origin(hint) is frozenset:
             (member,) = get_args(hint)
             out.append(Switch(f.name, "set", get_args(member), default, scope))
+        elif hint is int or int in get_args(hint):
+            lo, hi = INTEGER_RANGES[f.name]
+            words = tuple(v for a in get_args(hint) if a is not int for v in get_args(a))
+            kind: Any = "choice_or_integer" if words else "integer"
+            values = (*words, *INTEGER_READINGS[f.name])
+            out.append(Switch(f.name, kind, values, default, scope, lo, hi))
         else:  # pragma: no cover - a guard for a new kind of switch
             raise TypeError(f"Rules.{f.name}: switches() does not know the type {hint!r}")
     return tuple(out)
 
 
 _DEFAULTS = {f.name: f.default for f in dataclasses.fields(Rules)}
+
+
+def _choice_or_int(sw: Switch, value: Any) -> Any:
+    """The value of an ``"integer"`` or ``"choice_or_integer"`` switch, checked: one of its
+    strings, or an integer in its range (an integer written as text, from an option or a
+    file, read as one)."""
+    if isinstance(value, str) and sw.kind == "choice_or_integer":
+        text = value.strip()
+        if text in sw.choices:
+            return text
+        if not text.lstrip("+-").isdigit():
+            raise fail(sw.name, value, sw.allowed())
+        value = int(text)
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise fail(sw.name, value, sw.allowed(), wrong_type=True)
+    if not (sw.lo is not None and sw.hi is not None and sw.lo <= int(value) <= sw.hi):
+        raise fail(sw.name, value, sw.allowed())
+    return int(value)
 
 
 @dataclass(frozen=True)
@@ -450,8 +559,8 @@ def parse_policy(value: Any, *, dc: int | None = None, field_name: str = "policy
             raise fail(field_name, value, POLICY_GRAMMAR)
         weight_text, at, dc_text = text[5:].partition("@")
         try:
-            weight = float(weight_text.strip())
-            given_dc = int(dc_text.strip()) if at else None
+            weight = float(read_decimal(weight_text))
+            given_dc = read_int(dc_text) if at else None
         except ValueError:
             raise fail(field_name, value, POLICY_GRAMMAR) from None
     else:
@@ -462,4 +571,4 @@ def parse_policy(value: Any, *, dc: int | None = None, field_name: str = "policy
             f"`{field_name}` {shown(value)} needs a DC: give the roll's DC, or best:λ@DC."
         )
     weight = check_real(f"{field_name} weight λ", weight, lo=0)
-    return Best(check_int(f"{field_name} DC", given_dc, lo=-(10**6), hi=10**6), weight)
+    return Best(check_int(f"{field_name} DC", given_dc, lo=-MAX_DC, hi=MAX_DC), weight)

@@ -10,8 +10,11 @@ Every other module reads these; none writes its own copy.
 
 from __future__ import annotations
 
+import math
+import numbers
 import unicodedata
 from collections.abc import Mapping
+from fractions import Fraction
 from types import MappingProxyType
 from typing import Literal, get_args
 
@@ -26,6 +29,21 @@ __all__ = [
     "DIFFICULTY_FR",
     "D20_DCS",
     "D20_SAVE_DC_BASE",
+    "SAVE_DC_BASE_3D6X",
+    "D20_AC_BASE",
+    "DEFENCE_BASE",
+    "DEFENCE_BASE_RANGE",
+    "HIT_MARK_D20",
+    "ARMOUR",
+    "ARMOUR_DEX_CAP",
+    "ARMOUR_FR",
+    "SHIELD",
+    "SHIELD_BONUS",
+    "ArmourCategory",
+    "FP_VALUES",
+    "fp_proficiency_bonus",
+    "parse_fp",
+    "resolve_armour",
     "HAGGLE_BASE_DC",
     "HAGGLE_CAP_PCT",
     "HAGGLE_DECEPTION_CAP_PCT",
@@ -75,6 +93,81 @@ DC_TABLES: Mapping[str, Mapping[str, int]] = MappingProxyType({"3d6x": DC_TABLE,
 #: 5e's save DC is this base + the caster's proficiency bonus + its modifier (SRD 5.1, "Spell
 #: Save DC"): what ``explodice.fit_save_dc`` matches in 3d6x.
 D20_SAVE_DC_BASE = 8
+#: 3d6x's save DC is this base + PB + the caster's modifier: the base ``explodice.fit_save_dc``
+#: finds on the reference builds (least squares over the gaps of levels 1-20: B = 9, error
+#: 0.051; tests/test_combat_game.py fits it again and checks that it is still this one).
+SAVE_DC_BASE_3D6X = 9
+
+# -- combat (docs/rules.md, "Combat") -------------------------------------------------------------
+#: 5e's armour class starts at this base (10 + DEX + armour + shield); a 3d6x VD is read from a
+#: 5e AC as AC - D20_AC_BASE + defence_base + the WIS term.
+D20_AC_BASE = 10
+#: The default ``Rules.defence_base``: the VD base that keeps a level-matched attack's P(hit) in
+#: 3d6x closest (least squares) to 5e's, over the reference builds at levels 1-20 and the SRD's
+#: typical monster of FP = level - 3 .. level + 3, both ways (the build hits the monster, the
+#: monster hits the build), under the default readings: ``explodice.fit_defence_base()`` finds
+#: 11 (root mean square error 0.115 over 1,400 cases, largest 0.297; minimax finds 10, largest
+#: 0.249). tests/test_combat_fit.py fits it again and checks that it is still this one.
+DEFENCE_BASE = 11
+#: The values ``Rules.defence_base`` may take.
+DEFENCE_BASE_RANGE = (0, 30)
+#: 5e's design mark: a level-matched attacker hits about this often.
+HIT_MARK_D20 = 0.65
+
+#: 5e's categories of armour (SRD 5.1, "Armor").
+ArmourCategory = Literal["light", "medium", "heavy"]
+#: The most of its DEX modifier a wearer adds to AC, by category, in 5e (None: no cap; 0: none).
+ARMOUR_DEX_CAP: Mapping[str, int | None] = MappingProxyType(
+    {"light": None, "medium": 2, "heavy": 0}
+)
+#: 5e's armour (SRD 5.1): name -> (its AC minus 10, the bonus it adds to AC or VD; category).
+ARMOUR: Mapping[str, tuple[int, ArmourCategory]] = MappingProxyType(
+    {
+        "padded": (1, "light"),
+        "leather": (1, "light"),
+        "studded leather": (2, "light"),
+        "hide": (2, "medium"),
+        "chain shirt": (3, "medium"),
+        "scale mail": (4, "medium"),
+        "breastplate": (4, "medium"),
+        "half plate": (5, "medium"),
+        "ring mail": (4, "heavy"),
+        "chain mail": (6, "heavy"),
+        "splint": (7, "heavy"),
+        "plate": (8, "heavy"),
+    }
+)
+#: The French names of 5e's armour (the French SRD's).
+ARMOUR_FR: Mapping[str, str] = MappingProxyType(
+    {
+        "padded": "matelassée",
+        "leather": "cuir",
+        "studded leather": "cuir clouté",
+        "hide": "peau",
+        "chain shirt": "chemise de mailles",
+        "scale mail": "écailles",
+        "breastplate": "cuirasse",
+        "half plate": "demi-plate",
+        "ring mail": "broigne",
+        "chain mail": "cotte de mailles",
+        "splint": "clibanion",
+        "plate": "harnois",
+    }
+)
+#: A shield (French "bouclier") adds this to AC or VD (SRD 5.1).
+SHIELD = "shield"
+SHIELD_BONUS = 2
+
+#: 5e's challenge ratings, the seeds' power factors (FP): 0, 1/8, 1/4, 1/2, then 1..30.
+FP_VALUES: tuple[Fraction, ...] = (
+    Fraction(0),
+    Fraction(1, 8),
+    Fraction(1, 4),
+    Fraction(1, 2),
+    *(Fraction(i) for i in range(1, 31)),
+)
+#: 5e's proficiency bonus by challenge rating: (highest FP of the step, PB), FP 0-4 +2 ... 29-30 +9.
+_FP_PB_STEPS = ((4, 2), (8, 3), (12, 4), (16, 5), (20, 6), (24, 7), (28, 8), (30, 9))
 
 #: The modifiers a table shows by default: every ability modifier the rules allow, -5..+10.
 MODIFIERS = tuple(range(-5, 11))
@@ -148,6 +241,46 @@ def dc_bands(system: System = "3d6x") -> tuple[tuple[str, int], ...]:
     return tuple(DC_TABLES[check_system(system)].items())
 
 
+def parse_fp(value: object, field_name: str = "fp") -> Fraction:
+    """A power factor (5e's challenge rating) as written: 0, 1/8, 1/4, 1/2 or 1..30, given as a
+    number, a fraction or a string ("1/4", "0.25").
+
+    >>> parse_fp("1/4"), parse_fp(0.5), parse_fp(12)
+    (Fraction(1, 4), Fraction(1, 2), Fraction(12, 1))
+    """
+    allowed = "a power factor: 0, 1/8, 1/4, 1/2 or an integer 1..30"
+    fp: Fraction | None = None
+    if isinstance(value, bool):
+        fp = None
+    elif isinstance(value, (Fraction, numbers.Rational)):
+        fp = Fraction(int(value.numerator), int(value.denominator))
+    elif isinstance(value, numbers.Real):
+        if math.isfinite(float(value)):
+            fp = Fraction(float(value)).limit_denominator(8)
+            fp = fp if float(fp) == float(value) else None
+    elif isinstance(value, str):
+        try:
+            fp = Fraction(value.strip())
+        except (ValueError, ZeroDivisionError):
+            raise fail(field_name, value, allowed, ExplodiceError) from None
+    else:
+        raise fail(field_name, value, allowed, ExplodiceError, wrong_type=True)
+    if fp is None or fp not in FP_VALUES:
+        raise fail(field_name, value, allowed, ExplodiceError, wrong_type=isinstance(value, bool))
+    return fp
+
+
+def fp_proficiency_bonus(fp: object) -> int:
+    """A monster's proficiency bonus by its power factor (5e's table): FP 0-4 +2, 5-8 +3,
+    9-12 +4, 13-16 +5, 17-20 +6, 21-24 +7, 25-28 +8, 29-30 +9.
+
+    >>> [fp_proficiency_bonus(f) for f in ("1/8", 4, 5, 17, 30)]
+    [2, 2, 3, 6, 9]
+    """
+    value = parse_fp(fp)
+    return next(pb for top, pb in _FP_PB_STEPS if value <= top)
+
+
 def difficulty_of(dc: int, system: System = "3d6x") -> str:
     """The name of a DC in the system's typical table, or ``""``.
 
@@ -163,6 +296,9 @@ def difficulty_of(dc: int, system: System = "3d6x") -> str:
 #: The most points one gauge may hold (a starting level, a maximum, the gauge of rolls_to_empty):
 #: a level-20 hero has a few dozen; the limit keeps a day's arrays small.
 MAX_GAUGE = 10_000
+#: The largest DC (and the smallest, negated) a roll is compared with, on the command line
+#: and through the API: far past any roll's reach (P(3d6x >= 1000) is below 10^-300).
+MAX_DC = 1000
 #: The most points a gauge may gain per level (20 levels of it stay under MAX_GAUGE).
 MAX_GAUGE_PER_LEVEL = 100
 
@@ -194,4 +330,33 @@ def resolve_item(item: str) -> str:
         names = ", ".join(f"{k} ({HAGGLE_DCS_FR[k]})" for k in HAGGLE_DCS)
         allowed = f"an item type of the seed: {names}"
         raise fail("item", item, allowed, ExplodiceError, wrong_type=not isinstance(item, str))
+    return found
+
+
+_ARMOUR_LOOKUP = {fold_name(k): k for k in ARMOUR} | {fold_name(v): k for k, v in ARMOUR_FR.items()}
+_ARMOUR_ALIASES = {"studded": "studded leather", "splint mail": "splint", "plate armor": "plate"}
+_ARMOUR_LOOKUP |= {fold_name(a): k for a, k in _ARMOUR_ALIASES.items()}
+
+
+def resolve_armour(name: object, field_name: str = "armour") -> str | None:
+    """A piece of armour of 5e's table, named in English or French, or ``None`` (and ``""``,
+    ``"none"``, ``"aucune"``) for none.
+
+    >>> resolve_armour("Cotte de mailles"), resolve_armour("studded leather"), resolve_armour("none")
+    ('chain mail', 'studded leather', None)
+    """
+    if name is None:
+        return None
+    if isinstance(name, str) and fold_name(name) in ("", "none", "aucune", "aucun", "sans"):
+        return None
+    found = _ARMOUR_LOOKUP.get(fold_name(name)) if isinstance(name, str) else None
+    if found is None:
+        names = ", ".join(f"{k} ({ARMOUR_FR[k]})" for k in ARMOUR)
+        raise fail(
+            field_name,
+            name,
+            f"a piece of 5e's armour, in English or French: {names}, or 'none'",
+            ExplodiceError,
+            wrong_type=not isinstance(name, str),
+        )
     return found

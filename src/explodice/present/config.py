@@ -29,10 +29,13 @@ from explodice.core.files import atomic_write_text, check_writable, parse_toml, 
 from explodice.day.scenario import scenario_from_tables
 from explodice.game.build import builds_from_tables
 from explodice.game.character import characters_from_tables
+from explodice.game.monster import monsters_from_tables
 from explodice.game.rules import Rules, switches
 from explodice.game.tables import PROFILES
 from explodice.present.i18n import LANGS, Lang, check_lang, translator
 from explodice.present.labels import N_
+from explodice.questions.answer import METHODS as DAY_METHODS
+from explodice.questions.answer import Method as DayMethod
 
 __all__ = [
     "DEFAULT_NAMES",
@@ -55,6 +58,7 @@ CONFIG_KEYS = (
     "character",
     "day",
     "build",
+    "monster",
 )
 
 
@@ -96,11 +100,17 @@ class ReportConfig:
     profiles: Mapping[str, int] = field(default_factory=lambda: dict(PROFILES))
     n: int = 200_000
     days: int = 2_000
+    #: how the day's pages, the readings' day and the explorer's party day are computed:
+    #: ``"exact"`` (the default) or ``"simulate"`` (``days`` days from ``seed``, every number
+    #: with its interval)
+    day_method: DayMethod = "exact"
     party: tuple[Any, ...] = ()
     day: Any = None  # a Scenario
     source: str = "embedded default"
     lang: Lang = "en"  # the language of the report and the explorer
     builds: tuple[Any, ...] = ()  # the [[build]] tables: characters across levels 1-20
+    #: the [[monster]] tables: the designer's own monsters (the bestiary's, beside the SRD's)
+    monsters: tuple[Any, ...] = ()
     #: which of the names (:data:`NAMED`) are explodice's own, written in ``lang`` by
     #: :func:`in_language`; the others are the designer's, shown as written
     default_names: frozenset[str] = frozenset(NAMED)
@@ -176,6 +186,23 @@ def load_config(
     return in_language(config, config.lang if lang is None else lang)
 
 
+def _own_names(data: dict[str, Any], table: dict[str, Any], source: str) -> frozenset[str]:
+    """The names of a configuration that are explodice's own (written in the report's
+    language): all of the embedded default's, and the defaults filled in for the keys a file
+    leaves out."""
+    if source == "embedded default":
+        return frozenset(NAMED)
+    return frozenset(
+        name
+        for name, absent in (
+            ("title", "title" not in data),
+            ("profiles", "profiles" not in table),
+            ("day", "name" not in data.get("day", {})),
+        )
+        if absent
+    )
+
+
 def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
     def fail(key: str, value: Any, allowed: str) -> ConfigError:
         return ConfigError(
@@ -236,27 +263,24 @@ def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
         raise fail("table.profiles", profiles, "a table of names to modifiers")
     profiles = {str(k): integer(f"table.profiles.{k}", v, -20, 30) for k, v in profiles.items()}
 
-    sim = section("simulation", ("n", "days"))
+    sim = section("simulation", ("n", "days", "day"))
     n = integer("simulation.n", sim.get("n", defaults.n), 1_000, 10**9)
     days = integer("simulation.days", sim.get("days", defaults.days), 10, 10**7)
+    day_method = sim.get("day", defaults.day_method)
+    if day_method not in DAY_METHODS:
+        raise fail("simulation.day", day_method, f"one of {list(DAY_METHODS)}")
 
     party = tuple(characters_from_tables(data.get("character"), source=source))
     day = scenario_from_tables(
         {"day": data.get("day", {})}, characters=party, source=source, default_name="a day"
     )
     builds = tuple(builds_from_tables(data["build"], source=source)) if "build" in data else ()
-    if source == "embedded default":
-        ours = frozenset(NAMED)
-    else:  # a default filled in for a key the file leaves out is explodice's own
-        ours = frozenset(
-            name
-            for name, absent in (
-                ("title", "title" not in data),
-                ("profiles", "profiles" not in table),
-                ("day", "name" not in data.get("day", {})),
-            )
-            if absent
-        )
+    monsters = (
+        tuple(monsters_from_tables(data["monster"], source=source, tag=Path(source).name))
+        if "monster" in data
+        else ()
+    )
+    ours = _own_names(data, table, source)
     return ReportConfig(
         title=title,
         seed=seed,
@@ -265,10 +289,12 @@ def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
         profiles=profiles,
         n=n,
         days=days,
+        day_method=day_method,
         party=party,
         day=day,
         source=source,
         lang=lang,
         builds=builds,
+        monsters=monsters,
         default_names=ours,
     )

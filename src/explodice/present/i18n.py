@@ -27,9 +27,11 @@ from importlib import resources
 from typing import Any, Literal, get_args
 
 from explodice.core.errors import ExplodiceError, check_choice
+from explodice.engine.exact import OMITTED_LIMIT as CERTAIN
 from explodice.game.tables import DIFFICULTY_FR
 
 __all__ = [
+    "CERTAIN",
     "LANGS",
     "SEED_WORDS",
     "Lang",
@@ -43,6 +45,7 @@ __all__ = [
     "percent_formatter",
     "number_formatter",
     "translator",
+    "typographic",
 ]
 
 #: The languages of the report, the explorer and the command line.
@@ -115,6 +118,8 @@ def percent(p: float, lang: Lang, digits: int = 1) -> str:
 
     >>> percent(0.0002, "fr"), percent(0.99999, "en"), percent(0.0, "en")
     ('< 0,1\xa0%', '> 99.9%', '0.0%')
+    >>> percent(0.999999999999939, "en"), percent(3e-17, "en")
+    ('100.0%', '0.0%')
     >>> percent(0.838, "en"), percent(0.838, "fr")
     ('83.8%', '83,8\xa0%')
     """
@@ -122,6 +127,8 @@ def percent(p: float, lang: Lang, digits: int = 1) -> str:
 
     lang = check_lang(lang)
     step = 10.0**-digits / 100
+    if abs(1 - p) <= CERTAIN or abs(p) <= CERTAIN:  # certain up to the exact engine's cut
+        p = float(round(p))
     if 0 < p < step / 2:
         return "< " + percent(step, lang, digits)
     if 1 - step / 2 <= p < 1:
@@ -167,25 +174,64 @@ def date(day: str | _dt.date, lang: Lang) -> str:
 
 
 def percent_formatter(lang: Lang, digits: int = 0) -> Any:
-    """A matplotlib tick formatter writing probabilities in percent the language's way."""
-    from matplotlib.ticker import FuncFormatter, PercentFormatter
+    """A matplotlib tick formatter writing probabilities in percent the language's way, with
+    the fewest decimals (at most ``digits``) that write every tick of the axis exactly: ``60%``,
+    never ``60.0%`` beside ``60%`` elsewhere; ``2.5%`` where the ticks need it."""
+    check_lang(lang)
 
-    if check_lang(lang) == "en":
-        return PercentFormatter(xmax=1.0, decimals=digits)
-    return FuncFormatter(lambda x, pos: percent(round(x, 9), lang, digits) if 0 <= x <= 1 else "")
+    def write(x: float, decimals: int) -> str:
+        if not 0 <= round(x, 9) <= 1:
+            return ""
+        return typographic(percent(round(x, 9), lang, decimals))
+
+    return _TickFormatter(write, scale=100, most=max(digits, 1))
 
 
 def number_formatter(lang: Lang) -> Any:
-    """A matplotlib tick formatter writing plain numbers the language's way (``0,5``)."""
-    from matplotlib.ticker import FuncFormatter
-
+    """A matplotlib tick formatter writing plain numbers the language's way (``0,5``), every
+    tick of an axis with the same decimals (``1,9 2,0 2,1``, as English writes ``1.9 2.0 2.1``)."""
     check_lang(lang)
-    return FuncFormatter(lambda x, pos: number(round(x, 6), lang, None))
+    return _TickFormatter(lambda x, d: typographic(number(round(x, 9), lang, d)), scale=1, most=6)
+
+
+def _TickFormatter(write: Callable[[float, int], str], *, scale: float, most: int) -> Any:
+    """A matplotlib Formatter: ``write(x, decimals)``, the decimals the fewest that write every
+    tick of the axis (its ``locs``, times ``scale``) exactly, at most ``most``."""
+    from matplotlib.ticker import Formatter
+
+    class Ticks(Formatter):
+        ticks: list[float] = []  # noqa: RUF012 - set per axis by set_locs
+
+        def set_locs(self, locs: Any) -> None:  # the axis's ticks, before they are written
+            self.ticks = [float(v) for v in locs]
+
+        def __call__(self, x: float, pos: int | None = None) -> str:
+            locs = [v for v in self.ticks if v == v] or [x]
+            return write(x, _decimals([scale * v for v in locs], most))
+
+    return Ticks()
+
+
+def _decimals(values: list[float], most: int) -> int:
+    """The fewest decimals (0 to ``most``) that write each of ``values`` exactly."""
+    for d in range(most + 1):
+        if all(abs(v * 10**d - round(v * 10**d)) < 1e-6 for v in values):
+            return d
+    return most
+
+
+def typographic(text: str) -> str:
+    """``text`` with the minus of a figure (U+2212), as matplotlib's own ticks write it.
+
+    >>> typographic("-1,5")
+    '−1,5'
+    """
+    return "\u2212" + text[1:] if text.startswith("-") else text
 
 
 def d3_locale(lang: Lang) -> dict[str, Any]:
     """The number locale of the page's charts (d3-format), from Babel's CLDR symbols."""
-    from babel.numbers import get_decimal_symbol, get_group_symbol, get_minus_sign_symbol
+    from babel.numbers import get_decimal_symbol, get_group_symbol
 
     loc = _LOCALES[check_lang(lang)]
     return {
@@ -194,7 +240,7 @@ def d3_locale(lang: Lang) -> dict[str, Any]:
         "grouping": [3],
         "currency": ["", " €"] if lang == "fr" else ["£", ""],
         "percent": _percent_pattern(lang, 0).replace("#,##0", ""),
-        "minus": get_minus_sign_symbol(loc),
+        "minus": "\u2212",  # the report's minus, in every language (CLDR's is a hyphen)
     }
 
 

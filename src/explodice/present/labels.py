@@ -301,7 +301,7 @@ def item_label(item: str, lang: Lang) -> str:
 
 def roll_test_label(day_roll: Any, lang: Lang, *, kind: bool = True) -> str:
     """The test a day's roll makes: ``Athletics check``, ``CON save``, ``STR ability``
-    (``Athlétisme test``, ``sauvegarde CON``); ``kind=False`` leaves out the word of a check
+    (``Athlétisme (test)``, ``sauvegarde CON``); ``kind=False`` leaves out the word of a check
     (``Athletics``)."""
     _ = i18n.translator(lang)
     said = kind or day_roll.kind != "check"
@@ -310,14 +310,17 @@ def roll_test_label(day_roll: Any, lang: Lang, *, kind: bool = True) -> str:
         return f"{what} {day_roll.kind}" if said else what
     if day_roll.kind == "save":
         return test_label(f"save {day_roll.ability}", lang)
-    return test_label(day_roll.skill or day_roll.ability, lang) + (
-        " " + _(day_roll.kind) if said else ""
-    )
+    test = test_label(day_roll.skill or day_roll.ability, lang)
+    if not said:
+        return test
+    if day_roll.kind == "check":  # French puts the kind after: Discrétion (test)
+        return _("{test} check").format(test=test)
+    return f"{test} {_(day_roll.kind)}"
 
 
 def roll_type_label(day_roll: Any, lang: Lang) -> str:
     """A day's roll type as the pages name it: its own label when the scenario gave one, else
-    ``Gudulf: Athletics check DC 16`` (``Gudulf : Athlétisme test DD 16``)."""
+    ``Gudulf: Athletics check DC 16`` (``Gudulf : Athlétisme (test) DD 16``)."""
     if not day_roll.label_is_default:
         return day_roll.label
     _ = i18n.translator(lang)
@@ -354,7 +357,7 @@ def rules_text(rules: Any, lang: Lang, readings: Any = None) -> str:
 
     >>> from explodice.game.rules import Rules
     >>> rules_text(Rules(), "fr")
-    'désavantage=soustraire, règle du 1 sur test,sauvegarde, 1_sur_explosion=non, excédent=plus pleine, jauge=de la compétence'
+    'désavantage=soustraire, règle du 1 sur test,sauvegarde, 1 sur explosion=non, excédent=plus pleine, jauge=de la compétence'
     """
     _ = i18n.translator(lang)
     readings = list(readings) if readings else [rules.disadvantage]
@@ -398,6 +401,10 @@ SWITCH_NAMES = {
     "malus_die": N_("malus_die"),
     "hiding_ties": N_("hiding_ties"),
     "deception_noticed": N_("deception_noticed"),
+    "defence_base": N_("defence_base"),
+    "wisdom_in_defence": N_("wisdom_in_defence"),
+    "armour_dex_cap": N_("armour_dex_cap"),
+    "critical": N_("critical"),
 }
 #: The values of the readings (docs/rules.md, "Readings that are switches") in words; English
 #: writes the value itself (``after_choice``), as ``Rules.describe()`` does.
@@ -410,6 +417,17 @@ SWITCH_VALUES = {
     "malus_die": {"exploding": N_("exploding"), "plain": N_("plain")},
     "hiding_ties": {"hider": N_("to the hider"), "observer": N_("to the observer")},
     "deception_noticed": {"on_failure": N_("on a failure"), "when_cheated": N_("when cheated")},
+    "wisdom_in_defence": {
+        "modifier": N_("its whole modifier"),
+        "positive": N_("a bonus only"),
+        "none": N_("not at all"),
+    },
+    "armour_dex_cap": {"5e": N_("capped as in 5e"), "none": N_("never capped")},
+    "critical": {
+        "none": N_("no critical"),
+        "two_sixes": N_("two 6s"),
+        "three_sixes": N_("three 6s"),
+    },
 }
 #: The title page's and the explorer's line for each reading: the question it answers ...
 READING_QUESTIONS = {
@@ -417,6 +435,10 @@ READING_QUESTIONS = {
     "malus_die": N_("the malus die of disadvantage (subtract)"),
     "hiding_ties": N_("a Stealth total equal to the Perception"),
     "deception_noticed": N_("past 25% in haggling, the seller notices"),
+    "defence_base": N_("the base of the defence value (VD)"),
+    "wisdom_in_defence": N_("WIS in the defence value"),
+    "armour_dex_cap": N_("DEX in the defence value, in armour"),
+    "critical": N_("a critical hit in 3d6x"),
 }
 #: ... and each value's answer.
 READING_ANSWERS = {
@@ -430,6 +452,14 @@ READING_ANSWERS = {
     ("hiding_ties", "observer"): N_("the observer sees them"),
     ("deception_noticed", "on_failure"): N_("when the Deception fails"),
     ("deception_noticed", "when_cheated"): N_("always, later, when cheated"),
+    ("wisdom_in_defence", "modifier"): N_("its modifier enters, negative too"),
+    ("wisdom_in_defence", "positive"): N_("only a positive modifier (the seed's bonus)"),
+    ("wisdom_in_defence", "none"): N_("it does not enter"),
+    ("armour_dex_cap", "5e"): N_("capped by armour as in 5e (medium +2, heavy 0)"),
+    ("armour_dex_cap", "none"): N_("always added whole"),
+    ("critical", "none"): N_("none"),
+    ("critical", "two_sixes"): N_("two 6s or more kept on the initial throw"),
+    ("critical", "three_sixes"): N_("three 6s or more kept on the initial throw"),
 }
 
 
@@ -459,6 +489,9 @@ def switch_value(name: str, value: Any, lang: Lang) -> str:
             return ",".join(kinds) or "none"
         _ = i18n.translator(lang)
         return ",".join(_(k) for k in kinds) or _("none")
+    if name == "critical" and isinstance(value, int) and not isinstance(value, bool):
+        _ = i18n.translator(lang)
+        return _("margin {margin}").format(margin=value)
     if lang == "en":
         return str(value)
     _ = i18n.translator(lang)

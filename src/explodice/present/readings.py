@@ -30,8 +30,6 @@ import pandas as pd
 
 from explodice.analysis.sensitivity import (
     BEST_NOTE,
-    PROBABILITIES,
-    Sensitivity,
     Variant,
     day_blind_spot,
     variants,
@@ -47,6 +45,8 @@ from explodice.present.labels import (
     switch_value,
     test_label,
 )
+from explodice.questions.answer import Answer
+from explodice.questions.readings import largest_cells, with_attrs
 
 __all__ = [
     "MEASURES",
@@ -56,6 +56,7 @@ __all__ = [
     "points",
     "reading_label",
     "readings_frame",
+    "readings_csv",
     "where_label",
     "with_provenance",
 ]
@@ -67,6 +68,7 @@ PART_NAMES = {
     "day": N_("day"),
     "hiding": N_("hiding"),
     "haggle": N_("haggling"),
+    "attack": N_("attacks"),
 }
 #: The measures, as a reader names them.
 MEASURES = {
@@ -78,6 +80,8 @@ MEASURES = {
     "drain_mean": N_("E[drain]"),
     "successes": N_("successes"),
     "price_mean": N_("mean price"),
+    "p_hit": N_("P(hit)"),
+    "p_crit": N_("P(critical)"),
 }
 #: The table's summary columns that :func:`readings_frame` shows, with their headers: the
 #: largest change of E[drain] per roll, of a day's P(empty) and of its expected successes.
@@ -124,33 +128,6 @@ def points(
     text = i18n.number(size, lang, digits)
     mark = ("+" if delta > 0 else minus if delta < 0 else "±") if sign else ""
     return f"{mark}{text}{' ' if lang == 'en' else ''}{unit}"
-
-
-def largest_cells(s: Sensitivity) -> pd.DataFrame:
-    """For each row of ``s.table``, the cell of its largest change of a probability (the one
-    ``largest_where`` names): ``switch, value, part, measure, case, delta`` (signed), and the
-    case's columns; a row with nothing computed is absent.
-
-    Read from ``s.by_measure`` as :func:`~explodice.sensitivity` ranks (ties: the larger
-    ``"part: case"``), then the signed change from ``s.detail``.
-    """
-    keys = ["switch", "value", "part", "measure", "case"]
-    bm = s.by_measure
-    if bm.empty:
-        return pd.DataFrame(columns=[*keys, "delta"])
-    probs = bm[bm["measure"].isin(PROBABILITIES)].copy()
-    probs["said"] = [
-        f"{p}: {w}" if isinstance(w, str) else "" for p, w in zip(probs["part"], probs["where"])
-    ]
-    rows = []
-    for (switch, value), g in probs.groupby(["switch", "value"], sort=False):
-        top = max(g.itertuples(), key=lambda r: (r.max, r.said))
-        if not isinstance(top.where, str):  # no change anywhere
-            continue
-        rows.append((switch, value, top.part, top.measure, top.where))
-    cells = pd.DataFrame(rows, columns=keys)
-    detail = s.detail.drop(columns=["default", "changed"], errors="ignore")
-    return cells.merge(detail, on=keys, how="left").drop_duplicates(keys)
 
 
 def where_label(cell: Any, lang: Lang) -> str:
@@ -206,6 +183,16 @@ def case_label(cell: Any, lang: Lang) -> str:
     if part == "haggle":
         return _("Persuasion and Deception {modifier}, DC {dc}").format(
             modifier=f"{int(cell.modifier):+d}", dc=int(cell.dc)
+        )
+    if part == "attack":  # "+5 vs priest at level 10, advantage, keep"
+        target = str(cell.case).split(" vs ", 1)[1].rsplit(", ", 2)[0]
+        name, _at, level = target.rpartition(" at level ")
+        return _("{modifier} vs {name} at level {level}, {advantage}, {policy}").format(
+            modifier=f"{int(cell.modifier):+d}",
+            name=name,
+            level=level,
+            advantage=_(cell.advantage),
+            policy=_(str(cell.policy)),
         )
     return str(cell.case)
 
@@ -283,18 +270,26 @@ def readings_frame(
         }
         for column, _header in SUMMARIES:
             value = row[column]
+            signed = row.get(column.replace("_max", "_change"), value)
             if pd.isna(value):
                 shown[column] = "—"
-            elif column == "day_p_empty_max":  # a probability: in percentage points
-                shown[column] = points(float(value), lang, sign=False)
-            else:  # points of a gauge per roll, successes per day
-                shown[column] = i18n.number(float(value), lang, 3)
+            elif column == "day_p_empty_max":  # a probability: in percentage points, signed
+                shown[column] = points(float(signed), lang, minus=minus)
+            else:  # points of a gauge per roll, successes per day, signed
+                shown[column] = signed_number(float(signed), lang, 3, minus)
         if "day" in table.attrs.get("parts", ()) and row["reads"] in ("roll", "day"):
             if pd.isna(row["day_p_empty_max"]):
                 shown["day_p_empty_max"] = shown["day_successes_max"] = _("not computed")
         shown["note"] = note_label(str(row["note"] or ""), moved.get(key), day, rules, lang)
         out.append(shown)
     return pd.DataFrame(out)
+
+
+def signed_number(x: float, lang: Lang, digits: int, minus: str) -> str:
+    """A signed change of a number: ``+0.309``, ``−2.800`` (``minus``: the surface's)."""
+    if x == 0:
+        return i18n.number(0.0, lang, digits)
+    return ("+" if x > 0 else minus) + i18n.number(abs(x), lang, digits)
 
 
 def headers(lang: Lang) -> dict[str, str]:
@@ -306,6 +301,12 @@ def headers(lang: Lang) -> dict[str, str]:
         "where": _("where"),
         **{column: _(header) for column, header in SUMMARIES},
     }
+
+
+def readings_csv(answer: Answer, name: str) -> pd.DataFrame:
+    """Table ``name`` of the readings' answer as every surface writes it for scripts (the
+    report's CSV, ``explodice readings --format csv``): :func:`with_provenance`."""
+    return with_provenance(with_attrs(answer, name))
 
 
 def with_provenance(frame: pd.DataFrame) -> pd.DataFrame:

@@ -35,8 +35,11 @@ parameters, ``method``, ``n``, ``seed`` and ``case``, the task's columns, and ``
   in flight, and the last batches shrink so every worker gets a share of the tail.
 - **Failures**: a case that raises gets one row with its parameters and ``error``
   (``"ExplodiceError: ..."``); the other cases are returned and a :class:`SweepWarning` names
-  the first failure. Ctrl-C cancels the pending batches, stops the local pool's workers at
-  once (a remote executor's running batch, seconds long, ends unread), shuts down an
+  the first failure. A case that did not run is no result: when the executor loses a batch
+  (a Dask scheduler gone, a local worker killed) or a Dask cluster has had no worker for
+  ``no_worker_timeout`` seconds (default 60), the sweep stops and raises
+  :class:`SweepIncomplete`, whose ``frame`` holds the cases that ran. Ctrl-C cancels the
+  pending batches, stops the local pool's workers at once (a remote executor's running batch, seconds long, ends unread), shuts down an
   executor that :func:`sweep` made, and re-raises :class:`KeyboardInterrupt`; SIGTERM does
   the same and exits with status 143. The local workers watch the sweep's process through a
   pipe and end with it even when it is killed (SIGKILL): no worker, forkserver or resource
@@ -56,6 +59,7 @@ from explodice.sweeps.tasks import (
     TASKS,
     SweepError,
     SweepFileError,
+    SweepIncomplete,
     SweepTypeError,
     SweepWarning,
     sweep_parameters,
@@ -66,6 +70,7 @@ __all__ = [
     "GridFile",
     "SweepError",
     "SweepFileError",
+    "SweepIncomplete",
     "SweepTypeError",
     "SweepWarning",
     "check_output",

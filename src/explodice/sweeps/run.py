@@ -33,13 +33,19 @@ from explodice.sweeps.tasks import (
     DEFAULT_BATCH_SECONDS,
     TASKS,
     SweepError,
+    SweepIncomplete,
     SweepTypeError,
     SweepWarning,
     Task,
     resolve_task,
 )
 
-__all__ = ["MAX_WORKERS", "WORKERS_PER_CORE", "sweep"]
+__all__ = ["MAX_WORKERS", "NO_WORKER_TIMEOUT", "WORKERS_PER_CORE", "sweep"]
+
+#: Seconds a sweep on Dask waits with no worker (or no scheduler) before it stops.
+NO_WORKER_TIMEOUT = 60.0
+#: Seconds between two looks at a Dask cluster's workers while the batches run.
+POLL_SECONDS = 0.5
 
 
 # -- running batches (in the workers) --------------------------------------------------------
@@ -129,6 +135,7 @@ class _Pool:
     owned: bool  # sweep() made it: sweep() shuts it down
     client: Any = None  # a Client that sweep() opened from an address
     watch: Any = None  # the write end of the local workers' watch pipe (see _worker_init)
+    dask: Any = None  # the Dask Client behind the executor (its workers are watched)
 
     def close(self, *, cancel: bool = False) -> None:
         if not self.owned:
@@ -141,7 +148,7 @@ class _Pool:
             self.executor.shutdown(wait=not cancel)
             self._release()
         if self.client is not None:
-            self.client.close()
+            self.client.close(timeout=2 if cancel else None)
 
     def _release(self) -> None:
         if self.watch is not None:
@@ -196,7 +203,7 @@ def _pool(executor: Any, workers: int | None) -> _Pool:
             ) from None
     if _is_dask_client(executor):
         slots = workers or sum(executor.nthreads().values()) or 1
-        return _Pool(executor.get_executor(pure=False), slots, True, client)
+        return _Pool(executor.get_executor(pure=False), slots, True, client, dask=executor)
     if isinstance(executor, concurrent.futures.Executor):
         slots = workers or getattr(executor, "_max_workers", None) or os.cpu_count() or 1
         return _Pool(executor, int(slots), False)
@@ -236,6 +243,7 @@ def sweep(
     seed: Any = None,
     batch_seconds: float = DEFAULT_BATCH_SECONDS,
     progress: bool | None = None,
+    no_worker_timeout: float = NO_WORKER_TIMEOUT,
 ) -> pd.DataFrame:
     """Run ``task`` on every case of ``grid``; one tidy DataFrame (see the module docstring).
 
@@ -245,6 +253,11 @@ def sweep(
     tqdm bar per finished batch (default: when the sweep should take over 5 seconds).
     ``df.attrs`` holds ``task``, ``seed``, ``n_cases``, ``n_failed``, ``batches``,
     ``workers``, ``seconds`` (wall) and ``compute_seconds`` (spent inside the cases).
+
+    Every case runs, or :class:`SweepIncomplete` is raised (its ``frame``: the cases that ran,
+    and the others marked as not run): when the executor loses a batch (a Dask scheduler
+    gone, a local worker killed), or when a Dask cluster has had no worker for
+    ``no_worker_timeout`` seconds (default :data:`NO_WORKER_TIMEOUT`).
 
     >>> from concurrent.futures import ThreadPoolExecutor
     >>> df = sweep({"modifier": 2, "dc": [12, 16], "method": "simulate", "n": 1000}, "success",
@@ -256,6 +269,7 @@ def sweep(
     names, cases = grid_cases(grid, spec)
     progress = check_flag("progress", progress, none=True, error=SweepError)
     batch_seconds = _batch_seconds(batch_seconds)
+    no_worker_timeout = _seconds("no_worker_timeout", no_worker_timeout)
     root = _root_seed(seed)
     priors = [_prior(spec, c) for c in cases]
     pool = _pool(executor, workers)
@@ -274,9 +288,12 @@ def sweep(
             ) from None
     show = sum(priors) > 5.0 if progress is None else progress
     runner = _Runner(pool, carried, dict(spec.defaults), cases, priors, root, batch_seconds)
+    runner.no_worker_timeout = no_worker_timeout
     began = time.perf_counter()
     with _sigterm_stops():
         results = runner.run(show, f"sweep {spec.name}")
+    if runner.lost is not None:
+        raise _incomplete(names, cases, results, root, runner.lost)
     frame = _assemble(names, cases, results, root)
     failed = frame.drop_duplicates("case").error.notna()
     frame.attrs.update(
@@ -324,16 +341,36 @@ def _sigterm_stops() -> Iterator[None]:
 
 def _batch_seconds(value: Any) -> float:
     """``batch_seconds``: a number of seconds > 0 (at most 10^6)."""
+    return _seconds("batch_seconds", value)
+
+
+def _seconds(name: str, value: Any) -> float:
+    """A number of seconds > 0 (at most 10^6), or the error naming ``name``."""
     allowed = "a number > 0 (seconds, at most 10^6)"
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise fail("batch_seconds", value, allowed, SweepError, wrong_type=True)
+        raise fail(name, value, allowed, SweepError, wrong_type=True)
     try:
         seconds = float(value)
     except OverflowError:
         seconds = math.inf
     if not 0 < seconds <= 1e6:  # NaN fails too
-        raise fail("batch_seconds", value, allowed, SweepError)
+        raise fail(name, value, allowed, SweepError)
     return seconds
+
+
+def _incomplete(
+    names: list[str],
+    cases: list[dict[str, Any]],
+    results: dict[int, tuple[Any, str | None]],
+    root: np.random.SeedSequence,
+    why: str,
+) -> SweepIncomplete:
+    """The error of a sweep whose cases did not all run, with the table of those that did."""
+    lost = [i for i in range(len(cases)) if i not in results]
+    not_run = f"not run: {why}"
+    frame = _assemble(names, cases, {**results, **{i: (None, not_run) for i in lost}}, root)
+    message = f"the sweep stopped: {len(lost)} of {len(cases)} cases did not run ({why})"
+    return SweepIncomplete(message, frame, len(lost))
 
 
 def _prior(spec: Task, case: Mapping[str, Any]) -> float:
@@ -365,6 +402,10 @@ class _Runner:
         self.results: dict[int, tuple[Any, str | None]] = {}
         self.n_batches = 0
         self.busy = 0.0  # seconds the workers spent in the cases
+        self.lost: str | None = None  # why batches were lost: the sweep stops, incomplete
+        self.no_worker_timeout = NO_WORKER_TIMEOUT
+        self.worker_seen = time.monotonic()  # when a Dask worker was last seen
+        self.looked = 0.0  # when the Dask cluster was last asked for its workers
 
     def _next_batch(self) -> list[int]:
         """Cases from the queue worth about ``batch_seconds`` (a quarter before any timing)."""
@@ -394,10 +435,9 @@ class _Runner:
                     _entropy(self.root),
                     tuple(self.root.spawn_key),
                 )
-            except Exception as err:  # noqa: BLE001 - e.g. a broken pool: these cases fail
-                for i in batch:
-                    self.results[i] = (None, one_line(err))
-                continue
+            except Exception as err:  # noqa: BLE001 - e.g. a broken pool: these cases are lost
+                self.lost = self.lost or self._why(err)
+                return
             self.inflight[future] = batch
             self.n_batches += 1
 
@@ -410,8 +450,7 @@ class _Runner:
                     "the sweep's worker processes ended as they started, before any case ran "
                     f"(their errors are above): {MAIN_GUARD}."
                 ) from None
-            for i in batch:
-                self.results[i] = (None, one_line(err))
+            self.lost = self.lost or self._why(err)  # the batch did not run: the sweep stops
             return
         for index, rows, error in out:
             self.results[index] = (rows, error)
@@ -426,25 +465,72 @@ class _Runner:
         bar = tqdm(total=len(self.cases), unit="case", desc=desc, disable=not show, leave=False)
         try:
             self._fill()
-            while self.inflight:
+            while self.inflight and self.lost is None:
                 done, _ = concurrent.futures.wait(
-                    self.inflight, return_when=concurrent.futures.FIRST_COMPLETED
+                    self.inflight,
+                    timeout=POLL_SECONDS,
+                    return_when=concurrent.futures.FIRST_COMPLETED,
                 )
                 for future in done:
                     batch = self.inflight.pop(future)
                     self._collect(future, batch)
                     bar.update(len(batch))
-                self._fill()
+                self._watch()
+                if self.lost is None:
+                    self._fill()
         except BaseException:  # Ctrl-C above all: cancel what waits, stop what we started
-            for future in self.inflight:
-                future.cancel()
-            self.pool.close(cancel=True)
+            self._stop()
             raise
         else:
-            self.pool.close()
+            if self.lost is None:
+                self.pool.close()
+            else:
+                with contextlib.suppress(Exception):  # a lost cluster may refuse its goodbyes
+                    self._stop()
         finally:
             bar.close()
         return self.results
+
+    def _why(self, err: BaseException) -> str:
+        """Why a batch was lost, in words: a Dask scheduler gone cancels every batch."""
+        client = self.pool.dask
+        if client is not None and client.status != "running":
+            return "the connection to the Dask scheduler was lost"
+        return one_line(err)
+
+    def _stop(self) -> None:
+        """Cancel the batches in flight and stop the pool the sweep made."""
+        for future in self.inflight:
+            with contextlib.suppress(Exception):
+                future.cancel()
+        self.pool.close(cancel=True)
+
+    def _watch(self) -> None:
+        """On Dask, stop the sweep (:attr:`lost`) once no worker has been seen for
+        :attr:`no_worker_timeout` seconds: the batches would wait for one forever."""
+        client = self.pool.dask
+        now = time.monotonic()
+        if client is None or now - self.looked < POLL_SECONDS:
+            return
+        self.looked = now
+        if _dask_workers(client) > 0:
+            self.worker_seen = now
+        elif now - self.worker_seen > self.no_worker_timeout:
+            self.lost = (
+                f"no Dask worker for {self.no_worker_timeout:g} s: the scheduler has none "
+                "left, or cannot be reached"
+            )
+
+
+def _dask_workers(client: Any) -> int:
+    """How many workers ``client``'s scheduler has now (0 when it cannot say at once)."""
+    if client.status != "running":
+        return 0
+    try:
+        info = client.sync(client.scheduler.identity, n_workers=0, callback_timeout=POLL_SECONDS)
+    except Exception:  # noqa: BLE001 - a scheduler gone or stopped: no worker seen
+        return 0
+    return int(info.get("n_workers", 0))
 
 
 def _unguarded_script() -> bool:

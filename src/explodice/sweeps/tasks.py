@@ -24,6 +24,7 @@ __all__ = [
     "TASKS",
     "SweepError",
     "SweepFileError",
+    "SweepIncomplete",
     "SweepTypeError",
     "SweepWarning",
     "Task",
@@ -50,6 +51,18 @@ class SweepTypeError(SweepError, ExplodiceTypeError):
 
 class SweepFileError(SweepError):
     """A grid TOML file is malformed: the message names the file, the key and the problem."""
+
+
+class SweepIncomplete(SweepError):
+    """Some cases of a sweep did not run: the executor lost them (a Dask scheduler gone, no
+    worker left for ``no_worker_timeout`` seconds, a local worker killed). ``frame`` is the
+    table of every case, those that ran with their results and the others with ``error``
+    saying they did not run (``None`` once pickled); ``n_lost`` counts the cases lost."""
+
+    def __init__(self, message: str, frame: Any = None, n_lost: int = 0) -> None:
+        super().__init__(message)
+        self.frame = frame
+        self.n_lost = n_lost
 
 
 class SweepWarning(UserWarning):

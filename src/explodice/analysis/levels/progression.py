@@ -17,6 +17,7 @@ from explodice.core.errors import (
     ExplodiceTypeError,
     check_choice,
     check_int,
+    check_unique,
     fail,
     shown,
 )
@@ -48,7 +49,7 @@ def _progression_tests(build: Build, tests: Any) -> tuple[BuildTest, ...]:
     for i, t in enumerate(out):
         if not isinstance(t, BuildTest):
             raise fail(f"tests[{i}]", t, "a BuildTest", ExplodiceError, wrong_type=True)
-    return out
+    return tuple(check_unique("tests", out, key=lambda t: t.label))
 
 
 #: The columns of :func:`progression`, in order.

@@ -23,6 +23,7 @@ from explodice.core.errors import (
     check_choice,
     check_int,
     check_text,
+    check_unique,
 )
 from explodice.game.build import (
     LEVELS,
@@ -100,11 +101,13 @@ def _save_dc_inputs(
             check_choice("casters", c, tuple(names), ExplodiceError)
             for c in check_names("casters", casters, "names of builds")
         ]
+        check_unique("casters", wanted)  # each case counted once
         caster_builds = [b for b in builds if b.name in wanted]
-    save_list = [
-        parse_test(f"{check_text('saves', s, what='abilities')} save", "saves").ability
-        for s in check_names("saves", saves, "abilities")
+    given_saves = [
+        check_text("saves", s, what="abilities") for s in check_names("saves", saves, "abilities")
     ]
+    save_list = [parse_test(f"{s} save", "saves").ability for s in given_saves]
+    check_unique("saves", given_saves, key=lambda s: parse_test(f"{s} save", "saves").ability)
     tried = (
         np.arange(-20, 61)
         if bases is None

@@ -26,6 +26,7 @@ from explodice.game.tables import (
     HAGGLE_DCS_FR,
     HAGGLE_DECEPTION_CAP_PCT,
     HAGGLE_STEP_PCT,
+    MAX_DC,
     System,
     resolve_item,
 )
@@ -129,7 +130,7 @@ def haggle(
     item_name = resolve_item(item) if item is not None else None
     if dc is None:
         dc = HAGGLE_DCS[item_name] if item_name is not None else HAGGLE_BASE_DC
-    dc = check_int("dc", dc, lo=-(10**6), hi=10**6)
+    dc = check_int("dc", dc, lo=-MAX_DC, hi=MAX_DC)
     if item_name is not None and dc < HAGGLE_DCS[item_name]:
         raise ExplodiceError(
             f"`dc` must be at least {HAGGLE_DCS[item_name]} for {item_name} "

@@ -5,12 +5,14 @@ bad input into one line and exit status 2, Ctrl-C into status 130."""
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from collections.abc import Sequence
 
 from explodice.core.errors import ExplodiceError, one_line
 from explodice.core.version import __version__
-from explodice.present.cli.base import EXIT_INTERRUPTED, EXIT_USAGE, Parser
+from explodice.present.cli.base import EXIT_INTERRUPTED, EXIT_USAGE, Parser, refuse_repeats
 from explodice.present.cli.commands import COMMANDS
 
 __all__ = ["build_parser", "main"]
@@ -38,25 +40,40 @@ def build_parser() -> argparse.ArgumentParser:
         )
         command.add_arguments(p)
         # the parser (its defaults: options.given) and the files the command would write
-        p.set_defaults(func=command.run, command_parser=p, writes=command.writes)
+        p.set_defaults(
+            func=command.run, command_parser=p, writes=command.writes, repeats=command.repeats
+        )
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0, 2 for bad input, 130 on Ctrl-C)."""
+    """Run the command line; returns the exit status (0, 2 for bad input or an output that
+    cannot be written, 130 on Ctrl-C)."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        refuse_repeats(args.command_parser, args)
+        if sys.stdout is None:  # `explodice ... >&-`: whatever it computed would be lost
+            raise ExplodiceError(
+                "the standard output is closed (>&-): nothing could be shown; nothing was done."
+            )
         for output in args.writes(args):  # every file it writes, checked before any work
             output.check()
-        return int(args.func(args) or 0)
+        status = int(args.func(args) or 0)
+        sys.stdout.flush()  # a broken pipe or a full disk fails here, not silently at exit
+        return status
     except KeyboardInterrupt:
         sys.stderr.write("explodice: interrupted\n")
         return EXIT_INTERRUPTED
-    except BrokenPipeError:  # pragma: no cover - e.g. `explodice table | head`
-        return 0
+    except BrokenPipeError:  # `explodice table | head -1`: the rest of the output is lost
+        _drop_stdout()
+        sys.stderr.write(
+            "explodice: error: the standard output was closed before all was written "
+            "(broken pipe): the output is incomplete.\n"
+        )
+        return EXIT_USAGE
     except (ExplodiceError, OSError) as err:  # bad input, or a file the system refuses
-        sys.stderr.write(f"explodice: error: {one_line(err)}\n")
+        sys.stderr.write(f"explodice: error: {one_line(err, named=False)}\n")
         return EXIT_USAGE
     except SystemError as err:
         # Ctrl-C landing inside numba's dispatcher surfaces as a SystemError chained to it.
@@ -64,6 +81,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         sys.stderr.write("explodice: interrupted\n")
         return EXIT_INTERRUPTED
+
+
+def _drop_stdout() -> None:
+    """Point the standard output at /dev/null, so that Python's last flush at exit does not
+    fail again on the broken pipe (the recipe of Python's documentation, "SIGPIPE")."""
+    with contextlib.suppress(AttributeError, OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 def _caused_by_interrupt(err: BaseException | None) -> bool:

@@ -9,14 +9,15 @@ A command's module (``present/cli/<name>.py``) defines ``COMMAND = Command(...)`
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from explodice.core.errors import ExplodiceError
+from explodice.core.errors import ExplodiceError, check_unique
 from explodice.core.files import check_writable
 
-__all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "Command", "Output", "Parser"]
+__all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "Command", "Output", "Parser", "refuse_repeats"]
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -33,6 +34,31 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> Any:  # noqa: D102 - argparse's hook
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+    def parse_args(  # type: ignore[override]  # noqa: D102 - argparse's
+        self, args: Sequence[str] | None = None, namespace: Any = None
+    ) -> argparse.Namespace:
+        ns, extras = self.parse_known_args(args, namespace)
+        if extras:  # `odds 4 16`: the command's own --help says what it takes
+            owner = getattr(ns, "command_parser", None) or self
+            owner.error(f"unrecognized arguments: {' '.join(extras)}")
+        return ns
+
+    def parse_known_args(  # type: ignore[override]  # noqa: D102 - argparse's, and `explicit`
+        self, args: Sequence[str] | None = None, namespace: Any = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        # the options written on the command line, by their dest, in ``namespace.explicit``:
+        # ``--policy keep`` is given even though keep is its default (see options.given)
+        ns, rest = super().parse_known_args(args, namespace)
+        seen = set(getattr(ns, "explicit", ()))
+        for token in sys.argv[1:] if args is None else args:
+            if token == "--":
+                break
+            action = self._option_string_actions.get(token.split("=", 1)[0])
+            if token.startswith("-") and action is not None:
+                seen.add(action.dest)
+        ns.explicit = frozenset(seen)
+        return ns, rest
 
 
 def _no_options(parser: argparse.ArgumentParser) -> None:
@@ -82,7 +108,10 @@ class Command:
       :mod:`explodice.present.cli.options` (``roll_options``, ``rules_options``,
       ``sampling_options``, ``output_options``), in the order its ``--help`` shows them;
     - ``add_arguments(parser)``: its own options, added after the shared ones;
-    - ``writes(args)``: the files it would write (:class:`Output`), checked before it runs.
+    - ``writes(args)``: the files it would write (:class:`Output`), checked before it runs;
+    - ``repeats``: its options of several values where a value may come twice (two observers
+      with the same passive Perception); in every other a value given twice is refused
+      (:func:`refuse_repeats`), never counted twice.
     """
 
     name: str
@@ -92,3 +121,25 @@ class Command:
     shared: tuple[Callable[[], argparse.ArgumentParser], ...] = ()
     add_arguments: Callable[[argparse.ArgumentParser], None] = _no_options
     writes: Callable[[argparse.Namespace], Sequence[Output]] = _no_outputs
+    repeats: tuple[str, ...] = ()
+
+
+def refuse_repeats(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse, in ``parser``'s one line, a value given twice to an option of several values
+    (``odds --dc 16 16``, ``table --modifiers 0 0``) unless the command lists it in
+    ``repeats``; values compared as read (``16`` and ``1_6`` are one DC). Options whose
+    values name the same thing in other words (``--saves STR FOR``) check that themselves."""
+    allowed = getattr(args, "repeats", ())
+    for action in parser._actions:
+        if action.nargs not in ("+", "*") or not action.option_strings:
+            continue
+        flag = max(action.option_strings, key=len)
+        values = getattr(args, action.dest, None)
+        if flag in allowed or not isinstance(values, list):
+            continue
+        if any(isinstance(v, list) for v in values):  # level ranges: the command checks them
+            continue
+        try:
+            check_unique(flag, values)
+        except ExplodiceError as err:
+            parser.error(str(err).removesuffix("."))

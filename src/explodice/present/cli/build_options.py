@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from explodice.core.errors import ExplodiceError, listed, shown
@@ -27,7 +26,7 @@ from explodice.game.build import LEVELS, Build
 from explodice.game.tables import DIFFICULTIES, DIFFICULTY_FR, fold_name
 from explodice.present.builds import ShownBuilds, shown_builds
 from explodice.present.cli import options
-from explodice.present.cli.numbers import parse_integer
+from explodice.present.cli.numbers import parse_integer, probability
 from explodice.present.cli.options import WORKERS, config_rules, refuse
 
 __all__ = [
@@ -87,18 +86,6 @@ def parse_levels(items: Sequence[str] | None) -> list[int] | None:
                 )
             out.append(level)
     return out
-
-
-def probability(text: str) -> float:
-    """A probability written as a decimal number in [0, 1] (``0.1``, ``1e-3``)."""
-    error = argparse.ArgumentTypeError(f"expected a probability in [0, 1], but {text!r} was passed")
-    try:
-        value = Decimal(text.strip())
-    except (InvalidOperation, ValueError):
-        raise error from None
-    if not value.is_finite() or not 0 <= value <= 1:
-        raise error
-    return float(value)
 
 
 _BANDS = {fold_name(b): b for b in DIFFICULTIES} | {
@@ -174,8 +161,17 @@ def builds_from(args: argparse.Namespace, config: Any) -> ShownBuilds:
     if args.builds is None:
         return found
     by_name = {b.name: b for b in found.builds}
+    if getattr(config, "lang", "en") != "en":  # explodice's own names also in English
+        from explodice.present.config import in_language
+
+        english = shown_builds(in_language(config, "en")).builds
+        aliases = {e.name: b for e, b in zip(english, found.builds) if e.name != b.name}
+    else:
+        aliases = {}
     chosen: list[Build] = []
     for name in args.builds:
+        if name not in by_name and name in aliases:
+            name = aliases[name].name
         if name not in by_name:
             where = "the configuration's" if found.source == "config" else "the reference builds'"
             raise ExplodiceError(

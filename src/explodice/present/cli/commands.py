@@ -4,10 +4,13 @@ command is added to (see :mod:`explodice.present.cli`)."""
 from __future__ import annotations
 
 from explodice.present.cli import (
+    attack,
+    bestiary,
     compare,
     contest,
     day,
     dc,
+    defence_base,
     explore,
     frontier,
     hide,
@@ -38,6 +41,10 @@ COMMANDS: list[Command] = [
     levels.COMMAND,
     size_gauges.COMMAND,
     save_dc.COMMAND,
+    attack.COMMAND,
+    defence_base.COMMAND,
+    bestiary.BESTIARY,
+    bestiary.FP_TABLE,
     readings.COMMAND,
     report.COMMAND,
     explore.COMMAND,

@@ -13,6 +13,7 @@ from explodice.analysis.compare import equivalent_dc, equivalent_dc_table
 from explodice.core.errors import ExplodiceError, shown
 from explodice.game.rules import ADVANTAGE_STATES, Roll
 from explodice.game.tables import PROFILES
+from explodice.present import i18n
 from explodice.present.cli.base import Command
 from explodice.present.cli.options import (
     MODIFIER,
@@ -24,6 +25,7 @@ from explodice.present.cli.options import (
     rules_options,
 )
 from explodice.present.cli.output import emit
+from explodice.present.labels import rules_text
 
 __all__ = ["COMMAND", "run"]
 
@@ -58,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
         "match P(total >= DC), whose 1s are kept.",
     )
     reroll = reroll_from(args, None)  # --lucky: each roll's Reroll('one'), in both systems
-    lucky = ", Lucky" if reroll is not None else ""
+    _ = i18n.translator(args.lang)
+    lucky = ", " + _("Lucky") if reroll is not None else ""
     # every roll of the table shares the advantage and the reroll: one stands for them
     refuse_unread_readings(args, [Roll(0, advantage=args.advantage, reroll=reroll)], rules)
     if args.modifier is not None:
@@ -71,8 +74,17 @@ def run(args: argparse.Namespace) -> int:
         roll = Roll(args.modifier, advantage=args.advantage, reroll=reroll)
         frame = equivalent_dc(roll, rules=rules)
         header = (
-            f"# equivalent DCs, d20 -> 3d6x, modifier {args.modifier:+d}, "
-            f"{args.advantage}{lucky}; exact; {rules.describe()}" + _shared(frame)
+            "# "
+            + _(
+                "equivalent DCs, d20 -> 3d6x, modifier {modifier}, {advantage}{lucky}; exact; "
+                "{rules}"
+            ).format(
+                modifier=f"{args.modifier:+d}",
+                advantage=_(args.advantage),
+                lucky=lucky,
+                rules=rules_text(rules, args.lang),
+            )
+            + _shared(frame)
         )
     else:
         pairs = [profile(p) for p in args.profiles]
@@ -86,9 +98,13 @@ def run(args: argparse.Namespace) -> int:
         reference = args.reference or ("trained" if "trained" in profiles else next(iter(profiles)))
         rolls = {n: Roll(m, advantage=args.advantage, reroll=reroll) for n, m in profiles.items()}
         frame = equivalent_dc_table(rolls, reference=reference, rules=rules)
-        header = (
-            f"# the d20 DC table mapped onto 3d6x for {reference}, {args.advantage}{lucky}; "
-            f"exact; {rules.describe()}"
+        header = "# " + _(
+            "the d20 DC table mapped onto 3d6x for {reference}, {advantage}{lucky}; exact; {rules}"
+        ).format(
+            reference=_(reference),
+            advantage=_(args.advantage),
+            lucky=lucky,
+            rules=rules_text(rules, args.lang),
         )
     emit(frame, args.format, header=header, lang=args.lang)
     return 0

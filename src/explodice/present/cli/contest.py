@@ -12,6 +12,7 @@ import pandas as pd
 
 from explodice.analysis.close_contest import close_contest
 from explodice.core.errors import ExplodiceError, shown
+from explodice.core.numbers import read_decimal
 from explodice.present import i18n
 from explodice.present.cli.base import Command
 from explodice.present.cli.numbers import parse_integer
@@ -31,7 +32,7 @@ def bids(text: str) -> Any:
     text = text.strip()
     if "," in text:
         try:
-            return [float(x) for x in text.split(",")]
+            return [float(read_decimal(x)) for x in text.split(",")]
         except ValueError:
             raise ExplodiceError(
                 f"`bids` must be a bid, uniform:B or p0,p1,..., but {shown(text)} was passed."

@@ -1,28 +1,31 @@
-"""``explodice day``: gauges over an adventuring day. A scenario file simulated (or, with
-``--exact``, computed as an exact Markov chain), or without one: after how many rolls one
+"""``explodice day``: gauges over an adventuring day. A scenario file computed exactly as a
+Markov chain (the question ``day``, as the report's page and the explorer compute it; with
+``--simulate``, or ``--days``/``--seed``, sampled), or without one: after how many rolls one
 gauge first reaches 0, repeating one roll.
 
     $ explodice day --gauge 20 -m 2 --dc 16 --policy best:0.05
     $ explodice day --write-default-scenario my-scenario.toml
-    $ explodice day my-scenario.toml --days 100000 --table empty
-    $ explodice day my-scenario.toml --exact --table drain
+    $ explodice day my-scenario.toml --table empty
+    $ explodice day my-scenario.toml --simulate --days 100000 --table drain
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from explodice.analysis.sensitivity import day_blind_spot
-from explodice.core.errors import ExplodiceError, shown
+from explodice.core.errors import ExplodiceError, check_choice, shown
 from explodice.core.files import atomic_write_text
 from explodice.day.scenario import load_scenario
 from explodice.day.simulate import rolls_to_empty, simulate_day
 from explodice.game.rules import Roll
 from explodice.present import i18n
+from explodice.present.answers import method_text
 from explodice.present.cli.base import Command, Output
 from explodice.present.cli.options import (
     DAYS,
@@ -43,7 +46,12 @@ from explodice.present.cli.options import (
     sampling_options,
 )
 from explodice.present.cli.output import emit, percent
+from explodice.present.formats import Formatter
 from explodice.present.i18n import Lang
+from explodice.present.labels import rules_text
+from explodice.questions.answer import METHODS, Method
+from explodice.questions.day import DayInputs
+from explodice.questions.registry import ask
 
 __all__ = ["COMMAND", "run"]
 
@@ -88,7 +96,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--force", action="store_true", help=FORCE_HELP.format(flag="--write-default-scenario")
     )
-    p.set_defaults(method=None)  # a scenario: simulated unless --exact
+    p.set_defaults(method=None)  # a scenario: exact unless --simulate (or --days, --seed)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -109,11 +117,38 @@ def run(args: argparse.Namespace) -> int:
     scenario = load_scenario(args.scenario)
     rules = rules_from(args)
     _playable(scenario, rules)
-    if args.method == "exact":  # only when asked: a scenario is simulated by default
-        from explodice.day.exact import exact_day  # numba kernels: only for 'day --exact'
+    if args.table in ("drain", "lost"):  # the distributions of a day's totals: this command's
+        return _totals(args, scenario, rules)
+    inputs = DayInputs(scenario, rules, _method(args), args.days, args.seed)
+    answer = ask("day", inputs)
+    table = args.table
+    frame = answer.csv_table(table)
+    if args.format != "text":
+        emit(frame, args.format)
+        return 0
+    lang = args.lang
+    header = f"# {scenario.describe()}; {method_text(answer.provenance, lang)}"
+    header += f"\n# {rules_text(rules, lang)}"
+    columns = [c for c in answer.tables[table].columns if c != "can_empty"]
+    text = Formatter(lang, "cli").table(answer, table, columns)  # every cell by its kind
+    sys.stdout.write(f"{header}\n{text.to_string(index=False)}\n")
+    return 0
 
-        # the distributions of a day's totals cost a pass each: only for the tables that read them
-        result = exact_day(scenario, rules, distributions=args.table in ("drain", "lost"))
+
+def _method(args: argparse.Namespace) -> Method:
+    """How a scenario's day is computed: as asked (--exact, --simulate), else simulated when
+    --days or --seed is given, else exact."""
+    if args.method is not None:
+        return check_choice("--exact/--simulate", args.method, METHODS, ExplodiceError)
+    return "simulate" if given(args, "--days") or given(args, "--seed") else "exact"
+
+
+def _totals(args: argparse.Namespace, scenario: Any, rules: Any) -> int:
+    """The distributions over days of a day's total drain caused or points lost."""
+    if _method(args) == "exact":
+        from explodice.day.exact import exact_day  # numba kernels: only for the exact day
+
+        result = exact_day(scenario, rules, distributions=True)
         how = f"exact (omitted {result.omitted:.1e})"
     else:
         result = simulate_day(
@@ -129,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
     header = f"# {scenario.describe()}; {how}; {rules.describe()}"
     hidden = ("n_days", "seed", "method", "rules", "scenario")
     text = frame.drop(columns=[c for c in hidden if c in frame])
-    if result.exact and args.table in ("drain", "lost"):  # on a terminal, the mass that matters
+    if result.exact:  # on a terminal, the mass that matters
         rare = text["p"] < TEXT_FLOOR
         if rare.any():
             text = text[~rare]
@@ -146,7 +181,11 @@ def _options_apply(args: argparse.Namespace) -> None:
     an error): the repeated roll's options with a scenario, the sampling options without a
     simulation, --n for days, --table without a scenario."""
 
-    simulated = args.method == "simulate" or (args.scenario is not None and args.method is None)
+    simulated = args.method == "simulate" or (
+        args.scenario is not None
+        and args.method is None
+        and (given(args, "--days") or given(args, "--seed"))
+    )
     refuse(args, ("--n",), "counts rolls; `day` counts days: use --days.")
     refuse(
         args,
@@ -187,8 +226,7 @@ def _options_apply(args: argparse.Namespace) -> None:
         why = (
             "--exact samples nothing."
             if args.method == "exact"
-            else "this day is computed exactly (the default without a scenario; --simulate "
-            "samples it)."
+            else "this day is computed exactly (the default; --simulate samples it)."
         )
         refuse(args, _SAMPLING, f"applies to a simulated day; {why}")
 
@@ -197,7 +235,10 @@ def _sampled(result: Any, lang: Lang) -> str:
     """``, 2,000 days, seed 7`` for a simulated result, nothing for an exact one."""
     if result.n_days is None:
         return ""
-    return f", {i18n.number(result.n_days, lang, 0)} days, seed {result.seed}"
+    _ = i18n.translator(lang)
+    return ", " + _("{days} days, seed {seed}").format(
+        days=i18n.number(result.n_days, lang, 0), seed=result.seed
+    )
 
 
 #: The top of a written default scenario, above the party and the day.
@@ -205,8 +246,8 @@ SCENARIO_HEADER = """\
 # explodice — a scenario for `explodice day`: the party and the adventuring day of the
 # report's embedded default configuration, to edit.
 #
-#     explodice day {name}                       # simulated (100,000 days)
-#     explodice day {name} --exact --table empty # exactly, as a Markov chain
+#     explodice day {name}                          # exactly, as a Markov chain
+#     explodice day {name} --simulate --table empty # simulated (100,000 days)
 #
 # Every key below is described in its comment; a wrong value stops with one line naming it.
 # The same tables stand in a report's configuration (explodice report --write-default-config).
@@ -248,7 +289,8 @@ def _write_default_scenario(args: argparse.Namespace) -> int:
         )
     path = Path(args.write_default_scenario)
     atomic_write_text(path, default_scenario_text(path.name))
-    print(f"wrote {path}; edit it, then: explodice day {path}")
+    _ = i18n.translator(args.lang)
+    print(_("wrote {path}; edit it, then: explodice day {path}").format(path=path))
     return 0
 
 
@@ -294,11 +336,20 @@ def _rolls_to_empty(args: argparse.Namespace) -> int:
         reroll=reroll,
     )
     frame = result.to_frame()
+    lang = args.lang
+    _ = i18n.translator(lang)
     header = (
-        f"# rolls until a gauge of {args.gauge} points is empty: {result.roll.describe()}, "
-        f"DC {args.dc}; {result.method}{_sampled(result, args.lang)}\n# mean {result.mean:.3f}, "
-        f"median {result.median}, "
-        f"{percent(0.9, args.lang, 0)} by roll {result.quantile(0.9)}"
+        "# "
+        + _("rolls until a gauge of {gauge} points is empty: {roll}, DC {dc}; {method}").format(
+            gauge=args.gauge, roll=result.roll.describe(), dc=args.dc, method=_(result.method)
+        )
+        + _sampled(result, lang)
+    )
+    header += "\n# " + _("mean {mean}, median {median}, {share} by roll {roll}").format(
+        mean=i18n.number(result.mean, lang, 3),
+        median=result.median,
+        share=percent(0.9, lang, 0),
+        roll=result.quantile(0.9),
     )
     cols = [c for c in ("rolls", "p", "cdf", "ci_low", "ci_high") if c in frame]
     # on a terminal, stop at the roll by which 99.9 % of the gauges are empty
@@ -306,11 +357,9 @@ def _rolls_to_empty(args: argparse.Namespace) -> int:
     if "cdf" in shown_rows and (shown_rows["cdf"] >= 0.999).any():
         last = int((shown_rows["cdf"] >= 0.999).to_numpy().argmax())
         if last + 1 < len(shown_rows):
-            header += (
-                f"\n# rows after roll {shown_rows['rolls'].iloc[last]} "
-                f"({percent(0.999, args.lang)} empty) left out; "
-                "--format csv gives them all"
-            )
+            header += "\n# " + _(
+                "rows after roll {roll} ({share} empty) left out; --format csv gives them all"
+            ).format(roll=shown_rows["rolls"].iloc[last], share=percent(0.999, lang))
             shown_rows = shown_rows.iloc[: last + 1]
     emit(frame, args.format, text=shown_rows, header=header, lang=args.lang)
     return 0
@@ -319,8 +368,8 @@ def _rolls_to_empty(args: argparse.Namespace) -> int:
 COMMAND = Command(
     name="day",
     help="gauges over an adventuring day",
-    description="With SCENARIO.toml: simulate --days days of it (or, "
-    "with --exact, compute the day as an exact Markov chain). "
+    description="With SCENARIO.toml: compute the day as an exact Markov chain (or, with "
+    "--simulate or --days/--seed, simulate --days days of it). "
     "Without: after how many rolls does one gauge of --gauge "
     "points first reach 0, repeating one roll (--modifier, --dc)? "
     "--write-default-scenario FILE writes a scenario to start from (the report's party and "
@@ -330,7 +379,7 @@ COMMAND = Command(
     shared=(
         roll_options,
         functools.partial(rules_options, ("roll", "day")),
-        functools.partial(sampling_options, "default without a scenario; a scenario is simulated"),
+        functools.partial(sampling_options, "default; --days or --seed simulate a scenario"),
         output_options,
     ),
     add_arguments=add_arguments,

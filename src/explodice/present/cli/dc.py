@@ -14,6 +14,7 @@ from explodice.analysis.compare import MODES, dc_for_probability
 from explodice.analysis.success import roll_distribution
 from explodice.game.rules import Roll
 from explodice.game.tables import SYSTEMS, difficulty_of
+from explodice.present import i18n
 from explodice.present.cli.base import Command
 from explodice.present.cli.numbers import probability
 from explodice.present.cli.options import (
@@ -23,8 +24,8 @@ from explodice.present.cli.options import (
     refuse_drain_switches,
     refuse_unread_readings,
     reroll_from,
-    resolve_policy,
     roll_options,
+    roll_policy,
     rules_from,
     rules_options,
     rules_text,
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     """The DC for each target probability, and the odds it gives (exact)."""
     rules = rules_from(args, args.system)
     # best:λ weighs P(total >= DC): only with its own DC (best:λ@DC), the DC being the answer
-    policy = resolve_policy(args.policy, None)
+    policy = roll_policy(args, None)
     refuse_drain_switches(args, policy, "`dc`")
     refuse(
         args,
@@ -91,9 +92,12 @@ def run(args: argparse.Namespace) -> int:
             "rules": rules_text(rules, dist.system),
         }
     )
-    header = (
-        f"# the DC for a target P(success), {args.mode}: {dist.label}; {dist.method}; "
-        + rules_text(rules, dist.system)
+    _ = i18n.translator(args.lang)
+    header = "# " + _("the DC for a target P(success), {mode}: {roll}; {method}; {rules}").format(
+        mode=_(args.mode),
+        roll=dist.label,
+        method=_(dist.method),
+        rules=rules_text(rules, dist.system, args.lang),
     )
     text = frame[["target", "dc", "p", "difficulty"]]
     emit(frame, args.format, text=text, header=header, lang=args.lang)

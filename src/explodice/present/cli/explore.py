@@ -8,10 +8,11 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from explodice.present import i18n
 from explodice.present.cli.base import Command, Output
 from explodice.present.cli.options import config_argument
 from explodice.present.explorer import write_explorer
-from explodice.present.i18n import LANGS
+from explodice.present.i18n import LANGS, Lang
 
 __all__ = ["COMMAND", "run"]
 
@@ -35,11 +36,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Write the explorer: one HTML file that works offline, from disk."""
     path = write_explorer(args.config, args.out, lang=args.lang)
+    lang = args.lang or _config_lang(args.config)
+    _ = i18n.translator(lang)
     print(
-        f"wrote {path} ({path.stat().st_size / 2**20:.1f} MiB); open it in a browser, or "
-        "send it as it is"
+        _("wrote {path} ({size} MiB); open it in a browser, or send it as it is").format(
+            path=path, size=i18n.number(path.stat().st_size / 2**20, lang, 1)
+        )
     )
     return 0
+
+
+def _config_lang(path: str | None) -> Lang:
+    """The language the configuration at ``path`` asks for."""
+    from explodice.present.config import load_config
+
+    return load_config(path).lang
 
 
 def writes(args: argparse.Namespace) -> Sequence[Output]:

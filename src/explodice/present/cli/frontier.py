@@ -9,6 +9,7 @@ import argparse
 
 from explodice.analysis.frontier import frontier
 from explodice.game.rules import ADVANTAGE_STATES, Roll
+from explodice.present import i18n
 from explodice.present.cli.base import Command
 from explodice.present.cli.options import (
     DC,
@@ -21,6 +22,9 @@ from explodice.present.cli.options import (
     rules_options,
 )
 from explodice.present.cli.output import emit
+from explodice.present.formats import Formatter
+from explodice.present.labels import N_, rules_text
+from explodice.questions.answer import Kind
 
 __all__ = ["COMMAND", "run"]
 
@@ -35,6 +39,21 @@ SHOWN = (
     "price",
     "knee",
 )
+
+
+#: The policies of the frontier's rows, as its text table names them.
+POLICY_WORDS = (N_("keep"), N_("cancel"), N_("best"))
+#: The kinds of the shown columns (a λ never reached is "unbounded", a knee yes or no).
+KINDS: dict[str, Kind] = {
+    "policy": "label",
+    "lambda_lo": "number",
+    "lambda_hi": "number",
+    "p_success": "probability",
+    "drain_mean": "number",
+    "ones_mean": "number",
+    "price": "number",
+    "knee": "flag",
+}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -58,11 +77,19 @@ def run(args: argparse.Namespace) -> int:
     refuse_unread_readings(args, [roll], rules)
     frame = frontier(roll, args.dc, rules=rules)
     lam = frame.attrs.get("implied_lambda")
+    lang = args.lang
+    _ = i18n.translator(lang)
+    fmt = Formatter(lang, "cli")
     header = (
-        f"# cancel frontier: {roll.describe()}, DC {args.dc}; "
-        f"exact; {rules.describe()}\n# implied λ (chord slope) = {lam:.4f}"
+        "# "
+        + _("cancel frontier: {roll}, DC {dc}; exact; {rules}").format(
+            roll=roll.describe(), dc=args.dc, rules=rules_text(rules, lang)
+        )
+        + "\n# "
+        + _("implied λ (chord slope) = {lam}").format(lam=fmt.cell(lam, "number", digits=4))
     )
-    emit(frame, args.format, text=frame[list(SHOWN)], header=header, lang=args.lang)
+    text = fmt.frame(frame[list(SHOWN)], KINDS)
+    emit(frame, args.format, text=text, header=header, lang=lang)
     return 0
 
 

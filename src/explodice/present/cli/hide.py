@@ -119,4 +119,5 @@ COMMAND = Command(
     run=run,
     shared=(functools.partial(rules_options, ("roll", "hiding")), output_options),
     add_arguments=add_arguments,
+    repeats=("--active", "--passive"),  # observers of the same Perception
 )

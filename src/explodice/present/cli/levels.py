@@ -10,14 +10,13 @@ a build on its target (:func:`~explodice.level_dcs`).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
 import pandas as pd
 
-from explodice.analysis.levels import level_dcs, progression, resolve_targets
-from explodice.core.errors import ExplodiceError
+from explodice.analysis.levels import level_dcs, resolve_targets
+from explodice.core.errors import ExplodiceError, check_unique
 from explodice.core.spreadsheet import to_csv
 from explodice.game.build import parse_test
 from explodice.game.rules import ADVANTAGE_STATES
@@ -35,9 +34,12 @@ from explodice.present.cli.build_options import (
     switch_defaults,
 )
 from explodice.present.cli.options import config_argument, output_options, rules_options
-from explodice.present.cli.output import percent
+from explodice.present.cli.output import json_text, percent
+from explodice.present.formats import Formatter
 from explodice.present.i18n import Lang
 from explodice.present.labels import build_test_label, difficulty_label, rules_text
+from explodice.questions.progression import ProgressionInputs
+from explodice.questions.registry import ask
 
 __all__ = ["COMMAND", "TABLES", "load_level_config", "run"]
 
@@ -82,11 +84,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     switch_defaults(p)
 
 
-def load_level_config(path: str | None) -> Any:
-    """The report configuration at ``path`` (``None``: the embedded one)."""
+def load_level_config(path: str | None, lang: Lang = "en") -> Any:
+    """The report configuration at ``path`` (``None``: the embedded one), explodice's own
+    names (the default builds: fighter, guerrier) in ``lang``."""
     from explodice.present.config import load_config  # no matplotlib: see report.py
 
-    return load_config(path)
+    return load_config(path, lang=lang)
 
 
 def _tests(args: argparse.Namespace) -> Any:
@@ -100,7 +103,10 @@ def _tests(args: argparse.Namespace) -> Any:
             raise ExplodiceError(
                 f"`--tests {t}` stands alone: it cannot be mixed with tests named one by one."
             )
-    return [parse_test(t, "--tests") for t in args.tests]
+    tests = [parse_test(t, "--tests") for t in args.tests]
+    named = dict(zip(args.tests, tests, strict=True))
+    check_unique("--tests", args.tests, key=lambda t: named[t].label)  # Stealth, Discrétion
+    return tests
 
 
 def run(args: argparse.Namespace) -> int:
@@ -111,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
         raise ExplodiceError(
             "`--format csv` writes one table: add --table progression or --table dcs."
         )
-    config = load_level_config(args.config)
+    config = load_level_config(args.config, args.lang)
     found = builds_from(args, config)
     levels = levels_from(args)
     rules = config_rules(args, config)
@@ -119,26 +125,25 @@ def run(args: argparse.Namespace) -> int:
     tests = _tests(args)
     tables: dict[str, pd.DataFrame] = {}
     if args.table in (None, "progression"):
-        tables["progression"] = progression(
-            list(found.builds),
-            levels,
-            tests=tests,
-            targets=targets,
-            systems=args.systems,
+        inputs = ProgressionInputs(
+            tuple(found.builds),
+            rules,
+            tuple(levels),
+            tests=tuple(tests) if isinstance(tests, list) else tests,
+            targets=tuple(targets.items()) if targets is not None else None,
+            systems=tuple(s for s in SYSTEMS if s in args.systems),
             advantage=args.advantage,
-            rules=rules,
         )
+        answer = ask("progression", inputs)  # computed directly: no grid
+        tables["progression"] = answer.csv_table("progression")
+        tables["progression"].attrs["targets"] = answer.extra["targets"]
     if args.table in (None, "dcs"):
         tables["dcs"] = dcs_table(found.builds, tests, targets, levels, args, rules)
     if args.format == "csv":
         to_csv(next(iter(tables.values())), sys.stdout)
         return 0
     if args.format == "json":
-        records = {
-            name: json.loads(t.to_json(orient="records", double_precision=15))
-            for name, t in tables.items()
-        }
-        sys.stdout.write(json.dumps(records if len(records) > 1 else records.popitem()[1]) + "\n")
+        sys.stdout.write(json_text(tables if len(tables) > 1 else tables.popitem()[1]) + "\n")
         return 0
     _ = i18n.translator(args.lang)
     out = [
@@ -209,6 +214,7 @@ def _targets_line(targets: dict[str, tuple[float, float]], lang: Lang) -> str:
 def progression_text(frame: pd.DataFrame, lang: Lang) -> list[str]:
     """One grid per build and test: a row per level, a column per band and system."""
     _ = i18n.translator(lang)
+    fmt = Formatter(lang, "cli")
     bands = list(dict.fromkeys(frame.difficulty))
     systems = list(dict.fromkeys(frame.system))
     targets = resolve_targets(frame.attrs.get("targets"))
@@ -234,7 +240,7 @@ def progression_text(frame: pd.DataFrame, lang: Lang) -> list[str]:
                 ("", _("modifier")): _signed(at.groupby("system", sort=False).modifier.first())
             }
             for r in at.to_dict("records"):
-                text = percent(r["p"], lang, 0)
+                text = fmt.cell(r["p"], "probability")
                 row[difficulty_label(r["difficulty"], lang), r["system"]] = text + (
                     "" if r["in_target"] else OUTSIDE
                 )

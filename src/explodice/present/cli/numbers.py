@@ -1,7 +1,8 @@
 """Command-line numbers, read strictly: a value is used exactly as written, or refused.
 
 ``--n 1.25e1`` is not 12 and ``--n 1e400`` is not an overflow: each is refused with one line
-that says what is allowed. Integers may be written ``1000000``, ``1_000_000`` or ``1e6``.
+that says what is allowed. Integers may be written ``1000000``, ``1_000_000`` or ``1e6``, in
+ASCII digits (:func:`explodice.core.numbers.read_decimal`: ``-m ٤٢`` is refused).
 
 >>> parse_integer("1e6", lo=1), parse_integer("-3", lo=-10, hi=10)
 (1000000, -3)
@@ -15,21 +16,33 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
-__all__ = ["integer", "parse_integer", "probability"]
+from explodice.core.numbers import read_decimal
+
+__all__ = ["integer", "parse_integer", "probability", "seconds"]
 
 MAX_TEXT = 40  # characters of a number echoed back
 
 
 def _allowed(lo: int | None, hi: int | None) -> str:
     if lo is not None and hi is not None:
-        return f"an integer in {lo:,}..{hi:,}".replace(",", "_")
+        return f"an integer in {written(lo)}..{written(hi)}"
     if lo is not None:
-        return f"an integer >= {lo:,}".replace(",", "_")
+        return f"an integer >= {written(lo)}"
     if hi is not None:
-        return f"an integer <= {hi:,}".replace(",", "_")
+        return f"an integer <= {written(hi)}"
     return "an integer"
+
+
+def written(value: int) -> str:
+    """A bound as a person writes it (and the README's limits table): thousands set apart
+    with commas, never the underscores of Python's literals.
+
+    >>> written(-1000), written(10**13), written(100)
+    ('-1,000', '10,000,000,000,000', '100')
+    """
+    return f"{value:,}"
 
 
 def parse_integer(text: str, *, lo: int | None = None, hi: int | None = None) -> int:
@@ -37,11 +50,9 @@ def parse_integer(text: str, *, lo: int | None = None, hi: int | None = None) ->
     shown = text if len(text) <= MAX_TEXT else f"{text[:MAX_TEXT]}...({len(text)} chars)"
     error = argparse.ArgumentTypeError(f"expected {_allowed(lo, hi)}, but {shown!r} was passed")
     try:
-        value = Decimal(text.strip())
-    except (InvalidOperation, ValueError):
+        value = read_decimal(text)
+    except ValueError:
         raise error from None
-    if not value.is_finite():
-        raise error
     # bounds first: comparing is cheap even for 1e999999999, turning it into an int is not
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         raise error
@@ -84,9 +95,32 @@ def probability(text: str) -> float:
     body = text.strip()
     scale = Decimal(100) if body.endswith("%") else Decimal(1)
     try:
-        value = Decimal(body.removesuffix("%").strip()) / scale
-    except (InvalidOperation, ValueError):
+        value = read_decimal(body.removesuffix("%")) / scale
+    except ValueError:
         raise error from None
-    if not value.is_finite() or not 0 <= value <= 1:
+    if not 0 <= value <= 1:
+        raise error
+    return float(value)
+
+
+#: The most seconds an option of seconds takes (about 11 days).
+MAX_SECONDS = 10**6
+
+
+def seconds(text: str) -> float:
+    """An argparse ``type=`` reading a number of seconds > 0 (at most 10^6).
+
+    >>> seconds("60"), seconds("0.5")
+    (60.0, 0.5)
+    """
+    shown = text if len(text) <= MAX_TEXT else f"{text[:MAX_TEXT]}...({len(text)} chars)"
+    error = argparse.ArgumentTypeError(
+        f"expected a number of seconds > 0 (at most 10^6), but {shown!r} was passed"
+    )
+    try:
+        value = read_decimal(text)
+    except ValueError:
+        raise error from None
+    if not 0 < value <= MAX_SECONDS:
         raise error
     return float(value)

@@ -14,6 +14,7 @@ from explodice.core.errors import ExplodiceError
 from explodice.engine.distribution import Distribution
 from explodice.game.rules import Roll
 from explodice.game.tables import DC_TABLES, SYSTEMS
+from explodice.present import i18n
 from explodice.present.cli.base import Command
 from explodice.present.cli.options import (
     DC,
@@ -23,12 +24,14 @@ from explodice.present.cli.options import (
     refuse,
     refuse_unread_readings,
     reroll_from,
-    resolve_policy,
+    roll_policy,
     rules_from,
     rules_text,
     sampling_from,
 )
 from explodice.present.cli.output import emit
+from explodice.present.formats import Formatter
+from explodice.present.i18n import Lang
 from explodice.present.plots import provenance
 
 __all__ = ["COMMAND", "run"]
@@ -65,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         advantage=args.advantage,
         kind=args.kind,
         actor=args.actor,
-        policy=resolve_policy(args.policy, dcs[0]),
+        policy=roll_policy(args, dcs[0]),
         reroll=reroll_from(args, dcs[0]),
     )
     refuse_unread_readings(args, [roll], rules)
@@ -98,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         args.format,
         text=text,
         lang=args.lang,
-        header=f"# {label}\n{header(dist)}",
+        header=f"# {label}\n{header(dist, args.lang)}",
     )
     return 0
 
@@ -108,12 +111,21 @@ def _ties(dist: Distribution, dcs: list[int]) -> list[float]:
     return [float(dist.p_success(dc) - dist.p_success(dc + 1)) for dc in dcs]
 
 
-def header(d: Distribution) -> str:
+def header(d: Distribution, lang: Lang = "en") -> str:
     """The lines above a distribution's table: where it comes from, its mean, median, spread
-    and (3d6x) expected drain and kept 1s."""
-    head = f"# {provenance(d)}\n# mean {d.mean:.4f}, median {d.median}, std {d.std:.4f}"
+    and (3d6x) expected drain and kept 1s, in ``lang``."""
+    _ = i18n.translator(lang)
+
+    def num(x: float) -> str:
+        return Formatter(lang, "cli").cell(x, "number", digits=4)
+
+    head = f"# {provenance(d, lang)}\n# " + _("mean {mean}, median {median}, std {std}").format(
+        mean=num(d.mean), median=d.median, std=num(d.std)
+    )
     if d.system == "3d6x":
-        head += f", E[drain] {d.drain_mean:.4f}, E[kept 1s] {d.ones_mean:.4f}"
+        head += ", " + _("E[drain] {drain}, E[kept 1s] {ones}").format(
+            drain=num(d.drain_mean), ones=num(d.ones_mean)
+        )
     return head
 
 

@@ -13,6 +13,7 @@ from explodice.analysis.resolutions import opposed
 from explodice.core.errors import ExplodiceError, shown
 from explodice.game.rules import ADVANTAGE_STATES, Roll
 from explodice.game.tables import SYSTEMS
+from explodice.present import i18n
 from explodice.present.cli.base import Command
 from explodice.present.cli.options import (
     MODIFIER,
@@ -21,7 +22,7 @@ from explodice.present.cli.options import (
     refuse_drain_switches,
     refuse_unread_readings,
     reroll_from,
-    resolve_policy,
+    roll_policy,
     rules_from,
     sampling_from,
 )
@@ -44,7 +45,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """An opposed test: P(win), P(tie: the status quo holds), P(loss) for side A."""
-    policy = resolve_policy(args.policy, 0)  # the grammar's reading ("Keep" is keep)
+    policy = roll_policy(args, 0)  # the grammar's reading ("Keep" is keep)
     if not isinstance(policy, str):
         raise ExplodiceError(
             f"`--policy` must be keep or cancel for an opposed test, but {shown(args.policy)} "
@@ -70,7 +71,10 @@ def run(args: argparse.Namespace) -> int:
     refuse_unread_readings(args, [a, b], rules)
     result = opposed(a, b, system=args.system, rules=rules, sampling=sampling_from(args))
     frame = pd.DataFrame([result.summary()])
-    header = f"# opposed test, {args.system}, {result.method}: A = {result.a}; B = {result.b}"
+    _ = i18n.translator(args.lang)
+    header = "# " + _("opposed test, {system}, {method}: A = {a}; B = {b}").format(
+        system=args.system, method=_(result.method), a=result.a, b=result.b
+    )
     text = frame[["win", "tie", "loss", "mean margin"]]
     emit(frame, args.format, text=text, header=header, lang=args.lang)
     return 0

@@ -40,9 +40,9 @@ from explodice.game.rules import (
 )
 from explodice.game.rules import Switch as RulesSwitch
 from explodice.game.rules import switches as rule_switches
-from explodice.game.tables import MAX_GAUGE, System
+from explodice.game.tables import MAX_DC, MAX_GAUGE, System
 from explodice.present.cli.numbers import integer
-from explodice.present.i18n import LANGS
+from explodice.present.i18n import LANGS, Lang
 from explodice.sweeps.run import MAX_WORKERS
 
 __all__ = [
@@ -77,6 +77,7 @@ __all__ = [
     "roll_options",
     "rules_from",
     "rules_options",
+    "roll_policy",
     "rules_text",
     "sampling_from",
     "sampling_options",
@@ -91,7 +92,7 @@ GAUGE = integer(1, MAX_GAUGE)
 WORKERS = integer(1, MAX_WORKERS)
 SEED = integer(0)
 MODIFIER = integer(-100, 100)
-DC = integer(-(10**6), 10**6)
+DC = integer(-MAX_DC, MAX_DC)
 TOP = integer(1, 10**6)  # rows of a table to list
 
 DEFAULTS = Rules()  # the switches' defaults, read from the rules, never restated
@@ -119,6 +120,14 @@ SWITCH_HELP = {
     "observer sees them",
     "deception_noticed": "haggling past 25%%: the seller notices the trick when the Deception "
     "fails, or always, later, when cheated",
+    "defence_base": "the base of the defence value (VD = base + DEX + WIS + armour + shield; "
+    "from a 5e AC: AC - 10 + base + WIS)",
+    "wisdom_in_defence": "how WIS enters the VD: its whole modifier, only a positive one, or "
+    "not at all",
+    "armour_dex_cap": "DEX in the VD: capped by armour as in 5e (medium +2, heavy 0), or "
+    "always whole",
+    "critical": "a critical hit in 3d6x: none, two or three 6s kept on the initial throw, or "
+    "an integer margin (total >= VD + margin)",
 }
 #: The options not named after their field (``rule_of_one_kinds`` is ``--rule-of-one``).
 SWITCH_FLAGS = {"rule_of_one_kinds": "--rule-of-one"}
@@ -145,18 +154,23 @@ class Switch:
     many: bool = False
     metavar: str | None = None
     scope: str = "roll"
+    #: an integer switch (``defence_base``, ``critical``): the switch, whose check reads the
+    #: text given (a word of its choices or an integer of its range)
+    integer: RulesSwitch | None = None
 
     @classmethod
     def of(cls, sw: RulesSwitch) -> Switch:
         """The option of one switch of :func:`~explodice.game.rules.switches`."""
+        integer = sw if sw.kind in ("integer", "choice_or_integer") else None
         return cls(
             sw.name,
             SWITCH_FLAGS.get(sw.name, "--" + sw.name.replace("_", "-")),
             SWITCH_HELP.get(sw.name, f"the reading `{sw.name}` of the rules (docs/rules.md)"),
-            None if sw.kind == "flag" else tuple(sw.values),
+            None if sw.kind == "flag" else (sw.choices if integer else tuple(sw.values)),
             many=sw.kind == "set",
-            metavar="KIND" if sw.kind == "set" else None,
+            metavar="KIND" if sw.kind == "set" else ("N" if sw.kind == "integer" else None),
             scope=sw.scope,
+            integer=integer,
         )
 
     @property
@@ -169,6 +183,16 @@ class Switch:
         if self.choices is None:  # --flag turns the switch on, --no-flag off (over a configuration)
             group.add_argument(
                 self.flag, action=argparse.BooleanOptionalAction, default=default, help=self.help
+            )
+            return
+        if self.integer is not None:  # a word of its choices, or an integer of its range
+            sw = self.integer
+            group.add_argument(
+                self.flag,
+                type=_switch_value(sw),
+                default=default,
+                metavar=self.metavar or "{" + ",".join((*sw.choices, f"{sw.lo}..{sw.hi}")) + "}",
+                help=f"{self.help} (default: {default})",
             )
             return
         shown = " ".join(sorted(default)) if self.many else default
@@ -185,6 +209,34 @@ class Switch:
     def read(self, args: argparse.Namespace) -> Any:
         value = getattr(args, self.dest)
         return frozenset(value) if self.many and value is not None else value
+
+
+def _switch_value(sw: RulesSwitch) -> Any:
+    """The argparse ``type`` of an integer switch: its own check (one line, exit 2)."""
+
+    def read(text: str) -> Any:
+        try:
+            given: dict[str, Any] = {
+                sw.name: text if sw.kind == "choice_or_integer" else _int(text)
+            }
+            return Rules(**given)
+        except ExplodiceError as err:
+            raise argparse.ArgumentTypeError(
+                f"must be {sw.allowed()}, but {text!r} was passed"
+            ) from err
+
+    def value(text: str) -> Any:
+        return getattr(read(text), sw.name)
+
+    value.__name__ = sw.name  # argparse names the type in its message
+    return value
+
+
+def _int(text: str) -> Any:
+    try:
+        return int(text.strip())
+    except ValueError:
+        return text
 
 
 #: Every switch of Rules as an option, in the order of ``--help`` (the fields' order).
@@ -248,10 +300,15 @@ def rules_from(args: argparse.Namespace, system: System = "3d6x") -> Rules:
 FORCE_HELP = "replace the file of {flag} if it exists (never a folder, a FIFO or a device)"
 
 
-def rules_text(rules: Rules, system: System) -> str:
-    """The rules a result was computed under, as its header says them: 3d6x's switches, or
-    ``d20`` (with lutte serrée, which both systems play)."""
+def rules_text(rules: Rules, system: System, lang: Lang = "en") -> str:
+    """The rules a result was computed under, as its header says them: 3d6x's switches (in
+    ``lang``; a CSV's column keeps English), or ``d20`` (with lutte serrée, which both systems
+    play)."""
     if system == "3d6x":
+        if lang != "en":
+            from explodice.present.labels import rules_text as in_words
+
+            return in_words(rules, lang)
         return rules.describe()
     return "d20, close_contest" if rules.close_contest else "d20"
 
@@ -264,11 +321,14 @@ def _dest(flag: str) -> str:
 
 
 def given(args: argparse.Namespace, flag: str) -> bool:
-    """True when ``flag`` (a long option of this command) was given a value other than its
-    default: the command line asks for something with it."""
+    """True when ``flag`` (a long option of this command) was written on the command line
+    (``--policy keep`` too, keep being its default), or has a value other than its default:
+    the command line asks for something with it."""
     dest = _dest(flag)
     if not hasattr(args, dest):
         return False
+    if dest != "method" and dest in getattr(args, "explicit", ()):
+        return True
     value, default = getattr(args, dest), args.command_parser.get_default(dest)
     if isinstance(value, list) and isinstance(default, list):  # --rule-of-one save check
         return sorted(value) != sorted(default)
@@ -345,6 +405,19 @@ def policy(text: str) -> str:
 def resolve_policy(text: str, dc: int | None) -> Policy:
     """The policy of ``--policy`` for a roll against ``dc``."""
     return parse_policy(text, dc=dc, field_name="--policy")
+
+
+def roll_policy(args: argparse.Namespace, dc: int | None) -> Policy:
+    """The rule-of-1 policy of the roll of :func:`roll_options` against ``dc``; ``--policy``
+    with ``--actor npc`` is refused: an NPC always cancels, whatever the policy."""
+    if args.actor == "npc":
+        refuse(
+            args,
+            ("--policy",),
+            "does not apply with --actor npc: an NPC always cancels its 1s against 6s and "
+            "drains nothing, whatever the policy.",
+        )
+    return resolve_policy(args.policy, dc)
 
 
 def roll_options() -> argparse.ArgumentParser:

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import math
+import numbers
 import sys
 import warnings
 from collections.abc import Iterator
@@ -25,6 +27,8 @@ __all__ = [
     "as_text",
     "emit",
     "fmt_float",
+    "json_records",
+    "json_text",
     "percent",
     "percent_digits",
     "percent_grid",
@@ -110,7 +114,7 @@ def emit(
     if fmt == "csv":
         to_csv(frame, out)
     elif fmt == "json":
-        out.write(frame.to_json(orient="records", double_precision=15) + "\n")
+        out.write(json_text(frame) + "\n")
     else:
         if header:
             out.write(header + "\n")
@@ -121,6 +125,63 @@ def emit(
         if lang != "en":
             shown = i18n.localise_table(shown, lang)
         out.write(shown.to_string(index=False, float_format=fmt_float) + "\n")
+
+
+def json_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """``frame``'s rows as records of Python values: numpy numbers as Python's, NaN and a
+    missing value as ``None`` (JSON's ``null``), every double as it is.
+
+    >>> json_records(pd.DataFrame({"p": [3.1e-17, float("nan")], "n": [1, 2]}))
+    [{'p': 3.1e-17, 'n': 1}, {'p': None, 'n': 2}]
+    """
+    return [{str(k): _plain(v) for k, v in row.items()} for row in frame.to_dict("records")]
+
+
+def json_text(tables: pd.DataFrame | dict[str, pd.DataFrame]) -> str:
+    """A frame (or named frames, as one object) as the JSON text of ``--format json``: its
+    :func:`json_records`, each double written as the shortest text that reads back to the
+    same double (as the CSV writes it: never rounded to some decimals), infinity as ``1e999``
+    (valid JSON that reads back as infinity), NaN as ``null``.
+
+    >>> json_text(pd.DataFrame({"p": [3.1e-17, 0.4907407407407028], "hi": [1.0, math.inf]}))
+    '[{"p": 3.1e-17, "hi": 1.0}, {"p": 0.4907407407407028, "hi": 1e999}]'
+    """
+    if isinstance(tables, pd.DataFrame):
+        return _json(json_records(tables))
+    return _json({name: json_records(t) for name, t in tables.items()})
+
+
+def _json(value: Any) -> str:
+    """JSON text of records (see :func:`json_text`)."""
+    if isinstance(value, float):
+        if math.isfinite(value):
+            return repr(value)
+        return "null" if value != value else ("1e999" if value > 0 else "-1e999")
+    if isinstance(value, list):
+        return "[" + ", ".join(_json(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{json.dumps(str(k))}: {_json(v)}" for k, v in value.items()) + "}"
+    return json.dumps(value)
+
+
+def _plain(value: Any) -> Any:
+    """A cell as a JSON value (see :func:`json_records`)."""
+    if value is None or value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, (bool, str)):
+        return value
+    if type(value).__module__ == "numpy" and type(value).__name__ == "bool_":
+        return bool(value)
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        x = float(value)
+        return None if x != x else x
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return str(value)
 
 
 def fmt_float(x: float) -> str:
@@ -151,7 +212,7 @@ def show(frame: pd.DataFrame, args: argparse.Namespace, header: str) -> None:
         to_csv(frame, sys.stdout)
         return
     if args.format == "json":
-        sys.stdout.write(frame.to_json(orient="records", double_precision=15) + "\n")
+        sys.stdout.write(json_text(frame) + "\n")
         return
     lang = args.lang
     _ = i18n.translator(lang)
@@ -183,6 +244,6 @@ def warnings_in_one_line(*categories: type[Warning]) -> Iterator[None]:
         if issubclass(w.category, categories):
             # warnings.warn("text", Category) records Category("text"): a str is only typeshed's
             message = w.message if isinstance(w.message, Warning) else w.category(w.message)
-            sys.stderr.write(f"explodice: warning: {one_line(message)}\n")
+            sys.stderr.write(f"explodice: warning: {one_line(message, named=False)}\n")
         else:
             warnings.showwarning(w.message, w.category, w.filename, w.lineno)

@@ -14,10 +14,11 @@ import functools
 import sys
 from typing import Any
 
-from explodice.analysis.sensitivity import DAY_METHODS, PARTS, sensitivity
-from explodice.core.errors import ExplodiceError
-from explodice.game.rules import ADVANTAGE_STATES, KINDS
+from explodice.analysis.sensitivity import DAY_METHODS, PARTS
+from explodice.core.errors import ExplodiceError, check_unique
+from explodice.game.rules import ADVANTAGE_STATES, KINDS, parse_policy
 from explodice.present import i18n
+from explodice.present.answers import readings_inputs
 from explodice.present.cli.base import Command
 from explodice.present.cli.options import (
     DAYS,
@@ -29,6 +30,7 @@ from explodice.present.cli.options import (
     config_rules,
     output_options,
     policy,
+    refuse,
     rules_options,
     switch_defaults,
 )
@@ -37,11 +39,12 @@ from explodice.present.i18n import Lang
 from explodice.present.labels import rules_text
 from explodice.present.readings import (
     PART_NAMES,
-    largest_cells,
+    readings_csv,
     readings_frame,
     text_table,
-    with_provenance,
 )
+from explodice.questions.readings import ReadingsInputs, with_attrs
+from explodice.questions.registry import ask
 
 __all__ = ["COMMAND", "run"]
 
@@ -125,42 +128,88 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     switch_defaults(p)  # a switch given here replaces the configuration's
 
 
+#: The options of the grid and of the day, and the parts that read each: one given where no
+#: part chosen reads it is refused (``--parts haggle --dc 12``: haggling has its own DC).
+READ_BY = {
+    "--modifiers": ("dc_table", "hiding", "haggle", "attack"),
+    "--dc": ("dc_table", "party", "hiding"),
+    "--states": ("dc_table", "party", "attack"),
+    "--kinds": ("dc_table",),
+    "--rerolls": ("dc_table",),
+    "--policies": ("dc_table", "attack"),
+    "--days": ("day",),
+    "--seed": ("day",),
+}
+#: How two values of an option are the same value (a duplicate is refused).
+SAME_AS = {"--policies": lambda text: parse_policy(text, dc=0)}
+
+
+def _check_options(args: argparse.Namespace, config: Any) -> None:
+    """Refuse a value given twice, and an option that none of the parts computed reads."""
+    for flag in ("--parts", "--switches", *READ_BY):
+        values = getattr(args, flag.removeprefix("--"))
+        if values is not None and flag not in ("--days", "--seed"):
+            check_unique(flag, values, key=SAME_AS.get(flag))
+    if args.day_method == "none":
+        for flag, value in (("--days", args.days), ("--seed", args.seed)):
+            if value is not None:
+                raise ExplodiceError(f"`{flag}` sets the day, and `--day-method none` has none.")
+    available = {"dc_table", "hiding", "haggle", "attack"}
+    available |= {"party"} if getattr(config, "party", None) else set()
+    available |= {"day"} if getattr(config, "day", None) and args.day_method != "none" else set()
+    parts = args.parts or sorted(available)
+    if "day" not in parts and args.day_method != "none":
+        refuse(
+            args,
+            ("--day-method",),
+            f"applies only to the part day, and this run computes {', '.join(parts)}.",
+        )
+    for flag, readers in READ_BY.items():
+        if not any(p in readers for p in parts):
+            refuse(
+                args,
+                (flag,),
+                f"applies only to the parts {', '.join(readers)}, and this run computes "
+                f"{', '.join(parts)}.",
+            )
+
+
 def run(args: argparse.Namespace) -> int:
     """Which readings matter: the sensitivity table, ranked."""
     from explodice.present.config import load_config  # matplotlib: only when run
 
     config = load_config(args.config)
     rules = config_rules(args, config)
-    if args.day_method == "none":
-        for flag, value in (("--days", args.days), ("--seed", args.seed)):
-            if value is not None:
-                raise ExplodiceError(f"`{flag}` sets the day, and `--day-method none` has none.")
-    s = sensitivity(
+    _check_options(args, config)
+    inputs = readings_inputs(
         config,
         rules=rules,
-        switches=args.switches,
-        modifiers=args.modifiers,
-        dcs=args.dc,
-        advantages=args.states,
-        kinds=args.kinds,
-        policies=args.policies,
-        rerolls=[REROLLS[r] for r in args.rerolls],
-        parts=args.parts,
+        switches=_opt(args.switches),
+        modifiers=_opt(args.modifiers) or tuple(config.modifiers),
+        dcs=_opt(args.dc),
+        advantages=tuple(s for s in ReadingsInputs.advantages if s in args.states),
+        kinds=tuple(args.kinds),
+        policies=tuple(args.policies),
+        rerolls=tuple(REROLLS[r] for r in args.rerolls),
+        parts=_opt(args.parts),
         day_method=args.day_method,
-        n_days=args.days,
-        seed=args.seed,
+        n_days=args.days if args.days is not None else config.days,
+        seed=args.seed if args.seed is not None else config.seed,
     )
-    frame = s.to_frame(args.show)
+    answer = ask("readings", inputs)
+    name = {"table": "table", "detail": "detail", "by_measure": "by_measure"}[args.show]
     if args.format != "text":
-        emit(with_provenance(frame), args.format)
+        emit(readings_csv(answer, name), args.format)
         return 0
+    s = _Attrs(with_attrs(answer, "table"))
+    frame = with_attrs(answer, name)
     lang = args.lang
     _ = i18n.translator(lang)
     if args.show != "table":  # long tables: the language's numbers and headers
         emit(frame, "text", header=header(s, config, rules, lang), lang=lang)
         return 0
     shown = readings_frame(
-        s.table, largest_cells(s), lang, rules=rules, day=config.day, minus="-"
+        s.table, answer.tables["largest"], lang, rules=rules, day=config.day, minus="-"
     )  # the command line's minus, as every command writes it
     out = sys.stdout
     out.write(header(s, config, rules, lang) + "\n")
@@ -170,6 +219,17 @@ def run(args: argparse.Namespace) -> int:
         out.write("# " + _("not computed:") + "\n")
         out.write("".join(f"#   {reading}: {note}\n" for reading, note in notes))
     return 0
+
+
+class _Attrs:
+    """The readings' table, as :func:`header` reads it (``s.table.attrs``)."""
+
+    def __init__(self, table: Any) -> None:
+        self.table = table
+
+
+def _opt(values: Any) -> Any:
+    return None if values is None else tuple(values)
 
 
 def header(s: Any, config: Any, rules: Any, lang: Lang) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from explodice.present import i18n
 from explodice.present.cli.base import Command, Output
 from explodice.present.cli.options import FORCE_HELP, config_argument, refuse
 from explodice.present.cli.output import warnings_in_one_line
@@ -67,7 +68,12 @@ def run(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     with warnings_in_one_line(ReportWarning):
         paths = write_report(config, args.out, progress=not args.no_progress, lang=args.lang)
-    print(f"wrote {len(paths)} files into {args.out}/ (the PDF: {paths[0]})")
+    _ = i18n.translator(args.lang or config.lang)
+    print(
+        _("wrote {n} files into {out}/ (the PDF: {pdf})").format(
+            n=len(paths), out=args.out, pdf=paths[0]
+        )
+    )
     return 0
 
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from types import SimpleNamespace
 
-from explodice.analysis.levels import CRITERIA, fit_save_dc
-from explodice.core.errors import ExplodiceError, listed, shown
+from explodice.analysis.levels import CRITERIA
+from explodice.core.errors import ExplodiceError, check_unique, listed, shown
 from explodice.game.character import ABILITIES, CharacterError, resolve_ability
 from explodice.game.tables import D20_SAVE_DC_BASE
 from explodice.present import i18n
@@ -35,8 +36,11 @@ from explodice.present.cli.options import (
     refuse_drain_switches,
     rules_options,
 )
-from explodice.present.cli.output import emit, percent
+from explodice.present.cli.output import emit
+from explodice.present.formats import Formatter
 from explodice.present.labels import rules_text
+from explodice.questions.registry import ask
+from explodice.questions.save_dc import SaveDCInputs
 
 __all__ = ["COMMAND", "run"]
 
@@ -97,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     refuse_lucky(args, "save-dc")
     refuse_ties(args, "save-dc")
     refuse_drain_switches(args, None, "`save-dc`")
-    config = load_level_config(args.config)
+    config = load_level_config(args.config, args.lang)
     found = builds_from(args, config)
     rules = config_rules(args, config)
     for name in args.casters or ():
@@ -106,20 +110,26 @@ def run(args: argparse.Namespace) -> int:
                 f"`--casters` must name builds of {listed(found.names)}, but {shown(name)} "
                 "was passed."
             )
+    check_unique("--casters", args.casters or ())  # each case is counted once
+    check_unique("--saves", args.saves or (), key=_ability)  # STR and FOR alike
     saves = [_ability(a) for a in args.saves] if args.saves is not None else list(ABILITIES)
-    fit = fit_save_dc(
-        list(found.builds),
-        levels=levels_from(args),
-        casters=args.casters,
-        saves=saves,
-        criterion=args.criterion,
-        d20_base=args.d20_base,
-        rules=rules,
+    inputs = SaveDCInputs(
+        tuple(found.builds),
+        rules,
+        tuple(levels_from(args)),
+        tuple(args.casters) if args.casters is not None else None,
+        tuple(saves),
+        args.criterion,
+        args.d20_base,
     )
-    frame = {"gaps": fit.gaps, "cases": fit.cases, "bases": fit.bases}[args.table]
+    answer = ask("save_dc", inputs)
+    fit = SimpleNamespace(**answer.extra, gaps=answer.tables["gaps"])
+    frame = answer.csv_table(args.table)
     if args.format != "text":
         emit(frame, args.format)
         return 0
+    frame = answer.tables[args.table]
+    fmt = Formatter(args.lang, "cli")
     _ = i18n.translator(args.lang)
     sys.stdout.write("# " + found.note(args.lang, config.source) + "\n")
     how = {
@@ -134,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
         base=fit.base,
         d20=fit.d20_base,
         how=how,
-        error=i18n.number(fit.error, args.lang, 4),
+        error=fmt.cell(fit.error, "probability"),
         gaps=len(fit.gaps),
         cases=i18n.number(int(fit.gaps["count"].sum()), args.lang, 0),
         rules=rules_text(rules, args.lang),
@@ -142,9 +152,8 @@ def run(args: argparse.Namespace) -> int:
     shares = {"share", "p_d20", "p_3d6x", "error", "rmse", "max_error"}
     text = frame.copy()
     for col in text.columns:
-        if col in shares:
-            signed = col == "error"
-            text[col] = [percent(float(v), args.lang, signed=signed) for v in text[col]]
+        if col in shares:  # an error is a signed change, in percentage points
+            text[col] = [fmt.cell(float(v), answer.kind(col)) for v in text[col]]
     sys.stdout.write(f"# {header}\n")
     emit(text, "text", lang=args.lang)
     return 0

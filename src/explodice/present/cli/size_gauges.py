@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from explodice.analysis.levels import DAY_ROLLS, build_day
+from explodice.analysis.levels import DAY_ROLLS
 from explodice.core.errors import ExplodiceError, listed, shown
 from explodice.day.scenario import Scenario, load_scenario
 from explodice.game.character import GAUGES
@@ -39,9 +39,12 @@ from explodice.present.cli.levels import load_level_config
 from explodice.present.cli.numbers import integer
 from explodice.present.cli.options import config_argument, output_options, rules_options
 from explodice.present.cli.output import emit, percent
+from explodice.present.formats import Formatter
 from explodice.present.i18n import Lang
 from explodice.present.labels import difficulty_label, rules_text
-from explodice.sweeps.levels import SIZING_RISK, size_gauges
+from explodice.questions.gauge_sizing import SizingInputs
+from explodice.questions.registry import ask
+from explodice.sweeps.levels import SIZING_RISK
 
 __all__ = ["COMMAND", "run"]
 
@@ -163,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
         raise ExplodiceError(
             f"`--risk` must be a probability in [1e-9, 1), but {args.risk!r} was passed."
         )
-    config = load_level_config(args.config)
+    config = load_level_config(args.config, args.lang)
     found = builds_from(args, config)
     levels = levels_from(args)
     rules = config_rules(args, config)
@@ -176,26 +179,23 @@ def run(args: argparse.Namespace) -> int:
                 f"`--character` must map the builds {listed(found.names)} to characters, but "
                 f"{shown(extra[0])} is not one of them."
             )
-    common = dict(risk=args.risk, levels=levels, gauges=args.gauges, rules=rules)
-    if day is None:
-        difficulty = parse_band(args.difficulty or "moderate", "--difficulty")
-        rolls = args.rolls_per_day or DAY_ROLLS
-        frames = [
-            size_gauges(
-                b,
-                build_day(b, rolls_per_day=rolls, difficulty=difficulty),
-                **common,
-                **executor_from(args),
-            )
-            for b in found.builds
-        ]
-        frame = pd.concat(frames, ignore_index=True)
-        frame.attrs.update(frames[0].attrs)
-    else:
+    if day is not None:
         _check_places(day, found.builds, character)
-        frame = size_gauges(
-            list(found.builds), day, character=character, **common, **executor_from(args)
-        )
+    inputs = SizingInputs(
+        tuple(found.builds),
+        rules,
+        day=day,
+        risk=args.risk,
+        levels=tuple(levels),
+        character=tuple(character.items()) if isinstance(character, dict) else character,
+        gauges=tuple(args.gauges) if args.gauges is not None else None,
+        rolls_per_day=args.rolls_per_day or DAY_ROLLS,
+        difficulty=parse_band(
+            "moderate" if args.difficulty is None else args.difficulty, "--difficulty"
+        ),
+    )
+    answer = ask("gauge_sizing", inputs, **executor_from(args))
+    frame = answer.csv_table("gauges")
     _ = i18n.translator(args.lang)
     header = [
         "# " + found.note(args.lang, config.source),
@@ -215,14 +215,16 @@ def run(args: argparse.Namespace) -> int:
             "# "
             + _("no roll of the builds' days drains a gauge under these rules: nothing to size")
         )
-    sys.stdout.write("\n".join(header + _text(frame, args.lang)) + "\n")
+    sys.stdout.write("\n".join(header + _text(answer, args.lang)) + "\n")
     return 0
 
 
 def _day_line(args: argparse.Namespace, day: Scenario | None, config: Any) -> str:
     _ = i18n.translator(args.lang)
     if day is None:
-        band = parse_band(args.difficulty or "moderate", "--difficulty")
+        band = parse_band(
+            "moderate" if args.difficulty is None else args.difficulty, "--difficulty"
+        )
         return _(
             "day: each build alone, {rolls} rolls a day drawn from its proficient skills "
             "(weight 3) and saves (weight 1), all at DC {dc} ({band}), the same at every "
@@ -239,9 +241,13 @@ def _day_line(args: argparse.Namespace, day: Scenario | None, config: Any) -> st
     ).format(name=day.name, source=source, rolls=day.n_rolls)
 
 
-def _text(frame: pd.DataFrame, lang: Lang) -> list[str]:
-    """One table per build: a row per level, for each gauge its need and what it has."""
+def _text(answer: Any, lang: Lang) -> list[str]:
+    """One table per build: a row per level, for each gauge its need and what it has; above
+    it, per gauge, the least maximum base + points x level meeting every level."""
     _ = i18n.translator(lang)
+    frame = answer.tables["gauges"]
+    lines = answer.tables["lines"]
+    fmt = Formatter(lang, "cli")
     out = []
     heads = {
         "needed": _("needed"),
@@ -256,26 +262,40 @@ def _text(frame: pd.DataFrame, lang: Lang) -> list[str]:
             row = cells.setdefault(int(r["level"]), {})
             gauge = r["gauge"]
             row[gauge, heads["needed"]] = str(r["needed"])
-            row[gauge, heads["risk"]] = percent(r["risk"], lang)
+            row[gauge, heads["risk"]] = fmt.cell(r["risk"], "probability")
             row[gauge, heads["have"]] = str(r["have"]) + ("" if r["meets"] else " *")
-            row[gauge, heads["risk_have"]] = percent(r["risk_have"], lang)
+            row[gauge, heads["risk_have"]] = fmt.cell(r["risk_have"], "probability")
         grid = pd.DataFrame.from_dict(cells, orient="index")
         order = [(g, h) for g in gauges for h in heads.values()]
         grid = grid[order]
         grid.columns = pd.MultiIndex.from_tuples(order)
         grid.index.name = _("level")
-        per = rows.drop_duplicates("gauge")
-        points = "; ".join(
-            _("{gauge} needs {needed} points per level, has {have}").format(
-                gauge=r.gauge, needed=r.per_level_needed, have=r.per_level_have
+        needs = [
+            "# "
+            + _(
+                "{gauge}: needs {first} at level {a} and {last} at level {b} (at most {top}); "
+                "the least maximum meeting every level is {base} + {per} per level; the build "
+                "has {have_first} at level {a}, {have_last} at level {b}"
+            ).format(
+                gauge=r.gauge,
+                first=r.need_first,
+                last=r.need_last,
+                top=r.need_max,
+                a=int(rows.level.min()),
+                b=int(rows.level.max()),
+                base=r.line_base,
+                per=r.line_per_level,
+                have_first=r.have_first,
+                have_last=r.have_last,
             )
-            for r in per.itertuples()
-        )
+            for r in lines[lines.build == build].itertuples()
+        ]
         who = rows.character.iloc[0]
         place = "" if who == build else " " + _("(in {name}'s place)").format(name=who)
         out += [
             "",
-            f"## {build}{place}: {points}",
+            f"## {build}{place}",
+            *needs,
             "# " + _("* the build's maximum falls short of the need at that level"),
             grid.to_string(),
         ]

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import argparse
 
-from explodice.analysis.success import pivot_success, success_table
+from explodice.analysis.success import pivot_success
 from explodice.game.rules import ADVANTAGE_STATES, DISADVANTAGE_READINGS
 from explodice.game.tables import SYSTEMS
+from explodice.present import i18n
+from explodice.present.answers import method_text
 from explodice.present.cli.base import Command
 from explodice.present.cli.options import (
     DC,
@@ -17,14 +19,16 @@ from explodice.present.cli.options import (
     NO_LUCKY_RULES,
     output_options,
     refuse,
-    resolve_policy,
     roll_options,
+    roll_policy,
     rules_from,
     rules_text,
     sampling_from,
     sampling_options,
 )
 from explodice.present.cli.output import emit, percent_grid
+from explodice.questions.registry import ask
+from explodice.questions.success import SuccessInputs
 
 __all__ = ["COMMAND", "run"]
 
@@ -67,21 +71,31 @@ def run(args: argparse.Namespace) -> int:
             ("--disadvantage-readings",),
             "compares readings of 3d6x's disadvantage; d20's is one (--system d20).",
         )
-    table = success_table(
-        args.modifiers,
-        args.dc,
+    sampling = sampling_from(args)
+    inputs = SuccessInputs(
+        tuple(args.modifiers) if args.modifiers is not None else None,
+        rules,
+        tuple(args.dc) if args.dc is not None else None,
         system=args.system,
-        advantages=args.states,
+        advantages=tuple(args.states) if args.states is not None else None,
         readings=args.disadvantage_readings,  # None: the reading of --disadvantage
-        rules=rules,
         kind=args.kind,
         actor=args.actor,
-        policy=resolve_policy(args.policy, 0),  # best: each row's own DC
-        sampling=sampling_from(args),
+        policy=roll_policy(args, 0),  # best: each row's own DC
+        method=sampling.method,
+        n=sampling.n if sampling.method == "simulate" else None,
+        seed=int(sampling.seed)  # the command line's seed: an int (SEED) or none
+        if sampling.method == "simulate" and isinstance(sampling.seed, int)
+        else None,
     )
+    answer = ask("success", inputs, threads=sampling.threads)
+    table = answer.csv_table("success")
     wide = pivot_success(table, index=["modifier", "advantage"], columns="dc")
-    header = f"# P(success), {args.system}, {table['method'].iloc[0]}; " + (
-        rules_text(rules, args.system)
+    _ = i18n.translator(args.lang)
+    header = "# " + _("P(success), {system}, {method}; {rules}").format(
+        system=args.system,
+        method=method_text(answer.provenance, args.lang, rules=False),
+        rules=rules_text(rules, args.system, args.lang),
     )
     emit(
         table,

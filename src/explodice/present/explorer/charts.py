@@ -5,7 +5,9 @@ bound to inputs) only filter and redraw those tables.
 - ``roll``: one roll against the DC table and the "at least" curve, 3d6x beside d20, with the
   expected drain;
 - ``equivalent``: the 3d6x DC closest in odds to each d20 DC, per profile;
-- ``day``: the party's day per policy (gauges running dry, success by roll type).
+- ``day``: the party's day per policy (gauges running dry, success by roll type);
+- ``bestiary``: a monster picker: the chosen monster's chances against the level-matched
+  reference builds, 5e beside its flat 3d6x conversion.
 """
 
 from __future__ import annotations
@@ -46,11 +48,11 @@ def _js(text: str) -> str:
 
 def _vega_percent(field: str, lang: Lang) -> str:
     """:func:`shown_percent` in Vega's expression language (the page's locale does the rest)."""
-    d = f"datum.{field}"
+    d, cut = f"datum.{field}", repr(i18n.CERTAIN)  # certain within the engine's cut
     return (
-        f"{d} > 0 && {d} < 0.0005 ? {_js(i18n.percent(1e-9, lang))} : "
-        f"{d} >= 0.9995 && {d} < 1 ? {_js(i18n.percent(1 - 1e-9, lang))} : "
-        f"format({d}, '.1%')"
+        f"{d} > {cut} && {d} < 0.0005 ? {_js(i18n.percent(1e-9, lang))} : "
+        f"{d} >= 0.9995 && {d} < 1 - {cut} ? {_js(i18n.percent(1 - 1e-9, lang))} : "
+        f"format({d} <= {cut} ? 0 : {d} >= 1 - {cut} ? 1 : {d}, '.1%')"
     )
 
 
@@ -102,12 +104,12 @@ def _roll_params(data: ExplorerData, _: Callable[[str], str]) -> list[Any]:
             element=here,
         ),
     )
-    pol = alt.param(
+    pol = alt.param(  # each subject's own policy by default (the build's, the character's)
         name="policy",
-        value="keep",
+        value=OWN_POLICIES,
         bind=alt.binding_select(
-            options=[c.key for c in POLICY_CHOICES],
-            labels=[c.label(lang) for c in POLICY_CHOICES],
+            options=[OWN_POLICIES, *(c.key for c in POLICY_CHOICES)],
+            labels=[_(OWN_POLICIES)] + [c.label(lang) for c in POLICY_CHOICES],
             name=_("rule of 1") + " ",
             element=here,
         ),
@@ -204,6 +206,9 @@ def _at_least_curve(base: Any, lang: Lang, _: Callable[[str], str]) -> Any:
     return (
         base.transform_filter(_IN_CURVE)
         .transform_calculate(shown=_vega_percent("p", lang))
+        .transform_calculate(
+            description="'bestiary @ ' + datum.row + ' @ ' + datum.system + ' @ ' + datum.shown"
+        )
         .mark_line(point=alt.OverlayMarkDef(size=14), interpolate="step-after")
         .encode(
             x=_dc_axis(_),
@@ -476,7 +481,9 @@ def _success_by_type(data: ExplorerData, lang: Lang, _: Callable[[str], str]) ->
         tooltip=[
             alt.Tooltip("type_label:N", title=_("roll type")),
             alt.Tooltip("state_label:N", title=_("gauge")),
-            alt.Tooltip("rolls:Q", title=_("rolls in all days"), format=",d"),
+            alt.Tooltip("rolls:Q", title=_("rolls in all days"), format=",d")
+            if data.meta.get("day_method") == "simulate"
+            else alt.Tooltip("rolls:Q", title=_("expected rolls per day"), format=",.2f"),
             alt.Tooltip("shown:N", title=_("P(success)")),
         ],
     )
@@ -552,10 +559,159 @@ def _day_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
     return alt.vconcat(top, table, spacing=30).add_params(pol)
 
 
+def _bestiary_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
+    """The monster picker: one monster's chances (the mean over the reference builds at its
+    level), 5e and 3d6x side by side, with its AC and VD."""
+    import altair as alt
+
+    from explodice.game.bestiary import SRD_SOURCE
+    from explodice.present.plots.bestiary import CHANCE_LABELS
+
+    lang = data.meta["lang"]
+    frame = data.bestiary.assign(
+        # a designer's monster says where it comes from: it may share a name with the SRD's
+        monster=lambda f: [
+            _("{name} (FP {fp}, AC {ac} → VD {vd})").format(name=n, fp=fp, ac=ac, vd=vd)
+            + ("" if src == SRD_SOURCE or not src else f" — {src}")
+            for n, fp, ac, vd, src in zip(f.name, f.fp, f.ac, f.vd, f.source)
+        ],
+        row=lambda f: [
+            f"{_(CHANCE_LABELS[c])}: {_(i) if c == 'monster_saves' else i}"
+            if i
+            else _(CHANCE_LABELS[c])
+            for c, i in zip(f.chance, f["item"])
+        ],
+    )
+    frame = frame.assign(
+        change=lambda f: [
+            ("+" if c > 0 else "") + shown_percent(c, lang) for c in f.largest_change
+        ],
+        build=lambda f: [_(b) for b in f.worst_build],
+    )[["monster", "row", "p_d20", "p_3d6x", "change", "build"]].rename(
+        columns={"p_d20": "d20", "p_3d6x": "3d6x"}
+    )
+    names = sorted(frame.monster.unique(), key=str.casefold)
+    first = next((n for n in names if n.startswith("Goblin ")), names[0])
+    pick = alt.param(
+        name="monster",
+        value=first,
+        bind=alt.binding_select(options=names, name=_("monster") + " "),
+    )
+    chart = (
+        alt.Chart(alt.Data(values=_records(frame)))
+        .transform_filter("datum.monster == monster")
+        .transform_fold(["d20", "3d6x"], as_=["system", "p"])
+        .transform_calculate(shown=_vega_percent("p", lang))
+        .transform_calculate(
+            description="'bestiary @ ' + datum.row + ' @ ' + datum.system + ' @ ' + datum.shown"
+        )
+        .mark_point(filled=True, size=70)
+        .encode(
+            x=alt.X("p:Q", title=_("P"), scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
+            y=alt.Y("row:N", title=None, sort=None, axis=alt.Axis(labelLimit=380)),
+            description="description:N",
+            color=alt.Color(
+                "system:N",
+                title=_("system"),
+                scale=alt.Scale(domain=list(SYSTEM_COLOURS), range=list(SYSTEM_COLOURS.values())),
+            ),
+            tooltip=[
+                alt.Tooltip("row:N", title=_("chance")),
+                alt.Tooltip("system:N", title=_("system")),
+                alt.Tooltip("shown:N", title=_("P")),
+                alt.Tooltip("change:N", title=_("largest change")),
+                alt.Tooltip("build:N", title=_("build")),
+            ],
+        )
+        .add_params(pick)
+    )
+    return chart.properties(
+        width=520, title=_("The chosen monster against the reference builds at its level")
+    )
+
+
+def _attack_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
+    """An attack: P(hit) and P(critical) by AC (or the VD it reads), 3d6x beside d20, for the
+    chosen attack modifier, advantage state, reading of disadvantage and 3d6x critical."""
+    import altair as alt
+
+    from explodice.present.plots.combat import reading_label
+
+    lang = data.meta["lang"]
+    here = "#controls-attack"
+    mods = sorted(set(data.attack.modifier))
+    params = [
+        alt.param(name="atk_mod", value=5, bind=alt.binding_range(
+            min=mods[0], max=mods[-1], step=1, name=_("attack modifier") + " ", element=here)),
+        alt.param(name="atk_adv", value="normal", bind=alt.binding_radio(
+            options=list(ADVANTAGE_STATES), labels=[_(a) for a in ADVANTAGE_STATES],
+            name=_("advantage") + " ", element=here)),
+        alt.param(name="atk_reading", value=data.meta["switches"]["disadvantage"],
+                  bind=alt.binding_radio(options=["subtract", "drop"],
+                                         labels=[_("subtract"), _("drop")],
+                                         name=_("disadvantage reading") + " ", element=here)),
+        alt.param(name="atk_crit", value=data.meta.get("critical", "none"), bind=alt.binding_select(
+            options=[c for c in dict.fromkeys(data.attack.critical) if c != "-"],
+            labels=[_("none") if c == "none" else reading_label(
+                c if not c.isdigit() else f"margin {c}", lang)
+                for c in dict.fromkeys(data.attack.critical) if c != "-"],
+            name=_("3d6x critical") + " ", element=here)),
+        alt.param(name="atk_axis", value="ac", bind=alt.binding_radio(
+            options=["ac", "vd"], labels=[_("5e AC"), _("3d6x VD")],
+            name=_("target") + " ", element=here)),
+    ]  # fmt: skip
+    base = (
+        alt.Chart(alt.InlineData(values=_records(data.attack)))
+        .transform_calculate(
+            chosen_state="atk_adv == 'disadvantage' ? 'disadvantage (' + atk_reading + ')' "
+            ": atk_adv",
+            target="atk_axis == 'vd' ? datum.vd : datum.ac",
+            hit_text=_vega_percent("p_hit", lang),
+            crit_text=_vega_percent("p_crit", lang),
+        )
+        .transform_calculate(
+            hit_key="'hit @ ' + datum.system + ' @ ' + datum.target + ' = ' + datum.hit_text",
+            crit_key="'crit @ ' + datum.system + ' @ ' + datum.target + ' = ' + datum.crit_text",
+        )
+        .transform_filter(
+            "datum.modifier == atk_mod && datum.state == datum.chosen_state"
+            " && (datum.system == 'd20' || datum.critical == atk_crit)"
+        )
+    )
+    colour = alt.Color(
+        "system:N",
+        scale=alt.Scale(domain=list(SYSTEM_COLOURS), range=list(SYSTEM_COLOURS.values())),
+        legend=alt.Legend(title=None, orient="top-right"),
+    )
+    x = alt.X("target:Q", title=_("target (5e AC, or the 3d6x VD it reads)"))
+    tooltip = [
+        alt.Tooltip("system:N", title=_("system")),
+        alt.Tooltip("ac:Q", title=_("5e AC")),
+        alt.Tooltip("vd:Q", title=_("3d6x VD")),
+        alt.Tooltip("hit_text:N", title=_("P(hit)")),
+        alt.Tooltip("crit_text:N", title=_("P(critical)")),
+    ]
+    hit = base.mark_line(point=alt.OverlayMarkDef(size=14)).encode(
+        x=x, y=alt.Y("p_hit:Q", title=_("P(hit)"), axis=alt.Axis(format="%")),
+        color=colour, tooltip=tooltip, description="hit_key:N",
+    ).properties(width=430, height=320, title=_("P(hit) against each target"))  # fmt: skip
+    crit = base.mark_line(point=alt.OverlayMarkDef(size=14)).encode(
+        x=x, y=alt.Y("p_crit:Q", title=_("P(critical)"), axis=alt.Axis(format="%")),
+        color=colour, tooltip=tooltip, description="crit_key:N",
+    ).properties(width=430, height=320,
+                 title=_("P(critical): the 3d6x reading beside the natural 20"))  # fmt: skip
+    return alt.hconcat(hit, crit, spacing=30).add_params(*params)
+
+
 def explorer_charts(data: ExplorerData) -> dict[str, Any]:
-    """The explorer's views as Altair charts, by section id: ``roll``, ``equivalent``, ``day``."""
+    """The explorer's views as Altair charts, by section id: ``roll``, ``equivalent``, ``day``,
+    ``attack``."""
     _ = i18n.translator(data.meta["lang"])
     charts = {"roll": _roll_chart(data, _), "equivalent": _equivalent_chart(data, _)}
     if not data.day_empty.empty:
         charts["day"] = _day_chart(data, _)
+    if not data.bestiary.empty:
+        charts["bestiary"] = _bestiary_chart(data, _)
+    if not data.attack.empty:
+        charts["attack"] = _attack_chart(data, _)
     return charts

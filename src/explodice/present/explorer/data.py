@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from explodice.analysis.combat import attack_table
 from explodice.analysis.compare import equivalent_dc
 from explodice.analysis.sensitivity import day_blind_spot
 from explodice.core.version import __version__
-from explodice.day.simulate import simulate_day
 from explodice.engine.d20 import d20
 from explodice.engine.exact import exact
 from explodice.game.build import LEVELS
@@ -26,13 +26,16 @@ from explodice.game.character import ABILITIES, ProficiencyWarning
 from explodice.game.rules import Roll, Rules
 from explodice.game.tables import DC_TABLES
 from explodice.present import i18n
+from explodice.present.answers import day_inputs
 from explodice.present.config import ReportConfig, in_language, load_config
 from explodice.present.explorer.keys import (
     POLICY_CHOICES,
     SLIDER_CLASS,
     STATES,
+    PolicyChoice,
     RollClass,
     State,
+    own_choice,
 )
 from explodice.present.i18n import Lang
 from explodice.present.labels import (
@@ -46,6 +49,8 @@ from explodice.present.labels import (
     roll_type_label,
     test_label,
 )
+from explodice.questions.day import emptying
+from explodice.questions.registry import ask
 
 __all__ = ["CURVE_DCS", "SLIDER", "ExplorerData", "Subject", "explorer_data"]
 
@@ -53,6 +58,11 @@ __all__ = ["CURVE_DCS", "SLIDER", "ExplorerData", "Subject", "explorer_data"]
 CURVE_DCS = range(1, 51)
 #: The modifiers the slider offers (a character's tests may add others).
 SLIDER = (-5, 15)
+#: The attack view's modifiers and 5e ACs.
+ATTACK_MODIFIERS = range(0, 13)
+ATTACK_ACS = range(10, 25)
+#: The readings of the 3d6x critical the attack view offers (``Rules.critical``).
+CRITICALS: tuple[Any, ...] = ("none", "two_sixes", "three_sixes", 5, 10)
 #: The day of each best(λ) choice plays Best against each roll's own DC (this one is a stand-in).
 DAY_DC = 16
 
@@ -74,7 +84,15 @@ class ExplorerData:
     - ``meta``: title, version, date, seed, rules, language and method notes;
     - ``build_levels``: the modifiers of each build's subjects at every level, ``who``,
       ``level``, ``mod3``, ``mod20`` (the page's level control picks the row; the subjects
-      table holds level 1's).
+      table holds level 1's);
+    - ``bestiary``: each monster (the configuration's ``[[monster]]`` and the SRD 5.1's)
+      converted, one row per chance and item: ``name``, ``fp``, ``source``, ``ac``, ``vd``,
+      ``chance``, ``item``, ``p_d20``, ``p_3d6x``, ``largest_change``, ``worst_build``
+      (:func:`~explodice.bestiary` against the reference builds at level FP);
+    - ``attack``: P(hit) and P(critical) of an attack (:func:`~explodice.attack_table`) per
+      ``modifier`` (:data:`ATTACK_MODIFIERS`), 5e ``ac`` and the ``vd`` it reads, advantage
+      ``state``, ``system`` and 3d6x ``critical`` reading (:data:`CRITICALS`; d20 rows ``"-"``:
+      the natural 20).
     """
 
     subjects: pd.DataFrame
@@ -86,6 +104,8 @@ class ExplorerData:
     day_gauges: pd.DataFrame
     meta: dict[str, Any]
     build_levels: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)
+    bestiary: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)
+    attack: pd.DataFrame = dataclasses.field(default_factory=pd.DataFrame)
 
 
 @dataclass(frozen=True)
@@ -175,7 +195,7 @@ def _subjects(party: Sequence[Any], lang: Lang) -> tuple[list[Subject], list[str
                     label=label + (f", {_(REROLL[trait])}" if trait else ""),
                     mod3=r3.modifier,
                     mod20=r20.modifier,
-                    cls=RollClass(r3.kind, r3.actor, trait),
+                    cls=RollClass(r3.kind, r3.actor, trait, own_choice(c.policy).key),
                     modifier_text=shown,
                 )
             )
@@ -204,7 +224,7 @@ def _build_subjects(builds: Sequence[Any], lang: Lang) -> tuple[list[Subject], p
                     warnings.simplefilter("ignore", ProficiencyWarning)  # noted per character
                     r3 = test.roll(c, dc=DAY_DC)
                     r20 = test.roll(c, dc=DAY_DC, system="d20")
-                cls = RollClass(r3.kind, r3.actor, trait)
+                cls = RollClass(r3.kind, r3.actor, trait, own_choice(b.policy).key)
                 rows.append(
                     {"who": who, "level": level, "mod3": r3.modifier, "mod20": r20.modifier}
                 )
@@ -282,7 +302,7 @@ def _roll_table(subjects: Sequence[Subject], rules: Rules) -> pd.DataFrame:
                     }
                 )
             )
-            for choice in POLICY_CHOICES:
+            for choice in _choices(cls):
                 if choice.knows_dc or cls.bound:
                     p, drain = np.empty(needs.size), np.empty(needs.size)
                     for i, need in enumerate(needs):
@@ -291,20 +311,31 @@ def _roll_table(subjects: Sequence[Subject], rules: Rules) -> pd.DataFrame:
                 else:
                     d = exact(cls.roll(adv, choice.policy(0), 0), state_rules)
                     p, drain = d.p_success(needs), np.full(needs.size, d.drain_mean)
-                frames.append(
-                    pd.DataFrame(
-                        {
-                            "system": "3d6x",
-                            "cls": cls.key,
-                            "state": state.key,
-                            "policy": choice.key,
-                            "need": needs,
-                            "p": p,
-                            "drain": drain,
-                        }
-                    )
+                rows = pd.DataFrame(
+                    {
+                        "system": "3d6x",
+                        "cls": cls.key,
+                        "state": state.key,
+                        "policy": choice.key,
+                        "need": needs,
+                        "p": p,
+                        "drain": drain,
+                    }
                 )
+                if choice.key in {c.key for c in POLICY_CHOICES}:
+                    frames.append(rows)
+                if choice.key == cls.own:  # the owner's own policy: the control's default
+                    frames.append(rows.assign(policy=OWN_POLICIES))
     return pd.concat(frames, ignore_index=True)
+
+
+def _choices(cls: RollClass) -> list[PolicyChoice]:
+    """The policies of the controls, and the owner's own when it is none of them."""
+    choices = list(POLICY_CHOICES)
+    if cls.own not in {c.key for c in choices}:
+        weight = float(cls.own.removeprefix("best(λ=").removesuffix(")"))
+        choices.append(PolicyChoice("best", weight))
+    return choices
 
 
 def _dc_frame(lang: Lang) -> pd.DataFrame:
@@ -347,13 +378,13 @@ def _day_tables(config: Any, lang: Lang) -> tuple[pd.DataFrame, pd.DataFrame, pd
     type_labels = {r.label: roll_type_label(r, lang) for r in scenario.rolls}
     empties, types, gauges = [], [], []
     for key, sc in runs.items():
-        res = simulate_day(sc, config.rules, n_days=config.days, seed=config.seed)
-        g = res.to_frame("gauges")
-        drained = g[g.caused_mean > 0][["character", "gauge"]]
-        e = res.to_frame("empty").merge(drained, on=["character", "gauge"])
+        answer = ask("day", day_inputs(config, scenario=sc))  # the report's page asks it too
+        g = answer.csv_table("gauges")
+        g = g[g.can_empty]  # every gauge that can empty, its own rolls' drain or an overflow
+        e = with_interval(emptying(answer))
         e["series"] = e.character + " " + e.gauge
-        empties.append(e[["series", "roll", "p", "ci_low", "ci_high"]].assign(policy=key))
-        t = res.to_frame("roll_types")
+        empties.append(e[["series", "roll", "p", "ci_low", "ci_high", "method"]].assign(policy=key))
+        t = with_interval(answer.csv_table("roll_types"))
         t = t[t.rolls > 0].assign(
             type_label=lambda f: f.type.map(type_labels), state_label=lambda f: f.state.map(_)
         )
@@ -362,7 +393,7 @@ def _day_tables(config: Any, lang: Lang) -> tuple[pd.DataFrame, pd.DataFrame, pd
                 ["type", "type_label", "state", "state_label", "rolls", "p", "ci_low", "ci_high"]
             ].assign(policy=key)
         )
-        g = g[g.caused_mean > 0].assign(
+        g = g.assign(
             who=lambda f: [
                 _("{name} {gauge} ({points} points)").format(
                     name=r.character, gauge=r.gauge, points=r.start
@@ -379,13 +410,71 @@ def _day_tables(config: Any, lang: Lang) -> tuple[pd.DataFrame, pd.DataFrame, pd
     )
 
 
+#: The bestiary's columns the explorer's monster picker reads.
+BESTIARY_COLUMNS = [
+    "name", "fp", "source", "ac", "vd", "chance", "item", "p_d20", "p_3d6x", "largest_change",
+    "worst_build",
+]  # fmt: skip
+
+
+def _bestiary(config: Any) -> pd.DataFrame:
+    """The configuration's monsters and the SRD's, converted (exact)."""
+    from explodice.game.bestiary import srd_monsters
+    from explodice.sweeps.bestiary import bestiary
+
+    frame = bestiary([*config.monsters, *srd_monsters()], rules=config.rules)
+    return frame[BESTIARY_COLUMNS]
+
+
+def _attack_frame(rules: Rules) -> pd.DataFrame:
+    """P(hit) and P(critical) of an attack per modifier, AC (and the VD it reads), advantage
+    state and critical reading, 3d6x beside d20 (the d20 rows once: the natural 20)."""
+    frames = []
+    for critical in CRITICALS:
+        t = attack_table(ATTACK_MODIFIERS, ATTACK_ACS, readings="both",
+                         rules=dataclasses.replace(rules, critical=critical))  # fmt: skip
+        for system in ("3d6x", "d20"):
+            if system == "d20" and critical != CRITICALS[0]:
+                continue
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "modifier": t.modifier,
+                        "state": t.advantage,
+                        "ac": t.ac,
+                        "vd": t.vd,
+                        "system": system,
+                        "critical": str(critical) if system == "3d6x" else "-",
+                        # five decimals: the page shows one (the file stays small)
+                        "p_hit": t[f"p_hit_{system}"].round(5),
+                        "p_crit": t[f"p_crit_{system}"].round(5),
+                    }
+                )
+            )
+    return pd.concat(frames, ignore_index=True)
+
+
+def with_interval(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with ``ci_low`` and ``ci_high``: a simulated answer's Wilson interval, an
+    exact answer's ``p`` itself (no band to draw)."""
+    if "ci_low" in frame:
+        return frame
+    return frame.assign(ci_low=frame.p, ci_high=frame.p)
+
+
 def explorer_data(
-    config: Any = None, *, lang: Lang | None = None, date: str | None = None, day: bool = True
+    config: Any = None,
+    *,
+    lang: Lang | None = None,
+    date: str | None = None,
+    day: bool = True,
+    monsters: bool = True,
 ) -> ExplorerData:
     """Compute every table of the explorer for a report configuration (default: embedded),
     with its labels in ``lang`` (default: the configuration's ``lang``).
 
-    ``day=False`` leaves the party's day out (its tables empty): for quick looks and tests.
+    ``day=False`` leaves the party's day out (its tables empty), ``monsters=False`` the
+    bestiary: for quick looks and tests.
     """
     if lang is not None:
         i18n.check_lang(lang)
@@ -432,12 +521,15 @@ def explorer_data(
         "readings": dict(changed_readings(rules)),
         "day_not_computed": blind_spot_text(spot, config.day, lang) if spot else "",
         "days": config.days,
+        "day_method": config.day_method,
         "day": config.day.name if config.day is not None else "",
         "party": [c.name for c in config.day.characters] if config.day is not None else [],
         "rolls_per_day": config.day.n_rolls if config.day is not None else 0,
         "profiles": dict(config.profiles),
         "notes": notes,
         "builds": [b.name for b in config.builds],
+        "defence_base": rules.defence_base,
+        "critical": str(rules.critical),
     }
     return ExplorerData(
         _subjects_frame(subjects + built),
@@ -447,4 +539,6 @@ def explorer_data(
         *day_tables,
         meta=meta,
         build_levels=build_levels,
+        bestiary=_bestiary(config) if monsters else empty,
+        attack=_attack_frame(rules),
     )

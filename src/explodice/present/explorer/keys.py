@@ -36,6 +36,7 @@ __all__ = [
     "PolicyChoice",
     "RollClass",
     "State",
+    "own_choice",
 ]
 
 #: The weights λ of the best(λ) policies offered next to keep and cancel.
@@ -51,11 +52,16 @@ class RollClass:
     kind: RollKind = "check"
     actor: Actor = "pc"
     trigger: Trigger | None = None
+    #: the key of the :class:`PolicyChoice` its owner plays (the character's or build's own
+    #: policy, best(λ) against each row's DC): the rows of the control's "own" choice
+    own: str = "keep"
 
     @property
     def key(self) -> str:
-        """``kind/actor``, then ``/trigger`` when there is a reroll."""
-        return "/".join((self.kind, self.actor, *((self.trigger,) if self.trigger else ())))
+        """``kind/actor``, then ``/trigger`` when there is a reroll, then ``/own=policy``
+        when the owner's policy is not keep."""
+        own = () if self.own == "keep" else (f"own={self.own}",)
+        return "/".join((self.kind, self.actor, *((self.trigger,) if self.trigger else ()), *own))
 
     @property
     def bound(self) -> bool:
@@ -108,6 +114,18 @@ class PolicyChoice:
             assert self.weight is not None  # a best(λ) choice carries its λ
             return best_label(self.weight, lang)
         return i18n.translator(lang)(self.name)
+
+
+def own_choice(policy: Policy) -> PolicyChoice:
+    """The choice of the controls that plays a character's or build's own ``policy``: keep,
+    cancel, or best(λ) against each row's DC (a Best's own DC is the one of its day).
+
+    >>> own_choice(Best(16, 0.05)).key
+    'best(λ=0.05)'
+    """
+    if isinstance(policy, Best):
+        return PolicyChoice("best", float(policy.weight))
+    return PolicyChoice(policy)
 
 
 #: The policies the controls offer, in order.

@@ -18,6 +18,7 @@ from typing import Any
 
 from explodice.core.errors import ExplodiceError
 from explodice.core.files import atomic_write_text, check_writable
+from explodice.game.bestiary import SRD_ATTRIBUTION
 from explodice.present import i18n
 from explodice.present.explorer.bundle import vega_bundle, vega_lite_version
 from explodice.present.explorer.charts import explorer_charts
@@ -175,13 +176,24 @@ def _day_section(meta: dict[str, Any], charted: bool, lang: Lang, _: Callable[[s
 </section>"""
     if charted:
         day_lead = day_description(meta["day"], meta["party"], meta["rolls_per_day"], lang)
-        day_method = _(
-            "Each policy's day is <b>simulated</b>: {days} days with seed {seed} "
-            "(explodice day --exact computes it exactly); the bands and the bars' whiskers are 95% Wilson "
-            "intervals (a roll type rarely made with its gauge empty has a wide one). A gauge at "
-            '0 puts every roll of its abilities at disadvantage. "{own}" plays the '
-            "configuration's policies; the others give every character the same one."
-        ).format(
+        if meta.get("day_method") == "simulate":
+            day_method = _(
+                "Each policy's day is <b>simulated</b>: {days} days with seed {seed} "
+                "(explodice day --exact computes it exactly); the bands and the bars' whiskers are 95% Wilson "
+                "intervals (a roll type rarely made with its gauge empty has a wide one). A gauge at "
+                '0 puts every roll of its abilities at disadvantage. "{own}" plays the '
+                "configuration's policies; the others give every character the same one."
+            )
+        else:
+            day_method = _(
+                "Each policy's day is computed <b>exactly</b> (a Markov chain on the gauges' "
+                "levels, no sampling: the same numbers as the report's day page and explodice "
+                "day). Every gauge that can empty is drawn, by its own rolls or by another "
+                "gauge's overflow. A gauge at 0 puts every roll of its abilities at "
+                'disadvantage. "{own}" plays the configuration\'s policies; the others give '
+                "every character the same one."
+            )
+        day_method = day_method.format(
             days=esc(i18n.number(meta["days"], lang, 0)),
             seed=meta["seed"],
             own=esc(_(OWN_POLICIES)),
@@ -197,6 +209,52 @@ def _day_section(meta: dict[str, Any], charted: bool, lang: Lang, _: Callable[[s
     return day_section
 
 
+def _bestiary_section(charted: bool, _: Callable[[str], str]) -> str:
+    """The page's section of the bestiary, when ``charted``."""
+    esc = html.escape
+    bestiary_section = ""
+    if charted:
+        bestiary_lead = _(
+            "Choose a monster (the configuration's own, then the SRD 5.1's, names as the SRD "
+            "writes them, in English): its chances against the reference builds at the level "
+            "of its FP (the mean over the builds), in 5e and converted flat to 3d6x (VD = AC - "
+            "10 + defence base + WIS; a save DC of DC - 8 + the 3d6x save base). The tooltip "
+            "gives the largest change for one build. explodice bestiary lists them all."
+        )
+        bestiary_heading = _("5. The bestiary")
+        bestiary_section = f"""
+<section id="bestiary-section">
+  <h2>{esc(bestiary_heading)}</h2>
+  <p class="lead">{esc(bestiary_lead)}</p>
+  <p class="attribution" id="srd-attribution">{esc(SRD_ATTRIBUTION)}</p>
+  <div class="view" id="view-bestiary"></div>
+</section>"""
+    return bestiary_section
+
+
+def _attack_section(meta: dict[str, Any], charted: bool, _: Callable[[str], str]) -> str:
+    """The page's section of one attack against the defence value, when ``charted``."""
+    esc = html.escape
+    attack_section = ""
+    if charted:
+        attack_lead = _(
+            "One attacker (its modifier: ability + PB × proficiency + other) against every 5e "
+            "AC and the VD it reads in 3d6x (VD = AC − 10 + {base} + the target's WIS, here 0), "
+            "for the advantage state and the reading of disadvantage chosen: P(hit) in both "
+            "systems, and P(critical) under the 3d6x reading chosen beside the d20's natural 20 "
+            "(a natural 1 misses, a natural 20 hits). Exact."
+        ).format(base=meta.get("defence_base", ""))
+        attack_heading = _("4. An attack against the defence value")
+        attack_section = f"""
+<section id="attack-section">
+  <h2>{esc(attack_heading)}</h2>
+  <p class="lead">{esc(attack_lead)}</p>
+  <div class="controls" id="controls-attack"></div>
+  <div class="view" id="view-attack"></div>
+</section>"""
+    return attack_section
+
+
 def _roll_lead(meta: dict[str, Any], _: Callable[[str], str]) -> str:
     """The lead paragraph of the roll's section (HTML)."""
     esc = html.escape
@@ -209,6 +267,11 @@ def _roll_lead(meta: dict[str, Any], _: Callable[[str], str]) -> str:
         "that DC). The d20 reads the same modifier and advantage state. E[drain] is "
         "the expected number of gauge points one roll costs."
     )
+    roll_lead += " " + _(
+        'The rule-of-1 control starts at "{own}": a character or a build plays its own '
+        "policy (and its reroll trait), as the report's pages do; choose another policy to "
+        "see every subject play it instead (the control shows which is played)."
+    ).format(own=esc(_(OWN_POLICIES)))
     if meta.get("builds"):
         roll_lead += " " + _(
             "The builds ({names}) roll at the level the level control chooses (1 to 20): "
@@ -271,6 +334,8 @@ def explorer_html(data: ExplorerData) -> str:
     roll_lead = _roll_lead(meta, _)
     equivalent_lead = _equivalent_lead(meta, _)
     footer = _footer(meta, lang, _)
+    attack_section = _attack_section(meta, "attack" in specs, _)
+    bestiary_section = _bestiary_section("bestiary" in specs, _)
     notes = "".join(f"\n    <li>{esc(n)}</li>" for n in meta.get("notes", ()))
     notes_html = f'\n  <ul class="notes" id="roll-notes">{notes}\n  </ul>' if notes else ""
     headings = (
@@ -307,7 +372,7 @@ def explorer_html(data: ExplorerData) -> str:
   <h2>{esc(headings[1])}</h2>
   <p class="lead">{equivalent_lead}</p>
   <div class="view" id="view-equivalent"></div>
-</section>{day_section}
+</section>{day_section}{attack_section}{bestiary_section}
 <footer>
   <p>{esc(footer)}</p>
 </footer>

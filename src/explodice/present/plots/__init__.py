@@ -9,10 +9,11 @@ returns it.
 - :mod:`~explodice.present.plots.day`: a day of rolls (frontier, gauges' depletion);
 - :mod:`~explodice.present.plots.levels`: levels 1-20 (progression, gauges, save DCs);
 - :mod:`~explodice.present.plots.readings`: which readings of the rules matter;
+- :mod:`~explodice.present.plots.combat`: attacks against the defence value, critical hits;
+- :mod:`~explodice.present.plots.bestiary`: the SRD's monsters converted to 3d6x;
 - :mod:`~explodice.present.plots.bars`: grouped bars of any tidy table.
 
-A new subject (combat, the bestiary) is a module of its own, importing :mod:`.style` and
-listed here. Every function takes results (a :class:`~explodice.Distribution` or a tidy
+A new subject is a module of its own, importing :mod:`.style` and listed here. Every function takes results (a :class:`~explodice.Distribution` or a tidy
 DataFrame from the analysis layer), never computes a probability itself, labels its axes and
 units, and writes the provenance of the numbers (system, exact or Monte Carlo with n and seed,
 rules switches) on the Axes. ``ax=None`` draws on the current Axes; nothing here calls
@@ -30,6 +31,13 @@ rules switches) on the Axes. ``ax=None`` draws on the current Axes; nothing here
 from __future__ import annotations
 
 from explodice.present.plots.bars import plot_bars
+from explodice.present.plots.bestiary import plot_changes_by_fp, plot_fp_conversion
+from explodice.present.plots.combat import (
+    plot_attack_curves,
+    plot_critical,
+    plot_defence_bases,
+    plot_hits_by_level,
+)
 from explodice.present.plots.contests import plot_outcomes
 from explodice.present.plots.day import plot_depletion, plot_frontier
 from explodice.present.plots.levels import (
@@ -83,6 +91,12 @@ __all__ = [
     "plot_save_dc_fit",
     "plot_save_dc_bases",
     "plot_readings",
+    "plot_hits_by_level",
+    "plot_defence_bases",
+    "plot_critical",
+    "plot_attack_curves",
+    "plot_changes_by_fp",
+    "plot_fp_conversion",
     "place_legend",
     "covered",
     "log_ticks",

@@ -27,10 +27,13 @@ from explodice.present.config import ReportConfig, in_language, load_config
 from explodice.present.labels import N_
 from explodice.present.report.kit import Context, Page, PageData
 from explodice.present.report.pages import (
+    bestiary,
+    combat_hits,
     compare,
     day,
     day_policies,
     dc_table,
+    defence_base,
     distribution,
     gauge_sizing,
     group,
@@ -105,7 +108,7 @@ PAGES: list[PageSpec] = [
     ),
     PageSpec(
         "day",
-        N_("The party's gauges over an adventuring day, simulated"),
+        N_("The party's gauges over an adventuring day: every gauge that can empty, exactly"),
         day.data,
         day.draw,
     ),
@@ -189,6 +192,30 @@ PAGES: list[PageSpec] = [
         N_("Across levels: the base of a save DC that matches 5e's odds"),
         save_dc.data,
         save_dc.draw,
+    ),
+    PageSpec(
+        "combat-hits",
+        N_("Combat: hit chances by level, 3d6x beside 5e, and critical hits per reading"),
+        combat_hits.data,
+        combat_hits.draw,
+    ),
+    PageSpec(
+        "defence-base",
+        N_("Combat: the base of the defence value that keeps 5e's hit chances"),
+        defence_base.data,
+        defence_base.draw,
+    ),
+    PageSpec(
+        "bestiary-fp",
+        N_("The bestiary: the typical monster of each power factor, and its 3d6x numbers"),
+        bestiary.data_fp,
+        bestiary.draw_fp,
+    ),
+    PageSpec(
+        "bestiary",
+        N_("The bestiary: the SRD's monsters converted, and those a flat conversion moves most"),
+        bestiary.data_moves,
+        bestiary.draw_moves,
     ),
     PageSpec(
         "readings",

@@ -23,7 +23,8 @@ from explodice.game.rules import Rules
 from explodice.present import i18n
 from explodice.present.config import ReportConfig
 from explodice.present.i18n import Lang
-from explodice.present.labels import rules_text
+from explodice.present.labels import rules_text, switch_label
+from explodice.questions.answer import changed_switches
 
 __all__ = [
     "PAGE_SIZE",
@@ -99,6 +100,17 @@ class Context:
         """A number the report's way: ``12.6`` (``12,6``)."""
         return "—" if pd.isna(x) else i18n.number(float(x), self.lang, digits)
 
+    def rules_sentence(self) -> str:
+        """`` Rules off their defaults: overflow = lost.`` when the configuration moves a
+        switch (every caption ends with it), else nothing."""
+        moved = changed_switches(self.rules)
+        if not moved:
+            return ""
+        _ = self._
+        return " " + _("Rules off their defaults: {rules}.").format(
+            rules=", ".join(f"{switch_label(k, self.lang)} = {_(v)}" for k, v in moved)
+        )
+
     def day(self) -> str:
         """The report's date, as its language writes it."""
         return i18n.date(self.date, self.lang)
@@ -136,7 +148,7 @@ def page_figure(
     """A landscape page: title, caption sentence, a grid of Axes, an optional table, a footer."""
     fig = Figure(figsize=PAGE_SIZE)
     fig.text(0.04, 0.965, title, fontsize=15, weight="bold", va="top")
-    caption = textwrap.fill(i18n.keep_together(caption), 150)
+    caption = textwrap.fill(i18n.keep_together(caption + ctx.rules_sentence()), 150)
     fig.text(0.04, 0.925, caption, fontsize=9, va="top", color="0.15")
     footer = ctx.footer()
     fig.text(0.04, 0.012, footer, fontsize=6.5, color="0.4", va="bottom")

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from explodice.day.exact import exact_day
 from explodice.day.scenario import DayRoll, Scenario
 from explodice.day.simulate import simulate_day
 from explodice.engine.simulate import simulate
@@ -48,7 +49,9 @@ def start_day_warm_up() -> Any:
 
 
 def warm_day_kernel() -> None:
-    """Run the day kernel once on a tiny scenario (compiling it, or loading it from cache).
+    """Run the day kernel and the exact day's chain once on a tiny scenario (compiling them,
+    or loading them from cache): the report's day pages are exact, and a configuration may
+    ask for the simulated day.
 
     Only a warm-up: it ignores Ctrl-C (the parent stops it) and any failure (the parent then
     compiles the kernel itself).
@@ -56,9 +59,9 @@ def warm_day_kernel() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         hero = Character("warm-up", dict(STR=10, DEX=10, CON=10, INT=10, WIS=10, CHA=10))
-        simulate_day(
-            Scenario([hero], [DayRoll("warm-up", ability="STR")]), n_days=1, seed=0, threads=1
-        )
+        day = Scenario([hero], [DayRoll("warm-up", ability="STR")])
+        exact_day(day)
+        simulate_day(day, n_days=1, seed=0, threads=1)
     except Exception:  # noqa: BLE001 - a warm-up that fails costs only time
         pass
 
@@ -68,7 +71,7 @@ def warm_roll_kernel() -> None:
 
 
 def wait_for(ctx: Any) -> None:
-    """Wait until the warm-up process has the day kernel compiled and cached."""
+    """Wait until the warm-up process has the day's kernels compiled and cached."""
     proc = ctx.cache.pop("warm-up", None)
     if proc is not None:
         try:

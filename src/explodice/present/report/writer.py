@@ -306,7 +306,7 @@ def _clean_leftovers(area: Path) -> None:
 @contextlib.contextmanager
 def _locked(area: Path) -> Iterator[None]:
     """Hold the report area's lock, or raise :class:`ReportBusyError` at once."""
-    fd = os.open(area / "lock", os.O_RDWR | os.O_CREAT, 0o644)
+    fd = os.open(area / "lock", os.O_RDWR | os.O_CREAT, 0o666)  # less the umask, as every file
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

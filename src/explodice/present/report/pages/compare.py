@@ -92,6 +92,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "d20 is certain or impossible for that profile, the DC is matched on the profile named "
         "beside it (the one whose d20 odds there are nearest 50%)."
     ).format(reference=ref)
+    caption += " " + _("Exact (no sampling).")  # every caption names its method
     title = _("3d6x against d20: equivalent DCs")
     fig, (a, b) = page_figure(ctx, title, caption, ncols=2, table=shown, table_height=0.24)
     plots.plot_equivalent_dc(data.tables["equivalent-dc"], ax=a, lang=lang)

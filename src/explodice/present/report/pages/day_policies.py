@@ -10,6 +10,7 @@ from explodice.analysis.sensitivity import day_blind_spot
 from explodice.day.exact import optimal_unsupported
 from explodice.day.optimal import optimal_policy
 from explodice.present import i18n, plots
+from explodice.present.formats import Formatter
 from explodice.present.labels import N_, blind_spot_text, day_description
 from explodice.present.report.kit import Context, PageData, page_figure
 
@@ -58,9 +59,9 @@ def draw(ctx: Context, data: PageData) -> Figure:
             _("policy"): table.policy.map(_),
             _("λ"): [ctx.num(w, None) if w is not None else "" for w in data.shown["weights"]],
             _(N_("expected successes")): table.successes.map(lambda v: ctx.num(v, 3)),
-            # one format with the bars': +0.015, 0 for an exact 0, 0.000 for -3e-15
+            # a signed number, three decimals in every row: +0.015, 0.000 for 0 and for -3e-15
             _(N_("optimal gain")): table.optimal_gain.map(
-                lambda v: plots.signed_number(v, lang, 3)
+                lambda v: Formatter(lang).cell(v, "signed")
             ),
         }
     )

@@ -5,18 +5,20 @@ from __future__ import annotations
 
 from matplotlib.figure import Figure
 
-from explodice.analysis.success import success_table
 from explodice.game.tables import DC_TABLES
 from explodice.present import plots
 from explodice.present.labels import STATES
 from explodice.present.report.kit import Context, PageData, page_figure
+from explodice.questions.registry import ask
+from explodice.questions.success import SuccessInputs
 
 __all__ = ["data", "draw"]
 
 
 def data(ctx: Context) -> PageData:
     """The exact success table of the configuration's modifiers, both readings."""
-    table = success_table(list(ctx.config.modifiers), readings="both", rules=ctx.rules)
+    inputs = SuccessInputs(tuple(ctx.config.modifiers), ctx.rules, readings="both")
+    table = ask("success", inputs).csv_table("success")
     table.attrs["rules"] = ctx.rules
     return PageData({"success": table})
 

@@ -46,6 +46,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "explosions leave a long tail that the log scale shows: very high DCs stay "
         "possible."
     ).format(mod=mod, mean=i18n.number(dists[f"3d6x+{mod}"].mean - mod, lang, 1))
+    caption += " " + _("Exact (no sampling).")  # every caption names its method
     fig, (a, b, c) = page_figure(ctx, _("The total: 3d6x against d20"), caption, ncols=3)
     plots.plot_pmf(dists, ax=a, xlim=(0, 45), lang=lang)
     plots.plot_at_least(dists, ax=b, xlim=(0, 45), lang=lang)

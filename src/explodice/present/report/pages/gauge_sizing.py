@@ -13,10 +13,14 @@ from explodice.analysis.levels import DAY_ROLLS
 from explodice.game.build import LEVELS
 from explodice.game.tables import DC_TABLES
 from explodice.present import i18n
+from explodice.present.answers import method_text
 from explodice.present.builds import first_builds, shown_builds
+from explodice.present.formats import Formatter
 from explodice.present.plots.levels import plot_gauge_needs
-from explodice.present.report.kit import Context, PageData, exact_columns, page_figure
-from explodice.sweeps.levels import SIZING_RISK, size_gauges
+from explodice.present.report.kit import Context, PageData, page_figure
+from explodice.questions.gauge_sizing import SizingInputs
+from explodice.questions.registry import ask
+from explodice.sweeps.levels import SIZING_RISK
 
 __all__ = ["MAX_BUILDS", "RISK", "data", "draw"]
 
@@ -30,8 +34,13 @@ def data(ctx: Context) -> PageData:
     """Each build on its own day (12 rolls of its proficient skills and saves at DC 16),
     levels 1-20, every gauge the day drains (exact day)."""
     shown = shown_builds(ctx.config)
-    frame = size_gauges(list(shown.builds), risk=RISK, rules=ctx.rules, progress=False)
-    return PageData({"gauges": exact_columns(frame)}, {"builds": shown})
+    answer = ask(
+        "gauge_sizing", SizingInputs(tuple(shown.builds), ctx.rules, risk=RISK), progress=False
+    )
+    return PageData(
+        {"gauges": answer.csv_table("gauges"), "lines": answer.csv_table("lines")},
+        {"builds": shown, "answer": answer},
+    )
 
 
 def draw(ctx: Context, data: PageData) -> Figure:
@@ -41,31 +50,34 @@ def draw(ctx: Context, data: PageData) -> Figure:
     kept, left_out = first_builds(list(dict.fromkeys(frame.build)), MAX_BUILDS, lang)
     levels = sorted(set(frame.level)) or list(LEVELS)
     first, last = int(levels[0]), int(levels[-1])
+    answer = data.shown["answer"]
+    fmt = Formatter(lang)
+    lines = answer.tables["lines"]
+    lines = lines[lines.build.isin(kept)] if not lines.empty else lines
     rows = []
-    for (name, gauge), part in frame[frame.build.isin(kept)].groupby(
-        ["build", "gauge"], sort=False
-    ):
-        part = part.sort_values("level")
-        met = part[part.meets]
+    for r in lines.itertuples():
         rows.append(
             [
-                name,
-                gauge,
-                str(int(part.per_level_needed.iloc[0])),
-                str(int(part.per_level_have.iloc[0])),
-                str(int(met.level.iloc[0])) if not met.empty else _("never"),
-                ctx.pct(part.risk_have.iloc[0]),
-                ctx.pct(part.risk_have.iloc[-1]),
+                r.build,
+                r.gauge,
+                f"{r.need_first} → {r.need_last}",
+                _("{base} + {per} per level").format(base=r.line_base, per=r.line_per_level),
+                f"{r.have_first} → {r.have_last}",
+                fmt.cell(r.first_level_met, "level") if pd.notna(r.first_level_met) else _("never"),
+                fmt.cell(r.risk_first, "probability"),
+                fmt.cell(r.risk_last, "probability"),
             ]
         )
+    span = _("level {a} → {b}").format(a=first, b=last)
     table = pd.DataFrame(
         rows,
         columns=[
             _("build"),
             _("gauge"),
-            _("points per level needed"),
-            _("points per level it has"),
-            _("first level it suffices"),
+            _("needs ({levels})").format(levels=span),
+            _("least maximum, every level"),
+            _("has ({levels})").format(levels=span),
+            _("meets the need from level"),
             _("P(empty) at level {level}").format(level=first),
             _("P(empty) at level {level}").format(level=last),
         ],
@@ -73,12 +85,14 @@ def draw(ctx: Context, data: PageData) -> Figure:
     caption = _(
         "Solid: the smallest maximum of each gauge such that it empties before the long rest "
         "on at most {risk} of the days; dashed: the build's own maximum (score + points x "
-        "level). The day: each build alone, {rolls} rolls drawn from its proficient skills "
-        "(weight 3) and saves (weight 1), all at DC {dc}, the same at every level. Exact day, "
-        "not sampled; each gauge sized alone (another gauge's excess not poured into it). "
+        "level). The table: the need at the first and last level, the least maximum of the form "
+        "base + points x level that meets the need at every level, and what the build has. The day: each build alone, {rolls} rolls drawn from its proficient skills "
+        "(weight 3) and saves (weight 1), all at DC {dc}, the same at every level. The day is "
+        "{method}; each gauge sized alone (another gauge's excess not poured into it). "
         "{builds}."
     ).format(
         risk=i18n.percent(RISK, lang, 0),
+        method=method_text(answer.provenance, lang, rules=False),
         rolls=DAY_ROLLS,
         dc=DC_TABLES["3d6x"]["moderate"],
         builds=shown.note(lang, ctx.config.source),

@@ -40,11 +40,15 @@ def draw(ctx: Context, data: PageData) -> Figure:
     _, lang = ctx._, ctx.lang
     table, dist = data.tables["items"], data.tables["dc16"]
     caption = _(
-        "Persuasion against the seller (haggling): {step} % of the price per point of "
-        "margin, capped at {cap} % either way. Left: the mean price change (in the buyer's "
+        "Persuasion against the seller (haggling): {step} of the price per point of "
+        "margin, capped at {cap} either way. Left: the mean price change (in the buyer's "
         "favour) by modifier and item type (the seed's minimum DCs). Right: the "
         "distribution of the change at DC {dc} for each modifier. Exact."
-    ).format(step=HAGGLE_STEP_PCT, cap=HAGGLE_CAP_PCT, dc=HAGGLE_BASE_DC)
+    ).format(  # one percent format per language: 10% in English, 10 % in French
+        step=i18n.percent(HAGGLE_STEP_PCT / 100, lang, 0),
+        cap=i18n.percent(HAGGLE_CAP_PCT / 100, lang, 0),
+        dc=HAGGLE_BASE_DC,
+    )
     fig, (a, b) = page_figure(
         ctx, _("Haggling"), caption, ncols=2, wspace=0.45, left=0.2, right=0.88, bottom=0.14
     )

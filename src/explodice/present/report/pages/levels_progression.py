@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from matplotlib.figure import Figure
 
-from explodice.analysis.levels import progression
 from explodice.game.tables import DC_TABLES
 from explodice.present import i18n
 from explodice.present.builds import first_builds, shown_builds
 from explodice.present.labels import build_test_label
 from explodice.present.plots.levels import OUTSIDE_EDGE, OUTSIDE_LABEL, plot_level_grid
-from explodice.present.report.kit import Context, PageData, exact_columns, page_figure
+from explodice.present.report.kit import Context, PageData, page_figure
+from explodice.questions.progression import ProgressionInputs
+from explodice.questions.registry import ask
 
 __all__ = ["MAX_BUILDS", "data", "draw"]
 
@@ -23,8 +24,9 @@ MAX_BUILDS = 6
 def data(ctx: Context) -> PageData:
     """Each build's main test at levels 1-20, every band, both systems (exact)."""
     shown = shown_builds(ctx.config)
-    frame = progression(list(shown.builds), tests="main", rules=ctx.rules)
-    return PageData({"progression": exact_columns(frame)}, {"builds": shown})
+    inputs = ProgressionInputs(tuple(shown.builds), ctx.rules)
+    answer = ask("progression", inputs)
+    return PageData({"progression": answer.csv_table("progression")}, {"builds": shown})
 
 
 def draw(ctx: Context, data: PageData) -> Figure:

@@ -9,40 +9,43 @@ import textwrap
 import pandas as pd
 from matplotlib.figure import Figure
 
-from explodice.analysis.sensitivity import DayMethod, sensitivity
+from explodice.game.rules import COMBAT_SWITCHES
+from explodice.game.rules import switches as rule_switches
 from explodice.present import i18n
+from explodice.present.answers import readings_inputs
 from explodice.present.plots.readings import plot_readings
 from explodice.present.readings import (
     SUMMARIES,
-    largest_cells,
+    readings_csv,
     readings_frame,
-    with_provenance,
 )
 from explodice.present.report.kit import Context, PageData, draw_table, page_figure
 from explodice.present.report.warmup import wait_for
+from explodice.questions.registry import ask
 
-__all__ = ["DAY_METHOD", "data", "draw"]
+__all__ = ["PAGE_SWITCHES", "data", "draw"]
 
-#: How the page computes the day under each reading: simulated with the configuration's days
-#: and seed (the same seed under both rules), as the day page is. Measured on the default
-#: configuration (2 cores, loaded): the page costs 3.8 s of CPU so, 8.8 s with the exact day.
-DAY_METHOD: DayMethod = "simulate"
+#: The switches the page moves: every one but combat's, which the combat pages read (its
+#: attack part would double the page's rows; ``explodice readings`` shows them).
+PAGE_SWITCHES = tuple(
+    dict.fromkeys(sw.name for sw in rule_switches() if sw.name not in COMBAT_SWITCHES)
+)
 
 
 def data(ctx: Context) -> PageData:
-    """The sensitivity table (one row per switch and value) with its provenance columns, the
-    largest and mean change per part and measure, and the cell of each row's largest change."""
+    """The readings' answer (:mod:`explodice.questions.readings`) on the configuration: the
+    sensitivity table (one row per switch and value) with its provenance columns, the
+    largest and mean change per part and measure, and the cell of each row's largest change.
+    The day is the configuration's ``[simulation] day``: exact by default."""
     c = ctx.config
     if c.day is not None:
-        wait_for(ctx)  # the day kernel, compiled by the warm-up process
-    s = sensitivity(c, day_method=DAY_METHOD)
-    cells = largest_cells(s)
-    cells.attrs = dict(s.table.attrs)
+        wait_for(ctx)  # the day's kernels, compiled by the warm-up process
+    answer = ask("readings", readings_inputs(c, switches=PAGE_SWITCHES))
     return PageData(
         {
-            "readings": with_provenance(s.table),
-            "by-measure": with_provenance(s.by_measure),
-            "largest": with_provenance(cells),
+            "readings": readings_csv(answer, "table"),
+            "by-measure": readings_csv(answer, "by_measure"),
+            "largest": readings_csv(answer, "largest"),
         }
     )
 
@@ -75,6 +78,10 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "its largest change of the drain per roll and of the day. Single rolls are exact, "
         "{day}; a reading the day engines cannot play yet is not computed, never 0."
     ).format(day=day)
+    caption += " " + _(
+        "The combat switches (the VD's base, WIS and DEX in the VD, the critical) are read on "
+        "the combat pages, and by explodice readings."
+    )
     title = _("Which readings matter: the open readings of the seeds, ranked")
     fig, (ax,) = page_figure(ctx, title, caption, left=0.17, right=0.535, bottom=0.09)
     plot_readings(shown, ax=ax, lang=lang, width=48)

@@ -70,6 +70,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "up per point of drain saved. The table gives the ends and the implied λ of a "
         "sensible player (the frontier's average price, the star)."
     )
+    caption += " " + _("Exact (no sampling).")  # every caption names its method
     title = _("The rule of 1: drain and the cancel frontier")
     fig, (a, b) = page_figure(
         ctx, title, caption, ncols=2, table=pd.DataFrame(rows), table_height=0.2

@@ -4,14 +4,18 @@ target that the builds produce at levels 1-20."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pandas as pd
 from matplotlib.figure import Figure
 
-from explodice.analysis.levels import fit_save_dc
 from explodice.present import i18n
 from explodice.present.builds import shown_builds
+from explodice.present.formats import Formatter
 from explodice.present.plots.levels import plot_save_dc_bases, plot_save_dc_fit
-from explodice.present.report.kit import Context, PageData, exact_columns, page_figure
+from explodice.present.report.kit import Context, PageData, page_figure
+from explodice.questions.registry import ask
+from explodice.questions.save_dc import SaveDCInputs
 
 __all__ = ["data", "draw"]
 
@@ -19,13 +23,19 @@ __all__ = ["data", "draw"]
 def data(ctx: Context) -> PageData:
     """The least-squares fit over every build as caster and as target, each save (exact)."""
     shown = shown_builds(ctx.config)
-    fit = fit_save_dc(list(shown.builds), rules=ctx.rules)
-    tables = {
-        "gaps": exact_columns(fit.gaps),
-        "bases": exact_columns(fit.bases),
-        "cases": exact_columns(fit.cases),
-    }
-    return PageData(tables, {"builds": shown, "fit": fit})
+    answer = ask("save_dc", SaveDCInputs(tuple(shown.builds), ctx.rules))
+    tables = {name: answer.csv_table(name) for name in ("gaps", "bases", "cases")}
+    return PageData(tables, {"builds": shown, "fit": _Fit(**answer.extra)})
+
+
+@dataclass(frozen=True)
+class _Fit:
+    """The fitted numbers the page reads besides the tables (the answer's ``extra``)."""
+
+    base: int
+    error: float
+    criterion: str
+    d20_base: int
 
 
 def draw(ctx: Context, data: PageData) -> Figure:
@@ -34,16 +44,19 @@ def draw(ctx: Context, data: PageData) -> Figure:
     gaps = data.tables["gaps"]
     shown = data.shown["builds"]
 
-    def signed(v: float) -> str:
-        return ("+" if v > 0 else "") + ctx.pct(v)
+    fmt = Formatter(lang)
+
+    def signed(v: float) -> str:  # p_3d6x - p_d20: a change, in percentage points
+        return fmt.cell(v, "change")
 
     table = pd.DataFrame(
         [
             [_("cases")] + [i18n.number(int(v), lang, 0) for v in gaps["count"]],
-            [_("share")] + [ctx.pct(v) for v in gaps.share],
+            [_("share")] + [fmt.cell(v, "probability") for v in gaps.share],
             [_("d20: DC {base} + gap").format(base=fit.d20_base)]
-            + [ctx.pct(v) for v in gaps.p_d20],
-            [_("3d6x: DC {base} + gap").format(base=fit.base)] + [ctx.pct(v) for v in gaps.p_3d6x],
+            + [fmt.cell(v, "probability") for v in gaps.p_d20],
+            [_("3d6x: DC {base} + gap").format(base=fit.base)]
+            + [fmt.cell(v, "probability") for v in gaps.p_3d6x],
             [_("error")] + [signed(v) for v in gaps.error],
         ],
         columns=[_("gap")] + [str(int(g)) for g in gaps.gap],
@@ -58,9 +71,9 @@ def draw(ctx: Context, data: PageData) -> Figure:
         d20=fit.d20_base,
         base=fit.base,
         cases=i18n.number(int(gaps["count"].sum()), lang, 0),
-        error=ctx.pct(fit.error),
+        error=fmt.cell(fit.error, "probability"),
         gaps=len(gaps),
-        worst=ctx.pct(gaps.error.abs().max()),
+        worst=fmt.cell(gaps.error.abs().max(), "probability"),
         builds=shown.note(lang, ctx.config.source),
     )
     fig, (a, b) = page_figure(

@@ -11,7 +11,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from explodice.game.character import ABILITIES
-from explodice.game.rules import READING_SWITCHES
+from explodice.game.rules import COMBAT_SWITCHES, READING_SWITCHES
 from explodice.game.tables import DC_TABLES, DIFFICULTIES
 from explodice.present import i18n
 from explodice.present.i18n import Lang
@@ -21,6 +21,7 @@ from explodice.present.labels import (
     overflow_label,
     policy_label,
     reading_line,
+    switch_value,
 )
 from explodice.present.report.kit import PAGE_SIZE, Context, PageData, draw_table
 
@@ -59,10 +60,10 @@ def _reading(name: str, value: Any, lang: Lang) -> str:
     return _("{question}: {answer}").format(question=question, answer=answer)
 
 
-def draw(ctx: Context, data: PageData) -> Figure:
+def _settings(ctx: Context) -> list[str]:
+    """The lines of the title page's left column: date, version, seed, samples and every
+    rules switch, in the report's language."""
     c, _, lang = ctx.config, ctx._, ctx.lang
-    fig = Figure(figsize=PAGE_SIZE)
-    fig.text(0.06, 0.88, c.title, fontsize=24, weight="bold")
     yes_no = {True: _("yes"), False: _("no")}
     kinds = ", ".join(_(k) for k in sorted(c.rules.rule_of_one_kinds)) or _("nothing")
     lines = [
@@ -94,8 +95,30 @@ def draw(ctx: Context, data: PageData) -> Figure:
         + _("lutte serrée (a total equal to the DC goes to bids of HP): {on}").format(
             on=yes_no[bool(c.rules.close_contest)]
         ),
-        *("    " + _reading(n, getattr(c.rules, n), lang) for n in READING_SWITCHES),
+        *(
+            "    " + _reading(n, getattr(c.rules, n), lang)
+            for n in READING_SWITCHES
+            if n not in COMBAT_SWITCHES
+        ),
+        "    "
+        + _(
+            "combat: VD base {base}; WIS in the VD: {wis}; DEX in armour: {dex}; 3d6x "
+            "critical: {critical}"
+        ).format(
+            base=c.rules.defence_base,
+            wis=switch_value("wisdom_in_defence", c.rules.wisdom_in_defence, lang),
+            dex=switch_value("armour_dex_cap", c.rules.armour_dex_cap, lang),
+            critical=switch_value("critical", c.rules.critical, lang),
+        ),
     ]
+    return lines
+
+
+def draw(ctx: Context, data: PageData) -> Figure:
+    c, _, lang = ctx.config, ctx._, ctx.lang
+    fig = Figure(figsize=PAGE_SIZE)
+    fig.text(0.06, 0.88, c.title, fontsize=24, weight="bold")
+    lines = _settings(ctx)
     exact = _(
         "Exact numbers come from the exact engine (every cut of the infinite explosion leaves "
         "out less than 10⁻¹²); simulated numbers state n and seed and carry 95% Wilson "
@@ -121,7 +144,9 @@ def draw(ctx: Context, data: PageData) -> Figure:
         )
     ]
     fig.text(0.55, 0.80, _("Contents"), fontsize=11, weight="bold", va="top")
-    fig.text(0.55, 0.765, "\n".join(contents), fontsize=8.5, va="top", linespacing=1.4)
+    # a long contents (a chapter added, French's longer lines) takes smaller type to fit
+    size, spacing = (8.5, 1.4) if len(contents) <= 30 else (7.5, 1.3)
+    fig.text(0.55, 0.765, "\n".join(contents), fontsize=size, va="top", linespacing=spacing)
     bands = pd.DataFrame(
         [
             [_("3d6x DC")] + [DC_TABLES["3d6x"][d] for d in DIFFICULTIES],

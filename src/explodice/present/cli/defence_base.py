@@ -1,0 +1,142 @@
+"""``explodice defence-base``: the base of the VD that keeps 3d6x's hit chances closest to 5e's,
+over the builds at levels 1-20 against monsters of FP = level - 3 .. level + 3, both ways
+(:func:`~explodice.fit_defence_base`).
+
+    $ explodice defence-base
+    $ explodice defence-base my-game.toml --monsters bestiary.toml --criterion minimax
+    $ explodice defence-base --table cases --format csv
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import sys
+
+from explodice.analysis.combat import DEFAULT_OFFSETS, fit_defence_base
+from explodice.analysis.levels import CRITERIA
+from explodice.game.monster import load_monsters
+from explodice.present import i18n
+from explodice.present.cli.base import Command
+from explodice.present.cli.build_options import (
+    build_options,
+    builds_from,
+    config_rules,
+    levels_from,
+    refuse_lucky,
+    refuse_ties,
+    switch_defaults,
+)
+from explodice.present.cli.levels import load_level_config
+from explodice.present.cli.numbers import integer
+from explodice.present.cli.options import (
+    config_argument,
+    output_options,
+    refuse,
+    refuse_drain_switches,
+    rules_options,
+)
+from explodice.present.cli.output import emit, percent
+from explodice.present.labels import rules_text
+
+__all__ = ["COMMAND", "run"]
+
+TABLES = ("readings", "cases", "bases")
+PERCENTS = ("p_d20", "p_3d6x", "error", "rmse", "max_error")
+#: The columns whose sign says something: the error of a case (3d6x - 5e).
+SIGNED = ("cases",)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    config_argument(p)
+    p.add_argument(
+        "--monsters",
+        metavar="FILE",
+        default=None,
+        help="a TOML file of [[monster]] tables, one per FP met (default: the SRD's typical "
+        "monster of each FP)",
+    )
+    p.add_argument(
+        "--offsets",
+        type=integer(-30, 30),
+        nargs="+",
+        default=list(DEFAULT_OFFSETS),
+        help="FP = level + k for each k (default -3 .. 3)",
+    )
+    p.add_argument(
+        "--criterion",
+        choices=CRITERIA,
+        default="least_squares",
+        help="least_squares (default): the root mean square error over the cases; minimax: "
+        "the largest",
+    )
+    p.add_argument(
+        "--table",
+        choices=TABLES,
+        default="readings",
+        help="readings (default: the base each reading of the VD takes), cases (per build, "
+        "level, offset and who attacks) or bases (both criteria for every base tried)",
+    )
+    switch_defaults(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    """The fitted defence base, with the table asked."""
+    refuse_lucky(args, "defence-base")
+    refuse_ties(args, "defence-base")
+    refuse_drain_switches(args, None, "`defence-base`")
+    refuse(args, ("--defence-base",), "is what `defence-base` fits: it tries every base 0..30.")
+    config = load_level_config(args.config)
+    found = builds_from(args, config)
+    rules = config_rules(args, config)
+    monsters = load_monsters(args.monsters) if args.monsters is not None else None
+    fit = fit_defence_base(
+        list(found.builds),
+        monsters=monsters,
+        levels=levels_from(args),
+        offsets=args.offsets,
+        criterion=args.criterion,
+        rules=rules,
+    )
+    frame = {"readings": fit.readings, "cases": fit.cases, "bases": fit.bases}[args.table]
+    if args.format != "text":
+        emit(frame, args.format)
+        return 0
+    _ = i18n.translator(args.lang)
+    sys.stdout.write("# " + found.note(args.lang, config.source) + "\n")
+    how = {"least_squares": _("root mean square error"), "minimax": _("largest error")}
+    header = _(
+        "defence base = {base}: VD = {base} + DEX + WIS + armour + shield, and a 5e AC reads "
+        "AC - 10 + {base} + WIS; {how} {error} over {cases} cases ({monsters}); exact; {rules}"
+    ).format(
+        base=fit.base,
+        how=how[args.criterion],
+        error=percent(fit.error, args.lang),
+        cases=i18n.number(len(fit.cases), args.lang, 0),
+        monsters=args.monsters or _("the SRD's typical monster of each FP"),
+        rules=rules_text(rules, args.lang),
+    )
+    text = frame.drop(columns=[c for c in ("method", "n", "seed", "rules") if c in frame])
+    text = text.copy()
+    for col in text.columns:
+        if col in PERCENTS:
+            signed = col == "error" and args.table in SIGNED
+            text[col] = [percent(float(v), args.lang, signed=signed) for v in text[col]]
+    sys.stdout.write(f"# {header}\n")
+    emit(text, "text", lang=args.lang)
+    return 0
+
+
+COMMAND = Command(
+    name="defence-base",
+    help="the base of the VD that keeps 5e's hit chances",
+    description="For the configuration's builds (its [[build]] tables, else the reference "
+    "builds) at each level against the monster of FP = level + k (--offsets; the SRD's typical "
+    "one of each FP, or --monsters), both ways: the integer defence_base for which P(hit) in "
+    "3d6x (against VD = AC - 10 + base + WIS, and the builds' own VD) is closest to 5e's "
+    "(against the AC). Text shows the base each reading of the VD takes (wisdom_in_defence, "
+    "armour_dex_cap); csv/json the tidy rows of --table.",
+    run=run,
+    shared=(build_options, functools.partial(rules_options, ("roll", "attack")), output_options),
+    add_arguments=add_arguments,
+)

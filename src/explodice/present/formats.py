@@ -1,0 +1,180 @@
+"""One formatter per kind of number and language: how every surface writes an answer's cells.
+
+The report's tables and figures, the explorer and the command line's text tables write a
+number of an :class:`~explodice.questions.answer.Answer` with :meth:`Formatter.cell`, chosen by
+the column's declared kind; the CSV and JSON keep the full precision (:meth:`Answer.csv_table`)
+under the column's own name; a figure's ticks are written by :func:`~explodice.present.i18n.
+percent_formatter` and :func:`~explodice.present.i18n.number_formatter`, on the same
+:func:`~explodice.present.i18n.percent` and :func:`~explodice.present.i18n.number`. The rules,
+in both languages:
+
+- a probability: one percent format per language (``83.8%``, ``83,8 %``); an exact one within
+  the engine's cut of 1 or 0 is ``100%`` / ``0%``; one that is not, but rounds there, is
+  ``> 99.9%`` / ``< 0.1%``; a simulated 1 or 0 is ``> 99.9%`` / ``< 0.1%`` (a sample proves
+  no certainty);
+- a change of a probability, in percentage points, always signed (``+5.5 pp``, ``−5,5 pts``);
+  a signed number (``+0.015``); the minus is U+2212 in the report and the explorer, ``-`` on
+  the command line (what a script or a terminal reads);
+- a missing value and an infinity in words (``none``, ``never``, ``unbounded``);
+- a flag as ``yes``/``no`` in the language; a label translated; a name as it is written.
+
+>>> en, fr, cli = Formatter("en"), Formatter("fr"), Formatter("en", "cli")
+>>> en.cell(0.999999999999939, "probability"), en.cell(0.99996, "probability")
+('100%', '> 99.9%')
+>>> en.cell(1.0, "probability", exact=False), fr.cell(0.838, "probability")
+('> 99.9%', '83,8\\xa0%')
+>>> en.cell(-0.0548, "change"), cli.cell(-0.0548, "change"), fr.cell(0.0548, "change")
+('−5.5 pp', '-5.5 pp', '+5,5\\xa0pts')
+>>> en.cell(float("nan"), "number"), fr.cell(float("inf"), "points"), fr.cell(True, "flag")
+('none', 'illimité', 'oui')
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Literal, get_args
+
+import pandas as pd
+
+from explodice.present import i18n
+from explodice.present.i18n import Lang
+from explodice.present.labels import N_
+from explodice.questions.answer import CERTAIN_WITHIN, Answer, Kind
+
+__all__ = ["SURFACES", "Formatter", "Surface", "MISSING", "UNBOUNDED"]
+
+#: Where a number is written: the report and the explorer (typographic minus) or the command
+#: line (``-``).
+Surface = Literal["report", "cli"]
+SURFACES: tuple[Surface, ...] = get_args(Surface)
+#: A missing value, in words.
+MISSING = N_("none")
+#: An infinity (a bound never reached, a need no maximum meets), in words.
+UNBOUNDED = N_("unbounded")
+#: Decimals of each kind of number in a table.
+DIGITS: dict[str, int] = {"number": 3, "points": 1, "signed": 3, "change": 1, "probability": 1}
+
+
+@dataclass(frozen=True)
+class Formatter:
+    """The formatter of a ``lang`` on a ``surface``: :meth:`cell` writes one value of a
+    declared kind, :meth:`table` a whole table of an answer."""
+
+    lang: Lang = "en"
+    surface: Surface = "report"
+
+    @property
+    def minus(self) -> str:
+        """The sign of a fall: U+2212 in the report, ``-`` on the command line."""
+        return "−" if self.surface == "report" else "-"
+
+    def _(self, text: str) -> str:
+        return i18n.translator(self.lang)(text)
+
+    def cell(
+        self,
+        value: Any,
+        kind: Kind | None,
+        *,
+        exact: bool = True,
+        cut: float = CERTAIN_WITHIN,
+        digits: int | None = None,
+    ) -> str:
+        """``value`` of ``kind`` as this language writes it on this surface (``exact`` and
+        ``cut``: how the value was obtained, for a probability's 0 and 1)."""
+        if value is None or (not isinstance(value, str) and pd.isna(value)):
+            return self._(MISSING)
+        if kind in (None, "name"):
+            return str(value)
+        if kind == "label":
+            return self._(str(value))
+        if kind == "flag":
+            return self._("yes") if bool(value) else self._("no")
+        x = float(value)
+        if math.isinf(x):
+            return ("" if x > 0 else self.minus) + self._(UNBOUNDED)
+        d = DIGITS.get(kind, 0) if digits is None else digits
+        if kind == "probability":
+            return self.probability(x, exact=exact, cut=cut, digits=d)
+        if kind == "change":
+            return self.points(x, digits=d)
+        if kind in ("signed", "modifier"):
+            return self.signed(x, d)
+        if kind in ("count", "dc", "level"):
+            return i18n.number(x, self.lang, 0)
+        return self._minus(i18n.number(x, self.lang, d))
+
+    def probability(
+        self, p: float, *, exact: bool = True, cut: float = CERTAIN_WITHIN, digits: int = 1
+    ) -> str:
+        """A probability in percent: ``100%`` and ``0%`` only for a certainty (exact, within
+        ``cut``); ``> 99.9%`` and ``< 0.1%`` for what rounds there but is not certain."""
+        if exact and p >= 1 - cut:
+            return i18n.percent(1.0, self.lang, 0)
+        if exact and p <= cut:
+            return i18n.percent(0.0, self.lang, 0)
+        step = 10.0**-digits / 100
+        if p >= 1 - step / 2:
+            return "> " + i18n.percent(1 - step, self.lang, digits)
+        if p < step / 2:
+            return "< " + i18n.percent(step, self.lang, digits)
+        return self._minus(i18n.percent(p, self.lang, digits))
+
+    def points(self, delta: float, *, digits: int = 1) -> str:
+        """A change of a probability in percentage points, always signed (``±0.0 pp`` for an
+        exact 0, ``< 0.1 pp`` with its sign for a change that rounds to 0)."""
+        unit = " pp" if self.lang == "en" else "\xa0pts"
+        size = abs(100 * delta)
+        step = 10.0**-digits
+        sign = "+" if delta > 0 else self.minus if delta < 0 else "±"
+        if 0 < size < step / 2:
+            return f"{sign}< {i18n.number(step, self.lang, digits)}{unit}"
+        return f"{sign}{i18n.number(size, self.lang, digits)}{unit}"
+
+    def signed(self, x: float, digits: int = 3) -> str:
+        """A signed number: ``+0.015``, ``−1.585``; one that rounds to 0 (an exact 0, or
+        rounding noise such as -3.6e-15) is ``0.000``, as many decimals as the others."""
+        if round(abs(x), digits) == 0:
+            return i18n.number(0.0, self.lang, digits)
+        text = i18n.number(abs(x), self.lang, digits)
+        return ("+" if x > 0 else self.minus) + text
+
+    def _minus(self, text: str) -> str:
+        return self.minus + text[1:] if text.startswith("-") else text
+
+    def header(self, column: str) -> str:
+        """A column's header in the language (the CSV keeps the column's name)."""
+        return self._(column)
+
+    def table(
+        self,
+        answer: Answer,
+        name: str,
+        columns: list[str] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> pd.DataFrame:
+        """Table ``name`` of ``answer`` as text: each cell by its column's kind, headers
+        translated (``headers``: the English header of a column, when not its name)."""
+        frame = answer.tables[name]
+        prov = answer.provenance
+        out = {}
+        for col in columns or list(frame.columns):
+            kind = answer.kind(col)
+            head = (headers or {}).get(col, col)
+            out[self._(head)] = [
+                self.cell(v, kind, exact=prov.exact, cut=prov.cut) for v in frame[col]
+            ]
+        return pd.DataFrame(out)
+
+    def frame(
+        self, frame: pd.DataFrame, kinds: dict[str, Kind], *, exact: bool = True
+    ) -> pd.DataFrame:
+        """A plain tidy ``frame`` as text, each column by its kind in ``kinds`` (a column not
+        named: as it is), headers translated: for a command whose table is not yet a
+        question's answer."""
+        out = {}
+        for col in frame.columns:
+            kind = kinds.get(str(col))
+            out[self._(str(col))] = [self.cell(v, kind, exact=exact) for v in frame[col]]
+        return pd.DataFrame(out)

@@ -1,0 +1,62 @@
+"""Combat: the hit chances of each build by level against the monster of its level, 3d6x beside
+5e, and P(critical) under each reading of the 3d6x critical beside the natural 20."""
+
+from __future__ import annotations
+
+from matplotlib.figure import Figure
+
+from explodice.analysis.combat import combat_progression, critical_table
+from explodice.present.builds import shown_builds
+from explodice.present.plots.combat import plot_critical, plot_hits_by_level
+from explodice.present.report.kit import Context, PageData, exact_columns, page_figure
+
+__all__ = ["data", "draw"]
+
+
+def data(ctx: Context) -> PageData:
+    """Every build at levels 1-20 against the SRD's typical monster of its level (exact), and
+    P(critical) of a +5 attack against the VD of a 5e AC 15."""
+    shown = shown_builds(ctx.config)
+    progression = combat_progression(list(shown.builds), rules=ctx.rules)
+    critical = critical_table(5, rules=ctx.rules)
+    tables = {
+        "progression": exact_columns(progression),
+        "critical": exact_columns(critical),
+    }
+    return PageData(tables, {"builds": shown})
+
+
+def draw(ctx: Context, data: PageData) -> Figure:
+    _, lang = ctx._, ctx.lang
+    table = data.tables["progression"]
+    shown = data.shown["builds"]
+    names = list(dict.fromkeys(table.build))[:5]
+    three = table[table.system == "3d6x"]
+    five = table[table.system == "d20"]
+    caption = _(
+        "Each build at levels 1-20 against the SRD's typical monster of FP = its level (the "
+        "median AC, attack bonus and save DC of the SRD's monsters of that FP): P(the build hits "
+        "it) and P(it hits the build), 3d6x (VD = {base} + DEX + WIS + armour + shield; a "
+        "monster's VD = AC − 10 + {base} + WIS) solid, 5e (against the AC) dashed, beside 5e's "
+        "mark of 65 %. Over the page, 3d6x's P(hit) is {mean3} on average against 5e's {mean5}. "
+        "Last panel: P(critical) of a +5 attack under each reading of the 3d6x critical, beside "
+        "the natural 20. Exact. {builds}."
+    ).format(
+        base=ctx.rules.defence_base,
+        mean3=ctx.pct(float(three[["p_build_hits", "p_monster_hits"]].to_numpy().mean())),
+        mean5=ctx.pct(float(five[["p_build_hits", "p_monster_hits"]].to_numpy().mean())),
+        builds=shown.note(lang, ctx.config.source),
+    )
+    fig, axes = page_figure(ctx, _("Combat: hit chances by level, 3d6x beside 5e"), caption,
+                            nrows=2, ncols=3)  # fmt: skip
+    flat = list(axes.flat) if hasattr(axes, "flat") else list(axes)
+    for ax, name in zip(flat, names):
+        plot_hits_by_level(table, build=name, ax=ax, lang=lang, title=name)
+        if ax.get_legend() is not None and name != names[0]:
+            ax.get_legend().remove()
+    for ax in flat[len(names) : -1]:
+        ax.set_visible(False)
+    plot_critical(data.tables["critical"], ax=flat[-1], lang=lang,
+                  title=_("P(critical), +5 against VD {vd}").format(
+                      vd=int(data.tables["critical"].target.iloc[0])))  # fmt: skip
+    return fig

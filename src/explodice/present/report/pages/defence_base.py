@@ -1,0 +1,89 @@
+"""Combat: the defence base that keeps 3d6x's hit chances closest to 5e's, its error per case,
+and the base each reading of the VD would take."""
+
+from __future__ import annotations
+
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
+
+from explodice.analysis.combat import fit_defence_base
+from explodice.present import i18n
+from explodice.present.builds import shown_builds
+from explodice.present.labels import switch_value
+from explodice.present.plots.combat import WHO, plot_defence_bases
+from explodice.present.report.kit import Context, PageData, exact_columns, page_figure
+
+__all__ = ["data", "draw"]
+
+
+def data(ctx: Context) -> PageData:
+    """The least-squares fit over every build, level 1-20 and FP offset -3..+3, both ways."""
+    shown = shown_builds(ctx.config)
+    fit = fit_defence_base(list(shown.builds), rules=ctx.rules)
+    tables = {
+        "cases": exact_columns(fit.cases),
+        "bases": exact_columns(fit.bases),
+        "readings": exact_columns(fit.readings),
+    }
+    return PageData(tables, {"builds": shown, "fit": fit})
+
+
+def draw(ctx: Context, data: PageData) -> Figure:
+    _, lang = ctx._, ctx.lang
+    fit = data.shown["fit"]
+    cases = data.tables["cases"]
+    readings = data.tables["readings"]
+    table = pd.DataFrame(
+        [
+            [
+                switch_value("wisdom_in_defence", r.wisdom_in_defence, lang),
+                switch_value("armour_dex_cap", r.armour_dex_cap, lang),
+                str(r.base),
+                ctx.pct(r.rmse),
+                ctx.pct(r.max_error),
+            ]
+            for r in readings.itertuples()
+        ],
+        columns=[
+            _("WIS in the VD"),
+            _("DEX in armour"),
+            _("base"),
+            _("RMS error"),
+            _("largest error"),
+        ],  # fmt: skip
+    )
+    caption = _(
+        "The defence base {base} keeps 3d6x's P(hit) closest to 5e's over {cases} cases (each "
+        "build at levels 1-20 against the SRD's typical monster of FP = level − 3 .. level + 3, "
+        "both ways: the build hits the monster, the monster hits the build): root mean square "
+        "error {error}, largest {worst}. Left: both criteria by base; right: the error of each "
+        "case by level (3d6x − 5e). The table: the base each reading of the VD would take. "
+        "Exact. {builds}."
+    ).format(
+        base=fit.base,
+        cases=i18n.number(len(cases), lang, 0),
+        error=ctx.pct(fit.error),
+        worst=ctx.pct(float(cases.error.abs().max())),
+        builds=data.shown["builds"].note(lang, ctx.config.source),
+    )
+    fig, (a, b) = page_figure(ctx, _("Combat: the defence base and its errors"), caption,
+                              ncols=2, table=table, table_height=0.2, bottom=0.30)  # fmt: skip
+    plot_defence_bases(data.tables["bases"], ax=a, lang=lang, title=_("The error of each base"))
+    for direction, marker, colour in (
+        ("build hits", "o", "#1f5fa8"),
+        ("monster hits", "s", "#b03a2e"),
+    ):
+        part = cases[cases.direction == direction]
+        b.scatter(part.level + (part.offset * 0.08), part.error, s=4, marker=marker, alpha=0.5,
+                  color=colour, label=_(WHO[f"p_{direction.replace(' ', '_')}"]))  # fmt: skip
+    b.axhline(0, color="0.3", lw=0.8)
+    b.xaxis.set_major_locator(MaxNLocator(integer=True))  # levels: whole numbers
+    b.set_xlabel(_("level"), fontsize=7)
+    b.set_ylabel(_("error in P(hit): 3d6x − 5e"), fontsize=7)
+    b.yaxis.set_major_formatter(i18n.percent_formatter(lang))
+    b.tick_params(labelsize=6.5)
+    b.grid(alpha=0.3)
+    b.legend(fontsize=6.5, loc="lower right")
+    b.set_title(_("The error of each case at base {base}").format(base=fit.base), fontsize=8.5)
+    return fig

@@ -1,0 +1,335 @@
+"""The catalogue of questions (issue 31): one answer on every surface.
+
+Each question's numbers are the same, to full precision and with the same method, in the
+report's CSV, the command's ``--format csv`` and the explorer's embedded data; the formatter
+writes each kind of number one way per language; an answer is keyed and serialised for a
+cache (issue 34). Values are checked against the engines called directly (exact_day), or by
+hand (the formatter, the tightest line by brute force)."""
+
+from __future__ import annotations
+
+import io
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from explodice.day.exact import exact_day
+from explodice.game.rules import Rules
+from explodice.present.answers import day_inputs, method_text
+from explodice.present.cli import main
+from explodice.present.config import load_config
+from explodice.present.formats import Formatter
+from explodice.present.report.kit import Context
+from explodice.questions import registry
+from explodice.questions.answer import Answer, Provenance
+from explodice.questions.day import DayInputs, emptying
+from explodice.questions.gauge_sizing import tightest_line
+
+
+def _csv(capsys, *argv: str) -> pd.DataFrame:
+    assert main(list(argv)) == 0
+    return pd.read_csv(io.StringIO(capsys.readouterr().out))
+
+
+def _written(frame: pd.DataFrame) -> pd.DataFrame:
+    """A report table as its CSV file holds it (the writer's to_csv), read back."""
+    from explodice.core.spreadsheet import to_csv
+
+    buf = io.StringIO()
+    to_csv(frame, buf)
+    return pd.read_csv(io.StringIO(buf.getvalue()))
+
+
+@pytest.fixture(scope="module")
+def config():
+    return load_config()
+
+
+# -- the formatter ---------------------------------------------------------------------------
+def test_a_certain_probability_is_100_only_when_exact():
+    en = Formatter("en")
+    assert en.cell(0.999999999999939, "probability") == "100%"  # 3d6x+5 against DC 8
+    assert en.cell(0.0, "probability") == "0%"
+    assert en.cell(0.99996, "probability") == "> 99.9%"  # rounds to 100, but is not certain
+    assert en.cell(1.0, "probability", exact=False) == "> 99.9%"  # a sample proves nothing
+    assert en.cell(0.0, "probability", exact=False) == "< 0.1%"
+    assert en.cell(0.838, "probability") == "83.8%"
+    assert Formatter("fr").cell(0.838, "probability") == "83,8\xa0%"
+
+
+def test_a_signed_change_always_carries_its_sign_and_the_surfaces_minus():
+    report, cli, fr = Formatter("en"), Formatter("en", "cli"), Formatter("fr")
+    assert report.cell(-0.586, "change") == "\u2212" + "58.6 pp"
+    assert cli.cell(-0.586, "change") == "-58.6 pp"
+    assert fr.cell(0.0548, "change") == "+5,5\xa0pts"
+    assert report.cell(0.0, "change") == "±0.0 pp"
+    assert report.cell(-1.585, "signed") == "\u22121.585" and cli.cell(0.015, "signed") == "+0.015"
+    # one format per column: an exact 0 and rounding noise both 0.000, never "0" beside "0.000"
+    assert report.cell(0.0, "signed") == report.cell(-3.6e-15, "signed") == "0.000"
+    assert report.cell(-3.5, "number") == "\u22123.500" and cli.cell(-3.5, "number") == "-3.500"
+
+
+def test_missing_values_infinities_and_flags_in_words():
+    en, fr = Formatter("en"), Formatter("fr")
+    assert en.cell(float("nan"), "number") == "none" and en.cell(None, "points") == "none"
+    assert en.cell(float("inf"), "points") == "unbounded"
+    assert en.cell(float("-inf"), "number") == "\u2212unbounded"
+    assert (en.cell(True, "flag"), fr.cell(False, "flag")) == ("yes", "non")
+
+
+# -- the answer: keyed and serialised (issue 34's cache) -------------------------------------
+def test_an_answer_reads_back_bit_for_bit_and_its_key_follows_its_inputs(config):
+    q = registry.question("day")
+    inputs = day_inputs(config)
+    answer = q.ask(inputs)
+    back = Answer.from_json(answer.to_json())
+    assert back.provenance == answer.provenance and dict(back.kinds) == dict(answer.kinds)
+    for name, frame in answer.tables.items():
+        pd.testing.assert_frame_equal(back.tables[name], frame, check_exact=True)
+    assert q.key(inputs) == q.key(day_inputs(load_config()))  # content, never identity
+    moved = DayInputs(inputs.scenario, Rules(overflow="lost"))
+    assert q.key(moved) != q.key(inputs)
+    assert q.ask(inputs) is answer  # asked twice in a run: computed once
+
+
+def test_a_provenance_names_what_differs_from_the_defaults():
+    p = Provenance.of("day", Rules(malus_die="plain", overflow="lost"))
+    assert p.rules == (("overflow", "lost"), ("malus_die", "plain"))
+    assert "overflow = lost" in method_text(p, "en") and "exact" in method_text(p, "en")
+    with pytest.raises(Exception, match="n"):
+        Provenance("day", "simulate")  # a simulated answer without its n and seed
+
+
+# -- the day: exact, every gauge that can empty ----------------------------------------------
+def test_the_day_answer_is_the_exact_day_with_every_gauge_that_can_empty(config):
+    answer = registry.ask("day", day_inputs(config))
+    direct = exact_day(config.day, config.rules).to_frame("gauges")
+    assert answer.provenance.method == "exact" and answer.provenance.n is None
+    gauges = answer.tables["gauges"]
+    np.testing.assert_array_equal(gauges.p_empty, direct.p_empty)
+    # Gudulf's PM, PF and PH empty only through his PA's overflow (his rolls drain PA alone)
+    overflow = gauges[(gauges.caused_mean == 0) & gauges.can_empty]
+    assert {("Gudulf", g) for g in ("PM", "PF", "PH")} <= set(
+        zip(overflow.character, overflow.gauge)
+    )
+    curves = emptying(answer)
+    shown = set(zip(curves.character, curves.gauge))
+    assert shown == set(zip(direct.character, direct.gauge)) - {
+        (c, g) for c, g, p in zip(direct.character, direct.gauge, direct.p_empty) if p <= 1e-12
+    }
+
+
+def test_a_simulated_day_says_so_and_carries_its_intervals(config):
+    inputs = day_inputs(config, method="simulate")
+    answer = registry.ask("day", DayInputs(inputs.scenario, inputs.rules, "simulate", 200, 3))
+    p = answer.provenance
+    assert (p.method, p.n, p.seed) == ("simulate", 200, 3)
+    assert {"ci_low", "ci_high"} <= set(answer.tables["gauges"].columns)
+    assert "200 days, seed 3" in method_text(p, "en")
+
+
+# -- the catalogue: the same numbers on every surface ----------------------------------------
+def test_the_day_is_the_same_on_the_report_the_command_and_the_explorer(config, capsys, tmp_path):
+    from explodice.present.explorer.data import explorer_data
+    from explodice.present.report.pages import day as page
+
+    report = page.data(Context(config, "x", "2026-12-01")).tables
+    scenario = tmp_path / "day.toml"
+    assert main(["day", "--write-default-scenario", str(scenario)]) == 0
+    capsys.readouterr()
+    registry.forget()  # each surface computes again: the numbers, not a shared object
+    for table, slug in (("gauges", "gauges"), ("empty", "empty"), ("roll_types", "roll-types")):
+        cli = _csv(capsys, "day", str(scenario), "--format", "csv", "--table", table)
+        ours = _written(report[slug])
+        assert list(cli.columns) == list(ours.columns)
+        assert set(cli.method) == set(ours.method) == {"exact"}
+        for col in ours.columns:
+            if pd.api.types.is_float_dtype(ours[col]):
+                np.testing.assert_array_equal(cli[col].to_numpy(), ours[col].to_numpy())
+    registry.forget()
+    data = explorer_data(config)
+    own = data.day_gauges[data.day_gauges.policy == "each character's own"]
+    gauges = report["gauges"][report["gauges"].can_empty]
+    np.testing.assert_array_equal(own.p_empty.to_numpy(), gauges.p_empty.to_numpy())
+    np.testing.assert_array_equal(own.caused_mean.to_numpy(), gauges.caused_mean.to_numpy())
+    # Aelis already cancels: the party switched to cancel leaves her numbers exactly as they
+    # are (the simulated explorer moved her PA from 20.8% to 19.1%: noise read as an effect)
+    cancel = data.day_gauges[data.day_gauges.policy == "cancel"]
+    mine = [g[g.character == "Aelis"].p_empty.to_numpy() for g in (own, cancel)]
+    np.testing.assert_array_equal(*mine)
+
+
+def test_the_readings_are_the_same_on_the_report_and_the_command(config, capsys):
+    from explodice.present.report.pages import readings as page
+
+    report = _written(page.data(Context(config, "x", "2026-12-01")).tables["readings"])
+    registry.forget()
+    cli = _csv(capsys, "readings", "--format", "csv")
+    assert list(cli.switch) == list(report.switch) and list(cli.value) == list(report.value)
+    assert set(cli.method) == set(report.method)
+    assert "day=exact" in report.method.iloc[0]  # the day exact, as on every surface
+    for col in ("largest", "drain_max", "day_p_empty_max", "day_successes_max"):
+        np.testing.assert_array_equal(cli[col].to_numpy(), report[col].to_numpy())
+
+
+@pytest.mark.slow
+def test_the_gauge_sizing_is_the_same_on_the_report_and_the_command(config, capsys):
+    from explodice.present.report.pages import gauge_sizing as page
+
+    report = _written(page.data(Context(config, "x", "2026-12-01")).tables["gauges"])
+    registry.forget()
+    cli = _csv(capsys, "size-gauges", "--format", "csv")
+    for col in ("needed", "have", "risk", "risk_have", "per_level_needed"):
+        np.testing.assert_array_equal(cli[col].to_numpy(), report[col].to_numpy())
+
+
+def test_the_progression_is_the_same_on_the_report_and_the_command(config, capsys):
+    from explodice.present.report.pages import levels_progression as page
+
+    report = _written(page.data(Context(config, "x", "2026-12-01")).tables["progression"])
+    registry.forget()
+    cli = _csv(capsys, "levels", "--table", "progression", "--format", "csv")
+    assert list(cli.columns) == list(report.columns) and set(cli.method) == {"exact"}
+    for col in ("p", "drain", "dc", "modifier", "level"):
+        np.testing.assert_array_equal(cli[col].to_numpy(), report[col].to_numpy())
+
+
+@pytest.mark.slow
+def test_the_save_dc_is_the_same_on_the_report_and_the_command(config, capsys):
+    from explodice.present.report.pages import save_dc as page
+
+    tables = page.data(Context(config, "x", "2026-12-01")).tables
+    registry.forget()
+    for table in ("gaps", "bases"):
+        cli = _csv(capsys, "save-dc", "--table", table, "--format", "csv")
+        report = _written(tables[table])
+        assert list(cli.columns) == list(report.columns) and set(cli.method) == {"exact"}
+        for col in report.columns:
+            if pd.api.types.is_float_dtype(report[col]):
+                np.testing.assert_array_equal(cli[col].to_numpy(), report[col].to_numpy())
+
+
+def test_the_dc_table_is_the_same_on_the_report_and_the_command(config, capsys):
+    from explodice.present.report.pages import dc_table as page
+
+    report = _written(page.data(Context(config, "x", "2026-12-01")).tables["success"])
+    registry.forget()
+    mods = [str(m) for m in config.modifiers]
+    cli = _csv(
+        capsys, "table", "--modifiers", *mods, "--disadvantage-readings", "both", "--format", "csv"
+    )
+    assert list(cli.columns) == list(report.columns) and set(cli.method) == {"exact"}
+    for col in ("p", "p_complication", "drain_mean", "modifier", "dc"):
+        np.testing.assert_array_equal(cli[col].to_numpy(), report[col].to_numpy())
+
+
+def test_every_question_names_its_surfaces():
+    for name, q in registry.catalogue().items():
+        assert q.surfaces.get("report") and q.surfaces.get("cli"), name
+
+
+# -- the gauge sizing's line ----------------------------------------------------------------
+@pytest.mark.parametrize(
+    "needs",
+    [{1: 31, 20: 31}, {1: 12, 10: 30, 20: 50}, {1: 5, 5: 40, 20: 41}, {3: 10, 4: 9}],
+)
+def test_the_tightest_line_meets_every_level_with_the_fewest_points(needs):
+    base, per = tightest_line(needs)
+    assert all(base + per * lv >= n for lv, n in needs.items())
+    total = sum(base + per * lv for lv in needs)
+    for b, p in itertools.product(range(-60, 80), range(0, 60)):  # brute force
+        if all(b + p * lv >= n for lv, n in needs.items()):
+            assert sum(b + p * lv for lv in needs) >= total
+
+
+# -- every caption names its method and the rules off their defaults -------------------------
+CAPTION_CONFIG = """
+title = "Captions"
+seed = 5
+
+[rules]
+overflow = "lost"
+
+[table]
+modifiers = [0, 4]
+
+[simulation]
+n = 2000
+days = 50
+
+[[character]]
+name = "Ana"
+level = 1
+scores = { STR = 14, DEX = 14, CON = 12, INT = 10, WIS = 10, CHA = 8 }
+skills = { Stealth = 1 }
+gauge_per_level = { PA = 1 }
+
+[day]
+name = "short day"
+rolls_per_day = 4
+
+[[day.roll]]
+character = "Ana"
+skill = "Stealth"
+dc = 16
+
+[[build]]
+name = "fighter"
+main = "STR"
+scores = { STR = 16, DEX = 13, CON = 14, INT = 8, WIS = 12, CHA = 10 }
+skills = { Athletics = 1 }
+saves = { STR = 1, CON = 1 }
+gauge_per_level = { PA = 3 }
+"""
+#: How a caption says where its numbers come from (a page of sampled numbers names its n and
+#: seed; the Monte Carlo page checks the engine itself).
+METHOD_WORDS = ("Exact", "exact", "simulated", "Monte Carlo")
+
+
+@pytest.mark.slow
+def test_every_caption_names_the_method_and_the_rules_off_their_defaults(tmp_path):
+    from explodice.present.report.contents import PAGES
+
+    path = tmp_path / "captions.toml"
+    path.write_text(CAPTION_CONFIG, encoding="utf-8")
+    ctx = Context(load_config(path), "x", "2026-12-01")
+    for spec in PAGES[1:]:  # the title page states everything in its own table
+        fig = spec.draw(ctx, spec.data(ctx))
+        caption = fig.texts[1].get_text().replace("\n", " ")
+        assert "Rules off their defaults: overflow = lost." in caption, spec.name
+        assert any(w in caption for w in METHOD_WORDS), (spec.name, caption)
+
+
+def test_a_day_simulated_without_a_seed_records_the_seed_it_drew(capsys, tmp_path):
+    scenario = tmp_path / "day.toml"
+    assert main(["day", "--write-default-scenario", str(scenario)]) == 0
+    capsys.readouterr()
+    first = _csv(capsys, "day", str(scenario), "--simulate", "--days", "50", "--format", "csv")
+    assert set(first.method) == {"simulate"} and set(first.n) == {50}
+    (seed,) = set(first.seed)
+    again = _csv(
+        capsys, "day", str(scenario), "--days", "50", "--seed", str(seed), "--format", "csv"
+    )
+    np.testing.assert_array_equal(again.p_empty.to_numpy(), first.p_empty.to_numpy())
+
+
+def test_a_configuration_that_simulates_the_day_says_n_and_seed_in_the_captions(tmp_path):
+    from explodice.present.report.contents import PAGES
+
+    path = tmp_path / "simulated.toml"
+    path.write_text(
+        CAPTION_CONFIG.replace("days = 50", 'days = 50\nday = "simulate"'), encoding="utf-8"
+    )
+    config = load_config(path)
+    assert config.day_method == "simulate"
+    ctx = Context(config, "x", "2026-12-01")
+    for spec in PAGES:
+        if spec.name in ("day", "readings"):
+            data = spec.data(ctx)
+            caption = spec.draw(ctx, data).texts[1].get_text().replace("\n", " ")
+            assert "50 days" in caption and "seed 5" in caption, (spec.name, caption)
+    day = next(s for s in PAGES if s.name == "day").data(ctx)
+    assert set(day.tables["gauges"].method) == {"simulate"}
+    assert {"ci_low", "ci_high"} <= set(day.tables["gauges"].columns)
