@@ -19,7 +19,7 @@ from pathlib import Path
 
 PROBE = r"""
 import json, time, resource
-from explodice.present.report.config import load_config
+from explodice.present.config import load_config
 from explodice.present.report.kit import Context
 from explodice.present.report.pages import day, readings
 from explodice.present.explorer.data import explorer_data

@@ -161,15 +161,8 @@ def executors(builds: list[ex.Build]) -> list[tuple[str, float]]:
         ("threads (2)", ThreadPoolExecutor(2)),
         ("local process pool (2 workers)", "local"),
     ):
-        clear()
+        clear()  # progression runs no grid (computed directly): the exact days only
         kw = {"workers": 2} if executor == "local" else {}
-        rows.append(
-            (
-                f"progression, 20 builds: {label}",
-                timed(ex.progression, many, executor=executor, progress=False, **kw)[0],
-            )
-        )
-        clear()
         rows.append(
             (
                 f"size_gauges, 20 builds: {label}",

@@ -18,7 +18,7 @@ import dataclasses
 import time
 
 import explodice as ex
-from explodice.present.report.config import load_config
+from explodice.present.config import load_config
 
 
 def measure(day: ex.Scenario, rules: ex.Rules) -> tuple[dict[str, float], float, float]:

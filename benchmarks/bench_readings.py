@@ -17,7 +17,7 @@ import time
 
 import explodice as ex
 from explodice.analysis import sensitivity as sensitivity_module
-from explodice.present.report.config import load_config
+from explodice.present.config import load_config
 
 PAIRS = {
     "malus die (disadvantage, keep)": (

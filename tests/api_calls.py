@@ -536,9 +536,6 @@ CALLS: dict[str, tuple[Any, dict[str, Any]]] = {
             "systems": ["3d6x"],
             "advantage": "normal",
             "rules": None,
-            "executor": "serial",
-            "workers": None,
-            "progress": False,
         },
     ),
     "size_gauges": (
@@ -689,11 +686,8 @@ NONE_OK = {
     ("fit_save_dc", "casters"),
     ("fit_save_dc", "bases"),
     ("fit_save_dc", "rules"),
-    *(
-        (name, arg)
-        for name in ("progression", "size_gauges")
-        for arg in ("rules", "executor", "workers", "progress")
-    ),
+    ("progression", "rules"),
+    *(("size_gauges", arg) for arg in ("rules", "executor", "workers", "progress")),
     ("progression", "tests"),
     ("progression", "targets"),
     ("progression", "dcs"),

@@ -1,8 +1,8 @@
-"""A literal, slow enumerator of RULES.md, written apart from the engine, as a test oracle.
+"""A literal, slow enumerator of docs/rules.md, written apart from the engine, as a test oracle.
 
 It walks every sequence of faces, one die at a time, with explosion chains cut after
 ``depth`` explosions (the omitted sequences are simply dropped), and applies the rules in the
-order RULES.md gives them. Compare it with the engine run at the same cut.
+order docs/rules.md gives them. Compare it with the engine run at the same cut.
 """
 
 from __future__ import annotations

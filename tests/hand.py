@@ -7,6 +7,8 @@ Tests compare the engine with these, never with its own output.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 DEPTH = 25  # explosions kept per die: leaves out (1/6)**25 ~ 1e-20
@@ -45,3 +47,31 @@ HAND = {
     "disadvantage (subtract)": pool(3, True),
     "disadvantage (drop)": pool(2),
 }
+
+
+def lucky_by_hand(need: int, timing: str, policy: str) -> tuple[float, float]:
+    """(P(dice total >= need), E[kept 1s that drain]) of 3d6x + 0 with Lucky (a 1 rerolled)
+    under ``policy`` ``"keep"`` or ``"cancel"``, the 1 rerolled before the rule of 1's choice
+    (``timing="before_choice"``: the new face joins the throw) or after it (a kept 1 becomes a
+    fresh exploding die), by walking every initial throw."""
+    chain = np.concatenate([np.zeros(6), die()])  # a kept 6: 6 + an exploding die
+    p_total = ones_total = 0.0
+    for faces in itertools.product(range(1, 7), repeat=3):
+        n1, n6, rest = faces.count(1), faces.count(6), sum(f for f in faces if 1 < f < 6)
+        outcomes = [(n1, n6, rest, 6.0**-3)]
+        if timing == "before_choice" and n1:  # one 1 rerolled, the new face joins the throw
+            outcomes = [
+                (n1 - 1 + (f == 1), n6 + (f == 6), rest + (f if 1 < f < 6 else 0), 6.0**-4)
+                for f in range(1, 7)
+            ]
+        for a, b, other, q in outcomes:
+            k = min(a, b) if policy == "cancel" else 0
+            ones, sixes, fresh = a - k, b - k, 0
+            if timing == "after_choice" and ones:  # a kept 1 rerolled: a fresh exploding die
+                ones, fresh = ones - 1, 1
+            pmf = np.ones(1)
+            for d in [chain] * sixes + [die()] * fresh:
+                pmf = np.convolve(pmf, d)
+            p_total += q * float(pmf[max(need - other - ones, 0) :].sum())
+            ones_total += q * ones
+    return p_total, ones_total

@@ -1,6 +1,6 @@
 """A dozen SRD monsters against the level-matched fighter, by hand: the monster's numbers read
 from the SQLite file (tests/srd.py), the fighter's from docs/rules.md's reference build and
-RULES.md's armour, P(hit) and P(save) from a hand PMF of 3d6x (tests/hand.py; an NPC's save
+docs/rules.md's armour, P(hit) and P(save) from a hand PMF of 3d6x (tests/hand.py; an NPC's save
 cancels its pairs under the rule of 1, enumerated here) and 5e's d20 formula."""
 
 from __future__ import annotations

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from explodice import SRD_ATTRIBUTION, bestiary
+from explodice.present.config import load_config
 from explodice.present.explorer import EXPLORER_NAME, explorer_data, explorer_html
 from explodice.present.explorer.charts import shown_percent
-from explodice.present.report.config import load_config
 from tests.test_bestiary_cli import MONSTERS
 from tests.test_explorer import CONFIG
 

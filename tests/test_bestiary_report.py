@@ -11,8 +11,8 @@ from pypdf import PdfReader
 from explodice import SRD_ATTRIBUTION, bestiary, fp_table, srd_monsters
 from explodice.game.monster import monsters_from_toml
 from explodice.present import report
+from explodice.present.config import load_config
 from explodice.present.report import contents, write_report
-from explodice.present.report.config import load_config
 from tests.test_bestiary_cli import MONSTERS
 from tests.test_report import TINY
 

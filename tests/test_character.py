@@ -119,7 +119,7 @@ def test_proficiency_multipliers_and_expertise():
 
 
 def test_d20_adds_a_save_proficiency_once_and_says_so():
-    # 3d6x: a save chosen twice adds PB twice; d20: PB at most once (RULES.md, d20: "added at
+    # 3d6x: a save chosen twice adds PB twice; d20: PB at most once (docs/rules.md, d20: "added at
     # most once"; Expertise is for checks). The file says "twice": d20 says aloud that it
     # reads it once, naming the field, the value and the feature that would count it twice.
     c = Character("S", dict(SCORES, DEX=16), level=5, saves={"DEX": 2}, skills={"Stealth": 2})

@@ -226,7 +226,7 @@ def test_levels_in_french(capsys, config):
         (["levels", "--levels", "5-2"], ["--levels", "5-2"]),
         (["levels", "--levels", "3", "1-4"], ["--levels", "3"]),
         (["levels", "--format", "csv"], ["--table"]),
-        (["levels", "--table", "dcs", "--workers", "2"], ["--workers", "--table dcs"]),
+        (["levels", "--workers", "2"], ["--workers"]),  # progression runs no grid
         (["levels", "--tests", "main", "Stealth"], ["--tests main"]),
         (["levels", "--tests", "Flying"], ["--tests", "Flying"]),
         (["levels", "--targets", "moderate=1.5"], ["--targets", "1.5"]),
@@ -381,14 +381,14 @@ def test_help_lists_the_level_commands(capsys):
 
 def test_the_save_dc_base_and_the_sizing_risk_are_written_once():
     # 5e's save DC base (8 + PB + modifier, SRD 5.1 "Spell Save DC") was written in
-    # analysis/levels.py twice, in level_plots.py and in the CLI; size_gauges' risk 0.1 in the
+    # analysis/levels.py twice, in plots/levels.py and in the CLI; size_gauges' risk 0.1 in the
     # API, the CLI and the report's page
     import inspect
 
     from explodice.analysis.levels import SaveDCFit
     from explodice.game.tables import D20_SAVE_DC_BASE
     from explodice.present.cli.app import build_parser
-    from explodice.present.level_plots import plot_save_dc_fit
+    from explodice.present.plots.levels import plot_save_dc_fit
     from explodice.present.report.pages import gauge_sizing
     from explodice.sweeps.levels import SIZING_RISK
 

@@ -1,4 +1,4 @@
-"""Combat (RULES.md, "Combat"): attacks against the VD in 3d6x and the AC in d20, critical hits,
+"""Combat (docs/rules.md, "Combat"): attacks against the VD in 3d6x and the AC in d20, critical hits,
 the VD of characters and builds, monsters by power factor.
 
 Every expected number here is derived apart from the engine: the 3d6x PMFs by hand

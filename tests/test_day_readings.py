@@ -1,4 +1,4 @@
-"""The readings of RULES.md's "Readings that are switches" on a whole day: ``lucky_timing`` and
+"""The readings of docs/rules.md's "Readings that are switches" on a whole day: ``lucky_timing`` and
 ``malus_die`` in every roll of the day's engines (exact day, day kernel, optimal player), each
 value against a day worked out here by enumerating the initial throws with tests/hand.py's
 exploding die; and ``close_contest``, which the day's engines refuse."""

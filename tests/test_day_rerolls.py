@@ -8,10 +8,12 @@ import explodice as ex
 from explodice.day.compiled import compile_day
 from explodice.day.reroll_day import day_histograms
 from explodice.engine.seeding import resolve_seed
+from tests.day_helpers import hero
 
 Z = 4.5
 SCORES = dict(STR=14, DEX=12, CON=14, INT=16, WIS=10, CHA=8)
 BIG = {"PA": 10_000, "PM": 0, "PF": 0, "PH": 0}
+HIGH = {"PA": 150, "PM": 0, "PF": 0, "PH": 0}  # for the exact day: three rolls never drain 150
 
 
 def _rates(per_day, n=60_000):
@@ -76,3 +78,40 @@ def test_numpy_day_agrees_with_the_kernel_without_rerolls():
         for level in range(kernel.end.shape[1]):
             p, q = kernel.end[g, level] / n, h["end"][g, level] / n
             assert abs(p - q) <= Z * np.sqrt(2 * max(p * (1 - p), 1e-4) / n)
+
+
+@pytest.mark.parametrize("per_day", [None, 1, 2])
+def test_rerolls_on_failure_by_hand(per_day):
+    # a gauge no day can empty: each roll is the single roll, with or without its reroll
+    who = hero("H", gauges=HIGH, reroll=ex.Reroll("failure", per_day=per_day))
+    s = ex.Scenario([who], [ex.DayRoll("H", skill="Athletics", dc=16, repeat=3)])
+    r = ex.exact_day(s)
+    p = ex.exact(ex.Roll(2)).p_success(16)  # STR 14: +2
+    twice = 1 - (1 - p) ** 2
+    # P(the reroll is still there at roll t): always (no cap); with one a day, only while
+    # no roll failed; with two, while at most one did
+    held = {
+        None: [1, 1, 1],
+        1: [1, p, p * p],
+        2: [1, 1, 1 - (1 - p) ** 2],
+    }[per_day]
+    want = [h * twice + (1 - h) * p for h in held]
+    assert r.succ_t == pytest.approx(want, abs=1e-12)
+    # a failed roll thrown again drains again: 2.1 (1 + (1 - p)) with the reroll in hand
+    want_drain = [2.1 * (h * (2 - p) + (1 - h)) for h in held]
+    assert r.drain_t == pytest.approx(want_drain, abs=1e-9)
+    assert r.omitted < 1e-12
+
+
+def test_a_reroll_with_advantage_rerolls_one_die_and_keeps_the_drain():
+    who = hero("H", gauges=HIGH, reroll=ex.Reroll("failure", per_day=1))
+    s = ex.Scenario([who], [ex.DayRoll("H", skill="Athletics", dc=18, advantages=1, repeat=2)])
+    r = ex.exact_day(s)
+    first = ex.exact(ex.Roll(2, advantage="advantage"))
+    p = first.p_success(18)
+    rr = ex.exact(ex.Roll(2, advantage="advantage", reroll=ex.Reroll("failure", dc=18))).p_success(
+        18
+    )
+    assert rr > p
+    assert r.succ_t == pytest.approx([rr, p * rr + (1 - p) * p], abs=1e-12)
+    assert r.drain_t == pytest.approx([first.drain_mean] * 2, abs=1e-9)  # 4 x 1/6 x 4.2

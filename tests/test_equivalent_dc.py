@@ -19,7 +19,7 @@ def d20_hand(mod: int, dc: int, advantage: str = "normal") -> float:
 
 
 def _hand_equivalent(mod: int, d20_dc: int) -> int:
-    """The 3d6x DC of RULES.md's hand PMF closest to d20's odds (ties: the higher DC), or
+    """The 3d6x DC of docs/rules.md's hand PMF closest to d20's odds (ties: the higher DC), or
     within 0.005 of 1 (of 0) when the d20 DC is certain (impossible)."""
     hand, p = HAND["normal"], d20_hand(mod, d20_dc)
     dcs = range(mod - 5, mod + 200)

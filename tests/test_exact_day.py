@@ -14,7 +14,7 @@ from tests.day_helpers import SCORES, Z, hero, lucky_party
 
 # -- a second chain, plain Python over dict states, the drain laws from the exact engine --------
 def pour(levels, g, amount, rule, order=None):
-    """RULES.md's overflow, literally: returns (new levels, points lost). ``rule``: "fullest"
+    """docs/rules.md's overflow, literally: returns (new levels, points lost). ``rule``: "fullest"
     (or True; "best" without a player's choice), "lost" (or False) or a gauge's name; or, with
     ``order``, the gauges the player picks in turn (``overflow="best"``)."""
     levels = list(levels)
@@ -430,45 +430,7 @@ def test_a_pc_without_rolls_keeps_its_gauges():
     assert g.loc[("Idle", "PH"), "p_empty"] == 1.0  # a gauge of 0 points: empty from the start
 
 
-# -- rerolls on failure and a drain on another gauge -------------------------------------------------
-BIG = {"PA": 150, "PM": 0, "PF": 0, "PH": 0}  # three rolls never drain 150: 6**-25
-
-
-@pytest.mark.parametrize("per_day", [None, 1, 2])
-def test_rerolls_on_failure_by_hand(per_day):
-    # a gauge no day can empty: each roll is the single roll, with or without its reroll
-    who = hero("H", gauges=BIG, reroll=ex.Reroll("failure", per_day=per_day))
-    s = ex.Scenario([who], [ex.DayRoll("H", skill="Athletics", dc=16, repeat=3)])
-    r = ex.exact_day(s)
-    p = ex.exact(ex.Roll(2)).p_success(16)  # STR 14: +2
-    twice = 1 - (1 - p) ** 2
-    # P(the reroll is still there at roll t): always (no cap); with one a day, only while
-    # no roll failed; with two, while at most one did
-    held = {
-        None: [1, 1, 1],
-        1: [1, p, p * p],
-        2: [1, 1, 1 - (1 - p) ** 2],
-    }[per_day]
-    want = [h * twice + (1 - h) * p for h in held]
-    assert r.succ_t == pytest.approx(want, abs=1e-12)
-    # a failed roll thrown again drains again: 2.1 (1 + (1 - p)) with the reroll in hand
-    want_drain = [2.1 * (h * (2 - p) + (1 - h)) for h in held]
-    assert r.drain_t == pytest.approx(want_drain, abs=1e-9)
-    assert r.omitted < 1e-12
-
-
-def test_a_reroll_with_advantage_rerolls_one_die_and_keeps_the_drain():
-    who = hero("H", gauges=BIG, reroll=ex.Reroll("failure", per_day=1))
-    s = ex.Scenario([who], [ex.DayRoll("H", skill="Athletics", dc=18, advantages=1, repeat=2)])
-    r = ex.exact_day(s)
-    first = ex.exact(ex.Roll(2, advantage="advantage"))
-    p = first.p_success(18)
-    rr = ex.exact(ex.Roll(2, advantage="advantage", reroll=ex.Reroll("failure", dc=18))).p_success(
-        18
-    )
-    assert rr > p
-    assert r.succ_t == pytest.approx([rr, p * rr + (1 - p) * p], abs=1e-12)
-    assert r.drain_t == pytest.approx([first.drain_mean] * 2, abs=1e-9)  # 4 x 1/6 x 4.2
+# -- rerolls on failure and a drain on another gauge (the day's rerolls by hand: test_day_rerolls.py)
 
 
 SPLIT = [

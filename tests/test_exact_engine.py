@@ -1,4 +1,4 @@
-"""The exact engine against values derived by hand from RULES.md and a brute-force enumerator."""
+"""The exact engine against values derived by hand from docs/rules.md and a brute-force enumerator."""
 
 import importlib
 

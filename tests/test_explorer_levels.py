@@ -28,7 +28,7 @@ saves = { DEX = 1 }
 gauge_per_level = { PA = 2 }
 reroll = "one"
 """
-#: Vi's DEX by level: 16, +2 at 4 and 8, then capped at 20 (RULES.md).
+#: Vi's DEX by level: 16, +2 at 4 and 8, then capped at 20 (docs/rules.md).
 VI_DEX = [16] * 3 + [18] * 4 + [20] * 13
 PB = [2] * 4 + [3] * 4 + [4] * 4 + [5] * 4 + [6] * 4
 

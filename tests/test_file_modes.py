@@ -18,10 +18,10 @@ import pandas as pd
 import pytest
 
 from explodice.core.files import atomic_write_text, make_folder, new_file_mode, write_with
+from explodice.present.config import write_default_config
 from explodice.present.explorer import write_explorer
 from explodice.present.report import MANIFEST, PDF_NAME, load_config, write_report
 from explodice.present.report import contents as pages_module
-from explodice.present.report.config import write_default_config
 from explodice.present.report.writer import AREA
 from explodice.sweeps import write_results
 from tests.test_report import TINY  # the report tests' small party and day

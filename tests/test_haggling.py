@@ -14,6 +14,8 @@ import explodice as ex
 from explodice import ExplodiceError, Roll
 from tests.hand import HAND
 
+Z = 4.5
+
 
 def _hand_change(margin: int) -> int:
     if margin > 0:
@@ -77,3 +79,33 @@ def test_haggle_simulated_within_error():
     sd = math.sqrt(float(change**2 @ hand) - mean**2)
     assert h.method == "simulate" and h.n == 40_000
     assert abs(h.mean - mean) < 4.5 * sd / math.sqrt(40_000)
+
+
+def test_haggling_with_deception_rebuilt_from_the_two_pmfs():
+    dc = 16
+    persuasion, deception = ex.exact(Roll(5)), ex.exact(Roll(1))
+    q = deception.p_success(dc)
+    mean = noticed = 0.0
+    for t, p in zip(persuasion.totals, persuasion.total_pmf):
+        gain = 10 * (t - dc)
+        if gain > 25:  # aim past 25 %: Deception decides between up to 50 % and 25 %
+            mean += p * (q * min(gain, 50) + (1 - q) * 25)
+            noticed += p * (1 - q)
+        else:
+            mean += p * max(gain, -25)
+    h = ex.haggle(Roll(5), dc=dc, deception=Roll(1))
+    assert h.mean == pytest.approx(mean, abs=1e-9)
+    assert h.p_noticed == pytest.approx(noticed, abs=1e-12)
+    assert h.pmf.index.max() == 50 and h.pmf.index.min() == -25
+    assert ex.haggle(Roll(5), dc=dc).p_noticed is None
+
+
+def test_haggling_with_deception_simulated_within_error():
+    n = 100_000
+    exact = ex.haggle(Roll(5), dc=16, deception=Roll(1))
+    sim = ex.haggle(Roll(5), dc=16, deception=Roll(1), method="simulate", n=n, seed=4)
+    x = exact.pmf.index.to_numpy()
+    sd = np.sqrt(exact.pmf.to_numpy() @ (x - exact.mean) ** 2)
+    assert abs(sim.mean - exact.mean) <= Z * sd * np.sqrt(2 / n)  # two independent samples
+    p = exact.p_noticed
+    assert abs(sim.p_noticed - p) <= Z * np.sqrt(2 * p * (1 - p) / n)

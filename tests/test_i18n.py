@@ -210,3 +210,17 @@ def test_french_explorer_has_no_english_label(browser, french_page):
     assert "DD" in shown and "règle du 1" in shown and "Très facile" in shown
     assert re.search(r"\d+,\d\s%", shown)  # 49,1 % in the charts too
     assert "1 décembre 2026" in shown
+
+
+def test_the_band_names_are_written_once_in_the_game_layer():
+    # game/tables.py's DIFFICULTY_FR is the one source: the French catalogue gives its words
+    # (the seed's, by hand below) and the .po file does not repeat a band's name, so it cannot
+    # disagree with them
+    from explodice.game.tables import DIFFICULTIES, DIFFICULTY_FR
+
+    seed = ("Très facile", "Facile", "Modérée", "Difficile", "Très difficile", "Presque impossible")
+    assert tuple(DIFFICULTY_FR[d] for d in DIFFICULTIES) == seed
+    _ = i18n.translator("fr")
+    assert tuple(_(d) for d in DIFFICULTIES) == seed
+    in_po = {m.id for m in _catalogue() if m.id}
+    assert in_po.isdisjoint(DIFFICULTIES), "a band's name is written in the .po file again"

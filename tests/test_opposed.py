@@ -12,6 +12,7 @@ import pytest
 
 import explodice as ex
 from explodice import Roll
+from explodice.core.errors import ExplodiceError
 
 
 def _enumerate_opposed(da, db) -> tuple[float, float, float]:
@@ -68,3 +69,18 @@ def test_opposed_against_an_independent_simulation():
     o = ex.opposed(Roll(1), Roll(0))
     for p, hits in ((o.win, a > b), (o.tie, a == b)):
         assert abs(hits.mean() - p) < 4.5 * math.sqrt(p * (1 - p) / n)
+
+
+def test_an_opposed_test_refuses_a_reroll_on_failure_on_either_side():
+    failing = Roll(0, reroll=ex.Reroll("failure", dc=16))
+    for a, b in [(Roll(0), failing), (failing, Roll(0))]:
+        with pytest.raises(ExplodiceError, match="no DC to fail"):
+            ex.opposed(a, b)
+    with pytest.raises(ExplodiceError, match="no DC to fail"):
+        ex.opposed(Roll(0), ex.exact(failing))  # its distribution carries the roll
+    with pytest.raises(ExplodiceError, match="no DC to fail"):
+        ex.close_opposed(Roll(0), failing)
+    with pytest.raises(ExplodiceError, match="no DC to fail"):
+        ex.hide(failing, active=[Roll(0)])
+    lucky = ex.opposed(Roll(0), Roll(0, reroll=ex.Reroll("one")))  # Lucky is allowed
+    assert lucky.win + lucky.tie + lucky.loss == pytest.approx(1.0)

@@ -199,7 +199,7 @@ def test_readable_form_and_refusals():
 
 # -- a roll that drains one gauge and has disadvantage at another's 0 ------------------------------
 def slow_value_split(s, rules):
-    """The slow DP over every combination of levels (RULES.md's overflow, literally) for one
+    """The slow DP over every combination of levels (docs/rules.md's overflow, literally) for one
     character and a sequence of roll types, each drained and checked gauge read from the
     scenario: the DP the optimal player must match when the two gauges differ."""
     from tests.test_exact_day import pour

@@ -1,6 +1,6 @@
 """The overflow rules, once per engine: the chain's (explodice.day.overflow) and the day
 kernel's agree for every value of ``Rules.overflow``, and the chain's moves match a literal
-enumeration of RULES.md's overflow."""
+enumeration of docs/rules.md's overflow."""
 
 import numpy as np
 import pytest
@@ -44,7 +44,7 @@ def test_chain_and_kernel_pour_alike(rule):
         )
         assert list(gs[:4]) == new[0].tolist() and left == lost[0], (rule, row, g[i])
         assert list(gs[4:8]) == [7, 7, 7, 7]  # never into another character's gauges
-        # and RULES.md's overflow, literally
+        # and docs/rules.md's overflow, literally
         want, want_lost = literal_pour(tuple(row), int(g[i]), int(drain), rule)
         assert new[0].tolist() == list(want) and lost[0] == want_lost
 

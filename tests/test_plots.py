@@ -188,31 +188,48 @@ def test_provenance_names_the_reading_each_panel_shows():
     assert "disadvantage=subtract," in plots.frame_provenance(table[table.advantage == "normal"])
 
 
+def _subject_modules():
+    """The modules of the package explodice.present.plots, one per subject."""
+    import importlib
+    import pkgutil
+
+    return [
+        importlib.import_module(f"{plots.__name__}.{m.name}")
+        for m in pkgutil.iter_modules(plots.__path__)
+    ]
+
+
 #: The public plotting functions of the presentation layer, each reached as ``explodice.plots``
-#: names it (the levels workbench's and the readings' were reachable from their own modules
-#: only).
-PLOTS = [
-    *(n for n in plots.__all__ if n.startswith("plot_")),
-    "plot_level_grid",
-    "plot_gauge_needs",
-    "plot_save_dc_fit",
-    "plot_save_dc_bases",
-    "plot_readings",
-]
+#: names it, whichever subject's module draws it.
+PLOTS = [n for n in plots.__all__ if n.startswith("plot_")]
 
 
 def test_explodice_plots_names_every_plotting_function():
     import explodice
-    from explodice.present import level_plots, readings
 
-    elsewhere = {n for m in (level_plots, readings) for n in m.__all__ if n.startswith("plot_")}
-    assert elsewhere <= set(plots.__all__) and set(PLOTS) == {
-        n for n in plots.__all__ if n.startswith("plot_")
+    modules = _subject_modules()
+    assert {"style", "roll", "day", "levels", "readings"} <= {
+        m.__name__.rsplit(".", 1)[1] for m in modules
     }
-    for name in PLOTS:
+    drawn = {n: m for m in modules for n in m.__all__ if n.startswith("plot_")}
+    assert set(PLOTS) == set(drawn) and len(PLOTS) == len(set(PLOTS)) >= 17
+    for name, module in drawn.items():
+        assert getattr(explodice.plots, name) is getattr(module, name), name
         assert callable(getattr(explodice.plots, name)), name
-    assert plots.plot_level_grid is level_plots.plot_level_grid
-    assert plots.plot_readings is readings.plot_readings
+
+
+def test_the_style_module_imports_no_subject_module():
+    # the package has no circle: the subjects import the style, never the other way round
+    import ast
+    import inspect
+
+    from explodice.present.plots import style
+
+    tree = ast.parse(inspect.getsource(style))
+    imported = {
+        node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
+    }
+    assert not {m for m in imported if m.startswith(plots.__name__)}
 
 
 def test_the_levels_plots_draw_on_the_axes_given(ax):

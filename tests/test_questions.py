@@ -19,8 +19,8 @@ from explodice.day.exact import exact_day
 from explodice.game.rules import Rules
 from explodice.present.answers import day_inputs, method_text
 from explodice.present.cli import main
+from explodice.present.config import load_config
 from explodice.present.formats import Formatter
-from explodice.present.report.config import load_config
 from explodice.present.report.kit import Context
 from explodice.questions import registry
 from explodice.questions.answer import Answer, Provenance

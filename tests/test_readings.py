@@ -1,4 +1,4 @@
-"""The readings the seeds leave open, each a switch of Rules (RULES.md, "Readings that are
+"""The readings the seeds leave open, each a switch of Rules (docs/rules.md, "Readings that are
 switches"): both values of each against numbers derived here by hand, by enumerating the
 initial throws with the hand-made PMFs of tests/hand.py, never from the engine's own output.
 (The brute-force enumerator checks them face by face in test_exact_engine.py; the Monte Carlo
@@ -14,12 +14,9 @@ import numpy as np
 import pytest
 
 import explodice as ex
-from explodice import Best, Roll, Rules
+from explodice import Roll, Rules
 from explodice.game import rules as rules_mod
 from tests import hand
-
-CHAIN = np.concatenate([np.zeros(6), hand.die()])  # a kept 6: 6 + an exploding die
-PLAIN = np.array([0.0] + [1 / 6] * 6)  # a plain d6
 
 
 def _sum(*pmfs: np.ndarray) -> np.ndarray:
@@ -31,12 +28,6 @@ def _sum(*pmfs: np.ndarray) -> np.ndarray:
 
 def _sf(p: np.ndarray, need: int) -> float:
     return float(p[max(need, 0) :].sum())
-
-
-def _throws(pool: int = 3):
-    """Every initial throw: (1s, 6s, sum of the other faces), probability."""
-    for faces in itertools.product(range(1, 7), repeat=pool):
-        yield faces.count(1), faces.count(6), sum(f for f in faces if 1 < f < 6), 6.0**-pool
 
 
 # -- the switches themselves --------------------------------------------------------------------
@@ -74,71 +65,6 @@ def test_switches_lists_every_field_of_rules():
 
 
 # -- Lucky before or after the rule of 1's choice ---------------------------------------------
-def _lucky_by_hand(need: int, timing: str, policy: str) -> tuple[float, float]:
-    """(P(dice total >= need), E[kept 1s that drain]) with Lucky, ``keep`` or ``cancel``."""
-    p_total = ones_total = 0.0
-    for n1, n6, s, p in _throws():
-        outcomes = [(n1, n6, s, p)]
-        if timing == "before_choice" and n1:  # one 1 rerolled, the new face joins the throw
-            outcomes = [
-                (n1 - 1 + (f == 1), n6 + (f == 6), s + (f if 1 < f < 6 else 0), p / 6)
-                for f in range(1, 7)
-            ]
-        for a, b, rest, q in outcomes:
-            k = min(a, b) if policy == "cancel" else 0
-            ones, sixes, fresh = a - k, b - k, 0
-            if timing == "after_choice" and ones:  # a kept 1 rerolled: a fresh exploding die
-                ones, fresh = ones - 1, 1
-            pmf = _sum(*[CHAIN] * sixes, *[hand.die()] * fresh)
-            p_total += q * _sf(pmf, need - rest - ones)
-            ones_total += q * ones
-    return p_total, ones_total
-
-
-@pytest.mark.parametrize("policy", ["cancel", "keep"])
-@pytest.mark.parametrize("timing", ["before_choice", "after_choice"])
-def test_lucky_timing_by_enumeration_of_the_initial_throws(timing, policy):
-    d = ex.exact(Roll(0, policy=policy, reroll="one"), Rules(lucky_timing=timing))
-    for dc in (8, 12, 16, 22):
-        p, ones = _lucky_by_hand(dc, timing, policy)
-        assert d.p_success(dc) == pytest.approx(p, abs=1e-12)
-    assert d.ones_mean == pytest.approx(ones, abs=1e-12)
-    assert d.drain_mean == pytest.approx(4.2 * ones, abs=1e-9)  # an exploding d6 per kept 1
-
-
-def test_lucky_timing_the_issues_numbers():
-    # issue 25: with Lucky, cancel, +0, DC 16: 0.309 today, 0.234 under the literal reading
-    before = ex.exact(Roll(0, policy="cancel", reroll="one")).p_success(16)
-    after = ex.exact(Roll(0, policy="cancel", reroll="one"), Rules(lucky_timing="after_choice"))
-    assert round(before, 3) == 0.309 and round(after.p_success(16), 3) == 0.234
-    # keep: E[kept 1s] = E[1s] - P(at least one 1) = 1/2 - (1 - (5/6)^3)
-    keep = ex.exact(Roll(0, reroll="one"), Rules(lucky_timing="after_choice"))
-    assert keep.ones_mean == pytest.approx(0.5 - (1 - (5 / 6) ** 3), abs=1e-12)
-
-
-def test_lucky_timing_does_not_change_a_roll_outside_the_rule_of_one():
-    # an attack keeps every die: the 1 rerolled before or after the (empty) choice is one
-    # fresh exploding die either way
-    a, b = (
-        ex.exact(Roll(2, kind="attack", reroll="one"), Rules(lucky_timing=t))
-        for t in ("before_choice", "after_choice")
-    )
-    dcs = list(range(3, 60))  # equal up to the cut (1/6)**17 of the longest chain
-    assert np.allclose(a.p_success(dcs), b.p_success(dcs), rtol=0, atol=1e-13)
-
-
-def test_best_knows_a_kept_one_will_be_rerolled_after_the_choice():
-    # one 1, one 6 and a 3, needing 12: cancelling leaves 3; keeping them, the 1 is rerolled
-    # (a fresh die, no drain) and the 6 explodes: 3 + 6 + X + Y >= 12 always. So best keeps,
-    # for any λ, where before the choice it would weigh a draining 1
-    from explodice.engine.rule_of_one import policy_table
-
-    for weight in (0.0, 0.05, 10.0):
-        roll = Roll(0, policy=Best(12, weight), reroll="one")
-        k = policy_table(roll, Rules(lucky_timing="after_choice"))
-        assert k[1, 1, 3] == 0
-    # before the choice a large λ cancels that pair (a 1 that drains 4.2 on average)
-    assert policy_table(Roll(0, policy=Best(12, 10.0), reroll="one"), Rules())[1, 1, 3] == 1
 
 
 # -- the malus die: exploding or plain ---------------------------------------------------------

@@ -199,7 +199,7 @@ def _default_names():
 
 
 def test_every_name_of_the_default_configuration_is_translated():
-    from explodice.present.report.config import DEFAULT_NAMES
+    from explodice.present.config import DEFAULT_NAMES
 
     _ = i18n.translator("fr")
     names = _default_names()
@@ -246,7 +246,7 @@ def test_the_english_default_report_keeps_its_names(default_reports):
 
 
 def test_a_name_the_designer_wrote_stays_as_written(tmp_path):
-    from explodice.present.report.config import in_language
+    from explodice.present.config import in_language
 
     path = tmp_path / "mine.toml"
     mine_text = (

@@ -1,8 +1,10 @@
-"""Rerolls (RULES.md, Rerolls): Reroll("one") and Reroll("failure", dc=...), both systems.
+"""Rerolls (docs/rules.md, Rerolls): Reroll("one") and Reroll("failure", dc=...), both systems.
 
-Expected values come from the rules by hand (the two self-checks of RULES.md, d20 dice
+Expected values come from the rules by hand (the two self-checks of docs/rules.md, d20 dice
 counted on paper) and from a brute-force enumerator written here, apart from the engine.
 """
+
+from __future__ import annotations
 
 import itertools
 
@@ -10,8 +12,9 @@ import numpy as np
 import pytest
 
 import explodice as ex
-from explodice import Reroll, Roll, Rules
+from explodice import Best, Reroll, Roll, Rules
 from explodice.engine.reroll import simulate_reroll
+from tests import hand
 
 Z = 4.5
 
@@ -30,7 +33,7 @@ def test_reroll_validation():
 
 @pytest.mark.parametrize("modifier, dc", [(0, 16), (4, 22), (-2, 8), (8, 28)])
 def test_failure_reroll_without_advantage_is_one_minus_square(modifier, dc):
-    # RULES.md's self-check: two independent tries, 1 - (1 - p)^2
+    # docs/rules.md's self-check: two independent tries, 1 - (1 - p)^2
     p = ex.exact(Roll(modifier)).p_success(dc)
     d = ex.exact(Roll(modifier, reroll=Reroll("failure", dc=dc)))
     assert d.p_success(dc) == pytest.approx(1 - (1 - p) ** 2, abs=1e-12)
@@ -305,3 +308,52 @@ def test_a_character_with_a_reroll_on_failure_in_every_analysis_that_takes_chara
     assert ex.hide(rerolls, passive=[12, 15]).p_hidden == pytest.approx(1 - (1 - p) ** 2, abs=1e-12)
     with pytest.raises(ex.ExplodiceError, match="active observer"):
         ex.hide(rerolls, active=[plain])
+
+
+@pytest.mark.parametrize("policy", ["cancel", "keep"])
+@pytest.mark.parametrize("timing", ["before_choice", "after_choice"])
+def test_lucky_timing_by_enumeration_of_the_initial_throws(timing, policy):
+    d = ex.exact(Roll(0, policy=policy, reroll="one"), Rules(lucky_timing=timing))
+    for dc in (8, 12, 16, 22):
+        p, ones = hand.lucky_by_hand(dc, timing, policy)
+        assert d.p_success(dc) == pytest.approx(p, abs=1e-12)
+    assert d.ones_mean == pytest.approx(ones, abs=1e-12)
+    assert d.drain_mean == pytest.approx(4.2 * ones, abs=1e-9)  # an exploding d6 per kept 1
+
+
+def test_lucky_timing_the_issues_numbers():
+    # issue 25: with Lucky, cancel, +0, DC 16: 0.309 today, 0.234 under the literal reading
+    # (the issue's numbers, rounded from the enumeration of the throws)
+    before = ex.exact(Roll(0, policy="cancel", reroll="one")).p_success(16)
+    after = ex.exact(Roll(0, policy="cancel", reroll="one"), Rules(lucky_timing="after_choice"))
+    by_hand = [hand.lucky_by_hand(16, t, "cancel")[0] for t in ("before_choice", "after_choice")]
+    assert [round(p, 3) for p in by_hand] == [0.309, 0.234]
+    assert [before, after.p_success(16)] == pytest.approx(by_hand, abs=1e-12)
+    # keep: E[kept 1s] = E[1s] - P(at least one 1) = 1/2 - (1 - (5/6)^3)
+    keep = ex.exact(Roll(0, reroll="one"), Rules(lucky_timing="after_choice"))
+    assert keep.ones_mean == pytest.approx(0.5 - (1 - (5 / 6) ** 3), abs=1e-12)
+
+
+def test_lucky_timing_does_not_change_a_roll_outside_the_rule_of_one():
+    # an attack keeps every die: the 1 rerolled before or after the (empty) choice is one
+    # fresh exploding die either way
+    a, b = (
+        ex.exact(Roll(2, kind="attack", reroll="one"), Rules(lucky_timing=t))
+        for t in ("before_choice", "after_choice")
+    )
+    dcs = list(range(3, 60))  # equal up to the cut (1/6)**17 of the longest chain
+    assert np.allclose(a.p_success(dcs), b.p_success(dcs), rtol=0, atol=1e-13)
+
+
+def test_best_knows_a_kept_one_will_be_rerolled_after_the_choice():
+    # one 1, one 6 and a 3, needing 12: cancelling leaves 3; keeping them, the 1 is rerolled
+    # (a fresh die, no drain) and the 6 explodes: 3 + 6 + X + Y >= 12 always. So best keeps,
+    # for any λ, where before the choice it would weigh a draining 1
+    from explodice.engine.rule_of_one import policy_table
+
+    for weight in (0.0, 0.05, 10.0):
+        roll = Roll(0, policy=Best(12, weight), reroll="one")
+        k = policy_table(roll, Rules(lucky_timing="after_choice"))
+        assert k[1, 1, 3] == 0
+    # before the choice a large λ cancels that pair (a 1 that drains 4.2 on average)
+    assert policy_table(Roll(0, policy=Best(12, 10.0), reroll="one"), Rules())[1, 1, 3] == 1

@@ -10,7 +10,7 @@ SCORES = dict(STR=14, DEX=12, CON=14, INT=16, WIS=10, CHA=8)
 
 
 def test_ability_kind_is_outside_the_rule_of_one_by_default():
-    # RULES.md: "tests de compétences et jets de sauvegarde": a check without a skill is not one
+    # docs/rules.md: "tests de compétences et jets de sauvegarde": a check without a skill is not one
     d = ex.exact(ex.Roll(2, kind="ability"))
     assert d.drain_mean == 0.0 and d.ones_mean == 0.0
     assert d.mean == pytest.approx(14.6, abs=1e-9)  # 12.6 + 2: the dice are the same

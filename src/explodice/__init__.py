@@ -32,7 +32,7 @@ from explodice.analysis.drain import drain_frame, drain_summary
 from explodice.analysis.frontier import breakpoints, frontier, implied_lambda
 from explodice.analysis.hiding import Hiding, hide
 from explodice.analysis.initiative import Initiative, initiative
-from explodice.analysis.levels import SaveDCFit, build_day, fit_save_dc, level_dcs
+from explodice.analysis.levels import SaveDCFit, build_day, fit_save_dc, level_dcs, progression
 from explodice.analysis.reroll import reroll_worth
 from explodice.analysis.resolutions import (
     group_success,
@@ -96,7 +96,7 @@ from explodice.game.tables import DC_TABLE, HAGGLE_DCS
 # grids, reports
 from explodice.sweeps import SweepError, SweepIncomplete, SweepWarning, sweep
 from explodice.sweeps.bestiary import bestiary
-from explodice.sweeps.levels import progression, size_gauges
+from explodice.sweeps.levels import size_gauges
 
 __all__ = [
     # rules and engines

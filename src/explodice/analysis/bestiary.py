@@ -51,7 +51,7 @@ from explodice.game.character import ABILITIES, Character
 from explodice.game.checks import check_rules
 from explodice.game.monster import Monster, fp_label, matched_level
 from explodice.game.rules import Best, Roll, Rules
-from explodice.game.tables import D20_SAVE_DC_BASE, SAVE_DC_BASE_3D6X
+from explodice.game.tables import D20_SAVE_DC_BASE, SAVE_DC_BASE_3D6X, System
 
 __all__ = [
     "CHANCES",
@@ -72,7 +72,7 @@ Chance = Literal["build_hits", "monster_hits", "build_saves", "monster_saves"]
 CHANCES: tuple[Chance, ...] = get_args(Chance)
 #: A chance that moves by more than this (10 points) is flagged, by default.
 DEFAULT_THRESHOLD = 0.10
-_SYSTEMS = ("d20", "3d6x")
+_SYSTEMS: tuple[System, ...] = ("d20", "3d6x")
 #: The needs (target - modifier) an attack's table spans; beyond them P is that of the edge.
 _NEED_LO, _NEED_HI = -60, 200
 
@@ -92,14 +92,14 @@ def _shape(roll: Roll, rules: Rules) -> Roll | None:
 
 
 @functools.lru_cache(maxsize=1024)
-def _attack_table(shape: Roll, rules: Rules, system: str) -> np.ndarray:
+def _attack_table(shape: Roll, rules: Rules, system: System) -> np.ndarray:
     """P(hit) of ``shape`` (modifier 0) at every need ``_NEED_LO.._NEED_HI``."""
     needs = np.arange(_NEED_LO, _NEED_HI + 1)
     return attack_odds(shape, needs, rules, system=system).p_hit
 
 
 @functools.lru_cache(maxsize=65536)
-def p_attack(roll: Roll, target: int, rules: Rules, system: str) -> float:
+def p_attack(roll: Roll, target: int, rules: Rules, system: System) -> float:
     """P(``roll`` hits ``target``: a VD in 3d6x, an AC in d20, naturals as 5e's), exact
     (cached: a bestiary asks the same attack against the same target again and again).
 
@@ -114,7 +114,7 @@ def p_attack(roll: Roll, target: int, rules: Rules, system: str) -> float:
 
 
 @functools.lru_cache(maxsize=65536)
-def p_save(roll: Roll, dc: int, rules: Rules, system: str) -> float:
+def p_save(roll: Roll, dc: int, rules: Rules, system: System) -> float:
     """P(a save ``roll`` reaches ``dc``), exact (no naturals: 5e's saves have none; cached)."""
     return float(odds_of(roll, rules, system).p(dc - roll.modifier))
 

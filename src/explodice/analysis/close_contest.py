@@ -38,6 +38,7 @@ from explodice.core.errors import check_choice, shown
 from explodice.engine.sampling import Method, Sampling, resolve_sampling
 from explodice.game.checks import check_rules
 from explodice.game.rules import ExplodiceError, Rules, check_int
+from explodice.game.tables import System
 
 __all__ = [
     "HP_TAIL",
@@ -351,7 +352,7 @@ def close_opposed(
     dc: int | None = None,
     bids_a: Any = "uniform:5",
     bids_b: Any = "uniform:5",
-    system: str = "3d6x",
+    system: System = "3d6x",
     rules: Rules | None = None,
     method: Method | None = None,
     n: int | None = None,

@@ -44,7 +44,7 @@ from explodice.core.errors import (
 from explodice.engine.attack import AttackOdds, attack_odds
 from explodice.engine.d20 import d20
 from explodice.engine.exact import exact
-from explodice.engine.sampling import Sampling, resolve_sampling
+from explodice.engine.sampling import Method, Sampling, resolve_sampling
 from explodice.game.build import LEVELS, Build, check_levels, reference_builds
 from explodice.game.character import Character, resolve_ability
 from explodice.game.checks import check_rules
@@ -67,6 +67,7 @@ from explodice.game.tables import (
     FP_VALUES,
     HIT_MARK_D20,
     SAVE_DC_BASE_3D6X,
+    System,
     parse_fp,
 )
 
@@ -165,7 +166,7 @@ def attack_table(
     advantages: Iterable[str] = ADVANTAGE_STATES,
     readings: Iterable[str] | str | None = None,
     rules: Rules | None = None,
-    method: str | None = None,
+    method: Method | None = None,
     n: int | None = None,
     seed: Any = None,
     threads: int | None = None,
@@ -365,7 +366,7 @@ def _saves(saves: Iterable[str]) -> tuple[str, ...]:
     )
 
 
-def _p_save(roll: Roll, dc: int | None, system: str, rules: Rules) -> float:
+def _p_save(roll: Roll, dc: int | None, system: System, rules: Rules) -> float:
     if dc is None:
         return float("nan")
     dist = exact(roll, rules) if system == "3d6x" else d20(roll)
@@ -373,7 +374,7 @@ def _p_save(roll: Roll, dc: int | None, system: str, rules: Rules) -> float:
 
 
 def _case(
-    who: Character, monster: Monster, system: str, rules: Rules, saves: tuple[str, ...]
+    who: Character, monster: Monster, system: System, rules: Rules, saves: tuple[str, ...]
 ) -> dict[str, float]:
     """The five chances of one build (at one level) against one monster in one system."""
     three = system == "3d6x"
@@ -534,7 +535,7 @@ def _fit_curves(
     d20 attack's against its AC), which the readings of the VD do not change."""
     at_zero = dataclasses.replace(rules, defence_base=0)
 
-    def law(roll: Roll, system: str) -> np.ndarray:
+    def law(roll: Roll, system: System) -> np.ndarray:
         key = (roll, system)
         if key not in laws:
             laws[key] = attack_odds(roll, _CURVE_VDS, rules, system=system).p_hit

@@ -41,6 +41,7 @@ from explodice.game.tables import (
     DEFAULT_TARGETS,
     MAX_DC,
     PROFILES,
+    System,
     check_system,
     difficulty_of,
 )
@@ -305,7 +306,7 @@ def dc_for_probability(
     roll: int | Roll | Distribution,
     target: float | Iterable[float],
     *,
-    system: str = "3d6x",
+    system: System = "3d6x",
     rules: Rules | None = None,
     mode: Mode = "closest",
 ) -> Any:
@@ -349,7 +350,7 @@ def suggest_dcs(
     *,
     reference: str = "trained",
     profiles: Mapping[str, int | Roll] | None = None,
-    system: str = "3d6x",
+    system: System = "3d6x",
     rules: Rules | None = None,
     mode: Mode = "closest",
 ) -> pd.DataFrame:
@@ -359,9 +360,12 @@ def suggest_dcs(
     Columns: ``difficulty, target, dc, table_dc`` (the system's typical DC), ``profile,
     modifier, p`` and ``p_table`` (the profile's odds at the typical DC).
 
+    >>> from explodice import Roll, exact
     >>> s = suggest_dcs({"easy": 0.75})
-    >>> s.loc[s.profile == "trained", ["dc", "p"]].round(3).values.tolist()
-    [[13.0, 0.755]]
+    >>> trained = s[s.profile == "trained"].iloc[0]   # the reference profile, +4
+    >>> p = [exact(Roll(4)).p_success(dc) for dc in (12, 13, 14)]   # the DCs around the aim
+    >>> bool(int(trained.dc) == 13 and min(p, key=lambda x: abs(x - 0.75)) == trained.p)
+    True
     """
     system = check_system(system)
     targets = check_mapping(

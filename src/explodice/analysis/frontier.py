@@ -36,9 +36,11 @@ from explodice.game.checks import check_rules
 from explodice.game.rules import (
     ADVANTAGE_STATES,
     KINDS,
+    Advantage,
     Best,
     ExplodiceError,
     Roll,
+    RollKind,
     Rules,
     check_int,
 )
@@ -49,7 +51,7 @@ __all__ = ["frontier", "breakpoints", "implied_lambda"]
 _SAME = 1e-12  # breakpoints closer than this (relative) are one
 
 
-def _base_roll(modifier: int | Roll, advantage: str, kind: str) -> Roll:
+def _base_roll(modifier: int | Roll, advantage: Advantage, kind: RollKind) -> Roll:
     state = check_choice("advantage", advantage, ADVANTAGE_STATES)
     roll_kind = check_choice("kind", kind, KINDS)
     if isinstance(modifier, Roll):
@@ -94,8 +96,8 @@ def breakpoints(
     modifier: int | Roll,
     dc: int,
     *,
-    advantage: str = "normal",
-    kind: str = "check",
+    advantage: Advantage = "normal",
+    kind: RollKind = "check",
     rules: Rules | None = None,
 ) -> np.ndarray:
     """The sorted λ > 0 at which ``Best(dc, λ)``'s table changes, for this roll.
@@ -122,8 +124,8 @@ def frontier(
     modifier: int | Roll,
     dc: int,
     *,
-    advantage: str = "normal",
-    kind: str = "check",
+    advantage: Advantage = "normal",
+    kind: RollKind = "check",
     rules: Rules | None = None,
 ) -> pd.DataFrame:
     """Tidy table of (P(success), E[drain]) along the frontier, exact, one row per policy.
@@ -189,14 +191,17 @@ def implied_lambda(
     modifier: int | Roll,
     dc: int,
     *,
-    advantage: str = "normal",
-    kind: str = "check",
+    advantage: Advantage = "normal",
+    kind: RollKind = "check",
     rules: Rules | None = None,
 ) -> float:
     """λ* of a sensible player: the frontier's chord slope (its knee), in success per point.
 
-    >>> round(implied_lambda(2, 16), 4)   # 3d6x+2 against DC 16
-    0.1356
+    >>> from explodice import Roll, exact   # 3d6x+2 against DC 16: keep's and cancel's chord
+    >>> keep, cancel = exact(Roll(2)), exact(Roll(2, policy="cancel"))
+    >>> chord = (keep.p_success(16) - cancel.p_success(16)) / (keep.drain_mean - cancel.drain_mean)
+    >>> abs(implied_lambda(2, 16) - chord) < 1e-12
+    True
     """
     return float(
         frontier(modifier, dc, advantage=advantage, kind=kind, rules=rules).attrs["implied_lambda"]

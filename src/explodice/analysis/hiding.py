@@ -37,7 +37,7 @@ from explodice.engine.sampling import Method, Sampling, resolve_sampling
 from explodice.game.character import Character
 from explodice.game.checks import check_rules
 from explodice.game.rules import ExplodiceError, Roll, Rules, check_int
-from explodice.game.tables import MAX_DC
+from explodice.game.tables import MAX_DC, System
 
 __all__ = ["Hiding", "hide"]
 
@@ -52,7 +52,7 @@ class Hiding:
     p_hidden: float
     p_each: dict[str, float]
     spotted: tuple[float, ...] = field(repr=False)
-    system: str = "3d6x"
+    system: System = "3d6x"
     method: str = "exact"
 
     @property
@@ -74,7 +74,7 @@ class Hiding:
 
 
 def _roll_of(
-    who: Any, skill: str, system: str, field_name: str, dc: int | None = None
+    who: Any, skill: str, system: System, field_name: str, dc: int | None = None
 ) -> Roll | Distribution:
     if isinstance(who, Character):
         reroll = who.reroll
@@ -91,7 +91,7 @@ def _roll_of(
     raise fail(field_name, who, "a Character, a Roll or a Distribution", ExplodiceTypeError)
 
 
-def _passive_value(who: Any, system: str, i: int) -> tuple[str, int]:
+def _passive_value(who: Any, system: System, i: int) -> tuple[str, int]:
     if isinstance(who, Character):
         value = passive(who.roll("Perception", system=system, reroll_on_failure=False)).value
         return f"{who.name} (passive {value})", value
@@ -104,7 +104,7 @@ def hide(
     *,
     active: Sequence[Any] = (),
     passive: Sequence[Any] = (),
-    system: str = "3d6x",
+    system: System = "3d6x",
     rules: Rules | None = None,
     method: Method | None = None,
     n: int | None = None,

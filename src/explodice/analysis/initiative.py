@@ -39,6 +39,7 @@ from explodice.engine.sampling import Method, Sampling, Streams, resolve_samplin
 from explodice.game.character import Character
 from explodice.game.checks import check_rules
 from explodice.game.rules import ExplodiceError, Roll, Rules, check_int
+from explodice.game.tables import System
 
 __all__ = ["MAX_CREATURES", "Initiative", "initiative"]
 
@@ -63,7 +64,7 @@ class Initiative:
     ranks: pd.DataFrame = field(repr=False)
     orders: pd.DataFrame | None = field(repr=False)
     sides: pd.DataFrame | None = field(repr=False)
-    system: str = "3d6x"
+    system: System = "3d6x"
     method: str = "exact"
 
     def p_first(self, name: str) -> float:
@@ -105,7 +106,7 @@ def _items(creatures: Any) -> list[tuple[Any, Any]]:
     return items
 
 
-def _creatures(creatures: Any, system: str, rules: Rules, streams: Streams) -> list[_Creature]:
+def _creatures(creatures: Any, system: System, rules: Rules, streams: Streams) -> list[_Creature]:
     items = _items(creatures)
     if len(items) < 2:
         raise ExplodiceError(
@@ -319,7 +320,7 @@ def initiative(
     creatures: Any,
     *,
     sides: Mapping[str, Sequence[str]] | None = None,
-    system: str = "3d6x",
+    system: System = "3d6x",
     rules: Rules | None = None,
     method: Method | None = None,
     n: int | None = None,

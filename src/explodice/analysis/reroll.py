@@ -24,7 +24,7 @@ from explodice.engine.exact import exact
 from explodice.game.checks import check_rules
 from explodice.game.reroll import REROLL_TRIGGERS, Reroll
 from explodice.game.rules import ADVANTAGE_STATES, Policy, Roll, Rules, check_choice, check_int
-from explodice.game.tables import DC_TABLES, MAX_DC, MODIFIERS, check_system
+from explodice.game.tables import DC_TABLES, MAX_DC, MODIFIERS, System, check_system
 
 __all__ = ["reroll_worth"]
 
@@ -33,7 +33,7 @@ def reroll_worth(
     modifiers: Iterable[int] = MODIFIERS,
     dcs: Iterable[int] | None = None,
     *,
-    system: str = "3d6x",
+    system: System = "3d6x",
     trigger: str = "failure",
     advantages: Iterable[str] = ADVANTAGE_STATES,
     policy: Policy = "keep",

@@ -669,6 +669,67 @@ def _grid(
     )
 
 
+def _parts_wanted(
+    parts: Iterable[str] | None, party: Any, day: Scenario | None, day_method: str
+) -> tuple[str, ...]:
+    """The parts :func:`sensitivity` computes: ``parts``, checked against those its inputs
+    allow (default: all of them)."""
+    available = {"dc_table", "hiding", "haggle", "attack"}
+    if party is not None:
+        available.add("party")
+    if day is not None and day_method != "none":
+        available.add("day")
+    if parts is None:
+        return tuple(p for p in PARTS if p in available)
+    wanted = _choices("parts", parts, PARTS)
+    missing = [p for p in wanted if p not in available]
+    if missing:
+        raise ExplodiceError(
+            f"`parts` {missing} need their input: 'party' a party, 'day' a day scenario "
+            "(and day_method other than 'none')."
+        )
+    return wanted
+
+
+def _out_of_scope(moved: list[Variant], wanted: tuple[str, ...]) -> dict[tuple[str, str], str]:
+    """Why a switch's value has no number: the parts that read it are not computed."""
+    notes: dict[tuple[str, str], str] = {}
+    for v in moved:
+        if not any(v.scope in PART_SCOPES[p] for p in wanted):
+            notes[(v.switch, v.value)] = (
+                f"{v.switch} is read by the {v.scope} only, which this call does not compute"
+            )
+    return notes
+
+
+def _provenance(
+    rules: Rules,
+    wanted: tuple[str, ...],
+    days: _Day | None,
+    n_days: int,
+    seed: int,
+    grid: _Grid,
+) -> dict[str, Any]:
+    """The ``attrs`` of a :class:`Sensitivity`'s tables: rules, methods, sample, grid, parts
+    (the seconds it took are added by the caller)."""
+    simulated = days is not None and any("simulate" in h for h in days.how.values())
+    return {
+        "rules": rules.describe(),
+        "method": {p: "exact" for p in wanted if p != "day"}
+        | ({"day": sorted(set(days.how.values()))} if days is not None else {}),
+        "n_days": n_days if simulated else None,
+        "seed": seed if simulated else None,
+        "scenario": days.day.name if days is not None else None,
+        "modifiers": list(grid.modifiers),
+        "dcs": list(grid.dcs),
+        "advantages": list(grid.advantages),
+        "kinds": list(grid.kinds),
+        "policies": [policy_label(p) for p in grid.policies],
+        "rerolls": [str(r) if r is not None else "none" for r in grid.rerolls],
+        "parts": list(wanted),
+    }
+
+
 def sensitivity(
     party: Any = None,
     day: Scenario | None = None,
@@ -725,21 +786,7 @@ def sensitivity(
     if seed is None:
         seed = getattr(config, "seed", DEFAULT_SEED)
     seed = check_int("seed", seed, lo=0, error=ExplodiceError)
-    available = {"dc_table", "hiding", "haggle", "attack"}
-    if party_ is not None:
-        available.add("party")
-    if day is not None and day_method != "none":
-        available.add("day")
-    if parts is None:
-        wanted = tuple(p for p in PARTS if p in available)
-    else:
-        wanted = _choices("parts", parts, PARTS)
-        missing = [p for p in wanted if p not in available]
-        if missing:
-            raise ExplodiceError(
-                f"`parts` {missing} need their input: 'party' a party, 'day' a day scenario "
-                "(and day_method other than 'none')."
-            )
+    wanted = _parts_wanted(parts, party_, day, day_method)
     moved = variants(rules)
     if switches is not None:
         names = _choices("switches", switches, tuple(dict.fromkeys(v.switch for v in moved)))
@@ -759,12 +806,7 @@ def sensitivity(
             continue
         base = measures[part](rules)
         frames += [_delta(v, base, measures[part](v.rules)) for v in in_scope]
-    notes: dict[tuple[str, str], str] = {}
-    for v in moved:
-        if not any(v.scope in PART_SCOPES[p] for p in wanted):
-            notes[(v.switch, v.value)] = (
-                f"{v.switch} is read by the {v.scope} only, which this call does not compute"
-            )
+    notes = _out_of_scope(moved, wanted)
     days = None
     if "day" in wanted and day is not None:
         days = _Day(day, day_method, n_days, seed)
@@ -772,23 +814,8 @@ def sensitivity(
     detail = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     by_measure = _by_measure(detail)
     table = _table(moved, by_measure, notes, days.how if days is not None else {})
-    simulated = days is not None and any("simulate" in h for h in days.how.values())
-    attrs = {
-        "rules": rules.describe(),
-        "method": {p: "exact" for p in wanted if p != "day"}
-        | ({"day": sorted(set(days.how.values()))} if days is not None else {}),
-        "n_days": n_days if simulated else None,
-        "seed": seed if simulated else None,
-        "scenario": days.day.name if days is not None else None,
-        "modifiers": list(grid.modifiers),
-        "dcs": list(grid.dcs),
-        "advantages": list(grid.advantages),
-        "kinds": list(grid.kinds),
-        "policies": [policy_label(p) for p in grid.policies],
-        "rerolls": [str(r) if r is not None else "none" for r in grid.rerolls],
-        "parts": list(wanted),
-        "seconds": time.perf_counter() - began,
-    }
+    attrs = _provenance(rules, wanted, days, n_days, seed, grid)
+    attrs["seconds"] = time.perf_counter() - began
     for frame in (table, detail, by_measure):
         frame.attrs.clear()
         frame.attrs.update(attrs)

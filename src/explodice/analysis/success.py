@@ -61,6 +61,7 @@ from explodice.game.tables import (
     MAX_DC,
     MODIFIERS,
     SYSTEMS,
+    System,
     check_system,
     difficulty_of,
 )
@@ -83,7 +84,7 @@ __all__ = [
 _STATE_ORDER: tuple[Advantage, ...] = ("normal", "advantage", "disadvantage")
 
 
-def dc_table(system: str = "3d6x") -> pd.DataFrame:
+def dc_table(system: System = "3d6x") -> pd.DataFrame:
     """The typical DC table of a system: ``difficulty``, ``difficulty_fr``, ``dc``.
 
     >>> dc_table().dc.tolist()
@@ -102,7 +103,7 @@ def dc_table(system: str = "3d6x") -> pd.DataFrame:
 def roll_distribution(
     roll: Roll,
     *,
-    system: str = "3d6x",
+    system: System = "3d6x",
     rules: Rules | None = None,
     method: Method | None = None,
     n: int | None = None,
@@ -129,7 +130,7 @@ def roll_distribution(
     return simulate(roll, rules, n=s.n, seed=s.seed, threads=s.threads, progress=progress)
 
 
-def _distribution(roll: Roll, system: str, rules: Rules, streams: Streams) -> Distribution:
+def _distribution(roll: Roll, system: System, rules: Rules, streams: Streams) -> Distribution:
     """One distribution of a call: simulated ones each take the call's next stream."""
     s = streams.sampling
     if not s.simulated:
@@ -140,7 +141,7 @@ def _distribution(roll: Roll, system: str, rules: Rules, streams: Streams) -> Di
 
 
 def as_distribution(
-    item: Roll | Distribution, system: str, rules: Rules, streams: Streams
+    item: Roll | Distribution, system: System, rules: Rules, streams: Streams
 ) -> Distribution:
     """A Distribution passes through; a Roll is computed (``streams``: the call's
     :meth:`Sampling.streams`)."""
@@ -186,7 +187,7 @@ def resolve_readings(
 
 
 def states(
-    system: str, advantages: Iterable[str], readings: Iterable[str], rules: Rules
+    system: System, advantages: Iterable[str], readings: Iterable[str], rules: Rules
 ) -> list[tuple[str, Advantage, Rules]]:
     """``(label, advantage, rules)`` per advantage state; 3d6x disadvantage once per reading."""
     out: list[tuple[str, Advantage, Rules]] = []
@@ -214,7 +215,7 @@ def states(
     return out
 
 
-def policy_label(policy: Policy, actor: str = "pc", system: str = "3d6x") -> str:
+def policy_label(policy: Policy, actor: Actor = "pc", system: System = "3d6x") -> str:
     """The policy as a table label: 'keep', 'cancel', 'best(λ=0.1)', 'npc', or 'none' (d20)."""
     if system == "d20":
         return "none"
@@ -229,7 +230,7 @@ def _grid(
     base: Roll | tuple[Roll, Reroll],
     mods: np.ndarray,
     dcs: np.ndarray,
-    system: str,
+    system: System,
     rules: Rules,
     streams: Streams,
 ) -> dict[str, np.ndarray]:
@@ -272,7 +273,7 @@ def _failure_grid(
     reroll: Reroll,
     mods: np.ndarray,
     dcs: np.ndarray,
-    system: str,
+    system: System,
     rules: Rules,
     streams: Streams,
 ) -> dict[str, np.ndarray]:
@@ -309,7 +310,7 @@ class _Spec:
 
 
 def _character_specs(
-    characters: Sequence[Character], tests: Iterable[Any] | None, system: str
+    characters: Sequence[Character], tests: Iterable[Any] | None, system: System
 ) -> list[_Spec]:
     specs = []
     for c in characters:
@@ -340,7 +341,7 @@ def _character_specs(
     return specs
 
 
-def _character_roll(c: Character, test: Any, system: str) -> tuple[Roll, str]:
+def _character_roll(c: Character, test: Any, system: System) -> tuple[Roll, str]:
     """'Perception' (skill check), 'DEX' (ability check), 'save DEX' or ('save', 'DEX')."""
     if isinstance(test, tuple) and len(test) == 2 and isinstance(test[0], str):
         if test[0] == "save" and isinstance(test[1], str):
@@ -362,11 +363,133 @@ def _character_roll(c: Character, test: Any, system: str) -> tuple[Roll, str]:
     return c.roll(ability=ability, system=system, dc=0), ability
 
 
+def _specs(
+    modifiers: Iterable[int] | None,
+    characters: Sequence[Character] | Character | None,
+    tests: Iterable[Any] | None,
+    system: System,
+    kind: RollKind,
+    actor: Actor,
+    policy: Policy,
+) -> list[_Spec]:
+    """The tests of a success table: each character's (``tests``, else its saves and skills),
+    else one per modifier (default -5..+10)."""
+    if characters is not None:
+        if modifiers is not None:
+            raise ExplodiceError(
+                "`modifiers` must be None when `characters` is given, but "
+                f"{shown(modifiers)} was passed."
+            )
+        characters = (
+            [characters]
+            if isinstance(characters, Character)
+            else check_items("characters", characters, what="Character objects")
+        )
+        tests = None if tests is None else check_items("tests", tests, what="tests")
+        return _character_specs(characters, tests, system)
+    mods = MODIFIERS if modifiers is None else check_items("modifiers", modifiers, what="modifiers")
+    return [_Spec(check_int("modifiers", m, lo=-100, hi=100), kind, actor, policy) for m in mods]
+
+
+def _group_columns(
+    specs: list[_Spec],
+    idx: list[int],
+    group: tuple[RollKind, Actor, Policy, Reroll | None],
+    state: tuple[int, str, Advantage, Rules],
+    dc_arr: np.ndarray,
+    difficulties: np.ndarray,
+    system: System,
+    streams: Any,
+) -> dict[str, np.ndarray]:
+    """The rows of one group of tests (``idx`` into ``specs``: the same kind, actor, policy
+    and reroll) in one advantage state (its index, label, advantage and rules), each against
+    every DC: the columns of the table, with ``_order`` and ``_state`` to sort them by."""
+    g_kind, g_actor, g_policy, g_reroll = group
+    s_i, label, adv, state_rules = state
+    base = Roll(
+        0,
+        advantage=adv,
+        kind=g_kind,
+        actor=g_actor,
+        policy=g_policy,
+        reroll=g_reroll if g_reroll is None or g_reroll.trigger == "one" else None,
+    )
+    cell: Roll | tuple[Roll, Reroll] = base
+    if g_reroll is not None and g_reroll.trigger == "failure":
+        cell = (base, g_reroll)
+    mods_arr = np.array([specs[i].modifier for i in idx])
+    grid = _grid(cell, mods_arr, dc_arr, system, state_rules, streams)
+    size = grid["p"].size
+    cols = {
+        "_order": np.repeat(idx, dc_arr.size),
+        "_state": np.full(size, s_i),
+        "modifier": np.repeat(mods_arr, dc_arr.size),
+        "dc": np.tile(dc_arr, len(idx)),
+        "difficulty": np.tile(difficulties, len(idx)),
+        "advantage": np.full(size, label, dtype=object),
+        "disadvantage": np.full(
+            size, state_rules.disadvantage if adv == "disadvantage" else None, dtype=object
+        ),
+        "policy": np.full(size, policy_label(g_policy, g_actor, system), dtype=object),
+    }
+    cols |= {k: v.ravel() for k, v in grid.items()}
+    for name in dict(specs[idx[0]].labels):
+        cols[name] = np.repeat(
+            np.array([dict(specs[i].labels)[name] for i in idx], dtype=object), dc_arr.size
+        )
+    return cols
+
+
+def _table(
+    parts: dict[str, list[Any]],
+    dc_arr: np.ndarray,
+    system: System,
+    rules: Rules,
+    sampling: Sampling,
+    streams: Any,
+    kind: RollKind | None,
+) -> pd.DataFrame:
+    """The table from its parts' columns: rows ordered by test (as given), then advantage
+    state, then DC (as given); its provenance in columns and ``attrs`` (``kind`` is None for
+    characters' tests)."""
+    data: dict[str, Any] = {k: np.concatenate(v) for k, v in parts.items()}  # + scalars below
+    order = np.lexsort(
+        (
+            np.tile(np.arange(dc_arr.size), data["dc"].size // dc_arr.size),
+            data["_state"],
+            data["_order"],
+        )
+    )
+    data = {k: v[order] for k, v in data.items()}
+    columns: list[str] = [c for c in ("character", "test", "kind") if c in data]
+    columns += ["system", "modifier", "dc", "difficulty", "advantage"]
+    columns += ["disadvantage"] if system == "3d6x" else []
+    columns += ["policy", "method", "p"]
+    data |= {"system": system, "method": sampling.method}
+    if sampling.simulated:
+        columns += ["ci_low", "ci_high", "n", "seed"]
+        data |= {"n": sampling.n, "seed": streams.record}
+    columns += ["p_tie"] if rules.close_contest else []  # lutte serrée: ties go to the bids
+    columns += ["p_complication", "drain_mean"]
+    table = pd.DataFrame({c: data[c] for c in columns}, index=pd.RangeIndex(order.size))
+    table.attrs.update(
+        {
+            "system": system,
+            "method": sampling.method,
+            "rules": rules if system == "3d6x" else None,
+            "kind": kind,
+            "n": sampling.n if sampling.simulated else None,
+            "seed": streams.record,
+        }
+    )
+    return table
+
+
 def success_table(
     modifiers: Iterable[int] | None = None,
     dcs: Iterable[int] | None = None,
     *,
-    system: str = "3d6x",
+    system: System = "3d6x",
     characters: Sequence[Character] | None = None,
     tests: Iterable[Any] | None = None,
     advantages: Iterable[str] = _STATE_ORDER,
@@ -418,28 +541,7 @@ def success_table(
             check_int("dcs", d, lo=-MAX_DC, hi=MAX_DC) for d in check_items("dcs", dcs, what="DCs")
         ]
     )
-    if characters is not None:
-        if modifiers is not None:
-            raise ExplodiceError(
-                "`modifiers` must be None when `characters` is given, but "
-                f"{shown(modifiers)} was passed."
-            )
-        characters = (
-            [characters]
-            if isinstance(characters, Character)
-            else check_items("characters", characters, what="Character objects")
-        )
-        tests = None if tests is None else check_items("tests", tests, what="tests")
-        specs = _character_specs(characters, tests, system)
-    else:
-        mods = (
-            MODIFIERS
-            if modifiers is None
-            else check_items("modifiers", modifiers, what="modifiers")
-        )
-        specs = [
-            _Spec(check_int("modifiers", m, lo=-100, hi=100), kind, actor, policy) for m in mods
-        ]
+    specs = _specs(modifiers, characters, tests, system, kind, actor, policy)
     dc_arr = np.asarray(dc_list, dtype=int)
     difficulties = np.array([difficulty_of(int(d), system) for d in dc_arr], dtype=object)
     groups: dict[tuple[RollKind, Actor, Policy, Reroll | None], list[int]] = {}
@@ -447,72 +549,14 @@ def success_table(
         groups.setdefault((spec.kind, spec.actor, spec.policy, spec.reroll), []).append(i)
     parts: dict[str, list[Any]] = {}
     for s_i, (label, adv, state_rules) in enumerate(states(system, advantages, readings, rules)):
-        for (g_kind, g_actor, g_policy, g_reroll), idx in groups.items():
-            base = Roll(
-                0,
-                advantage=adv,
-                kind=g_kind,
-                actor=g_actor,
-                policy=g_policy,
-                reroll=g_reroll if g_reroll is None or g_reroll.trigger == "one" else None,
-            )
-            cell: Roll | tuple[Roll, Reroll] = base
-            if g_reroll is not None and g_reroll.trigger == "failure":
-                cell = (base, g_reroll)
-            mods_arr = np.array([specs[i].modifier for i in idx])
-            grid = _grid(cell, mods_arr, dc_arr, system, state_rules, streams)
-            size = grid["p"].size
-            cols = {
-                "_order": np.repeat(idx, dc_arr.size),
-                "_state": np.full(size, s_i),
-                "modifier": np.repeat(mods_arr, dc_arr.size),
-                "dc": np.tile(dc_arr, len(idx)),
-                "difficulty": np.tile(difficulties, len(idx)),
-                "advantage": np.full(size, label, dtype=object),
-                "disadvantage": np.full(
-                    size, state_rules.disadvantage if adv == "disadvantage" else None, dtype=object
-                ),
-                "policy": np.full(size, policy_label(g_policy, g_actor, system), dtype=object),
-            }
-            cols |= {k: v.ravel() for k, v in grid.items()}
-            for name in dict(specs[idx[0]].labels):
-                cols[name] = np.repeat(
-                    np.array([dict(specs[i].labels)[name] for i in idx], dtype=object), dc_arr.size
-                )
+        for group, idx in groups.items():
+            state = (s_i, label, adv, state_rules)
+            cols = _group_columns(specs, idx, group, state, dc_arr, difficulties, system, streams)
             for k, v in cols.items():
                 parts.setdefault(k, []).append(v)
-    data: dict[str, Any] = {k: np.concatenate(v) for k, v in parts.items()}  # + scalars below
-    # rows ordered by test (as given), then advantage state, then DC (as given)
-    order = np.lexsort(
-        (
-            np.tile(np.arange(dc_arr.size), data["dc"].size // dc_arr.size),
-            data["_state"],
-            data["_order"],
-        )
+    return _table(
+        parts, dc_arr, system, rules, sampling, streams, kind if characters is None else None
     )
-    data = {k: v[order] for k, v in data.items()}
-    columns: list[str] = [c for c in ("character", "test", "kind") if c in data]
-    columns += ["system", "modifier", "dc", "difficulty", "advantage"]
-    columns += ["disadvantage"] if system == "3d6x" else []
-    columns += ["policy", "method", "p"]
-    data |= {"system": system, "method": sampling.method}
-    if sampling.simulated:
-        columns += ["ci_low", "ci_high", "n", "seed"]
-        data |= {"n": sampling.n, "seed": streams.record}
-    columns += ["p_tie"] if rules.close_contest else []  # lutte serrée: ties go to the bids
-    columns += ["p_complication", "drain_mean"]
-    table = pd.DataFrame({c: data[c] for c in columns}, index=pd.RangeIndex(order.size))
-    table.attrs.update(
-        {
-            "system": system,
-            "method": sampling.method,
-            "rules": rules if system == "3d6x" else None,
-            "kind": kind if characters is None else None,
-            "n": sampling.n if sampling.simulated else None,
-            "seed": streams.record,
-        }
-    )
-    return table
 
 
 def pivot_success(

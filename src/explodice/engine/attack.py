@@ -41,7 +41,7 @@ from explodice.engine.d20 import d20
 from explodice.engine.distribution import as_dcs, wilson_interval
 from explodice.engine.exact import exact, exact_kept_sixes
 from explodice.engine.histogram import HIST_T, HIST_T_LO
-from explodice.engine.sampling import METHODS
+from explodice.engine.sampling import METHODS, Method
 from explodice.engine.seeding import (
     DEFAULT_CHUNK,
     MAX_ROLLS,
@@ -53,7 +53,7 @@ from explodice.engine.seeding import (
 from explodice.engine.simulate import simulate
 from explodice.game.checks import check_roll, check_rules
 from explodice.game.rules import Roll, Rules
-from explodice.game.tables import check_system
+from explodice.game.tables import System, check_system
 
 __all__ = ["AttackOdds", "attack_odds", "critical_sixes"]
 
@@ -73,11 +73,11 @@ class AttackOdds:
 
     roll: Roll
     rules: Rules
-    system: str
+    system: System
     targets: np.ndarray
     p_hit: np.ndarray
     p_crit: np.ndarray
-    method: str = "exact"
+    method: Method = "exact"
     n: int | None = None
     seed: int | None = None
     hit_ci: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
@@ -102,8 +102,8 @@ def attack_odds(
     targets: int | Iterable[int],
     rules: Rules | None = None,
     *,
-    system: str = "3d6x",
-    method: str = "exact",
+    system: System = "3d6x",
+    method: Method = "exact",
     n: int = 200_000,
     seed: int | np.random.SeedSequence | None = None,
     threads: int | None = None,
@@ -146,7 +146,9 @@ def _exact_3d6x(roll: Roll, rules: Rules, vds: np.ndarray) -> tuple[np.ndarray, 
     return at + below[index], np.full(vds.shape, float(pmf.sum()))
 
 
-def _d20(roll: Roll, rules: Rules, acs: np.ndarray, method: str, n: int, seed: Any) -> AttackOdds:
+def _d20(
+    roll: Roll, rules: Rules, acs: np.ndarray, method: Method, n: int, seed: Any
+) -> AttackOdds:
     """d20: natural 1 misses, natural 20 hits and is the critical."""
     if roll.kind != "attack":
         roll = roll.replace(kind="attack")

@@ -25,7 +25,7 @@ import numpy as np
 from explodice.core.errors import check_choice, check_flag
 from explodice.engine.d20_reroll import kept_face_pmf_with_reroll, simulate_faces
 from explodice.engine.distribution import Distribution
-from explodice.engine.sampling import METHODS
+from explodice.engine.sampling import METHODS, Method
 from explodice.engine.seeding import (
     DEFAULT_CHUNK,
     MAX_ROLLS,
@@ -35,7 +35,7 @@ from explodice.engine.seeding import (
     seed_record,
 )
 from explodice.game.checks import check_roll
-from explodice.game.rules import ADVANTAGE_STATES, ExplodiceError, Roll, check_int
+from explodice.game.rules import ADVANTAGE_STATES, Advantage, ExplodiceError, Roll, check_int
 from explodice.game.tables import D20_DCS
 
 __all__ = ["D20_DCS", "D20Distribution", "d20", "kept_face_pmf"]
@@ -43,7 +43,7 @@ __all__ = ["D20_DCS", "D20Distribution", "d20", "kept_face_pmf"]
 _FACES = np.arange(1, 21)
 
 
-def kept_face_pmf(advantage: str) -> np.ndarray:
+def kept_face_pmf(advantage: Advantage) -> np.ndarray:
     """P(kept die = f) for f = 1..20: 1/20; (2f - 1)/400 with advantage; (41 - 2f)/400 with
     disadvantage.
 
@@ -112,7 +112,7 @@ class D20Distribution(Distribution):
 def d20(
     roll: Roll,
     *,
-    method: str = "exact",
+    method: Method = "exact",
     n: int = 1_000_000,
     seed: int | np.random.SeedSequence | None = None,
     naturals: bool | None = None,

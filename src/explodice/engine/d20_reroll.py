@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from explodice.game.rules import Roll
+from explodice.game.rules import Advantage, Roll
 
 __all__ = ["kept_face_pmf_with_reroll", "simulate_faces"]
 
@@ -34,7 +34,7 @@ def _succeeds(face: np.ndarray, roll: Roll, naturals: bool) -> np.ndarray:
     return ok
 
 
-def _keep(a: np.ndarray, b: np.ndarray, advantage: str) -> np.ndarray:
+def _keep(a: np.ndarray, b: np.ndarray, advantage: Advantage) -> np.ndarray:
     if advantage == "advantage":
         return np.maximum(a, b)
     if advantage == "disadvantage":

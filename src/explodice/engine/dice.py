@@ -18,6 +18,8 @@ from functools import cache
 
 import numpy as np
 
+from explodice.game.rules import MalusDie
+
 __all__ = [
     "MAX_EXPLOSIONS",
     "EXPLODING_DIE_MEAN",
@@ -61,7 +63,7 @@ def plain_die() -> Pmf:
     return _frozen(p), 0
 
 
-def malus_pmf(kind: str) -> Pmf:
+def malus_pmf(kind: MalusDie) -> Pmf:
     """PMF of the malus die that ``disadvantage="subtract"`` subtracts (``Rules.malus_die``):
     an ``"exploding"`` d6 like every die of the game, or a ``"plain"`` d6 (1..6).
 

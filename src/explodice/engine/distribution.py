@@ -29,8 +29,9 @@ from explodice.core.errors import (
     fail,
     shown,
 )
+from explodice.engine.sampling import Method
 from explodice.engine.seeding import seed_record
-from explodice.game.tables import DC_TABLES
+from explodice.game.tables import DC_TABLES, System
 
 if TYPE_CHECKING:
     from explodice.game.rules import Roll, Rules
@@ -135,7 +136,7 @@ class Distribution:
     omitted: float = 0.0
     roll: Roll | None = None
     rules: Rules | None = None
-    system: str = "3d6x"
+    system: System = "3d6x"
     counts: np.ndarray | None = None
     backend: str | None = None
 
@@ -404,7 +405,7 @@ def histogram_distribution(
     clamped: int,
     roll: Roll,
     rules: Rules,
-    method: str = "simulate",
+    method: Method = "simulate",
     backend: str = "cpu",
 ) -> Distribution:
     """Trim a kernel histogram ``[ones, drain, total]`` into a simulated Distribution."""

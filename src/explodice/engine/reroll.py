@@ -35,7 +35,7 @@ from explodice.engine.distribution import Distribution, histogram_distribution
 from explodice.engine.histogram import HIST_D, HIST_T, HIST_T_LO, N_ONES
 from explodice.engine.rule_of_one import policy_table
 from explodice.engine.seeding import DEFAULT_CHUNK, chunk_sizes, resolve_seed
-from explodice.game.rules import Best, Roll, Rules
+from explodice.game.rules import Best, MalusDie, Roll, Rules
 
 __all__ = ["exact_failure_reroll", "play", "simulate_reroll"]
 
@@ -84,7 +84,7 @@ def _trim(pmf: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(pmf[:, : d_any[-1] + 1, : o_any[-1] + 1])
 
 
-def _die(kind: str = "exploding") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _die(kind: MalusDie = "exploding") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A d6's PMF ``x[v]`` (v from 0), its survival ``P(X >= v)`` and CDF: an exploding one,
     or the malus die of ``kind`` (:func:`~explodice.engine.dice.malus_pmf`)."""
     x, _ = malus_pmf(kind)
@@ -260,7 +260,7 @@ def _explode(rng: np.random.Generator, shape: tuple[int, ...]) -> tuple[np.ndarr
     return total, last
 
 
-def _malus(rng: np.random.Generator, n: int, kind: str) -> np.ndarray:
+def _malus(rng: np.random.Generator, n: int, kind: MalusDie) -> np.ndarray:
     """``n`` malus dice of ``kind``: exploding d6s, or plain ones (1..6)."""
     return _explode(rng, (n,))[0] if kind == "exploding" else rng.integers(1, 7, size=n)
 

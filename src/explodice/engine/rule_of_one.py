@@ -44,7 +44,7 @@ from explodice.engine.dice import (
     sf_at,
     survival,
 )
-from explodice.game.rules import Best, Roll, Rules
+from explodice.game.rules import Best, MalusDie, Roll, Rules
 
 __all__ = [
     "STATE_SHAPE",
@@ -67,7 +67,7 @@ def expected_drain(kept_ones: int, kept_sixes: int, rules: Rules) -> float:
 
 
 @lru_cache(maxsize=128)
-def chain_survival(b: int, malus: str | None, fresh: bool = False) -> tuple[np.ndarray, int]:
+def chain_survival(b: int, malus: MalusDie | None, fresh: bool = False) -> tuple[np.ndarray, int]:
     """Survival ``(sf, lo)`` of what ``b`` kept 6s add (6 + an exploding die each), plus one
     fresh exploding die when ``fresh`` (Lucky's reroll of a kept 1 after the choice), minus
     the malus die if any (``"exploding"`` or ``"plain"``, :func:`~explodice.engine.dice.malus_pmf`):

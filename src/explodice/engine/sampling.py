@@ -108,7 +108,7 @@ class Streams:
 def resolve_sampling(
     sampling: Sampling | None,
     *,
-    method: str | None = None,
+    method: Method | None = None,
     n: int | None = None,
     seed: Any = None,
     threads: int | None = None,

@@ -66,7 +66,7 @@ from explodice.game.character import (
 from explodice.game.defence import AttackKind
 from explodice.game.reroll import Reroll
 from explodice.game.rules import Actor, Advantage, Best, Policy, Roll, check_int
-from explodice.game.tables import MAX_GAUGE_PER_LEVEL, fold_name
+from explodice.game.tables import MAX_GAUGE_PER_LEVEL, System, fold_name
 
 __all__ = [
     "DEFAULT_INCREASE",
@@ -199,7 +199,7 @@ class BuildTest:
         character: Character,
         *,
         dc: int,
-        system: str = "3d6x",
+        system: System = "3d6x",
         advantage: Advantage = "normal",
     ) -> Roll:
         """The character's :class:`Roll` of this test against ``dc``: a ``Best`` policy is

@@ -61,6 +61,7 @@ from explodice.game.tables import (
     MAX_DC,
     MAX_GAUGE,
     MAX_GAUGE_PER_LEVEL,
+    System,
     check_system,
     fold_name,
     resolve_armour,
@@ -477,7 +478,7 @@ class Character:
         return self.load > 5 * self.scores["STR"]
 
     def skill_modifier(
-        self, skill: str, *, system: str = "3d6x", ability: str | None = None
+        self, skill: str, *, system: System = "3d6x", ability: str | None = None
     ) -> int:
         """Ability modifier + multiplier x PB (3d6x: PB added 0-2 times; d20: 2 = Expertise).
 
@@ -489,7 +490,7 @@ class Character:
         # 3d6x adds PB up to twice; d20 Expertise doubles it once: the same number either way.
         return self.modifier(ab) + self.skills.get(skill, 0) * self.proficiency_bonus
 
-    def save_modifier(self, ability: str, *, system: str = "3d6x") -> int:
+    def save_modifier(self, ability: str, *, system: System = "3d6x") -> int:
         """Ability modifier + save multiplier x PB (3d6x: 0-2 times; d20: at most once, since
         Expertise doubles ability checks only, seed 004, unless the ``save_expertise`` feature
         says twice). A save proficient twice read in d20 without that feature adds PB once and
@@ -562,7 +563,7 @@ class Character:
         assert self.spell_ability is not None
         return self.spell_ability
 
-    def attack_modifier(self, system: str = "3d6x") -> int:
+    def attack_modifier(self, system: System = "3d6x") -> int:
         """The attack's modifier: ability + PB x proficiency + ``attack_bonus``; 3d6x adds PB
         0-2 times, d20 at most once (docs/rules.md, d20).
 
@@ -582,7 +583,7 @@ class Character:
         self,
         vd: int | None = None,
         *,
-        system: str = "3d6x",
+        system: System = "3d6x",
         advantage: Advantage = "normal",
         advantages: int = 0,
         disadvantages: int = 0,
@@ -619,7 +620,7 @@ class Character:
         advantage: Advantage = "normal",
         bonus: int = 0,
         policy: Policy | None = None,
-        system: str = "3d6x",
+        system: System = "3d6x",
         dc: int | None = None,
         advantages: int = 0,
         disadvantages: int = 0,

@@ -70,6 +70,7 @@ from explodice.game.tables import (
     D20_AC_BASE,
     D20_SAVE_DC_BASE,
     SAVE_DC_BASE_3D6X,
+    System,
     check_system,
     fold_name,
     fp_proficiency_bonus,
@@ -306,7 +307,7 @@ class Monster:
             return max(self.attacks.values())
         return max(self.modifier("STR"), self.modifier("DEX")) + self.pb
 
-    def save_dc(self, name: str | None = None, *, system: str = "d20") -> int | None:
+    def save_dc(self, name: str | None = None, *, system: System = "d20") -> int | None:
         """A save DC (``name``, or its highest): as printed in d20; in 3d6x DC - 8 + the 3d6x
         save base (the fitted base + PB + the modifier). ``None`` when it has none.
 
@@ -351,14 +352,14 @@ class Monster:
 
     # -- its rolls ----------------------------------------------------------------------------
     def attack_roll(
-        self, attack: str | None = None, *, advantage: Advantage = "normal", system: str = "3d6x"
+        self, attack: str | None = None, *, advantage: Advantage = "normal", system: System = "3d6x"
     ) -> Roll:
         """The :class:`Roll` of an attack (an NPC's; the bonus is the same in both systems)."""
         check_system(system)
         return Roll(self.attack_bonus(attack), advantage=advantage, kind="attack", actor="npc")
 
     def save_roll(
-        self, ability: str, *, advantage: Advantage = "normal", system: str = "3d6x"
+        self, ability: str, *, advantage: Advantage = "normal", system: System = "3d6x"
     ) -> Roll:
         """The :class:`Roll` of a save (an NPC's)."""
         check_system(system)

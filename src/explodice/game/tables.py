@@ -236,7 +236,7 @@ def check_system(system: str) -> System:
     return check_choice("system", system, SYSTEMS, ExplodiceError)
 
 
-def dc_bands(system: str = "3d6x") -> tuple[tuple[str, int], ...]:
+def dc_bands(system: System = "3d6x") -> tuple[tuple[str, int], ...]:
     """The typical DC table of a system as ``(difficulty, DC)`` pairs, easiest first."""
     return tuple(DC_TABLES[check_system(system)].items())
 
@@ -281,7 +281,7 @@ def fp_proficiency_bonus(fp: object) -> int:
     return next(pb for top, pb in _FP_PB_STEPS if value <= top)
 
 
-def difficulty_of(dc: int, system: str = "3d6x") -> str:
+def difficulty_of(dc: int, system: System = "3d6x") -> str:
     """The name of a DC in the system's typical table, or ``""``.
 
     >>> difficulty_of(16), difficulty_of(17)

@@ -22,6 +22,7 @@ from typing import Any
 import pandas as pd
 
 from explodice.present import i18n
+from explodice.present.i18n import Lang
 from explodice.present.labels import switch_label
 from explodice.questions.answer import Answer, Provenance
 from explodice.questions.day import DayInputs
@@ -58,7 +59,7 @@ def readings_inputs(config: Any, **grid: Any) -> ReadingsInputs:
     return dataclasses.replace(base, **grid)
 
 
-def method_text(prov: Provenance, lang: str, *, rules: bool = True) -> str:
+def method_text(prov: Provenance, lang: Lang, *, rules: bool = True) -> str:
     """How an answer was obtained, in ``lang``, for a caption or a header: ``exact (no
     sampling)``, or ``simulated: 2,000 days, seed 7, 95% intervals``; then the rules switches
     off their defaults (``rules``)."""

@@ -2,7 +2,7 @@
 builds of the rules (and a line that says which), for the command line, the report's levels
 chapter and the explorer.
 
->>> from explodice.present.report.config import ReportConfig
+>>> from explodice.present.config import ReportConfig
 >>> shown = shown_builds(ReportConfig())
 >>> shown.source, shown.names[:2], shown.note("en", "my.toml")[:20]
 ('reference', ['fighter', 'rogue'], 'The reference builds')
@@ -15,6 +15,7 @@ from typing import Any
 
 from explodice.game.build import Build, reference_builds
 from explodice.present import i18n
+from explodice.present.i18n import Lang
 
 __all__ = ["ShownBuilds", "first_builds", "shown_builds"]
 
@@ -31,7 +32,7 @@ class ShownBuilds:
     def names(self) -> list[str]:
         return [b.name for b in self.builds]
 
-    def note(self, lang: str, config_source: str) -> str:
+    def note(self, lang: Lang, config_source: str) -> str:
         """Where the builds come from, in one line of ``lang``."""
         _ = i18n.translator(lang)
         if self.source == "reference":
@@ -51,7 +52,7 @@ def shown_builds(config: Any) -> ShownBuilds:
     return ShownBuilds(tuple(reference_builds()), "reference")
 
 
-def first_builds(names: list[str], limit: int, lang: str) -> tuple[list[str], str]:
+def first_builds(names: list[str], limit: int, lang: Lang) -> tuple[list[str], str]:
     """The first ``limit`` of ``names`` (the builds a page has room for), and the sentence that
     says so when some are left out (``""`` when none is).
 

@@ -38,6 +38,7 @@ from typing import Any, Literal, get_args
 import pandas as pd
 
 from explodice.present import i18n
+from explodice.present.i18n import Lang
 from explodice.present.labels import N_
 from explodice.questions.answer import CERTAIN_WITHIN, Answer, Kind
 
@@ -60,7 +61,7 @@ class Formatter:
     """The formatter of a ``lang`` on a ``surface``: :meth:`cell` writes one value of a
     declared kind, :meth:`table` a whole table of an answer."""
 
-    lang: str = "en"
+    lang: Lang = "en"
     surface: Surface = "report"
 
     @property

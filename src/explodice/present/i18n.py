@@ -4,8 +4,10 @@ Labels are written in English in the code (the game's words in
 :mod:`explodice.present.labels`), wrapped in ``_()``, and looked up in a gettext catalogue
 (``explodice/present/locale/<lang>/LC_MESSAGES/explodice.po``, read with Babel, so no
 compilation step is needed); numbers, percentages and dates are formatted by Babel's CLDR data
-(French: ``49,1 %``, ``12,6``, ``1 décembre 2026``). The words are the seed's: DD, Très facile
-... Presque impossible, jauge, règle du 1.
+(French: ``49,1 %``, ``12,6``, ``1 décembre 2026``). The words are the seed's: DD, jauge, règle
+du 1. The seed's names of the difficulty bands (Très facile ... Presque impossible) are
+written once, in :data:`~explodice.game.tables.DIFFICULTY_FR` (the game layer reads them too):
+the catalogue takes them from there (:data:`SEED_WORDS`), the .po file does not repeat them.
 
 >>> _ = translator("fr")
 >>> _("moderate"), percent(0.4912, "fr"), number(12.6, "fr", 1), percent(0.4912, "en")
@@ -26,10 +28,12 @@ from typing import Any, Literal, get_args
 
 from explodice.core.errors import ExplodiceError, check_choice
 from explodice.engine.exact import OMITTED_LIMIT as CERTAIN
+from explodice.game.tables import DIFFICULTY_FR
 
 __all__ = [
     "CERTAIN",
     "LANGS",
+    "SEED_WORDS",
     "Lang",
     "check_lang",
     "date",
@@ -49,6 +53,9 @@ Lang = Literal["en", "fr"]
 LANGS: tuple[Lang, ...] = get_args(Lang)
 DOMAIN = "explodice"
 _LOCALES = {"en": "en_GB", "fr": "fr_FR"}
+#: The words of a language written in the game layer, not in its .po file: the seed's names
+#: of the difficulty bands. The catalogue of that language adds them.
+SEED_WORDS: dict[str, Any] = {"fr": DIFFICULTY_FR}
 
 
 def check_lang(lang: Any) -> Lang:
@@ -61,7 +68,7 @@ def check_lang(lang: Any) -> Lang:
 
 
 @functools.cache
-def _catalogue(lang: str) -> gettext.NullTranslations:
+def _catalogue(lang: Lang) -> gettext.NullTranslations:
     if lang == "en":
         return gettext.NullTranslations()
     from babel.messages.mofile import write_mo
@@ -70,13 +77,15 @@ def _catalogue(lang: str) -> gettext.NullTranslations:
     path = resources.files("explodice.present").joinpath(f"locale/{lang}/LC_MESSAGES/{DOMAIN}.po")
     with path.open("rb") as f:
         catalog = read_po(f, locale=_LOCALES[lang], domain=DOMAIN)
+    for msgid, msgstr in SEED_WORDS.get(lang, {}).items():
+        catalog.add(msgid, msgstr)
     buffer = io.BytesIO()
     write_mo(buffer, catalog)
     buffer.seek(0)
     return gettext.GNUTranslations(buffer)
 
 
-def translator(lang: str) -> Callable[[str], str]:
+def translator(lang: Lang) -> Callable[[str], str]:
     """The ``_`` function of ``lang``: an English label in, the label in ``lang`` out."""
     return _catalogue(check_lang(lang)).gettext
 
@@ -86,7 +95,7 @@ def _round(x: float, digits: int) -> Decimal:
     return Decimal(float(x)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
 
 
-def number(x: float, lang: str, digits: int | None = 1) -> str:
+def number(x: float, lang: Lang, digits: int | None = 1) -> str:
     """``x`` with ``digits`` decimals (``None``: as few as it needs, up to 6), the language's
     way (``12,6`` in French).
 
@@ -102,7 +111,7 @@ def number(x: float, lang: str, digits: int | None = 1) -> str:
     return format_decimal(_round(x, digits), format=pattern, locale=loc, decimal_quantization=False)
 
 
-def percent(p: float, lang: str, digits: int = 1) -> str:
+def percent(p: float, lang: Lang, digits: int = 1) -> str:
     """A probability in percent as the language writes it (the locale's own pattern: ``49.1%``
     in English, ``49,1 %`` in French), the same in the report, its figures, the explorer and
     the command line; never a false 0 % or 100 %: ``< 0,1 %`` instead.
@@ -134,7 +143,7 @@ def percent(p: float, lang: str, digits: int = 1) -> str:
 
 
 @functools.cache
-def _percent_pattern(lang: str, digits: int) -> str:
+def _percent_pattern(lang: Lang, digits: int) -> str:
     """The locale's own percent pattern (CLDR: ``#,##0%`` in English, ``#,##0\u202f%`` in
     French) with ``digits`` decimals."""
     from babel import Locale
@@ -153,7 +162,7 @@ def keep_together(text: str) -> str:
     return re.sub(r" ([:;!?»])", "\xa0\\1", text).replace("« ", "«\xa0")
 
 
-def date(day: str | _dt.date, lang: str) -> str:
+def date(day: str | _dt.date, lang: Lang) -> str:
     """A date as the language writes it (``1 décembre 2026``; English keeps ISO ``2026-12-01``)."""
     from babel.dates import format_date
 
@@ -164,7 +173,7 @@ def date(day: str | _dt.date, lang: str) -> str:
     return format_date(day, format="long", locale=_LOCALES[lang])
 
 
-def percent_formatter(lang: str, digits: int = 0) -> Any:
+def percent_formatter(lang: Lang, digits: int = 0) -> Any:
     """A matplotlib tick formatter writing probabilities in percent the language's way, with
     the fewest decimals (at most ``digits``) that write every tick of the axis exactly: ``60%``,
     never ``60.0%`` beside ``60%`` elsewhere; ``2.5%`` where the ticks need it."""
@@ -178,7 +187,7 @@ def percent_formatter(lang: str, digits: int = 0) -> Any:
     return _TickFormatter(write, scale=100, most=max(digits, 1))
 
 
-def number_formatter(lang: str) -> Any:
+def number_formatter(lang: Lang) -> Any:
     """A matplotlib tick formatter writing plain numbers the language's way (``0,5``), every
     tick of an axis with the same decimals (``1,9 2,0 2,1``, as English writes ``1.9 2.0 2.1``)."""
     check_lang(lang)
@@ -220,7 +229,7 @@ def typographic(text: str) -> str:
     return "\u2212" + text[1:] if text.startswith("-") else text
 
 
-def d3_locale(lang: str) -> dict[str, Any]:
+def d3_locale(lang: Lang) -> dict[str, Any]:
     """The number locale of the page's charts (d3-format), from Babel's CLDR symbols."""
     from babel.numbers import get_decimal_symbol, get_group_symbol
 
@@ -235,7 +244,7 @@ def d3_locale(lang: str) -> dict[str, Any]:
     }
 
 
-def _cell_number(x: float, lang: str) -> str:
+def _cell_number(x: float, lang: Lang) -> str:
     from babel.numbers import format_scientific
 
     if x != x:
@@ -245,7 +254,7 @@ def _cell_number(x: float, lang: str) -> str:
     return number(x, lang, 3)  # three decimals, as the English tables (cli.output.fmt_float)
 
 
-def localise_table(frame: Any, lang: str) -> Any:
+def localise_table(frame: Any, lang: Lang) -> Any:
     """A text table in ``lang``: headers and label cells from the catalogue, numbers by CLDR.
 
     >>> import pandas as pd

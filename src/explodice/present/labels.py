@@ -32,6 +32,7 @@ from explodice.game.character import GAUGES, SKILLS_FR
 from explodice.game.rules import KINDS, READING_SWITCHES, Advantage, Best, Disadvantage, switches
 from explodice.game.tables import DIFFICULTY_FR, HAGGLE_DCS_FR
 from explodice.present import i18n
+from explodice.present.i18n import Lang
 
 __all__ = [
     "ABILITY",
@@ -121,12 +122,7 @@ WORDS = (
     N_("attack"),
     N_("gauge not empty"),
     N_("gauge empty"),
-    N_("very easy"),
-    N_("easy"),
-    N_("moderate"),
-    N_("hard"),
-    N_("very hard"),
-    N_("nearly impossible"),
+    # the difficulty bands' names: the catalogue takes them from game/tables.py (i18n.SEED_WORDS)
     N_("exact"),
     N_("simulate"),
     N_("embedded default"),
@@ -230,7 +226,7 @@ class State:
     def key(self) -> str:
         return f"{self.advantage} ({self.reading})" if self.reading else self.advantage
 
-    def label(self, lang: str, sep: str = " ") -> str:
+    def label(self, lang: Lang, sep: str = " ") -> str:
         """``disadvantage (drop)`` (``désavantage (écarter)``); ``sep="\n"`` puts the reading
         on a line of its own."""
         _ = i18n.translator(lang)
@@ -246,7 +242,7 @@ STATES = (
 )
 
 
-def policy_label(policy: Any, lang: str) -> str:
+def policy_label(policy: Any, lang: Lang) -> str:
     """A rule-of-1 policy as the report names it: ``keep``, ``cancel``, ``best(DC 16, λ=0.05)``
     (``meilleur(DD 16, λ=0,05)`` in French)."""
     _ = i18n.translator(lang)
@@ -257,13 +253,13 @@ def policy_label(policy: Any, lang: str) -> str:
     return _(str(policy))
 
 
-def best_label(weight: float, lang: str) -> str:
+def best_label(weight: float, lang: Lang) -> str:
     """``best(λ=0.05)``: a best(λ) policy whose DC is each roll's own (``meilleur(λ=0,05)``)."""
     _ = i18n.translator(lang)
     return _("best(λ={weight})").format(weight=i18n.number(weight, lang, None))
 
 
-def test_label(test: str, lang: str) -> str:
+def test_label(test: str, lang: Lang) -> str:
     """'Athletics' or 'save STR' in ``lang`` ('Athlétisme', 'sauvegarde FOR')."""
     _ = i18n.translator(lang)
     if test.startswith("save "):
@@ -273,7 +269,7 @@ def test_label(test: str, lang: str) -> str:
     return SKILLS_FR.get(test, test) if lang == "fr" else test
 
 
-def build_test_label(test: str, kind: str, ability: str, lang: str) -> str:
+def build_test_label(test: str, kind: str, ability: str, lang: Lang) -> str:
     """A build's test as the level tables name it (their ``test``, ``kind`` and ``ability``
     columns): ``Athletics``, ``DEX save``, ``STR check`` (``Athlétisme``, ``sauvegarde DEX``,
     ``test de FOR``).
@@ -293,17 +289,17 @@ def build_test_label(test: str, kind: str, ability: str, lang: str) -> str:
     return SKILLS_FR.get(test, test) if lang == "fr" else test
 
 
-def difficulty_label(name: str, lang: str) -> str:
+def difficulty_label(name: str, lang: Lang) -> str:
     """A band of the DC table as the seed names it in ``lang`` (``Très facile``)."""
     return DIFFICULTY_FR[name] if lang == "fr" else name
 
 
-def item_label(item: str, lang: str) -> str:
+def item_label(item: str, lang: Lang) -> str:
     """An item type of the haggling table as the seed names it in ``lang``."""
     return HAGGLE_DCS_FR.get(item, item) if lang == "fr" else item
 
 
-def roll_test_label(day_roll: Any, lang: str, *, kind: bool = True) -> str:
+def roll_test_label(day_roll: Any, lang: Lang, *, kind: bool = True) -> str:
     """The test a day's roll makes: ``Athletics check``, ``CON save``, ``STR ability``
     (``Athlétisme (test)``, ``sauvegarde CON``); ``kind=False`` leaves out the word of a check
     (``Athletics``)."""
@@ -322,7 +318,7 @@ def roll_test_label(day_roll: Any, lang: str, *, kind: bool = True) -> str:
     return f"{test} {_(day_roll.kind)}"
 
 
-def roll_type_label(day_roll: Any, lang: str) -> str:
+def roll_type_label(day_roll: Any, lang: Lang) -> str:
     """A day's roll type as the pages name it: its own label when the scenario gave one, else
     ``Gudulf: Athletics check DC 16`` (``Gudulf : Athlétisme (test) DD 16``)."""
     if not day_roll.label_is_default:
@@ -333,7 +329,7 @@ def roll_type_label(day_roll: Any, lang: str) -> str:
     )
 
 
-def roll_type_lines(day_roll: Any, lang: str, width: int = 16) -> str:
+def roll_type_lines(day_roll: Any, lang: Lang, width: int = 16) -> str:
     """A day's roll type under a bar of a chart: ``Gudulf:\\nAthletics\\nDC 16`` (a check
     without its word); a label the scenario gave, wrapped at ``width`` characters."""
     if not day_roll.label_is_default:
@@ -344,7 +340,7 @@ def roll_type_lines(day_roll: Any, lang: str, width: int = 16) -> str:
     )
 
 
-def day_description(name: str | None, party: Any, rolls: int, lang: str) -> str:
+def day_description(name: str | None, party: Any, rolls: int, lang: Lang) -> str:
     """A day in one sentence: ``A day in the old mines: Gudulf, Aelis, Corbin; 40 rolls a
     day.`` (a day without a name is ``a day``). The name is shown as it is: the report's
     configuration writes its own names in the report's language."""
@@ -354,7 +350,7 @@ def day_description(name: str | None, party: Any, rolls: int, lang: str) -> str:
     )
 
 
-def rules_text(rules: Any, lang: str, readings: Any = None) -> str:
+def rules_text(rules: Any, lang: Lang, readings: Any = None) -> str:
     """The rules switches in one short line, in ``lang`` (English: ``Rules.describe()``), for
     captions and footers; ``readings`` names the disadvantage readings a table mixes, when it
     mixes several.
@@ -474,12 +470,12 @@ def changed_readings(rules: Any) -> list[tuple[str, Any]]:
     return [(n, getattr(rules, n)) for n in READING_SWITCHES if getattr(rules, n) != defaults[n]]
 
 
-def switch_label(name: str, lang: str) -> str:
+def switch_label(name: str, lang: Lang) -> str:
     """A switch's name in ``lang``: ``malus_die`` (``dé de malus``)."""
     return i18n.translator(lang)(SWITCH_NAMES.get(name, name))
 
 
-def switch_value(name: str, value: Any, lang: str) -> str:
+def switch_value(name: str, value: Any, lang: Lang) -> str:
     """One value of a switch in ``lang``, as a footer writes it: ``plain`` (``simple``), a set
     of kinds ``check,save`` (``test,sauvegarde``), a flag ``True`` (``oui``); a value without a
     word of its own (a gauge's name) as it is written.
@@ -508,7 +504,7 @@ def switch_value(name: str, value: Any, lang: str) -> str:
     return _(SWITCH_VALUES.get(name, {}).get(value, str(value)))
 
 
-def overflow_label(value: str, lang: str, *, long: bool = False) -> str:
+def overflow_label(value: str, lang: Lang, *, long: bool = False) -> str:
     """Where excess drain goes (``Rules.overflow``) in ``lang``, in a word (``fullest``,
     ``plus pleine``; a gauge's name as it is) or, ``long``, in a phrase (``moves to the
     fullest gauge``; ``goes to PA``)."""
@@ -521,7 +517,7 @@ def overflow_label(value: str, lang: str, *, long: bool = False) -> str:
     return _(words[value]) if value in words else value
 
 
-def reading_line(name: str, value: Any, lang: str) -> tuple[str, str]:
+def reading_line(name: str, value: Any, lang: Lang) -> tuple[str, str]:
     """A reading as the title page and the explorer say it: (question, answer), e.g.
     ``("Lucky rerolls a 1", "before the rule of 1's choice (the new die joins it)")``; a
     value without an answer of its own is said by :func:`switch_value`."""
@@ -540,7 +536,7 @@ DAY_BLIND_NEEDS = (
 )
 
 
-def blind_spot_text(spot: Any, day: Any, lang: str) -> str:
+def blind_spot_text(spot: Any, day: Any, lang: Lang) -> str:
     """Why the day is not computed (a :class:`~explodice.analysis.sensitivity.DayBlindSpot`
     of ``day``), in ``lang``: ``the day engines do not read malus_die=plain yet, and
     'Gudulf: Athletics check DC 16' subtracts a plain malus die when its gauge is at 0``."""

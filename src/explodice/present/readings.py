@@ -11,7 +11,7 @@ for ``explodice readings`` and the report's page ``readings``.
 - :func:`note_label`: why a part is not computed (a reading the day engines do not read yet,
   a switch read by a part the call left out), in ``lang``;
 - :func:`readings_frame`: the table as shown, one row per switch and value;
-- :func:`plot_readings`: the ranked bars of the largest change, on an Axes.
+- :func:`~explodice.present.plots.plot_readings` draws the table as ranked bars.
 
 Every number here is the sensitivity's own; nothing is computed again.
 
@@ -22,7 +22,6 @@ Every number here is the sensitivity's own; nothing is computed again.
 from __future__ import annotations
 
 import re
-import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -37,6 +36,7 @@ from explodice.analysis.sensitivity import (
 )
 from explodice.game.rules import KINDS, Rules
 from explodice.present import i18n
+from explodice.present.i18n import Lang
 from explodice.present.labels import (
     N_,
     best_label,
@@ -53,7 +53,6 @@ __all__ = [
     "PART_NAMES",
     "largest_cells",
     "note_label",
-    "plot_readings",
     "points",
     "reading_label",
     "readings_frame",
@@ -94,13 +93,13 @@ SUMMARIES = (
 _BEST = re.compile(r"best\(λ=([^)]*)\)")
 
 
-def reading_label(switch: str, value: str, lang: str) -> str:
+def reading_label(switch: str, value: str, lang: Lang) -> str:
     """A switch moved to one value, as the sensitivity's ``value`` column writes it
     (``plain``, ``True``, ``+attack``): ``malus_die = plain`` (``dé de malus = simple``)."""
     return f"{switch_label(switch, lang)} = {value_label(switch, value, lang)}"
 
 
-def value_label(switch: str, value: str, lang: str) -> str:
+def value_label(switch: str, value: str, lang: Lang) -> str:
     """A value of the ``value`` column in ``lang``: a kind added or removed (``+attack``,
     ``+attaque``), a flag (``True``, ``oui``), else :func:`~explodice.present.labels.switch_value`."""
     if lang == "en":
@@ -113,7 +112,9 @@ def value_label(switch: str, value: str, lang: str) -> str:
     return switch_value(switch, value, lang)
 
 
-def points(delta: float, lang: str, digits: int = 1, *, sign: bool = True, minus: str = "−") -> str:
+def points(
+    delta: float, lang: Lang, digits: int = 1, *, sign: bool = True, minus: str = "−"
+) -> str:
     """A change of a probability in percentage points, signed: ``+5.5 pp`` (``+5,5 pts``);
     a change that rounds to 0 but is not 0 is ``< 0.1 pp``, never a false 0. ``minus``: the
     sign of a fall (the typographic minus in the report, ``-`` on the command line)."""
@@ -129,7 +130,7 @@ def points(delta: float, lang: str, digits: int = 1, *, sign: bool = True, minus
     return f"{mark}{text}{' ' if lang == 'en' else ''}{unit}"
 
 
-def where_label(cell: Any, lang: str) -> str:
+def where_label(cell: Any, lang: Lang) -> str:
     """Where a change happens (a row of :func:`largest_cells` or of ``detail``), as a reader
     says it: ``P(success), DC table — +4 vs DC 12, disadvantage, ability, keep, lucky``; in
     French rebuilt from the cell's columns (``P(réussite), table des DD — +4 contre DD 12,
@@ -139,7 +140,7 @@ def where_label(cell: Any, lang: str) -> str:
     return f"{measure}, {_(PART_NAMES.get(cell.part, cell.part))} — {case_label(cell, lang)}"
 
 
-def case_label(cell: Any, lang: str) -> str:
+def case_label(cell: Any, lang: Lang) -> str:
     """The case of a cell in ``lang`` (English: the sensitivity's own ``case``)."""
     if lang == "en":
         return str(cell.case)
@@ -196,7 +197,7 @@ def case_label(cell: Any, lang: str) -> str:
     return str(cell.case)
 
 
-def note_label(note: str, variant: Variant | None, day: Any, rules: Rules, lang: str) -> str:
+def note_label(note: str, variant: Variant | None, day: Any, rules: Rules, lang: Lang) -> str:
     """Why a part of a row is not computed (its ``note``), in ``lang``: a reading the day
     engines do not read yet (said from the day itself), a switch read only by a part this
     call did not compute, or the day's own error (English: the note as it is)."""
@@ -226,7 +227,7 @@ def note_label(note: str, variant: Variant | None, day: Any, rules: Rules, lang:
 def readings_frame(
     table: pd.DataFrame,
     cells: pd.DataFrame,
-    lang: str,
+    lang: Lang,
     *,
     rules: Rules | None = None,
     day: Any = None,
@@ -284,14 +285,14 @@ def readings_frame(
     return pd.DataFrame(out)
 
 
-def signed_number(x: float, lang: str, digits: int, minus: str) -> str:
+def signed_number(x: float, lang: Lang, digits: int, minus: str) -> str:
     """A signed change of a number: ``+0.309``, ``−2.800`` (``minus``: the surface's)."""
     if x == 0:
         return i18n.number(0.0, lang, digits)
     return ("+" if x > 0 else minus) + i18n.number(abs(x), lang, digits)
 
 
-def headers(lang: str) -> dict[str, str]:
+def headers(lang: Lang) -> dict[str, str]:
     """The shown columns of :func:`readings_frame` and their headers in ``lang``."""
     _ = i18n.translator(lang)
     return {
@@ -300,67 +301,6 @@ def headers(lang: str) -> dict[str, str]:
         "where": _("where"),
         **{column: _(header) for column, header in SUMMARIES},
     }
-
-
-def plot_readings(
-    frame: pd.DataFrame,
-    *,
-    ax: Any = None,
-    lang: str = "en",
-    width: int = 58,
-    title: str | None = None,
-) -> Any:
-    """Horizontal bars of each reading's largest change of a probability (``largest_abs``,
-    in percentage points), ranked, coloured by the part where it happens, each with its
-    signed change and where (wrapped at ``width`` characters) beside it; a reading with
-    nothing computed is said so, never drawn as 0. ``frame``: :func:`readings_frame`."""
-    import matplotlib.pyplot as plt
-
-    _ = i18n.translator(lang)
-    if ax is None:
-        _fig, ax = plt.subplots()
-    n = len(frame)
-    y = np.arange(n)
-    size = 100 * frame["largest_abs"].to_numpy(dtype=float)
-    top = np.nanmax(size) if np.isfinite(size).any() and np.nanmax(size) > 0 else 1.0
-    tab10 = plt.get_cmap("tab10")  # its i-th colour for the i-th part
-    colours = {part: tab10(i) for i, part in enumerate(PART_NAMES)}
-    for yi, (row, v) in enumerate(zip(frame.to_dict("records"), size)):
-        if np.isnan(v):
-            ax.text(0, yi, "  " + _("not computed"), va="center", fontsize=6.5, color="0.35")
-            continue
-        ax.barh(yi, v, color=colours.get(row["part"], "0.6"), height=0.7)
-        text = row["largest"] + (f" · {row['where']}" if row["where"] else "")
-        ax.text(
-            v + top * 0.01,
-            yi,
-            "\n".join(textwrap.wrap(text, width)) or text,
-            va="center",
-            fontsize=5.6,
-            linespacing=1.0,
-        )
-    ax.set_yticks(y, [_two_lines(r) for r in frame["reading"]], fontsize=7)
-    ax.set_xlim(0, top * 2.1)  # room for the words beside the longest bar
-    step = next(st for st in (1, 2, 5, 10, 20, 25) if top / st <= 6)
-    ax.set_xticks(np.arange(0, min(100.0, top) + step / 2, step))  # never past 100 points
-    ax.set_ylim(n - 0.5, -0.5)
-    ax.set_xlabel(_("largest change of a probability (percentage points)"), fontsize=8)
-    ax.tick_params(axis="x", labelsize=7)
-    ax.grid(alpha=0.3, axis="x")
-    parts = [p for p in PART_NAMES if p in set(frame["part"].dropna())]
-    handles = [plt.Rectangle((0, 0), 1, 1, color=colours[p]) for p in parts]
-    if handles:
-        ax.legend(
-            handles,
-            [_(PART_NAMES[p]) for p in parts],
-            title=_("where the change is largest"),
-            loc="lower right",
-            fontsize=6.5,
-            title_fontsize=7,
-        )
-    if title:
-        ax.set_title(title, fontsize=10, loc="left")
-    return ax
 
 
 def readings_csv(answer: Answer, name: str) -> pd.DataFrame:
@@ -394,14 +334,8 @@ def with_provenance(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _two_lines(reading: str, width: int = 26) -> str:
-    """A long reading label on two lines, broken after its ``=``."""
-    name, eq, value = reading.partition(" = ")
-    return f"{name} =\n{value}" if eq and len(reading) > width else reading
-
-
 def text_table(
-    frame: pd.DataFrame, lang: str, columns: Sequence[str] | None = None
+    frame: pd.DataFrame, lang: Lang, columns: Sequence[str] | None = None
 ) -> pd.DataFrame:
     """The shown columns of :func:`readings_frame` under their headers in ``lang``."""
     names = headers(lang)

@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from explodice.analysis.levels import progression
 from explodice.game.build import LEVELS, Build
-from explodice.game.rules import Rules
-from explodice.game.tables import SYSTEMS
+from explodice.game.rules import Advantage, Rules
+from explodice.game.tables import SYSTEMS, System
 from explodice.questions.answer import Answer, Kind, Provenance
 from explodice.questions.registry import Question, register
-from explodice.sweeps.levels import progression
 
 __all__ = ["PROGRESSION_KINDS", "ProgressionInputs", "QUESTION", "compute"]
 
@@ -51,12 +51,13 @@ class ProgressionInputs:
     levels: tuple[int, ...] = tuple(LEVELS)
     tests: Any = "main"
     targets: tuple[tuple[str, Any], ...] | None = None
-    systems: tuple[str, ...] = SYSTEMS
-    advantage: str = "normal"
+    systems: tuple[System, ...] = SYSTEMS
+    advantage: Advantage = "normal"
 
 
-def compute(inputs: ProgressionInputs, **how: Any) -> Answer:
-    """The progression's one table, ``progression``; ``how``: the sweep's executor."""
+def compute(inputs: ProgressionInputs) -> Answer:
+    """The progression's one table, ``progression`` (computed directly: no sweep, no
+    executor)."""
     frame = progression(
         list(inputs.builds),
         list(inputs.levels),
@@ -65,7 +66,6 @@ def compute(inputs: ProgressionInputs, **how: Any) -> Answer:
         systems=list(inputs.systems),
         advantage=inputs.advantage,
         rules=inputs.rules,
-        **how,
     )
     attrs = dict(frame.attrs)
     frame.attrs = {}

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from explodice.analysis.levels import D20_SAVE_DC_BASE, Criterion, fit_save_dc
+from explodice.analysis.levels import Criterion, fit_save_dc
 from explodice.game.build import LEVELS, Build
 from explodice.game.character import ABILITIES
 from explodice.game.rules import Rules
+from explodice.game.tables import D20_SAVE_DC_BASE
 from explodice.questions.answer import Answer, Kind, Provenance
 from explodice.questions.registry import Question, register
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from explodice.analysis.success import success_table
 from explodice.game.rules import Policy, Rules
+from explodice.game.tables import System
 from explodice.questions.answer import Answer, Kind, Method, Provenance
 from explodice.questions.registry import Question, register
 
@@ -41,7 +42,7 @@ class SuccessInputs:
     modifiers: tuple[int, ...] | None
     rules: Rules
     dcs: tuple[int, ...] | None = None
-    system: str = "3d6x"
+    system: System = "3d6x"
     advantages: tuple[str, ...] | None = None
     readings: Any = None
     kind: str = "check"

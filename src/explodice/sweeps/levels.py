@@ -1,15 +1,12 @@
-"""The grids across levels: progression and gauge sizing, over builds x levels, by :func:`sweep`.
+"""The grid of exact days across levels: gauge sizing over builds x levels, by :func:`sweep`.
 
-Each (build, level) is one case of a sweep, so a large grid can go to a local process pool or
-a Dask cluster as ``explodice sweep`` does (``executor=``); a small one runs here, in this
-process (:class:`SerialExecutor`), since a pool's start costs more than the whole grid. The
-per-case computations are in :mod:`explodice.analysis.levels`.
-
->>> from explodice import progression, reference_builds
->>> t = progression(reference_builds()[:1], levels=[1, 17], tests=["Athletics"],
-...                 targets={"moderate": (0.5, 0.9)})
->>> t[["level", "system", "dc", "p", "in_target"]].round(3).values.tolist()
-[[1, '3d6x', 16, 0.574, True], [1, 'd20', 15, 0.55, True], [17, '3d6x', 16, 0.981, False], [17, 'd20', 15, 0.85, True]]
+Each (build, level) is one case of a sweep (an exact day per gauge, tens of milliseconds), so
+a large grid can go to a local process pool or a Dask cluster as ``explodice sweep`` does
+(``executor=``); a small one runs here, in this process (:class:`SerialExecutor`), since a
+pool's start costs more than the whole grid. The per-case computation is
+:func:`explodice.analysis.levels.gauge_rows`; the other questions across levels
+(:func:`~explodice.progression`, :func:`~explodice.level_dcs`, :func:`~explodice.fit_save_dc`)
+are computed directly in :mod:`explodice.analysis.levels`.
 """
 
 from __future__ import annotations
@@ -19,7 +16,7 @@ import dataclasses
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -32,24 +29,19 @@ from explodice.analysis.levels import (
     gauge_rows,
     placed_day,
     points_per_level,
-    progression_rows,
-    resolve_targets,
 )
 from explodice.core.errors import (
     ExplodiceError,
     ExplodiceTypeError,
     check_choice,
-    check_int,
     fail,
     shown,
 )
 from explodice.day.compiled import check_day_rules
 from explodice.day.scenario import DayRoll, Scenario
-from explodice.game.build import LEVELS, Build, BuildTest, check_level, check_levels, parse_test
+from explodice.game.build import LEVELS, Build, check_levels
 from explodice.game.character import GAUGES, Character
-from explodice.game.checks import check_rules
-from explodice.game.rules import ADVANTAGE_STATES, Advantage, Rules
-from explodice.game.tables import DC_TABLES, DIFFICULTIES, SYSTEMS
+from explodice.game.rules import Rules
 from explodice.sweeps.run import sweep
 from explodice.sweeps.tasks import SweepWarning, Task
 
@@ -58,16 +50,13 @@ __all__ = [
     "SIZING",
     "SIZING_RISK",
     "SerialExecutor",
-    "progression",
     "size_gauges",
 ]
 
 #: A grid whose prior cost is below this many seconds runs in this process: a local pool
 #: starts its workers (and loads numba's kernels in each) in about as long.
 AUTO_POOL_SECONDS = 20.0
-#: Prior seconds of one case (measured on the 2-core machine: progression ~2 ms a (build,
-#: level) with warm caches; gauge sizing ~25 ms a gauge the day drains).
-_PROGRESSION_COST = 0.005
+#: Prior seconds of one case (measured on the 2-core machine: ~25 ms a gauge the day drains).
 _GAUGE_COST = 0.05
 #: The share of days on which a sized gauge may empty before the long rest, by default: one
 #: day in ten (``size_gauges(risk=)``, ``explodice size-gauges --risk``, the report's page).
@@ -144,183 +133,6 @@ def _run(
     meta = {k: frame.attrs[k] for k in ("workers", "batches", "seconds", "compute_seconds")}
     frame = frame.drop(columns=["case", "method", "n", "seed", "error"]).reset_index(drop=True)
     frame.attrs.update(meta)
-    return frame
-
-
-# -- progression ------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class _Progression:
-    """One (build, level) case of :func:`progression` (picklable: it travels to workers)."""
-
-    builds: tuple[Build, ...]
-    tests: tuple[BuildTest, ...] | Literal["main"] | None
-    targets: Mapping[str, tuple[float, float]]
-    dcs: Mapping[str, Mapping[str, Mapping[int, int]]]
-    systems: tuple[str, ...]
-    rules: Rules
-    advantage: Advantage
-
-    def __call__(self, case: dict[str, Any], seed: Any) -> pd.DataFrame:
-        build = next(b for b in self.builds if b.name == case["build"])
-        rows = progression_rows(
-            build,
-            int(case["level"]),
-            tests=self.tests,
-            targets=self.targets,
-            dcs=self.dcs,
-            systems=self.systems,
-            rules=self.rules,
-            advantage=self.advantage,
-        )
-        return pd.DataFrame(rows).drop(columns=["build", "level"])
-
-
-def _dc_tables(
-    dcs: Any, difficulties: Sequence[str], levels: Sequence[int], systems: Sequence[str]
-) -> dict[str, dict[str, dict[int, int]]]:
-    """``{system: {band: {level: dc}}}``: 5e's table for d20; for 3d6x the game's table, a
-    mapping ``{band: dc}`` or a DataFrame with ``difficulty``, ``level`` and ``dc`` columns
-    (one DC per band and level, such as :func:`~explodice.level_dcs`'s rows of one table)."""
-    out: dict[str, dict[str, dict[int, int]]] = {}
-    for system in systems:
-        if system == "d20" or dcs is None:
-            table = DC_TABLES[system]
-            out[system] = {b: dict.fromkeys(levels, int(table[b])) for b in difficulties}
-            continue
-        if isinstance(dcs, pd.DataFrame):
-            missing = {"difficulty", "level", "dc"} - set(dcs.columns)
-            if missing:
-                raise ExplodiceError(
-                    f"`dcs` must have the columns difficulty, level and dc, but it lacks "
-                    f"{sorted(missing)}."
-                )
-            cells: dict[str, dict[int, int]] = {}
-            for i, (band, lv, dc) in enumerate(
-                dcs[["difficulty", "level", "dc"]].itertuples(index=False)
-            ):
-                band = check_choice(f"dcs.difficulty[{i}]", band, DIFFICULTIES, ExplodiceError)
-                lv = check_level(_whole(lv), f"dcs.level[{i}]")
-                by_level = cells.setdefault(band, {})
-                if lv in by_level:
-                    raise ExplodiceError(
-                        f"`dcs` must give one DC per band and level, but {band!r} "
-                        f"at level {lv} has several (pick one `table` of level_dcs)."
-                    )
-                by_level[lv] = _dc(_whole(dc), f"dcs.dc[{i}]")
-            for b in difficulties:
-                lacking = [lv for lv in levels if lv not in cells.get(b, {})]
-                if lacking:
-                    raise ExplodiceError(
-                        f"`dcs` must give a DC for {b!r} at every level asked, but it lacks "
-                        f"levels {lacking}."
-                    )
-            out[system] = {b: {lv: cells[b][lv] for lv in levels} for b in difficulties}
-        elif isinstance(dcs, Mapping):
-            for band in dcs:
-                check_choice("dcs", band, DIFFICULTIES, ExplodiceError)
-            no_dc = [b for b in difficulties if b not in dcs]
-            if no_dc:
-                raise ExplodiceError(
-                    f"`dcs` must give a DC for every band asked, but it lacks {no_dc}."
-                )
-            out[system] = {b: dict.fromkeys(levels, _dc(dcs[b], f"dcs.{b}")) for b in difficulties}
-        else:
-            raise ExplodiceTypeError(
-                "`dcs` must be None (the game's table), a mapping {band: dc} or a DataFrame "
-                f"of difficulty, level and dc, but {shown(dcs)} was passed."
-            )
-    return out
-
-
-def _dc(value: Any, field_name: str) -> int:
-    return check_int(field_name, value, lo=-1000, hi=1000, error=ExplodiceError)
-
-
-def _whole(value: Any) -> Any:
-    """A whole float as an ``int``: a DataFrame column of integers turns to floats beside an
-    empty cell (16 reads 16.0); 16.5 stays, and is refused as a DC or a level."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
-
-
-def progression(
-    builds: Build | Sequence[Build],
-    levels: Iterable[int] = LEVELS,
-    *,
-    tests: Iterable[str | BuildTest] | str | None = None,
-    targets: Mapping[str, Any] | None = None,
-    dcs: Mapping[str, int] | pd.DataFrame | None = None,
-    systems: Iterable[str] = SYSTEMS,
-    advantage: str = "normal",
-    rules: Rules | None = None,
-    executor: Any = None,
-    workers: int | None = None,
-    progress: bool | None = None,
-) -> pd.DataFrame:
-    """How each build's tests fare across levels, band by band, in 3d6x and in d20.
-
-    One tidy row per build, level, test, system and difficulty band: ``build, level, pb,
-    test, kind, ability, proficiency`` (the multiplier at that level), ``system, difficulty,
-    dc, modifier, advantage, p`` (P(success), exact), ``drain`` (E[drain] per roll; 0 in d20),
-    ``target_low, target_high`` and ``in_target`` (p within the band's range).
-
-    - ``tests``: skills, saves and ability checks by name (``"Stealth"``, ``"DEX save"``,
-      ``"STR"``); default each build's :meth:`~explodice.Build.tests` (every skill and save it
-      is proficient in at some level, and its main ability's check); ``"main"``: each build's
-      :meth:`~explodice.Build.main_test` alone (a heatmap of level x band per build).
-    - ``targets``: ``{band: (low, high)}``; default
-      :data:`~explodice.game.tables.TARGET_RANGES` (what 5e gives its trained build over
-      levels 1-20, docs/rules.md); the bands shown are the targets' bands.
-    - ``dcs``: the 3d6x DCs, default the game's table (8 12 16 22 28 35); a mapping ``{band:
-      dc}``, or a level-based table: a DataFrame of ``difficulty, level, dc`` (such as
-      ``level_dcs(...).query("table == 'level'")``). d20 always reads 5e's table (5 10 15 20
-      25 30).
-    - ``executor``: ``None`` runs a small grid here and a large one (prior cost over
-      :data:`AUTO_POOL_SECONDS`) on a local pool; ``"serial"``, ``"local"``, or any executor
-      :func:`~explodice.sweep` takes (a Dask ``Client``, a scheduler address).
-
-    ``attrs``: the question, rules, method (exact), n and seed (None), targets, dcs, levels,
-    and the sweep's workers and seconds.
-
-    >>> from explodice import reference_builds
-    >>> t = progression(reference_builds(), levels=[1, 20])
-    >>> t.groupby("system").in_target.mean().round(2).to_dict()
-    {'3d6x': 0.77, 'd20': 0.86}
-    """
-    rules = check_rules(rules)
-    builds = check_builds(builds)
-    levels = check_levels(levels)
-    ranges = resolve_targets(targets)
-    test_list: tuple[BuildTest, ...] | Literal["main"] | None = (
-        None
-        if tests is None
-        else "main"
-        if isinstance(tests, str) and tests == "main"
-        else tuple(parse_test(t, "tests") for t in check_names("tests", tests))
-    )
-    systems = tuple(
-        check_choice("systems", s, SYSTEMS, ExplodiceError) for s in check_names("systems", systems)
-    )
-    if len(set(systems)) != len(systems):
-        raise ExplodiceError(f"`systems` must not repeat a system, but {list(systems)} was passed.")
-    state = check_choice("advantage", advantage, ADVANTAGE_STATES, ExplodiceError)
-    tables = _dc_tables(dcs, list(ranges), levels, systems)
-    run = _Progression(tuple(builds), test_list, ranges, tables, systems, rules, state)
-    frame = _run("progression", builds, levels, run, _PROGRESSION_COST, executor, workers, progress)
-    frame.attrs.update(
-        {
-            "question": "progression",
-            "rules": rules.describe(),
-            "method": "exact",
-            "n": None,
-            "seed": None,
-            "targets": ranges,
-            "dcs": "the game's table" if dcs is None else "given",
-            "levels": levels,
-            "advantage": advantage,
-        }
-    )
     return frame
 
 
@@ -403,6 +215,59 @@ class _Gauges:
         )
 
 
+def _characters_of(character: Any, builds: list[Build]) -> dict[str, str | None]:
+    """Each build's character in its day (:func:`size_gauges`' ``character``), checked."""
+    if character is None or isinstance(character, str):
+        return dict.fromkeys((b.name for b in builds), character)
+    if isinstance(character, Mapping):
+        characters = {b.name: character.get(b.name) for b in builds}
+        extra = [k for k in character if k not in characters]
+        if extra:
+            raise ExplodiceError(
+                f"`character` must map builds' names to characters, but {shown(extra[0])} "
+                "is not a build's name."
+            )
+        return characters
+    allowed = "a name, a mapping {build: name} or None"
+    raise fail("character", character, allowed, ExplodiceError, wrong_type=True)
+
+
+def _days_of(day: Any, builds: list[Build]) -> dict[str, Any]:
+    """Each build's day (:func:`size_gauges`' ``day``), checked: a scenario made portable to
+    the sweep's workers, a callable ``level -> Scenario``, or each build's own day."""
+    if day is None:
+        return {b.name: build_day(b) for b in builds}
+    if isinstance(day, Scenario):
+        return dict.fromkeys((b.name for b in builds), _PortableDay.of(day))
+    if callable(day):
+        return dict.fromkeys((b.name for b in builds), day)
+    raise ExplodiceTypeError(
+        f"`day` must be a Scenario, a callable level -> Scenario or None, but "
+        f"{shown(day)} was passed."
+    )
+
+
+def _with_points_per_level(frame: pd.DataFrame, builds: list[Build]) -> pd.DataFrame:
+    """The sweep's rows of :func:`size_gauges`, with each build's and gauge's points per
+    level (needed, and the build's own)."""
+    by_name = {b.name: b for b in builds}
+    per_level = {}
+    # a case whose day drains no gauge (all NPCs, or no kind under the rule of 1) has no row:
+    # the sweep gives it one of its build and level alone, dropped here
+    if "gauge" in frame:
+        frame = frame[frame.gauge.notna()].reset_index(drop=True)
+    if "gauge" not in frame or frame.empty:
+        frame = pd.DataFrame(columns=["build", "level", *_GAUGE_COLUMNS, "drain_mean"])
+    else:
+        for (name, g), rows in frame.groupby(["build", "gauge"], sort=False):
+            needed = dict(zip(rows.level, rows.needed))
+            per_level[name, g] = points_per_level(by_name[str(name)], str(g), needed)
+    keys = list(zip(frame.build, frame.gauge))
+    frame["per_level_needed"] = [per_level[k] for k in keys]
+    frame["per_level_have"] = [by_name[b].gauge_per_level.get(g, 0) for b, g in keys]
+    return frame
+
+
 def size_gauges(
     builds: Build | Sequence[Build],
     day: Scenario | Callable[[int], Scenario] | None = None,
@@ -438,7 +303,11 @@ def size_gauges(
     (the build's maximum), ``risk_have`` (P(empty) at ``have``), ``meets`` (have >= needed),
     ``drain_mean`` (the day's expected drain on it), ``per_level_needed`` (the smallest points
     per level that meet ``needed`` at every level asked: score + points x level) and
-    ``per_level_have`` (the build's). ``executor`` as :func:`progression`'s.
+    ``per_level_have`` (the build's).
+
+    ``executor``: ``None`` runs a small grid here and a large one (prior cost over
+    :data:`AUTO_POOL_SECONDS`) on a local pool of ``workers``; ``"serial"``, ``"local"``, or
+    any executor :func:`~explodice.sweep` takes (a Dask ``Client``, a scheduler address).
 
     >>> from explodice import reference_builds
     >>> t = size_gauges(reference_builds()[0], levels=[1, 20], gauges=["PA"])
@@ -452,49 +321,13 @@ def size_gauges(
         gauges = tuple(
             check_choice("gauges", g, GAUGES, ExplodiceError) for g in check_names("gauges", gauges)
         )
-    if character is None or isinstance(character, str):
-        characters = dict.fromkeys((b.name for b in builds), character)
-    elif isinstance(character, Mapping):
-        characters = {b.name: character.get(b.name) for b in builds}
-        extra = [k for k in character if k not in characters]
-        if extra:
-            raise ExplodiceError(
-                f"`character` must map builds' names to characters, but {shown(extra[0])} "
-                "is not a build's name."
-            )
-    else:
-        allowed = "a name, a mapping {build: name} or None"
-        raise fail("character", character, allowed, ExplodiceError, wrong_type=True)
-    if day is None:
-        days: dict[str, Any] = {b.name: build_day(b) for b in builds}
-    elif isinstance(day, Scenario):
-        days = dict.fromkeys((b.name for b in builds), _PortableDay.of(day))
-    elif callable(day):
-        days = dict.fromkeys((b.name for b in builds), day)
-    else:
-        raise ExplodiceTypeError(
-            f"`day` must be a Scenario, a callable level -> Scenario or None, but "
-            f"{shown(day)} was passed."
-        )
+    characters = _characters_of(character, builds)
+    days = _days_of(day, builds)
     for b in builds:  # a wrong day or character is refused here, before any case runs
         placed_day(b, levels[0], days[b.name], characters[b.name])
     run = _Gauges(tuple(builds), days, characters, risk, rules, gauges)
     frame = _run("size_gauges", builds, levels, run, _GAUGE_COST, executor, workers, progress)
-    by_name = {b.name: b for b in builds}
-    per_level = {}
-    # a case whose day drains no gauge (all NPCs, or no kind under the rule of 1) has no row:
-    # the sweep gives it one of its build and level alone, dropped here
-    if "gauge" in frame:
-        frame = frame[frame.gauge.notna()].reset_index(drop=True)
-    if "gauge" not in frame or frame.empty:
-        frame = pd.DataFrame(columns=["build", "level", *_GAUGE_COLUMNS, "drain_mean"])
-    else:
-        for (name, g), rows in frame.groupby(["build", "gauge"], sort=False):
-            needed = dict(zip(rows.level, rows.needed))
-            per_level[name, g] = points_per_level(by_name[str(name)], str(g), needed)
-    keys = list(zip(frame.build, frame.gauge))
-    frame["per_level_needed"] = [per_level[k] for k in keys]
-    frame["per_level_have"] = [by_name[b].gauge_per_level.get(g, 0) for b, g in keys]
+    frame = _with_points_per_level(frame, builds)
     frame["meets"] = frame.meets.astype(bool)
     frame.attrs.update(
         {

@@ -24,7 +24,6 @@ from explodice.game.bestiary import SRD_ATTRIBUTION, SRD_SOURCE, srd_monsters
 from explodice.game.build import reference_builds
 from explodice.game.monster import MonsterFileError, load_monsters
 from explodice.present import i18n
-from explodice.present.bestiary_plots import CHANCE_LABELS
 from explodice.present.cli.base import Command
 from explodice.present.cli.build_options import probability
 from explodice.present.cli.options import (
@@ -38,6 +37,7 @@ from explodice.present.cli.options import (
 )
 from explodice.present.cli.output import emit, percent
 from explodice.present.labels import rules_text
+from explodice.present.plots.bestiary import CHANCE_LABELS
 from explodice.sweeps.bestiary import bestiary
 
 __all__ = ["BESTIARY", "FP_TABLE", "Bestiary", "load_bestiary"]
@@ -78,7 +78,7 @@ def load_bestiary(path: str | None, args: argparse.Namespace) -> Bestiary:
     """CONFIG: none (the SRD's monsters), a file of ``[[monster]]`` tables alone, or a report
     configuration (its ``[[monster]]``, ``[[build]]`` and ``[rules]``). ``--with-srd`` adds the
     SRD's monsters to a file's."""
-    from explodice.present.report.config import load_config  # no matplotlib: see report.py
+    from explodice.present.config import load_config  # no matplotlib: see report.py
 
     _ = i18n.translator(args.lang)
     if path is None:

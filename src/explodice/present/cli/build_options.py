@@ -162,7 +162,7 @@ def builds_from(args: argparse.Namespace, config: Any) -> ShownBuilds:
         return found
     by_name = {b.name: b for b in found.builds}
     if getattr(config, "lang", "en") != "en":  # explodice's own names also in English
-        from explodice.present.report.config import in_language
+        from explodice.present.config import in_language
 
         english = shown_builds(in_language(config, "en")).builds
         aliases = {e.name: b for e, b in zip(english, found.builds) if e.name != b.name}

@@ -47,6 +47,7 @@ from explodice.present.cli.options import (
 )
 from explodice.present.cli.output import emit, percent
 from explodice.present.formats import Formatter
+from explodice.present.i18n import Lang
 from explodice.present.labels import rules_text
 from explodice.questions.answer import METHODS, Method
 from explodice.questions.day import DayInputs
@@ -230,7 +231,7 @@ def _options_apply(args: argparse.Namespace) -> None:
         refuse(args, _SAMPLING, f"applies to a simulated day; {why}")
 
 
-def _sampled(result: Any, lang: str) -> str:
+def _sampled(result: Any, lang: Lang) -> str:
     """``, 2,000 days, seed 7`` for a simulated result, nothing for an exact one."""
     if result.n_days is None:
         return ""

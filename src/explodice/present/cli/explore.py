@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     """Write the explorer: one HTML file that works offline, from disk."""
     import datetime as dt
 
-    from explodice.present.report.config import in_language, load_config
+    from explodice.present.config import in_language, load_config
     from explodice.present.report.reuse import explorer
     from explodice.questions import cache
 

@@ -27,11 +27,8 @@ from explodice.present.cli.build_options import (
     build_options,
     builds_from,
     config_rules,
-    executor_from,
-    grid_options,
     levels_from,
     parse_targets,
-    refuse_grid,
     refuse_lucky,
     refuse_ties,
     switch_defaults,
@@ -39,6 +36,7 @@ from explodice.present.cli.build_options import (
 from explodice.present.cli.options import config_argument, output_options, rules_options
 from explodice.present.cli.output import json_text, percent
 from explodice.present.formats import Formatter
+from explodice.present.i18n import Lang
 from explodice.present.labels import build_test_label, difficulty_label, rules_text
 from explodice.questions.progression import ProgressionInputs
 from explodice.questions.registry import ask
@@ -86,10 +84,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     switch_defaults(p)
 
 
-def load_level_config(path: str | None, lang: str = "en") -> Any:
+def load_level_config(path: str | None, lang: Lang = "en") -> Any:
     """The report configuration at ``path`` (``None``: the embedded one), explodice's own
     names (the default builds: fighter, guerrier) in ``lang``."""
-    from explodice.present.report.config import load_config  # no matplotlib: see report.py
+    from explodice.present.config import load_config  # no matplotlib: see report.py
 
     return load_config(path, lang=lang)
 
@@ -115,8 +113,6 @@ def run(args: argparse.Namespace) -> int:
     """Progression and level-based DCs of the configuration's builds."""
     refuse_lucky(args, "levels")
     refuse_ties(args, "levels")
-    if args.table == "dcs":
-        refuse_grid(args, "the table of DCs (--table dcs) runs none")
     if args.format == "csv" and args.table is None:
         raise ExplodiceError(
             "`--format csv` writes one table: add --table progression or --table dcs."
@@ -138,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
             systems=tuple(s for s in SYSTEMS if s in args.systems),
             advantage=args.advantage,
         )
-        answer = ask("progression", inputs, **executor_from(args))
+        answer = ask("progression", inputs)  # computed directly: no grid
         tables["progression"] = answer.csv_table("progression")
         tables["progression"].attrs["targets"] = answer.extra["targets"]
     if args.table in (None, "dcs"):
@@ -204,7 +200,7 @@ def _signed(values: Any) -> str:
     )
 
 
-def _targets_line(targets: dict[str, tuple[float, float]], lang: str) -> str:
+def _targets_line(targets: dict[str, tuple[float, float]], lang: Lang) -> str:
     _ = i18n.translator(lang)
     parts = [
         f"{difficulty_label(b, lang)} {i18n.number(100 * lo, lang, 0)}-{percent(hi, lang, 0)}"
@@ -215,7 +211,7 @@ def _targets_line(targets: dict[str, tuple[float, float]], lang: str) -> str:
     )
 
 
-def progression_text(frame: pd.DataFrame, lang: str) -> list[str]:
+def progression_text(frame: pd.DataFrame, lang: Lang) -> list[str]:
     """One grid per build and test: a row per level, a column per band and system."""
     _ = i18n.translator(lang)
     fmt = Formatter(lang, "cli")
@@ -260,7 +256,7 @@ def progression_text(frame: pd.DataFrame, lang: str) -> list[str]:
     return out
 
 
-def dcs_text(frame: pd.DataFrame, lang: str) -> list[str]:
+def dcs_text(frame: pd.DataFrame, lang: Lang) -> list[str]:
     """One table per build, test and system: the DC of each band per level, then the single
     flat table and the printed one, the target and each table's worst miss."""
     _ = i18n.translator(lang)
@@ -322,6 +318,6 @@ COMMAND = Command(
     "table and the printed one. Rules: the configuration's, each switch given here replacing "
     "its value. Text shows a level x band grid per build; csv/json the tidy rows.",
     run=run,
-    shared=(build_options, rules_options, grid_options, output_options),
+    shared=(build_options, rules_options, output_options),
     add_arguments=add_arguments,
 )

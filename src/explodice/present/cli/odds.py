@@ -31,6 +31,7 @@ from explodice.present.cli.options import (
 )
 from explodice.present.cli.output import emit
 from explodice.present.formats import Formatter
+from explodice.present.i18n import Lang
 from explodice.present.plots import provenance
 
 __all__ = ["COMMAND", "run"]
@@ -110,7 +111,7 @@ def _ties(dist: Distribution, dcs: list[int]) -> list[float]:
     return [float(dist.p_success(dc) - dist.p_success(dc + 1)) for dc in dcs]
 
 
-def header(d: Distribution, lang: str = "en") -> str:
+def header(d: Distribution, lang: Lang = "en") -> str:
     """The lines above a distribution's table: where it comes from, its mean, median, spread
     and (3d6x) expected drain and kept 1s, in ``lang``."""
     _ = i18n.translator(lang)

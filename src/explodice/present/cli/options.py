@@ -40,9 +40,9 @@ from explodice.game.rules import (
 )
 from explodice.game.rules import Switch as RulesSwitch
 from explodice.game.rules import switches as rule_switches
-from explodice.game.tables import MAX_DC, MAX_GAUGE
+from explodice.game.tables import MAX_DC, MAX_GAUGE, System
 from explodice.present.cli.numbers import integer
-from explodice.present.i18n import LANGS
+from explodice.present.i18n import LANGS, Lang
 from explodice.sweeps.run import MAX_WORKERS
 
 __all__ = [
@@ -283,7 +283,7 @@ D20_REFUSED = (
 )
 
 
-def rules_from(args: argparse.Namespace, system: str = "3d6x") -> Rules:
+def rules_from(args: argparse.Namespace, system: System = "3d6x") -> Rules:
     """The :class:`~explodice.Rules` the options of :func:`rules_options` ask for (a switch
     the command does not offer keeps its default). With ``system="d20"``, a 3d6x switch
     given (or the rule-of-1 policy, the actor) is refused: a d20 roll could not apply it."""
@@ -300,7 +300,7 @@ def rules_from(args: argparse.Namespace, system: str = "3d6x") -> Rules:
 FORCE_HELP = "replace the file of {flag} if it exists (never a folder, a FIFO or a device)"
 
 
-def rules_text(rules: Rules, system: str, lang: str = "en") -> str:
+def rules_text(rules: Rules, system: System, lang: Lang = "en") -> str:
     """The rules a result was computed under, as its header says them: 3d6x's switches (in
     ``lang``; a CSV's column keeps English), or ``d20`` (with lutte serrée, which both systems
     play)."""

@@ -20,6 +20,7 @@ import pandas as pd
 from explodice.core.errors import one_line
 from explodice.core.spreadsheet import to_csv
 from explodice.present import i18n
+from explodice.present.i18n import Lang
 from explodice.present.labels import REROLL
 
 __all__ = [
@@ -68,7 +69,7 @@ LABELS = {"advantage", "method", "trigger"}
 MAX_DIGITS = 4
 
 
-def percent(p: float, lang: str = "en", digits: int = 1, *, signed: bool = False) -> str:
+def percent(p: float, lang: Lang = "en", digits: int = 1, *, signed: bool = False) -> str:
     """A probability as every command's text shows it, in the language's style: ``83.8%``,
     ``83,8 %`` in French, ``< 0.1%`` rather than a false 0 (``signed``: ``+0.5%``).
 
@@ -93,7 +94,7 @@ def percent_digits(frame: Any) -> int:
     return max(1, min(MAX_DIGITS, math.ceil(-math.log10(100 * float(half.median())))))
 
 
-def as_text(frame: pd.DataFrame, lang: str = "en", digits: int | None = None) -> pd.DataFrame:
+def as_text(frame: pd.DataFrame, lang: Lang = "en", digits: int | None = None) -> pd.DataFrame:
     """``frame``'s probability columns (:data:`PERCENT`) as percentages (``digits``: default
     :func:`percent_digits`); the other columns as they are."""
     digits = percent_digits(frame) if digits is None else digits
@@ -105,7 +106,7 @@ def as_text(frame: pd.DataFrame, lang: str = "en", digits: int | None = None) ->
 
 
 def emit(
-    frame: Any, fmt: str, *, text: Any = None, header: str | None = None, lang: str = "en"
+    frame: Any, fmt: str, *, text: Any = None, header: str | None = None, lang: Lang = "en"
 ) -> None:
     """Print ``frame`` as csv or json records, or ``text`` (default: the frame) aligned: its
     probabilities in percent (:func:`as_text`), its headers and numbers in ``lang``."""
@@ -198,7 +199,7 @@ def fmt_float(x: float) -> str:
     return f"{x:.3e}"
 
 
-def percent_grid(wide: Any, lang: str = "en") -> Any:
+def percent_grid(wide: Any, lang: Lang = "en") -> Any:
     """A wide pivot of probabilities as percentages for the terminal (a dash where none)."""
     return wide.map(lambda v: percent(v, lang))
 

@@ -35,6 +35,7 @@ from explodice.present.cli.options import (
     switch_defaults,
 )
 from explodice.present.cli.output import emit
+from explodice.present.i18n import Lang
 from explodice.present.labels import rules_text
 from explodice.present.readings import (
     PART_NAMES,
@@ -175,7 +176,7 @@ def _check_options(args: argparse.Namespace, config: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Which readings matter: the sensitivity table, ranked."""
-    from explodice.present.report.config import load_config  # matplotlib: only when run
+    from explodice.present.config import load_config  # matplotlib: only when run
 
     config = load_config(args.config)
     rules = config_rules(args, config)
@@ -231,7 +232,7 @@ def _opt(values: Any) -> Any:
     return None if values is None else tuple(values)
 
 
-def header(s: Any, config: Any, rules: Any, lang: str) -> str:
+def header(s: Any, config: Any, rules: Any, lang: Lang) -> str:
     """The lines above the table: the rules it moved from, the parts and how the day was
     computed, the grid, the time it took."""
     _ = i18n.translator(lang)

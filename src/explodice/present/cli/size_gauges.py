@@ -40,6 +40,7 @@ from explodice.present.cli.numbers import integer
 from explodice.present.cli.options import config_argument, output_options, rules_options
 from explodice.present.cli.output import emit, percent
 from explodice.present.formats import Formatter
+from explodice.present.i18n import Lang
 from explodice.present.labels import difficulty_label, rules_text
 from explodice.questions.gauge_sizing import SizingInputs
 from explodice.questions.registry import ask
@@ -240,7 +241,7 @@ def _day_line(args: argparse.Namespace, day: Scenario | None, config: Any) -> st
     ).format(name=day.name, source=source, rolls=day.n_rolls)
 
 
-def _text(answer: Any, lang: str) -> list[str]:
+def _text(answer: Any, lang: Lang) -> list[str]:
     """One table per build: a row per level, for each gauge its need and what it has; above
     it, per gauge, the least maximum base + points x level meeting every level."""
     _ = i18n.translator(lang)

@@ -23,6 +23,7 @@ from explodice.game.rules import ADVANTAGE_STATES
 from explodice.present import i18n
 from explodice.present.explorer.data import CURVE_DCS, SLIDER, ExplorerData
 from explodice.present.explorer.keys import POLICY_CHOICES
+from explodice.present.i18n import Lang
 from explodice.present.labels import MODIFIER_CHOICE, OWN_POLICIES
 
 __all__ = ["explorer_charts", "shown_percent"]
@@ -31,7 +32,7 @@ SYSTEM_COLOURS = {"3d6x": "#1f5fa8", "d20": "#d2691e"}
 GAUGE_STATES = ("gauge not empty", "gauge empty")
 
 
-def shown_percent(p: float, lang: str = "en") -> str:
+def shown_percent(p: float, lang: Lang = "en") -> str:
     """A probability as the explorer prints it: one decimal, never a false 0 % or 100 %.
 
     >>> shown_percent(0.49123), shown_percent(0.0002), shown_percent(0.99996)
@@ -45,7 +46,7 @@ def _js(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def _vega_percent(field: str, lang: str) -> str:
+def _vega_percent(field: str, lang: Lang) -> str:
     """:func:`shown_percent` in Vega's expression language (the page's locale does the rest)."""
     d, cut = f"datum.{field}", repr(i18n.CERTAIN)  # certain within the engine's cut
     return (
@@ -59,8 +60,9 @@ def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     return json.loads(frame.to_json(orient="records"))
 
 
-def _roll_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
-    """One roll: the DC table and the "at least" curve, 3d6x beside d20, with the drain."""
+def _roll_params(data: ExplorerData, _: Callable[[str], str]) -> list[Any]:
+    """The roll view's controls: who rolls, the modifier, advantage, the disadvantage reading,
+    the rule-of-1 policy and, with builds, the builds' level."""
     import altair as alt
 
     lang = data.meta["lang"]
@@ -113,8 +115,7 @@ def _roll_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
         ),
     )
     params = [who, mod, adv, read, pol]
-    has_builds = not data.build_levels.empty
-    if has_builds:  # the builds' level: picks their modifiers in the build_levels table
+    if not data.build_levels.empty:  # the builds' level: picks their modifiers in build_levels
         params.append(
             alt.param(
                 name="build_level",
@@ -128,38 +129,48 @@ def _roll_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
                 ),
             )
         )
+    return params
 
-    def chosen(chart: Any) -> Any:
-        """The chosen subject's class and modifiers joined to each row: a build's at the
-        chosen level (``lmod3``, ``lmod20``), a character's as it is."""
-        chart = chart.transform_calculate(who="who").transform_lookup(
-            lookup="who",
-            from_=alt.LookupData(
-                alt.Data(values=_records(data.subjects)), "who", ["mod3", "mod20", "cls", "label"]
-            ),
-            as_=["mod3", "mod20", "subject_cls", "subject_label"],
-        )
-        if not has_builds:
-            return chart.transform_calculate(m3="datum.mod3", m20="datum.mod20")
-        levels = data.build_levels.assign(
-            key=data.build_levels.who + "|" + data.build_levels.level.astype(str)
-        )
-        return (
-            chart.transform_calculate(level_key="who + '|' + build_level")
-            .transform_lookup(
-                lookup="level_key",
-                from_=alt.LookupData(alt.Data(values=_records(levels)), "key", ["mod3", "mod20"]),
-                as_=["lmod3", "lmod20"],
-            )
-            .transform_calculate(
-                m3="isValid(datum.lmod3) ? datum.lmod3 : datum.mod3",
-                m20="isValid(datum.lmod20) ? datum.lmod20 : datum.mod20",
-            )
-        )
 
-    base = (
+def _chosen(chart: Any, data: ExplorerData) -> Any:
+    """The chosen subject's class and modifiers joined to each row of ``chart``: a build's at
+    the chosen level (``lmod3``, ``lmod20``), a character's as it is."""
+    import altair as alt
+
+    chart = chart.transform_calculate(who="who").transform_lookup(
+        lookup="who",
+        from_=alt.LookupData(
+            alt.Data(values=_records(data.subjects)), "who", ["mod3", "mod20", "cls", "label"]
+        ),
+        as_=["mod3", "mod20", "subject_cls", "subject_label"],
+    )
+    if data.build_levels.empty:
+        return chart.transform_calculate(m3="datum.mod3", m20="datum.mod20")
+    levels = data.build_levels.assign(
+        key=data.build_levels.who + "|" + data.build_levels.level.astype(str)
+    )
+    return (
+        chart.transform_calculate(level_key="who + '|' + build_level")
+        .transform_lookup(
+            lookup="level_key",
+            from_=alt.LookupData(alt.Data(values=_records(levels)), "key", ["mod3", "mod20"]),
+            as_=["lmod3", "lmod20"],
+        )
+        .transform_calculate(
+            m3="isValid(datum.lmod3) ? datum.lmod3 : datum.mod3",
+            m20="isValid(datum.lmod20) ? datum.lmod20 : datum.mod20",
+        )
+    )
+
+
+def _roll_rows(data: ExplorerData) -> Any:
+    """The rows of the roll table for the chosen subject, advantage, reading and policy, each
+    with its DC (``need`` plus the chosen modifier)."""
+    import altair as alt
+
+    return (
         # inline data Altair moves to the view's datasets: one copy for its three charts
-        chosen(alt.Chart(alt.InlineData(values=_records(data.roll))))
+        _chosen(alt.Chart(alt.InlineData(values=_records(data.roll))), data)
         .transform_calculate(
             chosen_state="adv == 'disadvantage' ? 'disadvantage (' + reading + ')' : adv",
             modifier=f"who == {_js(MODIFIER_CHOICE)} ? mod : "
@@ -172,41 +183,59 @@ def _roll_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
         .transform_calculate(dc="datum.need + datum.modifier")
     )
 
-    dc_title = _("DC")
-    in_curve = f"datum.dc >= {min(CURVE_DCS)} && datum.dc <= {max(CURVE_DCS)}"
-    x_dc = alt.X("dc:Q", title=dc_title, scale=alt.Scale(domain=[0, 50], nice=False))
+
+#: The DCs the roll view's curves show.
+_IN_CURVE = f"datum.dc >= {min(CURVE_DCS)} && datum.dc <= {max(CURVE_DCS)}"
+
+
+def _dc_axis(_: Callable[[str], str]) -> Any:
+    import altair as alt
+
+    return alt.X("dc:Q", title=_("DC"), scale=alt.Scale(domain=[0, 50], nice=False))
+
+
+def _at_least_curve(base: Any, lang: Lang, _: Callable[[str], str]) -> Any:
+    """P(total >= DC) against the DC, one line per system."""
+    import altair as alt
+
     system_colour = alt.Color(
         "system:N",
         scale=alt.Scale(domain=list(SYSTEM_COLOURS), range=list(SYSTEM_COLOURS.values())),
         legend=alt.Legend(title=None, orient="top-right"),
     )
-    curve = (
-        base.transform_filter(in_curve)
+    return (
+        base.transform_filter(_IN_CURVE)
         .transform_calculate(shown=_vega_percent("p", lang))
         .transform_calculate(
             description="'bestiary @ ' + datum.row + ' @ ' + datum.system + ' @ ' + datum.shown"
         )
         .mark_line(point=alt.OverlayMarkDef(size=14), interpolate="step-after")
         .encode(
-            x=x_dc,
+            x=_dc_axis(_),
             y=alt.Y("p:Q", title=_("P(total ≥ DC)"), axis=alt.Axis(format="%")),
             color=system_colour,
             tooltip=[
                 alt.Tooltip("system:N", title=_("system")),
-                alt.Tooltip("dc:Q", title=dc_title),
+                alt.Tooltip("dc:Q", title=_("DC")),
                 alt.Tooltip("shown:N", title=_("P(success)")),
             ],
         )
         .properties(width=430, height=400, title=_("Success against every DC ('at least')"))
     )
-    drain = (
-        base.transform_filter(f"datum.system == '3d6x' && {in_curve}")
+
+
+def _drain_curve(base: Any, _: Callable[[str], str]) -> Any:
+    """3d6x's expected drain of one roll (rule of 1) against the DC."""
+    import altair as alt
+
+    return (
+        base.transform_filter(f"datum.system == '3d6x' && {_IN_CURVE}")
         .mark_line(color=SYSTEM_COLOURS["3d6x"], interpolate="step-after")
         .encode(
-            x=x_dc,
+            x=_dc_axis(_),
             y=alt.Y("drain:Q", title=_("expected drain (points)"), scale=alt.Scale(zero=True)),
             tooltip=[
-                alt.Tooltip("dc:Q", title=dc_title),
+                alt.Tooltip("dc:Q", title=_("DC")),
                 alt.Tooltip("drain:Q", title=_("expected drain"), format=".2f"),
             ],
         )
@@ -215,7 +244,12 @@ def _roll_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
         )
     )
 
-    # The DC table as text: rows are the difficulty bands, columns each system's DC and odds.
+
+def _dc_table(base: Any, data: ExplorerData, lang: Lang, _: Callable[[str], str]) -> Any:
+    """The DC table as text: rows are the difficulty bands, columns each system's DC and odds
+    (and 3d6x's expected drain)."""
+    import altair as alt
+
     names = {"dc_text": _("DC"), "p_text": _("P(success)"), "drain_text": _("E[drain]")}
     columns = [
         f"3d6x {names['dc_text']}",
@@ -269,11 +303,16 @@ def _roll_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
         description="cell:N",
         color=alt.condition("datum.part == 'p_text'", alt.value("black"), alt.value("#555")),
     )
-    text = text.properties(width=520, height=220, title=_("The DC table: each band in each system"))
-    # who rolls, with which modifier: a build's at the chosen level
+    return text.properties(width=520, height=220, title=_("The DC table: each band in each system"))
+
+
+def _who_line(data: ExplorerData, _: Callable[[str], str]) -> Any:
+    """Who rolls, with which modifier: a build's at the chosen level."""
+    import altair as alt
+
     level_word = _js(_("level") + " ")
-    line = (
-        chosen(alt.Chart(alt.Data(values=[{"row": 0}])))
+    return (
+        _chosen(alt.Chart(alt.Data(values=[{"row": 0}])), data)
         .transform_calculate(
             m3=f"who == {_js(MODIFIER_CHOICE)} ? mod : datum.m3",
             m20=f"who == {_js(MODIFIER_CHOICE)} ? mod : datum.m20",
@@ -282,7 +321,7 @@ def _roll_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
             shown="datum.subject_label + "
             + (
                 f"(isValid(datum.lmod3) ? ', ' + {level_word} + build_level : '')"
-                if has_builds
+                if not data.build_levels.empty
                 else "''"
             )
             + " + ' · ' + "
@@ -294,6 +333,19 @@ def _roll_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
         .encode(text="shown:N")
         .properties(width=520, height=18)
     )
+
+
+def _roll_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
+    """One roll: the DC table and the "at least" curve, 3d6x beside d20, with the drain."""
+    import altair as alt
+
+    lang = data.meta["lang"]
+    params = _roll_params(data, _)
+    base = _roll_rows(data)
+    curve = _at_least_curve(base, lang, _)
+    drain = _drain_curve(base, _)
+    text = _dc_table(base, data, lang, _)
+    line = _who_line(data, _)
     left = alt.vconcat(line, text, drain, spacing=20)
     return (
         alt.hconcat(left, curve, spacing=30).add_params(*params).resolve_legend(color="independent")
@@ -354,23 +406,15 @@ def _equivalent_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
     )
 
 
-def _day_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
-    """The party's day per policy: gauge depletion curves and success by roll type."""
+#: The rows of the day's tables for the policy chosen.
+_PICKED = "datum.policy == day_policy"
+
+
+def _depletion_chart(data: ExplorerData, lang: Lang, _: Callable[[str], str]) -> Any:
+    """The chosen policy's gauges: P(empty after each roll of the day), with its interval."""
     import altair as alt
 
-    lang = data.meta["lang"]
-    pol = alt.param(
-        name="day_policy",
-        value=OWN_POLICIES,
-        bind=alt.binding_select(
-            options=[OWN_POLICIES, *(c.key for c in POLICY_CHOICES)],
-            labels=[_(OWN_POLICIES)] + [c.label(lang) for c in POLICY_CHOICES],
-            name=_("the party's rule-of-1 policy") + " ",
-            element="#controls-day",
-        ),
-    )
-    picked = "datum.policy == day_policy"
-    empty = alt.Chart(alt.Data(values=_records(data.day_empty))).transform_filter(picked)
+    empty = alt.Chart(alt.Data(values=_records(data.day_empty))).transform_filter(_PICKED)
     x = alt.X("roll:Q", title=_("roll of the day"))
     series = alt.Color(
         "series:N",
@@ -401,14 +445,20 @@ def _day_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
             ],
         )
     )
-    depletion = (band + line).properties(
+    return (band + line).properties(
         width=430, height=300, title=_("Gauges running dry over the day")
     )
+
+
+def _success_by_type(data: ExplorerData, lang: Lang, _: Callable[[str], str]) -> Any:
+    """The chosen policy's P(success) by roll type, its gauge empty or not, with its
+    interval."""
+    import altair as alt
 
     states = [_(s) for s in GAUGE_STATES]
     types = (
         alt.Chart(alt.Data(values=_records(data.day_types)))
-        .transform_filter(picked)
+        .transform_filter(_PICKED)
         .transform_calculate(
             shown=_vega_percent("p", lang), cell="'day @ ' + datum.type + ' @ ' + datum.state"
         )
@@ -443,14 +493,19 @@ def _day_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
     labels = types.mark_text(align="left", dx=3, fontSize=10).encode(
         y=y, yOffset=y_off, x="ci_high:Q", text="shown:N", description="cell:N"
     )
-    success = (bars + whiskers + labels).properties(
+    return (bars + whiskers + labels).properties(
         width=330, height=300, title=_("Success by roll type, its gauge empty or not")
     )
+
+
+def _gauges_table(data: ExplorerData, lang: Lang, _: Callable[[str], str]) -> Any:
+    """The chosen policy's gauges at the end of the day: P(empty), drain per day."""
+    import altair as alt
 
     names = {"empty_text": _("P(empty by evening)"), "drain_text": _("drain per day")}
     gauges = (
         alt.Chart(alt.Data(values=_records(data.day_gauges)))
-        .transform_filter(picked)
+        .transform_filter(_PICKED)
         .transform_calculate(
             empty_text=_vega_percent("p_empty", lang), drain_text="format(datum.caused_mean, '.1f')"
         )
@@ -460,7 +515,7 @@ def _day_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
             cell="'gauge @ ' + datum.who + ' @ ' + datum.part",
         )
     )
-    table = (
+    return (
         gauges.mark_text(fontSize=12)
         .encode(
             x=alt.X(
@@ -479,6 +534,26 @@ def _day_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
             title=_("The gauges' fate at the end of the day"),
         )
     )
+
+
+def _day_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
+    """The party's day per policy: gauge depletion curves and success by roll type."""
+    import altair as alt
+
+    lang = data.meta["lang"]
+    pol = alt.param(
+        name="day_policy",
+        value=OWN_POLICIES,
+        bind=alt.binding_select(
+            options=[OWN_POLICIES, *(c.key for c in POLICY_CHOICES)],
+            labels=[_(OWN_POLICIES)] + [c.label(lang) for c in POLICY_CHOICES],
+            name=_("the party's rule-of-1 policy") + " ",
+            element="#controls-day",
+        ),
+    )
+    depletion = _depletion_chart(data, lang, _)
+    success = _success_by_type(data, lang, _)
+    table = _gauges_table(data, lang, _)
     # concatenated views share colour scales by default: gauges and states have their own
     top = alt.hconcat(depletion, success, spacing=40).resolve_scale(color="independent")
     return alt.vconcat(top, table, spacing=30).add_params(pol)
@@ -490,7 +565,7 @@ def _bestiary_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
     import altair as alt
 
     from explodice.game.bestiary import SRD_SOURCE
-    from explodice.present.bestiary_plots import CHANCE_LABELS
+    from explodice.present.plots.bestiary import CHANCE_LABELS
 
     lang = data.meta["lang"]
     frame = data.bestiary.assign(
@@ -560,7 +635,7 @@ def _attack_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
     chosen attack modifier, advantage state, reading of disadvantage and 3d6x critical."""
     import altair as alt
 
-    from explodice.present.combat_plots import reading_label
+    from explodice.present.plots.combat import reading_label
 
     lang = data.meta["lang"]
     here = "#controls-attack"

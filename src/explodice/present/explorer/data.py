@@ -27,6 +27,7 @@ from explodice.game.rules import Roll, Rules
 from explodice.game.tables import DC_TABLES
 from explodice.present import i18n
 from explodice.present.answers import day_inputs
+from explodice.present.config import ReportConfig, in_language, load_config
 from explodice.present.explorer.keys import (
     POLICY_CHOICES,
     SLIDER_CLASS,
@@ -36,6 +37,7 @@ from explodice.present.explorer.keys import (
     State,
     own_choice,
 )
+from explodice.present.i18n import Lang
 from explodice.present.labels import (
     MODIFIER_CHOICE,
     OWN_POLICIES,
@@ -119,7 +121,7 @@ class Subject:
     modifier_text: str = ""
 
 
-def _subjects(party: Sequence[Any], lang: str) -> tuple[list[Subject], list[str]]:
+def _subjects(party: Sequence[Any], lang: Lang) -> tuple[list[Subject], list[str]]:
     """A modifier (the slider), then each character's proficient skills and saves; and the
     notes the page shows about them (a reroll trait, a save the d20 reads otherwise).
 
@@ -200,7 +202,7 @@ def _subjects(party: Sequence[Any], lang: str) -> tuple[list[Subject], list[str]
     return subjects, notes
 
 
-def _build_subjects(builds: Sequence[Any], lang: str) -> tuple[list[Subject], pd.DataFrame]:
+def _build_subjects(builds: Sequence[Any], lang: Lang) -> tuple[list[Subject], pd.DataFrame]:
     """Each build's tests (its proficient skills and saves; its main ability's check if it
     has none), a subject per test at level 1, and the table of their modifiers at every
     level (``who, level, mod3, mod20``). A build's rolls keep one class at every level (its
@@ -336,7 +338,7 @@ def _choices(cls: RollClass) -> list[PolicyChoice]:
     return choices
 
 
-def _dc_frame(lang: str) -> pd.DataFrame:
+def _dc_frame(lang: Lang) -> pd.DataFrame:
     rows = [
         {
             "system": system,
@@ -351,7 +353,7 @@ def _dc_frame(lang: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _equivalent(profiles: dict[str, int], rules: Rules, lang: str) -> pd.DataFrame:
+def _equivalent(profiles: dict[str, int], rules: Rules, lang: Lang) -> pd.DataFrame:
     frames = []
     for name, mod in profiles.items():
         f = equivalent_dc(Roll(mod), rules=rules)
@@ -362,7 +364,7 @@ def _equivalent(profiles: dict[str, int], rules: Rules, lang: str) -> pd.DataFra
     return pd.concat(frames, ignore_index=True)
 
 
-def _day_tables(config: Any, lang: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+def _day_tables(config: Any, lang: Lang) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """The party's day under each policy: its own, then each choice of the controls."""
     _ = i18n.translator(lang)
     scenario = config.day
@@ -463,7 +465,7 @@ def with_interval(frame: pd.DataFrame) -> pd.DataFrame:
 def explorer_data(
     config: Any = None,
     *,
-    lang: str | None = None,
+    lang: Lang | None = None,
     date: str | None = None,
     day: bool = True,
     monsters: bool = True,
@@ -474,9 +476,6 @@ def explorer_data(
     ``day=False`` leaves the party's day out (its tables empty), ``monsters=False`` the
     bestiary: for quick looks and tests.
     """
-    # imported here: the report's writer imports the explorer
-    from explodice.present.report.config import ReportConfig, in_language, load_config
-
     if lang is not None:
         i18n.check_lang(lang)
     if not isinstance(config, ReportConfig):

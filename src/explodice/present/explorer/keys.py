@@ -25,6 +25,7 @@ from typing import Literal
 from explodice.game.reroll import Reroll, Trigger
 from explodice.game.rules import Actor, Advantage, Best, Policy, PolicyName, Roll, RollKind
 from explodice.present import i18n
+from explodice.present.i18n import Lang
 from explodice.present.labels import STATES, State, best_label
 
 __all__ = [
@@ -107,7 +108,7 @@ class PolicyChoice:
         assert self.weight is not None  # a best(λ) choice carries its λ
         return Best(dc, self.weight)
 
-    def label(self, lang: str) -> str:
+    def label(self, lang: Lang) -> str:
         """``keep`` (``garder``), ``best(λ=0.05)`` (``meilleur(λ=0,05)``)."""
         if self.name == "best":
             assert self.weight is not None  # a best(λ) choice carries its λ

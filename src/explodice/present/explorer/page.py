@@ -23,6 +23,7 @@ from explodice.present import i18n
 from explodice.present.explorer.bundle import vega_bundle, vega_lite_version
 from explodice.present.explorer.charts import explorer_charts
 from explodice.present.explorer.data import ExplorerData, explorer_data
+from explodice.present.i18n import Lang
 from explodice.present.labels import (
     DRAIN_GAUGE_LONG,
     MODIFIER_CHOICE,
@@ -162,15 +163,10 @@ def _meta_html(meta: dict[str, Any], _: Callable[[str], str]) -> str:
     )
 
 
-def explorer_html(data: ExplorerData) -> str:
-    """The explorer page for precomputed ``data``: one HTML string, every script inlined."""
-    meta = data.meta
-    lang = meta["lang"]
-    _ = i18n.translator(lang)
+def _day_section(meta: dict[str, Any], charted: bool, lang: Lang, _: Callable[[str], str]) -> str:
+    """The page's section of the party's day: its lead and its view when ``charted``, else
+    why it is not computed (empty when the configuration has no day)."""
     esc = html.escape
-    specs = {k: c.to_dict() for k, c in explorer_charts(data).items()}
-    vl_version = vega_lite_version()
-    bundle = vega_bundle(vl_version)
     day_section = ""
     if meta.get("day_not_computed"):  # the day engines would ignore a reading of the rules
         day_section = f"""
@@ -178,7 +174,7 @@ def explorer_html(data: ExplorerData) -> str:
   <h2>{esc(_("3. The party's day"))}</h2>
   <p class="lead">{esc(_("The day is not computed: {reason}.").format(reason=meta["day_not_computed"]))}</p>
 </section>"""
-    if "day" in specs:
+    if charted:
         day_lead = day_description(meta["day"], meta["party"], meta["rolls_per_day"], lang)
         if meta.get("day_method") == "simulate":
             day_method = _(
@@ -210,8 +206,14 @@ def explorer_html(data: ExplorerData) -> str:
   <div class="controls" id="controls-day"></div>
   <div class="view" id="view-day"></div>
 </section>"""
+    return day_section
+
+
+def _bestiary_section(charted: bool, _: Callable[[str], str]) -> str:
+    """The page's section of the bestiary, when ``charted``."""
+    esc = html.escape
     bestiary_section = ""
-    if "bestiary" in specs:
+    if charted:
         bestiary_lead = _(
             "Choose a monster (the configuration's own, then the SRD 5.1's, names as the SRD "
             "writes them, in English): its chances against the reference builds at the level "
@@ -227,20 +229,35 @@ def explorer_html(data: ExplorerData) -> str:
   <p class="attribution" id="srd-attribution">{esc(SRD_ATTRIBUTION)}</p>
   <div class="view" id="view-bestiary"></div>
 </section>"""
-    profiles = ", ".join(f"{esc(k)} {v:+d}" for k, v in meta["profiles"].items())
-    embeds = "\n".join(
-        f"    vegaEmbed('#view-{k}', {script_json(s)}, opts).then(r => {{ views['{k}'] = r.view; }}),"
-        for k, s in specs.items()
-    )
-    opts = {"actions": False, "renderer": "svg", "formatLocale": i18n.d3_locale(lang)}
-    title = _("{title}: the explorer").format(title=meta["title"])
-    intro = _(
-        "3d6x (three exploding d6, advantage as a 4th die, the rule of 1) beside the d20. "
-        "Change the controls; every number was computed by explodice when this file was "
-        "written and the page only filters and draws them, offline. Single rolls and "
-        "equivalent DCs come from the <b>exact engine</b> (the cut of the infinite "
-        "explosion leaves out less than 10⁻¹²)."
-    )
+    return bestiary_section
+
+
+def _attack_section(meta: dict[str, Any], charted: bool, _: Callable[[str], str]) -> str:
+    """The page's section of one attack against the defence value, when ``charted``."""
+    esc = html.escape
+    attack_section = ""
+    if charted:
+        attack_lead = _(
+            "One attacker (its modifier: ability + PB × proficiency + other) against every 5e "
+            "AC and the VD it reads in 3d6x (VD = AC − 10 + {base} + the target's WIS, here 0), "
+            "for the advantage state and the reading of disadvantage chosen: P(hit) in both "
+            "systems, and P(critical) under the 3d6x reading chosen beside the d20's natural 20 "
+            "(a natural 1 misses, a natural 20 hits). Exact."
+        ).format(base=meta.get("defence_base", ""))
+        attack_heading = _("4. An attack against the defence value")
+        attack_section = f"""
+<section id="attack-section">
+  <h2>{esc(attack_heading)}</h2>
+  <p class="lead">{esc(attack_lead)}</p>
+  <div class="controls" id="controls-attack"></div>
+  <div class="view" id="view-attack"></div>
+</section>"""
+    return attack_section
+
+
+def _roll_lead(meta: dict[str, Any], _: Callable[[str], str]) -> str:
+    """The lead paragraph of the roll's section (HTML)."""
+    esc = html.escape
     roll_lead = _(
         "Choose who rolls (a bare modifier from the slider, or a character's skill or "
         "save), the advantage state, the reading of disadvantage (<i>subtract</i>: 3 "
@@ -261,13 +278,25 @@ def explorer_html(data: ExplorerData) -> str:
             "their scores, increases and proficiency at that level; the line above the table "
             "shows who rolls with which modifier."
         ).format(names=esc(", ".join(meta["builds"])))
+    return roll_lead
+
+
+def _equivalent_lead(meta: dict[str, Any], _: Callable[[str], str]) -> str:
+    """The lead paragraph of the equivalent DCs' section (HTML)."""
+    esc = html.escape
+    profiles = ", ".join(f"{esc(k)} {v:+d}" for k, v in meta["profiles"].items())
     equivalent_lead = _(
         "For each profile ({profiles}), rolling without advantage and keeping "
         "its 1s: which 3d6x DC gives the odds closest to each d20 DC. The "
         "colour is the remaining gap in percentage points (blue: 3d6x easier; "
         "red: harder)."
     ).format(profiles=profiles)
-    footer = _(
+    return equivalent_lead
+
+
+def _footer(meta: dict[str, Any], lang: Lang, _: Callable[[str], str]) -> str:
+    """Who made the page, when, from what."""
+    return _(
         "Made by explodice {version} on {date} from {source} (seed {seed}), with "
         "Vega-Lite through Altair. Share it as it is: one file, no server, nothing "
         "fetched."
@@ -277,23 +306,36 @@ def explorer_html(data: ExplorerData) -> str:
         source=_(meta["source"]),
         seed=meta["seed"],
     )
-    attack_section = ""
-    if "attack" in specs:
-        attack_lead = _(
-            "One attacker (its modifier: ability + PB × proficiency + other) against every 5e "
-            "AC and the VD it reads in 3d6x (VD = AC − 10 + {base} + the target's WIS, here 0), "
-            "for the advantage state and the reading of disadvantage chosen: P(hit) in both "
-            "systems, and P(critical) under the 3d6x reading chosen beside the d20's natural 20 "
-            "(a natural 1 misses, a natural 20 hits). Exact."
-        ).format(base=meta.get("defence_base", ""))
-        attack_heading = _("4. An attack against the defence value")
-        attack_section = f"""
-<section id="attack-section">
-  <h2>{esc(attack_heading)}</h2>
-  <p class="lead">{esc(attack_lead)}</p>
-  <div class="controls" id="controls-attack"></div>
-  <div class="view" id="view-attack"></div>
-</section>"""
+
+
+def explorer_html(data: ExplorerData) -> str:
+    """The explorer page for precomputed ``data``: one HTML string, every script inlined."""
+    meta = data.meta
+    lang = meta["lang"]
+    _ = i18n.translator(lang)
+    esc = html.escape
+    specs = {k: c.to_dict() for k, c in explorer_charts(data).items()}
+    vl_version = vega_lite_version()
+    bundle = vega_bundle(vl_version)
+    day_section = _day_section(meta, "day" in specs, lang, _)
+    embeds = "\n".join(
+        f"    vegaEmbed('#view-{k}', {script_json(s)}, opts).then(r => {{ views['{k}'] = r.view; }}),"
+        for k, s in specs.items()
+    )
+    opts = {"actions": False, "renderer": "svg", "formatLocale": i18n.d3_locale(lang)}
+    title = _("{title}: the explorer").format(title=meta["title"])
+    intro = _(
+        "3d6x (three exploding d6, advantage as a 4th die, the rule of 1) beside the d20. "
+        "Change the controls; every number was computed by explodice when this file was "
+        "written and the page only filters and draws them, offline. Single rolls and "
+        "equivalent DCs come from the <b>exact engine</b> (the cut of the infinite "
+        "explosion leaves out less than 10⁻¹²)."
+    )
+    roll_lead = _roll_lead(meta, _)
+    equivalent_lead = _equivalent_lead(meta, _)
+    footer = _footer(meta, lang, _)
+    attack_section = _attack_section(meta, "attack" in specs, _)
+    bestiary_section = _bestiary_section("bestiary" in specs, _)
     notes = "".join(f"\n    <li>{esc(n)}</li>" for n in meta.get("notes", ()))
     notes_html = f'\n  <ul class="notes" id="roll-notes">{notes}\n  </ul>' if notes else ""
     headings = (
@@ -351,7 +393,7 @@ def write_explorer(
     config: Any = None,
     out: str | os.PathLike[str] = EXPLORER_NAME,
     *,
-    lang: str | None = None,
+    lang: Lang | None = None,
     date: str | None = None,
 ) -> Path:
     """Write the explorer for a report configuration (a ReportConfig, a TOML path, or

@@ -1,6 +1,7 @@
 """The designer's report: one multi-page PDF, one PNG per page and one CSV per table.
 
-- :mod:`.config` reads the TOML a designer edits into a :class:`ReportConfig`;
+- :mod:`explodice.present.config` reads the TOML a designer edits into a
+  :class:`ReportConfig` (the explorer reads it too: it lives beside both);
 - :mod:`.contents` is the list of pages, in order (:data:`PAGES`), and :func:`build_pages`;
 - :mod:`.pages` has one module per page: its ``data`` (the numbers) and its ``draw``;
 - :mod:`.kit` is what a page is made of (context, page data, figure, table);
@@ -10,7 +11,7 @@
 - :mod:`.writer` writes the report as one unit, whole or not at all.
 """
 
-from explodice.present.report.config import (
+from explodice.present.config import (
     ConfigError,
     ReportConfig,
     default_config_text,

@@ -23,8 +23,8 @@ import matplotlib
 from matplotlib.figure import Figure
 
 from explodice.core.version import __version__
+from explodice.present.config import ReportConfig, in_language, load_config
 from explodice.present.labels import N_
-from explodice.present.report.config import ReportConfig, in_language, load_config
 from explodice.present.report.kit import Context, Page, PageData
 from explodice.present.report.pages import (
     bestiary,

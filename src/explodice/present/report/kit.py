@@ -21,8 +21,9 @@ from matplotlib.figure import Figure
 
 from explodice.game.rules import Rules
 from explodice.present import i18n
+from explodice.present.config import ReportConfig
+from explodice.present.i18n import Lang
 from explodice.present.labels import rules_text, switch_label
-from explodice.present.report.config import ReportConfig
 from explodice.questions.answer import changed_switches
 
 __all__ = [
@@ -83,7 +84,7 @@ class Context:
         return self.config.rules
 
     @property
-    def lang(self) -> str:
+    def lang(self) -> Lang:
         """The report's language (``"en"`` or ``"fr"``)."""
         return self.config.lang
 

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from explodice.core.files import atomic_write
-from explodice.present.report.config import ReportConfig
+from explodice.present.config import ReportConfig
 from explodice.present.report.kit import Context, PageData
 from explodice.questions import cache
 from explodice.questions.registry import canonical

@@ -49,11 +49,11 @@ from explodice.core.errors import ExplodiceError
 from explodice.core.files import atomic_write_text, check_path, make_folder
 from explodice.core.spreadsheet import to_csv
 from explodice.core.version import __version__
+from explodice.present.config import ReportConfig, in_language, load_config
 from explodice.present.explorer import EXPLORER_NAME
-from explodice.present.i18n import translator
+from explodice.present.i18n import Lang, translator
 from explodice.present.labels import rules_text
 from explodice.present.report import contents, drawing, reuse
-from explodice.present.report.config import ReportConfig, in_language, load_config
 from explodice.present.report.kit import Context
 from explodice.present.report.warmup import start_day_warm_up, stop, warm_roll_kernel
 from explodice.questions import cache as answer_cache
@@ -91,7 +91,7 @@ def write_report(
     *,
     progress: bool = False,
     date: str | None = None,
-    lang: str | None = None,
+    lang: Lang | None = None,
     cache: bool = True,
     helpers: int | None = None,
 ) -> list[Path]:

@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 from explodice.analysis.bestiary import DEFAULT_THRESHOLD, fp_table, with_attribution
 from explodice.game.bestiary import SRD_ATTRIBUTION, srd_monsters
 from explodice.present import i18n
-from explodice.present.bestiary_plots import CHANCE_LABELS, plot_changes_by_fp, plot_fp_conversion
+from explodice.present.plots.bestiary import CHANCE_LABELS, plot_changes_by_fp, plot_fp_conversion
 from explodice.present.report.kit import Context, PageData, page_figure
 from explodice.sweeps.bestiary import bestiary
 

@@ -7,7 +7,7 @@ from matplotlib.figure import Figure
 
 from explodice.analysis.combat import combat_progression, critical_table
 from explodice.present.builds import shown_builds
-from explodice.present.combat_plots import plot_critical, plot_hits_by_level
+from explodice.present.plots.combat import plot_critical, plot_hits_by_level
 from explodice.present.report.kit import Context, PageData, exact_columns, page_figure
 
 __all__ = ["data", "draw"]

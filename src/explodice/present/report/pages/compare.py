@@ -10,13 +10,13 @@ from explodice.analysis.compare import equivalent_dc, equivalent_dc_table
 from explodice.analysis.success import success_table
 from explodice.game.rules import Roll
 from explodice.present import plots
-from explodice.present.i18n import translator
+from explodice.present.i18n import Lang, translator
 from explodice.present.report.kit import Context, PageData, page_figure
 
 __all__ = ["data", "draw"]
 
 
-def reference(profiles: dict[str, int], lang: str = "en") -> str:
+def reference(profiles: dict[str, int], lang: Lang = "en") -> str:
     """The profile whose odds map the d20 DC table: ``trained`` (in English or in ``lang``),
     else the first."""
     names = ("trained", translator(lang)("trained"))

@@ -10,8 +10,8 @@ from matplotlib.ticker import MaxNLocator
 from explodice.analysis.combat import fit_defence_base
 from explodice.present import i18n
 from explodice.present.builds import shown_builds
-from explodice.present.combat_plots import WHO, plot_defence_bases
 from explodice.present.labels import switch_value
+from explodice.present.plots.combat import WHO, plot_defence_bases
 from explodice.present.report.kit import Context, PageData, exact_columns, page_figure
 
 __all__ = ["data", "draw"]

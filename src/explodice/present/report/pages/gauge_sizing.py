@@ -16,7 +16,7 @@ from explodice.present import i18n
 from explodice.present.answers import method_text
 from explodice.present.builds import first_builds, shown_builds
 from explodice.present.formats import Formatter
-from explodice.present.level_plots import plot_gauge_needs
+from explodice.present.plots.levels import plot_gauge_needs
 from explodice.present.report.kit import Context, PageData, page_figure
 from explodice.questions.gauge_sizing import SizingInputs
 from explodice.questions.registry import ask

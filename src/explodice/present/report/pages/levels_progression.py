@@ -10,7 +10,7 @@ from explodice.game.tables import DC_TABLES
 from explodice.present import i18n
 from explodice.present.builds import first_builds, shown_builds
 from explodice.present.labels import build_test_label
-from explodice.present.level_plots import OUTSIDE_EDGE, OUTSIDE_LABEL, plot_level_grid
+from explodice.present.plots.levels import OUTSIDE_EDGE, OUTSIDE_LABEL, plot_level_grid
 from explodice.present.report.kit import Context, PageData, page_figure
 from explodice.questions.progression import ProgressionInputs
 from explodice.questions.registry import ask
@@ -25,7 +25,7 @@ def data(ctx: Context) -> PageData:
     """Each build's main test at levels 1-20, every band, both systems (exact)."""
     shown = shown_builds(ctx.config)
     inputs = ProgressionInputs(tuple(shown.builds), ctx.rules)
-    answer = ask("progression", inputs, progress=False)
+    answer = ask("progression", inputs)
     return PageData({"progression": answer.csv_table("progression")}, {"builds": shown})
 
 

@@ -13,9 +13,9 @@ from explodice.game.rules import COMBAT_SWITCHES
 from explodice.game.rules import switches as rule_switches
 from explodice.present import i18n
 from explodice.present.answers import readings_inputs
+from explodice.present.plots.readings import plot_readings
 from explodice.present.readings import (
     SUMMARIES,
-    plot_readings,
     readings_csv,
     readings_frame,
 )

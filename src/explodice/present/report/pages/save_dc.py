@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 from explodice.present import i18n
 from explodice.present.builds import shown_builds
 from explodice.present.formats import Formatter
-from explodice.present.level_plots import plot_save_dc_bases, plot_save_dc_fit
+from explodice.present.plots.levels import plot_save_dc_bases, plot_save_dc_fit
 from explodice.present.report.kit import Context, PageData, page_figure
 from explodice.questions.registry import ask
 from explodice.questions.save_dc import SaveDCInputs

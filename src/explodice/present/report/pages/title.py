@@ -14,6 +14,7 @@ from explodice.game.character import ABILITIES
 from explodice.game.rules import COMBAT_SWITCHES, READING_SWITCHES
 from explodice.game.tables import DC_TABLES, DIFFICULTIES
 from explodice.present import i18n
+from explodice.present.i18n import Lang
 from explodice.present.labels import (
     ABILITY,
     DRAIN_GAUGE,
@@ -52,17 +53,17 @@ def _party_frame(party: Sequence[Any]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _reading(name: str, value: Any, lang: str) -> str:
+def _reading(name: str, value: Any, lang: Lang) -> str:
     """A reading's line: ``Lucky rerolls a 1: before the rule of 1's choice ...``."""
     _ = i18n.translator(lang)
     question, answer = reading_line(name, value, lang)
     return _("{question}: {answer}").format(question=question, answer=answer)
 
 
-def draw(ctx: Context, data: PageData) -> Figure:
+def _settings(ctx: Context) -> list[str]:
+    """The lines of the title page's left column: date, version, seed, samples and every
+    rules switch, in the report's language."""
     c, _, lang = ctx.config, ctx._, ctx.lang
-    fig = Figure(figsize=PAGE_SIZE)
-    fig.text(0.06, 0.88, c.title, fontsize=24, weight="bold")
     yes_no = {True: _("yes"), False: _("no")}
     kinds = ", ".join(_(k) for k in sorted(c.rules.rule_of_one_kinds)) or _("nothing")
     lines = [
@@ -110,6 +111,14 @@ def draw(ctx: Context, data: PageData) -> Figure:
             critical=switch_value("critical", c.rules.critical, lang),
         ),
     ]
+    return lines
+
+
+def draw(ctx: Context, data: PageData) -> Figure:
+    c, _, lang = ctx.config, ctx._, ctx.lang
+    fig = Figure(figsize=PAGE_SIZE)
+    fig.text(0.06, 0.88, c.title, fontsize=24, weight="bold")
+    lines = _settings(ctx)
     exact = _(
         "Exact numbers come from the exact engine (every cut of the infinite explosion leaves "
         "out less than 10⁻¹²); simulated numbers state n and seed and carry 95% Wilson "

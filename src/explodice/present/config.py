@@ -1,4 +1,4 @@
-"""The report's configuration: the TOML a designer edits (rules, seed, table rows, sample
+"""The report's (and its explorer's) configuration: the TOML a designer edits (rules, seed, table rows, sample
 sizes, party, day), read into a frozen :class:`ReportConfig`.
 
 The names a designer writes (the title, the day's, the profiles', the builds') are shown as
@@ -122,14 +122,14 @@ def _english_names() -> dict[str, str]:
     return {translator(lang)(name): name for lang in LANGS for name in DEFAULT_NAMES}
 
 
-def _own_name(name: str, lang: str) -> str:
+def _own_name(name: str, lang: Lang) -> str:
     """One of explodice's own names in ``lang`` (whatever language it is written in now); any
     other name as it is."""
     english = _english_names().get(name, name)
     return translator(lang)(english) if english in DEFAULT_NAMES else name
 
 
-def in_language(config: ReportConfig, lang: str) -> ReportConfig:
+def in_language(config: ReportConfig, lang: Lang) -> ReportConfig:
     """``config`` for a report in ``lang``: its ``lang``, and its names that are explodice's
     own (``config.default_names``) in that language; the designer's names stay as written.
 
@@ -166,7 +166,7 @@ def write_default_config(path: str | os.PathLike[str], *, replace: bool = False)
 
 
 def load_config(
-    path: str | os.PathLike[str] | None = None, *, lang: str | None = None
+    path: str | os.PathLike[str] | None = None, *, lang: Lang | None = None
 ) -> ReportConfig:
     """Read a report configuration; ``None`` reads the embedded default. ``lang`` (``"en"``
     or ``"fr"``) overrides the file's ``lang``; explodice's own names are written in the
@@ -184,6 +184,23 @@ def load_config(
         text = read_text(path, error=ConfigError)
     config = _config_from_data(parse_toml(text, source=source, error=ConfigError), source)
     return in_language(config, config.lang if lang is None else lang)
+
+
+def _own_names(data: dict[str, Any], table: dict[str, Any], source: str) -> frozenset[str]:
+    """The names of a configuration that are explodice's own (written in the report's
+    language): all of the embedded default's, and the defaults filled in for the keys a file
+    leaves out."""
+    if source == "embedded default":
+        return frozenset(NAMED)
+    return frozenset(
+        name
+        for name, absent in (
+            ("title", "title" not in data),
+            ("profiles", "profiles" not in table),
+            ("day", "name" not in data.get("day", {})),
+        )
+        if absent
+    )
 
 
 def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
@@ -263,18 +280,7 @@ def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
         if "monster" in data
         else ()
     )
-    if source == "embedded default":
-        ours = frozenset(NAMED)
-    else:  # a default filled in for a key the file leaves out is explodice's own
-        ours = frozenset(
-            name
-            for name, absent in (
-                ("title", "title" not in data),
-                ("profiles", "profiles" not in table),
-                ("day", "name" not in data.get("day", {})),
-            )
-            if absent
-        )
+    ours = _own_names(data, table, source)
     return ReportConfig(
         title=title,
         seed=seed,

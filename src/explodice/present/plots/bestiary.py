@@ -21,8 +21,9 @@ import pandas as pd
 
 from explodice.analysis.bestiary import CHANCES, DEFAULT_THRESHOLD
 from explodice.present import i18n
+from explodice.present.i18n import Lang
 from explodice.present.labels import N_
-from explodice.present.plots import place_legend
+from explodice.present.plots.style import place_legend
 
 __all__ = ["CHANCE_COLOURS", "CHANCE_LABELS", "plot_changes_by_fp", "plot_fp_conversion"]
 
@@ -62,7 +63,7 @@ def plot_changes_by_fp(
     *,
     threshold: float = DEFAULT_THRESHOLD,
     ax: Any = None,
-    lang: str = "en",
+    lang: Lang = "en",
     title: str | None = None,
 ) -> Any:
     """The change in each chance (3d6x - 5e, the mean over the level-matched builds) of each
@@ -101,7 +102,7 @@ def plot_changes_by_fp(
 
 
 def plot_fp_conversion(
-    table: pd.DataFrame, *, ax: Any = None, lang: str = "en", title: str | None = None
+    table: pd.DataFrame, *, ax: Any = None, lang: Lang = "en", title: str | None = None
 ) -> Any:
     """The 3d6x VD, attack bonus and save DC of the typical monster of each FP
     (:func:`~explodice.fp_table`): the flat conversion dashed, the matched one solid."""

@@ -21,8 +21,9 @@ import pandas as pd
 
 from explodice.game.tables import HIT_MARK_D20
 from explodice.present import i18n
+from explodice.present.i18n import Lang
 from explodice.present.labels import N_
-from explodice.present.plots import place_legend
+from explodice.present.plots.style import place_legend
 
 __all__ = [
     "SYSTEM_STYLE",
@@ -49,7 +50,7 @@ def _axes(ax: Any) -> Any:
     return ax
 
 
-def _finish(ax: Any, lang: str, title: str | None) -> Any:
+def _finish(ax: Any, lang: Lang, title: str | None) -> Any:
     ax.yaxis.set_major_formatter(i18n.percent_formatter(lang))
     ax.set_ylim(0, 1)
     ax.tick_params(labelsize=6.5)
@@ -66,7 +67,7 @@ def plot_hits_by_level(
     build: str,
     offset: int = 0,
     ax: Any = None,
-    lang: str = "en",
+    lang: Lang = "en",
     title: str | None = None,
 ) -> Any:
     """P(the build hits) and P(the monster hits) by level for one build against the monsters
@@ -99,7 +100,7 @@ def plot_defence_bases(
     bases: pd.DataFrame,
     *,
     ax: Any = None,
-    lang: str = "en",
+    lang: Lang = "en",
     span: int = 6,
     title: str | None = None,
 ) -> Any:
@@ -135,7 +136,7 @@ READINGS = {
 }
 
 
-def reading_label(reading: str, lang: str) -> str:
+def reading_label(reading: str, lang: Lang) -> str:
     """A row's ``reading`` of :func:`~explodice.critical_table` in ``lang``: ``two 6s``,
     ``margin 5`` (``marge 5``), ``natural 20 (d20)``."""
     _ = i18n.translator(lang)
@@ -145,7 +146,7 @@ def reading_label(reading: str, lang: str) -> str:
 
 
 def plot_critical(
-    table: pd.DataFrame, *, ax: Any = None, lang: str = "en", title: str | None = None
+    table: pd.DataFrame, *, ax: Any = None, lang: Lang = "en", title: str | None = None
 ) -> Any:
     """P(critical) under each reading (bars grouped by advantage state; rows of
     :func:`~explodice.critical_table`), the d20's natural 20 beside them, each bar labelled
@@ -187,7 +188,7 @@ def plot_attack_curves(
     modifier: int,
     advantage: str = "normal",
     ax: Any = None,
-    lang: str = "en",
+    lang: Lang = "en",
     title: str | None = None,
 ) -> Any:
     """P(hit) by 5e AC for one attacker (rows of :func:`~explodice.attack_table`): 5e against

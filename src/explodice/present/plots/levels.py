@@ -22,12 +22,14 @@ import pandas as pd
 from explodice.game.character import GAUGES
 from explodice.game.tables import D20_SAVE_DC_BASE, DIFFICULTIES
 from explodice.present import i18n
+from explodice.present.i18n import Lang
 from explodice.present.labels import N_, difficulty_label
-from explodice.present.plots import place_legend, share
+from explodice.present.plots.style import axes_or_current, place_legend, share
 
 __all__ = [
     "GAUGE_COLOURS",
     "OUTSIDE_EDGE",
+    "OUTSIDE_LABEL",
     "EdgeStyle",
     "plot_gauge_needs",
     "plot_level_grid",
@@ -52,19 +54,11 @@ OUTSIDE_EDGE: EdgeStyle = {"edgecolor": "black", "linewidth": 1.1}
 OUTSIDE_LABEL = N_("outside the band's target range")
 
 
-def _axes(ax: Any) -> Any:
-    if ax is None:
-        import matplotlib.pyplot as plt
-
-        ax = plt.gca()
-    return ax
-
-
 def plot_level_grid(
     table: pd.DataFrame,
     *,
     ax: Any = None,
-    lang: str = "en",
+    lang: Lang = "en",
     title: str | None = None,
     band_labels: bool = True,
     fontsize: float = 5.5,
@@ -75,7 +69,7 @@ def plot_level_grid(
     The image is ``ax.images[0]`` (for a colour bar shared by several grids)."""
     import matplotlib.patches as mpatches
 
-    ax = _axes(ax)
+    ax = axes_or_current(ax)
     _ = i18n.translator(lang)
     bands = [b for b in DIFFICULTIES if b in set(table.difficulty)]
     grid = table.pivot_table(index="difficulty", columns="level", values="p", aggfunc="first")
@@ -115,11 +109,11 @@ def plot_level_grid(
 
 
 def plot_gauge_needs(
-    table: pd.DataFrame, *, ax: Any = None, lang: str = "en", title: str | None = None
+    table: pd.DataFrame, *, ax: Any = None, lang: Lang = "en", title: str | None = None
 ) -> Any:
     """One build's gauges by level (rows of :func:`~explodice.size_gauges`): the maximum
     needed (solid) against the build's own (dashed), one colour per gauge."""
-    ax = _axes(ax)
+    ax = axes_or_current(ax)
     _ = i18n.translator(lang)
     for gauge, rows in table.groupby("gauge", sort=False):
         colour = GAUGE_COLOURS.get(str(gauge), "0.3")
@@ -159,13 +153,13 @@ def plot_save_dc_fit(
     base: int,
     d20_base: int = D20_SAVE_DC_BASE,
     ax: Any = None,
-    lang: str = "en",
+    lang: Lang = "en",
     title: str | None = None,
 ) -> Any:
     """P(the target saves) by gap (rows of :attr:`~explodice.SaveDCFit.gaps`): 5e at DC
     ``d20_base`` + gap against 3d6x at ``base`` + gap, each point's area the share of the
     cases at that gap."""
-    ax = _axes(ax)
+    ax = axes_or_current(ax)
     _ = i18n.translator(lang)
     sizes = 12 + 400 * gaps.share.to_numpy()
     for column, style, colour, label in (
@@ -190,13 +184,13 @@ def plot_save_dc_bases(
     bases: pd.DataFrame,
     *,
     ax: Any = None,
-    lang: str = "en",
+    lang: Lang = "en",
     span: int = 6,
     title: str | None = None,
 ) -> Any:
     """Both criteria of the fit for the bases within ``span`` of the chosen one (rows of
     :attr:`~explodice.SaveDCFit.bases`), the chosen base marked."""
-    ax = _axes(ax)
+    ax = axes_or_current(ax)
     _ = i18n.translator(lang)
     chosen = int(bases.loc[bases.chosen, "base"].iloc[0])
     near = bases[(bases.base - chosen).abs() <= span]

@@ -1,0 +1,42 @@
+"""Hiding (docs/rules.md, "Hiding"): against passive observers one DC, the highest; against
+active ones a shared Stealth total; values by hand and by a Monte Carlo written here."""
+
+import numpy as np
+import pytest
+
+import explodice as ex
+from explodice import Roll
+
+Z = 4.5
+
+
+@pytest.mark.parametrize("system", ["3d6x", "d20"])
+def test_hiding_from_two_passives_is_one_dc_the_higher(system):
+    h = ex.hide(Roll(3), passive=[12, 15], system=system)
+    d = ex.exact(Roll(3)) if system == "3d6x" else ex.d20(Roll(3))
+    assert h.p_hidden == pytest.approx(d.p_success(15), abs=1e-12)
+    assert h.p_each["passive 12"] == pytest.approx(d.p_success(12), abs=1e-12)
+    assert h.p_if_independent < h.p_hidden  # the events are positively dependent
+
+
+def test_hiding_from_active_observers_shares_one_stealth_total():
+    # d20 + 0 against two active d20 + 0: hidden when S >= both. By hand: sum over s of
+    # 1/20 * (s/20)^2 = (1/8000) * sum s^2 = 2870 / 8000
+    h = ex.hide(Roll(0), active=[Roll(0), Roll(0)], system="d20")
+    assert h.p_hidden == pytest.approx(2870 / 8000, abs=1e-12)
+    o = ex.opposed(Roll(0), Roll(0), system="d20")
+    assert h.p_each["active 0"] == pytest.approx(o.win + o.tie, abs=1e-12)  # tie: still hidden
+    assert h.p_if_independent == pytest.approx((o.win + o.tie) ** 2, abs=1e-12)
+    assert sum(h.spotted) == pytest.approx(1.0) and h.spotted[0] == pytest.approx(h.p_hidden)
+
+
+def test_hiding_3d6x_against_a_monte_carlo():
+    rng = np.random.default_rng(8)
+    n = 100_000
+    draw = {m: ex.exact(Roll(m)) for m in (2, 1, 0)}
+    sample = {
+        m: rng.choice(d.totals, size=n, p=d.total_pmf / d.total_pmf.sum()) for m, d in draw.items()
+    }
+    hidden = (sample[2] >= 13) & (sample[2] >= sample[1]) & (sample[2] >= sample[0])
+    p = ex.hide(Roll(2), passive=[13], active=[Roll(1), Roll(0)]).p_hidden
+    assert abs(hidden.mean() - p) <= Z * np.sqrt(p * (1 - p) / n)
