@@ -10,12 +10,13 @@ import textwrap
 import pandas as pd
 from matplotlib.figure import Figure
 
-from explodice.analysis.bestiary import DEFAULT_THRESHOLD, fp_table, with_attribution
+from explodice.analysis.bestiary import DEFAULT_THRESHOLD
 from explodice.game.bestiary import SRD_ATTRIBUTION, srd_monsters
 from explodice.present import i18n
 from explodice.present.bestiary_plots import CHANCE_LABELS, plot_changes_by_fp, plot_fp_conversion
 from explodice.present.report.kit import Context, PageData, page_figure
-from explodice.sweeps.bestiary import bestiary
+from explodice.questions.bestiary import BestiaryInputs, FpTableInputs
+from explodice.questions.registry import ask
 
 __all__ = ["data_fp", "data_moves", "draw_fp", "draw_moves"]
 
@@ -48,8 +49,10 @@ def _attribution(ctx: Context, fig: Figure, y: float) -> None:
 
 def data_fp(ctx: Context) -> PageData:
     """The per-FP table over the SRD's monsters and the configuration's (exact)."""
-    table = fp_table(_monsters(ctx), rules=ctx.rules)
-    return PageData({"fp-table": with_attribution(table)}, {"table": table})
+    answer = ask("fp_table", FpTableInputs(_monsters(ctx), rules=ctx.rules))
+    return PageData(
+        {"fp-table": answer.csv_table("fp_table")}, {"table": answer.tables["fp_table"]}
+    )
 
 
 def draw_fp(ctx: Context, data: PageData) -> Figure:
@@ -97,8 +100,10 @@ def draw_fp(ctx: Context, data: PageData) -> Figure:
 
 def data_moves(ctx: Context) -> PageData:
     """Every monster against the level-matched builds, sorted by the largest change."""
-    frame = bestiary(_monsters(ctx), rules=ctx.rules)
-    return PageData({"bestiary": with_attribution(frame)}, {"frame": frame})
+    answer = ask("bestiary", BestiaryInputs(_monsters(ctx), rules=ctx.rules))
+    return PageData(
+        {"bestiary": answer.csv_table("bestiary")}, {"frame": answer.tables["bestiary"]}
+    )
 
 
 def draw_moves(ctx: Context, data: PageData) -> Figure:

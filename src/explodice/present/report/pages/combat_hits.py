@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from matplotlib.figure import Figure
 
-from explodice.analysis.combat import combat_progression, critical_table
 from explodice.present.builds import shown_builds
 from explodice.present.combat_plots import plot_critical, plot_hits_by_level
-from explodice.present.report.kit import Context, PageData, exact_columns, page_figure
+from explodice.present.report.kit import Context, PageData, page_figure
+from explodice.questions.combat import CriticalInputs, ProgressionInputs
+from explodice.questions.registry import ask
 
 __all__ = ["data", "draw"]
 
@@ -17,11 +18,11 @@ def data(ctx: Context) -> PageData:
     """Every build at levels 1-20 against the SRD's typical monster of its level (exact), and
     P(critical) of a +5 attack against the VD of a 5e AC 15."""
     shown = shown_builds(ctx.config)
-    progression = combat_progression(list(shown.builds), rules=ctx.rules)
-    critical = critical_table(5, rules=ctx.rules)
+    progression = ask("combat_progression", ProgressionInputs(tuple(shown.builds), ctx.rules))
+    critical = ask("critical", CriticalInputs(5, rules=ctx.rules))
     tables = {
-        "progression": exact_columns(progression),
-        "critical": exact_columns(critical),
+        "progression": progression.csv_table("progression"),
+        "critical": critical.csv_table("critical"),
     }
     return PageData(tables, {"builds": shown})
 

@@ -3,16 +3,19 @@ and the base each reading of the VD would take."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from explodice.analysis.combat import fit_defence_base
 from explodice.present import i18n
 from explodice.present.builds import shown_builds
 from explodice.present.combat_plots import WHO, plot_defence_bases
 from explodice.present.labels import switch_value
-from explodice.present.report.kit import Context, PageData, exact_columns, page_figure
+from explodice.present.report.kit import Context, PageData, page_figure
+from explodice.questions.combat import DefenceBaseInputs
+from explodice.questions.registry import ask
 
 __all__ = ["data", "draw"]
 
@@ -20,13 +23,9 @@ __all__ = ["data", "draw"]
 def data(ctx: Context) -> PageData:
     """The least-squares fit over every build, level 1-20 and FP offset -3..+3, both ways."""
     shown = shown_builds(ctx.config)
-    fit = fit_defence_base(list(shown.builds), rules=ctx.rules)
-    tables = {
-        "cases": exact_columns(fit.cases),
-        "bases": exact_columns(fit.bases),
-        "readings": exact_columns(fit.readings),
-    }
-    return PageData(tables, {"builds": shown, "fit": fit})
+    answer = ask("defence_base", DefenceBaseInputs(tuple(shown.builds), ctx.rules))
+    tables = {name: answer.csv_table(name) for name in ("cases", "bases", "readings")}
+    return PageData(tables, {"builds": shown, "fit": SimpleNamespace(**answer.extra)})
 
 
 def draw(ctx: Context, data: PageData) -> Figure:
