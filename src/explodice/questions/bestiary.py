@@ -160,6 +160,6 @@ BESTIARY = register(
         inputs=BestiaryInputs,
         compute=compute_bestiary,
         kinds=BESTIARY_KINDS,
-        surfaces={"report": ("bestiary",), "cli": ("bestiary",), "explorer": ("monsters",)},
+        surfaces={"report": ("bestiary",), "cli": ("bestiary",), "explorer": ("bestiary",)},
     )
 )
