@@ -18,11 +18,12 @@ from typing import Any
 import pandas as pd
 
 from explodice.analysis.bestiary import DEFAULT_THRESHOLD
-from explodice.core.errors import ExplodiceError
+from explodice.core.errors import ExplodiceError, check_unique
 from explodice.core.files import read_toml
 from explodice.game.bestiary import SRD_ATTRIBUTION, SRD_SOURCE, srd_monsters
 from explodice.game.build import reference_builds
 from explodice.game.monster import MonsterFileError, load_monsters
+from explodice.game.tables import fold_name, parse_fp
 from explodice.present import i18n
 from explodice.present.bestiary_plots import CHANCE_LABELS
 from explodice.present.cli.base import Command
@@ -150,6 +151,8 @@ _SHOWN = [
 def run_bestiary(args: argparse.Namespace) -> int:
     """Each monster converted, and the chances that move."""
     refuse_unread(args, "`bestiary`")
+    check_unique("--fp", args.fp or (), key=parse_fp)  # 1/2 and 0.5 alike
+    check_unique("--type", args.types or (), key=fold_name)  # Dragon and dragon alike
     found = load_bestiary(args.config, args)
     inputs = BestiaryInputs(
         tuple(found.monsters),
@@ -203,6 +206,7 @@ _FP_SHOWN = [
 def run_fp_table(args: argparse.Namespace) -> int:
     """The typical monster of each FP, and its 3d6x numbers."""
     refuse_unread(args, "`fp-table`")
+    check_unique("--fp", args.fp or (), key=parse_fp)  # 5 and 05 alike
     found = load_bestiary(args.config, args)
     inputs = FpTableInputs(
         tuple(found.monsters),
