@@ -423,3 +423,31 @@ def test_a_configuration_that_simulates_the_day_says_n_and_seed_in_the_captions(
     day = next(s for s in PAGES if s.name == "day").data(ctx)
     assert set(day.tables["gauges"].method) == {"simulate"}
     assert {"ci_low", "ci_high"} <= set(day.tables["gauges"].columns)
+
+
+# -- the SRD's attribution wherever its monsters are shown -----------------------------------
+#: The report's pages that show the SRD's monsters (the combat pages meet its typical monster
+#: of each FP), and the commands that do by default.
+SRD_PAGES = ("combat-hits", "defence-base", "bestiary-fp", "bestiary")
+SRD_COMMANDS = (("defence-base", "--levels", "1"), ("bestiary", "--fp", "5"), ("fp-table",))
+
+
+def test_every_surface_that_shows_the_srds_monsters_carries_its_attribution(config, capsys):
+    from explodice.present.report.contents import PAGES
+
+    ctx = Context(config, "x", "2026-12-01")
+    specs = [s for s in PAGES if s.name in SRD_PAGES]
+    assert len(specs) == len(SRD_PAGES)
+    for spec in specs:
+        data = spec.data(ctx)
+        for name, table in data.tables.items():  # every CSV of monsters, every row
+            if name != "critical":  # a +5 attack against a VD: no monster in it
+                assert set(table.attribution) == {SRD_ATTRIBUTION}, (spec.name, name)
+        texts = [t.get_text().replace("\n", " ") for t in spec.draw(ctx, data).texts]
+        assert any(SRD_ATTRIBUTION in t for t in texts), spec.name
+    for argv in SRD_COMMANDS:
+        assert main([*argv]) == 0
+        header = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("#")]
+        assert any(SRD_ATTRIBUTION in ln for ln in header), argv
+        csv = _csv(capsys, *argv, "--format", "csv")
+        assert set(csv.attribution) == {SRD_ATTRIBUTION}, argv

@@ -26,6 +26,7 @@ from explodice.analysis.combat import (
     fit_defence_base,
 )
 from explodice.analysis.levels import Criterion
+from explodice.game.bestiary import SRD_ATTRIBUTION, SRD_SOURCE
 from explodice.game.build import LEVELS, Build
 from explodice.game.monster import Monster
 from explodice.game.rules import ADVANTAGE_STATES, Rules
@@ -87,6 +88,7 @@ COMBAT_KINDS: dict[str, Kind] = {
     "base": "dc",
     "offset": "modifier",
     "direction": "label",
+    "attribution": "name",
 }
 
 
@@ -94,6 +96,19 @@ def _plain(frame: Any) -> Any:
     frame = frame.reset_index(drop=True)
     frame.attrs = {}
     return frame
+
+
+def _srd(monsters: tuple[Monster, ...] | None) -> str:
+    """The SRD 5.1's attribution where the monsters met are the SRD's (``None``: its typical
+    monster of each FP), else ``""``: its licence asks for it wherever its monsters are
+    shown, so it goes into every row of the CSV and the caption's notes."""
+    if monsters is None or any(m.source == SRD_SOURCE for m in monsters):
+        return SRD_ATTRIBUTION
+    return ""
+
+
+def _attributed(frame: Any, attribution: str) -> Any:
+    return _plain(frame).assign(attribution=attribution)
 
 
 # -- attack ----------------------------------------------------------------------------------
@@ -220,8 +235,11 @@ def compute_progression(inputs: ProgressionInputs) -> Answer:
         saves=list(inputs.saves),
         rules=inputs.rules,
     )
-    provenance = Provenance.of("combat_progression", inputs.rules, unit="rolls")
-    tables = {"progression": _plain(frame)}
+    srd = _srd(inputs.monsters)
+    provenance = Provenance.of(
+        "combat_progression", inputs.rules, unit="rolls", notes=(srd,) if srd else ()
+    )
+    tables = {"progression": _attributed(frame, srd)}
     return Answer("combat_progression", tables, COMBAT_KINDS, provenance)
 
 
@@ -262,9 +280,12 @@ def compute_defence_base(inputs: DefenceBaseInputs) -> Answer:
         criterion=inputs.criterion,
         rules=inputs.rules,
     )
-    tables = {name: _plain(getattr(fit, name)) for name in ("readings", "cases", "bases")}
+    srd = _srd(inputs.monsters)
+    tables = {name: _attributed(getattr(fit, name), srd) for name in ("readings", "cases", "bases")}
     extra = {"base": int(fit.base), "error": float(fit.error), "criterion": fit.criterion}
-    provenance = Provenance.of("defence_base", inputs.rules, unit="rolls")
+    provenance = Provenance.of(
+        "defence_base", inputs.rules, unit="rolls", notes=(srd,) if srd else ()
+    )
     return Answer("defence_base", tables, COMBAT_KINDS, provenance, extra)
 
 

@@ -117,8 +117,12 @@ def run(args: argparse.Namespace) -> int:
         monsters=args.monsters or _("the SRD's typical monster of each FP"),
         rules=rules_text(rules, args.lang),
     )
+    srd = answer.provenance.notes  # the SRD's attribution, where its monsters are met
+    if srd:
+        sys.stdout.write("# " + srd[0] + "\n")
     frame = answer.tables[args.table]
-    shown = [c for c in frame.columns if c not in ("method", "n", "seed", "rules")]
+    hidden = ("method", "n", "seed", "rules", "attribution")  # in the header
+    shown = [c for c in frame.columns if c not in hidden]
     text = fmt.table(answer, args.table, columns=shown)
     text.columns = shown  # emit translates the headers
     if args.table == "readings":  # the fit's error under each reading: unsigned, as rmse

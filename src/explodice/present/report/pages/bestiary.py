@@ -18,7 +18,7 @@ from explodice.present.report.kit import Context, PageData, page_figure
 from explodice.questions.bestiary import BestiaryInputs, FpTableInputs
 from explodice.questions.registry import ask
 
-__all__ = ["data_fp", "data_moves", "draw_fp", "draw_moves"]
+__all__ = ["below_caption", "data_fp", "data_moves", "draw_attribution", "draw_fp", "draw_moves"]
 
 #: The monsters (rows) the second page lists.
 TOP = 12
@@ -33,15 +33,15 @@ def _attribution_text(ctx: Context) -> str:
     return textwrap.fill(text, 190, break_on_hyphens=False, break_long_words=False)
 
 
-def _below_caption(ctx: Context, caption: str) -> tuple[float, float]:
-    """Where the attribution starts (just below the caption, as page_figure wraps it) and
-    where the Axes may start below it."""
+def below_caption(ctx: Context, caption: str) -> tuple[float, float]:
+    """Where the SRD's attribution starts (just below the caption, as page_figure wraps it)
+    and where the Axes may start below it: for every page that shows the SRD's monsters."""
     lines = textwrap.fill(i18n.keep_together(caption), 150).count("\n") + 1
     y = 0.925 - 0.021 * lines - 0.008
     return y, y - 0.013 * (_attribution_text(ctx).count("\n") + 1) - 0.05
 
 
-def _attribution(ctx: Context, fig: Figure, y: float) -> None:
+def draw_attribution(ctx: Context, fig: Figure, y: float) -> None:
     """The SRD's attribution (its licence asks for it wherever its monsters are shown), and
     that the names are the SRD's, in English."""
     fig.text(0.04, y, _attribution_text(ctx), fontsize=5.5, color="0.35", va="top")
@@ -83,7 +83,7 @@ def draw_fp(ctx: Context, data: PageData) -> Figure:
         "builds hit it, it hits them, they save) are closest to 5e's, least squares over the "
         "builds. An FP without monsters is read between its neighbours. Exact."
     ).format(n=int(t["count"].sum()))
-    y, top = _below_caption(ctx, caption)
+    y, top = below_caption(ctx, caption)
     fig, (ax,) = page_figure(
         ctx,
         _("The bestiary: the typical monster of each FP, in 3d6x"),
@@ -94,7 +94,7 @@ def draw_fp(ctx: Context, data: PageData) -> Figure:
         top=top,
     )
     plot_fp_conversion(t, ax=ax, lang=ctx.lang, title=_("The 3d6x numbers of the typical monster"))
-    _attribution(ctx, fig, y)
+    draw_attribution(ctx, fig, y)
     return fig
 
 
@@ -130,7 +130,7 @@ def draw_moves(ctx: Context, data: PageData) -> Figure:
         "{share} of the chances move by more than {t} for at least one build (the shaded band); "
         "the table lists the largest. Exact."
     ).format(n=frame.name.nunique(), share=ctx.pct(flagged, 0), t=ctx.pct(DEFAULT_THRESHOLD, 0))
-    y, top = _below_caption(ctx, caption)
+    y, top = below_caption(ctx, caption)
     fig, (ax,) = page_figure(
         ctx,
         _("The bestiary: the monsters a flat conversion moves most"),
@@ -141,5 +141,5 @@ def draw_moves(ctx: Context, data: PageData) -> Figure:
         top=top,
     )
     plot_changes_by_fp(frame, ax=ax, lang=ctx.lang, title=_("The change in each chance, by FP"))
-    _attribution(ctx, fig, y)
+    draw_attribution(ctx, fig, y)
     return fig

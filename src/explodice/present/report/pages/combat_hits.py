@@ -8,6 +8,7 @@ from matplotlib.figure import Figure
 from explodice.present.builds import shown_builds
 from explodice.present.combat_plots import plot_critical, plot_hits_by_level
 from explodice.present.report.kit import Context, PageData, page_figure
+from explodice.present.report.pages.bestiary import below_caption, draw_attribution
 from explodice.questions.combat import CriticalInputs, ProgressionInputs
 from explodice.questions.registry import ask
 
@@ -48,8 +49,10 @@ def draw(ctx: Context, data: PageData) -> Figure:
         mean5=ctx.pct(float(five[["p_build_hits", "p_monster_hits"]].to_numpy().mean())),
         builds=shown.note(lang, ctx.config.source),
     )
+    y, top = below_caption(ctx, caption)  # the SRD's typical monsters: its attribution
     fig, axes = page_figure(ctx, _("Combat: hit chances by level, 3d6x beside 5e"), caption,
-                            nrows=2, ncols=3)  # fmt: skip
+                            nrows=2, ncols=3, top=top)  # fmt: skip
+    draw_attribution(ctx, fig, y)
     flat = list(axes.flat) if hasattr(axes, "flat") else list(axes)
     for ax, name in zip(flat, names):
         plot_hits_by_level(table, build=name, ax=ax, lang=lang, title=name)

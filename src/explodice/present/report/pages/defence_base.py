@@ -14,6 +14,7 @@ from explodice.present.builds import shown_builds
 from explodice.present.combat_plots import WHO, plot_defence_bases
 from explodice.present.labels import switch_value
 from explodice.present.report.kit import Context, PageData, page_figure
+from explodice.present.report.pages.bestiary import below_caption, draw_attribution
 from explodice.questions.combat import DefenceBaseInputs
 from explodice.questions.registry import ask
 
@@ -66,8 +67,11 @@ def draw(ctx: Context, data: PageData) -> Figure:
         worst=ctx.pct(float(cases.error.abs().max())),
         builds=data.shown["builds"].note(lang, ctx.config.source),
     )
+    y, top = below_caption(ctx, caption)  # the SRD's typical monsters: its attribution
     fig, (a, b) = page_figure(ctx, _("Combat: the defence base and its errors"), caption,
-                              ncols=2, table=table, table_height=0.2, bottom=0.30)  # fmt: skip
+                              ncols=2, table=table, table_height=0.2, bottom=0.30,
+                              top=top)  # fmt: skip
+    draw_attribution(ctx, fig, y)
     plot_defence_bases(data.tables["bases"], ax=a, lang=lang, title=_("The error of each base"))
     for direction, marker, colour in (
         ("build hits", "o", "#1f5fa8"),
