@@ -14,6 +14,7 @@ from explodice.analysis.bestiary import DEFAULT_THRESHOLD
 from explodice.game.bestiary import SRD_ATTRIBUTION, srd_monsters
 from explodice.present import i18n
 from explodice.present.bestiary_plots import CHANCE_LABELS, plot_changes_by_fp, plot_fp_conversion
+from explodice.present.formats import Formatter
 from explodice.present.report.kit import Context, PageData, page_figure
 from explodice.questions.bestiary import BestiaryInputs, FpTableInputs
 from explodice.questions.registry import ask
@@ -110,15 +111,16 @@ def draw_moves(ctx: Context, data: PageData) -> Figure:
     _ = ctx._
     frame = data.shown["frame"]
     top = frame.head(TOP)
+    fmt = Formatter(ctx.lang)  # each kind of number one way, as on every surface
     table = pd.DataFrame(
         {
             _("monster"): top.name,
             "FP": top.fp,
             _("chance"): [_(CHANCE_LABELS[c]) for c in top.chance],
             _("attack, DC or save"): top["item"],
-            _("5e"): [ctx.pct(v) for v in top.p_d20],
-            _("3d6x"): [ctx.pct(v) for v in top.p_3d6x],
-            _("largest change"): [("+" if v > 0 else "") + ctx.pct(v) for v in top.largest_change],
+            _("5e"): [fmt.cell(v, "probability") for v in top.p_d20],
+            _("3d6x"): [fmt.cell(v, "probability") for v in top.p_3d6x],
+            _("largest change"): [fmt.cell(v, "change") for v in top.largest_change],
             _("build"): [_(b) for b in top.worst_build],
         }
     )

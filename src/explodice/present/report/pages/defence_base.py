@@ -12,6 +12,7 @@ from matplotlib.ticker import MaxNLocator
 from explodice.present import i18n
 from explodice.present.builds import shown_builds
 from explodice.present.combat_plots import WHO, plot_defence_bases
+from explodice.present.formats import Formatter
 from explodice.present.labels import switch_value
 from explodice.present.report.kit import Context, PageData, page_figure
 from explodice.present.report.pages.bestiary import below_caption, draw_attribution
@@ -34,14 +35,15 @@ def draw(ctx: Context, data: PageData) -> Figure:
     fit = data.shown["fit"]
     cases = data.tables["cases"]
     readings = data.tables["readings"]
+    fmt = Formatter(lang)
     table = pd.DataFrame(
         [
             [
                 switch_value("wisdom_in_defence", r.wisdom_in_defence, lang),
                 switch_value("armour_dex_cap", r.armour_dex_cap, lang),
                 str(r.base),
-                ctx.pct(r.rmse),
-                ctx.pct(r.max_error),
+                fmt.cell(r.rmse, "probability"),
+                fmt.cell(r.max_error, "probability"),
             ]
             for r in readings.itertuples()
         ],
