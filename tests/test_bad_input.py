@@ -111,6 +111,31 @@ BAD_ARGS = [
     ["sweep", "grid.toml", "--seed", "1e400.5"],
     ["report", "--out"],
     ["nonsense"],
+    # this round's commands (combat, bestiary): duplicates, other digits, empty, huge, both
+    ["attack", "-m", "5", "5"],
+    ["attack", "-m", "٥"],
+    ["attack", "-m", "²"],
+    ["attack", "-m", ""],
+    ["attack", "--ac", "1" + "0" * 400],
+    ["attack", "--ac", "15", "--vd", "15"],
+    ["attack", "--ac", "15", "15"],
+    ["attack", "--wis", "３"],
+    ["attack", "--advantage", "normal", "normal"],
+    ["attack", "--seed", "3"],
+    ["defence-base", "--offsets", "0", "0"],
+    ["defence-base", "--offsets", "٣"],
+    ["defence-base", "--defence-base", "12"],
+    ["bestiary", "--fp", "1/3"],
+    ["bestiary", "--fp", "５"],
+    ["bestiary", "--fp", ""],
+    ["bestiary", "--fp", "1/2", "0.5"],
+    ["bestiary", "--type", "Dragon", "dragon"],
+    ["bestiary", "--name", ""],
+    ["bestiary", "--name", "no such monster"],
+    ["bestiary", "--threshold", "٠.١"],
+    ["bestiary", "--with-srd"],
+    ["fp-table", "--fp", "5", "05"],
+    ["fp-table", "--fp", "1/٤"],
 ]
 
 
@@ -333,7 +358,30 @@ BAD_CALLS = {
         "success",
     ),
     "sweep(workers=10**6)": lambda: ex.sweep({"modifier": [0]}, "success", workers=10**6),
+    # this round's API (combat, bestiary)
+    "attack_table(acs and vds)": lambda: ex.attack_table([5], [15], vds=[15]),
+    "attack_table(acs=[10**400])": lambda: ex.attack_table([5], [10**400]),
+    "attack_table(modifiers=['٥'])": lambda: ex.attack_table(["٥"]),
+    "bestiary(fp=[5, '5'])": lambda: ex.bestiary(fp=[5, "5"]),
+    "bestiary(fp='1/3')": lambda: ex.bestiary(fp="1/3"),
+    "bestiary(fp='５')": lambda: ex.bestiary(fp="５"),
+    "bestiary(types=['Dragon', 'dragon'])": lambda: ex.bestiary(types=["Dragon", "dragon"]),
+    "bestiary(name='no such monster')": lambda: ex.bestiary(name="no such monster"),
+    "fp_table(fps=['1/2', 0.5])": lambda: ex.fp_table(fps=["1/2", 0.5]),
+    "Monster(ac and defence)": lambda: _monster(defence=15),
+    "Monster(fp='1/3')": lambda: _monster(fp="1/3"),
+    "Monster(fp='٥')": lambda: _monster(fp="٥"),
+    "Monster(ac=10**400)": lambda: _monster(ac=10**400),
+    "Monster(name='')": lambda: _monster(name=""),
+    "Monster(attacks={'Bite': '٤'})": lambda: _monster(attacks={"Bite": "٤"}),
+    "Monster(scores STR and FOR)": lambda: _monster(scores={**SCORES, "FOR": 12}),
+    "Monster(saves STR and FOR)": lambda: _monster(saves=["STR", "FOR"]),
 }
+
+
+def _monster(**kw):
+    given = dict(name="Goblin", fp="1/4", scores=SCORES, ac=15, attacks={"Bite": 4})
+    return ex.Monster(**(given | kw))
 
 
 @pytest.mark.parametrize("name", list(BAD_CALLS))

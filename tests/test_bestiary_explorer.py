@@ -76,3 +76,22 @@ def test_browser_shows_the_chosen_monsters_chances(browser, page_file):
     assert len(shown) == 2 * len(api)
     pg.close()
     assert problems == []
+
+
+HOSTILE = '</script><script>alert("x")</script><img src=x onerror=alert(1)>'
+
+
+def test_a_monster_named_with_html_is_shown_as_text_never_run(tmp_path):
+    """A designer's monster named with HTML reaches the page only escaped: in the embedded
+    JSON as ``\\u003c`` escapes, nowhere as a tag the browser would read."""
+    path = tmp_path / "hostile.toml"
+    monsters = MONSTERS.replace('name = "Deep worm"', "name = '" + HOSTILE + "'")
+    assert HOSTILE in monsters
+    path.write_text(CONFIG + monsters, encoding="utf-8")
+    data = explorer_data(load_config(path), day=False, date="2026-03-04")
+    assert HOSTILE in set(data.bestiary.name)  # the name is data, kept as written
+    text = explorer_html(data)
+    assert HOSTILE not in text
+    assert "<img src=x" not in text and '<script>alert("x")' not in text
+    assert text.count("</script>") == text.count("<script")  # no script closed early
+    assert "\\u003c/script\\u003e\\u003cscript\\u003ealert" in text

@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 
 from explodice.day.exact import exact_day
+from explodice.game.bestiary import SRD_ATTRIBUTION
 from explodice.game.rules import Rules
 from explodice.present.answers import day_inputs, method_text
 from explodice.present.cli import main
@@ -225,9 +226,98 @@ def test_the_dc_table_is_the_same_on_the_report_and_the_command(config, capsys):
         np.testing.assert_array_equal(cli[col].to_numpy(), report[col].to_numpy())
 
 
-def test_every_question_names_its_surfaces():
+def test_every_question_names_its_surfaces_and_each_one_exists():
+    from explodice.present.cli.commands import COMMANDS
+    from explodice.present.report.contents import PAGES
+
+    pages, commands = {p.name for p in PAGES}, {c.name for c in COMMANDS}
+    explorer = {"roll", "equivalent", "day", "bestiary", "attack"}  # explorer_charts' sections
     for name, q in registry.catalogue().items():
-        assert q.surfaces.get("report") and q.surfaces.get("cli"), name
+        assert q.surfaces.get("report") or q.surfaces.get("cli"), name
+        assert set(q.surfaces) <= {"report", "cli", "explorer"}, name
+        assert set(q.surfaces.get("report", ())) <= pages, name
+        assert set(q.surfaces.get("cli", ())) <= commands, name
+        assert set(q.surfaces.get("explorer", ())) <= explorer, name
+    # this round's analyses are questions, shown where they are shown
+    combat = {n: registry.question(n).surfaces for n in ("attack", "defence_base", "bestiary")}
+    assert combat["attack"] == {"cli": ("attack",), "explorer": ("attack",)}
+    assert combat["defence_base"] == {"report": ("defence-base",), "cli": ("defence-base",)}
+    assert combat["bestiary"]["explorer"] == ("bestiary",)
+    assert registry.question("fp_table").surfaces["cli"] == ("fp-table",)
+    assert set(registry.question("critical").surfaces) == {"report"}
+
+
+def _same_floats(cli: pd.DataFrame, ours: pd.DataFrame) -> None:
+    """The same columns, the same method, every float the same double."""
+    assert list(cli.columns) == list(ours.columns) and set(cli.method) == set(ours.method)
+    for col in ours.columns:
+        if pd.api.types.is_float_dtype(ours[col]):
+            np.testing.assert_array_equal(cli[col].to_numpy(), ours[col].to_numpy(), err_msg=col)
+
+
+def test_the_defence_base_is_the_same_on_the_report_and_the_command(config, capsys):
+    from explodice.present.report.pages import defence_base as page
+
+    tables = page.data(Context(config, "x", "2026-12-01")).tables
+    registry.forget()
+    for table in ("readings", "cases", "bases"):
+        cli = _csv(capsys, "defence-base", "--table", table, "--format", "csv")
+        _same_floats(cli, _written(tables[table]))
+        assert set(cli.method) == {"exact"}
+
+
+def test_the_bestiary_is_the_same_on_the_report_the_command_and_the_explorer(config, capsys):
+    from explodice.present.explorer.data import BESTIARY_COLUMNS, explorer_data
+    from explodice.present.report.pages import bestiary as page
+
+    assert not config.monsters  # the SRD's alone on every surface: the command's default
+    ctx = Context(config, "x", "2026-12-01")
+    report = _written(page.data_moves(ctx).tables["bestiary"])
+    fp = _written(page.data_fp(ctx).tables["fp-table"])
+    registry.forget()
+    _same_floats(_csv(capsys, "bestiary", "--format", "csv"), report)
+    _same_floats(_csv(capsys, "fp-table", "--format", "csv"), fp)
+    assert set(report.attribution) == set(fp.attribution) == {SRD_ATTRIBUTION}
+    registry.forget()
+    ours = explorer_data(config, day=False).bestiary
+    assert list(ours.columns) == BESTIARY_COLUMNS and len(ours) == len(report)
+    for col in ("p_d20", "p_3d6x", "largest_change"):
+        np.testing.assert_array_equal(ours[col].to_numpy(), report[col].to_numpy())
+
+
+def test_the_attack_is_the_same_on_the_command_and_the_explorer(config, capsys):
+    from explodice.present.explorer.data import ATTACK_ACS, ATTACK_MODIFIERS, explorer_data
+
+    data = explorer_data(config, day=False, monsters=False).attack
+    registry.forget()
+    mods = [str(m) for m in ATTACK_MODIFIERS]
+    acs = [str(a) for a in ATTACK_ACS]
+    for critical in ("none", "two_sixes", "5"):
+        cli = _csv(capsys, "attack", "-m", *mods, "--ac", *acs, "--both-readings",
+                   "--critical", critical, "--format", "csv")  # fmt: skip
+        assert set(cli.method) == {"exact"}
+        ours = data[(data.system == "3d6x") & (data.critical == critical)]
+        assert list(ours.state) == list(cli.advantage) and list(ours.ac) == list(cli.ac)
+        # full precision: the explorer rounded to five decimals before
+        np.testing.assert_array_equal(ours.p_hit.to_numpy(), cli.p_hit_3d6x.to_numpy())
+        np.testing.assert_array_equal(ours.p_crit.to_numpy(), cli.p_crit_3d6x.to_numpy())
+    five = data[data.system == "d20"]
+    np.testing.assert_array_equal(five.p_hit.to_numpy(), cli.p_hit_d20.to_numpy())
+
+
+def test_the_combat_page_reads_its_questions(config):
+    from explodice.analysis.combat import combat_progression, critical_table
+    from explodice.present.report.pages import combat_hits as page
+
+    tables = page.data(Context(config, "x", "2026-12-01")).tables
+    from explodice.present.builds import shown_builds
+
+    direct = combat_progression(list(shown_builds(config).builds), rules=config.rules)
+    for col in ("p_build_hits", "p_monster_hits", "p_build_saves"):
+        np.testing.assert_array_equal(tables["progression"][col].to_numpy(), direct[col].to_numpy())
+    crit = critical_table(5, rules=config.rules)
+    np.testing.assert_array_equal(tables["critical"].p_crit.to_numpy(), crit.p_crit.to_numpy())
+    assert set(tables["progression"].method) == set(tables["critical"].method) == {"exact"}
 
 
 # -- the gauge sizing's line ----------------------------------------------------------------
@@ -333,3 +423,31 @@ def test_a_configuration_that_simulates_the_day_says_n_and_seed_in_the_captions(
     day = next(s for s in PAGES if s.name == "day").data(ctx)
     assert set(day.tables["gauges"].method) == {"simulate"}
     assert {"ci_low", "ci_high"} <= set(day.tables["gauges"].columns)
+
+
+# -- the SRD's attribution wherever its monsters are shown -----------------------------------
+#: The report's pages that show the SRD's monsters (the combat pages meet its typical monster
+#: of each FP), and the commands that do by default.
+SRD_PAGES = ("combat-hits", "defence-base", "bestiary-fp", "bestiary")
+SRD_COMMANDS = (("defence-base", "--levels", "1"), ("bestiary", "--fp", "5"), ("fp-table",))
+
+
+def test_every_surface_that_shows_the_srds_monsters_carries_its_attribution(config, capsys):
+    from explodice.present.report.contents import PAGES
+
+    ctx = Context(config, "x", "2026-12-01")
+    specs = [s for s in PAGES if s.name in SRD_PAGES]
+    assert len(specs) == len(SRD_PAGES)
+    for spec in specs:
+        data = spec.data(ctx)
+        for name, table in data.tables.items():  # every CSV of monsters, every row
+            if name != "critical":  # a +5 attack against a VD: no monster in it
+                assert set(table.attribution) == {SRD_ATTRIBUTION}, (spec.name, name)
+        texts = [t.get_text().replace("\n", " ") for t in spec.draw(ctx, data).texts]
+        assert any(SRD_ATTRIBUTION in t for t in texts), spec.name
+    for argv in SRD_COMMANDS:
+        assert main([*argv]) == 0
+        header = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("#")]
+        assert any(SRD_ATTRIBUTION in ln for ln in header), argv
+        csv = _csv(capsys, *argv, "--format", "csv")
+        assert set(csv.attribution) == {SRD_ATTRIBUTION}, argv

@@ -44,7 +44,7 @@ from fractions import Fraction
 from importlib import resources
 from typing import Any
 
-from explodice.core.errors import ExplodiceError, check_items, fail
+from explodice.core.errors import ExplodiceError, check_items, check_unique, fail
 from explodice.game.character import ABILITIES, CharacterError, resolve_ability
 from explodice.game.checks import check_rules
 from explodice.game.monster import Monster, fp_label
@@ -258,7 +258,8 @@ def fp_stats(
     for m in pool:
         groups.setdefault(m.fp, []).append(m)
     known = {fp: _stats_of(fp, group, rules) for fp, group in sorted(groups.items())}
-    wanted = sorted(known) if fps is None else [parse_fp(f, "fps") for f in _listed(fps)]
+    given = None if fps is None else check_unique("fps", _listed(fps), key=parse_fp)
+    wanted = sorted(known) if given is None else [parse_fp(f, "fps") for f in given]
     out = []
     for fp in wanted:
         if fp in known:

@@ -19,6 +19,7 @@ from types import MappingProxyType
 from typing import Literal, get_args
 
 from explodice.core.errors import ExplodiceError, check_choice, fail
+from explodice.core.numbers import read_decimal, read_int
 
 __all__ = [
     "DC_TABLE",
@@ -259,8 +260,9 @@ def parse_fp(value: object, field_name: str = "fp") -> Fraction:
             fp = Fraction(float(value)).limit_denominator(8)
             fp = fp if float(fp) == float(value) else None
     elif isinstance(value, str):
-        try:
-            fp = Fraction(value.strip())
+        try:  # ASCII digits only (core.numbers): Fraction("５") would read a full-width 5
+            num, slash, den = value.strip().partition("/")
+            fp = Fraction(read_int(num), read_int(den)) if slash else Fraction(read_decimal(num))
         except (ValueError, ZeroDivisionError):
             raise fail(field_name, value, allowed, ExplodiceError) from None
     else:

@@ -46,7 +46,16 @@ __all__ = [
 ]
 
 #: The modules that register the questions, imported by :func:`catalogue`.
-MODULES = ("day", "readings", "gauge_sizing", "progression", "save_dc", "success")
+MODULES = (
+    "day",
+    "readings",
+    "gauge_sizing",
+    "progression",
+    "save_dc",
+    "success",
+    "combat",
+    "bestiary",
+)
 #: Answers kept in memory within a run (the largest, the day's, are a few hundred kB).
 MEMO_SIZE = 64
 

@@ -34,7 +34,7 @@ from explodice.core.errors import (
     check_int,
     check_items,
     check_text,
-    fail,
+    check_unique,
 )
 from explodice.game.bestiary import check_monsters
 from explodice.game.build import Build, reference_builds
@@ -83,6 +83,10 @@ def _listed(field_name: str, value: Any, what: str) -> list[Any]:
     return check_items(field_name, value, what=what)
 
 
+def _folded_type(t: Any) -> str:
+    return fold_name(check_text("types", t, what="creature types") or "")
+
+
 def select_monsters(
     monsters: Iterable[Monster] | None = None,
     *,
@@ -98,12 +102,15 @@ def select_monsters(
     """
     pool = check_monsters(monsters)
     if fp is not None:
-        wanted = {parse_fp(f, "fp") for f in _listed("fp", fp, "power factors")}
+        fps = check_unique("fp", _listed("fp", fp, "power factors"), key=parse_fp)
+        wanted = {parse_fp(f, "fp") for f in fps}
         pool = tuple(m for m in pool if m.fp in wanted)
     if types is not None:
         kinds = {
             fold_name(check_text("types", t, what="creature types") or "")
-            for t in _listed("types", types, "creature types")
+            for t in check_unique(
+                "types", _listed("types", types, "creature types"), key=_folded_type
+            )
         }
         pool = tuple(m for m in pool if fold_name(m.creature_type) in kinds)
     if name is not None:
@@ -160,8 +167,11 @@ def bestiary(
     if workers is not None:
         check_int("workers", workers, lo=1, hi=4096, error=ExplodiceError)
     if not pool:
-        raise fail(
-            "monsters", "the filters", "a selection with at least one monster", ExplodiceError
+        asked = {"fp": fp, "types": types, "name": name}
+        given = ", ".join(f"{k}={v!r}" for k, v in asked.items() if v is not None)
+        raise ExplodiceError(
+            f"the filters must leave at least one monster, but {given or 'none'} "
+            f"leave none of the {len(check_monsters(monsters))} given."
         )
     frame = _sweep(pool, tuple(builds), rules, per_build, executor, workers, progress)
     change = frame["change"] if per_build else frame["largest_change"]

@@ -11,9 +11,9 @@ from __future__ import annotations
 import argparse
 import functools
 
-from explodice.analysis.combat import attack_table
 from explodice.game.rules import ACTORS, ADVANTAGE_STATES
 from explodice.present import i18n
+from explodice.present.answers import method_text
 from explodice.present.cli.base import Command
 from explodice.present.cli.numbers import integer
 from explodice.present.cli.options import (
@@ -25,8 +25,11 @@ from explodice.present.cli.options import (
     sampling_from,
     sampling_options,
 )
-from explodice.present.cli.output import emit, percent
+from explodice.present.cli.output import emit
+from explodice.present.formats import Formatter
 from explodice.present.labels import rules_text
+from explodice.questions.combat import AttackInputs
+from explodice.questions.registry import ask
 
 __all__ = ["COMMAND", "run"]
 
@@ -34,7 +37,6 @@ __all__ = ["COMMAND", "run"]
 TARGET = integer(-20, 120)
 #: Columns of the tidy rows that the text table leaves to its header.
 HEADER_ONLY = ("rules", "method", "n", "seed")
-SHARES = ("p_hit_d20", "p_crit_d20", "p_hit_3d6x", "p_crit_3d6x", "p_hit_equivalent")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -83,28 +85,27 @@ def run(args: argparse.Namespace) -> int:
         refuse(args, ("--disadvantage",), "is one reading; --both-readings shows both.")
     if rules.disadvantage == "drop" and not args.both_readings:
         refuse(args, ("--malus-die",), "is the die that 'subtract' subtracts; 'drop' has none.")
-    table = attack_table(
-        args.modifier,
-        args.ac,
-        vds=args.vd,
-        wis=args.wis,
-        actor=args.actor,
-        advantages=args.advantage,
-        readings="both" if args.both_readings else None,
-        rules=rules,
-        sampling=sampling_from(args),
+    sampling = sampling_from(args)
+    simulated = sampling.simulated
+    inputs = AttackInputs(
+        tuple(args.modifier),
+        None if args.ac is None else tuple(args.ac),
+        None if args.vd is None else tuple(args.vd),
+        args.wis,
+        args.actor,
+        tuple(args.advantage),
+        "both" if args.both_readings else None,
+        rules,
+        "simulate" if simulated else "exact",
+        sampling.n if simulated else None,
+        sampling.seed if simulated else None,  # type: ignore[arg-type]
     )
+    answer = ask("attack", inputs, threads=sampling.threads)
+    table = answer.csv_table("attack")
     if args.format != "text":
         emit(table, args.format)
         return 0
     _ = i18n.translator(args.lang)
-    how = (
-        _("exact")
-        if table.method[0] == "exact"
-        else _("simulated, n={n}, seed={seed}").format(
-            n=i18n.number(int(table.n[0]), args.lang, 0), seed=table.seed[0]
-        )
-    )
     header = _(
         "an attack against the VD (3d6x) and the AC (5e): VD = AC - 10 + {base} + WIS term "
         "(target's WIS {wis:+d}); critical in 3d6x: {critical}, in 5e the natural 20; {how}; "
@@ -113,15 +114,12 @@ def run(args: argparse.Namespace) -> int:
         base=rules.defence_base,
         wis=args.wis,
         critical=rules.critical,
-        how=how,
+        how=method_text(answer.provenance, args.lang, rules=False),
         rules=rules_text(rules, args.lang),
     )
-    text = table[[c for c in table.columns if c not in HEADER_ONLY]].copy()
-    for col in text.columns:
-        if col in SHARES or col.endswith(("_lo", "_hi")):
-            text[col] = [percent(float(v), args.lang) for v in text[col]]
-        elif col == "gap":
-            text[col] = [percent(float(v), args.lang, signed=True) for v in text[col]]
+    shown = [c for c in answer.tables["attack"].columns if c not in HEADER_ONLY]
+    text = Formatter(args.lang, "cli").table(answer, "attack", columns=shown)
+    text.columns = shown  # emit translates the headers
     emit(table, "text", text=text, lang=args.lang, header=f"# {header}")
     return 0
 

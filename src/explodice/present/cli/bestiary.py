@@ -17,12 +17,13 @@ from typing import Any
 
 import pandas as pd
 
-from explodice.analysis.bestiary import DEFAULT_THRESHOLD, fp_table, with_attribution
-from explodice.core.errors import ExplodiceError
+from explodice.analysis.bestiary import DEFAULT_THRESHOLD
+from explodice.core.errors import ExplodiceError, check_unique
 from explodice.core.files import read_toml
 from explodice.game.bestiary import SRD_ATTRIBUTION, SRD_SOURCE, srd_monsters
 from explodice.game.build import reference_builds
 from explodice.game.monster import MonsterFileError, load_monsters
+from explodice.game.tables import fold_name, parse_fp
 from explodice.present import i18n
 from explodice.present.cli.base import Command
 from explodice.present.cli.build_options import probability
@@ -35,10 +36,12 @@ from explodice.present.cli.options import (
     rules_options,
     switch_defaults,
 )
-from explodice.present.cli.output import emit, percent
+from explodice.present.cli.output import emit
+from explodice.present.formats import Formatter
 from explodice.present.labels import rules_text
 from explodice.present.plots.bestiary import CHANCE_LABELS
-from explodice.sweeps.bestiary import bestiary
+from explodice.questions.bestiary import BestiaryInputs, FpTableInputs
+from explodice.questions.registry import ask
 
 __all__ = ["BESTIARY", "FP_TABLE", "Bestiary", "load_bestiary"]
 
@@ -148,31 +151,35 @@ _SHOWN = [
 def run_bestiary(args: argparse.Namespace) -> int:
     """Each monster converted, and the chances that move."""
     refuse_unread(args, "`bestiary`")
+    check_unique("--fp", args.fp or (), key=parse_fp)  # 1/2 and 0.5 alike
+    check_unique("--type", args.types or (), key=fold_name)  # Dragon and dragon alike
     found = load_bestiary(args.config, args)
-    frame = bestiary(
-        found.monsters,
-        fp=args.fp,
-        types=args.types,
-        name=args.name,
-        flagged=args.flagged,
-        threshold=args.threshold,
-        builds=list(found.builds) or None,
-        rules=found.rules,
+    inputs = BestiaryInputs(
+        tuple(found.monsters),
+        None if args.fp is None else tuple(args.fp),
+        None if args.types is None else tuple(args.types),
+        args.name,
+        args.flagged,
+        args.threshold,
+        tuple(found.builds) or None,
+        found.rules,
     )
+    answer = ask("bestiary", inputs)
+    frame = answer.tables["bestiary"]
     if args.format != "text":
-        emit(with_attribution(frame), args.format)
+        emit(answer.csv_table("bestiary"), args.format)
         return 0
     _ = i18n.translator(args.lang)
     extra = _("flagged where a chance moves by more than {t}").format(
-        t=percent(args.threshold, args.lang)
+        t=Formatter(args.lang, "cli").cell(args.threshold, "probability")
     )
-    text = frame[_SHOWN].copy()
-    text["flagged"] = ["!" if f else "" for f in text["flagged"]]
-    for col in ("p_d20", "p_3d6x", "change", "largest_change"):
-        signed = "change" in col
-        text[col] = [percent(float(v), args.lang, signed=signed) for v in text[col]]
-    for col in ("target_d20", "target_3d6x"):
-        text[col] = [("" if pd.isna(v) else str(int(v))) for v in text[col]]
+    fmt = Formatter(args.lang, "cli")
+    text = fmt.table(answer, "bestiary", columns=_SHOWN)
+    text.columns = _SHOWN
+    text["flagged"] = ["!" if f else "" for f in frame["flagged"]]
+    text["worst_build"] = list(frame["worst_build"])  # translated below
+    for col in ("target_d20", "target_3d6x"):  # a monster's attack: each build's own AC, VD
+        text[col] = ["" if pd.isna(v) else t for v, t in zip(frame[col], text[col])]
     text["chance"] = [_(CHANCE_LABELS[c]) for c in text["chance"]]
     text.columns = [
         _("monster"), "FP", _("type"), _("chance"), _("attack, DC or save"), _("5e target"),
@@ -199,15 +206,18 @@ _FP_SHOWN = [
 def run_fp_table(args: argparse.Namespace) -> int:
     """The typical monster of each FP, and its 3d6x numbers."""
     refuse_unread(args, "`fp-table`")
+    check_unique("--fp", args.fp or (), key=parse_fp)  # 5 and 05 alike
     found = load_bestiary(args.config, args)
-    frame = fp_table(
-        found.monsters,
-        fps=args.fp,
-        builds=list(found.builds) or list(reference_builds()),
-        rules=found.rules,
+    inputs = FpTableInputs(
+        tuple(found.monsters),
+        None if args.fp is None else tuple(args.fp),
+        tuple(found.builds) or tuple(reference_builds()),
+        found.rules,
     )
+    answer = ask("fp_table", inputs)
+    frame = answer.tables["fp_table"]
     if args.format != "text":
-        emit(with_attribution(frame), args.format)
+        emit(answer.csv_table("fp_table"), args.format)
         return 0
     _ = i18n.translator(args.lang)
     extra = _(

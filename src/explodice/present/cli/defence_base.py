@@ -13,7 +13,7 @@ import argparse
 import functools
 import sys
 
-from explodice.analysis.combat import DEFAULT_OFFSETS, fit_defence_base
+from explodice.analysis.combat import DEFAULT_OFFSETS
 from explodice.analysis.levels import CRITERIA
 from explodice.game.monster import load_monsters
 from explodice.present import i18n
@@ -36,15 +36,15 @@ from explodice.present.cli.options import (
     refuse_drain_switches,
     rules_options,
 )
-from explodice.present.cli.output import emit, percent
+from explodice.present.cli.output import emit
+from explodice.present.formats import Formatter
 from explodice.present.labels import rules_text
+from explodice.questions.combat import DefenceBaseInputs
+from explodice.questions.registry import ask
 
 __all__ = ["COMMAND", "run"]
 
 TABLES = ("readings", "cases", "bases")
-PERCENTS = ("p_d20", "p_3d6x", "error", "rmse", "max_error")
-#: The columns whose sign says something: the error of a case (3d6x - 5e).
-SIGNED = ("cases",)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -90,38 +90,43 @@ def run(args: argparse.Namespace) -> int:
     found = builds_from(args, config)
     rules = config_rules(args, config)
     monsters = load_monsters(args.monsters) if args.monsters is not None else None
-    fit = fit_defence_base(
-        list(found.builds),
-        monsters=monsters,
-        levels=levels_from(args),
-        offsets=args.offsets,
-        criterion=args.criterion,
-        rules=rules,
+    inputs = DefenceBaseInputs(
+        tuple(found.builds),
+        rules,
+        None if monsters is None else tuple(monsters),
+        tuple(levels_from(args)),
+        tuple(args.offsets),
+        args.criterion,
     )
-    frame = {"readings": fit.readings, "cases": fit.cases, "bases": fit.bases}[args.table]
+    answer = ask("defence_base", inputs)
     if args.format != "text":
-        emit(frame, args.format)
+        emit(answer.csv_table(args.table), args.format)
         return 0
     _ = i18n.translator(args.lang)
+    fmt = Formatter(args.lang, "cli")
     sys.stdout.write("# " + found.note(args.lang, config.source) + "\n")
     how = {"least_squares": _("root mean square error"), "minimax": _("largest error")}
     header = _(
         "defence base = {base}: VD = {base} + DEX + WIS + armour + shield, and a 5e AC reads "
         "AC - 10 + {base} + WIS; {how} {error} over {cases} cases ({monsters}); exact; {rules}"
     ).format(
-        base=fit.base,
+        base=answer.extra["base"],
         how=how[args.criterion],
-        error=percent(fit.error, args.lang),
-        cases=i18n.number(len(fit.cases), args.lang, 0),
+        error=fmt.cell(answer.extra["error"], "probability"),
+        cases=i18n.number(len(answer.tables["cases"]), args.lang, 0),
         monsters=args.monsters or _("the SRD's typical monster of each FP"),
         rules=rules_text(rules, args.lang),
     )
-    text = frame.drop(columns=[c for c in ("method", "n", "seed", "rules") if c in frame])
-    text = text.copy()
-    for col in text.columns:
-        if col in PERCENTS:
-            signed = col == "error" and args.table in SIGNED
-            text[col] = [percent(float(v), args.lang, signed=signed) for v in text[col]]
+    srd = answer.provenance.notes  # the SRD's attribution, where its monsters are met
+    if srd:
+        sys.stdout.write("# " + srd[0] + "\n")
+    frame = answer.tables[args.table]
+    hidden = ("method", "n", "seed", "rules", "attribution")  # in the header
+    shown = [c for c in frame.columns if c not in hidden]
+    text = fmt.table(answer, args.table, columns=shown)
+    text.columns = shown  # emit translates the headers
+    if args.table == "readings":  # the fit's error under each reading: unsigned, as rmse
+        text["error"] = [fmt.cell(v, "probability") for v in frame["error"]]
     sys.stdout.write(f"# {header}\n")
     emit(text, "text", lang=args.lang)
     return 0

@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from explodice.analysis.combat import attack_table
 from explodice.analysis.compare import equivalent_dc
 from explodice.analysis.sensitivity import day_blind_spot
 from explodice.core.version import __version__
@@ -49,6 +48,8 @@ from explodice.present.labels import (
     roll_type_label,
     test_label,
 )
+from explodice.questions.bestiary import BestiaryInputs
+from explodice.questions.combat import AttackInputs
 from explodice.questions.day import emptying
 from explodice.questions.registry import ask
 
@@ -420,10 +421,9 @@ BESTIARY_COLUMNS = [
 def _bestiary(config: Any) -> pd.DataFrame:
     """The configuration's monsters and the SRD's, converted (exact)."""
     from explodice.game.bestiary import srd_monsters
-    from explodice.sweeps.bestiary import bestiary
 
-    frame = bestiary([*config.monsters, *srd_monsters()], rules=config.rules)
-    return frame[BESTIARY_COLUMNS]
+    inputs = BestiaryInputs((*config.monsters, *srd_monsters()), rules=config.rules)
+    return ask("bestiary", inputs).tables["bestiary"][BESTIARY_COLUMNS]  # the report's too
 
 
 def _attack_frame(rules: Rules) -> pd.DataFrame:
@@ -431,8 +431,9 @@ def _attack_frame(rules: Rules) -> pd.DataFrame:
     state and critical reading, 3d6x beside d20 (the d20 rows once: the natural 20)."""
     frames = []
     for critical in CRITICALS:
-        t = attack_table(ATTACK_MODIFIERS, ATTACK_ACS, readings="both",
-                         rules=dataclasses.replace(rules, critical=critical))  # fmt: skip
+        inputs = AttackInputs(tuple(ATTACK_MODIFIERS), tuple(ATTACK_ACS), readings="both",
+                              rules=dataclasses.replace(rules, critical=critical))  # fmt: skip
+        t = ask("attack", inputs).tables["attack"]  # `explodice attack`'s answer
         for system in ("3d6x", "d20"):
             if system == "d20" and critical != CRITICALS[0]:
                 continue
@@ -445,9 +446,9 @@ def _attack_frame(rules: Rules) -> pd.DataFrame:
                         "vd": t.vd,
                         "system": system,
                         "critical": str(critical) if system == "3d6x" else "-",
-                        # five decimals: the page shows one (the file stays small)
-                        "p_hit": t[f"p_hit_{system}"].round(5),
-                        "p_crit": t[f"p_crit_{system}"].round(5),
+                        # full precision: the same doubles as `attack --format csv`
+                        "p_hit": t[f"p_hit_{system}"],
+                        "p_crit": t[f"p_crit_{system}"],
                     }
                 )
             )

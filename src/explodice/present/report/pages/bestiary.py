@@ -10,14 +10,16 @@ import textwrap
 import pandas as pd
 from matplotlib.figure import Figure
 
-from explodice.analysis.bestiary import DEFAULT_THRESHOLD, fp_table, with_attribution
+from explodice.analysis.bestiary import DEFAULT_THRESHOLD
 from explodice.game.bestiary import SRD_ATTRIBUTION, srd_monsters
 from explodice.present import i18n
+from explodice.present.formats import Formatter
 from explodice.present.plots.bestiary import CHANCE_LABELS, plot_changes_by_fp, plot_fp_conversion
 from explodice.present.report.kit import Context, PageData, page_figure
-from explodice.sweeps.bestiary import bestiary
+from explodice.questions.bestiary import BestiaryInputs, FpTableInputs
+from explodice.questions.registry import ask
 
-__all__ = ["data_fp", "data_moves", "draw_fp", "draw_moves"]
+__all__ = ["below_caption", "data_fp", "data_moves", "draw_attribution", "draw_fp", "draw_moves"]
 
 #: The monsters (rows) the second page lists.
 TOP = 12
@@ -32,15 +34,15 @@ def _attribution_text(ctx: Context) -> str:
     return textwrap.fill(text, 190, break_on_hyphens=False, break_long_words=False)
 
 
-def _below_caption(ctx: Context, caption: str) -> tuple[float, float]:
-    """Where the attribution starts (just below the caption, as page_figure wraps it) and
-    where the Axes may start below it."""
+def below_caption(ctx: Context, caption: str) -> tuple[float, float]:
+    """Where the SRD's attribution starts (just below the caption, as page_figure wraps it)
+    and where the Axes may start below it: for every page that shows the SRD's monsters."""
     lines = textwrap.fill(i18n.keep_together(caption), 150).count("\n") + 1
     y = 0.925 - 0.021 * lines - 0.008
     return y, y - 0.013 * (_attribution_text(ctx).count("\n") + 1) - 0.05
 
 
-def _attribution(ctx: Context, fig: Figure, y: float) -> None:
+def draw_attribution(ctx: Context, fig: Figure, y: float) -> None:
     """The SRD's attribution (its licence asks for it wherever its monsters are shown), and
     that the names are the SRD's, in English."""
     fig.text(0.04, y, _attribution_text(ctx), fontsize=5.5, color="0.35", va="top")
@@ -48,8 +50,10 @@ def _attribution(ctx: Context, fig: Figure, y: float) -> None:
 
 def data_fp(ctx: Context) -> PageData:
     """The per-FP table over the SRD's monsters and the configuration's (exact)."""
-    table = fp_table(_monsters(ctx), rules=ctx.rules)
-    return PageData({"fp-table": with_attribution(table)}, {"table": table})
+    answer = ask("fp_table", FpTableInputs(_monsters(ctx), rules=ctx.rules))
+    return PageData(
+        {"fp-table": answer.csv_table("fp_table")}, {"table": answer.tables["fp_table"]}
+    )
 
 
 def draw_fp(ctx: Context, data: PageData) -> Figure:
@@ -80,7 +84,7 @@ def draw_fp(ctx: Context, data: PageData) -> Figure:
         "builds hit it, it hits them, they save) are closest to 5e's, least squares over the "
         "builds. An FP without monsters is read between its neighbours. Exact."
     ).format(n=int(t["count"].sum()))
-    y, top = _below_caption(ctx, caption)
+    y, top = below_caption(ctx, caption)
     fig, (ax,) = page_figure(
         ctx,
         _("The bestiary: the typical monster of each FP, in 3d6x"),
@@ -91,29 +95,32 @@ def draw_fp(ctx: Context, data: PageData) -> Figure:
         top=top,
     )
     plot_fp_conversion(t, ax=ax, lang=ctx.lang, title=_("The 3d6x numbers of the typical monster"))
-    _attribution(ctx, fig, y)
+    draw_attribution(ctx, fig, y)
     return fig
 
 
 def data_moves(ctx: Context) -> PageData:
     """Every monster against the level-matched builds, sorted by the largest change."""
-    frame = bestiary(_monsters(ctx), rules=ctx.rules)
-    return PageData({"bestiary": with_attribution(frame)}, {"frame": frame})
+    answer = ask("bestiary", BestiaryInputs(_monsters(ctx), rules=ctx.rules))
+    return PageData(
+        {"bestiary": answer.csv_table("bestiary")}, {"frame": answer.tables["bestiary"]}
+    )
 
 
 def draw_moves(ctx: Context, data: PageData) -> Figure:
     _ = ctx._
     frame = data.shown["frame"]
     top = frame.head(TOP)
+    fmt = Formatter(ctx.lang)  # each kind of number one way, as on every surface
     table = pd.DataFrame(
         {
             _("monster"): top.name,
             "FP": top.fp,
             _("chance"): [_(CHANCE_LABELS[c]) for c in top.chance],
             _("attack, DC or save"): top["item"],
-            _("5e"): [ctx.pct(v) for v in top.p_d20],
-            _("3d6x"): [ctx.pct(v) for v in top.p_3d6x],
-            _("largest change"): [("+" if v > 0 else "") + ctx.pct(v) for v in top.largest_change],
+            _("5e"): [fmt.cell(v, "probability") for v in top.p_d20],
+            _("3d6x"): [fmt.cell(v, "probability") for v in top.p_3d6x],
+            _("largest change"): [fmt.cell(v, "change") for v in top.largest_change],
             _("build"): [_(b) for b in top.worst_build],
         }
     )
@@ -125,7 +132,7 @@ def draw_moves(ctx: Context, data: PageData) -> Figure:
         "{share} of the chances move by more than {t} for at least one build (the shaded band); "
         "the table lists the largest. Exact."
     ).format(n=frame.name.nunique(), share=ctx.pct(flagged, 0), t=ctx.pct(DEFAULT_THRESHOLD, 0))
-    y, top = _below_caption(ctx, caption)
+    y, top = below_caption(ctx, caption)
     fig, (ax,) = page_figure(
         ctx,
         _("The bestiary: the monsters a flat conversion moves most"),
@@ -136,5 +143,5 @@ def draw_moves(ctx: Context, data: PageData) -> Figure:
         top=top,
     )
     plot_changes_by_fp(frame, ax=ax, lang=ctx.lang, title=_("The change in each chance, by FP"))
-    _attribution(ctx, fig, y)
+    draw_attribution(ctx, fig, y)
     return fig

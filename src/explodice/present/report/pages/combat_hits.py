@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from matplotlib.figure import Figure
 
-from explodice.analysis.combat import combat_progression, critical_table
 from explodice.present.builds import shown_builds
 from explodice.present.plots.combat import plot_critical, plot_hits_by_level
-from explodice.present.report.kit import Context, PageData, exact_columns, page_figure
+from explodice.present.report.kit import Context, PageData, page_figure
+from explodice.present.report.pages.bestiary import below_caption, draw_attribution
+from explodice.questions.combat import CriticalInputs, ProgressionInputs
+from explodice.questions.registry import ask
 
 __all__ = ["data", "draw"]
 
@@ -17,11 +19,11 @@ def data(ctx: Context) -> PageData:
     """Every build at levels 1-20 against the SRD's typical monster of its level (exact), and
     P(critical) of a +5 attack against the VD of a 5e AC 15."""
     shown = shown_builds(ctx.config)
-    progression = combat_progression(list(shown.builds), rules=ctx.rules)
-    critical = critical_table(5, rules=ctx.rules)
+    progression = ask("combat_progression", ProgressionInputs(tuple(shown.builds), ctx.rules))
+    critical = ask("critical", CriticalInputs(5, rules=ctx.rules))
     tables = {
-        "progression": exact_columns(progression),
-        "critical": exact_columns(critical),
+        "progression": progression.csv_table("progression"),
+        "critical": critical.csv_table("critical"),
     }
     return PageData(tables, {"builds": shown})
 
@@ -47,8 +49,10 @@ def draw(ctx: Context, data: PageData) -> Figure:
         mean5=ctx.pct(float(five[["p_build_hits", "p_monster_hits"]].to_numpy().mean())),
         builds=shown.note(lang, ctx.config.source),
     )
+    y, top = below_caption(ctx, caption)  # the SRD's typical monsters: its attribution
     fig, axes = page_figure(ctx, _("Combat: hit chances by level, 3d6x beside 5e"), caption,
-                            nrows=2, ncols=3)  # fmt: skip
+                            nrows=2, ncols=3, top=top)  # fmt: skip
+    draw_attribution(ctx, fig, y)
     flat = list(axes.flat) if hasattr(axes, "flat") else list(axes)
     for ax, name in zip(flat, names):
         plot_hits_by_level(table, build=name, ax=ax, lang=lang, title=name)

@@ -3,16 +3,21 @@ and the base each reading of the VD would take."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from explodice.analysis.combat import fit_defence_base
 from explodice.present import i18n
 from explodice.present.builds import shown_builds
+from explodice.present.formats import Formatter
 from explodice.present.labels import switch_value
 from explodice.present.plots.combat import WHO, plot_defence_bases
-from explodice.present.report.kit import Context, PageData, exact_columns, page_figure
+from explodice.present.report.kit import Context, PageData, page_figure
+from explodice.present.report.pages.bestiary import below_caption, draw_attribution
+from explodice.questions.combat import DefenceBaseInputs
+from explodice.questions.registry import ask
 
 __all__ = ["data", "draw"]
 
@@ -20,13 +25,9 @@ __all__ = ["data", "draw"]
 def data(ctx: Context) -> PageData:
     """The least-squares fit over every build, level 1-20 and FP offset -3..+3, both ways."""
     shown = shown_builds(ctx.config)
-    fit = fit_defence_base(list(shown.builds), rules=ctx.rules)
-    tables = {
-        "cases": exact_columns(fit.cases),
-        "bases": exact_columns(fit.bases),
-        "readings": exact_columns(fit.readings),
-    }
-    return PageData(tables, {"builds": shown, "fit": fit})
+    answer = ask("defence_base", DefenceBaseInputs(tuple(shown.builds), ctx.rules))
+    tables = {name: answer.csv_table(name) for name in ("cases", "bases", "readings")}
+    return PageData(tables, {"builds": shown, "fit": SimpleNamespace(**answer.extra)})
 
 
 def draw(ctx: Context, data: PageData) -> Figure:
@@ -34,14 +35,15 @@ def draw(ctx: Context, data: PageData) -> Figure:
     fit = data.shown["fit"]
     cases = data.tables["cases"]
     readings = data.tables["readings"]
+    fmt = Formatter(lang)
     table = pd.DataFrame(
         [
             [
                 switch_value("wisdom_in_defence", r.wisdom_in_defence, lang),
                 switch_value("armour_dex_cap", r.armour_dex_cap, lang),
                 str(r.base),
-                ctx.pct(r.rmse),
-                ctx.pct(r.max_error),
+                fmt.cell(r.rmse, "probability"),
+                fmt.cell(r.max_error, "probability"),
             ]
             for r in readings.itertuples()
         ],
@@ -67,8 +69,11 @@ def draw(ctx: Context, data: PageData) -> Figure:
         worst=ctx.pct(float(cases.error.abs().max())),
         builds=data.shown["builds"].note(lang, ctx.config.source),
     )
+    y, top = below_caption(ctx, caption)  # the SRD's typical monsters: its attribution
     fig, (a, b) = page_figure(ctx, _("Combat: the defence base and its errors"), caption,
-                              ncols=2, table=table, table_height=0.2, bottom=0.30)  # fmt: skip
+                              ncols=2, table=table, table_height=0.2, bottom=0.30,
+                              top=top)  # fmt: skip
+    draw_attribution(ctx, fig, y)
     plot_defence_bases(data.tables["bases"], ax=a, lang=lang, title=_("The error of each base"))
     for direction, marker, colour in (
         ("build hits", "o", "#1f5fa8"),
