@@ -215,6 +215,8 @@ ELSEWHERE = {
     ("report", "--force"): "test_cli_files.py",
     ("report", "--no-progress"): "test_report.py",
     ("report", "--lang"): "test_report_fr.py",
+    ("report", "--no-cache"): "test_cache.py::test_report_and_explore_take_no_cache",
+    ("explore", "--no-cache"): "test_cache.py::test_report_and_explore_take_no_cache",
     ("explore", "--out"): "test_explorer.py, test_cli_files.py",
     ("explore", "--lang"): "test_explorer.py",
     ("sweep", "--out"): "test_sweep.py, test_cli_files.py",
