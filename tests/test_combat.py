@@ -333,3 +333,18 @@ def test_bad_combat_input_names_the_field_the_value_and_what_is_allowed():
     for make, message in cases:
         with pytest.raises(ex.ExplodiceError, match=message):
             make()
+
+
+def test_heavy_armour_adds_no_dex_not_even_a_negative_one():
+    # 5e (SRD 5.1): plate is AC 18 whatever the DEX; medium armour adds DEX up to +2, a
+    # negative modifier whole; light armour adds it whole (review of issue 32)
+    scores = dict(STR=16, DEX=8, CON=14, INT=10, WIS=10, CHA=10)  # DEX -1, WIS 0
+    plate = Character("Tank", scores, armour="plate")
+    scale = Character("Scout", scores, armour="scale mail")
+    leather = Character("Rogue", scores, armour="leather")
+    assert (plate.ac, scale.ac, leather.ac) == (18, 14 - 1, 11 - 1)
+    base = ex.Rules().defence_base
+    assert plate.vd(Rules()) == 18 - 10 + base
+    assert scale.vd(Rules()) == 14 - 1 - 10 + base
+    # read whole (armour_dex_cap="none"), the -1 counts in plate too
+    assert plate.vd(Rules(armour_dex_cap="none")) == 18 - 1 - 10 + base

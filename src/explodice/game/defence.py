@@ -38,16 +38,20 @@ ATTACK_KINDS: tuple[AttackKind, ...] = get_args(AttackKind)
 
 
 def capped_dex(dex: int, armour: str | None, *, cap: bool = True) -> int:
-    """The DEX modifier that armour lets through: 5e's caps (light none, medium +2, heavy 0)
-    when ``cap``, else whole. A negative modifier is never capped.
+    """The DEX modifier that armour lets through: 5e's caps (light none, medium at most +2,
+    heavy 0: heavy armour adds no DEX, a negative one neither) when ``cap``, else whole.
 
-    >>> capped_dex(3, "scale mail"), capped_dex(3, "plate"), capped_dex(-1, "plate"), capped_dex(3, None)
-    (2, 0, -1, 3)
+    >>> capped_dex(3, "scale mail"), capped_dex(-1, "scale mail"), capped_dex(3, "plate")
+    (2, -1, 0)
+    >>> capped_dex(-1, "plate"), capped_dex(3, None), capped_dex(-1, "plate", cap=False)
+    (0, 3, -1)
     """
     if armour is None or not cap:
         return dex
     limit = ARMOUR_DEX_CAP[ARMOUR[armour][1]]
-    return dex if limit is None else min(dex, limit)
+    if limit is None:
+        return dex
+    return 0 if limit == 0 else min(dex, limit)
 
 
 def wisdom_term(wis: int, rules: Rules) -> int:

@@ -96,7 +96,7 @@ DC_TABLES: Mapping[str, Mapping[str, int]] = MappingProxyType({"3d6x": DC_TABLE,
 D20_SAVE_DC_BASE = 8
 #: 3d6x's save DC is this base + PB + the caster's modifier: the base ``explodice.fit_save_dc``
 #: finds on the reference builds (least squares over the gaps of levels 1-20: B = 9, error
-#: 0.051; tests/test_combat_game.py fits it again and checks that it is still this one).
+#: 0.051; tests/test_combat_fit.py fits it again and checks that it is still this one).
 SAVE_DC_BASE_3D6X = 9
 
 # -- combat (docs/rules.md, "Combat") -------------------------------------------------------------
