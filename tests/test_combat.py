@@ -348,3 +348,23 @@ def test_heavy_armour_adds_no_dex_not_even_a_negative_one():
     assert scale.vd(Rules()) == 14 - 1 - 10 + base
     # read whole (armour_dex_cap="none"), the -1 counts in plate too
     assert plate.vd(Rules(armour_dex_cap="none")) == 18 - 1 - 10 + base
+
+
+def test_the_readings_attack_part_plays_best_against_each_vd(capsys):
+    # review: `readings --parts attack --policies best:0.1` was a ValueError (no frame to
+    # concatenate: best(λ) rows were skipped). best(0) wants only to hit: throw by throw it
+    # picks the k that hits, so its P(hit) is at least keep's and cancel's at every VD
+    from explodice.analysis.sensitivity import _attack_odds
+    from explodice.present.cli import main
+
+    rules = Rules(rule_of_one_kinds=("check", "save", "attack"))
+    vds = [10, 14, 18, 22]
+    best, _ = _attack_odds(2, "normal", ex.Best(0, 0.0), vds, rules)
+    keep, _ = _attack_odds(2, "normal", "keep", vds, rules)
+    cancel, _ = _attack_odds(2, "normal", "cancel", vds, rules)
+    assert (best >= np.maximum(keep, cancel) - 1e-12).all()
+    assert (best > np.minimum(keep, cancel) + 1e-6).any()  # the choice matters somewhere
+    code = main(["readings", "--parts", "attack", "--policies", "best:0.1", "keep",
+                 "--switches", "critical", "--format", "csv"])  # fmt: skip
+    assert code == 0
+    assert "best" in capsys.readouterr().out

@@ -278,9 +278,26 @@ def _haggle_part(rules: Rules, g: _Grid) -> pd.DataFrame:
     return df.assign(part="haggle", dc=HAGGLE_BASE_DC)
 
 
+def _attack_odds(
+    m: int, adv: Advantage, policy: Any, vds: list[int], rules: Rules
+) -> tuple[np.ndarray, np.ndarray]:
+    """P(hit) and P(critical) of an attack of modifier ``m`` against each of ``vds``; best(λ)
+    knows its target, as it knows a DC: played against each VD (VD - modifier, as on the DC
+    table), a fixed policy against all at once."""
+    if not isinstance(policy, Best):
+        odds = attack_odds(Roll(m, advantage=adv, kind="attack", policy=policy), vds, rules)
+        return np.asarray(odds.p_hit), np.asarray(odds.p_crit)
+    p_hit, p_crit = np.empty(len(vds)), np.empty(len(vds))
+    for i, vd in enumerate(vds):
+        roll = Roll(0, advantage=adv, kind="attack", policy=Best(vd - m, policy.weight))
+        odds = attack_odds(roll, [vd - m], rules)
+        p_hit[i], p_crit[i] = odds.p_hit[0], odds.p_crit[0]
+    return p_hit, p_crit
+
+
 def _attack_part(rules: Rules, g: _Grid) -> pd.DataFrame:
-    """P(hit) and P(critical) of attacks on the grid's modifiers, advantage states and fixed
-    policies, against the reference builds at :data:`ATTACK_LEVELS` (their VD under ``rules``)."""
+    """P(hit) and P(critical) of attacks on the grid's modifiers, advantage states and
+    policies (best(λ) against each VD), against the reference builds at :data:`ATTACK_LEVELS` (their VD under ``rules``)."""
     targets = [
         (f"{b.name} at level {lv}", b.at(lv).vd(rules))
         for b in reference_builds()
@@ -289,11 +306,9 @@ def _attack_part(rules: Rules, g: _Grid) -> pd.DataFrame:
     vds = [vd for _, vd in targets]
     frames = []
     for adv, policy in itertools.product(g.advantages, g.policies):
-        if isinstance(policy, Best):  # best(λ) knows a DC: the attack part plays fixed policies
-            continue
         for m in g.modifiers:
-            odds = attack_odds(Roll(m, advantage=adv, kind="attack", policy=policy), vds, rules)
-            for measure, values in (("p_hit", odds.p_hit), ("p_crit", odds.p_crit)):
+            p_hit, p_crit = _attack_odds(m, adv, policy, vds, rules)
+            for measure, values in (("p_hit", p_hit), ("p_crit", p_crit)):
                 frames.append(
                     pd.DataFrame(
                         {
