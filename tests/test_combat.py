@@ -368,3 +368,20 @@ def test_the_readings_attack_part_plays_best_against_each_vd(capsys):
                  "--switches", "critical", "--format", "csv"])  # fmt: skip
     assert code == 0
     assert "best" in capsys.readouterr().out
+
+
+def test_a_builds_spell_dc_is_one_number_on_the_combat_and_bestiary_questions():
+    # review: combat read spell_ability (else the attack's), the bestiary the build's main
+    # score; an envoy casting with WIS had DC 12 on one and 16 on the other. By hand: level 1,
+    # PB 2, WIS 10 (+0): 8 + 2 + 0 = 10 in 5e; 9 + 2 + 0 = 11 in 3d6x
+    import dataclasses
+
+    from explodice.analysis.bestiary import level_sides
+
+    envoy = next(b for b in ex.reference_builds() if b.name == "envoy")
+    wis = dataclasses.replace(envoy, spell_ability="WIS")
+    c = wis.at(1)
+    by_hand = (8 + 2 + c.modifier("WIS"), 9 + 2 + c.modifier("WIS"))
+    assert (c.spell_dc("d20"), c.spell_dc("3d6x")) == by_hand
+    side = level_sides([wis], 1)[0]
+    assert side.dc == {"d20": c.spell_dc("d20"), "3d6x": c.spell_dc("3d6x")}

@@ -51,7 +51,7 @@ from explodice.game.character import ABILITIES, Character
 from explodice.game.checks import check_rules
 from explodice.game.monster import Monster, fp_label, matched_level
 from explodice.game.rules import Best, Roll, Rules
-from explodice.game.tables import D20_SAVE_DC_BASE, SAVE_DC_BASE_3D6X, System
+from explodice.game.tables import SAVE_DC_BASE_3D6X, System
 
 __all__ = [
     "CHANCES",
@@ -142,8 +142,6 @@ class Side:
 
 def _side(build: Build, level: int, rules: Rules) -> Side:
     c: Character = build.at(level)
-    main = build.main or "STR"
-    spell = c.proficiency_bonus + c.modifier(main)
     return Side(
         build=build.name,
         level=level,
@@ -154,7 +152,7 @@ def _side(build: Build, level: int, rules: Rules) -> Side:
             a: {s: BuildTest("save", a).roll(c, dc=0, system=s) for s in _SYSTEMS}
             for a in ABILITIES
         },
-        dc={"d20": D20_SAVE_DC_BASE + spell, "3d6x": SAVE_DC_BASE_3D6X + spell},
+        dc={s: c.spell_dc(s) for s in _SYSTEMS},
     )
 
 

@@ -62,11 +62,9 @@ from explodice.game.rules import (
 )
 from explodice.game.tables import (
     D20_AC_BASE,
-    D20_SAVE_DC_BASE,
     DEFENCE_BASE_RANGE,
     FP_VALUES,
     HIT_MARK_D20,
-    SAVE_DC_BASE_3D6X,
     System,
     parse_fp,
 )
@@ -392,11 +390,7 @@ def _case(
         )  # fmt: skip
         for a in saves
     ]
-    spell_dc = (
-        (SAVE_DC_BASE_3D6X if three else D20_SAVE_DC_BASE)
-        + who.proficiency_bonus
-        + who.modifier(who.spell_ability or who.attack_ability)
-    )
+    spell_dc = who.spell_dc(system)
     monster_saves = [
         _p_save(monster.save_roll(a, system=system), spell_dc, system, rules) for a in saves
     ]

@@ -58,9 +58,11 @@ from explodice.game.rules import (
     net_advantage,
 )
 from explodice.game.tables import (
+    D20_SAVE_DC_BASE,
     MAX_DC,
     MAX_GAUGE,
     MAX_GAUGE_PER_LEVEL,
+    SAVE_DC_BASE_3D6X,
     System,
     check_system,
     fold_name,
@@ -562,6 +564,20 @@ class Character:
             return "DEX" if self.modifier("DEX") > self.modifier("STR") else "STR"
         assert self.spell_ability is not None
         return self.spell_ability
+
+    def spell_dc(self, system: System = "3d6x") -> int:
+        """The save DC of this character's spells and effects: the system's base + PB + the
+        spellcasting ability's modifier (else the attack's): 5e's 8, 3d6x's fitted base.
+
+        >>> c = Character("Mia", dict(STR=8, DEX=12, CON=10, INT=16, WIS=10, CHA=10), level=5,
+        ...               attack="spell", spell_ability="INT")
+        >>> c.spell_dc("d20"), c.spell_dc("3d6x") - c.spell_dc("d20")
+        (14, 1)
+        """
+        base = SAVE_DC_BASE_3D6X if check_system(system) == "3d6x" else D20_SAVE_DC_BASE
+        return (
+            base + self.proficiency_bonus + self.modifier(self.spell_ability or self.attack_ability)
+        )
 
     def attack_modifier(self, system: System = "3d6x") -> int:
         """The attack's modifier: ability + PB x proficiency + ``attack_bonus``; 3d6x adds PB
