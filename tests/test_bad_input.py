@@ -1036,3 +1036,36 @@ def test_a_probability_in_percent_is_read_by_every_command_that_takes_one(capsys
         assert status == 0, (argv, err)  # size-gauges refused 10%
     status, err = run_cli(["size-gauges", "--risk", "110%"], capsys)
     assert_one_line_refusal(status, err)
+
+
+def test_the_api_refuses_a_combat_value_counted_twice():
+    # issue 33: the command line refuses these; the API counted them twice (or merged them)
+    cases = [
+        (lambda: ex.attack_table(modifiers=[5, 5]), r"`modifiers`.*5 is given twice"),
+        (lambda: ex.attack_table(acs=[15, 15]), r"`acs`.*15 is given twice"),
+        (lambda: ex.attack_table(vds=[15, 15]), r"`vds`.*15 is given twice"),
+        (
+            lambda: ex.attack_table(advantages=["normal", "normal"]),
+            r"`advantages`.*'normal' is given twice",
+        ),
+        (
+            lambda: ex.attack_table(readings=["drop", "drop"]),
+            r"`readings`.*'drop' is given twice",
+        ),
+        (lambda: ex.critical_table(margins=[5, 5]), r"`margins`.*5 is given twice"),
+        (
+            lambda: ex.critical_table(advantages=["advantage", "advantage"]),
+            r"`advantages`.*'advantage' is given twice",
+        ),
+        (lambda: ex.combat_progression(levels=[1], offsets=[0, 0]), r"`offsets`.*0 is given twice"),
+        (
+            lambda: ex.combat_progression(levels=[1], saves=["STR", "FOR"]),
+            r"`saves`.*\(as 'STR' and 'FOR'\)",
+        ),
+        (lambda: ex.fit_defence_base(levels=[1], bases=[10, 10]), r"`bases`.*10 is given twice"),
+        (lambda: ex.fit_defence_base(levels=[1], offsets=[1, 1]), r"`offsets`.*1 is given twice"),
+    ]
+    for call, message in cases:
+        with pytest.raises(ExplodiceError, match=message) as info:
+            call()
+        assert "\n" not in str(info.value)

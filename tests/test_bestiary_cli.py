@@ -105,3 +105,22 @@ def test_a_designers_monsters(tmp_path):
 def test_bad_input_is_one_line_and_exit_2(argv, says):
     code, out, err = run(*argv)
     assert code == 2 and says in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_fp_table_text_writes_each_cell_through_the_formatter():
+    # issue 31/32: a missing median was "NaN" in English and "—" in French, a whole one 11.000
+    api = fp_table(fps=[0, "1/8", 5])
+    assert api.save_dc.isna().tolist() == [True, True, False]  # FP 0 and 1/8: no save DC
+    for lang, missing in (("en", "none"), ("fr", "aucune")):
+        code, out, _ = run("fp-table", "--fp", "0", "1/8", "5", "--lang", lang)
+        assert code == 0
+        rows = [line.split() for line in out.splitlines() if not line.startswith("#")][1:]
+        assert [r[0] for r in rows] == ["0", "1/8", "5"]
+        for row, dc in zip(rows, api.save_dc, strict=True):
+            assert row.count(missing) == (3 if pd.isna(dc) else 0)  # the median, flat, matched
+            assert "NaN" not in row and "—" not in row and "<NA>" not in row
+            assert not any(c.endswith((".000", ",000")) for c in row)
+        # the median AC of each FP, whole or a half, with the decimals it needs
+        assert [r[3] for r in rows] == [
+            f"{a:g}" if lang == "en" else f"{a:g}".replace(".", ",") for a in api.ac
+        ]

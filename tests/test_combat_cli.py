@@ -108,3 +108,33 @@ def test_the_readings_measure_the_combat_switches_on_attacks(capsys):
     assert rows[("critical", "two_sixes")]["attack_p_crit_max"] == pytest.approx(
         t.loc[("critical", "two_sixes"), "attack_p_crit_max"], abs=1e-12
     )
+
+
+def _headers(out):
+    return next(line for line in out.splitlines() if not line.startswith("#")).split()
+
+
+def test_combat_headers_and_values_in_french(capsys):
+    # issue 32/33: these headers, `current` and the critical of the header stayed English
+    code, out, _ = run(capsys, "attack", "-m", 5, "--ac", 15, "--advantage", "normal",
+                       "--critical", 5, "--lang", "fr")  # fmt: skip
+    assert code == 0
+    assert _headers(out) == [
+        "modificateur", "avantage", "CA", "VD", "p_touche_d20", "p_critique_d20",
+        "p_touche_3d6x", "p_critique_3d6x", "écart", "VD_équivalente", "p_touche_équivalente",
+    ]  # fmt: skip
+    assert "critique en 3d6x : marge 5," in out
+    code, out, _ = run(capsys, "attack", "-m", 5, "--ac", 15, "--advantage", "normal",
+                       "--critical", "two_sixes", "--lang", "fr")  # fmt: skip
+    assert "critique en 3d6x : deux 6," in out and "two_sixes" not in out.split("critique=")[0]
+    code, out, _ = run(capsys, "attack", "-m", 5, "--ac", 15, "--lang", "fr")
+    assert "critique en 3d6x : aucune," in out
+    code, out, _ = run(capsys, "defence-base", "--levels", 1, 5, "--lang", "fr")
+    assert code == 0
+    assert _headers(out)[-3:] == ["écart_quadratique", "erreur_max", "actuelle"]
+    flags = [line.split()[-1] for line in out.splitlines() if not line.startswith("#")][1:]
+    assert sorted(flags) == ["non"] * (len(flags) - 1) + ["oui"]  # one reading is the current
+    code, out, _ = run(capsys, "defence-base", "--levels", 1, 5, "--table", "bases")
+    assert _headers(out) == ["base", "rmse", "max_error", "chosen"] and " yes" in out
+    rows = [line for line in out.splitlines() if not line.startswith("#")]
+    assert not any("True" in row or "False" in row for row in rows)

@@ -39,6 +39,7 @@ from explodice.core.errors import (
     check_choice,
     check_int,
     check_items,
+    check_unique,
     fail,
 )
 from explodice.engine.attack import AttackOdds, attack_odds
@@ -134,6 +135,7 @@ def _states(advantages: Iterable[str], readings: Any, rules: Rules) -> list[tupl
     """(row label, rules) per advantage state; disadvantage once per reading asked."""
     states = check_items("advantages", advantages, what="advantage states")
     states = [check_choice("advantages", a, ADVANTAGE_STATES, ExplodiceError) for a in states]
+    check_unique("advantages", states)
     if readings is None:
         reads = [rules.disadvantage]
     elif isinstance(readings, str) and readings == "both":
@@ -143,8 +145,9 @@ def _states(advantages: Iterable[str], readings: Any, rules: Rules) -> list[tupl
             check_choice("readings", r, ("subtract", "drop"), ExplodiceError)
             for r in check_items("readings", readings, what="readings of disadvantage")
         ]
+        check_unique("readings", reads)
     out = []
-    for a in dict.fromkeys(states):
+    for a in states:
         if a == "disadvantage":
             out += [
                 (f"disadvantage ({r})", dataclasses.replace(rules, disadvantage=r)) for r in reads
@@ -197,6 +200,7 @@ def attack_table(
             "modifiers", range(-2, 16) if modifiers is None else modifiers, what="modifiers"
         )
     ]
+    check_unique("modifiers", mods)
     wis = check_int("wis", wis, lo=-5, hi=10, error=ExplodiceError)
     check_choice("actor", actor, ACTORS, ExplodiceError)
     term = wisdom_term(wis, rules)
@@ -207,12 +211,14 @@ def attack_table(
             check_int("acs", a, lo=-100, hi=200, error=ExplodiceError)
             for a in check_items("acs", range(10, 23) if acs is None else acs, what="ACs")
         ]
+        check_unique("acs", ac_list)
         vd_list = [a - D20_AC_BASE + rules.defence_base + term for a in ac_list]
     else:
         vd_list = [
             check_int("vds", v, lo=-100, hi=200, error=ExplodiceError)
             for v in check_items("vds", vds, what="VDs")
         ]
+        check_unique("vds", vd_list)
         ac_list = [v - rules.defence_base - term + D20_AC_BASE for v in vd_list]
     candidates = np.arange(min(vd_list + [0]) - 20, max(vd_list) + 60)
     rows = []
@@ -282,6 +288,7 @@ def critical_table(
         (f"margin {m}", check_int("margins", m, lo=1, hi=20, error=ExplodiceError))
         for m in (given if given is not None else check_items("margins", margins, what="margins"))
     ]
+    check_unique("margins", [m for _, m in readings[2:]])
     ac = target - rules.defence_base + D20_AC_BASE
     rows = []
     for label, state_rules in _states(advantages, None, rules):
@@ -347,21 +354,19 @@ def _monster_picker(monsters: Any, rules: Rules) -> Callable[[Fraction], Monster
 
 
 def _offsets(offsets: Iterable[int]) -> tuple[int, ...]:
-    return tuple(
-        dict.fromkeys(
-            check_int("offsets", k, lo=-30, hi=30, error=ExplodiceError)
-            for k in check_items("offsets", offsets, what="FP offsets")
-        )
-    )
+    ks = [
+        check_int("offsets", k, lo=-30, hi=30, error=ExplodiceError)
+        for k in check_items("offsets", offsets, what="FP offsets")
+    ]
+    return tuple(check_unique("offsets", ks))
 
 
 def _saves(saves: Iterable[str]) -> tuple[str, ...]:
-    return tuple(
-        dict.fromkeys(
-            resolve_ability(s, field_name="saves")
-            for s in check_items("saves", saves, what="abilities")
-        )
-    )
+    given = check_items("saves", saves, what="abilities")
+    for s in given:
+        resolve_ability(s, field_name="saves")
+    check_unique("saves", given, key=lambda s: resolve_ability(s, field_name="saves"))
+    return tuple(resolve_ability(s, field_name="saves") for s in given)
 
 
 def _p_save(roll: Roll, dc: int | None, system: System, rules: Rules) -> float:
@@ -620,6 +625,7 @@ def fit_defence_base(
             for x in check_items("bases", bases, what="integers")
         ]
     )
+    check_unique("bases", tried.tolist())
     pick = _monster_picker(monsters, rules)
     laws: dict[Any, np.ndarray] = {}
 

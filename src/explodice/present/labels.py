@@ -209,6 +209,19 @@ COLUMNS = (
     N_("item"),
     N_("expected"),
     N_("optimal_gain"),
+    # combat (explodice attack, defence-base)
+    N_("ac"),
+    N_("vd"),
+    N_("p_hit_d20"),
+    N_("p_crit_d20"),
+    N_("p_hit_3d6x"),
+    N_("p_crit_3d6x"),
+    N_("equivalent_vd"),
+    N_("p_hit_equivalent"),
+    N_("rmse"),
+    N_("max_error"),
+    N_("current"),
+    N_("chosen"),
 )
 
 

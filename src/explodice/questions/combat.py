@@ -85,6 +85,8 @@ COMBAT_KINDS: dict[str, Kind] = {
     "error": "change",
     "rmse": "probability",
     "max_error": "probability",
+    "current": "flag",
+    "chosen": "flag",
     "base": "dc",
     "offset": "modifier",
     "direction": "label",

@@ -28,6 +28,7 @@ from explodice.present.cli.options import (
 from explodice.present.cli.output import emit
 from explodice.present.formats import Formatter
 from explodice.present.labels import rules_text
+from explodice.present.plots.combat import reading_label
 from explodice.questions.combat import AttackInputs
 from explodice.questions.registry import ask
 
@@ -113,7 +114,10 @@ def run(args: argparse.Namespace) -> int:
     ).format(
         base=rules.defence_base,
         wis=args.wis,
-        critical=rules.critical,
+        critical=reading_label(
+            rules.critical if isinstance(rules.critical, str) else f"margin {rules.critical}",
+            args.lang,
+        ),
         how=method_text(answer.provenance, args.lang, rules=False),
         rules=rules_text(rules, args.lang),
     )

@@ -203,6 +203,15 @@ _FP_SHOWN = [
 ]  # fmt: skip
 
 
+#: The medians of ``fp-table``: whole numbers or halves, written with the decimals they need.
+_MEDIANS = ("ac", "attack", "save_dc", "hp")
+
+
+def _median_digits(value: Any) -> int:
+    """0 decimals for a whole median (or a missing one), 1 for a half."""
+    return 0 if pd.isna(value) or float(value).is_integer() else 1
+
+
 def run_fp_table(args: argparse.Namespace) -> int:
     """The typical monster of each FP, and its 3d6x numbers."""
     refuse_unread(args, "`fp-table`")
@@ -226,15 +235,22 @@ def run_fp_table(args: argparse.Namespace) -> int:
         "the builds)"
     )
     sys.stdout.write(_header(_("typical monster by FP"), found, args, extra) + "\n")
-    text = frame[_FP_SHOWN].copy()
+    fmt = Formatter(args.lang, "cli")
+    text = pd.DataFrame(
+        {
+            col: [
+                # a median is whole or a half: 11, 11.5 (a missing one in words, as every cell)
+                fmt.cell(v, answer.kind(col), digits=_median_digits(v) if col in _MEDIANS else None)
+                for v in frame[col]
+            ]
+            for col in _FP_SHOWN
+        }
+    )
     text.columns = [
         "FP", _("level"), _("monsters"), _("AC (median)"), _("VD flat"), _("VD matched"),
         _("attack (median)"), _("attack flat"), _("attack matched"), _("save DC (median)"),
         _("DC flat"), _("DC matched"), _("HP (median)"),
     ]  # fmt: skip
-    for col in (_("VD flat"), _("VD matched"), _("attack flat"), _("attack matched"),
-                _("DC flat"), _("DC matched")):  # fmt: skip
-        text[col] = text[col].astype("Int64")
     emit(text, "text", lang=args.lang)
     return 0
 
