@@ -92,7 +92,7 @@ def plot_changes_by_fp(
     _fp_ticks(ax, labels)
     ax.set_xlabel(_("power factor (FP)"), fontsize=7)
     ax.set_ylabel(_("change in P, 3d6x − 5e"), fontsize=7)
-    ax.yaxis.set_major_formatter(i18n.percent_formatter(lang))
+    ax.yaxis.set_major_formatter(i18n.change_formatter(lang))
     ax.tick_params(labelsize=6.5)
     ax.grid(alpha=0.3)
     place_legend(ax, room=True, fontsize=6.5)

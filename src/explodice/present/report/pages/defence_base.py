@@ -86,7 +86,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
     b.xaxis.set_major_locator(MaxNLocator(integer=True))  # levels: whole numbers
     b.set_xlabel(_("level"), fontsize=7)
     b.set_ylabel(_("error in P(hit): 3d6x − 5e"), fontsize=7)
-    b.yaxis.set_major_formatter(i18n.percent_formatter(lang))
+    b.yaxis.set_major_formatter(i18n.change_formatter(lang))
     b.tick_params(labelsize=6.5)
     b.grid(alpha=0.3)
     b.legend(fontsize=6.5, loc="lower right")
