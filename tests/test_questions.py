@@ -452,3 +452,31 @@ def test_every_surface_that_shows_the_srds_monsters_carries_its_attribution(conf
         assert any(SRD_ATTRIBUTION in ln for ln in header), argv
         csv = _csv(capsys, *argv, "--format", "csv")
         assert set(csv.attribution) == {SRD_ATTRIBUTION}, argv
+
+
+def test_the_bestiary_pages_meet_the_configurations_builds_as_the_commands_do(capsys, tmp_path):
+    # review: `fp-table CONFIG` met the configuration's [[build]] tables, the report's pages and
+    # the explorer the reference builds (the same numbers only while the two were equal)
+    from importlib.resources import files
+
+    from explodice.present.report.pages import bestiary as page
+
+    text = files("explodice").joinpath("data/default.toml").read_text(encoding="utf-8")
+    text = text[: text.index("[[build]]")]  # the default configuration without its builds
+    path = tmp_path / "one.toml"
+    path.write_text(
+        text + '[[build]]\nname = "brute"\nmain = "STR"\n'
+        "scores = { STR = 18, DEX = 10, CON = 14, INT = 8, WIS = 8, CHA = 10 }\n"
+        'saves = { STR = 1, CON = 1 }\narmour = "plate"\nattack = "melee"\n',
+        encoding="utf-8",
+    )
+    one = load_config(path)
+    assert [b.name for b in one.builds] == ["brute"]
+    ctx = Context(one, "x", "2026-12-01")
+    fp = _written(page.data_fp(ctx).tables["fp-table"])
+    registry.forget()
+    cli = _csv(capsys, "fp-table", str(path), "--with-srd", "--format", "csv")
+    _same_floats(cli, fp)
+    # and not the reference builds' table: a single brute in plate moves the matched values
+    reference = _written(page.data_fp(Context(load_config(), "x", "2026-12-01")).tables["fp-table"])
+    assert not np.array_equal(fp.vd_matched.to_numpy(), reference.vd_matched.to_numpy())

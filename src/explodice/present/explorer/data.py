@@ -26,6 +26,7 @@ from explodice.game.rules import Roll, Rules
 from explodice.game.tables import DC_TABLES
 from explodice.present import i18n
 from explodice.present.answers import day_inputs
+from explodice.present.builds import shown_builds
 from explodice.present.config import ReportConfig, in_language, load_config
 from explodice.present.explorer.keys import (
     POLICY_CHOICES,
@@ -422,7 +423,8 @@ def _bestiary(config: Any) -> pd.DataFrame:
     """The configuration's monsters and the SRD's, converted (exact)."""
     from explodice.game.bestiary import srd_monsters
 
-    inputs = BestiaryInputs((*config.monsters, *srd_monsters()), rules=config.rules)
+    builds = shown_builds(config).builds  # the report's and `bestiary CONFIG`'s builds
+    inputs = BestiaryInputs((*config.monsters, *srd_monsters()), builds=builds, rules=config.rules)
     return ask("bestiary", inputs).tables["bestiary"][BESTIARY_COLUMNS]  # the report's too
 
 

@@ -13,6 +13,7 @@ from matplotlib.figure import Figure
 from explodice.analysis.bestiary import DEFAULT_THRESHOLD
 from explodice.game.bestiary import SRD_ATTRIBUTION, srd_monsters
 from explodice.present import i18n
+from explodice.present.builds import shown_builds
 from explodice.present.formats import Formatter
 from explodice.present.plots.bestiary import CHANCE_LABELS, plot_changes_by_fp, plot_fp_conversion
 from explodice.present.report.kit import Context, PageData, page_figure
@@ -50,7 +51,8 @@ def draw_attribution(ctx: Context, fig: Figure, y: float) -> None:
 
 def data_fp(ctx: Context) -> PageData:
     """The per-FP table over the SRD's monsters and the configuration's (exact)."""
-    answer = ask("fp_table", FpTableInputs(_monsters(ctx), rules=ctx.rules))
+    builds = shown_builds(ctx.config).builds  # as `fp-table CONFIG` reads them
+    answer = ask("fp_table", FpTableInputs(_monsters(ctx), builds=builds, rules=ctx.rules))
     return PageData(
         {"fp-table": answer.csv_table("fp_table")}, {"table": answer.tables["fp_table"]}
     )
@@ -76,14 +78,18 @@ def draw_fp(ctx: Context, data: PageData) -> Figure:
         (_("HP (median)"), [ctx.num(v, 0) for v in t.hp]),
     ]
     table = pd.DataFrame([[name, *cells] for name, cells in rows], columns=["FP", *t.fp])
-    caption = _(
-        "Per power factor, the typical monster ({n} monsters: the medians of their AC as first "
-        "listed, highest attack bonus, highest save DC and HP) met by the reference builds at "
-        "level FP (1-20). Flat: VD = AC - 10 + defence base + WIS, the attack bonus as printed, "
-        "a save DC of DC - 8 + the 3d6x save base. Matched: the 3d6x value whose chances (the "
-        "builds hit it, it hits them, they save) are closest to 5e's, least squares over the "
-        "builds. An FP without monsters is read between its neighbours. Exact."
-    ).format(n=int(t["count"].sum()))
+    caption = (
+        _(
+            "Per power factor, the typical monster ({n} monsters: the medians of their AC as first "
+            "listed, highest attack bonus, highest save DC and HP) met by the builds at "
+            "level FP (1-20). Flat: VD = AC - 10 + defence base + WIS, the attack bonus as printed, "
+            "a save DC of DC - 8 + the 3d6x save base. Matched: the 3d6x value whose chances (the "
+            "builds hit it, it hits them, they save) are closest to 5e's, least squares over the "
+            "builds. An FP without monsters is read between its neighbours. Exact."
+        ).format(n=int(t["count"].sum()))
+        + " "
+        + shown_builds(ctx.config).note(ctx.lang, ctx.config.source)
+    )
     y, top = below_caption(ctx, caption)
     fig, (ax,) = page_figure(
         ctx,
@@ -101,7 +107,8 @@ def draw_fp(ctx: Context, data: PageData) -> Figure:
 
 def data_moves(ctx: Context) -> PageData:
     """Every monster against the level-matched builds, sorted by the largest change."""
-    answer = ask("bestiary", BestiaryInputs(_monsters(ctx), rules=ctx.rules))
+    builds = shown_builds(ctx.config).builds  # as `bestiary CONFIG` reads them
+    answer = ask("bestiary", BestiaryInputs(_monsters(ctx), builds=builds, rules=ctx.rules))
     return PageData(
         {"bestiary": answer.csv_table("bestiary")}, {"frame": answer.tables["bestiary"]}
     )
@@ -127,11 +134,12 @@ def draw_moves(ctx: Context, data: PageData) -> Figure:
     flagged = frame.flagged.mean()
     caption = _(
         "Each of the {n} monsters converted flat (VD = AC - 10 + defence base + WIS; DC - 8 + "
-        "the 3d6x save base), against the reference builds at level FP: the change in each "
+        "the 3d6x save base), against the builds at level FP: the change in each "
         "chance, 3d6x - 5e (points: the mean over the builds; lines: each chance's median). "
         "{share} of the chances move by more than {t} for at least one build (the shaded band); "
         "the table lists the largest. Exact."
     ).format(n=frame.name.nunique(), share=ctx.pct(flagged, 0), t=ctx.pct(DEFAULT_THRESHOLD, 0))
+    caption += " " + shown_builds(ctx.config).note(ctx.lang, ctx.config.source)
     y, top = below_caption(ctx, caption)
     fig, (ax,) = page_figure(
         ctx,
