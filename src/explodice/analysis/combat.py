@@ -157,6 +157,28 @@ def _states(advantages: Iterable[str], readings: Any, rules: Rules) -> list[tupl
     return out
 
 
+def _targets(
+    acs: Iterable[int] | None, vds: Iterable[int] | None, term: int, rules: Rules
+) -> tuple[list[int], list[int]]:
+    """The targets of :func:`attack_table` as (ACs, VDs), each read from the other: VD = AC - 10
+    + ``defence_base`` + the WIS ``term`` (ACs 10..22 when neither is given)."""
+    if acs is not None and vds is not None:
+        raise ExplodiceError("give `acs` or `vds`, not both: one is read from the other.")
+    if vds is None:
+        ac_list = [
+            check_int("acs", a, lo=-100, hi=200, error=ExplodiceError)
+            for a in check_items("acs", range(10, 23) if acs is None else acs, what="ACs")
+        ]
+        check_unique("acs", ac_list)
+        return ac_list, [a - D20_AC_BASE + rules.defence_base + term for a in ac_list]
+    vd_list = [
+        check_int("vds", v, lo=-100, hi=200, error=ExplodiceError)
+        for v in check_items("vds", vds, what="VDs")
+    ]
+    check_unique("vds", vd_list)
+    return [v - rules.defence_base - term + D20_AC_BASE for v in vd_list], vd_list
+
+
 def attack_table(
     modifiers: Iterable[int] | None = None,
     acs: Iterable[int] | None = None,
@@ -203,23 +225,7 @@ def attack_table(
     check_unique("modifiers", mods)
     wis = check_int("wis", wis, lo=-5, hi=10, error=ExplodiceError)
     check_choice("actor", actor, ACTORS, ExplodiceError)
-    term = wisdom_term(wis, rules)
-    if acs is not None and vds is not None:
-        raise ExplodiceError("give `acs` or `vds`, not both: one is read from the other.")
-    if vds is None:
-        ac_list = [
-            check_int("acs", a, lo=-100, hi=200, error=ExplodiceError)
-            for a in check_items("acs", range(10, 23) if acs is None else acs, what="ACs")
-        ]
-        check_unique("acs", ac_list)
-        vd_list = [a - D20_AC_BASE + rules.defence_base + term for a in ac_list]
-    else:
-        vd_list = [
-            check_int("vds", v, lo=-100, hi=200, error=ExplodiceError)
-            for v in check_items("vds", vds, what="VDs")
-        ]
-        check_unique("vds", vd_list)
-        ac_list = [v - rules.defence_base - term + D20_AC_BASE for v in vd_list]
+    ac_list, vd_list = _targets(acs, vds, wisdom_term(wis, rules), rules)
     candidates = np.arange(min(vd_list + [0]) - 20, max(vd_list) + 60)
     rows = []
     for label, state_rules in _states(advantages, readings, rules):
