@@ -16,6 +16,7 @@ from explodice import DayRoll, Reroll, Roll, Rules, Scenario
 from explodice.analysis import sensitivity as sens_mod
 from explodice.day.exact import exact_day
 from explodice.game import rules as rules_mod
+from explodice.game.switch import DECLARATION
 from tests import hand
 from tests.day_helpers import hero
 
@@ -54,7 +55,7 @@ def test_variants_are_read_from_the_rules_annotations():
             expected.append((f.name, str(not current)))
         elif hint is int or int in typing.get_args(hint):  # its words, then the integers tried
             words = [v for a in typing.get_args(hint) if a is not int for v in typing.get_args(a)]
-            tried = [*words, *rules_mod.INTEGER_READINGS[f.name]]
+            tried = [*words, *f.metadata[DECLARATION].readings]
             expected += [(f.name, str(v)) for v in tried if v != current]
         else:  # the kinds: add each missing one, remove each present one
             for kind in rules_mod.KINDS:

@@ -27,7 +27,7 @@ The switches and their values are read from the ``Rules`` dataclass
 (:func:`explodice.game.rules.switches`), so a value added to a ``Literal`` alias appears here
 without an edit: a ``Literal`` switch takes each of its other values, a bool the other one,
 and ``rule_of_one_kinds`` adds each kind it lacks (``"+attack"``) and removes each kind it has
-(``"-save"``), one at a time. Each switch's scope (``SWITCH_SCOPES``: ``"roll"``, ``"day"``,
+(``"-save"``), one at a time. Each switch's declared scope (``"roll"``, ``"day"``,
 ``"hiding"``, ``"haggle"``) says which parts it can move; the others are left out (NaN in the
 table) rather than computed again to give 0. A ``"roll"`` switch reaches the day only through
 its rolls' laws: where none of the day's rolls changes, the day is the base day.
@@ -109,7 +109,8 @@ __all__ = [
 #: The parts a sensitivity computes.
 Part = Literal["dc_table", "party", "day", "hiding", "haggle", "attack"]
 PARTS: tuple[Part, ...] = get_args(Part)
-#: The scopes of switch (explodice.game.rules.SWITCH_SCOPES) each part can be moved by.
+#: The scopes of switch (each switch declares its own: explodice.game.switch.SCOPES) each part
+#: can be moved by.
 PART_SCOPES = {
     "dc_table": ("roll",),
     "party": ("roll",),

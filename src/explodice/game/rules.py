@@ -10,11 +10,9 @@ value that the rules do not allow.
 
 from __future__ import annotations
 
-import dataclasses
 import numbers
-import typing
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any, Literal, get_args
 
@@ -30,7 +28,9 @@ from explodice.core.errors import (
     shown,
 )
 from explodice.core.numbers import read_decimal, read_int
+from explodice.core.words import N_
 from explodice.game.reroll import Reroll, as_reroll
+from explodice.game.switch import Switch, read_switches, switch
 from explodice.game.tables import DEFENCE_BASE, DEFENCE_BASE_RANGE, MAX_DC
 
 __all__ = [
@@ -130,83 +130,259 @@ def net_advantage(advantages: int = 0, disadvantages: int = 0) -> Advantage:
     return "normal"
 
 
+#: The values the readings table tries for ``Rules.defence_base``: its neighbours.
+DEFENCE_BASE_READINGS = (DEFENCE_BASE - 2, DEFENCE_BASE - 1, DEFENCE_BASE + 1, DEFENCE_BASE + 2)
+#: Where the rules are read (``read_by``): the roll asks them its pool and its malus die
+#: (:meth:`Roll.pool_size`, :meth:`Roll.has_malus_die`), which every engine reads.
+_ROLL = "game/rules.py"
+#: The engines of a single 3d6x roll: exact, the flags of the kernels (CPU, CUDA) and the
+#: day's rolls.
+_ROLL_ENGINES = (
+    "engine/compiled.py",
+    "engine/exact.py",
+    "engine/reroll.py",
+    "engine/rule_of_one.py",
+    "day/rolls.py",
+)
+_SEE_READINGS = "see [Readings that are switches](#readings-that-are-switches)"
+
+
 @dataclass(frozen=True)
 class Rules:
-    """The switches of docs/rules.md.
+    """The switches of docs/rules.md, each declared once, on its field.
 
-    - ``disadvantage``: ``"subtract"`` (3 dice, minus one exploding malus die) or ``"drop"``
-      (the pool loses a die: 2 dice).
-    - ``rule_of_one_kinds``: the kinds of roll the rule of 1 applies to.
-    - ``ones_on_explosions``: a 1 shown by a die added by an explosion drains too.
-    - ``overflow``: where drain beyond an empty gauge goes: the ``"fullest"`` other gauge
-      (then the next), ``"lost"``, one named gauge (``"PA"``, ``"PM"``, ``"PF"``, ``"PH"``: lost
-      if it is empty or is the drained one), or ``"best"`` ("au choix du joueur"): the gauge
-      the optimal player (:func:`~explodice.optimal_policy`) picks, knowing the excess;
-      fixed policies pour into the fullest.
-    - ``drain_gauge``: which gauge a skill check drains: ``"skill"`` (the skill's own ability,
-      so STR (Intimidation) drains PH) or ``"roll"`` (the ability actually rolled).
-    - ``close_contest``: lutte serrée (seed 001): a total equal to its DC, or an opposed tie,
-      is settled by bids of HP. Switched on, success tables add ``p_tie`` (the share of rolls
-      that go to the bids); the bids themselves are played by
-      :mod:`explodice.analysis.close_contest` (``close_opposed``, ``close_contest``), since
-      their outcome depends on a bidding model. Off, a total equal to the DC succeeds and an
-      opposed tie keeps the status quo.
+    A field's type says its values (a ``Literal`` alias, ``bool``, a set of kinds, an
+    integer); its :func:`~explodice.game.switch.switch` declares its default, where it is read
+    (``scope``, ``read_by``), its option's help, its words (label, values, the designer's
+    question and each value's answer, marked for the French catalogue) and why the default is
+    the default. :func:`switches` reads them back: the command line's options, the TOML keys
+    of ``[rules]``, :meth:`describe`, the footers, the readings table and docs/rules.md's
+    table of switches all come from there (CONTRIBUTING.md, "A rules switch").
 
-    The readings the seeds leave open (docs/rules.md, "Readings that are switches"; the default
-    is today's reading, so default rules give today's numbers):
-
-    - ``lucky_timing``: Lucky (``Reroll("one")``) rerolls a 1 of the initial throw
-      ``"before_choice"`` (the new face joins the throw: it may be cancelled, a new 1
-      drains), or ``"after_choice"`` (the literal "le choix doit être fait avant de relancer
-      un quelconque dés"): the pairs are set aside first, then one *kept* 1 is rerolled; its
-      new face is summed (a 6 explodes) and neither the old 1 nor the new die drains.
-    - ``malus_die``: under ``disadvantage="subtract"`` the subtracted die is ``"exploding"``
-      like every die of the game, or a ``"plain"`` d6 (1..6).
-    - ``hiding_ties``: a Stealth total equal to a passive Perception, or an active Perception
-      tie, leaves the ``"hider"`` hidden, or goes to the ``"observer"`` (revealed).
-    - ``deception_noticed``: past 25 % in haggling the seller notices the trick
-      ``"on_failure"`` of the Deception check, or ``"when_cheated"``: always, later, when the
-      gain past 25 % was taken ("la personne lésée s'en rendra compte ultérieurement").
-
-    Combat (docs/rules.md, "Combat"; read by attacks only):
-
-    - ``defence_base``: the base of the defence value (VD), an integer 0..30 (default
-      :data:`~explodice.game.tables.DEFENCE_BASE`, the fitted one); a VD read from a 5e AC is
-      AC - 10 + ``defence_base`` + the WIS term.
-    - ``wisdom_in_defence``: the WIS modifier enters the VD whole (``"modifier"``), only when
-      positive (``"positive"``: "le bonus de sagesse"), or not at all (``"none"``).
-    - ``armour_dex_cap``: DEX is capped in armour as 5e caps it (``"5e"``: light none,
-      medium +2, heavy 0) or always added whole (``"none"``).
-    - ``critical``: ``"none"``; ``"two_sixes"`` or ``"three_sixes"``: that many 6s or more on
-      the initial throw, counting only dice that stay (a 6 cancelled against a 1 does not
-      count, the malus die never does), a hit whatever the total, as the d20's natural 20;
-      or an integer margin 1..20: a hit whose total reaches VD + margin.
-
-    :func:`switches` lists every switch with its values, read from these annotations.
-
-    There is no ``lucky`` switch: a reroll belongs to a roll or a character,
-    ``Roll(..., reroll=Reroll("one"))`` (docs/rules.md, Rerolls).
+    The defaults are the readings explodice always played (docs/rules.md, "Readings that are
+    switches"), so default rules give today's numbers. There is no ``lucky`` switch: a reroll
+    belongs to a roll or a character, ``Roll(..., reroll=Reroll("one"))`` (docs/rules.md,
+    Rerolls).
 
     >>> Rules(disadvantage="drop").disadvantage
     'drop'
     """
 
-    disadvantage: Disadvantage = "subtract"
-    rule_of_one_kinds: frozenset[RollKind] = field(
-        default_factory=lambda: frozenset({"check", "save"})
+    disadvantage: Disadvantage = switch(
+        "subtract",
+        help="reading of disadvantage: subtract an exploding malus die, or drop a die from "
+        "the pool",
+        label=N_("disadvantage"),
+        question=N_("a roll at disadvantage"),
+        words={"subtract": N_("subtract"), "drop": N_("drop")},
+        answers={
+            "subtract": N_("3 dice minus an exploding malus die"),
+            "drop": N_("2 dice: the pool loses a die"),
+        },
+        shown="always",
+        read_by=(_ROLL, "engine/dice.py"),
+        why='the literal reading of "soustraire un d6"',
     )
-    ones_on_explosions: bool = False
-    overflow: Overflow = "fullest"
-    drain_gauge: DrainGauge = "skill"
-    close_contest: bool = False
-    lucky_timing: LuckyTiming = "before_choice"
-    malus_die: MalusDie = "exploding"
-    hiding_ties: HidingTies = "hider"
-    deception_noticed: DeceptionNoticed = "on_failure"
-    defence_base: int = DEFENCE_BASE
-    wisdom_in_defence: WisdomInDefence = "modifier"
-    armour_dex_cap: ArmourDexCap = "5e"
-    critical: Critical = "none"
+    rule_of_one_kinds: frozenset[RollKind] = switch(
+        frozenset({"check", "save"}),
+        help="kinds of roll the rule of 1 applies to",
+        label=N_("rule_of_one_kinds"),
+        question=N_("the kinds of roll the rule of 1 applies to"),
+        shown="always",
+        footer=N_("rule of 1 on {value}"),
+        flag="--rule-of-one",
+        read_by=(_ROLL, "engine/rule_of_one.py"),
+        why='the seed limits the rule to "les tests de compétences et les jets de sauvegarde": '
+        'a check without a skill (`ability`) is not a "test de compétence"',
+    )
+    ones_on_explosions: bool = switch(
+        False,
+        help="a 1 shown by an explosion die drains as well",
+        label=N_("ones_on_explosions"),
+        question=N_("a 1 shown by an explosion die"),
+        answers={True: N_("drains as well"), False: N_("drains nothing")},
+        shown="always",
+        footer=N_("ones_on_explosions={value}"),
+        read_by=_ROLL_ENGINES,
+        why="the seed ties the rule of 1 to the first throw, where the choice is made",
+    )
+    overflow: Overflow = switch(
+        "fullest",
+        help="where drain beyond an empty gauge goes",
+        label=N_("overflow"),
+        question=N_("drain beyond an empty gauge"),
+        words={"fullest": N_("fullest"), "lost": N_("lost"), "best": N_("player's choice")},
+        answers={
+            "fullest": N_("moves to the fullest gauge"),
+            "lost": N_("is lost"),
+            "best": N_("goes to the gauge the player chooses"),
+        },
+        scope="day",
+        shown="always",
+        read_by=("day/overflow.py", "day/compiled.py", "day/exact.py", "day/optimal.py"),
+        why='the player picks the receiving gauge ("au choix du joueur"), and the fullest '
+        "gauge is the sensible pick",
+    )
+    drain_gauge: DrainGauge = switch(
+        "skill",
+        help="gauge a skill check drains: its skill's, or the rolled ability's",
+        label=N_("drain_gauge"),
+        question=N_("the gauge a skill check drains"),
+        words={"skill": N_("the skill's"), "roll": N_("the roll's")},
+        answers={"skill": N_("the skill's gauge"), "roll": N_("the rolled ability's gauge")},
+        scope="day",
+        shown="always",
+        read_by=("game/character.py", "day/scenario.py", "day/compiled.py"),
+        why='the seed: the gauge of "la caractéristique liée à la compétence" (Dressage is '
+        "WIS, so PF); so FOR (Intimidation) drains PH",
+    )
+    close_contest: bool = switch(
+        False,
+        help="lutte serrée: a total equal to the DC goes to bids (tables add p_tie)",
+        label=N_("close_contest"),
+        question=N_("a total equal to its DC, or an opposed tie"),
+        answers={
+            True: N_("goes to bids of HP (lutte serrée)"),
+            False: N_("succeeds against a DC; an opposed tie keeps the status quo"),
+        },
+        shown="when_on",
+        footer="{name}",
+        read_by=("analysis/success.py", "analysis/close_contest.py", "day/compiled.py"),
+        why='lutte serrée is an optional rule of seed 001 ("règle optionnelle")',
+    )
+    lucky_timing: LuckyTiming = switch(
+        "before_choice",
+        help="when Lucky rerolls a 1: before the rule of 1's choice (the new die joins the "
+        "throw), or after it (one kept 1 is rerolled, summed, and drains nothing: the seed's "
+        "literal reading)",
+        label=N_("lucky_timing"),
+        question=N_("Lucky rerolls a 1"),
+        words={
+            "before_choice": N_("before the choice"),
+            "after_choice": N_("after the choice"),
+        },
+        answers={
+            "before_choice": N_("before the rule of 1's choice"),
+            "after_choice": N_("after the rule of 1's choice: a kept 1, draining nothing"),
+        },
+        read_by=(*_ROLL_ENGINES, "engine/_kernels.py", "day/_kernel.py"),
+        why=f"today's reading; {_SEE_READINGS}",
+    )
+    malus_die: MalusDie = switch(
+        "exploding",
+        help="the die that disadvantage subtracts (--disadvantage subtract): exploding like "
+        "every die of the game, or a plain d6",
+        label=N_("malus_die"),
+        question=N_("the malus die of disadvantage (subtract)"),
+        words={"exploding": N_("exploding"), "plain": N_("plain")},
+        answers={
+            "exploding": N_("it explodes, like every die"),
+            "plain": N_("a plain d6 (1 to 6)"),
+        },
+        read_by=(*_ROLL_ENGINES, "engine/dice.py", "engine/_kernels.py", "day/_kernel.py"),
+        why=f"every die of the game explodes; {_SEE_READINGS}",
+    )
+    hiding_ties: HidingTies = switch(
+        "hider",
+        help="a Stealth total equal to the Perception: the hider stays hidden, or the "
+        "observer sees them",
+        label=N_("hiding_ties"),
+        question=N_("a Stealth total equal to the Perception"),
+        words={"hider": N_("to the hider"), "observer": N_("to the observer")},
+        answers={
+            "hider": N_("the hider stays hidden"),
+            "observer": N_("the observer sees them"),
+        },
+        scope="hiding",
+        read_by=("analysis/hiding.py",),
+        why=f"a passive value is a DC, and a total equal to a DC succeeds; {_SEE_READINGS}",
+    )
+    deception_noticed: DeceptionNoticed = switch(
+        "on_failure",
+        help="haggling past 25%: the seller notices the trick when the Deception fails, or "
+        "always, later, when cheated",
+        label=N_("deception_noticed"),
+        question=N_("past 25% in haggling, the seller notices"),
+        words={"on_failure": N_("on a failure"), "when_cheated": N_("when cheated")},
+        answers={
+            "on_failure": N_("when the Deception fails"),
+            "when_cheated": N_("always, later, when cheated"),
+        },
+        scope="haggle",
+        read_by=("analysis/resolutions/haggling.py",),
+        why=f"today's reading; {_SEE_READINGS}",
+    )
+    defence_base: int = switch(
+        DEFENCE_BASE,
+        help="the base of the defence value (VD = base + DEX + WIS + armour + shield; from a "
+        "5e AC: AC - 10 + base + WIS)",
+        label=N_("defence_base"),
+        question=N_("the base of the defence value (VD)"),
+        range=DEFENCE_BASE_RANGE,
+        readings=DEFENCE_BASE_READINGS,
+        scope="attack",
+        read_by=("game/defence.py", "game/monster.py"),
+        why=f"the seeds give no VD formula; {DEFENCE_BASE} (`DEFENCE_BASE`) is the base that "
+        "`fit_defence_base` finds on the reference builds and the SRD's typical monsters; see "
+        "[Combat](#combat-attacks-against-the-defence-value-vd)",
+    )
+    wisdom_in_defence: WisdomInDefence = switch(
+        "modifier",
+        help="how WIS enters the VD: its whole modifier, only a positive one, or not at all",
+        label=N_("wisdom_in_defence"),
+        question=N_("WIS in the defence value"),
+        words={
+            "modifier": N_("its whole modifier"),
+            "positive": N_("a bonus only"),
+            "none": N_("not at all"),
+        },
+        answers={
+            "modifier": N_("its modifier enters, negative too"),
+            "positive": N_("only a positive modifier (the seed's bonus)"),
+            "none": N_("it does not enter"),
+        },
+        scope="attack",
+        read_by=("game/defence.py", "game/monster.py"),
+        why='"Le bonus de sagesse entre dans le calcul de la VD": the modifier whole, as '
+        'DEX\'s; `"positive"` reads "bonus" as only a positive one',
+    )
+    armour_dex_cap: ArmourDexCap = switch(
+        "5e",
+        help="DEX in the VD: capped by armour as in 5e (medium +2, heavy 0), or always whole",
+        label=N_("armour_dex_cap"),
+        question=N_("DEX in the defence value, in armour"),
+        words={"5e": N_("capped as in 5e"), "none": N_("never capped")},
+        answers={
+            "5e": N_("capped by armour as in 5e (medium +2, heavy 0)"),
+            "none": N_("always added whole"),
+        },
+        scope="attack",
+        read_by=("game/defence.py", "game/character.py"),
+        why="the armour is 5e's, so is its cap of DEX",
+    )
+    critical: Critical = switch(
+        "none",
+        help="a critical hit in 3d6x: none, two or three 6s kept on the initial throw, or an "
+        "integer margin (total >= VD + margin)",
+        label=N_("critical"),
+        question=N_("a critical hit in 3d6x"),
+        words={
+            "none": N_("no critical"),
+            "two_sixes": N_("two 6s"),
+            "three_sixes": N_("three 6s"),
+        },
+        answers={
+            "none": N_("none"),
+            "two_sixes": N_("two 6s or more kept on the initial throw"),
+            "three_sixes": N_("three 6s or more kept on the initial throw"),
+        },
+        number=N_("margin {margin}"),
+        range=CRITICAL_MARGINS,
+        readings=(5, 10),
+        scope="attack",
+        read_by=("engine/attack.py", "engine/exact.py", "engine/_kernels.py"),
+        why="the seeds give 3d6x no critical hit",
+    )
 
     def __post_init__(self) -> None:
         for sw in switches():
@@ -232,144 +408,39 @@ class Rules:
         object.__setattr__(self, "rule_of_one_kinds", kinds)
 
     def describe(self) -> str:
-        """One line naming every switch, for figure captions and report pages.
-
-        The readings of docs/rules.md's "Readings that are switches" are named only where they
-        are not the default, so today's captions read as before.
+        """One line naming the switches, for figure captions and report pages: each as its
+        declaration's ``footer`` says it, when its ``shown`` says so (the readings of
+        docs/rules.md's "Readings that are switches" only where they are not the default, so
+        today's captions read as before).
 
         >>> Rules(malus_die="plain").describe().endswith(", malus_die=plain")
         True
         """
-        kinds = ",".join(k for k in KINDS if k in self.rule_of_one_kinds) or "none"
-        readings = "".join(
-            f", {name}={getattr(self, name)}"
-            for name in READING_SWITCHES
-            if getattr(self, name) != _DEFAULTS[name]
+        return ", ".join(
+            sw.footer.format(name=sw.name, value=sw.text(getattr(self, sw.name)))
+            for sw in switches()
+            if sw.named(getattr(self, sw.name))
         )
-        return (
-            f"disadvantage={self.disadvantage}, rule of 1 on {kinds}, "
-            f"ones_on_explosions={self.ones_on_explosions}, overflow={self.overflow}, "
-            f"drain_gauge={self.drain_gauge}"
-            + (", close_contest" if self.close_contest else "")
-            + readings
-        )
-
-
-#: The switches of docs/rules.md's "Readings that are switches" (and of its "Combat") that
-#: :meth:`Rules.describe` names only when they differ from the default.
-READING_SWITCHES = (
-    "lucky_timing",
-    "malus_die",
-    "hiding_ties",
-    "deception_noticed",
-    "defence_base",
-    "wisdom_in_defence",
-    "armour_dex_cap",
-    "critical",
-)
-#: The switches of docs/rules.md's "Combat": read by attacks alone.
-COMBAT_SWITCHES = ("defence_base", "wisdom_in_defence", "armour_dex_cap", "critical")
-
-#: Where each switch is read: ``"roll"`` (a 3d6x roll's law: the single-roll engines, and
-#: through them every analysis and the day), ``"day"`` (the day's gauges only), or one
-#: resolution (``"hiding"``, ``"haggle"``). A switch missing here counts as ``"roll"``.
-SWITCH_SCOPES = {
-    "disadvantage": "roll",
-    "rule_of_one_kinds": "roll",
-    "ones_on_explosions": "roll",
-    "overflow": "day",
-    "drain_gauge": "day",
-    "close_contest": "roll",
-    "lucky_timing": "roll",
-    "malus_die": "roll",
-    "hiding_ties": "hiding",
-    "deception_noticed": "haggle",
-    "defence_base": "attack",
-    "wisdom_in_defence": "attack",
-    "armour_dex_cap": "attack",
-    "critical": "attack",
-}
-#: The values the readings table (:func:`~explodice.sensitivity`) moves an integer switch to:
-#: its neighbours, and for ``critical`` two margins besides its named readings.
-INTEGER_READINGS: Mapping[str, tuple[int, ...]] = {
-    "defence_base": (DEFENCE_BASE - 2, DEFENCE_BASE - 1, DEFENCE_BASE + 1, DEFENCE_BASE + 2),
-    "critical": (5, 10),
-}
-#: The range of each integer switch.
-INTEGER_RANGES: Mapping[str, tuple[int, int]] = {
-    "defence_base": DEFENCE_BASE_RANGE,
-    "critical": CRITICAL_MARGINS,
-}
-
-
-@dataclass(frozen=True)
-class Switch:
-    """One switch of :class:`Rules`, as its annotation declares it.
-
-    ``kind`` is ``"choice"`` (a ``Literal`` alias: ``values`` are its allowed strings),
-    ``"flag"`` (a bool: ``values`` is ``(False, True)``), ``"set"`` (a frozenset of a
-    ``Literal``: ``values`` are the members it may hold), ``"integer"`` (an int in
-    ``lo..hi``: ``values`` are those the readings table tries, :data:`INTEGER_READINGS`) or
-    ``"choice_or_integer"`` (a ``Literal`` or an int in ``lo..hi``: ``values`` are its strings
-    then the integers the readings table tries); ``default`` is the default value; ``scope``
-    where it is read (:data:`SWITCH_SCOPES`).
-    """
-
-    name: str
-    kind: Literal["choice", "flag", "set", "integer", "choice_or_integer"]
-    values: tuple[Any, ...]
-    default: Any
-    scope: str = "roll"
-    lo: int | None = None
-    hi: int | None = None
-
-    @property
-    def choices(self) -> tuple[str, ...]:
-        """The strings it takes (none for an ``"integer"`` switch)."""
-        return tuple(v for v in self.values if isinstance(v, str))
-
-    def allowed(self) -> str:
-        """What it takes, in words: ``'none', 'two_sixes', 'three_sixes' or an integer 1..20``."""
-        if self.kind == "integer":
-            return f"an integer {self.lo}..{self.hi}"
-        words = ", ".join(repr(c) for c in self.choices)
-        return f"{words} or an integer {self.lo}..{self.hi}"
 
 
 @cache
 def switches() -> tuple[Switch, ...]:
-    """Every switch of :class:`Rules`, in field order, read from the dataclass's annotations:
-    a value added to a ``Literal`` alias appears here (and in every check) without another
-    edit.
+    """Every switch of :class:`Rules`, in field order, read from its field: its values from
+    the annotation (a value added to a ``Literal`` alias appears here, and in every check,
+    without another edit), its default and the rest from its declaration
+    (:func:`~explodice.game.switch.switch`).
 
-    >>> [(s.name, s.values) for s in switches() if s.name == "malus_die"]
-    [('malus_die', ('exploding', 'plain'))]
+    >>> [(s.name, s.values, s.scope) for s in switches() if s.name == "malus_die"]
+    [('malus_die', ('exploding', 'plain'), 'roll')]
     """
-    hints = typing.get_type_hints(Rules)
-    out = []
-    for f in dataclasses.fields(Rules):
-        hint = hints[f.name]
-        default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
-        scope = SWITCH_SCOPES.get(f.name, "roll")
-        if typing.get_origin(hint) is Literal:
-            out.append(Switch(f.name, "choice", get_args(hint), default, scope))
-        elif hint is bool:
-            out.append(Switch(f.name, "flag", (False, True), default, scope))
-        elif typing.get_origin(hint) is frozenset:
-            (member,) = get_args(hint)
-            out.append(Switch(f.name, "set", get_args(member), default, scope))
-        elif hint is int or int in get_args(hint):
-            lo, hi = INTEGER_RANGES[f.name]
-            words = tuple(v for a in get_args(hint) if a is not int for v in get_args(a))
-            kind: Any = "choice_or_integer" if words else "integer"
-            values = (*words, *INTEGER_READINGS[f.name])
-            out.append(Switch(f.name, kind, values, default, scope, lo, hi))
-        else:  # pragma: no cover - a guard for a new kind of switch
-            raise TypeError(f"Rules.{f.name}: switches() does not know the type {hint!r}")
-    return tuple(out)
+    return read_switches(Rules)
 
 
-_DEFAULTS = {f.name: f.default for f in dataclasses.fields(Rules)}
+#: The switches :meth:`Rules.describe` names only when they differ from the default: docs/
+#: rules.md's "Readings that are switches" and its "Combat" (``shown="off_default"``).
+READING_SWITCHES = tuple(sw.name for sw in switches() if sw.shown == "off_default")
+#: The switches of docs/rules.md's "Combat": read by attacks alone (``scope="attack"``).
+COMBAT_SWITCHES = tuple(sw.name for sw in switches() if sw.scope == "attack")
 
 
 def _choice_or_int(sw: Switch, value: Any) -> Any:

@@ -28,8 +28,10 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any
 
+from explodice.core.words import N_
 from explodice.game.character import GAUGES, SKILLS_FR
-from explodice.game.rules import KINDS, READING_SWITCHES, Advantage, Best, Disadvantage, switches
+from explodice.game.rules import KINDS, Advantage, Best, Disadvantage, switches
+from explodice.game.switch import Switch, fill
 from explodice.game.tables import DIFFICULTY_FR, HAGGLE_DCS_FR
 from explodice.present import i18n
 from explodice.present.i18n import Lang
@@ -43,13 +45,10 @@ __all__ = [
     "N_",
     "OVERFLOW",
     "OVERFLOW_SHORT",
-    "READING_ANSWERS",
-    "READING_QUESTIONS",
-    "SWITCH_NAMES",
-    "SWITCH_VALUES",
     "OWN_POLICIES",
     "REROLL",
     "STATES",
+    "SWITCHES",
     "WORDS",
     "State",
     "best_label",
@@ -70,30 +69,23 @@ __all__ = [
 ]
 
 
-def N_(text: str) -> str:
-    """Marks an English label for the catalogue where it is defined as data; it is
-    translated where it is shown (``_(label)``)."""
-    return text
-
-
 #: Ability abbreviations in each language (the seeds write FOR and SAG).
 ABILITY = {
     "en": {a: a for a in ("STR", "DEX", "CON", "INT", "WIS", "CHA")},
     "fr": {"STR": "FOR", "DEX": "DEX", "CON": "CON", "INT": "INT", "WIS": "SAG", "CHA": "CHA"},
 }
+#: Every switch of the rules by name, with its declared words (``game/rules.py``).
+SWITCHES: dict[str, Switch] = {sw.name: sw for sw in switches()}
 #: Where drain beyond an empty gauge goes, as a reader says it (a gauge's name: see
-#: :func:`overflow_label`; ``best`` is docs/rules.md's "au choix du joueur").
-OVERFLOW = {
-    "fullest": N_("moves to the fullest gauge"),
-    "lost": N_("is lost"),
-    "best": N_("goes to the gauge the player chooses"),
-}
-#: The same, in one word, as ``Rules.describe()`` writes it.
-OVERFLOW_SHORT = {"fullest": N_("fullest"), "lost": N_("lost"), "best": N_("player's choice")}
+#: :func:`overflow_label`; ``best`` is docs/rules.md's "au choix du joueur"): the answers of
+#: ``Rules.overflow`` ...
+OVERFLOW = dict(SWITCHES["overflow"].answers)
+#: ... and its words, as a footer writes them.
+OVERFLOW_SHORT = dict(SWITCHES["overflow"].words)
 #: The gauge a drain hits (Rules.drain_gauge), in a word ...
-DRAIN_GAUGE = {"skill": N_("the skill's"), "roll": N_("the roll's")}
+DRAIN_GAUGE = dict(SWITCHES["drain_gauge"].words)
 #: ... and in a phrase ("a skill check drains the skill's gauge").
-DRAIN_GAUGE_LONG = {"skill": N_("the skill's gauge"), "roll": N_("the rolled ability's gauge")}
+DRAIN_GAUGE_LONG = dict(SWITCHES["drain_gauge"].answers)
 #: A reroll's trigger as the game names it.
 REROLL = {"one": N_("Lucky"), "failure": N_("reroll on failure")}
 #: The explorer's subject that rolls a bare modifier, and its choice of each one's policy.
@@ -364,8 +356,9 @@ def day_description(name: str | None, party: Any, rolls: int, lang: Lang) -> str
 
 
 def rules_text(rules: Any, lang: Lang, readings: Any = None) -> str:
-    """The rules switches in one short line, in ``lang`` (English: ``Rules.describe()``), for
-    captions and footers; ``readings`` names the disadvantage readings a table mixes, when it
+    """The rules switches in one short line, in ``lang``, for captions and footers: each
+    switch as its declaration's ``footer`` says it, when its ``shown`` says so (English:
+    ``Rules.describe()``); ``readings`` names the disadvantage readings a table mixes, when it
     mixes several.
 
     >>> from explodice.game.rules import Rules
@@ -374,147 +367,67 @@ def rules_text(rules: Any, lang: Lang, readings: Any = None) -> str:
     """
     _ = i18n.translator(lang)
     readings = list(readings) if readings else [rules.disadvantage]
-    if lang == "en":  # describe() names the readings (READING_SWITCHES) that are not default
-        text = rules.describe()
-        if len(readings) > 1:
-            text = text.replace(
-                f"disadvantage={rules.disadvantage}", "disadvantage=" + "/".join(readings)
-            )
-        return text
-    kinds = [_(k) for k in KINDS if k in rules.rule_of_one_kinds]
-    yes_no = {True: _("yes"), False: _("no")}
-    text = _(
-        "disadvantage={reading}, rule of 1 on {kinds}, ones_on_explosions={ones}, "
-        "overflow={overflow}, drain_gauge={gauge}"
-    ).format(
-        reading="/".join(_(r) for r in readings),
-        kinds=",".join(kinds) or _("none"),
-        ones=yes_no[bool(rules.ones_on_explosions)],
-        overflow=overflow_label(rules.overflow, lang),
-        gauge=switch_value("drain_gauge", rules.drain_gauge, lang),
-    )
-    text += ", " + _("Lutte serrée").lower() if rules.close_contest else ""
-    return text + "".join(
-        f", {switch_label(name, lang)}={switch_value(name, value, lang)}"
-        for name, value in changed_readings(rules)
-    )
+    parts = []
+    for sw in switches():
+        value = getattr(rules, sw.name)
+        if not sw.named(value):
+            continue
+        values = readings if sw.name == "disadvantage" else [value]
+        if lang == "en":  # the words of the rules themselves, as Rules.describe() writes them
+            name, said = sw.name, "/".join(sw.text(v) for v in values)
+        else:
+            name = switch_label(sw.name, lang)
+            said = "/".join(switch_value(sw.name, v, lang) for v in values)
+        parts.append(_(sw.footer).format(name=name, value=said))
+    return ", ".join(parts)
 
 
 # -- the rules switches, as a reader says them -------------------------------------------------
-#: Each switch's name in a footer or a table of readings. English keeps the name that a
-#: configuration's ``[rules]`` writes (``malus_die``); French says it in words.
-SWITCH_NAMES = {
-    "disadvantage": N_("disadvantage"),
-    "rule_of_one_kinds": N_("rule_of_one_kinds"),
-    "ones_on_explosions": N_("ones_on_explosions"),
-    "overflow": N_("overflow"),
-    "drain_gauge": N_("drain_gauge"),
-    "close_contest": N_("close_contest"),
-    "lucky_timing": N_("lucky_timing"),
-    "malus_die": N_("malus_die"),
-    "hiding_ties": N_("hiding_ties"),
-    "deception_noticed": N_("deception_noticed"),
-    "defence_base": N_("defence_base"),
-    "wisdom_in_defence": N_("wisdom_in_defence"),
-    "armour_dex_cap": N_("armour_dex_cap"),
-    "critical": N_("critical"),
-}
-#: The values of the readings (docs/rules.md, "Readings that are switches") in words; English
-#: writes the value itself (``after_choice``), as ``Rules.describe()`` does.
-SWITCH_VALUES = {
-    "disadvantage": {"subtract": N_("subtract"), "drop": N_("drop")},
-    "lucky_timing": {
-        "before_choice": N_("before the choice"),
-        "after_choice": N_("after the choice"),
-    },
-    "malus_die": {"exploding": N_("exploding"), "plain": N_("plain")},
-    "hiding_ties": {"hider": N_("to the hider"), "observer": N_("to the observer")},
-    "deception_noticed": {"on_failure": N_("on a failure"), "when_cheated": N_("when cheated")},
-    "wisdom_in_defence": {
-        "modifier": N_("its whole modifier"),
-        "positive": N_("a bonus only"),
-        "none": N_("not at all"),
-    },
-    "armour_dex_cap": {"5e": N_("capped as in 5e"), "none": N_("never capped")},
-    "critical": {
-        "none": N_("no critical"),
-        "two_sixes": N_("two 6s"),
-        "three_sixes": N_("three 6s"),
-    },
-}
-#: The title page's and the explorer's line for each reading: the question it answers ...
-READING_QUESTIONS = {
-    "lucky_timing": N_("Lucky rerolls a 1"),
-    "malus_die": N_("the malus die of disadvantage (subtract)"),
-    "hiding_ties": N_("a Stealth total equal to the Perception"),
-    "deception_noticed": N_("past 25% in haggling, the seller notices"),
-    "defence_base": N_("the base of the defence value (VD)"),
-    "wisdom_in_defence": N_("WIS in the defence value"),
-    "armour_dex_cap": N_("DEX in the defence value, in armour"),
-    "critical": N_("a critical hit in 3d6x"),
-}
-#: ... and each value's answer.
-READING_ANSWERS = {
-    ("lucky_timing", "before_choice"): N_("before the rule of 1's choice"),
-    ("lucky_timing", "after_choice"): N_(
-        "after the rule of 1's choice: a kept 1, draining nothing"
-    ),
-    ("malus_die", "exploding"): N_("it explodes, like every die"),
-    ("malus_die", "plain"): N_("a plain d6 (1 to 6)"),
-    ("hiding_ties", "hider"): N_("the hider stays hidden"),
-    ("hiding_ties", "observer"): N_("the observer sees them"),
-    ("deception_noticed", "on_failure"): N_("when the Deception fails"),
-    ("deception_noticed", "when_cheated"): N_("always, later, when cheated"),
-    ("wisdom_in_defence", "modifier"): N_("its modifier enters, negative too"),
-    ("wisdom_in_defence", "positive"): N_("only a positive modifier (the seed's bonus)"),
-    ("wisdom_in_defence", "none"): N_("it does not enter"),
-    ("armour_dex_cap", "5e"): N_("capped by armour as in 5e (medium +2, heavy 0)"),
-    ("armour_dex_cap", "none"): N_("always added whole"),
-    ("critical", "none"): N_("none"),
-    ("critical", "two_sixes"): N_("two 6s or more kept on the initial throw"),
-    ("critical", "three_sixes"): N_("three 6s or more kept on the initial throw"),
-}
-
-
+# Each switch's words are declared with it, in game/rules.py (``switch(..., label=N_(...),
+# words=..., question=..., answers=...)``): English keeps the name that a configuration's
+# ``[rules]`` writes (``malus_die``) and the value itself (``after_choice``), as
+# ``Rules.describe()`` does; French says them in words.
 def changed_readings(rules: Any) -> list[tuple[str, Any]]:
-    """The readings (``READING_SWITCHES``) that ``rules`` sets off their default, in order:
-    footers name these alone, as ``Rules.describe()`` does."""
-    defaults = {sw.name: sw.default for sw in switches()}
-    return [(n, getattr(rules, n)) for n in READING_SWITCHES if getattr(rules, n) != defaults[n]]
+    """The readings (the switches declared ``shown="off_default"``) that ``rules`` sets off
+    their default, in order: footers name these alone, as ``Rules.describe()`` does."""
+    return [
+        (sw.name, getattr(rules, sw.name))
+        for sw in switches()
+        if sw.shown == "off_default" and sw.named(getattr(rules, sw.name))
+    ]
 
 
 def switch_label(name: str, lang: Lang) -> str:
-    """A switch's name in ``lang``: ``malus_die`` (``dé de malus``)."""
-    return i18n.translator(lang)(SWITCH_NAMES.get(name, name))
+    """A switch's name in ``lang`` (its declared ``label``): ``malus_die`` (``dé de malus``)."""
+    sw = SWITCHES.get(name)
+    return i18n.translator(lang)(sw.label if sw is not None else name)
 
 
 def switch_value(name: str, value: Any, lang: Lang) -> str:
     """One value of a switch in ``lang``, as a footer writes it: ``plain`` (``simple``), a set
-    of kinds ``check,save`` (``test,sauvegarde``), a flag ``True`` (``oui``); a value without a
-    word of its own (a gauge's name) as it is written.
+    of kinds ``check,save`` (``test,sauvegarde``), a flag ``True`` (``oui``), an integer as its
+    declaration's ``number`` says it (``margin 6``, ``marge 6``) or as itself; a value without
+    a word of its own (a gauge's name) as it is written.
 
     >>> switch_value("lucky_timing", "after_choice", "fr"), switch_value("overflow", "PA", "fr")
     ('après le choix', 'PA')
     """
+    _ = i18n.translator(lang)
     if isinstance(value, (set, frozenset)):
         kinds = [k for k in KINDS if k in value]
         if lang == "en":
             return ",".join(kinds) or "none"
-        _ = i18n.translator(lang)
         return ",".join(_(k) for k in kinds) or _("none")
-    if name == "critical" and isinstance(value, int) and not isinstance(value, bool):
-        _ = i18n.translator(lang)
-        return _("margin {margin}").format(margin=value)
+    sw = SWITCHES.get(name)
+    if sw is not None and sw.number and isinstance(value, int) and not isinstance(value, bool):
+        return fill(_(sw.number), value)
     if lang == "en":
         return str(value)
-    _ = i18n.translator(lang)
     if isinstance(value, bool):
         return _("yes") if value else _("no")
-    if name == "overflow":
-        return overflow_label(value, lang)
-    if name == "drain_gauge" and value in DRAIN_GAUGE:
-        return _(DRAIN_GAUGE[value])
-    return _(SWITCH_VALUES.get(name, {}).get(value, str(value)))
+    if sw is not None and value in sw.words:
+        return _(sw.words[value])
+    return str(value)
 
 
 def overflow_label(value: str, lang: Lang, *, long: bool = False) -> str:
@@ -532,12 +445,15 @@ def overflow_label(value: str, lang: Lang, *, long: bool = False) -> str:
 
 def reading_line(name: str, value: Any, lang: Lang) -> tuple[str, str]:
     """A reading as the title page and the explorer say it: (question, answer), e.g.
-    ``("Lucky rerolls a 1", "before the rule of 1's choice (the new die joins it)")``; a
-    value without an answer of its own is said by :func:`switch_value`."""
+    ``("Lucky rerolls a 1", "before the rule of 1's choice")``: the switch's declared question
+    and the answer of its value; a value without an answer of its own is said by
+    :func:`switch_value`."""
     _ = i18n.translator(lang)
-    question = READING_QUESTIONS.get(name, SWITCH_NAMES.get(name, name))
-    answer = READING_ANSWERS.get((name, value))
-    return _(question), _(answer) if answer else switch_value(name, value, lang)
+    sw = SWITCHES.get(name)
+    answer = sw.answers.get(value) if sw is not None else None
+    return _(sw.question if sw is not None else name), (
+        _(answer) if answer else switch_value(name, value, lang)
+    )
 
 
 #: What a day's roll does that the day engines cannot play yet

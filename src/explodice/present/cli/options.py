@@ -1,8 +1,9 @@
 """The options several commands share, each defined once, and what the commands read from them.
 
 - :func:`rules_options`: one option per switch of :class:`~explodice.Rules` that a command
-  can apply (:data:`RULES_SWITCHES`, read from ``Rules`` itself: a new switch or value needs
-  no edit here, a new switch one line of help in :data:`SWITCH_HELP`), read back by
+  can apply (:data:`RULES_SWITCHES`, read from ``Rules`` itself: its flag, values, default,
+  scope and help are the switch's declaration, so a new switch or value needs no edit here),
+  read back by
   :func:`rules_from` (or :func:`config_rules`, over a configuration's rules);
 - :func:`roll_options`: the roll (advantage, kind, actor, rule-of-1 policy, reroll);
 - :func:`sampling_options`: ``--exact``/``--simulate``, ``--n``, ``--seed``, ``--threads``,
@@ -57,7 +58,6 @@ __all__ = [
     "ROLLS",
     "RULES_SWITCHES",
     "SCOPES",
-    "SWITCH_HELP",
     "SEED",
     "THREADS",
     "TOP",
@@ -99,38 +99,6 @@ DEFAULTS = Rules()  # the switches' defaults, read from the rules, never restate
 
 
 # -- the rules switches ---------------------------------------------------------------------
-#: The help of each switch's option. Its values, default and scope are read from
-#: :func:`explodice.game.rules.switches`, so a value added to a ``Literal`` of ``Rules`` is an
-#: allowed choice here without an edit; a new switch gets an option by itself (with this help
-#: once it has a line here: ``tests/test_cli_readings.py`` asks for one).
-SWITCH_HELP = {
-    "disadvantage": "reading of disadvantage: subtract an exploding malus die, "
-    "or drop a die from the pool",
-    "rule_of_one_kinds": "kinds of roll the rule of 1 applies to",
-    "ones_on_explosions": "a 1 shown by an explosion die drains as well",
-    "overflow": "where drain beyond an empty gauge goes",
-    "drain_gauge": "gauge a skill check drains: its skill's, or the rolled ability's",
-    "close_contest": "lutte serrée: a total equal to the DC goes to bids (tables add p_tie)",
-    "lucky_timing": "when Lucky rerolls a 1: before the rule of 1's choice (the new die "
-    "joins the throw), or after it (one kept 1 is rerolled, summed, and drains nothing: the "
-    "seed's literal reading)",
-    "malus_die": "the die that disadvantage subtracts (--disadvantage subtract): exploding "
-    "like every die of the game, or a plain d6",
-    "hiding_ties": "a Stealth total equal to the Perception: the hider stays hidden, or the "
-    "observer sees them",
-    "deception_noticed": "haggling past 25%%: the seller notices the trick when the Deception "
-    "fails, or always, later, when cheated",
-    "defence_base": "the base of the defence value (VD = base + DEX + WIS + armour + shield; "
-    "from a 5e AC: AC - 10 + base + WIS)",
-    "wisdom_in_defence": "how WIS enters the VD: its whole modifier, only a positive one, or "
-    "not at all",
-    "armour_dex_cap": "DEX in the VD: capped by armour as in 5e (medium +2, heavy 0), or "
-    "always whole",
-    "critical": "a critical hit in 3d6x: none, two or three 6s kept on the initial throw, or "
-    "an integer margin (total >= VD + margin)",
-}
-#: The options not named after their field (``rule_of_one_kinds`` is ``--rule-of-one``).
-SWITCH_FLAGS = {"rule_of_one_kinds": "--rule-of-one"}
 #: Where a command's rolls may get Lucky, for :func:`rules_options`: from ``--lucky``
 #: (``"option"``), from its own inputs (``"own"``: a configuration's characters, a grid), or
 #: nowhere (``"none"``: ``--lucky-timing`` could change nothing, so it is not offered).
@@ -143,7 +111,8 @@ LUCKY_TIMING = "lucky_timing"
 @dataclass(frozen=True)
 class Switch:
     """One switch of :class:`~explodice.Rules` as an option: the field it sets, its flag and
-    help, and where it is read (``scope``: :data:`explodice.game.rules.SWITCH_SCOPES`). A
+    help, and where it is read (``scope``), all from the switch's declaration
+    (:func:`explodice.game.rules.switches`). A
     switch with ``choices`` takes a value (``many``: one or more, read as a set); one without
     is an on/off flag."""
 
@@ -164,8 +133,8 @@ class Switch:
         integer = sw if sw.kind in ("integer", "choice_or_integer") else None
         return cls(
             sw.name,
-            SWITCH_FLAGS.get(sw.name, "--" + sw.name.replace("_", "-")),
-            SWITCH_HELP.get(sw.name, f"the reading `{sw.name}` of the rules (docs/rules.md)"),
+            sw.flag or "--" + sw.name.replace("_", "-"),
+            sw.help.replace("%", "%%"),  # argparse formats a help with %
             None if sw.kind == "flag" else (sw.choices if integer else tuple(sw.values)),
             many=sw.kind == "set",
             metavar="KIND" if sw.kind == "set" else ("N" if sw.kind == "integer" else None),
@@ -249,9 +218,9 @@ def rules_options(
     scopes: Iterable[str] | None = ("roll",), *, lucky: LuckySource = "option"
 ) -> argparse.ArgumentParser:
     """The rules switches a command can apply: those read in ``scopes`` (``None``: every
-    scope; see :data:`explodice.game.rules.SWITCH_SCOPES`), so that one it cannot apply is
-    refused by the parser, never ignored (``odds --hiding-ties observer``: unrecognized
-    arguments). ``lucky`` says where its rolls get Lucky (:data:`LUCKY_SOURCES`): ``"option"``
+    scope; each switch declares its own, :data:`explodice.game.switch.SCOPES`), so that one
+    it cannot apply is refused by the parser, never ignored (``odds --hiding-ties observer``:
+    unrecognized arguments). ``lucky`` says where its rolls get Lucky (:data:`LUCKY_SOURCES`): ``"option"``
     adds ``--lucky`` (the roll's Reroll('one')); with ``"none"`` ``--lucky-timing`` is left out
     too. Use it through ``functools.partial`` in a command's ``shared``.
     """
