@@ -876,6 +876,13 @@ REFUSED_30 = {
     "reroll -m 0 0": (["reroll", "-m", "0", "0"], ["--modifier", "0"]),
     "size-gauges --gauges PA PA": (["size-gauges", "--gauges", "PA", "PA"], ["--gauges", "PA"]),
     "odds --rule-of-one twice": (["odds", "--rule-of-one", "check", "check"], ["--rule-of-one", "check"]),
+    # an option written twice: argparse kept the second and dropped the first, silently
+    "odds --dc 16 --dc 12": (["odds", "--dc", "16", "--dc", "12"], ["`--dc` given twice", "all its values"]),
+    "bestiary --fp 5 --fp 6": (["bestiary", "--fp", "5", "--fp", "6"], ["`--fp` given twice"]),
+    "odds -m 3 --modifier 4": (["odds", "-m", "3", "--modifier", "4"], ["`-m` and `--modifier`"]),
+    "day --ones-on-explosions --no-...": (
+        ["day", "--ones-on-explosions", "--no-ones-on-explosions"], ["`--no-ones-on-explosions`"]
+    ),
 }  # fmt: skip
 
 

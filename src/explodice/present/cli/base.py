@@ -23,6 +23,16 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 
+#: The actions that gather what each occurrence gives (``-v -v``), so may be written twice.
+_GATHERING = (
+    argparse._AppendAction,
+    argparse._AppendConstAction,
+    argparse._CountAction,
+    argparse._HelpAction,
+    argparse._VersionAction,
+)
+
+
 class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line (and exit 2, as argparse does), and that
     reads an option only written whole: ``--mod`` is refused, never taken for ``--modifier``
@@ -51,12 +61,27 @@ class Parser(argparse.ArgumentParser):
         # ``--policy keep`` is given even though keep is its default (see options.given)
         ns, rest = super().parse_known_args(args, namespace)
         seen = set(getattr(ns, "explicit", ()))
+        written: dict[argparse.Action, str] = {}
         for token in sys.argv[1:] if args is None else args:
             if token == "--":
                 break
-            action = self._option_string_actions.get(token.split("=", 1)[0])
+            flag = token.split("=", 1)[0]
+            action = self._option_string_actions.get(flag)
             if token.startswith("-") and action is not None:
                 seen.add(action.dest)
+                if action in written and not isinstance(action, _GATHERING):
+                    # `--dc 16 --dc 12`: argparse keeps the last and drops the first
+                    first, several = written[action], action.nargs in ("+", "*")
+                    self.error(
+                        (
+                            f"`{flag}` given twice: the second would replace the first"
+                            if first == flag
+                            else f"`{first}` and `{flag}` both set `{action.dest}`: the second "
+                            "would replace the first"
+                        )
+                        + ("; give it once, followed by all its values" if several else "")
+                    )
+                written[action] = flag
         ns.explicit = frozenset(seen)
         return ns, rest
 

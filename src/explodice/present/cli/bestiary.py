@@ -98,7 +98,8 @@ def load_bestiary(path: str | None, args: argparse.Namespace) -> Bestiary:
             f"{path}: no [[monster]] table was found: add some, or --with-srd for the SRD's."
         )
     monsters = (*own, *srd_monsters()) if args.with_srd else own
-    note = _("{n} monsters of {file}").format(n=len(own), file=Path(path).name)
+    one = _("{n} monster of {file}") if len(own) == 1 else _("{n} monsters of {file}")
+    note = one.format(n=len(own), file=Path(path).name)
     if args.with_srd:
         note += " " + _("and the SRD 5.1's")
     return Bestiary(tuple(monsters), rules, tuple(builds), note)
