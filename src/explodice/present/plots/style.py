@@ -475,25 +475,32 @@ def percent_axis(decimals: int = 0, lang: Lang = "en") -> Any:
 
 
 def share(p: float, lang: Lang = "en") -> str:
-    """A probability in whole percent, never a false 0 % or 100 %: ``< 1 %``, ``> 99 %``.
+    """A probability in whole percent as the language writes it (:func:`~explodice.present.
+    i18n.percent`, the same on every surface), never a false 0 % or 100 %: ``< 1%``,
+    ``> 99%``; a probability certain up to the exact engine's cut is 100 %.
 
-    >>> share(0.254), share(0.002), share(0.0), share(0.254, "fr")
-    ('25%', '< 1%', '0%', '25\xa0%')
+    >>> share(0.254), share(0.002), share(0.0), share(0.254, "fr"), share(0.999999999999939)
+    ('25%', '< 1%', '0%', '25\\xa0%', '100%')
+    >>> share(0.945), share(0.945, "fr")
+    ('95%', '95\\xa0%')
     """
-    if lang != "en":
-        return i18n.percent(p, lang, 0)
-    if 0 < p < 0.005:
-        return "< 1%"
-    if 0.995 <= p < 1:
-        return "> 99%"
-    return f"{p:.0%}"
+    return i18n.percent(p, lang, 0)
 
 
 def signed_share(p: float, lang: Lang = "en") -> str:
-    """A signed difference of probabilities in whole percent (``+3%``; ``+3 %`` in French);
-    a difference that is not zero is never written 0 %: ``< 1 %``."""
-    if 0 < abs(p) < 0.005:
-        return share(abs(p), lang)
-    if lang == "en":
-        return f"{p:+.0%}"
-    return ("+" if p >= 0 else "−") + i18n.percent(abs(p), lang, 0)
+    """A signed difference of probabilities in whole percent with its sign and the report's
+    minus (``+3%``, ``−4%``; ``+3 %`` in French); a difference that is not zero is never
+    written 0 %: one decimal below 0.5 % (``+0.3%``), ``< +0.1%`` below that.
+
+    >>> signed_share(0.03), signed_share(-0.04), signed_share(0.003), signed_share(-0.0001)
+    ('+3%', '−4%', '+0.3%', '> −0.1%')
+    >>> signed_share(0.0)
+    '0%'
+    """
+    if p == 0:
+        return i18n.percent(0.0, lang, 0)
+    sign = "+" if p > 0 else "\u2212"
+    size = abs(p)
+    if size < 0.0005:
+        return ("< " if p > 0 else "> ") + sign + i18n.percent(0.001, lang, 1)
+    return sign + i18n.percent(size, lang, 1 if size < 0.005 else 0)
