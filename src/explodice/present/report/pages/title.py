@@ -11,17 +11,14 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from explodice.game.character import ABILITIES
-from explodice.game.rules import COMBAT_SWITCHES, READING_SWITCHES
+from explodice.game.rules import switches
 from explodice.game.tables import DC_TABLES, DIFFICULTIES
 from explodice.present import i18n
 from explodice.present.i18n import Lang
 from explodice.present.labels import (
     ABILITY,
-    DRAIN_GAUGE,
-    overflow_label,
     policy_label,
     reading_line,
-    switch_value,
 )
 from explodice.present.report.kit import PAGE_SIZE, Context, PageData, draw_table
 
@@ -64,54 +61,24 @@ def _settings(ctx: Context) -> list[str]:
     """The lines of the title page's left column: date, version, seed, samples and every
     rules switch, in the report's language."""
     c, _, lang = ctx.config, ctx._, ctx.lang
-    yes_no = {True: _("yes"), False: _("no")}
-    kinds = ", ".join(_(k) for k in sorted(c.rules.rule_of_one_kinds)) or _("nothing")
-    lines = [
+    if c.day_method == "simulate":
+        days = _("days simulated: {days}").format(days=i18n.number(c.days, lang, 0))
+    else:
+        days = _("the day: exact (no days simulated)")
+    return [
         _("Date: {date}").format(date=ctx.day()),
         _("explodice version {version}; configuration: {source}").format(
             version=ctx.version, source=_(c.source)
         ),
         _("Seed: {seed}").format(seed=c.seed),
-        _("Monte Carlo checks: n = {n} rolls; days simulated: {days}").format(
-            n=i18n.number(c.n, lang, 0), days=i18n.number(c.days, lang, 0)
+        _("Monte Carlo checks: n = {n} rolls; {days}").format(
+            n=i18n.number(c.n, lang, 0), days=days
         ),
         "",
         _("Rules switches (docs/rules.md):"),
-        "    "
-        + _(
-            "disadvantage: {reading} (subtract: 3 dice minus an exploding malus die; drop: 2 dice)"
-        ).format(reading=_(c.rules.disadvantage)),
-        "    " + _("rule of 1 applies to: {kinds}").format(kinds=kinds),
-        "    "
-        + _("a 1 on an explosion die drains too: {ones}").format(
-            ones=yes_no[bool(c.rules.ones_on_explosions)]
-        ),
-        "    "
-        + _("excess drain: {overflow}").format(
-            overflow=overflow_label(c.rules.overflow, lang, long=True)
-        ),
-        "    " + _("gauge a drain hits: {gauge}").format(gauge=_(DRAIN_GAUGE[c.rules.drain_gauge])),
-        "    "
-        + _("lutte serrée (a total equal to the DC goes to bids of HP): {on}").format(
-            on=yes_no[bool(c.rules.close_contest)]
-        ),
-        *(
-            "    " + _reading(n, getattr(c.rules, n), lang)
-            for n in READING_SWITCHES
-            if n not in COMBAT_SWITCHES
-        ),
-        "    "
-        + _(
-            "combat: VD base {base}; WIS in the VD: {wis}; DEX in armour: {dex}; 3d6x "
-            "critical: {critical}"
-        ).format(
-            base=c.rules.defence_base,
-            wis=switch_value("wisdom_in_defence", c.rules.wisdom_in_defence, lang),
-            dex=switch_value("armour_dex_cap", c.rules.armour_dex_cap, lang),
-            critical=switch_value("critical", c.rules.critical, lang),
-        ),
+        # every switch, in its declared words (game/rules.py): a new switch is listed by itself
+        *("    " + _reading(sw.name, getattr(c.rules, sw.name), lang) for sw in switches()),
     ]
-    return lines
 
 
 def draw(ctx: Context, data: PageData) -> Figure:
@@ -129,12 +96,19 @@ def draw(ctx: Context, data: PageData) -> Figure:
         for line in lines
         for w in (
             textwrap.wrap(
-                i18n.keep_together(line), 78, subsequent_indent="    ", break_on_hyphens=False
+                i18n.keep_together(line),
+                78,
+                subsequent_indent=" " * (len(line) - len(line.lstrip()) + 4),
+                break_on_hyphens=False,
             )
             or [""]
         )
     ]
-    fig.text(0.06, 0.80, "\n".join(lines), fontsize=9, va="top", linespacing=1.4)
+    # the settings fill the left column down to the DC table's heading (at 0.385): a longer
+    # list (French's longer lines, a switch added) takes smaller type, never runs into it
+    room = (0.80 - 0.385) * fig.get_figheight() * 72  # points
+    size = min(9.0, room / (1.4 * max(len(lines), 1)))
+    fig.text(0.06, 0.80, "\n".join(lines), fontsize=size, va="top", linespacing=1.4)
     fig.text(0.06, 0.05, textwrap.fill(exact, 170), fontsize=7.5, va="bottom", color="0.25")
     contents = [
         w
@@ -144,9 +118,11 @@ def draw(ctx: Context, data: PageData) -> Figure:
         )
     ]
     fig.text(0.55, 0.80, _("Contents"), fontsize=11, weight="bold", va="top")
-    # a long contents (a chapter added, French's longer lines) takes smaller type to fit
-    size, spacing = (8.5, 1.4) if len(contents) <= 30 else (7.5, 1.3)
-    fig.text(0.55, 0.765, "\n".join(contents), fontsize=size, va="top", linespacing=spacing)
+    # the contents fill the right column down to the note on exact numbers (two lines at
+    # 0.05): a long contents (a chapter added, French's longer lines) takes smaller type
+    room = (0.765 - 0.085) * fig.get_figheight() * 72  # points
+    size = min(8.5, room / (1.35 * max(len(contents), 1)))
+    fig.text(0.55, 0.765, "\n".join(contents), fontsize=size, va="top", linespacing=1.35)
     bands = pd.DataFrame(
         [
             [_("3d6x DC")] + [DC_TABLES["3d6x"][d] for d in DIFFICULTIES],
