@@ -99,6 +99,9 @@ def test_a_provenance_names_what_differs_from_the_defaults():
     p = Provenance.of("day", Rules(malus_die="plain", overflow="lost"))
     assert p.rules == (("overflow", "lost"), ("malus_die", "plain"))
     assert "overflow = lost" in method_text(p, "en") and "exact" in method_text(p, "en")
+    assert p.columns()["rules"] == "overflow=lost;malus_die=plain"
+    # a CSV row under the default switches says so (an empty cell read as a column unfilled)
+    assert Provenance.of("day", Rules()).columns()["rules"] == "defaults"
     with pytest.raises(Exception, match="n"):
         Provenance("day", "simulate")  # a simulated answer without its n and seed
 

@@ -86,6 +86,10 @@ def changed_switches(rules: Rules) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+#: The ``rules`` cell of a CSV row computed under the default switches (docs/rules.md).
+DEFAULT_RULES = "defaults"
+
+
 @dataclass(frozen=True)
 class Provenance:
     """Where an answer's numbers come from: the ``question``, its ``method`` (``exact`` or
@@ -117,12 +121,13 @@ class Provenance:
 
     def columns(self) -> dict[str, Any]:
         """The provenance columns of every CSV row: ``method``, ``n``, ``seed`` (empty where
-        exact) and ``rules`` (the non-default switches, ``name=value;...``, empty if none)."""
+        exact) and ``rules`` (the non-default switches, ``name=value;...``, or ``defaults``
+        where none differs: an empty cell would read as a column left unfilled)."""
         return {
             "method": self.method,
             "n": self.n,
             "seed": self.seed,
-            "rules": ";".join(f"{k}={v}" for k, v in self.rules),
+            "rules": ";".join(f"{k}={v}" for k, v in self.rules) or DEFAULT_RULES,
         }
 
     @staticmethod
