@@ -79,10 +79,14 @@ def test_fp_tables_matched_numbers_are_least_squares_at_their_neighbours(fp):
 
 def test_fp_table_covers_every_fp_of_the_srd_with_provenance():
     t = fp_table()
+    # every FP of 5e's ladder (0, 1/8, 1/4, 1/2, 1..30), each with the SRD's count of it; the
+    # FPs the SRD lacks (18, 25-29) are there with 0, read between their neighbours
+    ladder = [0, 0.125, 0.25, 0.5, *range(1, 31)]
+    assert list(t["fp_value"]) == ladder
     assert list(t["count"]) == [
-        sum(m["challenge_rating"] == cr for m in srd.monsters())
-        for cr in sorted({m["challenge_rating"] for m in srd.monsters()})
+        sum(m["challenge_rating"] == cr for m in srd.monsters()) for cr in ladder
     ]
+    assert (t.set_index("fp_value").loc[[18, 25, 29], "count"] == 0).all()
     assert {"method", "n", "seed"} <= set(t.columns) and t.attrs["question"] == "fp_table"
     assert "System Reference Document 5.1" in t.attrs["attribution"]
 

@@ -400,8 +400,9 @@ def fp_table(
     3d6x numbers that give the level-matched builds (default the reference builds at level
     FP, clamped to 1..20) the same chances as 5e, beside the flat conversion.
 
-    Columns: ``fp``, ``level``, ``count`` (monsters of that FP; 0 where it is read between
-    its neighbours), the medians ``ac``, ``attack``, ``save_dc``, ``hp``, and ``pb``; then
+    ``fps`` defaults to every FP of 5e's ladder (0..30, FP 18 read between its neighbours)
+    where the SRD's monsters are among ``monsters``, else to the FPs ``monsters`` have. Columns: ``fp``, ``level``, ``count`` (monsters of that FP; 0
+    where it is read between its neighbours), the medians ``ac``, ``attack``, ``save_dc``, ``hp``, and ``pb``; then
     ``vd_flat`` (AC - 10 + ``defence_base`` + the WIS term of the median WIS) and
     ``vd_matched`` (the VD whose P(build hits) is closest to 5e's at the median AC: least
     squares over the builds), ``attack_flat`` and ``attack_matched`` (P(it hits the builds)),
@@ -417,7 +418,10 @@ def fp_table(
     rules = check_rules(rules)
     pool = None if monsters is None else check_monsters(monsters)
     builds = check_builds(reference_builds() if builds is None else builds)
-    stats = fp_stats(pool, fps=fps, rules=rules)
+    # the SRD's table has every FP of the ladder (its FP 18, which has no monster, read
+    # between 17 and 19); a designer's bestiary alone shows the FPs it has
+    with_srd = pool is None or any(m.source == SRD_SOURCE for m in pool)
+    stats = fp_stats(pool, fps=fps, rules=rules, fill=fps is None and with_srd)
     rows = []
     for s in stats:
         level = matched_level(s.fp)

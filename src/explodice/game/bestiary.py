@@ -49,7 +49,7 @@ from explodice.game.character import ABILITIES, CharacterError, resolve_ability
 from explodice.game.checks import check_rules
 from explodice.game.monster import Monster, fp_label
 from explodice.game.rules import Rules
-from explodice.game.tables import parse_fp
+from explodice.game.tables import FP_VALUES, parse_fp
 
 __all__ = [
     "SRD_ATTRIBUTION",
@@ -243,11 +243,17 @@ def fp_stats(
     *,
     fps: Iterable[Any] | None = None,
     rules: Rules | None = None,
+    fill: bool = False,
 ) -> list[FPStats]:
-    """The medians of each FP of ``fps`` (default: every FP the bestiary has) over the
-    bestiary's monsters of that FP (``monsters``: default the SRD's). An FP the bestiary lacks
-    is read on the line between its nearest FPs below and above; one outside them all is
-    refused. ``rules`` reads back the AC of a monster given by its VD.
+    """The medians of each FP of ``fps`` (default: every FP the bestiary has; with ``fill``,
+    every FP of 5e's ladder from its lowest to its highest) over the bestiary's monsters of
+    that FP (``monsters``: default the SRD's). An FP the bestiary lacks is read on the line
+    between its nearest FPs below and above; one outside them all is refused. ``rules``
+    reads back the AC of a monster given by its VD.
+
+    >>> filled = {s.fp: s for s in fp_stats(fill=True)}  # the SRD: FP 0..30, none of FP 18
+    >>> tuple(filled) == FP_VALUES, filled[18].count, filled[18].interpolated
+    (True, 0, (Fraction(17, 1), Fraction(19, 1)))
 
     >>> [(s.fp, s.count, s.ac, s.attack, s.save_dc) for s in fp_stats(fps=[17, 18, 19])]
     [(Fraction(17, 1), 4, 19.0, 13.5, 20.0), (Fraction(18, 1), 0, 19.0, 13.75, 20.0), (Fraction(19, 1), 1, 19.0, 14.0, 20.0)]
@@ -259,7 +265,12 @@ def fp_stats(
         groups.setdefault(m.fp, []).append(m)
     known = {fp: _stats_of(fp, group, rules) for fp, group in sorted(groups.items())}
     given = None if fps is None else check_unique("fps", _listed(fps), key=parse_fp)
-    wanted = sorted(known) if given is None else [parse_fp(f, "fps") for f in given]
+    if given is not None:
+        wanted = [parse_fp(f, "fps") for f in given]
+    elif fill and known:
+        wanted = [f for f in FP_VALUES if min(known) <= f <= max(known)]
+    else:
+        wanted = sorted(known)
     out = []
     for fp in wanted:
         if fp in known:

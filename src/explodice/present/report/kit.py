@@ -197,7 +197,8 @@ def draw_table(
         **fit,
     )
     t.auto_set_font_size(False)
-    t.set_fontsize(fontsize or (7 if len(table.columns) <= 12 else 6))
+    columns = len(table.columns)  # a wide table (the 34 FPs of 5e's ladder) in smaller type
+    t.set_fontsize(fontsize or (7 if columns <= 12 else 6 if columns <= 28 else 5))
     if widths is None:
         t.auto_set_column_width(list(range(len(table.columns))))
         t.scale(1, 1.1)
