@@ -347,7 +347,7 @@ def distribution_label(key: Any, dist: Distribution, lang: Lang = "en") -> str:
     if roll is None:
         return dist.system
     _ = i18n.translator(lang)
-    label = f"{dist.system}{roll.modifier:+d}, {_(roll.advantage)}"
+    label = f"{dist.system}{signed_label(roll.modifier)}, {_(roll.advantage)}"
     if dist.system == "3d6x" and roll.policy != "keep":
         label += f", {_(str(roll.policy))}"
     return label
@@ -453,9 +453,14 @@ def advantage_style(state: Any) -> str:
 
 
 def signed_label(v: Any) -> str:
-    """A tick or legend label: an integer with its sign (``+2``), anything else as written."""
+    """A tick or legend label: an integer with its sign and the report's minus (``+2``,
+    ``−3``, as every other negative number of the figures), anything else as written.
+
+    >>> signed_label(2), signed_label(-3), signed_label(0), signed_label("x")
+    ('+2', '−3', '+0', 'x')
+    """
     if isinstance(v, (int, np.integer)):
-        return f"{int(v):+d}"
+        return ("+" if v >= 0 else "\u2212") + str(abs(int(v)))
     return str(v)
 
 
