@@ -60,6 +60,7 @@ from explodice.engine._kernels import (
     seed_state,
     uniform2,
 )
+from explodice.engine.compiled import RollFlags
 from explodice.engine.numba_cache import prepare_cache
 
 prepare_cache(__file__)  # before the first @njit(cache=True): see engine/numba_cache.py
@@ -412,19 +413,18 @@ def _roll_days(st, m, t, r0, gs, n, day, faces, hot, rt):
         drains = types[b + uint64(T_DRAINS)]
         if types[b + uint64(T_FACE)]:  # Lucky's reroll or a plain malus die: face by face
             p = variants[v + V_POOL]
+            flags = RollFlags(
+                variants[v + V_MALUS] != 0,
+                variants[v + V_PLAIN] != 0,
+                types[b + uint64(T_LUCKY)] != 0,
+                variants[v + V_AFTER] != 0,
+                variants[v + V_RULE] != 0,
+                drains != 0,
+                variants[v + V_EXPL] != 0,
+            )
+            k_table = k_tables[v // VAR_FIELDS]
             total, ones, st = face_roll(
-                st,
-                n_faces[p],
-                face_n1[p],
-                face_n6[p],
-                face_s[p],
-                k_tables[v // VAR_FIELDS],
-                variants[v + V_MALUS],
-                variants[v + V_PLAIN],
-                types[b + uint64(T_LUCKY)],
-                variants[v + V_AFTER],
-                variants[v + V_RULE],
-                variants[v + V_EXPL],
+                st, n_faces[p], face_n1[p], face_n6[p], face_s[p], k_table, flags
             )
             drain = 0
             if drains:

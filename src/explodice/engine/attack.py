@@ -229,6 +229,7 @@ def _attack_histogram(
     n_lanes = lanes(sizes.size, n_threads)
     hists = np.zeros((n_lanes, 2, HIST_T), dtype=np.int64)
     r = compile_roll(roll, rules)
+    flags = r.flags()
 
     def work(c: int, t: int) -> None:
         _kernels.chunk_attack(
@@ -239,12 +240,7 @@ def _attack_histogram(
             r.face_n6,
             r.face_s,
             r.k_table,
-            r.malus,
-            r.plain_malus,
-            r.lucky,
-            r.lucky_after,
-            r.rule_applies,
-            r.explosion_ones,
+            flags,
             sixes,
             HIST_T_LO,
         )
