@@ -6,8 +6,10 @@ table (:func:`explodice.engine.compiled.throw_table`, the policy's choice alread
 drain and malus die from :data:`~explodice.engine._kernels.DRAIN_TABLE`; only the lucky reroll
 (which comes between the throw and the choice, or after the choice under
 ``Rules.lucky_timing="after_choice"``) and a plain malus die (``Rules.malus_die="plain"``), which
-the tables do not hold, go face by face through ``face_roll`` and ``drain_of``. :mod:`explodice.day.simulate` compiles a Scenario into the arrays below
-(:func:`~explodice.day.simulate.kernel_day`); nothing here validates.
+the tables do not hold, go face by face through ``face_roll`` (the variant's flags in one
+:class:`~explodice.engine.compiled.RollFlags`) and ``drain_of``.
+:mod:`explodice.day.kernel_day` packs a compiled Scenario into the arrays below
+(:func:`~explodice.day.kernel_day.kernel_day`); nothing here validates.
 
 Roll types ``r`` have two *variants* ``2 r`` (its gauge has points) and ``2 r + 1`` (its gauge
 is at 0: one more disadvantage source, netted in Python when the tables were built); a
@@ -100,7 +102,7 @@ H_ALL, H_OK, H_DRAIN, H_DRAIN2 = 0, 1, 2, 3
 
 
 class DayTables(NamedTuple):
-    """A day as :func:`day_chunk` reads it (:class:`explodice.day.simulate.KernelDay`): the
+    """A day as :func:`day_chunk` reads it (:class:`explodice.day.kernel_day.KernelDay`): the
     fields of the roll types and of their variants (``T_*``, ``V_*``), their throw tables
     (flat: a variant's row starts at its ``V_ROW``, :func:`byte_tables`), the sequence of roll
     types (``-1``: drawn from the mix, ``mix_cum``, through ``mix_lut`` when it is not empty),
