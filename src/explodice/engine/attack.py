@@ -19,10 +19,10 @@ draws each attack face by face from the same :class:`~explodice.engine.compiled.
 
 >>> from explodice import Roll, Rules
 >>> a = attack_odds(Roll(5, kind="attack"), [14, 16], Rules(critical="two_sixes"))
->>> [round(float(p), 4) for p in a.p_crit]
-[0.0741, 0.0741]
->>> round(float(attack_odds(Roll(5, kind="attack"), 13, system="d20").p_hit[0]), 2)
-0.65
+>>> [round(float(p) * 216, 9) for p in a.p_crit]   # two or three 6s of 3d6: 15 + 1 of 216
+[16.0, 16.0]
+>>> float(attack_odds(Roll(5, kind="attack"), 13, system="d20").p_hit[0]) * 20   # 8..20
+13.0
 """
 
 from __future__ import annotations
