@@ -159,7 +159,10 @@ def one_roll(rng, pool, k_table, flags):
     ``face_roll``: Lucky before the choice, or after it (``lucky_after``: one kept 1 becomes
     a fresh exploding die that drains nothing), and an exploding or plain malus die. ``flags``
     is the roll's :class:`~explodice.engine.compiled.RollFlags`."""
-    malus, plain_malus, lucky, lucky_after, rule_applies, drain_active, explosion_ones = flags
+    malus, plain_malus, lucky = flags.malus, flags.plain_malus, flags.lucky
+    lucky_after, rule_applies = flags.lucky_after, flags.rule_applies
+    explosion_ones = flags.explosion_ones
+    drain_active = flags.drains
     n1 = 0
     n6 = 0
     s = 0

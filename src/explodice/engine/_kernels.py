@@ -189,7 +189,9 @@ def face_roll_sixes(st, n_faces, face_n1, face_n6, face_s, k_table, flags):
     it and becomes a fresh exploding die, summed, which is no kept 1 (its own 1s drain
     nothing). ``plain_malus`` subtracts a plain d6 (1..6) instead of an exploding one.
     """
-    malus, plain_malus, lucky, lucky_after, rule_applies, _, explosion_ones = flags
+    malus, plain_malus, lucky = flags.malus, flags.plain_malus, flags.lucky
+    lucky_after, rule_applies = flags.lucky_after, flags.rule_applies
+    explosion_ones = flags.explosion_ones
     idx, st = uniform(n_faces, st)
     n1 = int64(face_n1[idx])
     n6 = int64(face_n6[idx])
@@ -586,7 +588,8 @@ def chunk_throws(h, seed_row, size, throw_table, per_draw, threshold, flags, t_l
     Every roll still gets its own dice, so the law is that of :func:`table_roll_drain`, and the
     counts depend only on the chunk's seed. Returns how many rolls were clamped.
     """
-    malus, plain_malus, _, _, _, drain_active, explosion_ones = flags
+    malus, plain_malus, explosion_ones = flags.malus, flags.plain_malus, flags.explosion_ones
+    drain_active = flags.drains
     st = seed_state(seed_row)
     n_states = int64(0)  # not the literal 0: a literal argument compiles the callee twice
     for e in throw_table:

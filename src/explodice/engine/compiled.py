@@ -38,8 +38,9 @@ class RollFlags(NamedTuple):
     (:meth:`CompiledRoll.flags`; the fields are :class:`CompiledRoll`'s of the same names).
 
     numba reads it as a struct of booleans, the CUDA launcher passes its fields one by one, and a
-    kernel unpacks it at its top (``malus, plain_malus, ... = flags``). The day kernel builds one
-    from a variant's fields (:mod:`explodice.day._kernel`).
+    kernel reads the fields it needs by name at its top (``malus = flags.malus``: the order of
+    the fields matters nowhere). The day kernel builds one from a variant's fields
+    (:mod:`explodice.day._kernel`).
 
     >>> RollFlags(*[False] * 7)._fields[:3]
     ('malus', 'plain_malus', 'lucky')
