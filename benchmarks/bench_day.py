@@ -54,6 +54,9 @@ def scenarios() -> dict[str, tuple[ex.Scenario, bool]]:
         ex.DayRoll("C", ability="WIS", kind="save", dc=12),
     ]
     best = ex.Character("Best", SCORES, policy=ex.Best(0, 0.1))
+    lucky = ex.Character(
+        "Lucky", SCORES, gauge_max={"PA": 20, "PM": 0, "PF": 0, "PH": 0}, reroll=ex.Reroll("one")
+    )
     return {
         "one gauge of 20, Athletics repeated (keep)": (one_gauge, False),
         "one gauge of 20, Athletics repeated (optimal policy)": (one_gauge, True),
@@ -70,6 +73,10 @@ def scenarios() -> dict[str, tuple[ex.Scenario, bool]]:
                 ],
                 rolls_per_day=40,
             ),
+            False,
+        ),
+        "Lucky, one gauge of 20, Athletics repeated (face by face)": (
+            ex.Scenario([lucky], [ex.DayRoll("Lucky", skill="Athletics", dc=16, repeat=40)]),
             False,
         ),
     }

@@ -6,8 +6,9 @@
 `python benchmarks/bench_kernel.py [BEFORE [AFTER]]` times ``ex.simulate`` in each version
 (checked out into a temporary worktree and run in its own process by ``bench_versions.py``;
 BEFORE defaults to a216fc1, main just before issue 15's kernel, AFTER to the working tree)
-for plain 3d6x, advantage (4d6x), disadvantage read as "subtract" (a malus die on every roll)
-and a check under the rule of 1 with its drain, on 1 and 2 threads. Calls alternate between
+for plain 3d6x, advantage (4d6x), disadvantage read as "subtract" (a malus die on every roll),
+a check under the rule of 1 with its drain, and the same with Lucky (the face-by-face kernel),
+on 1 and 2 threads. Calls alternate between
 the two versions and the best of ``--repeats`` is kept, since these machines are shared and
 noisy. It also checks that both versions give the same mean total and drain within a few
 standard errors (the exact engine checks each kernel on its own in the tests).
@@ -40,6 +41,7 @@ CASES = {
     "disadvantage, subtract (malus die)": (
         ex.Roll(0, kind="attack", advantage="disadvantage"), ex.Rules()),
     "rule of 1 + drain": (ex.Roll(0, kind="check"), ex.Rules()),
+    "Lucky + drain (face by face)": (ex.Roll(0, kind="check", reroll="one"), ex.Rules()),
 }
 
 def timed(case, n, threads, seed=1):
@@ -63,6 +65,7 @@ CASES = (
     "advantage (4d6x)",
     "disadvantage, subtract (malus die)",
     "rule of 1 + drain",
+    "Lucky + drain (face by face)",
 )
 
 

@@ -325,9 +325,10 @@ PTX_SCRIPT = textwrap.dedent("""
     cuda_backend._load()  # the numpy patch numba-cuda needs
     from explodice.engine import _cuda_kernels as k
     from numba import types as t
+    from explodice.engine.compiled import RollFlags
+    flags = t.NamedUniTuple(t.boolean, len(RollFlags._fields), RollFlags)
     sig = (t.int64[:, :, ::1], t.int64[::1], t.uint64, t.uint64, t.int64, t.int64, t.int64,
-           t.int8[::1], t.boolean, t.boolean, t.boolean, t.boolean, t.boolean, t.boolean,
-           t.boolean, t.int64, t.int64)
+           t.int8[::1], flags, t.int64, t.int64)
     try:
         ptx, _ = cuda.compile_ptx(k.roll_histogram.py_func, sig, cc=(9, 0))
     except Exception as err:

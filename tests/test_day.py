@@ -160,7 +160,7 @@ def test_day_kernel_stays_inside_its_arrays(tmp_path):
 
 
 def test_mix_lookup_table_holds_every_roll_type():
-    from explodice.day.simulate import mix_lut
+    from explodice.day.kernel_day import mix_lut
 
     # 40000 roll types of weight 1: type 39999 must not wrap to a negative int16
     lut = mix_lut(np.arange(1, 40_001, dtype=np.int64))

@@ -65,11 +65,13 @@ def test_values_and_decide_match_the_choices_written_out(C):
         want_q, want_s, want_pi, want_key = _reference(V, W, C, v, 1.7, *th)
         Q = rng.random(n)
         before = Q.copy()
-        kernel.values(V, W, C, v, 1.7, th, Q, 0.25, 0, 300)  # two halves, as on two threads
-        kernel.values(V, W, C, v, 1.7, th, Q, 0.25, 300, n)
+        after = kernel.After(V, W, C)
+        kernel.values(after, v, 1.7, th, Q, 0.25, 0, 300)  # two halves, as on two threads
+        kernel.values(after, v, 1.7, th, Q, 0.25, 300, n)
         assert Q == pytest.approx(before + 0.25 * want_q, abs=1e-13)
         Q, s, pi, key = np.empty(n), np.empty(n), np.zeros((n, C + 1)), np.empty(n, np.int64)
-        kernel.decide(V, W, C, np.full(n, v, np.int64), 1.7, th, Q, s, pi, key)
+        out = kernel.Decisions(Q, s, pi, key)
+        kernel.decide(after, np.full(n, v, np.int64), 1.7, th, out)
         assert Q == pytest.approx(want_q, abs=1e-13)
         assert s == pytest.approx(want_s, abs=1e-13)
         assert pi == pytest.approx(want_pi, abs=1e-13)
@@ -77,7 +79,7 @@ def test_values_and_decide_match_the_choices_written_out(C):
     # each state its own variant
     variant = rng.integers(0, 2, n).astype(np.int64)
     Q, s, pi, key = np.empty(n), np.empty(n), np.zeros((n, C + 1)), np.empty(n, np.int64)
-    kernel.decide(V, W, C, variant, 1.7, th, Q, s, pi, key)
+    kernel.decide(kernel.After(V, W, C), variant, 1.7, th, kernel.Decisions(Q, s, pi, key))
     for v in (0, 1):
         want_q, _, _, want_key = _reference(V, W, C, v, 1.7, *th)
         assert Q[variant == v] == pytest.approx(want_q[variant == v], abs=1e-13)
@@ -89,7 +91,8 @@ def test_the_tie_goes_to_the_larger_k():
     th = _random_throws(rng, 1)
     V, W = rng.random(5), rng.random((1, 5))
     Q, s, pi, key = np.empty(5), np.empty(5), np.zeros((5, 2)), np.empty(5, np.int64)
-    kernel.decide(V, W, 1, np.zeros(5, np.int64), 1.0, th, Q, s, pi, key)
+    out = kernel.Decisions(Q, s, pi, key)
+    kernel.decide(kernel.After(V, W, 1), np.zeros(5, np.int64), 1.0, th, out)
     kmax = th.kmax
     radix = int(np.prod(kmax[1:3] + 1))  # throw 0 is the most significant of variant 0's
     chosen = key // radix
@@ -120,8 +123,10 @@ def test_a_backward_step_on_a_tiny_gauge_is_the_rules_played_literally(rules, ga
             W[c - 1, level] = sum(q * V[max(level - d, 0)] for d, q in enumerate(pmf))
     args = (th.kernel_view,)
     Q = np.zeros(gauge + 1)
-    kernel.values(V[1:], W[:, 1:].copy(), th.dice, 0, 1.0, *args, Q[1:], 1.0, 0, gauge)
-    kernel.values(V[:1], W[:, :1].copy(), th.dice, 1, 1.0, *args, Q[:1], 1.0, 0, 1)
+    kernel.values(
+        kernel.After(V[1:], W[:, 1:].copy(), th.dice), 0, 1.0, *args, Q[1:], 1.0, 0, gauge
+    )
+    kernel.values(kernel.After(V[:1], W[:, :1].copy(), th.dice), 1, 1.0, *args, Q[:1], 1.0, 0, 1)
     roll = {True: s.roll_of(0, gauge_empty=True), False: s.roll_of(0)}
     for level in range(gauge + 1):
         want = best_throws(roll[level == 0], dc, rules, lambda d, L=level: V[max(L - d, 0)])
@@ -130,5 +135,7 @@ def test_a_backward_step_on_a_tiny_gauge_is_the_rules_played_literally(rules, ga
     variant = (np.arange(gauge + 1) == 0).astype(np.int64)
     Qd, sd = np.empty(gauge + 1), np.empty(gauge + 1)
     pi, key = np.zeros((gauge + 1, th.dice + 1)), np.empty(gauge + 1, np.int64)
-    kernel.decide(V, W, th.dice, variant, 1.0, *args, Qd, sd, pi, key)
+    kernel.decide(
+        kernel.After(V, W, th.dice), variant, 1.0, *args, kernel.Decisions(Qd, sd, pi, key)
+    )
     assert Qd == pytest.approx(Q, abs=1e-12)

@@ -55,8 +55,10 @@ from explodice.analysis.success import (
 )
 from explodice.core.errors import ExplodiceError, ExplodiceTypeError, RulesError
 from explodice.core.version import __version__ as __version__
+from explodice.day.first_passage import rolls_to_empty
+from explodice.day.results import DayResult, EmptyTime
 from explodice.day.scenario import DayRoll, Scenario, ScenarioFileError, load_scenario
-from explodice.day.simulate import DayResult, EmptyTime, rolls_to_empty, simulate_day
+from explodice.day.simulate import simulate_day
 from explodice.engine.attack import attack_odds
 from explodice.engine.d20 import D20Distribution, d20
 

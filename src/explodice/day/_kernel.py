@@ -6,8 +6,10 @@ table (:func:`explodice.engine.compiled.throw_table`, the policy's choice alread
 drain and malus die from :data:`~explodice.engine._kernels.DRAIN_TABLE`; only the lucky reroll
 (which comes between the throw and the choice, or after the choice under
 ``Rules.lucky_timing="after_choice"``) and a plain malus die (``Rules.malus_die="plain"``), which
-the tables do not hold, go face by face through ``face_roll`` and ``drain_of``. :mod:`explodice.day.simulate` compiles a Scenario into the arrays below
-(:func:`~explodice.day.simulate.kernel_day`); nothing here validates.
+the tables do not hold, go face by face through ``face_roll`` (the variant's flags in one
+:class:`~explodice.engine.compiled.RollFlags`) and ``drain_of``.
+:mod:`explodice.day.kernel_day` packs a compiled Scenario into the arrays below
+(:func:`~explodice.day.kernel_day.kernel_day`); nothing here validates.
 
 Roll types ``r`` have two *variants* ``2 r`` (its gauge has points) and ``2 r + 1`` (its gauge
 is at 0: one more disadvantage source, netted in Python when the tables were built); a
@@ -60,6 +62,7 @@ from explodice.engine._kernels import (
     seed_state,
     uniform2,
 )
+from explodice.engine.compiled import RollFlags
 from explodice.engine.numba_cache import prepare_cache
 
 prepare_cache(__file__)  # before the first @njit(cache=True): see engine/numba_cache.py
@@ -99,7 +102,7 @@ H_ALL, H_OK, H_DRAIN, H_DRAIN2 = 0, 1, 2, 3
 
 
 class DayTables(NamedTuple):
-    """A day as :func:`day_chunk` reads it (:class:`explodice.day.simulate.KernelDay`): the
+    """A day as :func:`day_chunk` reads it (:class:`explodice.day.kernel_day.KernelDay`): the
     fields of the roll types and of their variants (``T_*``, ``V_*``), their throw tables
     (flat: a variant's row starts at its ``V_ROW``, :func:`byte_tables`), the sequence of roll
     types (``-1``: drawn from the mix, ``mix_cum``, through ``mix_lut`` when it is not empty),
@@ -412,19 +415,18 @@ def _roll_days(st, m, t, r0, gs, n, day, faces, hot, rt):
         drains = types[b + uint64(T_DRAINS)]
         if types[b + uint64(T_FACE)]:  # Lucky's reroll or a plain malus die: face by face
             p = variants[v + V_POOL]
+            flags = RollFlags(
+                variants[v + V_MALUS] != 0,
+                variants[v + V_PLAIN] != 0,
+                types[b + uint64(T_LUCKY)] != 0,
+                variants[v + V_AFTER] != 0,
+                variants[v + V_RULE] != 0,
+                drains != 0,
+                variants[v + V_EXPL] != 0,
+            )
+            k_table = k_tables[v // VAR_FIELDS]
             total, ones, st = face_roll(
-                st,
-                n_faces[p],
-                face_n1[p],
-                face_n6[p],
-                face_s[p],
-                k_tables[v // VAR_FIELDS],
-                variants[v + V_MALUS],
-                variants[v + V_PLAIN],
-                types[b + uint64(T_LUCKY)],
-                variants[v + V_AFTER],
-                variants[v + V_RULE],
-                variants[v + V_EXPL],
+                st, n_faces[p], face_n1[p], face_n6[p], face_s[p], k_table, flags
             )
             drain = 0
             if drains:

@@ -8,7 +8,9 @@ state (the backward pass: vectorised over states, the throws' choices in turn), 
 also the choices, P(success) and the law of the draining 1s (the forward pass, the tables).
 
 The throws of the two variants (the roll's hindering gauge with points, at 0) come as one
-record, :class:`Choices`. Ties go to the larger k, as :class:`explodice.Best`'s.
+record, :class:`Choices`; the day's values after the roll as another, :class:`After`, and
+:func:`decide`'s four outputs as a third, :class:`Decisions`. Ties go to the larger k, as
+:class:`explodice.Best`'s.
 
 >>> import numpy as np
 >>> V = np.array([0.0, 1.0]); W = np.array([[0.0, 0.0]])  # one die empties a gauge of 1
@@ -16,7 +18,7 @@ record, :class:`Choices`. Ties go to the larger k, as :class:`explodice.Best`'s.
 >>> none = Choices(np.array([0.5, 0.5]), np.array([[0.5, 0.5], [0.5, 0.5]]),
 ...                np.zeros(2, np.int64), np.zeros(2, np.int64), np.zeros(1),
 ...                np.zeros(1, np.int64), np.zeros((1, 2)), np.zeros((1, 2, 2)))
->>> values(V, W, 1, 0, 1.0, none, Q, 1.0, 0, 2)
+>>> values(After(V, W, 1), 0, 1.0, none, Q, 1.0, 0, 2)
 >>> Q.tolist()   # success 1/2, and from level 1 the day keeps its point with 1/2
 [0.5, 1.0]
 """
@@ -54,12 +56,32 @@ class Choices(NamedTuple):
     ones: np.ndarray
 
 
+class After(NamedTuple):
+    """The day's value after the roll, in every state: ``V[i]`` when it drains nothing,
+    ``W[c - 1, i]`` after ``c`` exploding d6 of drain (``c = 1 .. C``, ``C`` the most)."""
+
+    V: np.ndarray
+    W: np.ndarray
+    C: int
+
+
+class Decisions(NamedTuple):
+    """What :func:`decide` writes in every state ``i``: the roll's value ``Q[i]``,
+    P(success) ``s[i]``, P(c draining 1s) ``pi[i, c]`` and the choices ``key[i]``."""
+
+    Q: np.ndarray
+    s: np.ndarray
+    pi: np.ndarray
+    key: np.ndarray
+
+
 @njit(cache=True, boundscheck=False, fastmath=_FAST, nogil=True)
-def values(V, W, C, v, weight, throws, Q, share, lo, hi):
+def values(after, v, weight, throws, Q, share, lo, hi):
     """``Q[i] += share x`` the roll's value from state ``i`` under the best choices
-    (``weight`` x P(success) plus the expected value left), every state playing variant
-    ``v`` of ``throws`` (:class:`Choices`); states ``lo .. hi - 1`` only (the GIL is
-    released: two halves on two threads)."""
+    (``weight`` x P(success) plus the expected value left, ``after``: :class:`After`), every
+    state playing variant ``v`` of ``throws`` (:class:`Choices`); states ``lo .. hi - 1``
+    only (the GIL is released: two halves on two threads)."""
+    V, W, C = after
     s0, pi0, first, last, p, kmax, succ, ones = throws
     n = hi
     best = np.empty(BLOCK)
@@ -106,11 +128,15 @@ def values(V, W, C, v, weight, throws, Q, share, lo, hi):
 
 
 @njit(cache=True)
-def decide(V, W, C, variant, weight, throws, Q, s_out, pi_out, key_out):
+def decide(after, variant, weight, throws, out):
     """The best choice in every state ``i`` (``variant[i]``: 0 the hindering gauge has
-    points, 1 at 0) among ``throws`` (:class:`Choices`). Writes ``Q[i]`` (the roll's value), ``s_out[i]`` (P(success)),
-    ``pi_out[i, c]`` (P(c draining 1s), ``c = 0 .. C``) and ``key_out[i]`` (the choices, in
-    mixed radix over the choice throws, first throw most significant)."""
+    points, 1 at 0) among ``throws`` (:class:`Choices`), the day's values after the roll
+    ``after`` (:class:`After`). Writes into ``out`` (:class:`Decisions`) ``Q[i]`` (the roll's
+    value), ``s[i]`` (P(success)), ``pi[i, c]`` (P(c draining 1s), ``c = 0 .. C``) and
+    ``key[i]`` (the choices, in mixed radix over the choice throws, first throw most
+    significant)."""
+    V, W, C = after
+    Q, s_out, pi_out, key_out = out
     s0, pi0, first, last, p, kmax, succ, ones = throws
     n_c = C + 1
     w = np.empty(n_c)

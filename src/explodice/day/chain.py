@@ -30,7 +30,7 @@ and cached, so repeated days with the same gauges (a sweep of DCs or policies) b
 >>> out = np.zeros(chain.n)
 >>> law = np.array([[0.5, 0.5], [1.0, 0.0]])      # half the time one exploding d6
 >>> mass, lost = chain.push(chain.start_probabilities(), out, 0, 0, law, 1.0)
->>> out.round(12).tolist(), float(mass[0]), round(lost, 12)  # a die empties the point
+>>> out.round(12).tolist(), float(mass[0]), round(lost, 12)  # lost: 1/2 x (4.2 - 1)
 ([0.5, 0.5], 1.0, 1.6)
 """
 

@@ -184,13 +184,15 @@ class Player:
         parts = [(0, cut), (cut, n)] if cut < n else [(0, n)]
 
         def half(i: int) -> None:
-            _optimal_kernel.values(V, W, self.dice, 0, *args, into, float(share), *parts[i])
+            after = _optimal_kernel.After(V, W, self.dice)
+            _optimal_kernel.values(after, 0, *args, into, float(share), *parts[i])
 
         run_parts(half, len(parts), self.chain.threads)
         if empty.size:
             Qe = np.zeros(empty.size)
             Wh = np.ascontiguousarray(W[:, empty])
-            _optimal_kernel.values(V[empty], Wh, self.dice, 1, *args, Qe, float(share), 0, Qe.size)
+            after = _optimal_kernel.After(V[empty], Wh, self.dice)
+            _optimal_kernel.values(after, 1, *args, Qe, float(share), 0, Qe.size)
             into[empty] = kept + Qe
 
     def decide(
@@ -201,9 +203,9 @@ class Player:
         n = V.size
         Q, s, key = np.empty(n), np.empty(n), np.empty(n, np.int64)
         pi = np.zeros((n, self.dice + 1))
-        _optimal_kernel.decide(
-            V, W, self.dice, variant, float(weight), th.kernel_view, Q, s, pi, key
-        )
+        after = _optimal_kernel.After(V, W, self.dice)
+        out = _optimal_kernel.Decisions(Q, s, pi, key)
+        _optimal_kernel.decide(after, variant, float(weight), th.kernel_view, out)
         return Q, s, pi, key
 
     def variant(self, h: int) -> np.ndarray:

@@ -154,21 +154,15 @@ def tally(f, n1, n6, s):
 
 
 @_device
-def one_roll(
-    rng,
-    pool,
-    k_table,
-    malus,
-    plain_malus,
-    lucky,
-    lucky_after,
-    rule_applies,
-    drain_active,
-    explosion_ones,
-):
+def one_roll(rng, pool, k_table, flags):
     """One 3d6x roll and its drain: ``(dice total, kept 1s, drain)``, as the CPU kernel's
     ``face_roll``: Lucky before the choice, or after it (``lucky_after``: one kept 1 becomes
-    a fresh exploding die that drains nothing), and an exploding or plain malus die."""
+    a fresh exploding die that drains nothing), and an exploding or plain malus die. ``flags``
+    is the roll's :class:`~explodice.engine.compiled.RollFlags`."""
+    malus, plain_malus, lucky = flags.malus, flags.plain_malus, flags.lucky
+    lucky_after, rule_applies = flags.lucky_after, flags.rule_applies
+    explosion_ones = flags.explosion_ones
+    drain_active = flags.drains
     n1 = 0
     n6 = 0
     s = 0
@@ -207,30 +201,16 @@ def one_roll(
 
 @cuda.jit
 def roll_histogram(
-    hist,
-    clamped,
-    key0,
-    key1,
-    base_rolls,
-    extra,
-    pool,
-    k_table,
-    malus,
-    plain_malus,
-    lucky,
-    lucky_after,
-    rule_applies,
-    drain_active,
-    explosion_ones,
-    hot_lo,
-    t_lo,
+    hist, clamped, key0, key1, base_rolls, extra, pool, k_table, flags, hot_lo, t_lo
 ):
     """Add one chunk of rolls to ``hist[kept 1s, drain, total - t_lo]`` (int64, on the device).
 
     Thread ``i`` of the grid (``blockIdx.x * blockDim.x + threadIdx.x``) rolls ``base_rolls``
     rolls, one more when ``i < extra``, from its own stream seeded by ``(key0, key1, i)``.
     Out-of-range totals and drains are clamped into the edge bins and counted in
-    ``clamped[0]``. ``k_table`` is the flattened int8 policy table ``k[n1, n6, s]``.
+    ``clamped[0]``. ``k_table`` is the flattened int8 policy table ``k[n1, n6, s]``, ``flags``
+    the roll's :class:`~explodice.engine.compiled.RollFlags` (the launcher passes its fields
+    as the kernel's parameters, one by one).
     """
     sh_a = cuda.shared.array(N_A, dtype=np.uint32)
     sh_b = cuda.shared.array(N_B, dtype=np.uint32)
@@ -252,18 +232,7 @@ def roll_histogram(
     seed_rng(rng, key0, key1, thread)
     rolls = base_rolls + (1 if thread < extra else 0)
     for _ in range(rolls):
-        total, ones, drain = one_roll(
-            rng,
-            pool,
-            sh_k,
-            malus,
-            plain_malus,
-            lucky,
-            lucky_after,
-            rule_applies,
-            drain_active,
-            explosion_ones,
-        )
+        total, ones, drain = one_roll(rng, pool, sh_k, flags)
         t = total - hot_lo
         if 0 <= t < HOT_T and ones == 0:
             cuda.atomic.add(sh_a, t * WARP + lane, 1)

@@ -176,32 +176,22 @@ def explode_then_malus(total, ones, dice, st, malus, explosion_ones):
 
 
 @njit(inline="always", cache=True)
-def face_roll_sixes(
-    st,
-    n_faces,
-    face_n1,
-    face_n6,
-    face_s,
-    k_table,
-    malus,
-    plain_malus,
-    lucky,
-    lucky_after,
-    rule_applies,
-    explosion_ones,
-):
+def face_roll_sixes(st, n_faces, face_n1, face_n6, face_s, k_table, flags):
     """One 3d6x roll read face by face, under either timing of Lucky and either malus die:
     ``(dice total, kept 1s, kept 6s of the initial throw, st)``; the drain is rolled by the
     caller. The kept 6s are those a critical hit counts (``Rules.critical``): the initial
     throw's (with Lucky's new face before the choice), less those cancelled against a 1; the
     malus die and the explosions never count.
 
-    With ``lucky`` and not ``lucky_after`` one initial 1 is rerolled before the choice (the
-    new face joins the throw); with ``lucky_after`` one *kept* 1 is rerolled after it and
-    becomes a fresh exploding die, summed, which is no kept 1 (its own 1s drain nothing).
-    ``plain_malus`` subtracts a plain d6 (1..6) instead of an exploding one. The default
-    readings draw exactly what :func:`one_roll` draws.
+    ``flags`` is the roll's :class:`~explodice.engine.compiled.RollFlags` (its ``drains`` is
+    the caller's). With ``lucky`` and not ``lucky_after`` one initial 1 is rerolled before the
+    choice (the new face joins the throw); with ``lucky_after`` one *kept* 1 is rerolled after
+    it and becomes a fresh exploding die, summed, which is no kept 1 (its own 1s drain
+    nothing). ``plain_malus`` subtracts a plain d6 (1..6) instead of an exploding one.
     """
+    malus, plain_malus, lucky = flags.malus, flags.plain_malus, flags.lucky
+    lucky_after, rule_applies = flags.lucky_after, flags.rule_applies
+    explosion_ones = flags.explosion_ones
     idx, st = uniform(n_faces, st)
     n1 = int64(face_n1[idx])
     n6 = int64(face_n6[idx])
@@ -234,59 +224,10 @@ def face_roll_sixes(
 
 
 @njit(inline="always", cache=True)
-def face_roll(
-    st,
-    n_faces,
-    face_n1,
-    face_n6,
-    face_s,
-    k_table,
-    malus,
-    plain_malus,
-    lucky,
-    lucky_after,
-    rule_applies,
-    explosion_ones,
-):
+def face_roll(st, n_faces, face_n1, face_n6, face_s, k_table, flags):
     """:func:`face_roll_sixes` without the kept 6s: ``(dice total, kept 1s, st)``."""
-    total, ones, sixes, st = face_roll_sixes(
-        st,
-        n_faces,
-        face_n1,
-        face_n6,
-        face_s,
-        k_table,
-        malus,
-        plain_malus,
-        lucky,
-        lucky_after,
-        rule_applies,
-        explosion_ones,
-    )
+    total, ones, sixes, st = face_roll_sixes(st, n_faces, face_n1, face_n6, face_s, k_table, flags)
     return total, ones, st
-
-
-@njit(inline="always", cache=True)
-def one_roll(
-    st, n_faces, face_n1, face_n6, face_s, k_table, malus, lucky, rule_applies, explosion_ones
-):
-    """One 3d6x roll under the default readings (Lucky before the choice, an exploding malus
-    die): :func:`face_roll`. Returns ``(dice total, kept 1s, st)``; the drain is rolled by
-    the caller."""
-    return face_roll(
-        st,
-        n_faces,
-        face_n1,
-        face_n6,
-        face_s,
-        k_table,
-        malus,
-        False,
-        lucky,
-        False,
-        rule_applies,
-        explosion_ones,
-    )
 
 
 @njit(inline="always", cache=True)
@@ -301,8 +242,8 @@ def finish_throw(e, st, malus, explosion_ones):
 
 @njit(inline="always", cache=True)
 def table_roll(st, throw_table, malus, explosion_ones):
-    """One roll read from a throw table: the same law as :func:`one_roll` without the lucky
-    reroll, from one draw in the common case. Returns ``(total, kept 1s, st)``."""
+    """One roll read from a throw table: the same law as :func:`face_roll` without the lucky
+    reroll and with an exploding malus die, from one draw in the common case. Returns ``(total, kept 1s, st)``."""
     u, st = uniform(throw_table.size, st)
     return finish_throw(int64(throw_table[u]), st, malus, explosion_ones)
 
@@ -634,21 +575,10 @@ def finish_states(
 
 
 @njit(cache=True, nogil=True)
-def chunk_throws(
-    h,
-    seed_row,
-    size,
-    throw_table,
-    per_draw,
-    threshold,
-    malus,
-    plain_malus,
-    explosion_ones,
-    drain_active,
-    t_lo,
-):
-    """Add ``size`` throw-table rolls (and their drain when ``drain_active``) to ``h``; the
-    malus die, when ``malus``, is a plain d6 when ``plain_malus``.
+def chunk_throws(h, seed_row, size, throw_table, per_draw, threshold, flags, t_lo):
+    """Add ``size`` throw-table rolls (and their drain when ``flags.drains``) to ``h``; the
+    malus die, when ``flags.malus``, is a plain d6 when ``flags.plain_malus`` (``flags``: the
+    roll's :class:`~explodice.engine.compiled.RollFlags`; the table holds the rest).
 
     Two stages. :func:`count_states` reads ``per_draw`` rolls from each 64-bit output (3 from
     a table of 6**6 entries, 4 from one of 6**5; ``threshold`` from :func:`digits_threshold`)
@@ -658,6 +588,8 @@ def chunk_throws(
     Every roll still gets its own dice, so the law is that of :func:`table_roll_drain`, and the
     counts depend only on the chunk's seed. Returns how many rolls were clamped.
     """
+    malus, plain_malus, explosion_ones = flags.malus, flags.plain_malus, flags.explosion_ones
+    drain_active = flags.drains
     st = seed_state(seed_row)
     n_states = int64(0)  # not the literal 0: a literal argument compiles the callee twice
     for e in throw_table:
@@ -691,44 +623,17 @@ def chunk_throws(
 
 
 @njit(cache=True, nogil=True)
-def chunk_face_by_face(
-    h,
-    seed_row,
-    size,
-    face_n1,
-    face_n6,
-    face_s,
-    k_table,
-    malus,
-    plain_malus,
-    lucky,
-    lucky_after,
-    rule_applies,
-    drain_active,
-    explosion_ones,
-    t_lo,
-):
+def chunk_face_by_face(h, seed_row, size, face_n1, face_n6, face_s, k_table, flags, t_lo):
     """Add ``size`` rolls made by :func:`face_roll` (needed for the lucky reroll, drawn between
-    the throw and the choice, or after it) and their drain to ``h[kept 1s, drain, total -
-    t_lo]``."""
+    the throw and the choice, or after it) and their drain (when ``flags.drains``) to ``h[kept
+    1s, drain, total - t_lo]``. ``flags``: the roll's
+    :class:`~explodice.engine.compiled.RollFlags`."""
+    drain_active = flags.drains
     st = seed_state(seed_row)
     flat = h.reshape(N_ONES * HIST_D * HIST_T)
     clamped = 0
     for _ in range(size):
-        total, ones, st = face_roll(
-            st,
-            face_n1.size,
-            face_n1,
-            face_n6,
-            face_s,
-            k_table,
-            malus,
-            plain_malus,
-            lucky,
-            lucky_after,
-            rule_applies,
-            explosion_ones,
-        )
+        total, ones, st = face_roll(st, face_n1.size, face_n1, face_n6, face_s, k_table, flags)
         drain = 0
         if drain_active:
             drain, st = drain_of(ones, st)
@@ -741,44 +646,18 @@ def chunk_face_by_face(
 
 
 @njit(cache=True)
-def chunk_attack(
-    h,
-    seed_row,
-    size,
-    face_n1,
-    face_n6,
-    face_s,
-    k_table,
-    malus,
-    plain_malus,
-    lucky,
-    lucky_after,
-    rule_applies,
-    explosion_ones,
-    min_sixes,
-    t_lo,
-):
+def chunk_attack(h, seed_row, size, face_n1, face_n6, face_s, k_table, flags, min_sixes, t_lo):
     """Add ``size`` attacks made by :func:`face_roll_sixes` to ``h[critical, total - t_lo]``:
     ``critical`` is 1 when the roll keeps ``min_sixes`` or more 6s of its initial throw
-    (``Rules.critical`` "two_sixes": 2, "three_sixes": 3). A total beyond the histogram is
-    counted in its edge bin; returns how many were."""
+    (``Rules.critical`` "two_sixes": 2, "three_sixes": 3); ``flags``: the roll's
+    :class:`~explodice.engine.compiled.RollFlags`. A total beyond the histogram is counted in
+    its edge bin; returns how many were."""
     st = seed_state(seed_row)
     n_t = h.shape[1]
     clamped = 0
     for _ in range(size):
         total, ones, sixes, st = face_roll_sixes(
-            st,
-            face_n1.size,
-            face_n1,
-            face_n6,
-            face_s,
-            k_table,
-            malus,
-            plain_malus,
-            lucky,
-            lucky_after,
-            rule_applies,
-            explosion_ones,
+            st, face_n1.size, face_n1, face_n6, face_s, k_table, flags
         )
         c = 1 if sixes >= min_sixes else 0
         t = total - t_lo

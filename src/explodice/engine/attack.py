@@ -19,10 +19,10 @@ draws each attack face by face from the same :class:`~explodice.engine.compiled.
 
 >>> from explodice import Roll, Rules
 >>> a = attack_odds(Roll(5, kind="attack"), [14, 16], Rules(critical="two_sixes"))
->>> [round(float(p), 4) for p in a.p_crit]
-[0.0741, 0.0741]
->>> round(float(attack_odds(Roll(5, kind="attack"), 13, system="d20").p_hit[0]), 2)
-0.65
+>>> [round(float(p) * 216, 9) for p in a.p_crit]   # two or three 6s of 3d6: 15 + 1 of 216
+[16.0, 16.0]
+>>> float(attack_odds(Roll(5, kind="attack"), 13, system="d20").p_hit[0]) * 20   # 8..20
+13.0
 """
 
 from __future__ import annotations
@@ -229,6 +229,7 @@ def _attack_histogram(
     n_lanes = lanes(sizes.size, n_threads)
     hists = np.zeros((n_lanes, 2, HIST_T), dtype=np.int64)
     r = compile_roll(roll, rules)
+    flags = r.flags()
 
     def work(c: int, t: int) -> None:
         _kernels.chunk_attack(
@@ -239,12 +240,7 @@ def _attack_histogram(
             r.face_n6,
             r.face_s,
             r.k_table,
-            r.malus,
-            r.plain_malus,
-            r.lucky,
-            r.lucky_after,
-            r.rule_applies,
-            r.explosion_ones,
+            flags,
             sixes,
             HIST_T_LO,
         )

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -22,7 +23,36 @@ from explodice.engine.dice import face_sequences, throw_counts
 from explodice.engine.rule_of_one import STATE_SHAPE, policy_table
 from explodice.game.rules import Roll, Rules
 
-__all__ = ["THROW_DEPTH", "CompiledRoll", "compile_roll", "face_tables", "throw_table"]
+__all__ = [
+    "THROW_DEPTH",
+    "CompiledRoll",
+    "RollFlags",
+    "compile_roll",
+    "face_tables",
+    "throw_table",
+]
+
+
+class RollFlags(NamedTuple):
+    """The rules of one roll as the kernels read them: one value, not seven positional flags
+    (:meth:`CompiledRoll.flags`; the fields are :class:`CompiledRoll`'s of the same names).
+
+    numba reads it as a struct of booleans, the CUDA launcher passes its fields one by one, and a
+    kernel reads the fields it needs by name at its top (``malus = flags.malus``: the order of
+    the fields matters nowhere). The day kernel builds one from a variant's fields
+    (:mod:`explodice.day._kernel`).
+
+    >>> RollFlags(*[False] * 7)._fields[:3]
+    ('malus', 'plain_malus', 'lucky')
+    """
+
+    malus: bool
+    plain_malus: bool
+    lucky: bool
+    lucky_after: bool
+    rule_applies: bool
+    drains: bool
+    explosion_ones: bool
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,18 +92,28 @@ class CompiledRoll:
     plain_malus: bool = False
     lucky_after: bool = False
 
-    def face_flags(self) -> tuple[bool, bool, bool, bool, bool, bool, bool]:
-        """The flags of the face-by-face kernels, in their order (``chunk_face_by_face`` on the
-        CPU, ``roll_histogram`` on CUDA): ``malus, plain_malus, lucky, lucky_after,
-        rule_applies, drains, explosion_ones``."""
-        return (
-            self.malus,
-            self.plain_malus,
-            self.lucky,
-            self.lucky_after,
-            self.rule_applies,
-            self.drains,
-            self.explosion_ones,
+    def flags(self) -> RollFlags:
+        """The roll's flags in one record, as the kernels take them (``chunk_throws``,
+        ``chunk_face_by_face`` and ``chunk_attack`` on the CPU, ``roll_histogram`` on CUDA).
+
+        >>> from explodice import Roll, Rules
+        >>> f = compile_roll(Roll(advantage="disadvantage"), Rules(malus_die="plain")).flags()
+        >>> f.malus, f.plain_malus, f.lucky
+        (True, True, False)
+        """
+        return RollFlags(
+            *map(
+                bool,  # one type for all (numba's struct of booleans, one compile)
+                (
+                    self.malus,
+                    self.plain_malus,
+                    self.lucky,
+                    self.lucky_after,
+                    self.rule_applies,
+                    self.drains,
+                    self.explosion_ones,
+                ),
+            )
         )
 
 

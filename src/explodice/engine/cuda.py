@@ -162,7 +162,7 @@ def simulate_cuda(
             bar,
             d_hist,
             d_clamped,
-            (r.pool, d_k, *r.face_flags(), lo),
+            (r.pool, d_k, r.flags(), lo),
         )
     return histogram_distribution(
         counts, HIST_T_LO, n=n, seed=ss, clamped=clamped, roll=roll, rules=rules, backend="cuda"
@@ -180,7 +180,8 @@ def _launch(
 ) -> tuple[np.ndarray, int]:
     """Run the chunks' launches in order and bring the histogram back. ``roll_args`` are the
     kernel's arguments after the chunk's: the pool, the policy table on the device, the roll's
-    flags (:meth:`~explodice.engine.compiled.CompiledRoll.face_flags`) and the shared-memory window's first total."""
+    flags (:meth:`~explodice.engine.compiled.CompiledRoll.flags`) and the shared-memory
+    window's first total."""
     from numba import cuda
 
     try:

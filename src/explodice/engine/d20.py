@@ -6,8 +6,8 @@ like the 3d6x engines' (so every analysis is one code path), with no drain; its 
 axis counts the natural 1 of the kept die, the complication of seed 001's optional rule.
 
 >>> from explodice import Roll, d20
->>> round(d20(Roll(3)).p_success(15), 6)
-0.45
+>>> round(d20(Roll(3)).p_success(15), 12) == (21 - 15 + 3) / 20   # faces 12..20: 9 of 20
+True
 >>> round(d20(Roll(3, advantage="advantage")).p_success(15), 6) == round(1 - 0.55**2, 6)
 True
 >>> d20(Roll(12, kind="attack")).p_success(40)  # a natural 20 always hits
@@ -123,9 +123,14 @@ def d20(
     is ``"exact"`` or ``"simulate"`` (``n`` rolls in fixed chunks, each with a stream spawned
     from ``seed``: the numbers depend on the seed only).
 
+    The lower of two d20 shows a 1 unless both dice are above 1, and its mean is the sum
+    over k of P(min >= k) = ((21 - k) / 20)**2:
+
     >>> d = d20(Roll(0, advantage="disadvantage"))
-    >>> round(d.p_natural_1, 6), round(d.mean, 4)
-    (0.0975, 7.175)
+    >>> round(d.p_natural_1, 12) == round(1 - (19 / 20) ** 2, 12)
+    True
+    >>> round(d.mean, 12) == round(sum(((21 - k) / 20) ** 2 for k in range(1, 21)), 12)
+    True
     """
     roll = check_roll(roll)
     check_choice("method", method, METHODS, ExplodiceError)

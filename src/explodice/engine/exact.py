@@ -125,8 +125,8 @@ def exact_kept_sixes(roll: Roll, rules: Rules | None, min_sixes: int) -> tuple[n
     is P(critical) under ``Rules.critical`` "two_sixes" (2) or "three_sixes" (3).
 
     >>> pmf, lo = exact_kept_sixes(Roll(0), Rules(), 2)
-    >>> round(float(pmf.sum()), 4), lo  # 1 - (5/6)**3 - 3 (1/6) (5/6)**2
-    (0.0741, 15)
+    >>> round(float(pmf.sum()) * 216, 9), lo  # 216 - 5**3 - 3 x 5**2 throws; 6 + 6 + 3 at least
+    (16.0, 15)
     """
     roll, rules = check_roll(roll), check_rules(rules)
     if roll.reroll_dc is not None:

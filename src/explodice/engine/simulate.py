@@ -121,6 +121,7 @@ def _chunk_work(
     hists = np.zeros((n_lanes, N_ONES, HIST_D, HIST_T), dtype=np.int64)  # totals -160..319
     clamped = np.zeros(n_lanes, dtype=np.int64)
     r = compile_roll(roll, rules)
+    flags = r.flags()
     if r.lucky:
 
         def work(c: int, t: int) -> None:
@@ -132,7 +133,7 @@ def _chunk_work(
                 r.face_n6,
                 r.face_s,
                 r.k_table,
-                *r.face_flags(),
+                flags,
                 HIST_T_LO,
             )
     else:
@@ -148,10 +149,7 @@ def _chunk_work(
                 table,
                 per_draw,
                 threshold,
-                r.malus,
-                r.plain_malus,
-                r.explosion_ones,
-                r.drains,
+                flags,
                 HIST_T_LO,
             )
 

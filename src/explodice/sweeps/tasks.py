@@ -15,8 +15,9 @@ from explodice.analysis.frontier import frontier
 from explodice.analysis.sensitivity import day_blind_spot
 from explodice.analysis.success import roll_distribution
 from explodice.core.errors import ExplodiceError, ExplodiceTypeError, one_line, shown
+from explodice.day.first_passage import rolls_to_empty
 from explodice.day.scenario import default_scenario, load_scenario
-from explodice.day.simulate import rolls_to_empty, simulate_day
+from explodice.day.simulate import simulate_day
 from explodice.game.character import GAUGES
 from explodice.game.rules import Roll, Rules, parse_policy
 

@@ -21,8 +21,9 @@ from typing import Any
 from explodice.analysis.sensitivity import day_blind_spot
 from explodice.core.errors import ExplodiceError, check_choice, shown
 from explodice.core.files import atomic_write_text
+from explodice.day.first_passage import rolls_to_empty
 from explodice.day.scenario import load_scenario
-from explodice.day.simulate import rolls_to_empty, simulate_day
+from explodice.day.simulate import simulate_day
 from explodice.game.rules import Roll
 from explodice.present import i18n
 from explodice.present.answers import method_text
