@@ -480,3 +480,56 @@ def test_the_bestiary_pages_meet_the_configurations_builds_as_the_commands_do(ca
     # and not the reference builds' table: a single brute in plate moves the matched values
     reference = _written(page.data_fp(Context(load_config(), "x", "2026-12-01")).tables["fp-table"])
     assert not np.array_equal(fp.vd_matched.to_numpy(), reference.vd_matched.to_numpy())
+
+
+# -- issue 31, the rest of the analyses on the registry --------------------------------------
+def _table_cells(fig, header: str) -> list[str]:
+    """The cells under ``header`` of the first table drawn on ``fig`` that has that column."""
+    for ax in fig.axes:
+        for table in ax.tables:
+            cells = table.get_celld()
+            heads = {
+                c: cell.get_text().get_text().strip() for (r, c), cell in cells.items() if r == 0
+            }
+            for col, head in heads.items():
+                if head == header:
+                    rows = sorted(r for (r, c) in cells if c == col and r > 0)
+                    return [cells[r, col].get_text().get_text().strip() for r in rows]
+    raise AssertionError(f"no column {header!r} drawn")
+
+
+def test_the_day_policies_are_the_exact_day_played_under_each_policy(config):
+    import dataclasses
+
+    from explodice.present.report.pages import day_policies as page
+
+    ctx = Context(config, "en", "2026-12-01")
+    data = page.data(ctx)
+    policies = _written(data.tables["policies"])
+    assert set(policies.method) == {"exact"} and policies.n.isna().all()
+    day = config.day
+    # keep and cancel: the exact day with every PC playing it, the successes of each PC's rolls
+    for policy in ("keep", "cancel"):
+        scenario = day.replace(
+            characters=tuple(dataclasses.replace(c, policy=policy) for c in day.characters)
+        )
+        types = exact_day(scenario, config.rules).to_frame("roll_types")
+        owner = {r.label: r.character for r in day.rolls}  # each roll type's character
+        who = [owner[t] for t in types["type"]]  # successes per day, gauge empty or not
+        expected = types.successes.groupby(who).sum().sort_index()
+        ours = policies[policies.policy == policy].set_index("character").successes.sort_index()
+        np.testing.assert_allclose(ours.to_numpy(), expected.to_numpy(), rtol=0, atol=1e-12)
+    # the gain is the optimal player's successes minus each policy's, never negative
+    optimal = policies[policies.policy == "optimal"].set_index("character").successes
+    gains = optimal[policies.character].to_numpy() - policies.successes.to_numpy()
+    np.testing.assert_array_equal(policies.optimal_gain.to_numpy(), gains)
+    assert (policies.optimal_gain > -1e-9).all()
+    best = policies[policies.policy == "best fixed λ"]
+    assert set(best.weight) <= set(page.LAMBDAS)
+    assert policies[policies.policy != "best fixed λ"].weight.isna().all()
+    # one format per column: λ with two decimals in every row, gains with three and a sign
+    fig = page.draw(ctx, data)
+    weights = [c for c in _table_cells(fig, "λ") if c]
+    assert weights and all(c == f"{float(c):.2f}" for c in weights), weights
+    for cell in _table_cells(fig, "optimal gain"):
+        assert cell == "0.000" or (cell[0] == "+" and len(cell.split(".")[1]) == 3), cell

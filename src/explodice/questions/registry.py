@@ -48,6 +48,7 @@ __all__ = [
 #: The modules that register the questions, imported by :func:`catalogue`.
 MODULES = (
     "day",
+    "day_policies",
     "readings",
     "gauge_sizing",
     "progression",
