@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import re
 
 import numpy as np
 import pandas as pd
@@ -533,3 +534,35 @@ def test_the_day_policies_are_the_exact_day_played_under_each_policy(config):
     assert weights and all(c == f"{float(c):.2f}" for c in weights), weights
     for cell in _table_cells(fig, "optimal gain"):
         assert cell == "0.000" or (cell[0] == "+" and len(cell.split(".")[1]) == 3), cell
+
+
+def test_the_level_dcs_are_the_same_on_the_report_and_the_command(config, capsys):
+    from explodice.present.report.pages import level_dcs as page
+
+    report = _written(page.data(Context(config, "x", "2026-12-01")).tables["dcs"])
+    registry.forget()
+    cli = _csv(capsys, "levels", "--table", "dcs", "--systems", "3d6x", "--format", "csv")
+    _same_floats(cli, report)
+    assert set(cli.method) == {"exact"} and set(cli.system) == {"3d6x"}
+    for col in ("level", "modifier", "dc"):
+        np.testing.assert_array_equal(cli[col].to_numpy(), report[col].to_numpy())
+
+
+@pytest.mark.parametrize(
+    ("lang", "zero", "fifteen", "seventy"),
+    [("en", "0%", "15.0%", "70.0%"), ("fr", "0\xa0%", "15,0\xa0%", "70,0\xa0%")],
+)
+def test_levels_writes_a_miss_of_exactly_zero_as_0_and_every_other_to_a_tenth(
+    capsys, lang, zero, fifteen, seventy
+):
+    # by hand, d20: the fighter has +5 at level 1 and +11 at 20, P(success) = (21 + mod - DC)/20
+    # is 0.7 exactly at DC 12 and 18 (a per-level miss of 0); the flat DC 15 misses both by
+    # 3/20, and so does 5e's printed moderate DC 15 ("levels" wrote "< 0.1%" beside "0.0%"
+    # for misses that were both exactly 0, and whole percents)
+    argv = ["levels", "--table", "dcs", "--builds", "fighter", "--levels", "1", "20"]
+    argv += ["--targets", "moderate=0.7", "--systems", "d20", "--lang", lang]
+    assert main(argv) == 0
+    out = capsys.readouterr().out.splitlines()
+    # the cell after the label: the text after its last run of plain spaces (nbsp kept)
+    lines = [re.split(" {2,}", ln.strip())[-1] for ln in out if "%" in ln and ln[0] != "#"]
+    assert lines == [seventy, zero, fifteen, fifteen]

@@ -52,6 +52,7 @@ MODULES = (
     "readings",
     "gauge_sizing",
     "progression",
+    "level_dcs",
     "save_dc",
     "success",
     "combat",
