@@ -566,3 +566,49 @@ def test_levels_writes_a_miss_of_exactly_zero_as_0_and_every_other_to_a_tenth(
     # the cell after the label: the text after its last run of plain spaces (nbsp kept)
     lines = [re.split(" {2,}", ln.strip())[-1] for ln in out if "%" in ln and ln[0] != "#"]
     assert lines == [seventy, zero, fifteen, fifteen]
+
+
+def _opposed_by_hand(m: int, system: str) -> tuple[float, float, float]:
+    """P(A wins, ties, loses) for A at +m against B at +0: 3d6x from the hand-made PMF of
+    three exploding dice (tests/hand.py), d20 by counting the 400 pairs."""
+    from tests.hand import pool
+
+    p = pool(3)[0] if system == "3d6x" else np.r_[0.0, np.full(20, 1 / 20)]
+    joint = np.outer(p, p)  # [A's die total, B's]
+    margin = np.subtract.outer(np.arange(p.size) + m, np.arange(p.size))
+    return tuple(float(joint[cmp(margin, 0)].sum()) for cmp in (np.greater, np.equal, np.less))
+
+
+def test_the_opposed_tests_are_the_same_on_the_report_and_the_command_and_by_hand(config, capsys):
+    from explodice.present.report.pages import opposed as page
+
+    report = _written(page.data(Context(config, "x", "2026-12-01")).tables["opposed"])
+    assert set(report.method) == {"exact"} and len(report) == 2 * len(page.MODIFIERS)
+    for row in report.itertuples():
+        hand = _opposed_by_hand(row.modifier_a, row.system)
+        np.testing.assert_allclose((row.win, row.tie, row.loss), hand, rtol=0, atol=1e-12)
+    registry.forget()
+    for system in ("3d6x", "d20"):
+        for m in (-4, 2, 8):
+            cli = _csv(capsys, "opposed", "-m", str(m), "--system", system, "--format", "csv")
+            ours = report[(report.system == system) & (report.modifier_a == m)]
+            _same_floats(cli, ours.reset_index(drop=True))
+
+
+def test_a_simulated_opposed_test_carries_its_interval_and_replays_from_its_seed(capsys):
+    first = _csv(capsys, "opposed", "-m", "2", "--simulate", "--n", "20000", "--format", "csv")
+    (seed,) = set(first.seed)
+    assert set(first.method) == {"simulate"} and set(first.n) == {20000}
+    again = _csv(capsys, "opposed", "-m", "2", "--simulate", "--n", "20000", "--seed", str(seed),
+                 "--format", "csv")  # fmt: skip
+    _same_floats(again, first)
+    win, tie, loss = _opposed_by_hand(2, "3d6x")
+    fixed = _csv(capsys, "opposed", "-m", "2", "--simulate", "--n", "20000", "--seed", "1",
+                 "--format", "csv")  # fmt: skip
+    row = fixed.iloc[0]  # a fixed seed: the check of the interval never flickers
+    for name, p in (("win", win), ("tie", tie), ("loss", loss)):  # the truth in its interval
+        assert row[f"{name}_low"] < row[name] < row[f"{name}_high"]
+        assert row[f"{name}_low"] <= p <= row[f"{name}_high"], name
+    assert main(["opposed", "-m", "2", "--simulate", "--n", "20000", "--seed", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "simulated: 20,000 rolls, seed 1, 95% intervals" in text and " – " in text
