@@ -612,3 +612,42 @@ def test_a_simulated_opposed_test_carries_its_interval_and_replays_from_its_seed
     assert main(["opposed", "-m", "2", "--simulate", "--n", "20000", "--seed", "1"]) == 0
     text = capsys.readouterr().out
     assert "simulated: 20,000 rolls, seed 1, 95% intervals" in text and " – " in text
+
+
+def _d20_side_first_by_hand(party: list[int], monsters: list[int]) -> float:
+    """P(every party member acts before every monster) in d20 by counting every roll: keys
+    (total, DEX) in decreasing order; a group of equal keys in a random order, so where the
+    party's lowest key equals the monsters' highest, the a party members and b monsters of
+    that key put the party first with 1 / C(a + b, a)."""
+    from math import comb
+
+    mods = np.array(party + monsters)
+    faces = np.indices((20,) * len(mods)).reshape(len(mods), -1) + 1
+    keys = (faces + mods[:, None]) * 100 + mods[:, None]  # total first, then DEX
+    ours, theirs = keys[: len(party)], keys[len(party) :]
+    low, high = ours.min(axis=0), theirs.max(axis=0)
+    a, b = (ours == low).sum(axis=0), (theirs == high).sum(axis=0)
+    tied = np.array([1 / comb(int(x) + int(y), int(x)) for x, y in zip(a, b)])
+    p = np.where(low > high, 1.0, np.where(low == high, tied, 0.0))
+    return float(p.mean())
+
+
+def test_the_initiative_is_the_same_on_the_report_and_the_command_and_by_hand(config, capsys):
+    from explodice.present.report.pages import initiative as page
+
+    tables = page.data(Context(config, "x", "2026-12-01")).tables
+    sides, ranks = _written(tables["sides"]), _written(tables["ranks"])
+    assert set(sides.method) == set(ranks.method) == {"exact"}
+    party = {c.name: c.modifier("DEX") for c in config.party}
+    assert all(c.reroll is None for c in config.party)  # the command's NAME=DEX says it all
+    first = sides[(sides.system == "d20") & (sides["first"] == "the party")].p.iloc[0]
+    hand = _d20_side_first_by_hand(list(party.values()), [1, 2])  # an orc +1, a wolf +2
+    assert first == pytest.approx(hand, abs=1e-12)
+    registry.forget()
+    creatures = [f"{n}={m:+d}" for n, m in party.items()] + ["Orc=+1", "Wolf=+2"]
+    split = ["--side", f"the party={','.join(party)}", "--side", "the monsters=Orc,Wolf"]
+    for system in ("3d6x", "d20"):
+        for show, ours, more in (("sides", sides, split), ("ranks", ranks, [])):
+            cli = _csv(capsys, "initiative", *creatures, *more, "--show", show, "--system",
+                       system, "--format", "csv")  # fmt: skip
+            _same_floats(cli, ours[ours.system == system].reset_index(drop=True))
