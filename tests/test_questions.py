@@ -651,3 +651,30 @@ def test_the_initiative_is_the_same_on_the_report_and_the_command_and_by_hand(co
             cli = _csv(capsys, "initiative", *creatures, *more, "--show", show, "--system",
                        system, "--format", "csv")  # fmt: skip
             _same_floats(cli, ours[ours.system == system].reset_index(drop=True))
+
+
+def test_the_close_contest_is_the_same_on_the_report_and_the_command_and_by_hand(config, capsys):
+    from explodice.present.report.pages import lutte_serree as page
+    from tests.hand import pool
+
+    tables = page.data(Context(config, "x", "2026-12-01")).tables
+    bids, ties = _written(tables["bids"]), _written(tables["ties"])
+    assert set(bids.method) == set(ties.method) == {"exact"}
+    # by hand, A bids 3 against B's uniform 0-5: B's 0-2 lose (3/6), a 3 ties and both bid
+    # again (1/6), a 4 or a 5 wins (2/6): A wins 3/5, the rounds are geometric (mean 6/5), A
+    # pays 3 in each of the 1/5 tied rounds and 3 when it wins: 3/5 + 9/5 = 12/5
+    row = bids[(bids.bids_a == "3") & (bids.bids_b == "uniform:5")].iloc[0]
+    hand = (3 / 5, 2 / 5, 6 / 5, 12 / 5)
+    np.testing.assert_allclose(
+        (row.p_win_a, row.p_win_b, row.rounds_mean, row.hp_a_mean), hand, rtol=0, atol=1e-12
+    )
+    # P(total = DC): the hand-made PMF of three exploding dice, 1/20 for a d20 in reach
+    three = pool(3)[0]
+    for r in ties.itertuples():
+        need = r.dc - r.modifier
+        p = three[need] if r.system == "3d6x" else (1 / 20 if 1 <= need <= 20 else 0.0)
+        assert r.p_tie == pytest.approx(p, abs=1e-12), r
+    registry.forget()
+    for r in bids.itertuples():
+        cli = _csv(capsys, "contest", "--bids-a", r.bids_a, "--bids-b", r.bids_b, "--format", "csv")
+        _same_floats(cli, bids[bids.index == r.Index].reset_index(drop=True))

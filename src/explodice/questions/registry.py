@@ -57,6 +57,9 @@ MODULES = (
     "success",
     "combat",
     "bestiary",
+    "opposed",
+    "initiative",
+    "close_contest",
 )
 #: Answers kept in memory within a run (the largest, the day's, are a few hundred kB).
 MEMO_SIZE = 64
