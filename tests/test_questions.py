@@ -678,3 +678,51 @@ def test_the_close_contest_is_the_same_on_the_report_and_the_command_and_by_hand
     for r in bids.itertuples():
         cli = _csv(capsys, "contest", "--bids-a", r.bids_a, "--bids-b", r.bids_b, "--format", "csv")
         _same_floats(cli, bids[bids.index == r.Index].reset_index(drop=True))
+
+
+def test_the_passive_page_reads_its_question_and_the_hand_pmfs(config):
+    from explodice.present.report.pages import passive as page
+    from tests.hand import pool
+
+    frame = _written(page.data(Context(config, "x", "2026-12-01")).tables["passive"])
+    assert set(frame.method) == {"exact"}
+    three = pool(3)[0]
+    cdf = np.cumsum(three)
+    by = frame.set_index(["system", "advantage"])
+    normal = by.loc[("3d6x", "normal")]  # modifier +0, passive 10
+    assert normal["median"] == int(np.argmax(cdf >= 0.5)) and normal.passive == 10
+    assert normal["mean"] == pytest.approx(3 * 3.5 * 6 / 5, abs=1e-9)  # exploding d6: 4.2, cut
+    assert normal.p_roll_at_least == pytest.approx(three[10:].sum(), abs=1e-12)
+    d20 = by.loc[("d20", "normal")]  # faces 10..20 reach 10: 11/20; the mean 10.5
+    assert (d20.p_roll_at_least, d20["mean"]) == pytest.approx((11 / 20, 10.5), abs=1e-12)
+    assert normal.base_for_median == normal["median"]  # at modifier +0, passive 10 + 0
+
+
+def test_hide_is_its_question_and_the_hand_pmfs(capsys):
+    from explodice.game.rules import Roll
+    from explodice.questions.hiding import HidingInputs
+    from tests.hand import pool
+
+    three = pool(3)[0]
+    s = np.arange(three.size)
+    # Stealth +5 against passive 12 and 14 and an active Perception +2 (a tie keeps hidden)
+    joint = np.outer(three, three)  # [Stealth die total, Perception die total]
+    each = {
+        "passive 12": three[s + 5 >= 12].sum(),
+        "passive 14": three[s + 5 >= 14].sum(),
+        "active 0": joint[np.add.outer(s + 5, -(s + 2)) >= 0].sum(),
+    }
+    beats = np.add.outer(s + 5, -(s + 2)) >= 0
+    every = joint[beats & (s + 5 >= 14)[:, None]].sum()
+    cli = _csv(capsys, "hide", "-m", "5", "--passive", "12", "14", "--active", "2", "--format",
+               "csv")  # fmt: skip
+    assert set(cli.method) == {"exact"}
+    got = dict(zip(cli.observer, cli.p_hidden_from))
+    np.testing.assert_allclose([got[k] for k in each], list(each.values()), rtol=0, atol=1e-12)
+    assert got["all"] == pytest.approx(every, abs=1e-12)
+    answer = registry.ask("hiding", HidingInputs(Roll(5), (Roll(2),), (12, 14)))
+    group = answer.tables["group"].iloc[0]
+    assert group.p_if_independent == pytest.approx(np.prod(list(each.values())), abs=1e-12)
+    assert main(["hide", "-m", "5", "--passive", "12", "14", "--active", "2"]) == 0
+    out = capsys.readouterr().out
+    assert Formatter("en", "cli").cell(every, "probability") in out.splitlines()[0]

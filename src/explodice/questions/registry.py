@@ -60,6 +60,8 @@ MODULES = (
     "opposed",
     "initiative",
     "close_contest",
+    "passive",
+    "hiding",
 )
 #: Answers kept in memory within a run (the largest, the day's, are a few hundred kB).
 MEMO_SIZE = 64
