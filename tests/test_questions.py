@@ -726,3 +726,39 @@ def test_hide_is_its_question_and_the_hand_pmfs(capsys):
     assert main(["hide", "-m", "5", "--passive", "12", "14", "--active", "2"]) == 0
     out = capsys.readouterr().out
     assert Formatter("en", "cli").cell(every, "probability") in out.splitlines()[0]
+
+
+def test_the_group_page_reads_its_question_and_the_hand_pmfs(config):
+    from explodice.present.report.pages import group as page
+    from tests.hand import pool, sf
+
+    frame = _written(page.data(Context(config, "x", "2026-12-01")).tables["group"])
+    assert set(frame.method) == {"exact"} and set(frame.how) == {"group", "together", "alone"}
+    gudulf = next(c for c in config.party if c.name == "Gudulf")
+    assert (str(gudulf.policy), gudulf.reroll) == ("keep", None)  # his total is the dice's
+    mod = gudulf.roll(page.SKILL).modifier
+    for dc in (8, 12, 16, 22):
+        at = frame[frame.dc == dc]
+        alone = at[at.how == "alone"].set_index("member").p
+        assert alone["Gudulf"] == pytest.approx(sf(pool(3), dc - mod), abs=1e-12)
+        a, b, c = alone.to_numpy()  # at least 2 of 3, by hand from each alone
+        (group,) = at[at.how == "group"].p
+        assert group == pytest.approx(a * b + a * c + b * c - 2 * a * b * c, abs=1e-12)
+
+
+def test_the_haggling_page_reads_its_question(config):
+    from explodice.analysis.resolutions import haggle_table
+    from explodice.present.report.pages import haggling as page
+
+    tables = page.data(Context(config, "x", "2026-12-01")).tables
+    items, changes = _written(tables["items"]), _written(tables["dc16"])
+    assert set(items.method) == set(changes.method) == {"exact"}
+    direct = haggle_table(list(config.modifiers), rules=config.rules)
+    for col in ("mean", "p_better", "p_even", "p_worse"):
+        np.testing.assert_array_equal(items[col].to_numpy(), direct[col].to_numpy())
+    # each modifier's changes are a distribution; better / even / worse at DC 16 agree
+    sums = changes.groupby("modifier").p.sum()
+    np.testing.assert_allclose(sums.to_numpy(), 1.0, rtol=0, atol=1e-9)
+    at16 = direct[direct.dc == 16].drop_duplicates("modifier").set_index("modifier")
+    better = changes[changes.change_pct > 0].groupby("modifier").p.sum()
+    np.testing.assert_allclose(better.to_numpy(), at16.p_better[better.index], atol=1e-12)

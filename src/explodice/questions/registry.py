@@ -62,6 +62,8 @@ MODULES = (
     "close_contest",
     "passive",
     "hiding",
+    "group",
+    "haggling",
 )
 #: Answers kept in memory within a run (the largest, the day's, are a few hundred kB).
 MEMO_SIZE = 64
