@@ -762,3 +762,39 @@ def test_the_haggling_page_reads_its_question(config):
     at16 = direct[direct.dc == 16].drop_duplicates("modifier").set_index("modifier")
     better = changes[changes.change_pct > 0].groupby("modifier").p.sum()
     np.testing.assert_allclose(better.to_numpy(), at16.p_better[better.index], atol=1e-12)
+
+
+def _caption(fig) -> str:
+    return fig.texts[1].get_text().replace("\n", " ")
+
+
+def test_the_combat_and_bestiary_captions_read_their_questions_summaries(config):
+    from explodice.present.report.pages import bestiary, combat_hits, defence_base
+
+    ctx, fmt = Context(config, "en", "2026-12-01"), Formatter("en")
+    # combat: the mean P(hit) of each system over every build, level and both directions
+    data = combat_hits.data(ctx)
+    table = data.tables["progression"]
+    means = data.shown["progression"].tables["summary"].set_index("system").p_hit_mean
+    caption = _caption(combat_hits.draw(ctx, data))
+    for system in ("3d6x", "d20"):
+        part = table[table.system == system][["p_build_hits", "p_monster_hits"]].to_numpy()
+        assert means[system] == pytest.approx(part.mean(), abs=1e-15)
+        assert fmt.cell(means[system], "probability") in caption
+    # the defence base: its cases, its fit's error, the largest error of a case
+    data = defence_base.data(ctx)
+    cases = data.tables["cases"]
+    summary = data.shown["answer"].tables["summary"].iloc[0]
+    assert summary.n_cases == len(cases) and summary.base == data.shown["fit"].base
+    assert summary.max_error == cases.error.abs().max()
+    caption = _caption(defence_base.draw(ctx, data))
+    for value, kind in ((summary.fit_error, "probability"), (summary.max_error, "probability"),
+                        (summary.n_cases, "count")):  # fmt: skip
+        assert fmt.cell(value, kind) in caption
+    # the bestiary: the monsters shown and the share of their chances flagged
+    data = bestiary.data_moves(ctx)
+    frame, summary = data.tables["bestiary"], data.shown["summary"]
+    assert summary.monsters == frame.name.nunique()
+    assert summary.share_flagged == pytest.approx(frame.flagged.mean(), abs=1e-15)
+    caption = _caption(bestiary.draw_moves(ctx, data))
+    assert f"{fmt.cell(summary.share_flagged, 'probability')} of the chances" in caption
