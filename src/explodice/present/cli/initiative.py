@@ -17,6 +17,7 @@ from explodice.present.cli.base import Command
 from explodice.present.cli.options import MODIFIER, TOP, output_options, refuse
 from explodice.present.cli.output import emit
 from explodice.present.formats import Formatter
+from explodice.present.labels import N_
 from explodice.questions.initiative import InitiativeInputs
 from explodice.questions.registry import ask
 
@@ -104,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     _ = i18n.translator(args.lang)
     columns = [c for c in answer.tables[args.show].columns if c != "system"]
     text = Formatter(args.lang, "cli").table(
-        answer, args.show, columns, {"first": "side first", "second": "side second"}
+        answer, args.show, columns, {"first": N_("side first"), "second": N_("side second")}
     )
     if args.show == "orders":
         text = text.head(args.top)

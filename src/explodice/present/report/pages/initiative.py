@@ -7,6 +7,7 @@ from matplotlib.figure import Figure
 
 from explodice.present import i18n
 from explodice.present.formats import Formatter
+from explodice.present.labels import N_
 from explodice.present.report.kit import Context, PageData, page_figure
 from explodice.questions.initiative import InitiativeInputs
 from explodice.questions.registry import ask
@@ -52,7 +53,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
         answer,
         "sides",
         ["system", "first", "second", "p"],
-        {"first": "acts first", "second": "then", "p": "probability"},
+        {"first": N_("acts first"), "second": N_("then"), "p": N_("probability")},
     )
     fig, axes = page_figure(
         ctx, _("Initiative"), caption, ncols=2, table=table, table_height=0.16, right=0.88
