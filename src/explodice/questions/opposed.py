@@ -76,7 +76,7 @@ def compute(inputs: OpposedInputs, threads: int | None = None) -> Answer:
     simulated = inputs.method == "simulate"
     seed = inputs.seed
     if simulated and seed is None:  # fresh entropy, recorded so that the run can be replayed
-        seed = int(np.random.SeedSequence().entropy) % 2**63
+        seed = int(np.random.default_rng().integers(2**63))
     sampling = Sampling(inputs.method, n=inputs.n, seed=seed, threads=threads)
     rows = []
     for system in (s for s in SYSTEMS if s in inputs.systems):
@@ -97,11 +97,11 @@ def compute(inputs: OpposedInputs, threads: int | None = None) -> Answer:
             )
     frame = pd.DataFrame(rows)
     if simulated:
-        for o in OUTCOMES:
-            low, high = wilson(frame[o].to_numpy(), inputs.n)
-            at = frame.columns.get_loc(o) + 1
-            frame.insert(at, f"{o}_high", high)
-            frame.insert(at, f"{o}_low", low)
+        for outcome in OUTCOMES:
+            low, high = wilson(frame[outcome].to_numpy(), inputs.n)
+            at = list(frame.columns).index(outcome) + 1
+            frame.insert(at, f"{outcome}_high", high)
+            frame.insert(at, f"{outcome}_low", low)
     prov = Provenance.of(
         "opposed",
         inputs.rules,

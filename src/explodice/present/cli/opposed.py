@@ -77,9 +77,7 @@ def run(args: argparse.Namespace) -> int:
     b = Roll(args.vs, advantage=args.vs_advantage, kind=args.kind)
     refuse_unread_readings(args, [a, b], rules)
     sampling = sampling_from(args)
-    inputs = OpposedInputs(
-        (a,), b, (args.system,), rules, sampling.method, sampling.n, sampling.seed
-    )
+    inputs = OpposedInputs((a,), b, (args.system,), rules, sampling.method, sampling.n, args.seed)
     answer = ask("opposed", inputs, threads=sampling.threads)
     if args.format != "text":
         emit(answer.csv_table("opposed"), args.format)

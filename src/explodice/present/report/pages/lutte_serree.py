@@ -82,7 +82,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
     hp = answer.tables["hp"]
     mine = hp[(hp.bids_a == bid_text(EXAMPLE[0])) & (hp.bids_b == bid_text(EXAMPLE[1]))]
     pmf = pd.Series(mine.p.to_numpy(), index=mine.hp_a.to_numpy())
-    shown = pmf[pmf.index <= pmf.index[np.searchsorted(pmf.cumsum().to_numpy(), 0.999)]]
+    shown = pmf[pmf.index <= pmf.index[int(np.searchsorted(pmf.cumsum().to_numpy(), 0.999))]]
     example = bids[(bids.bids_a == bid_text(EXAMPLE[0])) & (bids.bids_b == bid_text(EXAMPLE[1]))]
     b.bar(shown.index, shown.to_numpy())
     b.set(
