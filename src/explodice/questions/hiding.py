@@ -61,7 +61,15 @@ def compute(inputs: HidingInputs) -> Answer:
     group = pd.DataFrame(
         [{"system": r.system, "p_hidden": r.p_hidden, "p_if_independent": r.p_if_independent}]
     )
-    prov = Provenance.of("hiding", inputs.rules, unit="rolls")
+    rolls = [("hider", inputs.stealth), *((f"active {i}", r) for i, r in enumerate(inputs.active))]
+    prov = Provenance.of(
+        "hiding",
+        inputs.rules,
+        unit="rolls",
+        policies=tuple(
+            (who, str(r.policy), r.reroll.trigger if r.reroll else "none") for who, r in rolls
+        ),
+    )
     return Answer("hiding", {"observers": observers, "group": group}, HIDING_KINDS, prov)
 
 

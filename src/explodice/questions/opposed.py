@@ -109,12 +109,10 @@ def compute(inputs: OpposedInputs, threads: int | None = None) -> Answer:
         n=inputs.n,
         seed=seed,
         unit="rolls",
-        policies=tuple(
-            (side, str(r.policy), r.reroll.trigger if r.reroll is not None else "none")
-            for side, r in (("A", inputs.a[0]), ("B", inputs.b))
-        )
-        if inputs.a
-        else (),
+        policies=tuple(  # each roll of side A, then side B's
+            (f"{side} {r.modifier:+d}", str(r.policy), r.reroll.trigger if r.reroll else "none")
+            for side, r in [*(("A", x) for x in inputs.a), ("B", inputs.b)]
+        ),
     )
     return Answer("opposed", {"opposed": frame}, OPPOSED_KINDS, prov)
 
