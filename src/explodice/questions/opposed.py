@@ -59,7 +59,7 @@ class OpposedInputs:
 def wilson(p: Any, n: int, z: float = 1.959963984540054) -> tuple[Any, Any]:
     """The 95% Wilson score interval of a proportion ``p`` (an array) observed over ``n``.
 
-    >>> [round(float(x), 4) for x in wilson(np.array([0.5]), 100)]
+    >>> [round(float(x), 4) for x in wilson(0.5, 100)]  # as wilson_interval(50, 100)
     [0.4038, 0.5962]
     """
     p = np.asarray(p, dtype=float)
