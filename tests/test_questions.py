@@ -798,3 +798,15 @@ def test_the_combat_and_bestiary_captions_read_their_questions_summaries(config)
     assert summary.share_flagged == pytest.approx(frame.flagged.mean(), abs=1e-15)
     caption = _caption(bestiary.draw_moves(ctx, data))
     assert f"{fmt.cell(summary.share_flagged, 'probability')} of the chances" in caption
+
+
+def test_the_haggling_page_writes_every_minus_the_same_way(config):
+    # issue 31: page 12's cells wrote U+2212 and its axes a hyphen (-1 beside −13 %)
+    from explodice.present.report.pages import haggling as page
+
+    ctx = Context(config, "en", "2026-12-01")
+    fig = page.draw(ctx, page.data(ctx))
+    ticks = [t.get_text() for ax in fig.axes for t in ax.get_xticklabels()]
+    cells = [t.get_text() for ax in fig.axes for t in ax.texts]
+    assert any("\u2212" in t for t in ticks) and any("\u2212" in t for t in cells)
+    assert not any("-" in t for t in ticks + cells), [t for t in ticks + cells if "-" in t]

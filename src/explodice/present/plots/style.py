@@ -453,9 +453,10 @@ def advantage_style(state: Any) -> str:
 
 
 def signed_label(v: Any) -> str:
-    """A tick or legend label: an integer with its sign (``+2``), anything else as written."""
+    """A tick or legend label: an integer with its sign (``+2``, ``−1`` with the report's
+    minus, U+2212, as every figure's cells and axes write it), anything else as written."""
     if isinstance(v, (int, np.integer)):
-        return f"{int(v):+d}"
+        return f"{int(v):+d}".replace("-", "\u2212")
     return str(v)
 
 
