@@ -1,7 +1,8 @@
 """Opposed tests: P(A wins), P(tie: the status quo holds) and P(A loses) of side A's rolls
 against side B's, in each system (:func:`~explodice.opposed`); exact, or simulated when the
 inputs ask (then each probability carries its 95% Wilson interval at the ``n`` rolls of each
-side).
+side: P(A wins) from two samples of ``n`` is a Mann-Whitney statistic, whose variance is at
+most p(1 - p)/n, so the interval is, if anything, wide).
 
 Shown by the report's page ``opposed`` and ``explodice opposed``.
 
