@@ -810,3 +810,37 @@ def test_the_haggling_page_writes_every_minus_the_same_way(config):
     cells = [t.get_text() for ax in fig.axes for t in ax.texts]
     assert any("\u2212" in t for t in ticks) and any("\u2212" in t for t in cells)
     assert not any("-" in t for t in ticks + cells), [t for t in ticks + cells if "-" in t]
+
+
+def test_the_resolutions_answers_read_back_bit_for_bit(config):
+    # what the cache of answers between runs keeps: NA, empty tables, labels, every float
+    from explodice.game.rules import Roll
+    from explodice.questions.close_contest import CloseContestInputs
+    from explodice.questions.group import GroupInputs
+    from explodice.questions.haggling import HagglingInputs
+    from explodice.questions.hiding import HidingInputs
+    from explodice.questions.initiative import InitiativeInputs
+    from explodice.questions.level_dcs import LevelDCsInputs
+    from explodice.questions.opposed import OpposedInputs
+    from explodice.questions.passive import PassiveInputs
+
+    asked = {
+        "opposed": OpposedInputs(
+            (Roll(1), Roll(-2)), Roll(0), ("3d6x", "d20"), method="simulate", n=500, seed=4
+        ),  # fmt: skip
+        "passive": PassiveInputs(),
+        "group": GroupInputs(tuple(config.party), dcs=(12, 16)),
+        "haggling": HagglingInputs((0, 4)),
+        "initiative": InitiativeInputs(tuple((f"c{i}", i % 3) for i in range(8))),  # no orders
+        "close_contest": CloseContestInputs(((3, "uniform:5"),), (0,)),
+        "hiding": HidingInputs(Roll(3), (Roll(1),), (12,)),
+        "level_dcs": LevelDCsInputs(tuple(config.builds)[:1], config.rules, (1, 20)),
+    }
+    for name, inputs in asked.items():
+        answer = registry.ask(name, inputs)
+        back = Answer.from_json(answer.to_json())
+        assert back.provenance == answer.provenance, name
+        assert set(answer.kinds) >= {c for f in answer.tables.values() for c in f.columns}, name
+        for table, frame in answer.tables.items():
+            pd.testing.assert_frame_equal(back.tables[table], frame, check_exact=True)
+    assert registry.ask("initiative", asked["initiative"]).tables["orders"].empty
