@@ -844,3 +844,11 @@ def test_the_resolutions_answers_read_back_bit_for_bit(config):
         for table, frame in answer.tables.items():
             pd.testing.assert_frame_equal(back.tables[table], frame, check_exact=True)
     assert registry.ask("initiative", asked["initiative"]).tables["orders"].empty
+
+
+def test_the_opposed_header_speaks_french(capsys):
+    # issue 31: `opposed --lang fr` wrote its sides in English ("normal, check, pc, keep")
+    assert main(["opposed", "-m", "2", "--policy", "cancel", "--lucky", "--lang", "fr"]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    assert "A = 3d6x+2, normal, test, PJ, annuler, Chanceux ; B = 3d6x+0" in header, header
+    assert "exacte (sans tirage)" in header and "check" not in header and "keep" not in header

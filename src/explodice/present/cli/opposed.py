@@ -29,6 +29,8 @@ from explodice.present.cli.options import (
 )
 from explodice.present.cli.output import emit
 from explodice.present.formats import Formatter
+from explodice.present.i18n import Lang
+from explodice.present.labels import REROLL, policy_label
 from explodice.questions.opposed import OUTCOMES, OpposedInputs
 from explodice.questions.registry import ask
 
@@ -87,8 +89,8 @@ def run(args: argparse.Namespace) -> int:
     header = "# " + _("opposed test, {system}, {method}: A = {a}; B = {b}").format(
         system=args.system,
         method=method_text(answer.provenance, args.lang, rules=False),
-        a=row.a,
-        b=row.b,
+        a=side(a, args.system, args.lang),
+        b=side(b, args.system, args.lang),
     )
     fmt, prov = Formatter(args.lang, "cli"), answer.provenance
 
@@ -105,6 +107,18 @@ def run(args: argparse.Namespace) -> int:
     )
     sys.stdout.write(f"{header}\n{text.to_string(index=False)}\n")
     return 0
+
+
+def side(roll: Roll, system: str, lang: Lang) -> str:
+    """A side's roll in ``lang``: ``3d6x+2, normal, check, pc, keep`` (``test, PJ, garder``);
+    d20 has no rule of 1, so no actor or policy."""
+    _ = i18n.translator(lang)
+    parts = [f"{system}{roll.modifier:+d}", _(roll.advantage), _(roll.kind)]
+    if system == "3d6x":
+        parts += [_(roll.actor), policy_label(roll.policy, lang)]
+        if roll.reroll is not None:
+            parts.append(_(REROLL[roll.reroll.trigger]))
+    return ", ".join(parts)
 
 
 COMMAND = Command(
