@@ -396,7 +396,7 @@ def test_initiative_refuses_what_it_would_get_wrong():
     # a partition: by the opposed test, A (+3) acts before B (+1) when it wins or ties
     rows = records("initiative", "A=3", "B=1", "--side", "x=A", "--side", "y=B")
     o = opposed(Roll(3), Roll(1))
-    first = {(r["side first"], r["side second"]): r["p"] for r in rows}
+    first = {(r["first"], r["second"]): r["p"] for r in rows}
     assert first[("x", "y")] == pytest.approx(o.win + o.tie, abs=1e-12)
     assert first[("y", "x")] == pytest.approx(o.loss, abs=1e-12)
 

@@ -153,7 +153,9 @@ def test_rules_commands_speak_french(capsys):
 def test_rules_commands_keep_english_and_full_precision_for_scripts(capsys):
     code, out, _ = run(capsys, "initiative", "A=3", "B=1", "--lang", "fr", "--format", "json")
     rows = json.loads(out)
-    assert code == 0 and set(rows[0]) == {"creature", "rank", "p"}
+    # English keys, and the provenance every table records (issue 31: method, n, seed, rules)
+    assert code == 0 and {"creature", "rank", "p", "method", "n", "seed"} <= set(rows[0])
+    assert rows[0]["method"] == "exact"
     code, out, _ = run(capsys, "reroll", "-m", "0", "--dc", "16", "--lang", "fr", "--format", "csv")
     assert out.splitlines()[0].startswith("system,trigger,advantage,modifier,dc,p,p_reroll")
     code, out, _ = run(capsys, "hide", "-m", "3", "--passive", "12")  # English by default

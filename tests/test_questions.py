@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import re
 
 import numpy as np
 import pandas as pd
@@ -483,3 +484,374 @@ def test_the_bestiary_pages_meet_the_configurations_builds_as_the_commands_do(ca
     # and not the reference builds' table: a single brute in plate moves the matched values
     reference = _written(page.data_fp(Context(load_config(), "x", "2026-12-01")).tables["fp-table"])
     assert not np.array_equal(fp.vd_matched.to_numpy(), reference.vd_matched.to_numpy())
+
+
+# -- issue 31, the rest of the analyses on the registry --------------------------------------
+def _table_cells(fig, header: str) -> list[str]:
+    """The cells under ``header`` of the first table drawn on ``fig`` that has that column."""
+    for ax in fig.axes:
+        for table in ax.tables:
+            cells = table.get_celld()
+            heads = {
+                c: cell.get_text().get_text().strip() for (r, c), cell in cells.items() if r == 0
+            }
+            for col, head in heads.items():
+                if head == header:
+                    rows = sorted(r for (r, c) in cells if c == col and r > 0)
+                    return [cells[r, col].get_text().get_text().strip() for r in rows]
+    raise AssertionError(f"no column {header!r} drawn")
+
+
+def test_the_day_policies_are_the_exact_day_played_under_each_policy(config):
+    import dataclasses
+
+    from explodice.present.report.pages import day_policies as page
+
+    ctx = Context(config, "en", "2026-12-01")
+    data = page.data(ctx)
+    policies = _written(data.tables["policies"])
+    assert set(policies.method) == {"exact"} and policies.n.isna().all()
+    day = config.day
+    # keep and cancel: the exact day with every PC playing it, the successes of each PC's rolls
+    for policy in ("keep", "cancel"):
+        scenario = day.replace(
+            characters=tuple(dataclasses.replace(c, policy=policy) for c in day.characters)
+        )
+        types = exact_day(scenario, config.rules).to_frame("roll_types")
+        owner = {r.label: r.character for r in day.rolls}  # each roll type's character
+        who = [owner[t] for t in types["type"]]  # successes per day, gauge empty or not
+        expected = types.successes.groupby(who).sum().sort_index()
+        ours = policies[policies.policy == policy].set_index("character").successes.sort_index()
+        np.testing.assert_allclose(ours.to_numpy(), expected.to_numpy(), rtol=0, atol=1e-12)
+    # the gain is the optimal player's successes minus each policy's, never negative
+    optimal = policies[policies.policy == "optimal"].set_index("character").successes
+    gains = optimal[policies.character].to_numpy() - policies.successes.to_numpy()
+    np.testing.assert_array_equal(policies.optimal_gain.to_numpy(), gains)
+    assert (policies.optimal_gain > -1e-9).all()
+    best = policies[policies.policy == "best fixed λ"]
+    assert set(best.weight) <= set(page.LAMBDAS)
+    assert policies[policies.policy != "best fixed λ"].weight.isna().all()
+    # one format per column: λ with two decimals in every row, gains with three and a sign
+    fig = page.draw(ctx, data)
+    weights = [c for c in _table_cells(fig, "λ") if c]
+    assert weights and all(c == f"{float(c):.2f}" for c in weights), weights
+    for cell in _table_cells(fig, "optimal gain"):
+        assert cell == "0.000" or (cell[0] == "+" and len(cell.split(".")[1]) == 3), cell
+
+
+def test_the_level_dcs_are_the_same_on_the_report_and_the_command(config, capsys):
+    from explodice.present.report.pages import level_dcs as page
+
+    report = _written(page.data(Context(config, "x", "2026-12-01")).tables["dcs"])
+    registry.forget()
+    cli = _csv(capsys, "levels", "--table", "dcs", "--systems", "3d6x", "--format", "csv")
+    _same_floats(cli, report)
+    assert set(cli.method) == {"exact"} and set(cli.system) == {"3d6x"}
+    for col in ("level", "modifier", "dc"):
+        np.testing.assert_array_equal(cli[col].to_numpy(), report[col].to_numpy())
+
+
+@pytest.mark.parametrize(
+    ("lang", "zero", "fifteen", "seventy"),
+    [("en", "0%", "15.0%", "70.0%"), ("fr", "0\xa0%", "15,0\xa0%", "70,0\xa0%")],
+)
+def test_levels_writes_a_miss_of_exactly_zero_as_0_and_every_other_to_a_tenth(
+    capsys, lang, zero, fifteen, seventy
+):
+    # by hand, d20: the fighter has +5 at level 1 and +11 at 20, P(success) = (21 + mod - DC)/20
+    # is 0.7 exactly at DC 12 and 18 (a per-level miss of 0); the flat DC 15 misses both by
+    # 3/20, and so does 5e's printed moderate DC 15 ("levels" wrote "< 0.1%" beside "0.0%"
+    # for misses that were both exactly 0, and whole percents)
+    argv = ["levels", "--table", "dcs", "--builds", "fighter", "--levels", "1", "20"]
+    argv += ["--targets", "moderate=0.7", "--systems", "d20", "--lang", lang]
+    assert main(argv) == 0
+    out = capsys.readouterr().out.splitlines()
+    # the cell after the label: the text after its last run of plain spaces (nbsp kept)
+    lines = [re.split(" {2,}", ln.strip())[-1] for ln in out if "%" in ln and ln[0] != "#"]
+    assert lines == [seventy, zero, fifteen, fifteen]
+
+
+def _opposed_by_hand(m: int, system: str) -> tuple[float, float, float]:
+    """P(A wins, ties, loses) for A at +m against B at +0: 3d6x from the hand-made PMF of
+    three exploding dice (tests/hand.py), d20 by counting the 400 pairs."""
+    from tests.hand import pool
+
+    p = pool(3)[0] if system == "3d6x" else np.r_[0.0, np.full(20, 1 / 20)]
+    joint = np.outer(p, p)  # [A's die total, B's]
+    margin = np.subtract.outer(np.arange(p.size) + m, np.arange(p.size))
+    return tuple(float(joint[cmp(margin, 0)].sum()) for cmp in (np.greater, np.equal, np.less))
+
+
+def test_the_opposed_tests_are_the_same_on_the_report_and_the_command_and_by_hand(config, capsys):
+    from explodice.present.report.pages import opposed as page
+
+    report = _written(page.data(Context(config, "x", "2026-12-01")).tables["opposed"])
+    assert set(report.method) == {"exact"} and len(report) == 2 * len(page.MODIFIERS)
+    for row in report.itertuples():
+        hand = _opposed_by_hand(row.modifier_a, row.system)
+        np.testing.assert_allclose((row.win, row.tie, row.loss), hand, rtol=0, atol=1e-12)
+    registry.forget()
+    for system in ("3d6x", "d20"):
+        for m in (-4, 2, 8):
+            cli = _csv(capsys, "opposed", "-m", str(m), "--system", system, "--format", "csv")
+            ours = report[(report.system == system) & (report.modifier_a == m)]
+            _same_floats(cli, ours.reset_index(drop=True))
+
+
+def test_a_simulated_opposed_test_carries_its_interval_and_replays_from_its_seed(capsys):
+    first = _csv(capsys, "opposed", "-m", "2", "--simulate", "--n", "20000", "--format", "csv")
+    (seed,) = set(first.seed)
+    assert set(first.method) == {"simulate"} and set(first.n) == {20000}
+    again = _csv(capsys, "opposed", "-m", "2", "--simulate", "--n", "20000", "--seed", str(seed),
+                 "--format", "csv")  # fmt: skip
+    _same_floats(again, first)
+    win, tie, loss = _opposed_by_hand(2, "3d6x")
+    fixed = _csv(capsys, "opposed", "-m", "2", "--simulate", "--n", "20000", "--seed", "1",
+                 "--format", "csv")  # fmt: skip
+    row = fixed.iloc[0]  # a fixed seed: the check of the interval never flickers
+    for name, p in (("win", win), ("tie", tie), ("loss", loss)):  # the truth in its interval
+        assert row[f"{name}_low"] < row[name] < row[f"{name}_high"]
+        assert row[f"{name}_low"] <= p <= row[f"{name}_high"], name
+    assert main(["opposed", "-m", "2", "--simulate", "--n", "20000", "--seed", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "simulated: 20,000 rolls, seed 1, 95% intervals" in text and " – " in text
+
+
+def _d20_side_first_by_hand(party: list[int], monsters: list[int]) -> float:
+    """P(every party member acts before every monster) in d20 by counting every roll: keys
+    (total, DEX) in decreasing order; a group of equal keys in a random order, so where the
+    party's lowest key equals the monsters' highest, the a party members and b monsters of
+    that key put the party first with 1 / C(a + b, a)."""
+    from math import comb
+
+    mods = np.array(party + monsters)
+    faces = np.indices((20,) * len(mods)).reshape(len(mods), -1) + 1
+    keys = (faces + mods[:, None]) * 100 + mods[:, None]  # total first, then DEX
+    ours, theirs = keys[: len(party)], keys[len(party) :]
+    low, high = ours.min(axis=0), theirs.max(axis=0)
+    a, b = (ours == low).sum(axis=0), (theirs == high).sum(axis=0)
+    tied = np.array([1 / comb(int(x) + int(y), int(x)) for x, y in zip(a, b)])
+    p = np.where(low > high, 1.0, np.where(low == high, tied, 0.0))
+    return float(p.mean())
+
+
+def test_the_initiative_is_the_same_on_the_report_and_the_command_and_by_hand(config, capsys):
+    from explodice.present.report.pages import initiative as page
+
+    tables = page.data(Context(config, "x", "2026-12-01")).tables
+    sides, ranks = _written(tables["sides"]), _written(tables["ranks"])
+    assert set(sides.method) == set(ranks.method) == {"exact"}
+    party = {c.name: c.modifier("DEX") for c in config.party}
+    assert all(c.reroll is None for c in config.party)  # the command's NAME=DEX says it all
+    first = sides[(sides.system == "d20") & (sides["first"] == "the party")].p.iloc[0]
+    hand = _d20_side_first_by_hand(list(party.values()), [1, 2])  # an orc +1, a wolf +2
+    assert first == pytest.approx(hand, abs=1e-12)
+    registry.forget()
+    creatures = [f"{n}={m:+d}" for n, m in party.items()] + ["Orc=+1", "Wolf=+2"]
+    split = ["--side", f"the party={','.join(party)}", "--side", "the monsters=Orc,Wolf"]
+    for system in ("3d6x", "d20"):
+        for show, ours, more in (("sides", sides, split), ("ranks", ranks, [])):
+            cli = _csv(capsys, "initiative", *creatures, *more, "--show", show, "--system",
+                       system, "--format", "csv")  # fmt: skip
+            _same_floats(cli, ours[ours.system == system].reset_index(drop=True))
+
+
+def test_the_close_contest_is_the_same_on_the_report_and_the_command_and_by_hand(config, capsys):
+    from explodice.present.report.pages import lutte_serree as page
+    from tests.hand import pool
+
+    tables = page.data(Context(config, "x", "2026-12-01")).tables
+    bids, ties = _written(tables["bids"]), _written(tables["ties"])
+    assert set(bids.method) == set(ties.method) == {"exact"}
+    # by hand, A bids 3 against B's uniform 0-5: B's 0-2 lose (3/6), a 3 ties and both bid
+    # again (1/6), a 4 or a 5 wins (2/6): A wins 3/5, the rounds are geometric (mean 6/5), A
+    # pays 3 in each of the 1/5 tied rounds and 3 when it wins: 3/5 + 9/5 = 12/5
+    row = bids[(bids.bids_a == "3") & (bids.bids_b == "uniform:5")].iloc[0]
+    hand = (3 / 5, 2 / 5, 6 / 5, 12 / 5)
+    np.testing.assert_allclose(
+        (row.p_win_a, row.p_win_b, row.rounds_mean, row.hp_a_mean), hand, rtol=0, atol=1e-12
+    )
+    # P(total = DC): the hand-made PMF of three exploding dice, 1/20 for a d20 in reach
+    three = pool(3)[0]
+    for r in ties.itertuples():
+        need = r.dc - r.modifier
+        p = three[need] if r.system == "3d6x" else (1 / 20 if 1 <= need <= 20 else 0.0)
+        assert r.p_tie == pytest.approx(p, abs=1e-12), r
+    registry.forget()
+    for r in bids.itertuples():
+        cli = _csv(capsys, "contest", "--bids-a", r.bids_a, "--bids-b", r.bids_b, "--format", "csv")
+        _same_floats(cli, bids[bids.index == r.Index].reset_index(drop=True))
+
+
+def test_the_passive_page_reads_its_question_and_the_hand_pmfs(config):
+    from explodice.present.report.pages import passive as page
+    from tests.hand import pool
+
+    frame = _written(page.data(Context(config, "x", "2026-12-01")).tables["passive"])
+    assert set(frame.method) == {"exact"}
+    three = pool(3)[0]
+    cdf = np.cumsum(three)
+    by = frame.set_index(["system", "advantage"])
+    normal = by.loc[("3d6x", "normal")]  # modifier +0, passive 10
+    assert normal["median"] == int(np.argmax(cdf >= 0.5)) and normal.passive == 10
+    assert normal["mean"] == pytest.approx(3 * 3.5 * 6 / 5, abs=1e-9)  # exploding d6: 4.2, cut
+    assert normal.p_roll_at_least == pytest.approx(three[10:].sum(), abs=1e-12)
+    d20 = by.loc[("d20", "normal")]  # faces 10..20 reach 10: 11/20; the mean 10.5
+    assert (d20.p_roll_at_least, d20["mean"]) == pytest.approx((11 / 20, 10.5), abs=1e-12)
+    assert normal.base_for_median == normal["median"]  # at modifier +0, passive 10 + 0
+
+
+def test_hide_is_its_question_and_the_hand_pmfs(capsys):
+    from explodice.game.rules import Roll
+    from explodice.questions.hiding import HidingInputs
+    from tests.hand import pool
+
+    three = pool(3)[0]
+    s = np.arange(three.size)
+    # Stealth +5 against passive 12 and 14 and an active Perception +2 (a tie keeps hidden)
+    joint = np.outer(three, three)  # [Stealth die total, Perception die total]
+    each = {
+        "passive 12": three[s + 5 >= 12].sum(),
+        "passive 14": three[s + 5 >= 14].sum(),
+        "active 0": joint[np.add.outer(s + 5, -(s + 2)) >= 0].sum(),
+    }
+    beats = np.add.outer(s + 5, -(s + 2)) >= 0
+    every = joint[beats & (s + 5 >= 14)[:, None]].sum()
+    cli = _csv(capsys, "hide", "-m", "5", "--passive", "12", "14", "--active", "2", "--format",
+               "csv")  # fmt: skip
+    assert set(cli.method) == {"exact"}
+    got = dict(zip(cli.observer, cli.p_hidden_from))
+    np.testing.assert_allclose([got[k] for k in each], list(each.values()), rtol=0, atol=1e-12)
+    assert got["all"] == pytest.approx(every, abs=1e-12)
+    answer = registry.ask("hiding", HidingInputs(Roll(5), (Roll(2),), (12, 14)))
+    group = answer.tables["group"].iloc[0]
+    assert group.p_if_independent == pytest.approx(np.prod(list(each.values())), abs=1e-12)
+    assert main(["hide", "-m", "5", "--passive", "12", "14", "--active", "2"]) == 0
+    out = capsys.readouterr().out
+    assert Formatter("en", "cli").cell(every, "probability") in out.splitlines()[0]
+
+
+def test_the_group_page_reads_its_question_and_the_hand_pmfs(config):
+    from explodice.present.report.pages import group as page
+    from tests.hand import pool, sf
+
+    frame = _written(page.data(Context(config, "x", "2026-12-01")).tables["group"])
+    assert set(frame.method) == {"exact"} and set(frame.how) == {"group", "together", "alone"}
+    gudulf = next(c for c in config.party if c.name == "Gudulf")
+    assert (str(gudulf.policy), gudulf.reroll) == ("keep", None)  # his total is the dice's
+    mod = gudulf.roll(page.SKILL).modifier
+    for dc in (8, 12, 16, 22):
+        at = frame[frame.dc == dc]
+        alone = at[at.how == "alone"].set_index("member").p
+        assert alone["Gudulf"] == pytest.approx(sf(pool(3), dc - mod), abs=1e-12)
+        a, b, c = alone.to_numpy()  # at least 2 of 3, by hand from each alone
+        (group,) = at[at.how == "group"].p
+        assert group == pytest.approx(a * b + a * c + b * c - 2 * a * b * c, abs=1e-12)
+
+
+def test_the_haggling_page_reads_its_question(config):
+    from explodice.analysis.resolutions import haggle_table
+    from explodice.present.report.pages import haggling as page
+
+    tables = page.data(Context(config, "x", "2026-12-01")).tables
+    items, changes = _written(tables["items"]), _written(tables["dc16"])
+    assert set(items.method) == set(changes.method) == {"exact"}
+    direct = haggle_table(list(config.modifiers), rules=config.rules)
+    for col in ("mean", "p_better", "p_even", "p_worse"):
+        np.testing.assert_array_equal(items[col].to_numpy(), direct[col].to_numpy())
+    # each modifier's changes are a distribution; better / even / worse at DC 16 agree
+    sums = changes.groupby("modifier").p.sum()
+    np.testing.assert_allclose(sums.to_numpy(), 1.0, rtol=0, atol=1e-9)
+    at16 = direct[direct.dc == 16].drop_duplicates("modifier").set_index("modifier")
+    better = changes[changes.change_pct > 0].groupby("modifier").p.sum()
+    np.testing.assert_allclose(better.to_numpy(), at16.p_better[better.index], atol=1e-12)
+
+
+def _caption(fig) -> str:
+    return fig.texts[1].get_text().replace("\n", " ")
+
+
+def test_the_combat_and_bestiary_captions_read_their_questions_summaries(config):
+    from explodice.present.report.pages import bestiary, combat_hits, defence_base
+
+    ctx, fmt = Context(config, "en", "2026-12-01"), Formatter("en")
+    # combat: the mean P(hit) of each system over every build, level and both directions
+    data = combat_hits.data(ctx)
+    table = data.tables["progression"]
+    means = data.shown["progression"].tables["summary"].set_index("system").p_hit_mean
+    caption = _caption(combat_hits.draw(ctx, data))
+    for system in ("3d6x", "d20"):
+        part = table[table.system == system][["p_build_hits", "p_monster_hits"]].to_numpy()
+        assert means[system] == pytest.approx(part.mean(), abs=1e-15)
+        assert fmt.cell(means[system], "probability") in caption
+    # the defence base: its cases, its fit's error, the largest error of a case
+    data = defence_base.data(ctx)
+    cases = data.tables["cases"]
+    summary = data.shown["answer"].tables["summary"].iloc[0]
+    assert summary.n_cases == len(cases) and summary.base == data.shown["fit"].base
+    assert summary.max_error == cases.error.abs().max()
+    caption = _caption(defence_base.draw(ctx, data))
+    for value, kind in ((summary.fit_error, "probability"), (summary.max_error, "probability"),
+                        (summary.n_cases, "count")):  # fmt: skip
+        assert fmt.cell(value, kind) in caption
+    # the bestiary: the monsters shown and the share of their chances flagged
+    data = bestiary.data_moves(ctx)
+    frame, summary = data.tables["bestiary"], data.shown["summary"]
+    assert summary.monsters == frame.name.nunique()
+    assert summary.share_flagged == pytest.approx(frame.flagged.mean(), abs=1e-15)
+    caption = _caption(bestiary.draw_moves(ctx, data))
+    assert f"{fmt.cell(summary.share_flagged, 'probability')} of the chances" in caption
+
+
+def test_the_haggling_page_writes_every_minus_the_same_way(config):
+    # issue 31: page 12's cells wrote U+2212 and its axes a hyphen (-1 beside −13 %)
+    from explodice.present.report.pages import haggling as page
+
+    ctx = Context(config, "en", "2026-12-01")
+    fig = page.draw(ctx, page.data(ctx))
+    ticks = [t.get_text() for ax in fig.axes for t in ax.get_xticklabels()]
+    cells = [t.get_text() for ax in fig.axes for t in ax.texts]
+    assert any("\u2212" in t for t in ticks) and any("\u2212" in t for t in cells)
+    assert not any("-" in t for t in ticks + cells), [t for t in ticks + cells if "-" in t]
+
+
+def test_the_resolutions_answers_read_back_bit_for_bit(config):
+    # what the cache of answers between runs keeps: NA, empty tables, labels, every float
+    from explodice.game.rules import Roll
+    from explodice.questions.close_contest import CloseContestInputs
+    from explodice.questions.group import GroupInputs
+    from explodice.questions.haggling import HagglingInputs
+    from explodice.questions.hiding import HidingInputs
+    from explodice.questions.initiative import InitiativeInputs
+    from explodice.questions.level_dcs import LevelDCsInputs
+    from explodice.questions.opposed import OpposedInputs
+    from explodice.questions.passive import PassiveInputs
+
+    asked = {
+        "opposed": OpposedInputs(
+            (Roll(1), Roll(-2)), Roll(0), ("3d6x", "d20"), method="simulate", n=500, seed=4
+        ),  # fmt: skip
+        "passive": PassiveInputs(),
+        "group": GroupInputs(tuple(config.party), dcs=(12, 16)),
+        "haggling": HagglingInputs((0, 4)),
+        "initiative": InitiativeInputs(tuple((f"c{i}", i % 3) for i in range(8))),  # no orders
+        "close_contest": CloseContestInputs(((3, "uniform:5"),), (0,)),
+        "hiding": HidingInputs(Roll(3), (Roll(1),), (12,)),
+        "level_dcs": LevelDCsInputs(tuple(config.builds)[:1], config.rules, (1, 20)),
+    }
+    for name, inputs in asked.items():
+        answer = registry.ask(name, inputs)
+        back = Answer.from_json(answer.to_json())
+        assert back.provenance == answer.provenance, name
+        assert set(answer.kinds) >= {c for f in answer.tables.values() for c in f.columns}, name
+        for table, frame in answer.tables.items():
+            pd.testing.assert_frame_equal(back.tables[table], frame, check_exact=True)
+    assert registry.ask("initiative", asked["initiative"]).tables["orders"].empty
+
+
+def test_the_opposed_header_speaks_french(capsys):
+    # issue 31: `opposed --lang fr` wrote its sides in English ("normal, check, pc, keep")
+    assert main(["opposed", "-m", "2", "--policy", "cancel", "--lucky", "--lang", "fr"]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    assert "A = 3d6x+2, normal, test, PJ, annuler, Chanceux ; B = 3d6x+0" in header, header
+    assert "exacte (sans tirage)" in header and "check" not in header and "keep" not in header

@@ -52,6 +52,7 @@ __all__ = [
     "WORDS",
     "State",
     "best_label",
+    "bid_words",
     "build_test_label",
     "day_description",
     "difficulty_label",
@@ -482,3 +483,21 @@ def blind_spot_text(spot: Any, day: Any, lang: Lang) -> str:
         needs=_(spot.needs),
     )
     return text + (" " + _("when its gauge is at 0") if spot.gauge_empty else "")
+
+
+def bid_words(model: Any, lang: Lang) -> str:
+    """A bid model of the close contest as a reader says it: ``uniform 0-5``, ``fixed 3``,
+    else as written (probabilities of bids 0, 1, ...).
+
+    >>> bid_words("uniform:5", "fr"), bid_words(3, "en")
+    ('uniforme 0-5', 'fixed 3')
+    """
+    _ = i18n.translator(lang)
+    text = str(model).strip()
+    if text.lower().startswith("uniform:"):
+        return _("uniform 0-{top}").format(top=text.split(":", 1)[1].strip())
+    if isinstance(model, int) and not isinstance(model, bool):
+        return _("fixed {bid}").format(bid=model)
+    if isinstance(model, (tuple, list)):
+        return ", ".join(i18n.number(float(p), lang, None) for p in model)
+    return text

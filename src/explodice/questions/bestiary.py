@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import pandas as pd
+
 from explodice.analysis.bestiary import DEFAULT_THRESHOLD, fp_table, with_attribution
 from explodice.game.build import Build
 from explodice.game.monster import Monster
@@ -64,6 +66,9 @@ BESTIARY_KINDS: dict[str, Kind] = {
     "worst_build": "label",
     "flagged": "flag",
     "attribution": "name",
+    "monsters": "count",
+    "share_flagged": "probability",
+    "threshold": "probability",
 }
 
 
@@ -135,8 +140,9 @@ class BestiaryInputs:
 def compute_bestiary(
     inputs: BestiaryInputs, executor: Any = None, progress: bool | None = None
 ) -> Answer:
-    """Table ``bestiary`` (:func:`~explodice.bestiary`), with the ``attribution`` column;
-    ``executor`` and ``progress`` change how, never what."""
+    """Tables ``bestiary`` (:func:`~explodice.bestiary`), with the ``attribution`` column,
+    and ``summary`` (the ``monsters`` shown, the ``share_flagged`` of their chances that move
+    by more than the ``threshold``); ``executor`` and ``progress`` change how, never what."""
     frame = bestiary(
         None if inputs.monsters is None else list(inputs.monsters),
         fp=None if inputs.fp is None else list(inputs.fp),
@@ -150,7 +156,15 @@ def compute_bestiary(
         progress=progress,
     )
     provenance = Provenance.of("bestiary", inputs.rules, unit="rolls", notes=_notes(frame))
-    return Answer("bestiary", {"bestiary": _plain(frame)}, BESTIARY_KINDS, provenance)
+    summary = pd.DataFrame(  # what a caption says: how many monsters, the share flagged
+        {
+            "monsters": [int(frame.name.nunique())],
+            "share_flagged": [float(frame.flagged.mean()) if len(frame) else float("nan")],
+            "threshold": [float(inputs.threshold)],
+        }
+    )
+    tables = {"bestiary": _plain(frame), "summary": summary}
+    return Answer("bestiary", tables, BESTIARY_KINDS, provenance)
 
 
 BESTIARY = register(

@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import pandas as pd
+
 from explodice.analysis.combat import (
     DEFAULT_OFFSETS,
     DEFAULT_SAVES,
@@ -91,6 +93,9 @@ COMBAT_KINDS: dict[str, Kind] = {
     "offset": "modifier",
     "direction": "label",
     "attribution": "name",
+    "p_hit_mean": "probability",
+    "n_cases": "count",
+    "fit_error": "probability",
 }
 
 
@@ -228,7 +233,8 @@ class ProgressionInputs:
 
 
 def compute_progression(inputs: ProgressionInputs) -> Answer:
-    """Table ``progression`` (:func:`~explodice.analysis.combat.combat_progression`)."""
+    """Tables ``progression`` (:func:`~explodice.analysis.combat.combat_progression`) and
+    ``summary`` (per system, the mean P(hit) over the builds, levels and both directions)."""
     frame = combat_progression(
         list(inputs.builds),
         monsters=None if inputs.monsters is None else list(inputs.monsters),
@@ -241,8 +247,16 @@ def compute_progression(inputs: ProgressionInputs) -> Answer:
     provenance = Provenance.of(
         "combat_progression", inputs.rules, unit="rolls", notes=(srd,) if srd else ()
     )
-    tables = {"progression": _attributed(frame, srd)}
+    tables = {"progression": _attributed(frame, srd), "summary": _hit_means(frame)}
     return Answer("combat_progression", tables, COMBAT_KINDS, provenance)
+
+
+def _hit_means(frame: Any) -> Any:
+    """Table ``summary``: per system, the mean P(hit) over every build, level and direction
+    (the build hits the monster, the monster hits the build), what a caption says."""
+    hits = frame.melt(id_vars=["system"], value_vars=["p_build_hits", "p_monster_hits"])
+    means = hits.groupby("system", sort=False).value.mean()
+    return pd.DataFrame({"system": means.index, "p_hit_mean": means.to_numpy()})
 
 
 PROGRESSION = register(
@@ -272,8 +286,10 @@ class DefenceBaseInputs:
 
 
 def compute_defence_base(inputs: DefenceBaseInputs) -> Answer:
-    """Tables ``readings``, ``cases`` and ``bases``; ``extra``: the fitted ``base``, its
-    ``error`` and the ``criterion`` (:func:`~explodice.fit_defence_base`, exact)."""
+    """Tables ``readings``, ``cases``, ``bases`` and ``summary`` (the ``base``, ``n_cases``,
+    the criterion's ``fit_error`` and the largest error of a case, ``max_error``); ``extra``:
+    the fitted ``base``, its ``error`` and the ``criterion`` (:func:`~explodice.
+    fit_defence_base`, exact)."""
     fit = fit_defence_base(
         list(inputs.builds),
         monsters=None if inputs.monsters is None else list(inputs.monsters),
@@ -284,6 +300,14 @@ def compute_defence_base(inputs: DefenceBaseInputs) -> Answer:
     )
     srd = _srd(inputs.monsters)
     tables = {name: _attributed(getattr(fit, name), srd) for name in ("readings", "cases", "bases")}
+    tables["summary"] = pd.DataFrame(  # what a caption says: the base, its errors, the cases
+        {
+            "base": [int(fit.base)],
+            "n_cases": [len(fit.cases)],
+            "fit_error": [float(fit.error)],
+            "max_error": [float(fit.cases.error.abs().max())],
+        }
+    )
     extra = {"base": int(fit.base), "error": float(fit.error), "criterion": fit.criterion}
     provenance = Provenance.of(
         "defence_base", inputs.rules, unit="rolls", notes=(srd,) if srd else ()

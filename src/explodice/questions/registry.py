@@ -48,13 +48,22 @@ __all__ = [
 #: The modules that register the questions, imported by :func:`catalogue`.
 MODULES = (
     "day",
+    "day_policies",
     "readings",
     "gauge_sizing",
     "progression",
+    "level_dcs",
     "save_dc",
     "success",
     "combat",
     "bestiary",
+    "opposed",
+    "initiative",
+    "close_contest",
+    "passive",
+    "hiding",
+    "group",
+    "haggling",
 )
 #: Answers kept in memory within a run (the largest, the day's, are a few hundred kB).
 MEMO_SIZE = 64

@@ -6,18 +6,20 @@ $ explodice contest --bids-a 3 --bids-b uniform:4
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
-import pandas as pd
-
-from explodice.analysis.close_contest import close_contest
 from explodice.core.errors import ExplodiceError, shown
 from explodice.core.numbers import read_decimal
 from explodice.present import i18n
 from explodice.present.cli.base import Command
 from explodice.present.cli.numbers import parse_integer
 from explodice.present.cli.options import output_options
-from explodice.present.cli.output import show
+from explodice.present.cli.output import emit
+from explodice.present.formats import Formatter
+from explodice.present.labels import bid_words
+from explodice.questions.close_contest import CloseContestInputs
+from explodice.questions.registry import ask
 
 __all__ = ["COMMAND", "run"]
 
@@ -49,21 +51,18 @@ def bids(text: str) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Lutte serrée: a tie settled by bids of HP."""
-    c = close_contest(bids(args.bids_a), bids(args.bids_b))
-    frame = pd.DataFrame([c.summary()])
+    models = [bids(args.bids_a), bids(args.bids_b)]
+    answer = ask("close_contest", CloseContestInputs(((models[0], models[1]),)))
+    if args.format != "text":
+        emit(answer.csv_table("bids"), args.format)
+        return 0
     _ = i18n.translator(args.lang)
-
-    def model(text: str) -> str:  # a bid model as a reader says it
-        top = text.strip().removeprefix("uniform:")
-        return _("uniform 0-{top}").format(top=top) if top != text.strip() else text.strip()
-
-    show(
-        frame,
-        args,
-        _("lutte serrée: A bids {bids_a}, B bids {bids_b} (hit points)").format(
-            bids_a=model(args.bids_a), bids_b=model(args.bids_b)
-        ),
+    header = _("lutte serrée: A bids {bids_a}, B bids {bids_b} (hit points)").format(
+        bids_a=bid_words(models[0], args.lang), bids_b=bid_words(models[1], args.lang)
     )
+    columns = ["p_win_a", "p_win_b", "hp_a_mean", "hp_b_mean", "rounds_mean"]
+    text = Formatter(args.lang, "cli").table(answer, "bids", columns)
+    sys.stdout.write(f"# {header}\n{text.to_string(index=False)}\n")
     return 0
 
 

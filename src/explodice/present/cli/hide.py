@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import argparse
 import functools
+import sys
 
-from explodice.analysis.hiding import hide
 from explodice.game.rules import ADVANTAGE_STATES, Roll, Rules, switches
 from explodice.game.tables import SYSTEMS
 from explodice.present import i18n
@@ -25,8 +25,11 @@ from explodice.present.cli.options import (
     rules_from,
     rules_options,
 )
-from explodice.present.cli.output import percent, show
+from explodice.present.cli.output import emit
+from explodice.present.formats import Formatter
 from explodice.present.labels import changed_readings, rules_text, switch_label, switch_value
+from explodice.questions.hiding import HidingInputs
+from explodice.questions.registry import ask
 
 __all__ = ["COMMAND", "run"]
 
@@ -68,34 +71,30 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from(args)
     roll = Roll(args.modifier, advantage=args.advantage, reroll=reroll_from(args, None))
     refuse_unread_readings(args, [roll], rules)
-    r = hide(
-        roll,
-        active=[Roll(m) for m in args.active],
-        passive=args.passive,
-        system=args.system,
-        rules=rules,
-    )
-    frame = r.to_frame()
+    inputs = HidingInputs(roll, tuple(Roll(m) for m in args.active), tuple(args.passive),
+                          args.system, rules)  # fmt: skip
+    answer = ask("hiding", inputs)
+    if args.format != "text":
+        emit(answer.csv_table("observers"), args.format)
+        return 0
     _ = i18n.translator(args.lang)
-    if args.format == "text":  # the observers as the command was given them
-        frame["observer"] = (
-            [_("passive {value}").format(value=v) for v in args.passive]
-            + [_("active, Perception {modifier}").format(modifier=f"{m:+d}") for m in args.active]
-            + [_("all")]
-        )
-    show(
-        frame,
-        args,
-        _(
-            "hiding, {system}, exact: P(hidden from all) {p} (each observer on their own, "
-            "multiplied, would say {q})"
-        ).format(
-            system=args.system,
-            p=percent(r.p_hidden, args.lang),
-            q=percent(r.p_if_independent, args.lang),
-        )
-        + _rules(rules, args),
+    fmt = Formatter(args.lang, "cli")
+    text = fmt.table(answer, "observers", ["observer", "p_hidden_from"])
+    text[_("observer")] = (  # the observers as the command was given them
+        [_("passive {value}").format(value=v) for v in args.passive]
+        + [_("active, Perception {modifier}").format(modifier=f"{m:+d}") for m in args.active]
+        + [_("all")]
     )
+    group = answer.tables["group"].iloc[0]
+    header = _(
+        "hiding, {system}, exact: P(hidden from all) {p} (each observer on their own, "
+        "multiplied, would say {q})"
+    ).format(
+        system=args.system,
+        p=fmt.cell(group.p_hidden, "probability"),
+        q=fmt.cell(group.p_if_independent, "probability"),
+    ) + _rules(rules, args)
+    sys.stdout.write(f"# {header}\n{text.to_string(index=False)}\n")
     return 0
 
 

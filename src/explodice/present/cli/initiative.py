@@ -7,14 +7,19 @@ before side.
 from __future__ import annotations
 
 import argparse
+import sys
 
-from explodice.analysis.initiative import MAX_ORDERS, initiative
+from explodice.analysis.initiative import MAX_ORDERS
 from explodice.core.errors import ExplodiceError, shown
 from explodice.game.tables import SYSTEMS
 from explodice.present import i18n
 from explodice.present.cli.base import Command
 from explodice.present.cli.options import MODIFIER, TOP, output_options, refuse
-from explodice.present.cli.output import show
+from explodice.present.cli.output import emit
+from explodice.present.formats import Formatter
+from explodice.present.labels import N_
+from explodice.questions.initiative import InitiativeInputs
+from explodice.questions.registry import ask
 
 __all__ = ["COMMAND", "pairs", "run"]
 
@@ -83,25 +88,31 @@ def run(args: argparse.Namespace) -> int:
         refuse(args, ("--side",), f"is read by --show sides, not by --show {args.show}.")
     if args.show != "orders":
         refuse(args, ("--top",), f"applies to --show orders, not to --show {args.show}.")
-    r = initiative(mods, sides=sides, system=args.system)
-    what = {"ranks": r.ranks, "orders": r.orders, "sides": r.sides}[args.show]
-    if what is None:
-        raise ExplodiceError(
-            f"`--show {args.show}` needs "
-            + ("--side NAME=A,B" if args.show == "sides" else f"at most {MAX_ORDERS} creatures")
-        )
-    if args.show == "orders":
-        what = what.head(args.top)
-    elif args.show == "sides":
-        what = what.rename(columns={"first": "side first", "second": "side second"})
-    _ = i18n.translator(args.lang)
-    show(
-        what,
-        args,
-        _("initiative, {system}, exact (ties: the higher DEX modifier, then a coin)").format(
-            system=args.system
-        ),
+    inputs = InitiativeInputs(
+        tuple(mods.items()),
+        None if sides is None else tuple((k, tuple(v)) for k, v in sides.items()),
+        (args.system,),
     )
+    answer = ask("initiative", inputs)
+    if args.show == "orders" and answer.tables["orders"].empty:
+        raise ExplodiceError(f"`--show orders` needs at most {MAX_ORDERS} creatures")
+    frame = answer.csv_table(args.show)
+    if args.show == "orders":
+        frame = frame.head(args.top)
+    if args.format != "text":
+        emit(frame, args.format)
+        return 0
+    _ = i18n.translator(args.lang)
+    columns = [c for c in answer.tables[args.show].columns if c != "system"]
+    text = Formatter(args.lang, "cli").table(
+        answer, args.show, columns, {"first": N_("side first"), "second": N_("side second")}
+    )
+    if args.show == "orders":
+        text = text.head(args.top)
+    header = _("initiative, {system}, exact (ties: the higher DEX modifier, then a coin)").format(
+        system=args.system
+    )
+    sys.stdout.write(f"# {header}\n{text.to_string(index=False)}\n")
     return 0
 
 

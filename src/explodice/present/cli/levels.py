@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from explodice.analysis.levels import level_dcs, resolve_targets
+from explodice.analysis.levels import resolve_targets
 from explodice.core.errors import ExplodiceError, check_unique
 from explodice.core.spreadsheet import to_csv
 from explodice.game.build import parse_test
@@ -38,6 +38,8 @@ from explodice.present.cli.output import json_text, percent
 from explodice.present.formats import Formatter
 from explodice.present.i18n import Lang
 from explodice.present.labels import build_test_label, difficulty_label, rules_text
+from explodice.questions.answer import Answer
+from explodice.questions.level_dcs import LevelDCsInputs
 from explodice.questions.progression import ProgressionInputs
 from explodice.questions.registry import ask
 
@@ -138,7 +140,17 @@ def run(args: argparse.Namespace) -> int:
         tables["progression"] = answer.csv_table("progression")
         tables["progression"].attrs["targets"] = answer.extra["targets"]
     if args.table in (None, "dcs"):
-        tables["dcs"] = dcs_table(found.builds, tests, targets, levels, args, rules)
+        dcs = LevelDCsInputs(
+            tuple(found.builds),
+            rules,
+            tuple(levels),
+            tests=tuple(tests) if isinstance(tests, list) else tests,
+            targets=tuple(targets.items()) if targets is not None else None,
+            systems=tuple(s for s in SYSTEMS if s in args.systems),
+            advantage=args.advantage,
+        )
+        dcs_answer = ask("level_dcs", dcs)
+        tables["dcs"] = dcs_answer.csv_table("dcs")
     if args.format == "csv":
         to_csv(next(iter(tables.values())), sys.stdout)
         return 0
@@ -156,36 +168,9 @@ def run(args: argparse.Namespace) -> int:
     if "progression" in tables:
         out += progression_text(tables["progression"], args.lang)
     if "dcs" in tables:
-        out += dcs_text(tables["dcs"], args.lang)
+        out += dcs_text(dcs_answer, args.lang)
     sys.stdout.write("\n".join(out) + "\n")
     return 0
-
-
-def dcs_table(
-    builds: Any, tests: Any, targets: Any, levels: list[int], args: argparse.Namespace, rules: Any
-) -> pd.DataFrame:
-    """:func:`~explodice.level_dcs` for each build, test and system, with a ``system``
-    column."""
-    frames = []
-    for b in builds:
-        own = [None] if tests == "main" else list(b.tests()) if tests is None else tests
-        for test in own:
-            for system in args.systems:
-                t = level_dcs(
-                    targets,
-                    build=b,
-                    test=test,
-                    levels=levels,
-                    system=system,
-                    rules=rules,
-                    advantage=args.advantage,
-                )
-                t.insert(2, "system", system)
-                frames.append(t)
-    out = pd.concat(frames, ignore_index=True)
-    out.attrs.update(frames[0].attrs)
-    out.attrs.pop("system", None)
-    return out
 
 
 # -- text -----------------------------------------------------------------------------------
@@ -256,10 +241,20 @@ def progression_text(frame: pd.DataFrame, lang: Lang) -> list[str]:
     return out
 
 
-def dcs_text(frame: pd.DataFrame, lang: Lang) -> list[str]:
-    """One table per build, test and system: the DC of each band per level, then the single
-    flat table and the printed one, the target and each table's worst miss."""
+def dcs_text(answer: Answer, lang: Lang) -> list[str]:
+    """One table per build, test and system of the ``level_dcs`` answer: the DC of each band
+    per level, then the single flat table and the printed one, the target and each table's
+    worst miss (each cell by its column's kind: a miss of exactly 0 is 0%, one that rounds to
+    it < 0.1%)."""
     _ = i18n.translator(lang)
+    fmt = Formatter(lang, "cli")
+    prov = answer.provenance
+    frame = answer.tables["dcs"]
+
+    def cells(values: Any, col: str) -> list[str]:
+        kind = answer.kind(col)
+        return [fmt.cell(v, kind, exact=prov.exact, cut=prov.cut) for v in values]
+
     out = [
         "",
         "# "
@@ -275,18 +270,18 @@ def dcs_text(frame: pd.DataFrame, lang: Lang) -> list[str]:
         by = {t: part for t, part in rows.groupby("table", sort=False)}
         lines: dict[str, list[str]] = {}
         for level, part in by["level"].groupby("level", sort=False):
-            lines[str(level)] = [str(int(v)) for v in part.set_index("difficulty").dc[bands]]
+            lines[str(level)] = cells(part.set_index("difficulty").dc[bands], "dc")
         for table in ("flat", "typical"):
             first = by[table].drop_duplicates("difficulty").set_index("difficulty")
-            lines[_(table)] = [str(int(v)) for v in first.dc[bands]]
+            lines[_(table)] = cells(first.dc[bands], "dc")
         first = by["level"].drop_duplicates("difficulty").set_index("difficulty")
-        lines[_("target")] = [percent(v, lang) for v in first.target[bands]]
+        lines[_("target")] = cells(first.target[bands], "target")
         for table in ("level", "flat", "typical"):
             worst = by[table].drop_duplicates("difficulty").set_index("difficulty")
             label = _("worst miss: {table}").format(
                 table=_("per level") if table == "level" else _(table)
             )
-            lines[label] = [percent(v, lang) for v in worst.worst_miss[bands]]
+            lines[label] = cells(worst.worst_miss[bands], "worst_miss")
         grid = pd.DataFrame.from_dict(lines, orient="index", columns=heads)
         grid.index.name = _("level")
         name = build_test_label(str(test), *_kind_of(frame, str(build), str(test)), lang)

@@ -6,14 +6,15 @@ $ explodice opposed -m 2 --vs 0 --system d20
 from __future__ import annotations
 
 import argparse
+import sys
 
 import pandas as pd
 
-from explodice.analysis.resolutions import opposed
 from explodice.core.errors import ExplodiceError, shown
 from explodice.game.rules import ADVANTAGE_STATES, Roll
 from explodice.game.tables import SYSTEMS
 from explodice.present import i18n
+from explodice.present.answers import method_text
 from explodice.present.cli.base import Command
 from explodice.present.cli.options import (
     MODIFIER,
@@ -27,8 +28,16 @@ from explodice.present.cli.options import (
     sampling_from,
 )
 from explodice.present.cli.output import emit
+from explodice.present.formats import Formatter
+from explodice.present.i18n import Lang
+from explodice.present.labels import REROLL, policy_label
+from explodice.questions.opposed import OUTCOMES, OpposedInputs
+from explodice.questions.registry import ask
 
 __all__ = ["COMMAND", "run"]
+
+#: The ends of a simulated probability's interval (the answer's ``win_low``, ``win_high``...).
+EDGES = ("low", "high")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -69,15 +78,47 @@ def run(args: argparse.Namespace) -> int:
     )
     b = Roll(args.vs, advantage=args.vs_advantage, kind=args.kind)
     refuse_unread_readings(args, [a, b], rules)
-    result = opposed(a, b, system=args.system, rules=rules, sampling=sampling_from(args))
-    frame = pd.DataFrame([result.summary()])
+    sampling = sampling_from(args)
+    inputs = OpposedInputs((a,), b, (args.system,), rules, sampling.method, sampling.n, args.seed)
+    answer = ask("opposed", inputs, threads=sampling.threads)
+    if args.format != "text":
+        emit(answer.csv_table("opposed"), args.format)
+        return 0
     _ = i18n.translator(args.lang)
+    row = answer.tables["opposed"].iloc[0]
     header = "# " + _("opposed test, {system}, {method}: A = {a}; B = {b}").format(
-        system=args.system, method=_(result.method), a=result.a, b=result.b
+        system=args.system,
+        method=method_text(answer.provenance, args.lang, rules=False),
+        a=side(a, args.system, args.lang),
+        b=side(b, args.system, args.lang),
     )
-    text = frame[["win", "tie", "loss", "mean margin"]]
-    emit(frame, args.format, text=text, header=header, lang=args.lang)
+    fmt, prov = Formatter(args.lang, "cli"), answer.provenance
+
+    def cell(col: str) -> str:  # a simulated probability with its 95% interval
+        text = fmt.cell(row[col], "probability", exact=prov.exact, cut=prov.cut)
+        if not prov.exact:
+            low, high = (fmt.cell(row[f"{col}_{e}"], "probability", exact=False) for e in EDGES)
+            text += f" [{low} – {high}]"
+        return text
+
+    text = pd.DataFrame(
+        {_(o): [cell(o)] for o in OUTCOMES}
+        | {_("mean margin"): [fmt.cell(row.mean_margin, "signed")]}
+    )
+    sys.stdout.write(f"{header}\n{text.to_string(index=False)}\n")
     return 0
+
+
+def side(roll: Roll, system: str, lang: Lang) -> str:
+    """A side's roll in ``lang``: ``3d6x+2, normal, check, pc, keep`` (``test, PJ, garder``);
+    d20 has no rule of 1, so no actor or policy."""
+    _ = i18n.translator(lang)
+    parts = [f"{system}{roll.modifier:+d}", _(roll.advantage), _(roll.kind)]
+    if system == "3d6x":
+        parts += [_(roll.actor), policy_label(roll.policy, lang)]
+        if roll.reroll is not None:
+            parts.append(_(REROLL[roll.reroll.trigger]))
+    return ", ".join(parts)
 
 
 COMMAND = Command(

@@ -10,7 +10,6 @@ import textwrap
 import pandas as pd
 from matplotlib.figure import Figure
 
-from explodice.analysis.bestiary import DEFAULT_THRESHOLD
 from explodice.game.bestiary import SRD_ATTRIBUTION, srd_monsters
 from explodice.present import i18n
 from explodice.present.builds import shown_builds
@@ -110,7 +109,8 @@ def data_moves(ctx: Context) -> PageData:
     builds = shown_builds(ctx.config).builds  # as `bestiary CONFIG` reads them
     answer = ask("bestiary", BestiaryInputs(_monsters(ctx), builds=builds, rules=ctx.rules))
     return PageData(
-        {"bestiary": answer.csv_table("bestiary")}, {"frame": answer.tables["bestiary"]}
+        {"bestiary": answer.csv_table("bestiary")},
+        {"frame": answer.tables["bestiary"], "summary": answer.tables["summary"].iloc[0]},
     )
 
 
@@ -131,14 +131,18 @@ def draw_moves(ctx: Context, data: PageData) -> Figure:
             _("build"): [_(b) for b in top.worst_build],
         }
     )
-    flagged = frame.flagged.mean()
+    summary = data.shown["summary"]  # the question's: the monsters, the share flagged
     caption = _(
         "Each of the {n} monsters converted flat (VD = AC - 10 + defence base + WIS; DC - 8 + "
         "the 3d6x save base), against the builds at level FP: the change in each "
         "chance, 3d6x - 5e (points: the mean over the builds; lines: each chance's median). "
         "{share} of the chances move by more than {t} for at least one build (the shaded band); "
         "the table lists the largest. Exact."
-    ).format(n=frame.name.nunique(), share=ctx.pct(flagged, 0), t=ctx.pct(DEFAULT_THRESHOLD, 0))
+    ).format(
+        n=fmt.cell(summary.monsters, "count"),
+        share=fmt.cell(summary.share_flagged, "probability"),
+        t=fmt.cell(summary.threshold, "probability", digits=0),
+    )
     caption += " " + shown_builds(ctx.config).note(ctx.lang, ctx.config.source)
     y, top = below_caption(ctx, caption)
     fig, (ax,) = page_figure(

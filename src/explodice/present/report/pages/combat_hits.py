@@ -6,6 +6,7 @@ from __future__ import annotations
 from matplotlib.figure import Figure
 
 from explodice.present.builds import shown_builds
+from explodice.present.formats import Formatter
 from explodice.present.plots.combat import plot_critical, plot_hits_by_level
 from explodice.present.report.kit import Context, PageData, page_figure
 from explodice.present.report.pages.bestiary import below_caption, draw_attribution
@@ -25,7 +26,7 @@ def data(ctx: Context) -> PageData:
         "progression": progression.csv_table("progression"),
         "critical": critical.csv_table("critical"),
     }
-    return PageData(tables, {"builds": shown})
+    return PageData(tables, {"builds": shown, "progression": progression})
 
 
 def draw(ctx: Context, data: PageData) -> Figure:
@@ -33,8 +34,9 @@ def draw(ctx: Context, data: PageData) -> Figure:
     table = data.tables["progression"]
     shown = data.shown["builds"]
     names = list(dict.fromkeys(table.build))[:5]
-    three = table[table.system == "3d6x"]
-    five = table[table.system == "d20"]
+    answer = data.shown["progression"]
+    means = answer.tables["summary"].set_index("system").p_hit_mean  # the question's summary
+    fmt = Formatter(lang)
     caption = _(
         "Each build at levels 1-20 against the SRD's typical monster of FP = its level (the "
         "median AC, attack bonus and save DC of the SRD's monsters of that FP): P(the build hits "
@@ -45,8 +47,8 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "the natural 20. Exact. {builds}."
     ).format(
         base=ctx.rules.defence_base,
-        mean3=ctx.pct(float(three[["p_build_hits", "p_monster_hits"]].to_numpy().mean())),
-        mean5=ctx.pct(float(five[["p_build_hits", "p_monster_hits"]].to_numpy().mean())),
+        mean3=fmt.cell(means["3d6x"], "probability"),
+        mean5=fmt.cell(means["d20"], "probability"),
         builds=shown.note(lang, ctx.config.source),
     )
     y, top = below_caption(ctx, caption)  # the SRD's typical monsters: its attribution

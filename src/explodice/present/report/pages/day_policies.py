@@ -1,5 +1,5 @@
-"""The party's day under four policies, exactly: keep, cancel, the best fixed λ and the optimal
-state-dependent player."""
+"""The party's day under four policies, exactly (the question ``day_policies``): keep, cancel,
+the best fixed λ and the optimal state-dependent player."""
 
 from __future__ import annotations
 
@@ -7,38 +7,33 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from explodice.analysis.sensitivity import day_blind_spot
-from explodice.day.exact import optimal_unsupported
-from explodice.day.optimal import optimal_policy
-from explodice.present import i18n, plots
+from explodice.present import plots
+from explodice.present.answers import for_plot
 from explodice.present.formats import Formatter
 from explodice.present.labels import N_, blind_spot_text, day_description
 from explodice.present.report.kit import Context, PageData, page_figure
+from explodice.questions.day_policies import LAMBDAS, DayPoliciesInputs
+from explodice.questions.registry import ask
 
 __all__ = ["LAMBDAS", "data", "draw"]
-
-LAMBDAS = (0.0, 0.02, 0.05, 0.1, 0.2)  # the fixed λ the page tries
-POLICIES = ("keep", "cancel", "best fixed λ", "optimal")  # the table's order
 
 
 def data(ctx: Context) -> PageData:
     """Each PC's expected successes over the day under each policy, the optimal player's
     gain over each, and its thresholds; or, for a day it cannot play, the reason."""
     day = ctx.config.day
-    spot = day_blind_spot(day, ctx.rules)  # a reading the day engines do not read yet
-    reason = optimal_unsupported(day) or (spot and blind_spot_text(spot, day, ctx.lang))
-    if reason:  # the optimal player cannot play this day: the page says why
-        return PageData({}, {"unsupported": reason})
-    best = optimal_policy(ctx.config.day, ctx.rules)
-    table = best.compare(lambdas=LAMBDAS)
-    table["policy"] = pd.Categorical(table["policy"], POLICIES, ordered=True)
-    table = table.sort_values(["character", "policy"]).reset_index(drop=True)
-    table["policy"] = table["policy"].astype(str)
-    # the weight of each row's best fixed λ, looked up by the label compare() gives it (the
-    # table has no column of its own for it)
-    weights = {f"best(λ={w:g})": w for w in LAMBDAS}
+    answer = ask("day_policies", DayPoliciesInputs(day, ctx.rules))
+    if "unsupported" in answer.extra:  # the optimal player cannot play this day: the page says why
+        return PageData({}, {"unsupported": answer.extra["unsupported"]})
+    if "not computed" in answer.extra:  # a reading the day engines do not read yet
+        spot = day_blind_spot(day, ctx.rules)
+        return PageData({}, {"unsupported": blind_spot_text(spot, day, ctx.lang)})
     return PageData(
-        {"policies": table, "optimal-thresholds": best.to_frame("thresholds")},
-        {"weights": [weights.get(d) for d in table.detail]},
+        {
+            "policies": answer.csv_table("policies"),
+            "optimal-thresholds": answer.csv_table("thresholds"),
+        },
+        {"answer": answer},
     )
 
 
@@ -52,17 +47,25 @@ def draw(ctx: Context, data: PageData) -> Figure:
         fig, (a,) = page_figure(ctx, title, caption)
         a.axis("off")
         return fig
-    table = data.tables["policies"]
+    answer = data.shown["answer"]
+    table = answer.tables["policies"]
+    fmt = Formatter(lang)
+
+    def cells(col: str, digits: int | None = None) -> list[str]:
+        # one format per column, by its kind: λ 0.00 / 0.02, successes 10.630, gains +0.015
+        # (0.000 for 0 and for -3e-15); a row without a λ (keep, cancel, optimal) is blank
+        return [
+            "" if col == "weight" and pd.isna(v) else fmt.cell(v, answer.kind(col), digits=digits)
+            for v in table[col]
+        ]
+
     shown = pd.DataFrame(
         {
             _("character"): table.character,
             _("policy"): table.policy.map(_),
-            _("λ"): [ctx.num(w, None) if w is not None else "" for w in data.shown["weights"]],
-            _(N_("expected successes")): table.successes.map(lambda v: ctx.num(v, 3)),
-            # a signed number, three decimals in every row: +0.015, 0.000 for 0 and for -3e-15
-            _(N_("optimal gain")): table.optimal_gain.map(
-                lambda v: Formatter(lang).cell(v, "signed")
-            ),
+            _("λ"): cells("weight", 2),
+            _(N_("expected successes")): cells("successes"),
+            _(N_("optimal gain")): cells("optimal_gain"),
         }
     )
     if shown.empty:  # an all-NPC party: nobody has a choice to make
@@ -75,7 +78,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "what playing well adds to each fixed policy."
     ).format(
         day=day_description(c.day.name, [ch.name for ch in c.day.characters], c.day.n_rolls, lang),
-        lambdas=", ".join(i18n.number(x, lang, None) for x in LAMBDAS),
+        lambdas=", ".join(fmt.cell(x, "number", digits=2) for x in LAMBDAS),
     )
     fig, (a, b) = page_figure(
         ctx, title, caption, ncols=2, table=shown, table_height=0.03 + 0.022 * (len(shown) + 1)
@@ -91,7 +94,8 @@ def draw(ctx: Context, data: PageData) -> Figure:
                 transform=ax.transAxes,
             )
         return fig
-    named = table.assign(policy=table.policy.map(_), expected=table.successes)
+    named = for_plot(answer, "policies", ctx.rules)
+    named = named.assign(policy=named.policy.map(_), expected=named.successes)
     named.attrs["rules"] = ctx.rules
     plots.plot_bars(
         named,

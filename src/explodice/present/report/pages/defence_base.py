@@ -27,7 +27,8 @@ def data(ctx: Context) -> PageData:
     shown = shown_builds(ctx.config)
     answer = ask("defence_base", DefenceBaseInputs(tuple(shown.builds), ctx.rules))
     tables = {name: answer.csv_table(name) for name in ("cases", "bases", "readings")}
-    return PageData(tables, {"builds": shown, "fit": SimpleNamespace(**answer.extra)})
+    return PageData(tables, {"builds": shown, "fit": SimpleNamespace(**answer.extra),
+                             "answer": answer})  # fmt: skip
 
 
 def draw(ctx: Context, data: PageData) -> Figure:
@@ -36,6 +37,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
     cases = data.tables["cases"]
     readings = data.tables["readings"]
     fmt = Formatter(lang)
+    summary = data.shown["answer"].tables["summary"].iloc[0]  # the question's summary
     table = pd.DataFrame(
         [
             [
@@ -63,10 +65,10 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "case by level (3d6x − 5e). The table: the base each reading of the VD would take. "
         "Exact. {builds}."
     ).format(
-        base=fit.base,
-        cases=i18n.number(len(cases), lang, 0),
-        error=ctx.pct(fit.error),
-        worst=ctx.pct(float(cases.error.abs().max())),
+        base=fmt.cell(summary.base, "dc"),
+        cases=fmt.cell(summary.n_cases, "count"),
+        error=fmt.cell(summary.fit_error, "probability"),
+        worst=fmt.cell(summary.max_error, "probability"),
         builds=data.shown["builds"].note(lang, ctx.config.source),
     )
     y, top = below_caption(ctx, caption)  # the SRD's typical monsters: its attribution

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-import pandas as pd
+from typing import Any
+
 from matplotlib.figure import Figure
 
-from explodice.analysis.resolutions import group_success, working_together
 from explodice.present import plots
+from explodice.present.formats import Formatter
 from explodice.present.labels import test_label
 from explodice.present.report.kit import Context, PageData, page_figure
+from explodice.questions.group import GroupInputs
+from explodice.questions.registry import ask
 
 __all__ = ["data", "draw"]
 
@@ -17,41 +20,21 @@ SKILL = "Stealth"
 
 def data(ctx: Context) -> PageData:
     """P(success) against DCs 4 to 36 of the party's group test, of its working together (the
-    best member leads with advantage), and of each member alone, exact."""
-    party = list(ctx.config.party)
+    best member leads with advantage), and of each member alone (the question ``group``,
+    exact)."""
+    answer = ask("group", GroupInputs(tuple(ctx.config.party), SKILL, rules=ctx.rules))
+    return PageData({"group": answer.csv_table("group")}, {"answer": answer})
+
+
+def _series(row: Any, ctx: Context) -> str:
+    """A row's curve, in words: the group, working together, or one member alone."""
     _ = ctx._
-    rows = []
-    for dc in range(4, 37):
-        rolls = [ch.roll(SKILL, dc=dc) for ch in party]  # a reroll on failure needs the DC
-        g = group_success(rolls, dc=dc, rules=ctx.rules)
-        t = working_together(rolls, dc, rules=ctx.rules)
-        rows.append(
-            {
-                "dc": dc,
-                "series": _("group (≥{need} of {size})").format(need=g.need, size=len(rolls)),
-                "p": g.p,
-            }
-        )
-        rows.append(
-            {
-                "dc": dc,
-                "series": _("working together ({name} leads)").format(name=party[t.leader].name),
-                "p": t.p,
-            }
-        )
-        rows += [
-            {
-                "dc": dc,
-                "series": _("{name} alone ({modifier})").format(
-                    name=ch.name, modifier=f"{r.modifier:+d}"
-                ),
-                "p": p,
-            }
-            for ch, r, p in zip(party, rolls, g.p_each)
-        ]
-    frame = pd.DataFrame(rows)
-    frame["skill"], frame["method"] = test_label(SKILL, ctx.lang), "exact"
-    return PageData({"group": frame})
+    if row.how == "group":
+        return _("group (≥{need} of {size})").format(need=row.need, size=row.size)
+    if row.how == "together":
+        return _("working together ({name} leads)").format(name=row.member)
+    modifier = Formatter(ctx.lang).cell(row.modifier, "modifier")
+    return _("{name} alone ({modifier})").format(name=row.member, modifier=modifier)
 
 
 def draw(ctx: Context, data: PageData) -> Figure:
@@ -63,8 +46,11 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "for everyone. Each member's own odds for comparison; exact."
     ).format(skill=skill)
     fig, (a,) = page_figure(ctx, _("Group tests and working together"), caption, right=0.74)
+    answer = data.shown["answer"]
+    curves = answer.csv_table("group").drop(columns=["rules"])
+    curves["series"] = [_series(row, ctx) for row in curves.itertuples()]
     plots.plot_success_curves(
-        data.tables["group"].assign(advantage="normal"),
+        curves.assign(advantage="normal"),
         ax=a,
         hue="series",
         lang=lang,

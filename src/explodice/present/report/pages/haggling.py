@@ -4,41 +4,33 @@ from __future__ import annotations
 
 from typing import Any
 
-import pandas as pd
 from matplotlib import colormaps
 from matplotlib.figure import Figure
 
-from explodice.analysis.resolutions import haggle, haggle_table
-from explodice.game.rules import Roll
 from explodice.game.tables import HAGGLE_BASE_DC, HAGGLE_CAP_PCT, HAGGLE_STEP_PCT
 from explodice.present import i18n, plots
+from explodice.present.formats import Formatter
 from explodice.present.labels import item_label
 from explodice.present.report.kit import Context, PageData, page_figure
+from explodice.questions.haggling import HagglingInputs
+from explodice.questions.registry import ask
 
 __all__ = ["data", "draw"]
 
 
 def data(ctx: Context) -> PageData:
     """The mean price change per modifier and item type, and the distribution of the change
-    at the base DC for each modifier (exact)."""
-    mods = list(ctx.config.modifiers)
-    table = haggle_table(mods, rules=ctx.rules)
-    table["method"] = "exact"
-    rows = []
-    for m in mods:
-        h = haggle(Roll(m), dc=HAGGLE_BASE_DC, rules=ctx.rules)
-        for change, p in zip(h.pmf.index.tolist(), h.pmf.tolist()):
-            rows.append(
-                {"modifier": m, "dc": HAGGLE_BASE_DC, "change_pct": int(change), "p": float(p)}
-            )
-    dist = pd.DataFrame(rows)
-    dist["method"] = "exact"
-    return PageData({"items": table, "dc16": dist})
+    at the base DC for each modifier (the question ``haggling``, exact)."""
+    answer = ask("haggling", HagglingInputs(tuple(ctx.config.modifiers), rules=ctx.rules))
+    tables = {"items": answer.csv_table("items"), "dc16": answer.csv_table("changes")}
+    return PageData(tables, {"answer": answer})
 
 
 def draw(ctx: Context, data: PageData) -> Figure:
     _, lang = ctx._, ctx.lang
-    table, dist = data.tables["items"], data.tables["dc16"]
+    answer = data.shown["answer"]
+    table, dist = answer.tables["items"], answer.tables["changes"]
+    fmt = Formatter(lang)
     caption = _(
         "Persuasion against the seller (haggling): {step} of the price per point of "
         "margin, capped at {cap} either way. Left: the mean price change (in the buyer's "
@@ -63,11 +55,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
         col="modifier",
         value="mean",
         cmap="RdYlGn",
-        fmt=lambda v: (
-            ("+" if v >= 0 else "−")
-            + i18n.number(abs(v), lang, 0)
-            + ("%" if lang == "en" else "\xa0%")
-        ),
+        fmt=lambda v: fmt.cell(v, "signed", digits=0) + ("%" if lang == "en" else "\xa0%"),
         lang=lang,
         title=_("Mean price change (%) by item type"),
         label=_("mean price change (%)"),
@@ -76,7 +64,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
     wide = dist.pivot(index="modifier", columns="change_pct", values="p").fillna(0.0)
     frame = wide.reset_index()
     changes = [int(c) for c in wide.columns]  # the price changes in percent
-    greens = [("+" if c >= 0 else "−") + i18n.percent(abs(c) / 100, lang, 0) for c in changes]
+    greens = [fmt.cell(c, "modifier") + ("%" if lang == "en" else "\xa0%") for c in changes]
     frame.columns = ["modifier"] + greens
     plots.plot_outcomes(
         frame.assign(method="exact"),

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 from matplotlib.figure import Figure
 
-from explodice.analysis.initiative import initiative
 from explodice.present import i18n
+from explodice.present.formats import Formatter
+from explodice.present.labels import N_
 from explodice.present.report.kit import Context, PageData, page_figure
+from explodice.questions.initiative import InitiativeInputs
+from explodice.questions.registry import ask
 
 __all__ = ["data", "draw"]
 
@@ -21,34 +23,38 @@ def data(ctx: Context) -> PageData:
     orc, wolf, us, them = _("Orc"), _("Wolf"), _("the party"), _("the monsters")
     creatures: dict[str, object] = {c.name: c for c in party}
     creatures |= {orc: 1, wolf: 2}
-    sides = {us: [c.name for c in party], them: [orc, wolf]} if party else None
+    sides = {us: [c.name for c in party], them: [orc, wolf]}
     if not party:
         creatures |= {_("Hero"): 2}
         sides = {us: [_("Hero")], them: [orc, wolf]}
-    results = {
-        s: initiative(creatures, sides=sides, system=s, rules=ctx.rules) for s in ("3d6x", "d20")
-    }
-    ranks = pd.concat([r.ranks.assign(system=s) for s, r in results.items()], ignore_index=True)
-    by_side = []
-    for s, r in results.items():
-        assert r.sides is not None  # the sides were given
-        by_side.append(r.sides.assign(system=s))
-    side_rows = pd.concat(by_side, ignore_index=True)
-    ranks["method"] = side_rows["method"] = "exact"
-    return PageData({"ranks": ranks, "sides": side_rows}, {"creatures": list(creatures)})
+    inputs = InitiativeInputs(
+        tuple(creatures.items()),
+        tuple((side, tuple(names)) for side, names in sides.items()),
+        ("3d6x", "d20"),
+        ctx.rules,
+    )
+    answer = ask("initiative", inputs)
+    tables = {"ranks": answer.csv_table("ranks"), "sides": answer.csv_table("sides")}
+    return PageData(tables, {"creatures": list(creatures), "answer": answer})
 
 
 def draw(ctx: Context, data: PageData) -> Figure:
     _ = ctx._
-    ranks, side_rows = data.tables["ranks"], data.tables["sides"]
+    answer = data.shown["answer"]
+    ranks, side_rows = answer.tables["ranks"], answer.tables["sides"]
+    fmt = Formatter(ctx.lang)
     first = side_rows[side_rows["first"] == _("the party")].set_index("system").p
     caption = _(
         "A DEX ability check (outside the rule of 1); ties go to the higher DEX "
         "modifier, then a coin. Exact P(rank) against an orc (DEX +1) and a wolf (+2). "
         "The party acts entirely first with P = {p3} in 3d6x, {p20} in d20."
-    ).format(p3=ctx.pct(first["3d6x"]), p20=ctx.pct(first["d20"]))
-    table = side_rows.assign(p=side_rows.p.map(ctx.pct))[["system", "first", "second", "p"]]
-    table.columns = [_("system"), _("acts first"), _("then"), _("probability")]
+    ).format(p3=fmt.cell(first["3d6x"], "probability"), p20=fmt.cell(first["d20"], "probability"))
+    table = fmt.table(
+        answer,
+        "sides",
+        ["system", "first", "second", "p"],
+        {"first": N_("acts first"), "second": N_("then"), "p": N_("probability")},
+    )
     fig, axes = page_figure(
         ctx, _("Initiative"), caption, ncols=2, table=table, table_height=0.16, right=0.88
     )

@@ -4,14 +4,18 @@ stays closest over levels 1-20 and the game's printed one, with each table's wor
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 from matplotlib.figure import Figure
 
-from explodice.analysis.levels import level_dcs
 from explodice.game.build import parse_test
 from explodice.present.builds import first_builds, shown_builds
+from explodice.present.formats import Formatter
 from explodice.present.labels import build_test_label, difficulty_label
-from explodice.present.report.kit import Context, PageData, exact_columns, page_figure
+from explodice.present.report.kit import Context, PageData, page_figure
+from explodice.questions.level_dcs import LevelDCsInputs
+from explodice.questions.registry import ask
 
 __all__ = ["MAX_BUILDS", "data", "draw"]
 
@@ -20,30 +24,37 @@ MAX_BUILDS = 5
 
 
 def data(ctx: Context) -> PageData:
-    """The level-based, flat and typical 3d6x DC tables of each build's main test (exact)."""
+    """The level-based, flat and typical 3d6x DC tables of each build's main test (the
+    question ``level_dcs``, exact)."""
     shown = shown_builds(ctx.config)
-    frame = level_dcs(build=list(shown.builds), rules=ctx.rules)
-    return PageData({"dcs": exact_columns(frame)}, {"builds": shown})
+    answer = ask("level_dcs", LevelDCsInputs(tuple(shown.builds), ctx.rules))
+    return PageData({"dcs": answer.csv_table("dcs")}, {"builds": shown, "answer": answer})
 
 
-def _row(rows: pd.DataFrame, ctx: Context) -> list[str]:
+def _row(rows: pd.DataFrame, cell: Any) -> list[str]:
     """One band of one build: its DC at each level, then each table's worst miss and DC."""
     by = {t: part.sort_values("level") for t, part in rows.groupby("table")}
-    miss = {t: ctx.pct(part.worst_miss.iloc[0]) for t, part in by.items()}
+    miss = {t: cell(part.worst_miss.iloc[0], "worst_miss") for t, part in by.items()}
     return [
-        *(str(int(v)) for v in by["level"].dc),
+        *(cell(v, "dc") for v in by["level"].dc),
         miss["level"],
-        str(int(by["flat"].dc.iloc[0])),
+        cell(by["flat"].dc.iloc[0], "dc"),
         miss["flat"],
-        str(int(by["typical"].dc.iloc[0])),
+        cell(by["typical"].dc.iloc[0], "dc"),
         miss["typical"],
     ]
 
 
 def draw(ctx: Context, data: PageData) -> Figure:
     _, lang = ctx._, ctx.lang
-    frame = data.tables["dcs"]
+    answer = data.shown["answer"]
+    frame = answer.tables["dcs"]
     shown = data.shown["builds"]
+    fmt, prov = Formatter(lang), answer.provenance
+
+    def cell(v: Any, col: str) -> str:  # each number by its column's kind
+        return fmt.cell(v, answer.kind(col), exact=prov.exact, cut=prov.cut)
+
     kept, left_out = first_builds(list(dict.fromkeys(frame.build)), MAX_BUILDS, lang)
     levels = sorted(set(frame.level))
     rows, shade = [], []
@@ -52,13 +63,13 @@ def draw(ctx: Context, data: PageData) -> Figure:
         first = part.iloc[0]
         test = build_test_label(first.test, *_kind(part), lang)
         for i, band in enumerate(dict.fromkeys(part.difficulty)):
-            cells = _row(part[part.difficulty == band], ctx)
+            cells = _row(part[part.difficulty == band], cell)
             who = f"{name} · {test}" if i == 0 else ""
             rows.append(
                 [
                     who,
                     difficulty_label(band, lang),
-                    ctx.pct(part[part.difficulty == band].target.iloc[0], 1),
+                    cell(part[part.difficulty == band].target.iloc[0], "target"),
                     *cells,
                 ]
             )

@@ -3,40 +3,34 @@ systems."""
 
 from __future__ import annotations
 
-import pandas as pd
 from matplotlib.figure import Figure
 
-from explodice.analysis.resolutions import opposed
 from explodice.game.rules import Roll
 from explodice.present import plots
+from explodice.present.answers import for_plot
 from explodice.present.report.kit import Context, PageData, page_figure
+from explodice.questions.opposed import OpposedInputs
+from explodice.questions.registry import ask
 
-__all__ = ["data", "draw"]
+__all__ = ["MODIFIERS", "data", "draw"]
+
+#: Side A's modifiers (side B rolls at +0).
+MODIFIERS = tuple(range(-4, 9))
 
 
 def data(ctx: Context) -> PageData:
-    """P(win), P(tie), P(loss) of A at -4..+8 against B at +0, exact, in both systems."""
-    rows = []
-    for system in ("3d6x", "d20"):
-        for diff in range(-4, 9):
-            o = opposed(Roll(diff), Roll(0), system=system, rules=ctx.rules)
-            rows.append(
-                {
-                    "system": system,
-                    "modifier_a": diff,
-                    "modifier_b": 0,
-                    "win": o.win,
-                    "tie": o.tie,
-                    "loss": o.loss,
-                    "method": o.method,
-                }
-            )
-    return PageData({"opposed": pd.DataFrame(rows)})
+    """P(win), P(tie), P(loss) of A at -4..+8 against B at +0, exact, in both systems (the
+    question ``opposed``)."""
+    inputs = OpposedInputs(
+        tuple(Roll(m) for m in MODIFIERS), Roll(0), systems=("3d6x", "d20"), rules=ctx.rules
+    )
+    answer = ask("opposed", inputs)
+    return PageData({"opposed": answer.csv_table("opposed")}, {"answer": answer})
 
 
 def draw(ctx: Context, data: PageData) -> Figure:
     _, lang = ctx._, ctx.lang
-    frame = data.tables["opposed"]
+    frame = for_plot(data.shown["answer"], "opposed", ctx.rules)
     caption = _(
         "Both sides roll; the higher total wins and a tie keeps the status quo (a close "
         "contest under the optional rule). Against "

@@ -6,10 +6,12 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from explodice.analysis.resolutions import passive_table
-from explodice.present import i18n, plots
+from explodice.present import plots
+from explodice.present.formats import Formatter
 from explodice.present.labels import N_, STATES
 from explodice.present.report.kit import Context, PageData, page_figure
+from explodice.questions.passive import PassiveInputs
+from explodice.questions.registry import ask
 
 __all__ = ["data", "draw"]
 
@@ -27,18 +29,17 @@ SHOWN = (
 
 
 def data(ctx: Context) -> PageData:
-    """The passive value at modifier +0 against the active roll, per system and state."""
-    frame = pd.concat(
-        [passive_table([0], system=system, rules=ctx.rules) for system in ("3d6x", "d20")],
-        ignore_index=True,
-    )
-    frame["method"] = "exact"
-    return PageData({"passive": frame})
+    """The passive value at modifier +0 against the active roll, per system and state (the
+    question ``passive``, exact)."""
+    answer = ask("passive", PassiveInputs(rules=ctx.rules))
+    return PageData({"passive": answer.csv_table("passive")}, {"answer": answer})
 
 
 def draw(ctx: Context, data: PageData) -> Figure:
     _, lang = ctx._, ctx.lang
-    frame = data.tables["passive"]
+    answer = data.shown["answer"]
+    frame = answer.csv_table("passive").drop(columns=["rules"])  # the note: method
+    fmt = Formatter(lang)
     # one bar per system and state (the d20 has one disadvantage: the same under both readings)
     rows = []
     for st in STATES:
@@ -59,12 +60,11 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "the passive value (or 1 point above); 3d6x rolls higher (mean {mean} + "
         "modifier), so a base of {base} instead of 10 would match its median. The table "
         "adds the means and how often the roll reaches the passive value. Exact."
-    ).format(mean=i18n.number(normal["mean"], lang, 1), base=int(normal.base_for_median))
-    shown = frame[[col for col, _header in SHOWN]].copy()
-    shown["advantage"] = shown["advantage"].map(_)
-    shown["mean"] = shown["mean"].map(lambda v: ctx.num(v, 2))
-    shown["p_roll_at_least"] = shown["p_roll_at_least"].map(ctx.pct)
-    shown.columns = [_(header) for _col, header in SHOWN]
+    ).format(
+        mean=fmt.cell(normal["mean"], "number", digits=1),
+        base=fmt.cell(normal.base_for_median, "dc"),
+    )
+    shown = fmt.table(answer, "passive", [col for col, _header in SHOWN], dict(SHOWN))
     height = 0.03 + 0.028 * (len(shown) + 1)
     fig, (a,) = page_figure(
         ctx,

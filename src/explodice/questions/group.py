@@ -1,0 +1,89 @@
+"""Group tests and working together: P(success) against each DC of the party's group test (at
+least half of the members succeed), of its working together (the best member leads with
+advantage) and of each member alone; exact (:func:`~explodice.group_success`,
+:func:`~explodice.working_together`).
+
+Shown by the report's page ``group``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from explodice.analysis.resolutions import group_success, working_together
+from explodice.game.character import Character
+from explodice.game.rules import Rules
+from explodice.questions.answer import Answer, Kind, Provenance
+from explodice.questions.registry import Question, register
+
+__all__ = ["GROUP_KINDS", "GroupInputs", "QUESTION", "compute"]
+
+#: The columns of the table and their kinds.
+GROUP_KINDS: dict[str, Kind] = {
+    "dc": "dc",
+    "how": "label",
+    "member": "name",
+    "modifier": "modifier",
+    "need": "count",
+    "size": "count",
+    "p": "probability",
+}
+
+
+@dataclass(frozen=True)
+class GroupInputs:
+    """The ``party`` (its characters, each with its own policy and reroll), the ``skill``,
+    the ``dcs`` and the rules."""
+
+    party: tuple[Character, ...]
+    skill: str = "Stealth"
+    dcs: tuple[int, ...] = tuple(range(4, 37))
+    rules: Rules = Rules()
+
+
+def compute(inputs: GroupInputs) -> Answer:
+    """Table ``group``: per DC, ``how`` the party rolls (``group``: at least ``need`` of
+    ``size``; ``together``: ``member`` leads with advantage; ``alone``: ``member`` with its
+    ``modifier``) and ``p``."""
+    party = list(inputs.party)
+    rows = []
+    for dc in inputs.dcs:
+        rolls = [ch.roll(inputs.skill, dc=dc) for ch in party]  # a reroll on failure: the DC
+        g = group_success(rolls, dc=dc, rules=inputs.rules)
+        t = working_together(rolls, dc, rules=inputs.rules)
+        base = {"dc": dc, "need": g.need, "size": len(rolls)}
+        rows.append(base | {"how": "group", "member": "", "modifier": pd.NA, "p": g.p})
+        leader = party[t.leader]
+        lead = {"member": leader.name, "modifier": rolls[t.leader].modifier}
+        rows.append(base | {"how": "together", **lead, "p": t.p})
+        rows += [
+            base | {"how": "alone", "member": ch.name, "modifier": r.modifier, "p": p}
+            for ch, r, p in zip(party, rolls, g.p_each)
+        ]
+    columns = ["dc", "how", "member", "modifier", "need", "size", "p"]
+    frame = pd.DataFrame(rows, columns=columns)
+    frame["modifier"] = frame["modifier"].astype("Int64")
+    prov = Provenance.of(
+        "group",
+        inputs.rules,
+        unit="rolls",
+        policies=tuple(
+            (c.name, str(c.policy), c.reroll.trigger if c.reroll is not None else "none")
+            for c in party
+        ),
+    )
+    return Answer("group", {"group": frame}, GROUP_KINDS, prov)
+
+
+QUESTION = register(
+    Question(
+        name="group",
+        summary="a group test and working together against each DC, beside each member alone",
+        inputs=GroupInputs,
+        compute=compute,
+        kinds=GROUP_KINDS,
+        surfaces={"report": ("group",)},
+    )
+)
