@@ -341,8 +341,9 @@ def roll_type_lines(day_roll: Any, lang: Lang, width: int = 16) -> str:
     if not day_roll.label_is_default:
         return "\n".join(textwrap.wrap(day_roll.label, width)) or day_roll.label
     _ = i18n.translator(lang)
+    test = roll_test_label(day_roll, lang, kind=False)  # "sauvegarde CON" on two lines
     return _("{name}:\n{test}\nDC {dc}").format(
-        name=day_roll.character, test=roll_test_label(day_roll, lang, kind=False), dc=day_roll.dc
+        name=day_roll.character, test="\n".join(textwrap.wrap(test, 11)) or test, dc=day_roll.dc
     )
 
 

@@ -36,7 +36,7 @@ GAUGE_COLUMNS = (
     ("p_empty", N_("P(empty by end of day)")),
     ("first_empty_mean", N_("first empty: mean roll")),
     ("caused_mean", N_("drain per day")),
-    ("lost_mean", N_("points lost")),
+    ("lost_mean", N_("points lost (character)")),
 )
 #: How a gauge empties: its own rolls drain it, or only the excess of another pours into it.
 EMPTIED_BY = {True: N_("its rolls"), False: N_("overflow")}
@@ -88,6 +88,10 @@ def draw(ctx: Context, data: PageData) -> Figure:
     shown = pd.DataFrame(
         {_(head): [cell(col, v) for v in can_empty[col]] for col, head in GAUGE_COLUMNS}
     )
+    # the points a character loses (drain with nowhere to go) are the character's, not a
+    # gauge's: written once, on the character's first row (they read as 0.7 per gauge)
+    later = can_empty["character"].duplicated().to_numpy()
+    shown.loc[later, _("points lost (character)")] = ""
     if not prov.exact and not can_empty.empty:  # a simulated P(empty) with its interval
         shown[_(N_("95% interval"))] = [
             f"{fmt.cell(lo, 'probability', exact=False)} – {fmt.cell(hi, 'probability', exact=False)}"
