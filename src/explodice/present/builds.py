@@ -38,9 +38,10 @@ class ShownBuilds:
         if self.source == "reference":
             return _(
                 "The reference builds (the configuration has no [[build]] table): {names}"
-            ).format(names=", ".join(self.names))
+            ).format(names=", ".join(_(n) for n in self.names))
         return _("Builds of the configuration ({source}): {names}").format(
-            source=_(config_source), names=", ".join(self.names)
+            source=_(config_source),
+            names=", ".join(_(n) for n in self.names),  # as the tables
         )
 
 

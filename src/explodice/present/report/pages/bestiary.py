@@ -81,8 +81,8 @@ def draw_fp(ctx: Context, data: PageData) -> Figure:
         _(
             "Per power factor, the typical monster ({n} monsters: the medians of their AC as first "
             "listed, highest attack bonus, highest save DC and HP) met by the builds at "
-            "level FP (1-20). Flat: VD = AC - 10 + defence base + WIS, the attack bonus as printed, "
-            "a save DC of DC - 8 + the 3d6x save base. Matched: the 3d6x value whose chances (the "
+            "level FP (1-20). Flat: VD = AC − 10 + defence base + WIS, the attack bonus as printed, "
+            "a save DC of DC − 8 + the 3d6x save base. Matched: the 3d6x value whose chances (the "
             "builds hit it, it hits them, they save) are closest to 5e's, least squares over the "
             "builds. An FP without monsters is read between its neighbours. Exact."
         ).format(n=int(t["count"].sum()))
@@ -125,19 +125,23 @@ def draw_moves(ctx: Context, data: PageData) -> Figure:
             "FP": top.fp,
             _("chance"): [_(CHANCE_LABELS[c]) for c in top.chance],
             _("attack, DC or save"): top["item"],
-            _("5e"): [fmt.cell(v, "probability") for v in top.p_d20],
-            _("3d6x"): [fmt.cell(v, "probability") for v in top.p_3d6x],
+            # the mean over the builds, its change, then the one build it moves most: the
+            # largest change read beside the means looked like arithmetic gone wrong
+            _("5e (mean)"): [fmt.cell(v, "probability") for v in top.p_d20],
+            _("3d6x (mean)"): [fmt.cell(v, "probability") for v in top.p_3d6x],
+            _("mean change"): [fmt.cell(v, "change") for v in top.change],
             _("largest change"): [fmt.cell(v, "change") for v in top.largest_change],
-            _("build"): [_(b) for b in top.worst_build],
+            _("for the build"): [_(b) for b in top.worst_build],
         }
     )
     summary = data.shown["summary"]  # the question's: the monsters, the share flagged
     caption = _(
-        "Each of the {n} monsters converted flat (VD = AC - 10 + defence base + WIS; DC - 8 + "
+        "Each of the {n} monsters converted flat (VD = AC − 10 + defence base + WIS; DC − 8 + "
         "the 3d6x save base), against the builds at level FP: the change in each "
-        "chance, 3d6x - 5e (points: the mean over the builds; lines: each chance's median). "
+        "chance, 3d6x − 5e (points: the mean over the builds; lines: each chance's median). "
         "{share} of the chances move by more than {t} for at least one build (the shaded band); "
-        "the table lists the largest. Exact."
+        "the table lists the largest: each chance's mean over the builds, and the one build it "
+        "moves most. Exact."
     ).format(
         n=fmt.cell(summary.monsters, "count"),
         share=fmt.cell(summary.share_flagged, "probability"),
