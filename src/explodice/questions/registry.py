@@ -53,6 +53,7 @@ MODULES = (
     "progression",
     "save_dc",
     "success",
+    "odds",
     "combat",
     "bestiary",
 )
