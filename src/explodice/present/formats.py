@@ -87,8 +87,8 @@ class Formatter:
             return self._(MISSING)
         if kind in (None, "name"):
             return str(value)
-        if kind == "label":
-            return self._(str(value))
+        if kind == "label":  # an empty label (no note) stays empty
+            return self._(str(value)) if str(value) else ""
         if kind == "flag":
             return self._("yes") if bool(value) else self._("no")
         x = float(value)

@@ -54,6 +54,7 @@ MODULES = (
     "save_dc",
     "success",
     "odds",
+    "compare",
     "combat",
     "bestiary",
 )
