@@ -277,7 +277,14 @@ SURFACES: dict[str, list[tuple[Page | Cli | Explorer, ...]]] = {
     "gauge_sizing": [(Page("gauge-sizing", "gauges"), Cli(("size-gauges",)))],
     "progression": [(Page("levels-progression", "progression"), Cli(("levels", "--table", "progression")))],
     "save_dc": [(Page("save-dc", "gaps"), Cli(("save-dc",))), (Page("save-dc", "bases"), Cli(("save-dc", "--table", "bases")))],
-    "success": [(Page("dc-table", "success"), Cli(("table", "--modifiers", "MODIFIERS", "--disadvantage-readings", "both")))],
+    "success": [
+        (Page("dc-table", "success"), Cli(("table", "--modifiers", "MODIFIERS", "--disadvantage-readings", "both"))),
+        (
+            Page("success-curves", "success"),
+            Cli(("table", "--modifiers", "SPREAD", "--dc", *(str(d) for d in range(3, 41)),
+                 "--disadvantage-readings", "both")),
+        ),
+    ],
     "odds": [(Page("distribution", "pmf", (("curve", "3d6x+4"),)), Cli(("odds", "-m", "4", "--pmf")))],
     "compare": [
         (Page("d20-comparison", "equivalent-dc-table"), Cli(("compare",))),
@@ -313,6 +320,7 @@ def surfaces_of(config, tmp_path_factory):
     from explodice.present.explorer.data import explorer_data
     from explodice.present.report.contents import PAGES
     from explodice.present.report.pages.readings import PAGE_SWITCHES
+    from explodice.present.report.pages.success_curves import _spread
 
     folder = tmp_path_factory.mktemp("catalogue")
     day = folder / "day.toml"
@@ -323,6 +331,7 @@ def surfaces_of(config, tmp_path_factory):
         "DAY.toml": [str(day)],
         "PAGE_SWITCHES": list(PAGE_SWITCHES),
         "MODIFIERS": [str(m) for m in config.modifiers],
+        "SPREAD": [str(m) for m in _spread(config.modifiers, 3)],
     }
 
     def read(surface: Page | Cli | Explorer, capsys: Any) -> pd.DataFrame:

@@ -100,7 +100,8 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "d20 is certain or impossible for that profile, the DC is matched on the profile named "
         "beside it (the one whose d20 odds there are nearest 50%)."
     ).format(reference=ref)
-    caption += " " + method_text(answer.provenance, lang, rules=False).capitalize() + "."
+    how = method_text(answer.provenance, lang, rules=False)
+    caption += " " + how[:1].upper() + how[1:] + "."
     title = _("3d6x against d20: equivalent DCs")
     fig, (a, b) = page_figure(ctx, title, caption, ncols=2, table=shown, table_height=0.24)
     plots.plot_equivalent_dc(data.tables["equivalent-dc"], ax=a, lang=lang)
