@@ -290,6 +290,12 @@ SURFACES: dict[str, list[tuple[Page | Cli | Explorer, ...]]] = {
         (Page("d20-comparison", "equivalent-dc-table"), Cli(("compare",))),
         (Page("d20-comparison", "equivalent-dc"), Explorer("equivalent")),
     ],
+    "rule_of_one": [
+        (
+            Page("rule-of-one", "frontier", (("roll", "3d6x+4, normal, check, pc, keep"), ("dc", 16))),
+            Cli(("frontier", "-m", "4", "--dc", "16")),
+        ),
+    ],
     "attack": [
         (
             Cli(("attack", "-m", *_MODS, "--ac", *_ACS, "--both-readings", "--critical", "none")),
@@ -724,3 +730,28 @@ def test_the_compare_note_is_french_under_lang_fr(capsys):
     head = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("#")]
     assert len(head) == 2 and "DD du d20 25 et 30" in head[1], head
     assert "for this roll" not in "".join(head)
+
+
+def test_the_rule_of_one_answers_the_rules_by_enumeration():
+    from explodice.game.rules import Roll
+    from explodice.questions.rule_of_one import RuleOfOneInputs
+    from tests.brute import enumerate_roll
+    from tests.hand import HAND, sf
+
+    rules = Rules()
+    inputs = RuleOfOneInputs(rules, drains=(("keep", Roll(0)),), cases=((Roll(2), 16),), upto=6)
+    answer = registry.ask("rule_of_one", inputs)
+    front = answer.tables["frontier"]
+    keep, cancel = front.iloc[0], front.iloc[-1]
+    assert (keep.policy, cancel.policy) == ("keep", "cancel")
+    assert keep.p_success == pytest.approx(sf(HAND["normal"], 14), abs=1e-12)
+    assert keep.drain_mean == pytest.approx(3 / 6 * 4.2, abs=1e-9)  # a kept 1 drains a d6x
+    brute = enumerate_roll(Roll(2, policy="cancel"), rules, 10)  # every throw, walked
+    p = sum(q for (total, _, _), q in brute.items() if total >= 16)
+    drain = sum(q * d for (_, d, _), q in brute.items())
+    assert cancel.p_success == pytest.approx(p, abs=1e-6)
+    assert cancel.drain_mean == pytest.approx(drain, abs=1e-6)
+    drains = answer.tables["drain"]
+    # drain 1: exactly one kept 1 (75/216) whose drain die shows 1 (1/6)
+    assert drains.p.iloc[1] == pytest.approx(75 / 216 / 6, abs=1e-12)
+    assert answer.provenance.method == "exact"

@@ -55,6 +55,7 @@ MODULES = (
     "success",
     "odds",
     "compare",
+    "rule_of_one",
     "combat",
     "bestiary",
 )
