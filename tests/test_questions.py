@@ -296,6 +296,7 @@ SURFACES: dict[str, list[tuple[Page | Cli | Explorer, ...]]] = {
             Cli(("frontier", "-m", "4", "--dc", "16")),
         ),
     ],
+    "monte_carlo": [(Page("monte-carlo", "bands"),), (Page("monte-carlo", "convergence"),)],
     "attack": [
         (
             Cli(("attack", "-m", *_MODS, "--ac", *_ACS, "--both-readings", "--critical", "none")),
@@ -755,3 +756,25 @@ def test_the_rule_of_one_answers_the_rules_by_enumeration():
     # drain 1: exactly one kept 1 (75/216) whose drain die shows 1 (1/6)
     assert drains.p.iloc[1] == pytest.approx(75 / 216 / 6, abs=1e-12)
     assert answer.provenance.method == "exact"
+
+
+def test_the_monte_carlo_check_holds_both_methods_and_its_seed_gives_its_numbers():
+    from explodice.game.rules import Roll
+    from explodice.questions.monte_carlo import MonteCarloInputs
+    from tests.hand import HAND, sf
+
+    inputs = MonteCarloInputs(Roll(4, advantage="advantage"), Rules(), dc=22, n=4000, seed=9)
+    answer = registry.ask("monte_carlo", inputs)
+    p = answer.provenance
+    assert (p.method, p.n, p.seed) == ("simulate", 4000, 9)
+    bands = answer.tables["bands"]
+    by_hand = [sf(HAND["advantage"], dc - 4) for dc in bands.dc]
+    np.testing.assert_allclose(bands.exact.to_numpy(), by_hand, atol=1e-12)
+    outside = ((bands.exact < bands.ci_low) | (bands.exact > bands.ci_high)).mean()
+    assert outside < 0.2  # 95% intervals: a few DCs may miss, not many
+    conv = answer.tables["convergence"]
+    assert conv.n.tolist()[0] == 1000 and conv.n.tolist()[-1] == 4000
+    np.testing.assert_allclose(conv.exact.to_numpy(), sf(HAND["advantage"], 18), atol=1e-12)
+    registry.forget()
+    again = registry.ask("monte_carlo", inputs)  # computed afresh: the same seed, the same rolls
+    np.testing.assert_array_equal(again.tables["bands"].p.to_numpy(), bands.p.to_numpy())

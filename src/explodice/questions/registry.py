@@ -56,6 +56,7 @@ MODULES = (
     "odds",
     "compare",
     "rule_of_one",
+    "monte_carlo",
     "combat",
     "bestiary",
 )
