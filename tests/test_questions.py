@@ -297,6 +297,12 @@ SURFACES: dict[str, list[tuple[Page | Cli | Explorer, ...]]] = {
         ),
     ],
     "monte_carlo": [(Page("monte-carlo", "bands"),), (Page("monte-carlo", "convergence"),)],
+    "reroll": [
+        (
+            Page("rerolls", "worth", (("system", "3d6x"), ("trigger", "failure"), ("advantage", "normal"))),
+            Cli(("reroll", "-m", "0", "4", "8")),
+        ),
+    ],
     "attack": [
         (
             Cli(("attack", "-m", *_MODS, "--ac", *_ACS, "--both-readings", "--critical", "none")),
@@ -778,3 +784,21 @@ def test_the_monte_carlo_check_holds_both_methods_and_its_seed_gives_its_numbers
     registry.forget()
     again = registry.ask("monte_carlo", inputs)  # computed afresh: the same seed, the same rolls
     np.testing.assert_array_equal(again.tables["bands"].p.to_numpy(), bands.p.to_numpy())
+
+
+def test_a_reroll_on_failure_is_worth_what_the_rules_say_by_hand():
+    from explodice.questions.reroll import RerollInputs
+    from tests.hand import HAND, sf
+
+    inputs = RerollInputs((0, 4), Rules(), (12, 16, 22), systems=("3d6x", "d20"))
+    worth = registry.ask("reroll", inputs).tables["worth"]
+    for row in worth.itertuples():
+        need = row.dc - row.modifier
+        if row.system == "3d6x":
+            p = sf(HAND["normal"], need)
+        else:  # a d20 reaches `need` on the faces need..20
+            p = min(max((21 - need) / 20, 0.0), 1.0)
+        assert row.p == pytest.approx(p, abs=1e-12)
+        assert row.p_reroll == pytest.approx(1 - (1 - p) ** 2, abs=1e-12)  # two tries
+        assert row.gain == pytest.approx(row.p_reroll - row.p, abs=1e-15)
+    assert (worth[worth.system == "d20"].drain_added == 0).all()  # the d20 drains nothing

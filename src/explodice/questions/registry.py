@@ -57,6 +57,7 @@ MODULES = (
     "compare",
     "rule_of_one",
     "monte_carlo",
+    "reroll",
     "combat",
     "bestiary",
 )
