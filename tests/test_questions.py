@@ -303,6 +303,7 @@ SURFACES: dict[str, list[tuple[Page | Cli | Explorer, ...]]] = {
             Cli(("reroll", "-m", "0", "4", "8")),
         ),
     ],
+    "dc_for_target": [(Cli(("dc", "--target", "0.75", "0.5", "0.25")),)],
     "attack": [
         (
             Cli(("attack", "-m", *_MODS, "--ac", *_ACS, "--both-readings", "--critical", "none")),
@@ -802,3 +803,23 @@ def test_a_reroll_on_failure_is_worth_what_the_rules_say_by_hand():
         assert row.p_reroll == pytest.approx(1 - (1 - p) ** 2, abs=1e-12)  # two tries
         assert row.gain == pytest.approx(row.p_reroll - row.p, abs=1e-15)
     assert (worth[worth.system == "d20"].drain_added == 0).all()  # the d20 drains nothing
+
+
+@pytest.mark.parametrize("mode", ["closest", "at_least", "at_most"])
+def test_the_dc_for_a_target_is_the_one_the_rules_give_by_hand(mode):
+    from explodice.game.rules import Roll
+    from explodice.questions.dc_for_target import DCForTargetInputs
+    from tests.hand import HAND, sf
+
+    targets = (0.9, 0.5, 0.2)
+    answer = registry.ask("dc_for_target", DCForTargetInputs(Roll(3), Rules(), targets, mode=mode))
+    odds = {dc: sf(HAND["normal"], dc - 3) for dc in range(1, 60)}  # by hand
+    for t, row in zip(targets, answer.tables["dcs"].itertuples()):
+        assert row.p == pytest.approx(odds[row.dc], abs=1e-12)
+        if mode == "closest":
+            best = min(abs(p - t) for p in odds.values())
+            assert abs(row.p - t) == pytest.approx(best, abs=1e-12)
+        elif mode == "at_least":  # the hardest DC still at least t
+            assert row.p >= t and odds[row.dc + 1] < t
+        else:  # the easiest DC at most t
+            assert row.p <= t and odds[row.dc - 1] > t

@@ -58,6 +58,7 @@ MODULES = (
     "rule_of_one",
     "monte_carlo",
     "reroll",
+    "dc_for_target",
     "combat",
     "bestiary",
 )
