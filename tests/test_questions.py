@@ -823,3 +823,37 @@ def test_the_dc_for_a_target_is_the_one_the_rules_give_by_hand(mode):
             assert row.p >= t and odds[row.dc + 1] < t
         else:  # the easiest DC at most t
             assert row.p <= t and odds[row.dc - 1] > t
+
+
+def _single_roll_inputs() -> dict[str, Any]:
+    """Small inputs of the single-roll questions (issue 31's second round)."""
+    from explodice.game.rules import Roll
+    from explodice.questions.compare import CompareInputs
+    from explodice.questions.dc_for_target import DCForTargetInputs
+    from explodice.questions.monte_carlo import MonteCarloInputs
+    from explodice.questions.odds import OddsInputs
+    from explodice.questions.reroll import RerollInputs
+    from explodice.questions.rule_of_one import RuleOfOneInputs
+
+    rules = Rules(overflow="lost")
+    return {
+        "odds": OddsInputs(Roll(2, advantage="advantage"), rules, dcs=(12, 16)),
+        "compare": CompareInputs((("a", 0), ("b", 5)), rules, lucky=True),
+        "rule_of_one": RuleOfOneInputs(rules, (("keep", Roll(1)),), ((Roll(1), 14),), upto=5),
+        "monte_carlo": MonteCarloInputs(Roll(0), rules, 12, 2000, 4, dcs=(8, 12), steps=2),
+        "reroll": RerollInputs((1,), rules, (14,), triggers=("one",)),
+        "dc_for_target": DCForTargetInputs(Roll(1), rules, (0.3,)),
+    }
+
+
+@pytest.mark.parametrize("name", list(_single_roll_inputs()))
+def test_a_single_roll_answer_reads_back_bit_for_bit_and_names_the_rules(name):
+    inputs = _single_roll_inputs()[name]
+    answer = registry.ask(name, inputs)
+    assert answer.provenance.rules == (("overflow", "lost"),)  # the switch off its default
+    back = Answer.from_json(answer.to_json())  # what the cache of answers keeps
+    assert back.provenance == answer.provenance and back.extra == answer.extra
+    for table, frame in answer.tables.items():
+        pd.testing.assert_frame_equal(back.tables[table], frame, check_exact=True)
+        for col in frame.columns:  # every column that reaches a surface has its kind
+            assert answer.kind(str(col)) is not None, (name, table, col)
