@@ -48,9 +48,12 @@ def data(ctx: Context) -> PageData:
         ],
         ignore_index=True,
     )
+    equivalent = answer.csv_table("equivalent")
+    for frame in (curves, equivalent):  # the plots' notes name them in the page's language
+        frame.attrs["rules"] = ctx.rules
     return PageData(
         {
-            "equivalent-dc": answer.csv_table("equivalent"),
+            "equivalent-dc": equivalent,
             "equivalent-dc-table": answer.csv_table("table"),
             "curves": curves,
         },

@@ -25,8 +25,10 @@ def data(ctx: Context) -> PageData:
     at DC 22 as n grows."""
     c = ctx.config
     answer = ask("monte_carlo", MonteCarloInputs(ROLL, ctx.rules, DC, c.n, c.seed))
+    convergence = answer.csv_table("convergence")
+    convergence.attrs["rules"] = ctx.rules  # the plot's note names them in the page's language
     return PageData(
-        {"bands": answer.csv_table("bands"), "convergence": answer.csv_table("convergence")},
+        {"bands": answer.csv_table("bands"), "convergence": convergence},
         {"answer": answer},
     )
 

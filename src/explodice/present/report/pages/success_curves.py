@@ -25,7 +25,9 @@ def data(ctx: Context) -> PageData:
     to 40, both readings."""
     inputs = SuccessInputs(tuple(_spread(ctx.config.modifiers, 3)), ctx.rules, DCS, readings="both")
     answer = ask("success", inputs)  # the DC table's question (`explodice table`)
-    return PageData({"success": answer.csv_table("success")}, {"answer": answer})
+    table = answer.csv_table("success")
+    table.attrs["rules"] = ctx.rules  # the plots' note names them in the page's language
+    return PageData({"success": table}, {"answer": answer})
 
 
 def _spread(values: Sequence[int], k: int) -> list[int]:
