@@ -857,3 +857,11 @@ def test_a_single_roll_answer_reads_back_bit_for_bit_and_names_the_rules(name):
         pd.testing.assert_frame_equal(back.tables[table], frame, check_exact=True)
         for col in frame.columns:  # every column that reaches a surface has its kind
             assert answer.kind(str(col)) is not None, (name, table, col)
+
+
+def test_a_certain_cell_of_the_dc_table_is_100_percent_on_the_command_line(capsys):
+    # issue 31: 3d6x+5 against DC 8 always succeeds (its three dice make at least 3), but the
+    # table wrote "100.0%" (and the report ">99") like a cell that only rounds there
+    assert main(["table", "--modifiers", "5", "--dc", "8", "16", "--states", "normal"]) == 0
+    row = capsys.readouterr().out.splitlines()[-1].split()
+    assert row[2] == "100%" and row[3] not in ("100%", "> 99.9%")
