@@ -5,7 +5,8 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
-from explodice.game.rules import Roll
+from explodice.game.rules import Advantage, Roll
+from explodice.game.tables import System
 from explodice.present import i18n, plots
 from explodice.present.answers import pmf_distribution
 from explodice.present.report.kit import Context, PageData, page_figure
@@ -16,7 +17,7 @@ __all__ = ["ROLLS", "data", "draw"]
 
 MODIFIER = 4
 #: The rolls drawn: (label, system, advantage state), each one ``odds`` answer.
-ROLLS = (
+ROLLS: tuple[tuple[str, System, Advantage], ...] = (
     ("3d6x+{mod}", "3d6x", "normal"),
     ("3d6x+{mod}, {advantage}", "3d6x", "advantage"),
     ("3d6x+{mod}, {disadvantage}", "3d6x", "disadvantage"),
@@ -32,7 +33,7 @@ def data(ctx: Context) -> PageData:
     answers, frames = {}, []
     for label, system, state in ROLLS:
         name = label.format(mod=MODIFIER, advantage=_("advantage"), disadvantage=_("disadvantage"))
-        inputs = OddsInputs(Roll(MODIFIER, advantage=state), ctx.rules, system)  # type: ignore[arg-type]
+        inputs = OddsInputs(Roll(MODIFIER, advantage=state), ctx.rules, system)
         answers[name] = answer = ask("odds", inputs)
         frames.append(answer.csv_table("pmf").assign(curve=name))
     return PageData({"pmf": pd.concat(frames, ignore_index=True)}, {"answers": answers})
