@@ -11,6 +11,8 @@ from __future__ import annotations
 import io
 import itertools
 import re
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -229,6 +231,210 @@ def test_the_dc_table_is_the_same_on_the_report_and_the_command(config, capsys):
     assert list(cli.columns) == list(report.columns) and set(cli.method) == {"exact"}
     for col in ("p", "p_complication", "drain_mean", "modifier", "dc"):
         np.testing.assert_array_equal(cli[col].to_numpy(), report[col].to_numpy())
+
+
+# -- the catalogue walked: one answer on every surface it names ------------------------------
+@dataclass(frozen=True)
+class Page:
+    """A report page's CSV: its slug, the table's name, the rows that stand for the question's
+    table on the default configuration (``where``: column -> value)."""
+
+    slug: str
+    table: str
+    where: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class Cli:
+    """A command's ``--format csv`` (``DAY.toml``: the default scenario, written)."""
+
+    argv: tuple[str, ...]
+    where: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class Explorer:
+    """A table of the explorer's embedded data (:class:`ExplorerData`'s field), its columns
+    named as the question's (``rename``: the explorer's name -> the question's)."""
+
+    field: str
+    where: tuple[tuple[str, Any], ...] = ()
+    rename: tuple[tuple[str, str], ...] = ()
+
+
+#: For each question, on the default configuration: the surfaces that show one of its tables,
+#: each list of surfaces holding the same rows (the same numbers, bit for bit, the same method).
+#: A question added to the catalogue adds its line here (CONTRIBUTING.md, "A question").
+_OWN = (("policy", "each character's own"),)
+_MODS = tuple(str(m) for m in range(0, 13))
+_ACS = tuple(str(a) for a in range(10, 25))
+SURFACES: dict[str, list[tuple[Page | Cli | Explorer, ...]]] = {
+    "day": [
+        (
+            Page("day", "gauges", (("can_empty", True),)),
+            Cli(("day", "DAY.toml", "--table", "gauges"), (("can_empty", True),)),
+            Explorer("day_gauges", _OWN),
+        ),
+        (Page("day", "roll-types"), Cli(("day", "DAY.toml", "--table", "roll_types"))),
+    ],
+    "readings": [(Page("readings", "readings"), Cli(("readings", "--switches", "PAGE_SWITCHES")))],
+    "gauge_sizing": [(Page("gauge-sizing", "gauges"), Cli(("size-gauges",)))],
+    "progression": [(Page("levels-progression", "progression"), Cli(("levels", "--table", "progression")))],
+    "save_dc": [(Page("save-dc", "gaps"), Cli(("save-dc",))), (Page("save-dc", "bases"), Cli(("save-dc", "--table", "bases")))],
+    "success": [
+        (Page("dc-table", "success"), Cli(("table", "--modifiers", "MODIFIERS", "--disadvantage-readings", "both"))),
+        (
+            Page("success-curves", "success"),
+            Cli(("table", "--modifiers", "SPREAD", "--dc", *(str(d) for d in range(3, 41)),
+                 "--disadvantage-readings", "both")),
+        ),
+    ],
+    "odds": [(Page("distribution", "pmf", (("curve", "3d6x+4"),)), Cli(("odds", "-m", "4", "--pmf")))],
+    "compare": [
+        (Page("d20-comparison", "equivalent-dc-table"), Cli(("compare",))),
+        (Page("d20-comparison", "equivalent-dc"), Explorer("equivalent")),
+    ],
+    "rule_of_one": [
+        (
+            Page("rule-of-one", "frontier", (("roll", "3d6x+4, normal, check, pc, keep"), ("dc", 16))),
+            Cli(("frontier", "-m", "4", "--dc", "16")),
+        ),
+    ],
+    "monte_carlo": [(Page("monte-carlo", "bands"),), (Page("monte-carlo", "convergence"),)],
+    "reroll": [
+        (
+            Page("rerolls", "worth", (("system", "3d6x"), ("trigger", "failure"), ("advantage", "normal"))),
+            Cli(("reroll", "-m", "0", "4", "8")),
+        ),
+    ],
+    "dc_for_target": [(Cli(("dc", "--target", "0.75", "0.5", "0.25")),)],
+    "attack": [
+        (
+            Cli(("attack", "-m", *_MODS, "--ac", *_ACS, "--both-readings", "--critical", "none")),
+            Explorer("attack", (("system", "3d6x"), ("critical", "none")),
+                     (("state", "advantage"), ("p_hit", "p_hit_3d6x"), ("p_crit", "p_crit_3d6x"))),
+        ),
+    ],
+    "critical": [(Page("combat-hits", "critical"),)],
+    "combat_progression": [(Page("combat-hits", "progression"),)],
+    "defence_base": [(Page("defence-base", "readings"), Cli(("defence-base", "--table", "readings")))],
+    "fp_table": [(Page("bestiary-fp", "fp-table"), Cli(("fp-table",)))],
+    "bestiary": [(Page("bestiary", "bestiary"), Cli(("bestiary",)), Explorer("bestiary"))],
+    "day_policies": [(Page("day-policies", "policies"),)],
+    "level_dcs": [(Page("level-dcs", "dcs"), Cli(("levels", "--table", "dcs", "--systems", "3d6x")))],
+    "opposed": [
+        (
+            Page("opposed", "opposed", (("system", "3d6x"), ("modifier_a", 2))),
+            Cli(("opposed", "-m", "2", "--system", "3d6x")),
+        ),
+    ],
+    "initiative": [
+        (
+            Page("initiative", "ranks", (("system", "3d6x"),)),
+            Cli(("initiative", "CREATURES", "--show", "ranks", "--system", "3d6x")),
+        ),
+    ],
+    "close_contest": [
+        (
+            Page("lutte-serree", "bids", (("bids_a", "3"), ("bids_b", "uniform:5"))),
+            Cli(("contest", "--bids-a", "3", "--bids-b", "uniform:5")),
+        ),
+    ],
+    "passive": [(Page("passive", "passive"),)],
+    "hiding": [(Cli(("hide", "-m", "5", "--passive", "12", "14", "--active", "2")),)],
+    "group": [(Page("group", "group"),)],
+    "haggling": [(Page("haggling", "items"),), (Page("haggling", "dc16"),)],
+}  # fmt: skip
+#: The questions whose surfaces take more than a few seconds to compute.
+SLOW_QUESTIONS = {"day", "readings", "gauge_sizing", "save_dc"}
+_KIND = {Page: "report", Cli: "cli", Explorer: "explorer"}
+
+
+def _rows(frame: pd.DataFrame, where: tuple[tuple[str, Any], ...]) -> pd.DataFrame:
+    for col, value in where:
+        frame = frame[frame[col] == value]
+    return frame.reset_index(drop=True)
+
+
+@pytest.fixture(scope="module")
+def surfaces_of(config, tmp_path_factory):
+    """Reads one surface's table on the default configuration, each computed afresh."""
+    from explodice.present.explorer.data import explorer_data
+    from explodice.present.report.contents import PAGES
+    from explodice.present.report.pages.readings import PAGE_SWITCHES
+    from explodice.present.report.pages.success_curves import _spread
+
+    folder = tmp_path_factory.mktemp("catalogue")
+    day = folder / "day.toml"
+    assert main(["day", "--write-default-scenario", str(day)]) == 0
+    ctx = Context(config, "x", "2026-12-01")
+    explorer: dict[str, Any] = {}
+    fill = {
+        "DAY.toml": [str(day)],
+        "PAGE_SWITCHES": list(PAGE_SWITCHES),
+        "MODIFIERS": [str(m) for m in config.modifiers],
+        "SPREAD": [str(m) for m in _spread(config.modifiers, 3)],
+        # the initiative page's creatures: the party by its DEX, an orc +1 and a wolf +2
+        "CREATURES": [f"{c.name}={c.modifier('DEX'):+d}" for c in config.party]
+        + ["Orc=+1", "Wolf=+2"],
+    }
+
+    def read(surface: Page | Cli | Explorer, capsys: Any) -> pd.DataFrame:
+        registry.forget()  # each surface computes its answer again: the numbers, not an object
+        if isinstance(surface, Page):
+            spec = next(p for p in PAGES if p.name == surface.slug)
+            frame = _written(spec.data(ctx).tables[surface.table])
+        elif isinstance(surface, Cli):
+            capsys.readouterr()
+            argv = [a for arg in surface.argv for a in fill.get(arg, [arg])]
+            frame = _csv(capsys, *argv, "--format", "csv")
+        else:  # only the parts of the explorer this field needs (the day's take seconds)
+            day, monsters = surface.field.startswith("day"), surface.field == "bestiary"
+            if (day, monsters) not in explorer:
+                explorer[day, monsters] = explorer_data(config, day=day, monsters=monsters)
+            data = explorer[day, monsters]
+            frame = getattr(data, surface.field).rename(columns=dict(surface.rename))
+            frame = _written(frame)  # as a CSV holds it, like the others
+        return _rows(frame, surface.where)
+
+    return read
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=pytest.mark.slow) if n in SLOW_QUESTIONS else n
+        for n in registry.catalogue()
+    ],
+)
+def test_every_question_holds_the_same_numbers_on_each_of_its_surfaces(name, surfaces_of, capsys):
+    # issue 31's "done means": the report's CSV, the command's --format csv and the explorer's
+    # embedded data hold the same numbers, to full precision, with the same method
+    q = registry.question(name)
+    assert name in SURFACES, f"question {name!r}: add the surfaces that show it to SURFACES"
+    checks = SURFACES[name]
+    named = {kind: set(where) for kind, where in q.surfaces.items()}
+    covered = {_KIND[type(s)] for check in checks for s in check}
+    assert covered == set(named), (name, covered, named)  # every surface it names, and no other
+    for check in checks:
+        frames = [read for read in (surfaces_of(s, capsys) for s in check)]
+        first = frames[0]
+        assert len(first), (name, check[0])
+        methods = [set(f.method) for f in frames if "method" in f]
+        assert methods and all(m == methods[0] for m in methods), (name, methods)
+        assert all(len(m) == 1 for m in methods), (name, methods)  # one method per table
+        for surface, other in zip(check[1:], frames[1:]):
+            assert len(other) == len(first), (name, surface)
+            shared = [
+                c
+                for c in first.columns
+                if c in other.columns and pd.api.types.is_float_dtype(first[c])
+            ]
+            assert shared, (name, surface)  # some numbers to compare
+            for col in shared:
+                np.testing.assert_array_equal(
+                    other[col].to_numpy(), first[col].to_numpy(), err_msg=f"{name} {surface} {col}"
+                )
 
 
 def test_every_question_names_its_surfaces_and_each_one_exists():
@@ -855,3 +1061,209 @@ def test_the_opposed_header_speaks_french(capsys):
     header = capsys.readouterr().out.splitlines()[0]
     assert "A = 3d6x+2, normal, test, PJ, annuler, Chanceux ; B = 3d6x+0" in header, header
     assert "exacte (sans tirage)" in header and "check" not in header and "keep" not in header
+
+
+# -- single rolls: odds and the d20 comparison, against the rules by hand --------------------
+@pytest.mark.parametrize(
+    "state, hand", [("normal", "normal"), ("advantage", "advantage"),
+                    ("disadvantage", "disadvantage (subtract)")],
+)  # fmt: skip
+def test_the_odds_are_the_rules_by_hand(state, hand):
+    from explodice.game.rules import Roll
+    from explodice.questions.odds import OddsInputs
+    from tests.hand import HAND, sf
+
+    answer = registry.ask("odds", OddsInputs(Roll(4, advantage=state), Rules(), dcs=(8, 16, 30)))
+    success = answer.tables["success"]
+    expected = [sf(HAND[hand], dc - 4) for dc in (8, 16, 30)]
+    np.testing.assert_allclose(success.p.to_numpy(), expected, rtol=0, atol=1e-12)
+    pmf = answer.tables["pmf"]
+    p, lo = HAND[hand]
+    np.testing.assert_allclose(pmf.p.to_numpy(), p[pmf.total.to_numpy() - 4 - lo], atol=1e-12)
+    at_least = [sf(HAND[hand], t - 4) for t in pmf.total]
+    np.testing.assert_allclose(pmf.p_at_least.to_numpy(), at_least, atol=1e-12)
+    summary = answer.tables["summary"].iloc[0]
+    mean = float((p * (np.arange(p.size) + lo)).sum()) + 4
+    assert summary["mean"] == pytest.approx(mean, abs=1e-9)
+    assert answer.provenance.method == "exact" and "ci_low" not in success
+
+
+def test_the_d20_odds_and_a_simulated_roll_say_how_they_were_obtained():
+    from explodice.game.rules import Roll
+    from explodice.questions.odds import OddsInputs
+
+    d20 = registry.ask("odds", OddsInputs(Roll(3), Rules(), "d20", (2, 15, 24)))
+    # by hand: a d20 + 3 reaches DC d on the faces d - 3 .. 20, at least 1 and at most 20 faces
+    np.testing.assert_allclose(d20.tables["success"].p, [1.0, 9 / 20, 0.0], rtol=0, atol=1e-15)
+    assert Formatter("en").cell(1.0, "probability") == "100%"  # exact: certain
+    sim = registry.ask(
+        "odds", OddsInputs(Roll(4), Rules(), dcs=(16,), method="simulate", n=20_000, seed=3)
+    )
+    p = sim.provenance
+    assert (p.method, p.n, p.seed, p.unit) == ("simulate", 20_000, 3, "rolls")
+    row = sim.tables["success"].iloc[0]
+    from tests.hand import HAND, sf
+
+    assert row.ci_low <= sf(HAND["normal"], 12) <= row.ci_high  # the exact value inside
+    assert "20,000 rolls, seed 3" in method_text(p, "en")
+
+
+def test_the_odds_command_in_french_writes_the_roll_and_the_method_in_french(capsys):
+    assert main(["odds", "-m", "4", "--advantage", "advantage", "--lang", "fr"]) == 0
+    head = capsys.readouterr().out.splitlines()[:3]
+    assert head[0] == "# 3d6x+4, avantage, test, PJ, garder"
+    assert "exacte (sans tirage)" in head[1] and head[2].startswith("# moyenne 20,8")
+
+
+def test_the_equivalent_dcs_are_the_closest_by_hand():
+    from explodice.questions.compare import CompareInputs
+    from tests.hand import HAND, sf
+
+    answer = registry.ask("compare", CompareInputs((("trained", 4), ("expert", 8)), Rules()))
+    eq = answer.tables["equivalent"]
+    for row in eq.itertuples():
+        p_d20 = min(max((21 - (row.d20_dc - row.modifier)) / 20, 0.0), 1.0)  # by hand
+        assert row.p_d20 == pytest.approx(p_d20, abs=1e-12)
+        p3 = sf(HAND["normal"], row.dc_3d6x - row.modifier)
+        assert row.p_3d6x == pytest.approx(p3, abs=1e-12)
+        if not row.note:  # the closest 3d6x DC: neither neighbour is closer
+            for dc in (row.dc_3d6x - 1, row.dc_3d6x + 1):
+                other = sf(HAND["normal"], dc - row.modifier)
+                assert abs(p3 - p_d20) <= abs(other - p_d20) + 1e-12
+    table = answer.tables["table"]
+    assert answer.extra["reference"] == "trained" and set(table.profile) == {"trained", "expert"}
+
+
+def test_the_compare_note_is_french_under_lang_fr(capsys):
+    # issue 31: `compare -m 4 --lang fr` wrote its note about d20 DCs 25 and 30 in English
+    assert main(["compare", "-m", "4", "--lang", "fr"]) == 0
+    head = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("#")]
+    assert len(head) == 2 and "DD du d20 25 et 30" in head[1], head
+    assert "for this roll" not in "".join(head)
+
+
+def test_the_rule_of_one_answers_the_rules_by_enumeration():
+    from explodice.game.rules import Roll
+    from explodice.questions.rule_of_one import RuleOfOneInputs
+    from tests.brute import enumerate_roll
+    from tests.hand import HAND, sf
+
+    rules = Rules()
+    inputs = RuleOfOneInputs(rules, drains=(("keep", Roll(0)),), cases=((Roll(2), 16),), upto=6)
+    answer = registry.ask("rule_of_one", inputs)
+    front = answer.tables["frontier"]
+    keep, cancel = front.iloc[0], front.iloc[-1]
+    assert (keep.policy, cancel.policy) == ("keep", "cancel")
+    assert keep.p_success == pytest.approx(sf(HAND["normal"], 14), abs=1e-12)
+    assert keep.drain_mean == pytest.approx(3 / 6 * 4.2, abs=1e-9)  # a kept 1 drains a d6x
+    brute = enumerate_roll(Roll(2, policy="cancel"), rules, 10)  # every throw, walked
+    p = sum(q for (total, _, _), q in brute.items() if total >= 16)
+    drain = sum(q * d for (_, d, _), q in brute.items())
+    assert cancel.p_success == pytest.approx(p, abs=1e-6)
+    assert cancel.drain_mean == pytest.approx(drain, abs=1e-6)
+    drains = answer.tables["drain"]
+    # drain 1: exactly one kept 1 (75/216) whose drain die shows 1 (1/6)
+    assert drains.p.iloc[1] == pytest.approx(75 / 216 / 6, abs=1e-12)
+    assert answer.provenance.method == "exact"
+
+
+def test_the_monte_carlo_check_holds_both_methods_and_its_seed_gives_its_numbers():
+    from explodice.game.rules import Roll
+    from explodice.questions.monte_carlo import MonteCarloInputs
+    from tests.hand import HAND, sf
+
+    inputs = MonteCarloInputs(Roll(4, advantage="advantage"), Rules(), dc=22, n=4000, seed=9)
+    answer = registry.ask("monte_carlo", inputs)
+    p = answer.provenance
+    assert (p.method, p.n, p.seed) == ("simulate", 4000, 9)
+    bands = answer.tables["bands"]
+    by_hand = [sf(HAND["advantage"], dc - 4) for dc in bands.dc]
+    np.testing.assert_allclose(bands.exact.to_numpy(), by_hand, atol=1e-12)
+    outside = ((bands.exact < bands.ci_low) | (bands.exact > bands.ci_high)).mean()
+    assert outside < 0.2  # 95% intervals: a few DCs may miss, not many
+    conv = answer.tables["convergence"]
+    assert conv.n.tolist()[0] == 1000 and conv.n.tolist()[-1] == 4000
+    np.testing.assert_allclose(conv.exact.to_numpy(), sf(HAND["advantage"], 18), atol=1e-12)
+    registry.forget()
+    again = registry.ask("monte_carlo", inputs)  # computed afresh: the same seed, the same rolls
+    np.testing.assert_array_equal(again.tables["bands"].p.to_numpy(), bands.p.to_numpy())
+
+
+def test_a_reroll_on_failure_is_worth_what_the_rules_say_by_hand():
+    from explodice.questions.reroll import RerollInputs
+    from tests.hand import HAND, sf
+
+    inputs = RerollInputs((0, 4), Rules(), (12, 16, 22), systems=("3d6x", "d20"))
+    worth = registry.ask("reroll", inputs).tables["worth"]
+    for row in worth.itertuples():
+        need = row.dc - row.modifier
+        if row.system == "3d6x":
+            p = sf(HAND["normal"], need)
+        else:  # a d20 reaches `need` on the faces need..20
+            p = min(max((21 - need) / 20, 0.0), 1.0)
+        assert row.p == pytest.approx(p, abs=1e-12)
+        assert row.p_reroll == pytest.approx(1 - (1 - p) ** 2, abs=1e-12)  # two tries
+        assert row.gain == pytest.approx(row.p_reroll - row.p, abs=1e-15)
+    assert (worth[worth.system == "d20"].drain_added == 0).all()  # the d20 drains nothing
+
+
+@pytest.mark.parametrize("mode", ["closest", "at_least", "at_most"])
+def test_the_dc_for_a_target_is_the_one_the_rules_give_by_hand(mode):
+    from explodice.game.rules import Roll
+    from explodice.questions.dc_for_target import DCForTargetInputs
+    from tests.hand import HAND, sf
+
+    targets = (0.9, 0.5, 0.2)
+    answer = registry.ask("dc_for_target", DCForTargetInputs(Roll(3), Rules(), targets, mode=mode))
+    odds = {dc: sf(HAND["normal"], dc - 3) for dc in range(1, 60)}  # by hand
+    for t, row in zip(targets, answer.tables["dcs"].itertuples()):
+        assert row.p == pytest.approx(odds[row.dc], abs=1e-12)
+        if mode == "closest":
+            best = min(abs(p - t) for p in odds.values())
+            assert abs(row.p - t) == pytest.approx(best, abs=1e-12)
+        elif mode == "at_least":  # the hardest DC still at least t
+            assert row.p >= t and odds[row.dc + 1] < t
+        else:  # the easiest DC at most t
+            assert row.p <= t and odds[row.dc - 1] > t
+
+
+def _single_roll_inputs() -> dict[str, Any]:
+    """Small inputs of the single-roll questions (issue 31's second round)."""
+    from explodice.game.rules import Roll
+    from explodice.questions.compare import CompareInputs
+    from explodice.questions.dc_for_target import DCForTargetInputs
+    from explodice.questions.monte_carlo import MonteCarloInputs
+    from explodice.questions.odds import OddsInputs
+    from explodice.questions.reroll import RerollInputs
+    from explodice.questions.rule_of_one import RuleOfOneInputs
+
+    rules = Rules(overflow="lost")
+    return {
+        "odds": OddsInputs(Roll(2, advantage="advantage"), rules, dcs=(12, 16)),
+        "compare": CompareInputs((("a", 0), ("b", 5)), rules, lucky=True),
+        "rule_of_one": RuleOfOneInputs(rules, (("keep", Roll(1)),), ((Roll(1), 14),), upto=5),
+        "monte_carlo": MonteCarloInputs(Roll(0), rules, 12, 2000, 4, dcs=(8, 12), steps=2),
+        "reroll": RerollInputs((1,), rules, (14,), triggers=("one",)),
+        "dc_for_target": DCForTargetInputs(Roll(1), rules, (0.3,)),
+    }
+
+
+@pytest.mark.parametrize("name", list(_single_roll_inputs()))
+def test_a_single_roll_answer_reads_back_bit_for_bit_and_names_the_rules(name):
+    inputs = _single_roll_inputs()[name]
+    answer = registry.ask(name, inputs)
+    assert answer.provenance.rules == (("overflow", "lost"),)  # the switch off its default
+    back = Answer.from_json(answer.to_json())  # what the cache of answers keeps
+    assert back.provenance == answer.provenance and back.extra == answer.extra
+    for table, frame in answer.tables.items():
+        pd.testing.assert_frame_equal(back.tables[table], frame, check_exact=True)
+        for col in frame.columns:  # every column that reaches a surface has its kind
+            assert answer.kind(str(col)) is not None, (name, table, col)
+
+
+def test_a_certain_cell_of_the_dc_table_is_100_percent_on_the_command_line(capsys):
+    # issue 31: 3d6x+5 against DC 8 always succeeds (its three dice make at least 3), but the
+    # table wrote "100.0%" (and the report ">99") like a cell that only rounds there
+    assert main(["table", "--modifiers", "5", "--dc", "8", "16", "--states", "normal"]) == 0
+    row = capsys.readouterr().out.splitlines()[-1].split()
+    assert row[2] == "100%" and row[3] not in ("100%", "> 99.9%")

@@ -28,7 +28,7 @@ from explodice.questions.answer import Answer, Provenance
 from explodice.questions.day import DayInputs
 from explodice.questions.readings import ReadingsInputs
 
-__all__ = ["day_inputs", "for_plot", "method_text", "readings_inputs"]
+__all__ = ["day_inputs", "for_plot", "method_text", "pmf_distribution", "readings_inputs"]
 
 
 def day_inputs(config: Any, scenario: Any = None, method: Any = None) -> DayInputs:
@@ -87,3 +87,29 @@ def for_plot(answer: Answer, name: str, rules: Any) -> pd.DataFrame:
     frame = answer.csv_table(name).drop(columns=["rules"])
     frame.attrs["rules"] = rules
     return frame
+
+
+def pmf_distribution(answer: Answer, rules: Any = None) -> Any:
+    """The total's distribution that an ``odds`` answer's ``pmf`` table holds, for the plots
+    that draw a :class:`~explodice.Distribution` (its probabilities are the answer's, each
+    total where the table has it, 0 between)."""
+    import numpy as np
+
+    from explodice.engine.distribution import Distribution
+
+    pmf = answer.tables["pmf"]
+    totals = pmf["total"].to_numpy(dtype=np.int64)
+    lo = int(totals.min())
+    p = np.zeros(int(totals.max()) - lo + 1)
+    p[totals - lo] = pmf["p"].to_numpy(dtype=float)
+    prov = answer.provenance
+    system = str(pmf["system"].iloc[0])
+    return Distribution.from_total_pmf(
+        p,
+        lo,
+        method=prov.method,
+        n=prov.n,
+        seed=prov.seed,
+        system=system,
+        rules=rules if system == "3d6x" else None,
+    )

@@ -87,8 +87,8 @@ class Formatter:
             return self._(MISSING)
         if kind in (None, "name"):
             return str(value)
-        if kind == "label":
-            return self._(str(value))
+        if kind == "label":  # an empty label (no note) stays empty
+            return self._(str(value)) if str(value) else ""
         if kind == "flag":
             return self._("yes") if bool(value) else self._("no")
         x = float(value)
@@ -153,17 +153,22 @@ class Formatter:
         name: str,
         columns: list[str] | None = None,
         headers: dict[str, str] | None = None,
+        percent_digits: int | None = None,
     ) -> pd.DataFrame:
         """Table ``name`` of ``answer`` as text: each cell by its column's kind, headers
-        translated (``headers``: the English header of a column, when not its name)."""
+        translated (``headers``: the English header of a column, when not its name;
+        ``percent_digits``: the decimals of its probabilities, when not one: as many as a
+        simulated interval needs)."""
         frame = answer.tables[name]
         prov = answer.provenance
         out = {}
         for col in columns or list(frame.columns):
             kind = answer.kind(col)
             head = (headers or {}).get(col, col)
+            digits = percent_digits if kind == "probability" else None
             out[self._(head)] = [
-                self.cell(v, kind, exact=prov.exact, cut=prov.cut) for v in frame[col]
+                self.cell(v, kind, exact=prov.exact, cut=prov.cut, digits=digits)
+                for v in frame[col]
             ]
         return pd.DataFrame(out)
 

@@ -58,6 +58,7 @@ __all__ = [
     "difficulty_label",
     "item_label",
     "policy_label",
+    "roll_label",
     "roll_test_label",
     "roll_type_label",
     "roll_type_lines",
@@ -257,6 +258,31 @@ def policy_label(policy: Any, lang: Lang) -> str:
             dc=policy.dc, weight=i18n.number(policy.weight, lang, None)
         )
     return _(str(policy))
+
+
+def roll_label(roll: Any, lang: Lang, system: str = "3d6x") -> str:
+    """One roll in words, in ``lang``: ``3d6x+4, advantage, check, pc, keep`` (``3d6x+4,
+    avantage, test, PJ, garder``), its system's name first (``d20+3, ...``) and its reroll
+    last.
+
+    >>> from explodice.game.rules import Roll
+    >>> roll_label(Roll(4, advantage="advantage"), "fr")
+    '3d6x+4, avantage, test, PJ, garder'
+    """
+    if lang == "en":  # the roll's own words (Roll.describe)
+        return system + roll.describe().removeprefix("3d6x")
+    _ = i18n.translator(lang)
+    sign = "+" if roll.modifier >= 0 else "-"
+    words = [
+        f"{system}{sign}{abs(roll.modifier)}",
+        _(roll.advantage),
+        _(roll.kind),
+        _(roll.actor),
+        policy_label(roll.policy, lang),
+    ]
+    if roll.reroll is not None:
+        words.append(_(REROLL[roll.reroll.trigger]))
+    return ", ".join(words)
 
 
 def best_label(weight: float, lang: Lang) -> str:

@@ -2,7 +2,8 @@
 disadvantage asked), exact unless the inputs ask for a simulation
 (:func:`~explodice.success_table`).
 
-Shown by the report's page ``dc-table`` and ``explodice table``.
+Shown by the report's pages ``dc-table`` and ``success-curves``, and ``explodice table``
+(the d20 comparison's curves ask it too).
 """
 
 from __future__ import annotations
@@ -93,6 +94,6 @@ QUESTION = register(
         inputs=SuccessInputs,
         compute=compute,
         kinds=SUCCESS_KINDS,
-        surfaces={"report": ("dc-table",), "cli": ("table",)},
+        surfaces={"report": ("dc-table", "success-curves"), "cli": ("table",)},
     )
 )

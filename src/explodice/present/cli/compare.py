@@ -7,13 +7,14 @@ $ explodice compare --profiles novice=0 trained=4
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
-from explodice.analysis.compare import equivalent_dc, equivalent_dc_table
+import pandas as pd
+
 from explodice.core.errors import ExplodiceError, shown
 from explodice.game.rules import ADVANTAGE_STATES, Roll
 from explodice.game.tables import PROFILES
 from explodice.present import i18n
+from explodice.present.answers import method_text
 from explodice.present.cli.base import Command
 from explodice.present.cli.options import (
     MODIFIER,
@@ -25,7 +26,10 @@ from explodice.present.cli.options import (
     rules_options,
 )
 from explodice.present.cli.output import emit
-from explodice.present.labels import rules_text
+from explodice.present.formats import Formatter
+from explodice.present.i18n import Lang
+from explodice.questions.compare import CompareInputs
+from explodice.questions.registry import ask
 
 __all__ = ["COMMAND", "run"]
 
@@ -60,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
         "match P(total >= DC), whose 1s are kept.",
     )
     reroll = reroll_from(args, None)  # --lucky: each roll's Reroll('one'), in both systems
-    _ = i18n.translator(args.lang)
+    lang = args.lang
+    _ = i18n.translator(lang)
     lucky = ", " + _("Lucky") if reroll is not None else ""
     # every roll of the table shares the advantage and the reroll: one stands for them
     refuse_unread_readings(args, [Roll(0, advantage=args.advantage, reroll=reroll)], rules)
@@ -71,58 +76,65 @@ def run(args: argparse.Namespace) -> int:
             "maps the table of profiles; with --modifier "
             "`compare` maps that one roll (drop --modifier for the profiles' table).",
         )
-        roll = Roll(args.modifier, advantage=args.advantage, reroll=reroll)
-        frame = equivalent_dc(roll, rules=rules)
-        header = (
-            "# "
-            + _(
-                "equivalent DCs, d20 -> 3d6x, modifier {modifier}, {advantage}{lucky}; exact; "
-                "{rules}"
-            ).format(
-                modifier=f"{args.modifier:+d}",
-                advantage=_(args.advantage),
-                lucky=lucky,
-                rules=rules_text(rules, args.lang),
-            )
-            + _shared(frame)
-        )
+        profiles: tuple[tuple[str, int], ...] = (("roll", args.modifier),)
     else:
         pairs = [profile(p) for p in args.profiles]
-        profiles = dict(pairs)
-        if len(profiles) < len(pairs):
-            names = [name for name, _ in pairs]
+        if len(dict(pairs)) < len(pairs):
+            names = [name for name, _m in pairs]
             twice = next(n for n in names if names.count(n) > 1)
             raise ExplodiceError(
                 f"`--profiles` names {shown(twice)} twice; give each profile once."
             )
-        reference = args.reference or ("trained" if "trained" in profiles else next(iter(profiles)))
-        rolls = {n: Roll(m, advantage=args.advantage, reroll=reroll) for n, m in profiles.items()}
-        frame = equivalent_dc_table(rolls, reference=reference, rules=rules)
+        profiles = tuple(pairs)
+    inputs = CompareInputs(profiles, rules, args.reference, args.advantage, reroll is not None)
+    answer = ask("compare", inputs)
+    how = method_text(answer.provenance, lang)
+    if args.modifier is not None:
+        name, hidden = "equivalent", ["profile", "modifier"]
         header = "# " + _(
-            "the d20 DC table mapped onto 3d6x for {reference}, {advantage}{lucky}; exact; {rules}"
+            "equivalent DCs, d20 -> 3d6x, modifier {modifier}, {advantage}{lucky}; {method}"
         ).format(
-            reference=_(reference),
+            modifier=f"{args.modifier:+d}", advantage=_(args.advantage), lucky=lucky, method=how
+        )
+        header += _shared(answer.tables[name], lang)
+    else:
+        name, hidden = "table", []
+        header = "# " + _(
+            "the d20 DC table mapped onto 3d6x for {reference}, {advantage}{lucky}; {method}"
+        ).format(
+            reference=_(answer.extra["reference"]),
             advantage=_(args.advantage),
             lucky=lucky,
-            rules=rules_text(rules, args.lang),
+            method=how,
         )
-    emit(frame, args.format, header=header, lang=args.lang)
+    frame = answer.csv_table(name).drop(columns=hidden)
+    shown_columns = [c for c in answer.tables[name].columns if c not in hidden]
+    text = Formatter(lang, "cli").table(answer, name, shown_columns)
+    emit(frame, args.format, text=text, header=header, lang=lang)
     return 0
 
 
-def _shared(frame: Any) -> str:
-    """A line under the header when d20 DCs this roll cannot tell apart share a 3d6x DC."""
+def _shared(frame: pd.DataFrame, lang: Lang) -> str:
+    """Lines under the header when d20 DCs this roll cannot tell apart share a 3d6x DC."""
+    _ = i18n.translator(lang)
     lines = []
     for note, rows in frame[frame.note != ""].groupby("note", sort=False):
         if len(rows) > 1:
-            dcs = " and ".join(str(dc) for dc in rows.d20_dc)
-            lines.append(
-                f"\n# d20 DCs {dcs} are {'both' if len(rows) == 2 else 'all'} "
-                f"{note.removesuffix(' in d20')} for this roll: one "
-                f"3d6x DC for them ({rows.dc_3d6x.iloc[0]}, the error of the match in `gap`); "
-                "`explodice compare` without --modifier matches each on a profile that "
-                "reaches it"
+            dcs = _(" and ").join(str(dc) for dc in rows.d20_dc)
+            text = (
+                _(
+                    "d20 DCs {dcs} are certain for this roll: one 3d6x DC for them ({dc}, "
+                    "the error of the match in `gap`); `explodice compare` without --modifier "
+                    "matches each on a profile that reaches it"
+                )
+                if note == "certain in d20"
+                else _(
+                    "d20 DCs {dcs} are impossible for this roll: one 3d6x DC for them "
+                    "({dc}, the error of the match in `gap`); `explodice compare` without "
+                    "--modifier matches each on a profile that reaches it"
+                )
             )
+            lines.append("\n# " + text.format(dcs=dcs, dc=rows.dc_3d6x.iloc[0]))
     return "".join(lines)
 
 

@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import argparse
 
-import pandas as pd
-
-from explodice.analysis.compare import MODES, dc_for_probability
-from explodice.analysis.success import roll_distribution
+from explodice.analysis.compare import MODES
 from explodice.game.rules import Roll
-from explodice.game.tables import SYSTEMS, difficulty_of
+from explodice.game.tables import SYSTEMS
 from explodice.present import i18n
+from explodice.present.answers import method_text
 from explodice.present.cli.base import Command
 from explodice.present.cli.numbers import probability
 from explodice.present.cli.options import (
@@ -28,9 +26,12 @@ from explodice.present.cli.options import (
     roll_policy,
     rules_from,
     rules_options,
-    rules_text,
 )
 from explodice.present.cli.output import emit
+from explodice.present.formats import Formatter
+from explodice.present.labels import roll_label
+from explodice.questions.dc_for_target import DCForTargetInputs
+from explodice.questions.registry import ask
 
 __all__ = ["COMMAND", "run"]
 
@@ -77,30 +78,17 @@ def run(args: argparse.Namespace) -> int:
         reroll=reroll_from(args, None),  # a reroll on failure needs the DC this command finds
     )
     refuse_unread_readings(args, [roll], rules)
-    dist = roll_distribution(roll, system=args.system, rules=rules)
-    dcs = [int(dc) for dc in dc_for_probability(dist, args.target, mode=args.mode)]
-    frame = pd.DataFrame(
-        {
-            "target": args.target,
-            "dc": dcs,
-            "p": [float(dist.p_success(dc)) for dc in dcs],
-            "difficulty": [difficulty_of(dc, args.system) for dc in dcs],
-            "system": dist.system,
-            "roll": dist.label,
-            "mode": args.mode,
-            "method": dist.method,
-            "rules": rules_text(rules, dist.system),
-        }
-    )
-    _ = i18n.translator(args.lang)
-    header = "# " + _("the DC for a target P(success), {mode}: {roll}; {method}; {rules}").format(
+    inputs = DCForTargetInputs(roll, rules, tuple(args.target), args.system, args.mode)
+    answer = ask("dc_for_target", inputs)
+    lang = args.lang
+    _ = i18n.translator(lang)
+    header = "# " + _("the DC for a target P(success), {mode}: {roll}; {method}").format(
         mode=_(args.mode),
-        roll=dist.label,
-        method=_(dist.method),
-        rules=rules_text(rules, dist.system, args.lang),
+        roll=roll_label(roll, lang, args.system),
+        method=method_text(answer.provenance, lang),
     )
-    text = frame[["target", "dc", "p", "difficulty"]]
-    emit(frame, args.format, text=text, header=header, lang=args.lang)
+    text = Formatter(lang, "cli").table(answer, "dcs", ["target", "dc", "p", "difficulty"])
+    emit(answer.csv_table("dcs"), args.format, text=text, header=header, lang=lang)
     return 0
 
 

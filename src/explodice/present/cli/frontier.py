@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import argparse
 
-from explodice.analysis.frontier import frontier
 from explodice.game.rules import ADVANTAGE_STATES, Roll
 from explodice.present import i18n
+from explodice.present.answers import method_text
 from explodice.present.cli.base import Command
 from explodice.present.cli.options import (
     DC,
@@ -23,8 +23,9 @@ from explodice.present.cli.options import (
 )
 from explodice.present.cli.output import emit
 from explodice.present.formats import Formatter
-from explodice.present.labels import N_, rules_text
-from explodice.questions.answer import Kind
+from explodice.present.labels import N_, roll_label
+from explodice.questions.registry import ask
+from explodice.questions.rule_of_one import RuleOfOneInputs
 
 __all__ = ["COMMAND", "run"]
 
@@ -43,17 +44,6 @@ SHOWN = (
 
 #: The policies of the frontier's rows, as its text table names them.
 POLICY_WORDS = (N_("keep"), N_("cancel"), N_("best"))
-#: The kinds of the shown columns (a λ never reached is "unbounded", a knee yes or no).
-KINDS: dict[str, Kind] = {
-    "policy": "label",
-    "lambda_lo": "number",
-    "lambda_hi": "number",
-    "p_success": "probability",
-    "drain_mean": "number",
-    "ones_mean": "number",
-    "price": "number",
-    "knee": "flag",
-}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -75,20 +65,23 @@ def run(args: argparse.Namespace) -> int:
         args.modifier, advantage=args.advantage, kind=args.kind, reroll=reroll_from(args, None)
     )
     refuse_unread_readings(args, [roll], rules)
-    frame = frontier(roll, args.dc, rules=rules)
-    lam = frame.attrs.get("implied_lambda")
+    answer = ask("rule_of_one", RuleOfOneInputs(rules, cases=((roll, args.dc),)))
+    frame = answer.csv_table("frontier")
+    lam = float(frame.implied_lambda.iloc[0])
     lang = args.lang
     _ = i18n.translator(lang)
     fmt = Formatter(lang, "cli")
     header = (
         "# "
-        + _("cancel frontier: {roll}, DC {dc}; exact; {rules}").format(
-            roll=roll.describe(), dc=args.dc, rules=rules_text(rules, lang)
+        + _("cancel frontier: {roll}, DC {dc}; {method}").format(
+            roll=roll_label(roll, lang),
+            dc=args.dc,
+            method=method_text(answer.provenance, lang),
         )
         + "\n# "
         + _("implied λ (chord slope) = {lam}").format(lam=fmt.cell(lam, "number", digits=4))
     )
-    text = fmt.frame(frame[list(SHOWN)], KINDS)
+    text = fmt.table(answer, "frontier", list(SHOWN))
     emit(frame, args.format, text=text, header=header, lang=lang)
     return 0
 

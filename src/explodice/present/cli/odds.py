@@ -7,14 +7,11 @@ from __future__ import annotations
 
 import argparse
 
-import pandas as pd
-
-from explodice.analysis.success import roll_distribution
 from explodice.core.errors import ExplodiceError
-from explodice.engine.distribution import Distribution
 from explodice.game.rules import Roll
 from explodice.game.tables import DC_TABLES, SYSTEMS
 from explodice.present import i18n
+from explodice.present.answers import method_text
 from explodice.present.cli.base import Command
 from explodice.present.cli.options import (
     DC,
@@ -26,13 +23,15 @@ from explodice.present.cli.options import (
     reroll_from,
     roll_policy,
     rules_from,
-    rules_text,
     sampling_from,
 )
-from explodice.present.cli.output import emit
+from explodice.present.cli.output import emit, percent_digits
 from explodice.present.formats import Formatter
 from explodice.present.i18n import Lang
-from explodice.present.plots import provenance
+from explodice.present.labels import roll_label
+from explodice.questions.answer import Answer
+from explodice.questions.odds import OddsInputs
+from explodice.questions.registry import ask
 
 __all__ = ["COMMAND", "run"]
 
@@ -72,59 +71,51 @@ def run(args: argparse.Namespace) -> int:
         reroll=reroll_from(args, dcs[0]),
     )
     refuse_unread_readings(args, [roll], rules)
-    dist = roll_distribution(
+    sampling = sampling_from(args)
+    simulated = sampling.method == "simulate"
+    inputs = OddsInputs(
         roll,
-        system=args.system,
-        rules=rules,
-        sampling=sampling_from(args),
-        progress=progress(args),
+        rules,
+        args.system,
+        tuple(dcs),
+        method=sampling.method,
+        n=sampling.n if simulated else None,
+        seed=int(sampling.seed) if simulated and isinstance(sampling.seed, int) else None,
     )
-    label = dist.label
-    frame = dist.success_frame(dcs)
-    frame.insert(0, "system", dist.system)
-    frame.insert(1, "roll", label)
-    frame["mean"] = dist.mean
-    frame["median"] = dist.median
-    frame["drain_mean"] = dist.drain_mean
-    if rules.close_contest and "p_tie" not in frame:  # lutte serrée: a total == DC goes to bids
-        frame.insert(list(frame.columns).index("p") + 1, "p_tie", _ties(dist, dcs))
-    frame["rules"] = rules_text(rules, dist.system)
-    if args.pmf:
-        frame = dist.to_frame("total")
-        frame.insert(0, "system", dist.system)
-        frame["method"], frame["n"], frame["seed"] = dist.method, dist.n, dist.seed
-    text = frame[[c for c in frame.columns if c not in HEADER_ONLY]]
-    if not args.pmf and not dist.simulated:  # an exact p has no interval
-        text = text.drop(columns=["ci_low", "ci_high"])
+    answer = ask("odds", inputs, threads=sampling.threads, progress=progress(args))
+    name = "pmf" if args.pmf else "success"
+    frame = answer.csv_table(name)
+    fmt = Formatter(args.lang, "cli")
+    shown = [c for c in answer.tables[name].columns if c not in HEADER_ONLY]
+    text = fmt.table(answer, name, shown, percent_digits=percent_digits(answer.tables[name]))
     emit(
-        pd.DataFrame(frame),
+        frame,
         args.format,
         text=text,
         lang=args.lang,
-        header=f"# {label}\n{header(dist, args.lang)}",
+        header=header(answer, roll, args.lang),
     )
     return 0
 
 
-def _ties(dist: Distribution, dcs: list[int]) -> list[float]:
-    """P(total == DC) for each DC: the share of P(success) that bids settle (lutte serrée)."""
-    return [float(dist.p_success(dc) - dist.p_success(dc + 1)) for dc in dcs]
-
-
-def header(d: Distribution, lang: Lang = "en") -> str:
-    """The lines above a distribution's table: where it comes from, its mean, median, spread
-    and (3d6x) expected drain and kept 1s, in ``lang``."""
+def header(answer: Answer, roll: Roll, lang: Lang = "en") -> str:
+    """The lines above a roll's table: the roll, how it was obtained and under which rules,
+    its mean, median, spread and (3d6x) expected drain and kept 1s, in ``lang``."""
     _ = i18n.translator(lang)
+    fmt = Formatter(lang, "cli")
+    s = answer.tables["summary"].iloc[0]
+    system = str(s["system"])
 
     def num(x: float) -> str:
-        return Formatter(lang, "cli").cell(x, "number", digits=4)
+        return fmt.cell(x, "number", digits=4)
 
-    head = f"# {provenance(d, lang)}\n# " + _("mean {mean}, median {median}, std {std}").format(
-        mean=num(d.mean), median=d.median, std=num(d.std)
+    head = f"# {roll_label(roll, lang, system)}\n# {system} " + method_text(answer.provenance, lang)
+    head += "\n# " + _("mean {mean}, median {median}, std {std}").format(
+        mean=num(s["mean"]), median=fmt.cell(s["median"], "count"), std=num(s["std"])
     )
-    if d.system == "3d6x":
+    if system == "3d6x":
         head += ", " + _("E[drain] {drain}, E[kept 1s] {ones}").format(
-            drain=num(d.drain_mean), ones=num(d.ones_mean)
+            drain=num(s["drain_mean"]), ones=num(s["ones_mean"])
         )
     return head
 

@@ -87,6 +87,8 @@ def percent_digits(frame: Any) -> int:
     apart (``ci_low`` < ``ci_high``, the table's median interval), at most :data:`MAX_DIGITS`."""
     if "ci_low" not in frame or "ci_high" not in frame:
         return 1
+    if not all(pd.api.types.is_numeric_dtype(frame[c]) for c in ("ci_low", "ci_high")):
+        return 1  # written already (a formatter's text)
     half = (pd.to_numeric(frame["ci_high"]) - pd.to_numeric(frame["ci_low"])) / 2
     half = half[half > 0]
     if half.empty:

@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import argparse
 
-from explodice.analysis.reroll import reroll_worth
-from explodice.game.rules import ADVANTAGE_STATES
+from explodice.game.rules import ADVANTAGE_STATES, Rules
 from explodice.game.tables import SYSTEMS
 from explodice.present import i18n
+from explodice.present.answers import method_text
 from explodice.present.cli.base import Command
 from explodice.present.cli.options import DC, MODIFIER, output_options
-from explodice.present.cli.output import show
+from explodice.present.cli.output import emit
+from explodice.present.formats import Formatter
 from explodice.present.labels import REROLL
+from explodice.questions.registry import ask
+from explodice.questions.reroll import RerollInputs
 
 __all__ = ["COMMAND", "run"]
 
@@ -29,17 +32,25 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """What a reroll is worth: success and drain with and without it."""
-    frame = reroll_worth(
-        args.modifier, args.dc, system=args.system, trigger=args.trigger, advantages=args.advantage
+    inputs = RerollInputs(
+        tuple(args.modifier),
+        Rules(),
+        tuple(args.dc) if args.dc is not None else None,
+        systems=(args.system,),
+        triggers=(args.trigger,),
+        advantages=tuple(args.advantage),
     )
-    _ = i18n.translator(args.lang)
-    show(
-        frame,
-        args,
-        _("what a reroll is worth ({trigger}), {system}, exact").format(
-            trigger=_(REROLL[args.trigger]), system=args.system
-        ),
+    answer = ask("reroll", inputs)
+    lang = args.lang
+    _ = i18n.translator(lang)
+    text = Formatter(lang, "cli").table(answer, "worth")
+    text[_("trigger")] = [_(REROLL[t]) for t in answer.tables["worth"].trigger]
+    header = "# " + _("what a reroll is worth ({trigger}), {system}, {method}").format(
+        trigger=_(REROLL[args.trigger]),
+        system=args.system,
+        method=method_text(answer.provenance, lang),
     )
+    emit(answer.csv_table("worth"), args.format, text=text, header=header, lang=lang)
     return 0
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import argparse
 
+import pandas as pd
+
 from explodice.analysis.success import pivot_success
 from explodice.game.rules import ADVANTAGE_STATES, DISADVANTAGE_READINGS
 from explodice.game.tables import SYSTEMS
@@ -26,7 +28,8 @@ from explodice.present.cli.options import (
     sampling_from,
     sampling_options,
 )
-from explodice.present.cli.output import emit, percent_grid
+from explodice.present.cli.output import emit, percent_digits
+from explodice.present.formats import Formatter
 from explodice.questions.registry import ask
 from explodice.questions.success import SuccessInputs
 
@@ -97,10 +100,18 @@ def run(args: argparse.Namespace) -> int:
         method=method_text(answer.provenance, args.lang, rules=False),
         rules=rules_text(rules, args.system, args.lang),
     )
+    fmt, prov = Formatter(args.lang, "cli"), answer.provenance
+    digits = percent_digits(table)  # as many decimals as a simulated interval needs
+
+    def cell(p: float) -> str:  # a certain exact cell is 100%, never "100.0%"
+        if pd.isna(p):
+            return "—"
+        return fmt.cell(p, "probability", exact=prov.exact, cut=prov.cut, digits=digits)
+
     emit(
         table,
         args.format,
-        text=percent_grid(wide, args.lang).reset_index(),
+        text=wide.map(cell).reset_index(),
         header=header,
         lang=args.lang,
     )

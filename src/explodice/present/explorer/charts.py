@@ -23,6 +23,7 @@ from explodice.game.rules import ADVANTAGE_STATES
 from explodice.present import i18n
 from explodice.present.explorer.data import CURVE_DCS, SLIDER, ExplorerData
 from explodice.present.explorer.keys import POLICY_CHOICES
+from explodice.present.formats import Formatter
 from explodice.present.i18n import Lang
 from explodice.present.labels import MODIFIER_CHOICE, OWN_POLICIES
 
@@ -356,11 +357,11 @@ def _equivalent_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
     """The equivalent-DC table: per profile, the 3d6x DC closest in odds to each d20 DC."""
     import altair as alt
 
-    lang = data.meta["lang"]
+    fmt = Formatter(data.meta["lang"])  # exact: a certain d20 DC is 100%
     frame = data.equivalent.assign(
         cell=lambda f: [_("DC {dc}").format(dc=d) for d in f.dc_3d6x],
         odds=lambda f: [
-            _("{p3} vs {p20}").format(p3=shown_percent(a, lang), p20=shown_percent(b, lang))
+            _("{p3} vs {p20}").format(p3=fmt.cell(a, "probability"), p20=fmt.cell(b, "probability"))
             for a, b in zip(f.p_3d6x, f.p_d20)
         ],
         row=lambda f: [

@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from explodice.analysis.compare import equivalent_dc
 from explodice.analysis.sensitivity import day_blind_spot
 from explodice.core.version import __version__
 from explodice.engine.d20 import d20
@@ -51,6 +50,7 @@ from explodice.present.labels import (
 )
 from explodice.questions.bestiary import BestiaryInputs
 from explodice.questions.combat import AttackInputs
+from explodice.questions.compare import CompareInputs
 from explodice.questions.day import emptying
 from explodice.questions.registry import ask
 
@@ -356,14 +356,13 @@ def _dc_frame(lang: Lang) -> pd.DataFrame:
 
 
 def _equivalent(profiles: dict[str, int], rules: Rules, lang: Lang) -> pd.DataFrame:
-    frames = []
-    for name, mod in profiles.items():
-        f = equivalent_dc(Roll(mod), rules=rules)
-        f.insert(0, "profile", f"{name} ({mod:+d})")
-        f.insert(1, "order", range(len(f)))
-        f["label"] = [difficulty_label(d, lang) for d in f.difficulty]
-        frames.append(f)
-    return pd.concat(frames, ignore_index=True)
+    """Each profile's equivalent DCs: the ``compare`` question's (the report's page and
+    ``explodice compare`` ask it too), each profile named with its modifier."""
+    f = ask("compare", CompareInputs(tuple(profiles.items()), rules)).csv_table("equivalent")
+    f["profile"] = [f"{name} ({mod:+d})" for name, mod in zip(f.profile, f.modifier)]
+    f.insert(1, "order", f.groupby("profile", sort=False).cumcount())
+    f["label"] = [difficulty_label(d, lang) for d in f.difficulty]
+    return f
 
 
 def _day_tables(config: Any, lang: Lang) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:

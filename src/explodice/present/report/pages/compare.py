@@ -6,12 +6,14 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
-from explodice.analysis.compare import equivalent_dc, equivalent_dc_table
-from explodice.analysis.success import success_table
-from explodice.game.rules import Roll
 from explodice.present import plots
+from explodice.present.answers import method_text
+from explodice.present.formats import Formatter
 from explodice.present.i18n import Lang, translator
 from explodice.present.report.kit import Context, PageData, page_figure
+from explodice.questions.compare import CompareInputs
+from explodice.questions.registry import ask
+from explodice.questions.success import SuccessInputs
 
 __all__ = ["data", "draw"]
 
@@ -24,39 +26,48 @@ def reference(profiles: dict[str, int], lang: Lang = "en") -> str:
 
 
 def data(ctx: Context) -> PageData:
-    """Each profile's equivalent DCs, the equivalent DC table of the reference profile, and
-    the success curves of both systems (exact)."""
+    """Each profile's equivalent DCs and the equivalent DC table of the reference profile (the
+    ``compare`` question), and the success curves of both systems (the ``success`` question,
+    DCs 1 to 40); exact."""
     profiles = dict(ctx.config.profiles)
-    eq = []
-    for name, mod in profiles.items():
-        f = equivalent_dc(Roll(mod), rules=ctx.rules)
-        f.insert(0, "profile", name)
-        f.insert(1, "modifier", mod)
-        eq.append(f)
-    eq_frame = pd.concat(eq, ignore_index=True)
-    eq_frame["method"] = "exact"
-    table = equivalent_dc_table(profiles, reference=reference(profiles, ctx.lang), rules=ctx.rules)
+    inputs = CompareInputs(tuple(profiles.items()), ctx.rules, reference(profiles, ctx.lang))
+    answer = ask("compare", inputs)
     curves = pd.concat(
         [
-            success_table(
-                list(profiles.values()),
-                range(1, 41),
-                system=system,
-                advantages=["normal"],
-                rules=ctx.rules,
-            )
+            ask(
+                "success",
+                SuccessInputs(
+                    tuple(profiles.values()),
+                    ctx.rules,
+                    tuple(range(1, 41)),
+                    system=system,
+                    advantages=("normal",),
+                ),
+            ).csv_table("success")
             for system in ("3d6x", "d20")
         ],
         ignore_index=True,
     )
-    return PageData({"equivalent-dc": eq_frame, "equivalent-dc-table": table, "curves": curves})
+    equivalent = answer.csv_table("equivalent")
+    for frame in (curves, equivalent):  # the plots' notes name them in the page's language
+        frame.attrs["rules"] = ctx.rules
+    return PageData(
+        {
+            "equivalent-dc": equivalent,
+            "equivalent-dc-table": answer.csv_table("table"),
+            "curves": curves,
+        },
+        {"answer": answer},
+    )
 
 
 def draw(ctx: Context, data: PageData) -> Figure:
     _, lang = ctx._, ctx.lang
     profiles = dict(ctx.config.profiles)
     ref = reference(profiles, lang)
-    table = data.tables["equivalent-dc-table"]
+    answer = data.shown["answer"]
+    fmt = Formatter(lang)
+    table = answer.tables["table"]
     # a row the reference cannot tell apart (certain or impossible in d20) is matched on another
     table = table.assign(
         dc_3d6x=[
@@ -66,7 +77,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
     shown = (
         table.assign(
             cell=[
-                f"{plots.share(p3, lang)} (d20 {plots.share(pd20, lang)})"
+                f"{fmt.cell(p3, 'probability')} (d20 {fmt.cell(pd20, 'probability')})"
                 for p3, pd20 in zip(table.p_3d6x, table.p_d20)
             ]
         )
@@ -92,7 +103,8 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "d20 is certain or impossible for that profile, the DC is matched on the profile named "
         "beside it (the one whose d20 odds there are nearest 50%)."
     ).format(reference=ref)
-    caption += " " + _("Exact (no sampling).")  # every caption names its method
+    how = method_text(answer.provenance, lang, rules=False)
+    caption += " " + how[:1].upper() + how[1:] + "."
     title = _("3d6x against d20: equivalent DCs")
     fig, (a, b) = page_figure(ctx, title, caption, ncols=2, table=shown, table_height=0.24)
     plots.plot_equivalent_dc(data.tables["equivalent-dc"], ax=a, lang=lang)

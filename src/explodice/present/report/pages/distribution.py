@@ -5,47 +5,52 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
-from explodice.engine.d20 import d20
-from explodice.engine.exact import exact
-from explodice.game.rules import Roll
+from explodice.game.rules import Advantage, Roll
+from explodice.game.tables import System
 from explodice.present import i18n, plots
+from explodice.present.answers import pmf_distribution
 from explodice.present.report.kit import Context, PageData, page_figure
+from explodice.questions.odds import OddsInputs
+from explodice.questions.registry import ask
 
-__all__ = ["data", "draw"]
+__all__ = ["ROLLS", "data", "draw"]
 
 MODIFIER = 4
+#: The rolls drawn: (label, system, advantage state), each one ``odds`` answer.
+ROLLS: tuple[tuple[str, System, Advantage], ...] = (
+    ("3d6x+{mod}", "3d6x", "normal"),
+    ("3d6x+{mod}, {advantage}", "3d6x", "advantage"),
+    ("3d6x+{mod}, {disadvantage}", "3d6x", "disadvantage"),
+    ("d20+{mod}", "d20", "normal"),
+)
 
 
 def data(ctx: Context) -> PageData:
-    """The exact distributions of 3d6x+4 (normal, advantage, disadvantage) and d20+4, and
-    their totals' table (P(total) and P(at least the total))."""
-    rules, _, mod = ctx.rules, ctx._, MODIFIER
-    dists = {
-        f"3d6x+{mod}": exact(Roll(mod), rules),
-        f"3d6x+{mod}, {_('advantage')}": exact(Roll(mod, advantage="advantage"), rules),
-        f"3d6x+{mod}, {_('disadvantage')}": exact(Roll(mod, advantage="disadvantage"), rules),
-        f"d20+{mod}": d20(Roll(mod)),
-    }
-    frames = []
-    for label, d in dists.items():
-        f = d.to_frame("total")
-        f.insert(0, "roll", label)
-        f["p_at_least"] = d.sf(f["total"].to_numpy())
-        f["system"], f["method"] = d.system, d.method
-        frames.append(f)
-    return PageData({"pmf": pd.concat(frames, ignore_index=True)}, {"distributions": dists})
+    """The exact distributions of 3d6x+4 (normal, advantage, disadvantage) and d20+4 (the
+    ``odds`` question, one answer each), and their totals' table (P(total) and P(at least
+    the total)), each row named by the page's ``curve``."""
+    _ = ctx._
+    answers, frames = {}, []
+    for label, system, state in ROLLS:
+        name = label.format(mod=MODIFIER, advantage=_("advantage"), disadvantage=_("disadvantage"))
+        inputs = OddsInputs(Roll(MODIFIER, advantage=state), ctx.rules, system)
+        answers[name] = answer = ask("odds", inputs)
+        frames.append(answer.csv_table("pmf").assign(curve=name))
+    return PageData({"pmf": pd.concat(frames, ignore_index=True)}, {"answers": answers})
 
 
 def draw(ctx: Context, data: PageData) -> Figure:
     _, lang, mod = ctx._, ctx.lang, MODIFIER
-    dists = data.shown["distributions"]
+    answers = data.shown["answers"]
+    dists = {name: pmf_distribution(a, ctx.rules) for name, a in answers.items()}
+    mean = float(answers[f"3d6x+{mod}"].tables["summary"]["mean"].iloc[0])
     caption = _(
         "For a modifier of +{mod}: the probability of each total, and of reaching at "
         "least k, for 3d6x (normal, advantage, disadvantage) and for the d20. 3d6x "
         "concentrates around its mean ({mean} + modifier) where the d20 is flat, and its "
         "explosions leave a long tail that the log scale shows: very high DCs stay "
         "possible."
-    ).format(mod=mod, mean=i18n.number(dists[f"3d6x+{mod}"].mean - mod, lang, 1))
+    ).format(mod=mod, mean=i18n.number(mean - mod, lang, 1))
     caption += " " + _("Exact (no sampling).")  # every caption names its method
     fig, (a, b, c) = page_figure(ctx, _("The total: 3d6x against d20"), caption, ncols=3)
     plots.plot_pmf(dists, ax=a, xlim=(0, 45), lang=lang)

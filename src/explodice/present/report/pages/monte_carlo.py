@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
-import pandas as pd
 from matplotlib.figure import Figure
 
-from explodice.engine.exact import exact
-from explodice.engine.simulate import simulate
+from explodice.engine.distribution import Distribution
 from explodice.game.rules import Roll
 from explodice.present import i18n, plots
 from explodice.present.report.kit import Context, PageData, page_figure
+from explodice.questions.monte_carlo import MonteCarloInputs
+from explodice.questions.registry import ask
 
 __all__ = ["data", "draw"]
 
@@ -18,38 +20,44 @@ ROLL, DC = Roll(4, advantage="advantage"), 22
 
 
 def data(ctx: Context) -> PageData:
-    """``n`` simulated rolls of 3d6x+4 with advantage against the exact distribution: P(success)
-    with its Wilson band for every DC, and the estimate at DC 22 as n grows."""
+    """``n`` simulated rolls of 3d6x+4 with advantage against the exact distribution (the
+    ``monte_carlo`` question): P(success) with its Wilson band for every DC, and the estimate
+    at DC 22 as n grows."""
     c = ctx.config
-    ex = exact(ROLL, ctx.rules)
-    sim = simulate(ROLL, ctx.rules, n=c.n, seed=c.seed)
-    rows = []
-    for n in np.unique(np.geomspace(1_000, c.n, 8).astype(int)):
-        s = sim if n == c.n else simulate(ROLL, ctx.rules, n=int(n), seed=c.seed)
-        lo, hi = s.ci(DC)
-        rows.append(
-            {
-                "n": int(n),
-                "dc": DC,
-                "p": s.p_success(DC),
-                "ci_low": lo,
-                "ci_high": hi,
-                "exact": ex.p_success(DC),
-                "method": "simulate",
-                "seed": c.seed,
-            }
-        )
-    bands = sim.success_frame(range(3, 61))
-    bands["exact"] = ex.p_success(bands["dc"].to_numpy())
-    bands["roll"] = ROLL.describe()
+    answer = ask("monte_carlo", MonteCarloInputs(ROLL, ctx.rules, DC, c.n, c.seed))
+    convergence = answer.csv_table("convergence")
+    convergence.attrs["rules"] = ctx.rules  # the plot's note names them in the page's language
     return PageData(
-        {"bands": bands, "convergence": pd.DataFrame(rows)}, {"simulated": sim, "exact": ex}
+        {"bands": answer.csv_table("bands"), "convergence": convergence},
+        {"answer": answer},
+    )
+
+
+def _simulated(answer: Any, rules: Any) -> Distribution:
+    """The simulated roll as the band plot reads it: the answer's counts of each total."""
+    counts = answer.tables["counts"]
+    totals = counts["total"].to_numpy(dtype=np.int64)
+    lo = int(totals.min())
+    k = np.zeros(int(totals.max()) - lo + 1, dtype=np.int64)
+    k[totals - lo] = counts["count"].to_numpy(dtype=np.int64)
+    prov = answer.provenance
+    return Distribution(
+        (k / prov.n).reshape(-1, 1, 1),
+        lo,
+        method="simulate",
+        n=prov.n,
+        seed=prov.seed,
+        roll=ROLL,
+        rules=rules,
+        counts=k.reshape(-1, 1, 1),
     )
 
 
 def draw(ctx: Context, data: PageData) -> Figure:
     c, _, lang = ctx.config, ctx._, ctx.lang
-    sim, ex = data.shown["simulated"], data.shown["exact"]
+    answer = data.shown["answer"]
+    sim = _simulated(answer, ctx.rules)
+    bands = answer.tables["bands"]
     caption = _(
         "The Monte Carlo engine against the exact one, for {roll}: left, n = {n} "
         "simulated rolls with their 95% Wilson band over the exact curve; right, the "
@@ -57,7 +65,10 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "value. Simulated numbers elsewhere in this report carry such intervals."
     ).format(roll=_("3d6x+4 with advantage"), n=i18n.number(c.n, lang, 0), dc=DC, seed=c.seed)
     fig, (a, b) = page_figure(ctx, _("Monte Carlo against exact"), caption, ncols=2)
-    plots.plot_mc_bands(sim, exact=ex, ax=a, dcs=range(3, 51), lang=lang)
+    shown = bands[bands.dc <= 50]
+    plots.plot_mc_bands(sim, ax=a, dcs=shown.dc, lang=lang)
+    a.plot(shown.dc, shown.exact, "-", lw=0.8, color="black", label=_("exact"))
+    plots.place_legend(a, room=True, fontsize="small")
     convergence = data.tables["convergence"]
     plots.plot_convergence(
         convergence,

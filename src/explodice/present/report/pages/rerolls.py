@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from explodice.analysis.reroll import reroll_worth
 from explodice.present import i18n, plots
+from explodice.present.formats import Formatter
 from explodice.present.labels import REROLL
 from explodice.present.report.kit import Context, PageData, page_figure
+from explodice.questions.registry import ask
+from explodice.questions.reroll import RerollInputs
 
 __all__ = ["MODIFIERS", "data", "draw"]
 
@@ -20,21 +21,16 @@ MODIFIERS = (0, 4, 8)
 
 def data(ctx: Context) -> PageData:
     """P(success) and E[drain] with and without each reroll, per modifier, DC and advantage
-    state, in both systems (exact)."""
-    frames = [
-        reroll_worth(
-            MODIFIERS,
-            system=system,
-            trigger=trigger,
-            advantages=("normal", "advantage"),
-            rules=ctx.rules,
-        )
-        for system in ("3d6x", "d20")
-        for trigger in ("failure", "one")
-    ]
-    frame = pd.concat(frames, ignore_index=True)
-    frame["method"] = "exact"
-    return PageData({"worth": frame})
+    state, in both systems: the ``reroll`` question (exact)."""
+    inputs = RerollInputs(
+        MODIFIERS,
+        ctx.rules,
+        systems=("3d6x", "d20"),
+        triggers=("failure", "one"),
+        advantages=("normal", "advantage"),
+    )
+    answer = ask("reroll", inputs)
+    return PageData({"worth": answer.csv_table("worth")}, {"answer": answer})
 
 
 def draw(ctx: Context, data: PageData) -> Figure:
@@ -49,14 +45,13 @@ def draw(ctx: Context, data: PageData) -> Figure:
     )
     triggers = {k: _(v) for k, v in REROLL.items()}
     normal = frame[frame.advantage == "normal"]
+    fmt = Formatter(ctx.lang)
     table = normal[(normal.system == "3d6x") & (normal.modifier == 4)][
         ["trigger", "dc", "p", "p_reroll", "gain", "drain_added"]
     ].copy()
-    for col in ("p", "p_reroll", "gain"):
-        table[col] = table[col].map(ctx.pct)
-    table["drain_added"] = table["drain_added"].map(
-        lambda v: ("+" if v >= 0 else "") + i18n.number(v, ctx.lang, 2)
-    )
+    kinds = data.shown["answer"].kinds
+    for col in ("p", "p_reroll", "gain", "drain_added"):  # each by its kind: gain in pp
+        table[col] = [fmt.cell(v, kinds[col]) for v in table[col]]
     table["trigger"] = table["trigger"].map(triggers)
     table.columns = [
         _("reroll"),

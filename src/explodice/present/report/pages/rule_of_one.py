@@ -3,15 +3,19 @@ against 6s."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 from matplotlib.figure import Figure
 
-from explodice.analysis.drain import drain_frame, drain_summary
-from explodice.analysis.frontier import frontier
-from explodice.engine.exact import exact
+from explodice.engine.distribution import Distribution
 from explodice.game.rules import Roll
 from explodice.present import plots
+from explodice.present.answers import method_text
+from explodice.present.formats import Formatter
 from explodice.present.report.kit import Context, PageData, page_figure
+from explodice.questions.registry import ask
+from explodice.questions.rule_of_one import RuleOfOneInputs
 
 __all__ = ["data", "draw"]
 
@@ -21,33 +25,54 @@ ROLLS = {
     "cancel": Roll(4, policy="cancel"),
     "advantage, keep": Roll(4, advantage="advantage"),
 }
+#: The drains drawn, up to this many points.
+MAX_DRAIN = 40
 #: The frontier's cases: (modifier, DC).
 CASES = ((2, 12), (4, 16), (6, 22), (4, 22))
 
 
 def data(ctx: Context) -> PageData:
-    """The drain of each roll of :data:`ROLLS` (its law, summary and exact distribution) and
-    the cancel frontier of each case, with its implied λ."""
-    rules, _ = ctx.rules, ctx._
-    drains = drain_frame(ROLLS, rules, upto=40)
-    summary = drain_summary(ROLLS, rules)
-    fronts = []
-    for mod, dc in CASES:
-        f = frontier(mod, dc, rules=rules)
-        # the case names the roll in full: a CSV cell starting with + would read as a formula
-        f.insert(0, "case", _("3d6x{mod} vs DC {dc}").format(mod=f"{mod:+d}", dc=dc))
-        f["implied_lambda"] = f.attrs["implied_lambda"]
-        fronts.append(f)
-    front = pd.concat(fronts, ignore_index=True)
-    front.attrs["rules"] = rules
-    return PageData(
-        {"drain": drains, "drain-summary": summary, "frontier": front},
-        {"distributions": {label: exact(roll, rules) for label, roll in ROLLS.items()}},
+    """The drain of each roll of :data:`ROLLS` (its law and summary) and the cancel frontier
+    of each case of :data:`CASES`, with its implied λ: the ``rule_of_one`` question."""
+    _ = ctx._
+    inputs = RuleOfOneInputs(
+        ctx.rules,
+        drains=tuple(ROLLS.items()),
+        cases=tuple((Roll(mod), dc) for mod, dc in CASES),
+        upto=MAX_DRAIN,
     )
+    answer = ask("rule_of_one", inputs)
+    front = answer.csv_table("frontier")
+    # the case names the roll in full: a CSV cell starting with + would read as a formula
+    names = {
+        (Roll(mod).describe(), dc): _("3d6x{mod} vs DC {dc}").format(mod=f"{mod:+d}", dc=dc)
+        for mod, dc in CASES
+    }
+    front.insert(0, "case", [names[r, d] for r, d in zip(front.roll, front.dc)])
+    front.attrs["rules"] = ctx.rules
+    return PageData(
+        {
+            "drain": answer.csv_table("drain"),
+            "drain-summary": answer.csv_table("drain_summary"),
+            "frontier": front,
+        },
+        {"answer": answer},
+    )
+
+
+def _drains(answer: Any, rules: Any) -> dict[str, Distribution]:
+    """The drain law of each roll, as the drain plot reads a distribution (the answer's
+    P(drain = x), up to :data:`MAX_DRAIN`)."""
+    drain = answer.tables["drain"]
+    return {
+        str(label): Distribution(rows.p.to_numpy(dtype=float).reshape(1, -1, 1), 0, rules=rules)
+        for label, rows in drain.groupby("label", sort=False)
+    }
 
 
 def draw(ctx: Context, data: PageData) -> Figure:
     _, lang = ctx._, ctx.lang
+    fmt = Formatter(lang)
     front = data.tables["frontier"]
     rows = []
     for case, g in front.groupby("case", sort=False):
@@ -55,11 +80,11 @@ def draw(ctx: Context, data: PageData) -> Figure:
         rows.append(
             {
                 _("case"): case,
-                _("keep: P(success)"): ctx.pct(keep.p_success),
-                _("keep: E[drain]"): ctx.num(keep.drain_mean, 2),
-                _("cancel: P(success)"): ctx.pct(cancel.p_success),
-                _("cancel: E[drain]"): ctx.num(cancel.drain_mean, 2),
-                _("implied λ"): ctx.num(g.implied_lambda.iloc[0], 3),
+                _("keep: P(success)"): fmt.cell(keep.p_success, "probability"),
+                _("keep: E[drain]"): fmt.cell(keep.drain_mean, "number", digits=2),
+                _("cancel: P(success)"): fmt.cell(cancel.p_success, "probability"),
+                _("cancel: E[drain]"): fmt.cell(cancel.drain_mean, "number", digits=2),
+                _("implied λ"): fmt.cell(g.implied_lambda.iloc[0], "number"),
             }
         )
     caption = _(
@@ -70,15 +95,16 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "up per point of drain saved. The table gives the ends and the implied λ of a "
         "sensible player (the frontier's average price, the star)."
     )
-    caption += " " + _("Exact (no sampling).")  # every caption names its method
+    how = method_text(data.shown["answer"].provenance, lang, rules=False)
+    caption += " " + how[:1].upper() + how[1:] + "."
     title = _("The rule of 1: drain and the cancel frontier")
     fig, (a, b) = page_figure(
         ctx, title, caption, ncols=2, table=pd.DataFrame(rows), table_height=0.2
     )
     plots.plot_drain(
-        {_(label): d for label, d in data.shown["distributions"].items()},
+        {_(label): d for label, d in _drains(data.shown["answer"], ctx.rules).items()},
         ax=a,
-        max_drain=40,
+        max_drain=MAX_DRAIN,
         lang=lang,
     )
     plots.plot_frontier(front, ax=b, hue="case", lang=lang)

@@ -8,20 +8,26 @@ from collections.abc import Sequence
 import numpy as np
 from matplotlib.figure import Figure
 
-from explodice.analysis.success import success_table
 from explodice.present import plots
+from explodice.present.answers import method_text
 from explodice.present.report.kit import Context, PageData, page_figure
+from explodice.questions.registry import ask
+from explodice.questions.success import SuccessInputs
 
-__all__ = ["data", "draw"]
+__all__ = ["DCS", "data", "draw"]
+
+#: The DCs of the curves.
+DCS = tuple(range(3, 41))
 
 
 def data(ctx: Context) -> PageData:
     """The exact success table of three modifiers spread across the configuration's, DCs 3
     to 40, both readings."""
-    mods = _spread(ctx.config.modifiers, 3)
-    return PageData(
-        {"success": success_table(mods, range(3, 41), readings="both", rules=ctx.rules)}
-    )
+    inputs = SuccessInputs(tuple(_spread(ctx.config.modifiers, 3)), ctx.rules, DCS, readings="both")
+    answer = ask("success", inputs)  # the DC table's question (`explodice table`)
+    table = answer.csv_table("success")
+    table.attrs["rules"] = ctx.rules  # the plots' note names them in the page's language
+    return PageData({"success": table}, {"answer": answer})
 
 
 def _spread(values: Sequence[int], k: int) -> list[int]:
@@ -41,8 +47,10 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "P(success) against the DC, for modifiers {mods}: the line style gives the "
         "advantage state (solid advantage, dashed normal, dotted disadvantage). Left the "
         "subtract reading of disadvantage, right the drop reading. The shaded bands are "
-        "the typical DC table; exact."
+        "the typical DC table."
     ).format(mods=", ".join(f"{m:+d}" for m in mods))
+    how = method_text(data.shown["answer"].provenance, lang, rules=False)
+    caption += " " + how[:1].upper() + how[1:] + "."
     fig, (a, b) = page_figure(ctx, _("Success against DC"), caption, ncols=2)
     for ax, reading in ((a, "subtract"), (b, "drop")):
         # one reading's rows, its disadvantage drawn as plain "disadvantage"

@@ -1,0 +1,112 @@
+"""3d6x against the d20: for each profile's modifier, the 3d6x DC whose odds are closest to
+each d20 DC (:func:`~explodice.equivalent_dc`), and the d20 DC table mapped onto 3d6x for a
+reference profile, with every profile's odds there (:func:`~explodice.equivalent_dc_table`).
+Exact.
+
+Shown by ``explodice compare`` (``-m``: one roll's equivalent DCs; else the table), the
+report's page ``d20-comparison`` and the explorer's equivalent DCs.
+
+>>> from explodice.questions.registry import ask
+>>> a = ask("compare", CompareInputs((("untrained", 0),), Rules()))
+>>> a.tables["equivalent"].dc_3d6x.tolist(), a.provenance.method
+([8, 11, 15, 24, 34, 34], 'exact')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from explodice.analysis.compare import equivalent_dc, equivalent_dc_table
+from explodice.core.errors import ExplodiceError, check_choice
+from explodice.game.rules import Advantage, Reroll, Roll, Rules
+from explodice.game.tables import PROFILES
+from explodice.questions.answer import Answer, Kind, Provenance
+from explodice.questions.registry import Question, register
+
+__all__ = ["COMPARE_KINDS", "CompareInputs", "QUESTION", "compute", "default_reference"]
+
+#: The columns of the comparison's tables and their kinds.
+COMPARE_KINDS: dict[str, Kind] = {
+    "profile": "name",
+    "modifier": "modifier",
+    "difficulty": "label",
+    "d20_dc": "dc",
+    "p_d20": "probability",
+    "dc_3d6x": "dc",
+    "p_3d6x": "probability",
+    "gap": "change",
+    "difficulty_3d6x": "label",
+    "note": "label",
+    "matched_on": "name",
+}
+
+
+@dataclass(frozen=True)
+class CompareInputs:
+    """The ``profiles`` (``(name, modifier)`` pairs, in order), the ``rules``, the
+    ``reference`` profile of the mapped table (``None``: :func:`default_reference`), the
+    ``advantage`` state of every roll and whether each roll is ``lucky`` (a 1 rerolled, in
+    both systems)."""
+
+    profiles: tuple[tuple[str, int], ...] = tuple(PROFILES.items())
+    rules: Rules = Rules()
+    reference: str | None = None
+    advantage: Advantage = "normal"
+    lucky: bool = False
+
+
+def default_reference(names: tuple[str, ...] | list[str]) -> str:
+    """The profile whose odds map the d20 DC table by default: ``trained`` if there is one,
+    else the first."""
+    return "trained" if "trained" in names else names[0]
+
+
+def compute(inputs: CompareInputs) -> Answer:
+    """Tables ``equivalent`` (each profile's equivalent DCs, a row per d20 DC) and ``table``
+    (the d20 DC table mapped onto 3d6x for the reference, a row per difficulty and
+    profile); ``extra``: the ``reference``."""
+    names = [name for name, _ in inputs.profiles]
+    if not names:
+        raise ExplodiceError("`profiles` must name at least one profile.")
+    reference = inputs.reference or default_reference(names)
+    check_choice("reference", reference, tuple(names), ExplodiceError)
+    reroll = Reroll("one") if inputs.lucky else None
+    rolls = {
+        name: Roll(mod, advantage=inputs.advantage, reroll=reroll) for name, mod in inputs.profiles
+    }
+    frames = []
+    for name, roll in rolls.items():
+        f = equivalent_dc(roll, rules=inputs.rules)
+        f.insert(0, "profile", name)
+        f.insert(1, "modifier", roll.modifier)
+        frames.append(f)
+    equivalent = pd.concat(frames, ignore_index=True)
+    table = equivalent_dc_table(rolls, reference=reference, rules=inputs.rules)
+    for frame in (equivalent, table):
+        frame.attrs = {}
+    prov = Provenance.of(
+        "compare",
+        inputs.rules,
+        unit="rolls",
+        policies=tuple((n, "keep", "one" if inputs.lucky else "none") for n in names),
+    )
+    tables = {"equivalent": equivalent, "table": table}
+    return Answer("compare", tables, COMPARE_KINDS, prov, {"reference": reference})
+
+
+QUESTION = register(
+    Question(
+        name="compare",
+        summary="3d6x against d20: each d20 DC's equivalent 3d6x DC, per profile",
+        inputs=CompareInputs,
+        compute=compute,
+        kinds=COMPARE_KINDS,
+        surfaces={
+            "report": ("d20-comparison",),
+            "cli": ("compare",),
+            "explorer": ("equivalent",),
+        },
+    )
+)
