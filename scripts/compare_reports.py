@@ -28,8 +28,18 @@ import subprocess
 import sys
 from pathlib import Path
 
-#: Files that name the moment or the machine that wrote them, not what the report shows.
-SKIPPED = {"MANIFEST.json", ".lock"}
+#: Files that name the moment that wrote them, not what the report shows (the MANIFEST
+#: hashes the PDF, whose bytes carry its creation time; its pages are compared by their text).
+SKIPPED = {"MANIFEST.txt"}
+
+
+def _shown(folder: Path) -> set[Path]:
+    """The report's files as the user sees them (its hidden run folders left out)."""
+    return {
+        p.relative_to(folder)
+        for p in folder.rglob("*")
+        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(folder).parts)
+    }
 
 
 def _csv(a: Path, b: Path) -> str | None:
@@ -84,8 +94,7 @@ COMPARE = {".csv": _csv, ".png": _png, ".pdf": _pdf}
 
 def differences(before: Path, after: Path) -> list[str]:
     """One line per file of either report that is missing from the other or differs."""
-    names_a = {p.relative_to(before) for p in before.rglob("*") if p.is_file()}
-    names_b = {p.relative_to(after) for p in after.rglob("*") if p.is_file()}
+    names_a, names_b = _shown(before), _shown(after)
     out = [f"{n}: only in {before}" for n in sorted(names_a - names_b) if n.name not in SKIPPED]
     out += [f"{n}: only in {after}" for n in sorted(names_b - names_a) if n.name not in SKIPPED]
     for name in sorted(names_a & names_b):
