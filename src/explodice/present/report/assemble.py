@@ -22,8 +22,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import matplotlib
-
 __all__ = ["creation_date", "merge_pages", "page_pdf"]
 
 
@@ -52,6 +50,7 @@ def creation_date() -> str:
 def merge_pages(pages: Sequence[bytes], path: Path, metadata: Mapping[str, str]) -> Path:
     """Write ``pages`` (one-page PDFs, :func:`page_pdf`) as one PDF at ``path``, with
     ``metadata`` (``Title``, ``Subject``, ...), matplotlib's producer and the creation date."""
+    import matplotlib
     from pypdf import PdfReader, PdfWriter  # only where a report is written
 
     writer = PdfWriter()

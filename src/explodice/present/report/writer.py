@@ -41,20 +41,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import matplotlib
-from tqdm.auto import tqdm
-
 from explodice.core.errors import ExplodiceError
 from explodice.core.files import atomic_write_text, check_path, make_folder
 from explodice.core.spreadsheet import to_csv
 from explodice.core.version import __version__
 from explodice.present.config import ReportConfig, in_language, load_config
-from explodice.present.explorer import EXPLORER_NAME
 from explodice.present.i18n import Lang, translator
 from explodice.present.labels import rules_text
-from explodice.present.report import assemble, contents, drawing, reuse
+from explodice.present.report import drawing, reuse
 from explodice.present.report.kit import Context
-from explodice.present.report.warmup import start_day_warm_up, stop, warm_roll_kernel
 from explodice.questions import cache as answer_cache
 
 __all__ = [
@@ -109,7 +104,6 @@ def write_report(
     >>> out = tempfile.mkdtemp()
     >>> paths = write_report(out=out, date="2026-12-01")  # doctest: +SKIP
     """
-    matplotlib.use("Agg", force=False)
     if not isinstance(config, ReportConfig):
         config = load_config(config)
     # --lang overrides the configuration's `lang`; explodice's own names follow the language
@@ -177,6 +171,10 @@ def _write_pages(
     key = reuse.report_key(config, date)
     names = reuse.restore_files(key, run)
     if names is None:
+        # imported here: a report kept whole is copied without them (matplotlib, the pages,
+        # the explorer, numba's kernels take seconds to import)
+        from explodice.present.explorer import EXPLORER_NAME
+
         names = _draw_pages(run, config, progress=progress, date=date, helpers=helpers)
         reuse.explorer(config, run / EXPLORER_NAME, date=date)
         names.append(EXPLORER_NAME)
@@ -200,6 +198,13 @@ def _draw_pages(
     of ``helpers`` processes, :mod:`.drawing`, while this one draws its PDF page); then the
     report's PDF put together from the pages' PDFs (:func:`.assemble.merge_pages`): the same
     bytes whatever was kept, and in one process or several."""
+    import matplotlib
+    from tqdm.auto import tqdm
+
+    from explodice.present.report import assemble, contents
+    from explodice.present.report.warmup import start_day_warm_up, stop, warm_roll_kernel
+
+    matplotlib.use("Agg", force=False)
     names = [PDF_NAME]
     specs = contents.PAGES
     ctx = Context(
