@@ -1,6 +1,7 @@
 """The designer's loop (issue 34), two versions side by side in one run: the report of a
 configuration with the cache of answers empty, the same report again, the report after one
-build's score changed, ``explodice explore`` after the report, and a first report with
+build's score changed (the edit made in the file reported, as a designer makes it),
+``explodice explore`` after the report, and a first report with
 numba's cache empty (what a fresh clone pays besides its venv). Each run is its own process
 tree; its wall time and peak memory (``ru_maxrss`` of the largest process of the tree:
 the report's own, a drawing helper's or the warm-up's) are printed.

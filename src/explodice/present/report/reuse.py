@@ -129,8 +129,24 @@ def recording(ctx: Context) -> Iterator[tuple[Context, set[str]]]:
 
 def _values(ctx: Context, fields: list[str]) -> dict[str, Any]:
     return {
-        f: canonical(ctx.date if f == "date" else getattr(ctx.config, f)) for f in sorted(fields)
+        f: _canonical(ctx.date if f == "date" else getattr(ctx.config, f)) for f in sorted(fields)
     }
+
+
+#: The canonical form of the values last asked, by identity (each kept with its value, so
+#: that an identity is never reused): a report asks the same builds and day for every page.
+_CANONICAL: dict[int, tuple[Any, Any]] = {}
+
+
+def _canonical(value: Any) -> Any:
+    kept = _CANONICAL.get(id(value))
+    if kept is not None and kept[0] is value:
+        return kept[1]
+    form = canonical(value)
+    if len(_CANONICAL) > 256:
+        _CANONICAL.clear()
+    _CANONICAL[id(value)] = (value, form)
+    return form
 
 
 def page_data(

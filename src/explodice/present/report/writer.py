@@ -219,7 +219,8 @@ def _draw_pages(
             ctx.cache["warm-up"] = start_day_warm_up(
                 config.day, config.rules, simulated=config.day_method == "simulate"
             )
-            warm_roll_kernel()  # compiles here while the day kernels compile there
+            if ctx.cache["warm-up"] is not None:  # numba's cache lacks the day's kernels
+                warm_roll_kernel()  # compiles here while the day kernels compile there
 
     pool = drawing.PngHelpers(helpers, dataclasses.replace(ctx, cache={})) if helpers else None
     bar = (
