@@ -57,7 +57,6 @@ ex.simulate(ex.Roll(0), n=1000, seed=1)
     assert _loaded_after(code) == ["explodice.engine._kernels", "numba"]
 
 
-
 def test_a_report_kept_whole_imports_neither_matplotlib_nor_numba(tmp_path):
     """The designer's second report of an unchanged configuration copies the files kept by the
     first (issue 34): it draws nothing and computes nothing, so it imports neither."""

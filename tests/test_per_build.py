@@ -42,10 +42,6 @@ def _raised(builds, i=0, ability="STR"):
     return (*builds[:i], dataclasses.replace(b, scores=scores), *builds[i + 1 :])
 
 
-def _questions(folder: Path) -> list[str]:  # noqa: F821 - a string annotation
-    return sorted(p.name for p in (folder / "answer").glob("*/*"))
-
-
 def test_the_progression_per_build_is_the_call_over_all_builds(builds):
     assert len(builds) >= 3
     answer = ask("progression", ProgressionInputs(builds, Rules(), levels=LEVELS))

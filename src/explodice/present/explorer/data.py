@@ -50,10 +50,10 @@ from explodice.present.labels import (
     roll_type_label,
     test_label,
 )
+from explodice.questions import cache
 from explodice.questions.bestiary import BestiaryInputs
 from explodice.questions.combat import AttackInputs
 from explodice.questions.day import emptying
-from explodice.questions import cache
 from explodice.questions.registry import ask, canonical
 
 __all__ = ["CURVE_DCS", "SLIDER", "ExplorerData", "Subject", "explorer_data"]
