@@ -26,8 +26,8 @@ from explodice.core.errors import ExplodiceError
 from explodice.core.files import atomic_write_text, check_writable
 from explodice.day.scenario import default_scenario, load_scenario
 from explodice.present.cli import main
-from explodice.present.report import contents, load_config, write_report
 from explodice.present.report import assemble as report_assemble
+from explodice.present.report import contents, load_config, write_report
 from tests.test_report import TINY
 
 CLI = [sys.executable, "-m", "explodice_launch"]
