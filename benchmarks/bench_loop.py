@@ -1,6 +1,7 @@
 """The designer's loop (issue 34), two versions side by side in one run: the report of a
 configuration with the cache of answers empty, the same report again, the report after one
-build's score changed, ``explodice explore`` after the report, and a first report with
+build's score changed (the edit made in the file reported, as a designer makes it),
+``explodice explore`` after the report, and a first report with
 numba's cache empty (what a fresh clone pays besides its venv). Each run is its own process
 tree; its wall time and peak memory (``ru_maxrss`` of the largest process of the tree:
 the report's own, a drawing helper's or the warm-up's) are printed.
@@ -20,6 +21,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -96,9 +98,12 @@ def main(argv: list[str] | None = None) -> None:
                 stdout=subprocess.DEVNULL,
             )
             one_build_changed(work / f"game-{v}.toml", work / f"changed-{v}.toml")
+            shutil.copy(work / f"game-{v}.toml", work / f"edited-{v}.toml")
         steps: list[tuple[str, list[str], dict[str, str]]] = []
         report = ["report", "--no-progress", "--out"]
-        cfg, new = "game-{}.toml", "changed-{}.toml"
+        # the edit is made in the file reported (as a designer does): the same path, so the
+        # footer of every page (which names the file) is unchanged
+        cfg, new = "game-{}.toml", "edited-{}.toml"
         # {} in a command or a value: a name of this version's own in the temporary folder
         if not args.skip_first:
             first = {"NUMBA_CACHE_DIR": "numba-{}", "EXPLODICE_ANSWER_CACHE": "answers-first-{}"}
@@ -107,12 +112,15 @@ def main(argv: list[str] | None = None) -> None:
             warm = {"EXPLODICE_ANSWER_CACHE": "off"}
             steps.append(("warm-up (not timed)", [*report, "warm-{}", cfg], warm))
         steps += [
-            ("report, cache of answers empty", [*report, "loop-{}", cfg], {}),
-            ("the same report again", [*report, "loop-{}", cfg], {}),
+            ("report, cache of answers empty", [*report, "loop-{}", new], {}),
+            ("the same report again", [*report, "loop-{}", new], {}),
             ("one build's score changed", [*report, "loop-{}", new], {}),
             ("explore after the report", ["explore", new, "--out", "x-{}.html"], {}),
         ]
         for name, command, extra in steps:
+            if name == "one build's score changed":  # the designer edits the file reported
+                for v in ("a", "b"):
+                    shutil.copy(work / f"changed-{v}.toml", work / f"edited-{v}.toml")
             for v, src in (("a", args.a), ("b", args.b)):
                 if v == "a" and args.a_once and name in ONCE:
                     results.setdefault(name, {})[src] = results[ONCE[name]][src]

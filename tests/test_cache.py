@@ -296,6 +296,36 @@ def test_changing_a_build_recomputes_only_the_pages_that_read_builds(
     assert any(n.startswith("05-levels-progression-") and n not in same for n in a)
 
 
+def test_after_an_edit_only_its_pages_are_drawn_and_the_report_is_the_cold_one(
+    few_pages, folder, tmp_path, monkeypatch
+):
+    from pypdf import PdfReader
+
+    monkeypatch.setenv("EXPLODICE_ANSWER_CACHE", str(folder))
+    config = load_config()
+    write_report(config, tmp_path / "a", date="2026-12-01", helpers=0)
+    assert not [n for n in last_session().reused if n.startswith("drawing:")]
+    first, *others = config.builds
+    changed = dataclasses.replace(
+        config,
+        builds=(dataclasses.replace(first, scores=first.scores | {"STR": first.scores["STR"] + 2}),
+                *others),
+    )  # fmt: skip
+    write_report(changed, tmp_path / "b", date="2026-12-01", helpers=1)
+    kept = {n.removeprefix("drawing:") for n in last_session().reused if n.startswith("drawing:")}
+    slugs = [f"{i:02d}-{p}" for i, p in enumerate(PAGES, 1)]
+    assert kept == set(slugs) - {"05-levels-progression"}  # the page of builds drawn anew
+    # a cold report of the edited configuration, nothing kept: the same bytes, page by page
+    write_report(changed, tmp_path / "cold", date="2026-12-01", cache=False, helpers=0)
+    b, cold = _files(tmp_path / "b"), _files(tmp_path / "cold")
+    assert b == cold and sum(n.endswith(".png") for n in b) == len(PAGES)
+    area = ".explodice-report/current/explodice-report.pdf"
+    pages = [PdfReader(tmp_path / d / area).pages for d in ("b", "cold", "a")]
+    streams = [[p.get_contents().get_data() for p in ps] for ps in pages]
+    assert len(streams[0]) == len(PAGES) and streams[0] == streams[1]
+    assert streams[0][4] != streams[2][4] and streams[0][:4] == streams[2][:4]
+
+
 def test_pages_drawn_in_helpers_are_the_serial_bytes(few_pages, tmp_path):
     write_report(out=tmp_path / "serial", date="2026-12-01", cache=False, helpers=0)
     write_report(out=tmp_path / "helpers", date="2026-12-01", cache=False, helpers=2)

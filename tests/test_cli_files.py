@@ -26,8 +26,8 @@ from explodice.core.errors import ExplodiceError
 from explodice.core.files import atomic_write_text, check_writable
 from explodice.day.scenario import default_scenario, load_scenario
 from explodice.present.cli import main
+from explodice.present.report import assemble as report_assemble
 from explodice.present.report import contents, load_config, write_report
-from explodice.present.report import writer as report_writer
 from tests.test_report import TINY
 
 CLI = [sys.executable, "-m", "explodice_launch"]
@@ -299,11 +299,11 @@ def test_a_disk_full_while_the_pdf_is_written_is_one_line_and_changes_nothing(
     area = out / ".explodice-report"
     shown, before = os.readlink(area / "current"), _shown(out)
 
-    class FullPdf(report_writer.PdfPages):
-        def __init__(self, filename, **kwargs):
-            super().__init__(_FullDisk(filename, 20_000), **kwargs)  # full inside page 1
-
-    monkeypatch.setattr(report_writer, "PdfPages", FullPdf)
+    # the report's PDF is put together from its pages' (assemble.merge_pages): the disk is
+    # full inside its first page
+    monkeypatch.setattr(
+        report_assemble, "open", lambda path, mode: _FullDisk(path, 20_000), raising=False
+    )
     code, err = in_process(["report", "--out", str(out), "--no-progress"])
     assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, err
     assert "No space left on device" in err and "nothing was changed" in err

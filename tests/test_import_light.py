@@ -55,3 +55,37 @@ import explodice as ex
 ex.simulate(ex.Roll(0), n=1000, seed=1)
 """
     assert _loaded_after(code) == ["explodice.engine._kernels", "numba"]
+
+
+def test_a_report_kept_whole_imports_neither_matplotlib_nor_numba(tmp_path):
+    """The designer's second report of an unchanged configuration copies the files kept by the
+    first (issue 34): it draws nothing and computes nothing, so it imports neither."""
+    first = f"""
+import pathlib
+import explodice.present.explorer as explorer
+from explodice.present.report import contents, write_report
+def stand_in(config, out, **how):
+    pathlib.Path(out).write_text("stand-in")
+    return pathlib.Path(out)
+explorer.write_explorer = stand_in
+contents.PAGES = [p for p in contents.PAGES if p.name == "title"]
+write_report(out={str(tmp_path / "a")!r}, date="2026-12-01")
+"""
+    again = f"""
+import sys
+from explodice.present.report import last_session, write_report
+write_report(out={str(tmp_path / "b")!r}, date="2026-12-01")
+s = last_session()
+assert s.reused[0].startswith("files:") and not s.computed, s
+print([m for m in ("matplotlib", "numba") if m in sys.modules])
+"""
+    env = dict(
+        os.environ,
+        PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        EXPLODICE_ANSWER_CACHE=str(tmp_path / "answers"),
+    )
+    for code in (first, again):
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+        )
+    assert out.stdout.strip().splitlines()[-1] == "[]"

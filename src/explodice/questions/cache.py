@@ -66,7 +66,7 @@ FORMAT = 1
 #: The most the folder holds after a run, in bytes (``EXPLODICE_ANSWER_CACHE_MB``).
 MAX_BYTES = 512 * 2**20
 #: The libraries whose version is part of every key: they compute or draw what is kept.
-LIBRARIES = ("numpy", "pandas", "numba", "matplotlib", "scipy", "altair")
+LIBRARIES = ("numpy", "pandas", "numba", "matplotlib", "scipy", "altair", "pypdf")
 
 _ACTIVE: list[Session] = []
 

@@ -3,6 +3,11 @@ day drains such that it empties before the long rest on at most ``risk`` of the 
 exact day, :func:`~explodice.size_gauges`), against the build's own maximum; and, per build
 and gauge, the smallest line ``base + points x level`` that meets the need at every level.
 
+Each build alone on its own day (no ``day`` given) is asked of each build alone and the
+answers put end to end (each build's rows are its own: the same numbers as one call), so that
+after an edit to one build only that build's answer is computed; the others are read back
+from the cache of answers. A shared ``day`` plays the builds together: asked as a whole.
+
 Shown by the report's page ``gauge-sizing`` and ``explodice size-gauges``.
 
 >>> tightest_line({1: 31, 10: 31, 20: 31})
@@ -13,6 +18,7 @@ Shown by the report's page ``gauge-sizing`` and ``explodice size-gauges``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -133,6 +139,8 @@ def compute(inputs: SizingInputs, **how: Any) -> Answer:
     """``gauges`` (one row per build, level and gauge, as :func:`~explodice.size_gauges`)
     and ``lines`` (one per build and gauge: the needs and the tightest line meeting them).
     ``how``: the sweep's ``executor``, ``workers`` and ``progress`` (how, never what)."""
+    if inputs.day is None and len(inputs.builds) > 1:
+        return per_build(inputs, **how)
     common: dict[str, Any] = dict(
         risk=inputs.risk, levels=list(inputs.levels), gauges=inputs.gauges, rules=inputs.rules
     )
@@ -163,6 +171,17 @@ def compute(inputs: SizingInputs, **how: Any) -> Answer:
         notes=(f"risk={inputs.risk!r}",),
     )
     tables = {"gauges": frame.reset_index(drop=True), "lines": _lines(frame)}
+    return Answer("gauge_sizing", tables, SIZING_KINDS, prov, {"risk": inputs.risk})
+
+
+def per_build(inputs: SizingInputs, **how: Any) -> Answer:
+    """The sizing of several builds each on its own day, as each build's answer asked alone
+    (kept on its own) put end to end; the lines read from the rows as one call does."""
+    parts = [QUESTION.ask(dataclasses.replace(inputs, builds=(b,)), **how) for b in inputs.builds]
+    frame = pd.concat([a.tables["gauges"] for a in parts], ignore_index=True)
+    policies = tuple(p for a in parts for p in a.provenance.policies)
+    prov = dataclasses.replace(parts[0].provenance, policies=policies)
+    tables = {"gauges": frame, "lines": _lines(frame)}
     return Answer("gauge_sizing", tables, SIZING_KINDS, prov, {"risk": inputs.risk})
 
 

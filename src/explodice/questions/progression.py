@@ -1,13 +1,21 @@
 """How each build's tests fare across levels: P(success) per build, level, test, system and
 difficulty band, exact (:func:`~explodice.progression`), with each band's target range.
 
+Asked of several builds, the question is asked of each build alone and the answers are put
+end to end (each build's rows are its own: the same numbers as one call over all builds), so
+that after an edit to one build only that build's answer is computed; the others are read
+back from the cache of answers.
+
 Shown by the report's page ``levels-progression`` and ``explodice levels --table progression``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
+
+import pandas as pd
 
 from explodice.analysis.levels import progression
 from explodice.game.build import LEVELS, Build
@@ -57,7 +65,9 @@ class ProgressionInputs:
 
 def compute(inputs: ProgressionInputs) -> Answer:
     """The progression's one table, ``progression`` (computed directly: no sweep, no
-    executor)."""
+    executor); over several builds, each build's answer (:func:`per_build`) end to end."""
+    if len(inputs.builds) > 1:
+        return per_build(inputs)
     frame = progression(
         list(inputs.builds),
         list(inputs.levels),
@@ -84,6 +94,16 @@ def compute(inputs: ProgressionInputs) -> Answer:
         prov,
         {"targets": attrs.get("targets")},
     )
+
+
+def per_build(inputs: ProgressionInputs) -> Answer:
+    """The answer over several builds as each build's answer, asked alone (kept on its own),
+    put end to end: rows are per build, in the builds' order, as one call over all of them."""
+    parts = [QUESTION.ask(dataclasses.replace(inputs, builds=(b,))) for b in inputs.builds]
+    frame = pd.concat([a.tables["progression"] for a in parts], ignore_index=True)
+    policies = tuple(p for a in parts for p in a.provenance.policies)
+    prov = dataclasses.replace(parts[0].provenance, policies=policies)
+    return Answer("progression", {"progression": frame}, PROGRESSION_KINDS, prov, parts[0].extra)
 
 
 QUESTION = register(

@@ -80,7 +80,7 @@ class Odds:
         needs = np.asarray(need, dtype=np.int64)
         if not self.dc_dependent:
             return self.at(0).p_success(needs)
-        out = np.array([self.at(n).p_success(n) for n in needs.ravel().tolist()], dtype=float)
+        out = np.array([_p_at(self, n) for n in needs.ravel().tolist()], dtype=float)
         return float(out[0]) if needs.ndim == 0 else out.reshape(needs.shape)
 
     def drain(self, need: Any) -> Any:
@@ -89,7 +89,7 @@ class Odds:
         if not self.dc_dependent:
             value = float(self.at(0).drain_mean)
             return value if needs.ndim == 0 else np.full(needs.shape, value)
-        out = np.array([self.at(n).drain_mean for n in needs.ravel().tolist()], dtype=float)
+        out = np.array([_drain_at(self, n) for n in needs.ravel().tolist()], dtype=float)
         return float(out[0]) if needs.ndim == 0 else out.reshape(needs.shape)
 
     def needs(self) -> np.ndarray:
@@ -111,6 +111,19 @@ class Odds:
         return np.arange(span[lo] - _WINDOW_PAD, span[hi] + _WINDOW_PAD + 1)
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _p_at(odds: Odds, need: int) -> float:
+    """P(success) of a DC-dependent shape at one ``need`` (kept: the fit of a save DC asks
+    each need of a shape tens of times, once per caster and base)."""
+    return float(odds.at(need).p_success(need))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _drain_at(odds: Odds, need: int) -> float:
+    """E[drain] of a DC-dependent shape at one ``need`` (kept, as :func:`_p_at`)."""
+    return float(odds.at(need).drain_mean)
+
+
 @functools.lru_cache(maxsize=4096)
 def _odds(shape: Roll, rules: Rules, system: System) -> Odds:
     return Odds(shape, rules, system)
@@ -120,6 +133,8 @@ def clear_caches() -> None:
     """Empty the caches of distributions and odds the level questions fill."""
     _distribution.cache_clear()
     _odds.cache_clear()
+    _p_at.cache_clear()
+    _drain_at.cache_clear()
 
 
 def odds_of(roll: Roll, rules: Rules | None = None, system: System = "3d6x") -> Odds:

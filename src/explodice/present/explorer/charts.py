@@ -12,6 +12,7 @@ bound to inputs) only filter and redraw those tables.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 from typing import Any
@@ -57,8 +58,57 @@ def _vega_percent(field: str, lang: Lang) -> str:
     )
 
 
+#: A table of at least this many rows is held aside while the charts are built (one row
+#: stands in for it) and put in the specification at the end (:func:`explorer_specs`): Altair
+#: copies a chart's data whole at each step that builds it, and validates every row.
+HOLD_ROWS = 200
+_HELD: list[dict[str, list[dict[str, Any]]]] = []
+
+
 def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    return json.loads(frame.to_json(orient="records"))
+    values: list[dict[str, Any]] = json.loads(frame.to_json(orient="records"))
+    if not _HELD or len(values) < HOLD_ROWS:
+        return values
+    key = f"explodice-held-{len(_HELD[-1])}"
+    _HELD[-1][key] = values
+    return [{"@held": key}]
+
+
+def dataset_name(values: Any) -> str:
+    """The name Altair gives a table it moves to the specification's ``datasets``: a hash of
+    its rows (``altair.vegalite.v6.api._dataset_name``)."""
+    if values == [{}]:
+        return "empty"
+    text = json.dumps(values, sort_keys=True, default=str)
+    return "data-" + hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _fill(spec: Any, held: dict[str, list[dict[str, Any]]], names: dict[str, str]) -> Any:
+    """``spec`` with each held table's stand-in replaced by its rows, and the name of a
+    dataset made of a stand-in by the name of its rows (the rows are not walked)."""
+    if isinstance(spec, dict):
+        return {names.get(k, k): _fill(v, held, names) for k, v in spec.items()}
+    if isinstance(spec, list):
+        if len(spec) == 1 and isinstance(spec[0], dict) and set(spec[0]) == {"@held"}:
+            return held[spec[0]["@held"]]
+        return [_fill(v, held, names) for v in spec]
+    if isinstance(spec, str):
+        return names.get(spec, spec)
+    return spec
+
+
+def explorer_specs(data: ExplorerData) -> dict[str, dict[str, Any]]:
+    """The explorer's views as Vega-Lite specifications (:func:`explorer_charts`'s charts,
+    ``to_dict``), their large tables held aside while Altair builds and checks them: the same
+    specification, built in a fraction of the time."""
+    held: dict[str, list[dict[str, Any]]] = {}
+    _HELD.append(held)
+    try:
+        specs = {k: c.to_dict() for k, c in explorer_charts(data).items()}
+    finally:
+        _HELD.remove(held)
+    names = {dataset_name([{"@held": k}]): dataset_name(v) for k, v in held.items()}
+    return {k: _fill(s, held, names) for k, s in specs.items()}
 
 
 def _roll_params(data: ExplorerData, _: Callable[[str], str]) -> list[Any]:

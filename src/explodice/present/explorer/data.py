@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
+import pickle
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -48,11 +49,12 @@ from explodice.present.labels import (
     roll_type_label,
     test_label,
 )
+from explodice.questions import cache
 from explodice.questions.bestiary import BestiaryInputs
 from explodice.questions.combat import AttackInputs
 from explodice.questions.compare import CompareInputs
 from explodice.questions.day import emptying
-from explodice.questions.registry import ask
+from explodice.questions.registry import ask, canonical
 
 __all__ = ["CURVE_DCS", "SLIDER", "ExplorerData", "Subject", "explorer_data"]
 
@@ -281,54 +283,83 @@ def _roll_table(subjects: Sequence[Subject], rules: Rules) -> pd.DataFrame:
 
     A class with a reroll trait rolls with it; a reroll on failure is bound to each need (the
     roll at modifier 0 against DC = need is the roll at any modifier against DC = need +
-    modifier: the engines shift)."""
+    modifier: the engines shift). Each class's rows are kept between runs
+    (:func:`_kept_class_rows`): an edit that leaves a class's needs as they were reads them
+    back."""
     frames = []
     for cls in dict.fromkeys(s.cls for s in subjects):
-        needs = _needs(subjects, cls)
-        for state in STATES:
-            adv, state_rules = state.advantage, _state_rules(state, rules)
-            if cls.bound:
-                p20 = [d20(cls.roll(adv, "keep", int(n))).p_success(int(n)) for n in needs]
-            else:
-                p20 = d20(cls.roll(adv, "keep", 0)).p_success(needs)
-            frames.append(
-                pd.DataFrame(
-                    {
-                        "system": "d20",
-                        "cls": cls.key,
-                        "state": state.key,
-                        "policy": "-",
-                        "need": needs,
-                        "p": np.asarray(p20, dtype=float),
-                        "drain": 0.0,
-                    }
-                )
-            )
-            for choice in _choices(cls):
-                if choice.knows_dc or cls.bound:
-                    p, drain = np.empty(needs.size), np.empty(needs.size)
-                    for i, need in enumerate(needs):
-                        d = exact(cls.roll(adv, choice.policy(int(need)), int(need)), state_rules)
-                        p[i], drain[i] = d.p_success(int(need)), d.drain_mean
-                else:
-                    d = exact(cls.roll(adv, choice.policy(0), 0), state_rules)
-                    p, drain = d.p_success(needs), np.full(needs.size, d.drain_mean)
-                rows = pd.DataFrame(
-                    {
-                        "system": "3d6x",
-                        "cls": cls.key,
-                        "state": state.key,
-                        "policy": choice.key,
-                        "need": needs,
-                        "p": p,
-                        "drain": drain,
-                    }
-                )
-                if choice.key in {c.key for c in POLICY_CHOICES}:
-                    frames.append(rows)
-                if choice.key == cls.own:  # the owner's own policy: the control's default
-                    frames.append(rows.assign(policy=OWN_POLICIES))
+        frames.extend(_kept_class_rows(cls, _needs(subjects, cls), rules))
     return pd.concat(frames, ignore_index=True)
+
+
+def _kept_class_rows(cls: RollClass, needs: np.ndarray, rules: Rules) -> list[pd.DataFrame]:
+    """:func:`_class_rows`, kept in the cache of answers (when a session is open) under the
+    class, its needs and the rules."""
+    key = cache.key_of("explorer-roll", canonical(cls), int(needs[0]), int(needs[-1]),
+                       canonical(rules))  # fmt: skip
+    payload = cache.load("explorer-roll", key, "explorer-roll")
+    if payload is not None:
+        kept = pickle.loads(payload)  # whole and hashed: the cache's own bytes
+        s = cache.current()
+        if isinstance(kept, list) and s is not None:
+            s.reused.append("explorer-roll")
+            return kept
+    frames = _class_rows(cls, needs, rules)
+    s = cache.current()
+    if s is not None and s.folder is not None:
+        s.computed.append("explorer-roll")
+        cache.store("explorer-roll", key, pickle.dumps(frames, pickle.HIGHEST_PROTOCOL))
+    return frames
+
+
+def _class_rows(cls: RollClass, needs: np.ndarray, rules: Rules) -> list[pd.DataFrame]:
+    """The rows of one class of rolls at ``needs``: d20's, then 3d6x's for each policy of
+    the controls (and the owner's own), in each advantage state."""
+    frames = []
+    for state in STATES:
+        adv, state_rules = state.advantage, _state_rules(state, rules)
+        if cls.bound:
+            p20 = [d20(cls.roll(adv, "keep", int(n))).p_success(int(n)) for n in needs]
+        else:
+            p20 = d20(cls.roll(adv, "keep", 0)).p_success(needs)
+        frames.append(
+            pd.DataFrame(
+                {
+                    "system": "d20",
+                    "cls": cls.key,
+                    "state": state.key,
+                    "policy": "-",
+                    "need": needs,
+                    "p": np.asarray(p20, dtype=float),
+                    "drain": 0.0,
+                }
+            )
+        )
+        for choice in _choices(cls):
+            if choice.knows_dc or cls.bound:
+                p, drain = np.empty(needs.size), np.empty(needs.size)
+                for i, need in enumerate(needs):
+                    d = exact(cls.roll(adv, choice.policy(int(need)), int(need)), state_rules)
+                    p[i], drain[i] = d.p_success(int(need)), d.drain_mean
+            else:
+                d = exact(cls.roll(adv, choice.policy(0), 0), state_rules)
+                p, drain = d.p_success(needs), np.full(needs.size, d.drain_mean)
+            rows = pd.DataFrame(
+                {
+                    "system": "3d6x",
+                    "cls": cls.key,
+                    "state": state.key,
+                    "policy": choice.key,
+                    "need": needs,
+                    "p": p,
+                    "drain": drain,
+                }
+            )
+            if choice.key in {c.key for c in POLICY_CHOICES}:
+                frames.append(rows)
+            if choice.key == cls.own:  # the owner's own policy: the control's default
+                frames.append(rows.assign(policy=OWN_POLICIES))
+    return frames
 
 
 def _choices(cls: RollClass) -> list[PolicyChoice]:

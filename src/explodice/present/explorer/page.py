@@ -21,7 +21,7 @@ from explodice.core.files import atomic_write_text, check_writable
 from explodice.game.bestiary import SRD_ATTRIBUTION
 from explodice.present import i18n
 from explodice.present.explorer.bundle import vega_bundle, vega_lite_version
-from explodice.present.explorer.charts import explorer_charts
+from explodice.present.explorer.charts import explorer_specs
 from explodice.present.explorer.data import ExplorerData, explorer_data
 from explodice.present.i18n import Lang
 from explodice.present.labels import (
@@ -314,7 +314,7 @@ def explorer_html(data: ExplorerData) -> str:
     lang = meta["lang"]
     _ = i18n.translator(lang)
     esc = html.escape
-    specs = {k: c.to_dict() for k, c in explorer_charts(data).items()}
+    specs = explorer_specs(data)
     vl_version = vega_lite_version()
     bundle = vega_bundle(vl_version)
     day_section = _day_section(meta, "day" in specs, lang, _)

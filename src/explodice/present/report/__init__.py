@@ -18,7 +18,6 @@ from explodice.present.config import (
     load_config,
     write_default_config,
 )
-from explodice.present.report.contents import PAGES, PageSpec, build_pages
 from explodice.present.report.kit import Page, PageData
 from explodice.present.report.writer import (
     MANIFEST,
@@ -47,3 +46,13 @@ __all__ = [
     "write_default_config",
     "write_report",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """``PAGES``, ``PageSpec`` and ``build_pages``, from :mod:`.contents`, imported when first
+    read: the pages import matplotlib, which a report kept whole never needs."""
+    if name in ("PAGES", "PageSpec", "build_pages"):
+        from explodice.present.report import contents
+
+        return getattr(contents, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
-from matplotlib.figure import Figure
 
 from explodice.game.rules import Rules
 from explodice.present import i18n
@@ -146,6 +145,8 @@ def page_figure(
     **grid: Any,
 ) -> tuple[Any, list[Any]]:
     """A landscape page: title, caption sentence, a grid of Axes, an optional table, a footer."""
+    from matplotlib.figure import Figure  # imported here: a report kept whole draws nothing
+
     fig = Figure(figsize=PAGE_SIZE)
     fig.text(0.04, 0.965, title, fontsize=15, weight="bold", va="top")
     caption = textwrap.fill(i18n.keep_together(caption + ctx.rules_sentence()), 150)

@@ -11,6 +11,12 @@ fields, so the index names every field the data depends on. The data themselves 
 pickled, behind the cache's hash of them (an entry not whole, or another key's, is never
 unpickled).
 
+A page's drawing (its one-page PDF and its PNG) is kept the same way, under its data (the
+hash of the data kept, so a page whose data did not change is not drawn again), its number
+and the contents, and the values of the configuration's fields its ``draw`` function read
+(:func:`kept_drawing`, :func:`keep_drawing`); the report's PDF is put together from the
+pages' PDFs, kept or drawn anew.
+
 The files (PDF, PNGs, CSVs, explorer, MANIFEST) of a report are kept under the whole
 configuration, the date and the language: a report of the same configuration on the same day
 copies them. The explorer's page is kept the same way, so ``explodice explore`` after a
@@ -22,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import copyreg
 import dataclasses
+import hashlib
 import io
 import json
 import pickle
@@ -39,7 +46,10 @@ from explodice.questions.registry import canonical
 __all__ = [
     "dumps",
     "explorer",
+    "keep_drawing",
     "keep_files",
+    "kept_data",
+    "kept_drawing",
     "page_data",
     "recording",
     "report_key",
@@ -119,8 +129,24 @@ def recording(ctx: Context) -> Iterator[tuple[Context, set[str]]]:
 
 def _values(ctx: Context, fields: list[str]) -> dict[str, Any]:
     return {
-        f: canonical(ctx.date if f == "date" else getattr(ctx.config, f)) for f in sorted(fields)
+        f: _canonical(ctx.date if f == "date" else getattr(ctx.config, f)) for f in sorted(fields)
     }
+
+
+#: The canonical form of the values last asked, by identity (each kept with its value, so
+#: that an identity is never reused): a report asks the same builds and day for every page.
+_CANONICAL: dict[int, tuple[Any, Any]] = {}
+
+
+def _canonical(value: Any) -> Any:
+    kept = _CANONICAL.get(id(value))
+    if kept is not None and kept[0] is value:
+        return kept[1]
+    form = canonical(value)
+    if len(_CANONICAL) > 256:
+        _CANONICAL.clear()
+    _CANONICAL[id(value)] = (value, form)
+    return form
 
 
 def page_data(
@@ -132,12 +158,23 @@ def page_data(
     """Page ``name``'s data: kept from an earlier run when the fields it read then hold the
     same values, else computed by ``data(ctx)`` after ``before()`` (counted in the session's
     ``computed`` as ``page:<name>``) and kept."""
+    return kept_data(name, data, ctx, before)[0]
+
+
+def kept_data(
+    name: str,
+    data: Callable[[Context], PageData],
+    ctx: Context,
+    before: Callable[[], None] = lambda: None,
+) -> tuple[PageData, str | None]:
+    """:func:`page_data`, and the hash of the data as kept (None: not kept, no session or
+    data that cannot be pickled): what :func:`kept_drawing` keys the page's drawing by."""
     s = cache.current()
     if s is None or s.folder is None:
         before()
         if s is not None:
             s.computed.append(f"page:{name}")
-        return data(ctx)
+        return data(ctx), None
     index_key = cache.key_of("page-index", name)
     index = cache.load("page-index", index_key, f"page:{name}")
     if index is not None:
@@ -149,7 +186,7 @@ def page_data(
                 kept = pickle.loads(payload)  # whole and hashed: the cache's own bytes
                 if isinstance(kept, PageData):
                     s.reused.append(f"page:{name}")
-                    return kept
+                    return kept, hashlib.sha256(payload).hexdigest()
     before()
     with recording(ctx) as (copy, reads):
         result = data(copy)
@@ -157,11 +194,52 @@ def page_data(
     try:
         payload = dumps(result)
     except Exception:  # noqa: BLE001 - data that cannot be kept are computed each run
-        return result
+        return result, None
     fields = sorted(reads)
     cache.store("page", cache.key_of("page", name, _values(ctx, fields)), payload)
     cache.store("page-index", index_key, json.dumps(fields).encode())
-    return result
+    return result, hashlib.sha256(payload).hexdigest()
+
+
+def _drawing_key(slug: str, digest: str, ctx: Context, fields: list[str]) -> str:
+    return cache.key_of("drawing", slug, digest, canonical(ctx.contents), _values(ctx, fields))
+
+
+def kept_drawing(slug: str, digest: str | None, ctx: Context) -> tuple[bytes, bytes] | None:
+    """The one-page PDF and the PNG of page ``slug`` (``07-day``) drawn by an earlier run from
+    the data of hash ``digest`` (:func:`kept_data`) with the same values of the fields its
+    drawing read then, or None (then it is drawn, and :func:`keep_drawing` keeps it)."""
+    s = cache.current()
+    if digest is None or s is None or s.folder is None:
+        return None
+    index = cache.load("drawing-index", cache.key_of("drawing-index", slug), f"drawing:{slug}")
+    if index is None:
+        return None
+    try:
+        fields = json.loads(index)
+        payload = cache.load("drawing", _drawing_key(slug, digest, ctx, fields), slug)
+    except (ValueError, TypeError):
+        return None
+    if payload is None:
+        return None
+    kept = pickle.loads(payload)  # whole and hashed: the cache's own bytes
+    if not (isinstance(kept, tuple) and len(kept) == 2):
+        return None
+    s.reused.append(f"drawing:{slug}")
+    return kept
+
+
+def keep_drawing(
+    slug: str, digest: str | None, ctx: Context, fields: set[str], pdf: bytes, png: bytes
+) -> None:
+    """Keep page ``slug``'s one-page ``pdf`` and ``png``, drawn from the data of hash
+    ``digest`` reading ``fields`` of the configuration (:func:`recording`)."""
+    s = cache.current()
+    if digest is None or s is None or s.folder is None:
+        return
+    chosen = sorted(fields)
+    cache.store("drawing", _drawing_key(slug, digest, ctx, chosen), dumps((pdf, png)))
+    cache.store("drawing-index", cache.key_of("drawing-index", slug), json.dumps(chosen).encode())
 
 
 def report_key(config: ReportConfig, date: str, what: str = "report") -> str:

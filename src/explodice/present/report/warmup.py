@@ -12,6 +12,7 @@ twice, its warm-up child failing with multiprocessing's "bootstrapping phase" tr
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import pickle
 import signal
@@ -93,13 +94,29 @@ def warm_day_kernel(what: str = "") -> None:
         hero = Character("warm-up", dict(STR=10, DEX=10, CON=10, INT=10, WIS=10, CHA=10))
         tiny = Scenario([hero], [DayRoll("warm-up", ability="STR")])
         exact_day(tiny if day is None else day, rules)
-        optimal_policy(tiny)
+        # the optimal player on the day's first rolls: its backward pass (the chain's pull
+        # kernels, `decide`) runs only where a roll drains a gauge, which a tiny day may not
+        # (and `decide`, in the comparison and thresholds the day-policies page reads)
+        short = tiny if day is None else _first_rolls(day)
+        best = optimal_policy(short) if rules is None else optimal_policy(short, rules)
+        best.compare(lambdas=(0.0,))
+        best.to_frame("thresholds")
         if simulated:
             from explodice.day.simulate import simulate_day
 
             simulate_day(tiny, n_days=1, seed=0, threads=1)
     except Exception:  # noqa: BLE001 - a warm-up that fails costs only time
         pass
+
+
+def _first_rolls(day: Scenario, n: int = 3) -> Scenario:
+    """``day`` cut to its first ``n`` rolls, each once (its party and gauges as they are): the
+    same kernels as the whole day, in a fraction of its time."""
+    try:
+        rolls = tuple(dataclasses.replace(r, repeat=1) for r in day.rolls[:n])
+        return day.replace(rolls=rolls, rolls_per_day=None)
+    except Exception:  # noqa: BLE001 - a day that cannot be cut: played whole
+        return day
 
 
 def warm_roll_kernel() -> None:

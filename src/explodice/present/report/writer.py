@@ -41,21 +41,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import matplotlib
-from matplotlib.backends.backend_pdf import PdfPages
-from tqdm.auto import tqdm
-
 from explodice.core.errors import ExplodiceError
 from explodice.core.files import atomic_write_text, check_path, make_folder
 from explodice.core.spreadsheet import to_csv
 from explodice.core.version import __version__
 from explodice.present.config import ReportConfig, in_language, load_config
-from explodice.present.explorer import EXPLORER_NAME
 from explodice.present.i18n import Lang, translator
 from explodice.present.labels import rules_text
-from explodice.present.report import contents, drawing, reuse
+from explodice.present.report import drawing, reuse
 from explodice.present.report.kit import Context
-from explodice.present.report.warmup import start_day_warm_up, stop, warm_roll_kernel
 from explodice.questions import cache as answer_cache
 
 __all__ = [
@@ -110,7 +104,6 @@ def write_report(
     >>> out = tempfile.mkdtemp()
     >>> paths = write_report(out=out, date="2026-12-01")  # doctest: +SKIP
     """
-    matplotlib.use("Agg", force=False)
     if not isinstance(config, ReportConfig):
         config = load_config(config)
     # --lang overrides the configuration's `lang`; explodice's own names follow the language
@@ -178,6 +171,10 @@ def _write_pages(
     key = reuse.report_key(config, date)
     names = reuse.restore_files(key, run)
     if names is None:
+        # imported here: a report kept whole is copied without them (matplotlib, the pages,
+        # the explorer, numba's kernels take seconds to import)
+        from explodice.present.explorer import EXPLORER_NAME
+
         names = _draw_pages(run, config, progress=progress, date=date, helpers=helpers)
         reuse.explorer(config, run / EXPLORER_NAME, date=date)
         names.append(EXPLORER_NAME)
@@ -195,19 +192,20 @@ def _draw_pages(
     run: Path, config: ReportConfig, *, progress: bool, date: str, helpers: int
 ) -> list[str]:
     """Every page's PDF page, PNG and CSVs into ``run``, page by page: its data (kept from an
-    earlier run where what it reads is unchanged, :func:`.reuse.page_data`; else computed,
-    numba's first compilations overlapped, :mod:`.warmup`), its PNG drawn by one of
-    ``helpers`` processes (:mod:`.drawing`) while this one draws its PDF page: the same bytes
-    as one process."""
+    earlier run where what it reads is unchanged, :func:`.reuse.kept_data`; else computed,
+    numba's first compilations overlapped, :mod:`.warmup`), its drawing (kept where its data
+    and what it reads are unchanged, :func:`.reuse.kept_drawing`; else drawn, its PNG by one
+    of ``helpers`` processes, :mod:`.drawing`, while this one draws its PDF page); then the
+    report's PDF put together from the pages' PDFs (:func:`.assemble.merge_pages`): the same
+    bytes whatever was kept, and in one process or several."""
+    import matplotlib
+    from tqdm.auto import tqdm
+
+    from explodice.present.report import assemble, contents
+    from explodice.present.report.warmup import start_day_warm_up, stop, warm_roll_kernel
+
+    matplotlib.use("Agg", force=False)
     names = [PDF_NAME]
-    _ = translator(config.lang)
-    meta = {
-        "Title": config.title,
-        "Creator": "explodice",
-        "Subject": _("The designer's report of explodice: {rules}").format(
-            rules=rules_text(config.rules, config.lang)
-        ),
-    }
     specs = contents.PAGES
     ctx = Context(
         config,
@@ -221,7 +219,8 @@ def _draw_pages(
             ctx.cache["warm-up"] = start_day_warm_up(
                 config.day, config.rules, simulated=config.day_method == "simulate"
             )
-            warm_roll_kernel()  # compiles here while the day kernels compile there
+            if ctx.cache["warm-up"] is not None:  # numba's cache lacks the day's kernels
+                warm_roll_kernel()  # compiles here while the day kernels compile there
 
     pool = drawing.PngHelpers(helpers, dataclasses.replace(ctx, cache={})) if helpers else None
     bar = (
@@ -229,27 +228,33 @@ def _draw_pages(
         if progress
         else None
     )
+    pdfs: list[bytes] = []
+    drawn: list[tuple[str, str | None, set[str], bytes, Path]] = []
     try:
         # Every text of a page is written literally: a name holding `$` is not mathtext
-        with (
-            matplotlib.rc_context({"text.parse_math": False}),
-            PdfPages(run / PDF_NAME, metadata=meta) as pdf,
-        ):
+        with matplotlib.rc_context({"text.parse_math": False}):
             for number, spec in enumerate(specs, 1):
                 slug = f"{number:02d}-{spec.name}"
-                data = reuse.page_data(spec.name, spec.data, ctx, before=warm_up)
+                data, digest = reuse.kept_data(spec.name, spec.data, ctx, before=warm_up)
                 png = run / f"{slug}.png"
-                elsewhere = pool is not None and pool.submit(spec.draw, data, png, PNG_DPI)
-                figure = spec.draw(ctx, data)
-                pdf.savefig(figure)
-                if not elsewhere:
-                    figure.savefig(png, dpi=PNG_DPI)
+                kept = reuse.kept_drawing(slug, digest, ctx)
+                if kept is not None:
+                    pdfs.append(kept[0])
+                    png.write_bytes(kept[1])
+                else:
+                    elsewhere = pool is not None and pool.submit(spec.draw, data, png, PNG_DPI)
+                    with reuse.recording(ctx) as (copy, reads):
+                        figure = spec.draw(copy, data)
+                    pdfs.append(assemble.page_pdf(figure))
+                    if not elsewhere:
+                        figure.savefig(png, dpi=PNG_DPI)
+                    figure.clear()
+                    drawn.append((slug, digest, reads, pdfs[-1], png))
                 names.append(png.name)
                 for name, frame in data.tables.items():
                     csv = f"{slug}-{name}.csv"
                     to_csv(frame, run / csv)
                     names.append(csv)
-                figure.clear()
                 if bar is not None:
                     bar.update(1)
         if pool is not None:
@@ -260,7 +265,22 @@ def _draw_pages(
             pool.close()
         if bar is not None:
             bar.close()
+    for slug, digest, reads, pdf, png in drawn:
+        reuse.keep_drawing(slug, digest, ctx, reads, pdf, png.read_bytes())
+    assemble.merge_pages(pdfs, run / PDF_NAME, _metadata(config))
     return names
+
+
+def _metadata(config: ReportConfig) -> dict[str, str]:
+    """The report PDF's title, subject and creator."""
+    _ = translator(config.lang)
+    return {
+        "Title": config.title,
+        "Creator": "explodice",
+        "Subject": _("The designer's report of explodice: {rules}").format(
+            rules=rules_text(config.rules, config.lang)
+        ),
+    }
 
 
 def last_session() -> answer_cache.Session | None:

@@ -1,0 +1,96 @@
+"""Questions asked per build (issue 34): over several builds, ``progression`` and
+``gauge_sizing`` are each build's answer put end to end, the same numbers, bit for bit, as
+the analysis called once over all the builds; after an edit to one build only that build's
+answer is computed, the others read back from the cache of answers."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pandas as pd
+import pytest
+
+from explodice.analysis.levels import build_day, progression
+from explodice.game.build import reference_builds
+from explodice.game.rules import Rules
+from explodice.present.config import load_config
+from explodice.questions import cache
+from explodice.questions.gauge_sizing import SizingInputs, _lines
+from explodice.questions.progression import ProgressionInputs
+from explodice.questions.registry import ask, forget
+from explodice.sweeps.levels import size_gauges
+
+LEVELS = (1, 5, 11, 20)
+
+
+@pytest.fixture
+def builds():
+    return tuple(load_config().builds)
+
+
+@pytest.fixture
+def folder(tmp_path):
+    forget()
+    yield tmp_path / "answers"
+    forget()
+
+
+def _raised(builds, i=0, ability="STR"):
+    """``builds`` with build ``i``'s score in ``ability`` raised by 2."""
+    b = builds[i]
+    scores = dict(b.scores) | {ability: b.scores[ability] + 2}
+    return (*builds[:i], dataclasses.replace(b, scores=scores), *builds[i + 1 :])
+
+
+def test_the_progression_per_build_is_the_call_over_all_builds(builds):
+    assert len(builds) >= 3
+    answer = ask("progression", ProgressionInputs(builds, Rules(), levels=LEVELS))
+    direct = progression(list(builds), list(LEVELS), tests="main", rules=Rules())
+    direct.attrs = {}
+    pd.testing.assert_frame_equal(answer.tables["progression"], direct, check_exact=True)
+    assert [p[0] for p in answer.provenance.policies] == [b.name for b in builds]
+
+
+def test_the_gauge_sizing_per_build_is_the_call_over_all_builds(builds):
+    chosen = builds[:3]
+    answer = ask("gauge_sizing", SizingInputs(chosen, Rules(), levels=LEVELS), progress=False)
+    frames = [
+        size_gauges(b, build_day(b), levels=list(LEVELS), rules=Rules(), progress=False)
+        for b in chosen
+    ]
+    direct = pd.concat(frames, ignore_index=True)
+    direct.attrs = {}
+    pd.testing.assert_frame_equal(answer.tables["gauges"], direct, check_exact=True)
+    pd.testing.assert_frame_equal(answer.tables["lines"], _lines(direct), check_exact=True)
+    assert set(answer.tables["lines"].build) == {b.name for b in chosen}
+
+
+@pytest.mark.parametrize("name", ["progression", "gauge_sizing"])
+def test_an_edit_to_one_build_computes_only_its_answer(builds, folder, name):
+    def inputs(bs):
+        if name == "progression":
+            return ProgressionInputs(bs, Rules(), levels=LEVELS)
+        return SizingInputs(bs, Rules(), levels=LEVELS)
+
+    how = {"progress": False} if name == "gauge_sizing" else {}
+    chosen = builds[:3]
+    with cache.session(folder=folder) as first:
+        ask(name, inputs(chosen), **how)
+    assert first.computed.count(name) == len(chosen) + 1  # each build, then the whole
+    forget()  # a new run
+    edited = _raised(chosen, 1)
+    with cache.session(folder=folder) as second:
+        warm = ask(name, inputs(edited), **how)
+    # the whole and the edited build computed; the two others read back
+    assert second.computed.count(name) == 2 and second.reused.count(name) == 2
+    forget()
+    with cache.session(enabled=False):
+        cold = ask(name, inputs(edited), **how)
+    for table in cold.tables:
+        pd.testing.assert_frame_equal(warm.tables[table], cold.tables[table], check_exact=True)
+
+
+def test_the_reference_builds_are_asked_per_build_too():
+    refs = tuple(reference_builds())
+    answer = ask("progression", ProgressionInputs(refs, Rules(), levels=(1,)))
+    assert list(dict.fromkeys(answer.tables["progression"].build)) == [b.name for b in refs]
