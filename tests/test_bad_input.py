@@ -880,6 +880,7 @@ REFUSED_30 = {
     "odds --dc 16 --dc 12": (["odds", "--dc", "16", "--dc", "12"], ["`--dc` given twice", "all its values"]),
     "bestiary --fp 5 --fp 6": (["bestiary", "--fp", "5", "--fp", "6"], ["`--fp` given twice"]),
     "odds -m 3 --modifier 4": (["odds", "-m", "3", "--modifier", "4"], ["`-m` and `--modifier`"]),
+    "odds -m3 -m 4": (["odds", "-m3", "-m", "4"], ["`-m` given twice"]),
     "day --ones-on-explosions --no-...": (
         ["day", "--ones-on-explosions", "--no-ones-on-explosions"], ["`--no-ones-on-explosions`"]
     ),

@@ -428,7 +428,7 @@ def test_every_question_holds_the_same_numbers_on_each_of_its_surfaces(name, sur
             shared = [
                 c
                 for c in first.columns
-                if c in other.columns and pd.api.types.is_float_dtype(first[c])
+                if c in other.columns and pd.api.types.is_numeric_dtype(first[c])
             ]
             assert shared, (name, surface)  # some numbers to compare
             for col in shared:

@@ -67,6 +67,9 @@ class Parser(argparse.ArgumentParser):
                 break
             flag = token.split("=", 1)[0]
             action = self._option_string_actions.get(flag)
+            if action is None and token[:1] == "-" and token[1:2] != "-" and len(token) > 2:
+                flag = token[:2]  # a short option glued to its value: -m3
+                action = self._option_string_actions.get(flag)
             if token.startswith("-") and action is not None:
                 seen.add(action.dest)
                 if action in written and not isinstance(action, _GATHERING):

@@ -25,6 +25,7 @@ from explodice.present.cli.options import (
     reroll_from,
     roll_policy,
     rules_from,
+    rules_text,
     sampling_from,
 )
 from explodice.present.cli.output import emit
@@ -92,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
         a=side(a, args.system, args.lang),
         b=side(b, args.system, args.lang),
     )
+    # the rules the dice were read under (disadvantage, the malus die...), as `table` says them
+    header += "\n# " + rules_text(rules, args.system, args.lang)
     fmt, prov = Formatter(args.lang, "cli"), answer.provenance
 
     def cell(col: str) -> str:  # a simulated probability with its 95% interval
@@ -116,8 +119,8 @@ def side(roll: Roll, system: str, lang: Lang) -> str:
     parts = [f"{system}{roll.modifier:+d}", _(roll.advantage), _(roll.kind)]
     if system == "3d6x":
         parts += [_(roll.actor), policy_label(roll.policy, lang)]
-        if roll.reroll is not None:
-            parts.append(_(REROLL[roll.reroll.trigger]))
+    if roll.reroll is not None:  # the d20 rerolls too (Lucky, a reroll on failure)
+        parts.append(_(REROLL[roll.reroll.trigger]))
     return ", ".join(parts)
 
 
