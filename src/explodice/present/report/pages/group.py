@@ -54,7 +54,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "each plays (the legend): two members at one modifier differ when one cancels "
         "1s against 6s, which can fail a DC that keeping would pass. Exact."
     ).format(skill=skill)
-    fig, (a,) = page_figure(ctx, _("Group tests and working together"), caption, right=0.74)
+    fig, (a,) = page_figure(ctx, _("Group tests and working together"), caption, right=0.68)
     answer = data.shown["answer"]
     curves = answer.csv_table("group").drop(columns=["rules"])
     curves["series"] = [_series(row, ctx) for row in curves.itertuples()]
@@ -65,5 +65,9 @@ def draw(ctx: Context, data: PageData) -> Figure:
         lang=lang,
         title=_("Success against DC: {skill}").format(skill=skill),
     )
-    a.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    # the legend (each member's policy: long in French) stands right of the Axes, which
+    # then need no room above 100% for it
+    a.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    a.set_ylim(0, 1.02)
+    a.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
     return fig
