@@ -100,12 +100,12 @@ def draw(ctx: Context, data: PageData) -> Figure:
     ]
     caption = _(
         "For each profile's modifier, the 3d6x DC whose odds are closest to each d20 DC "
-        "(left, the gap 3d6x - d20 beside each point), and the success curves of both "
+        "(left, the gap 3d6x − d20 beside each point), and the success curves of both "
         "systems (right). The table maps the d20 DC table onto 3d6x for the {reference} "
         "profile and gives every profile's odds there, in 3d6x and (in brackets) d20; where "
         "d20 is certain or impossible for that profile, the DC is matched on the profile named "
         "beside it (the one whose d20 odds there are nearest 50%). A d20 DC a profile cannot "
-        "reach (0% in d20) has no equivalent: 3d6x is never impossible above its minimum, "
+        "reach (d20 odds 0%) has no equivalent: 3d6x is never impossible above its minimum, "
         "so neither the chart nor the table gives one."
     ).format(reference=ref)
     how = method_text(answer.provenance, lang, rules=False)

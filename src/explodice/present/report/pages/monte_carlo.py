@@ -63,7 +63,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "The Monte Carlo engine against the exact one, for {roll}: left, n = {n} "
         "simulated rolls with their 95% Wilson band over the exact curve; right, the "
         "estimate of P(total ≥ {dc}) as n grows (seed {seed}), its interval narrowing "
-        "around the exact value. A 95% interval holds the exact value in about 19 runs of "
+        "around the exact value. A 95% Wilson interval holds the exact value in about 19 runs of "
         "20: about 1 estimate in 20 falls just outside it by chance, which is no failure. "
         "Here {bands_in} of {bands} bands and {steps_in} of {steps} intervals hold it: "
         "every band is read from one sample, so a sample a little high misses at "

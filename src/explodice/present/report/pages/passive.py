@@ -22,7 +22,7 @@ SHOWN = (
     ("passive", N_("passive")),
     ("median", N_("median")),
     ("mean", N_("mean")),
-    ("gap_median", N_("median - passive")),
+    ("gap_median", N_("median − passive")),
     ("base_for_median", N_("base matching the median")),
     ("p_roll_at_least", N_("P(roll ≥ passive)")),
 )
