@@ -55,7 +55,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
     normal = frame[(frame.system == "3d6x") & (frame.advantage == "normal")].iloc[0]
     # the base that matches the median differs by state (13 under subtract): one per state,
     # read from the table's own rows
-    bases = "; ".join(
+    bases = ", ".join(
         _("{state}: {base}").format(
             state=fmt.cell(row.advantage, "label"), base=fmt.cell(row.base_for_median, "dc")
         )
