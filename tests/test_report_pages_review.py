@@ -66,6 +66,7 @@ def test_distribution_shows_the_negative_totals_and_percent_ticks():
     assert below == pytest.approx(0.0180, abs=5e-4)
     assert f"falls below 0 with probability {100 * below:.1f}%" in caption, caption
     assert all(t.endswith("%") for t in _ticks(a)), _ticks(a)
+    assert b.get_ylim()[1] <= 1.02 and fig.legends  # one legend under the panels
 
 
 def test_success_curves_keep_the_axis_at_100_percent():

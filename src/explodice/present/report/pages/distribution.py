@@ -64,9 +64,28 @@ def draw(ctx: Context, data: PageData) -> Figure:
                 "axes start at {low}."
             ).format(roll=name, p=fmt.cell(p, "probability"), low=fmt.cell(XMIN, "modifier"))
     caption += " " + _("Exact (no sampling).")  # every caption names its method
-    fig, (a, b, c) = page_figure(ctx, _("The total: 3d6x against d20"), caption, ncols=3)
+    title = _("The total: 3d6x against d20")
+    fig, (a, b, c) = page_figure(ctx, title, caption, ncols=3, bottom=0.2)
     low = XMIN if any(p > 0 for p in below.values()) else 0
     plots.plot_pmf(dists, ax=a, xlim=(low, 45), lang=lang)
     plots.plot_at_least(dists, ax=b, xlim=(low, 45), lang=lang)
     plots.plot_at_least(dists, ax=c, log=True, xlim=(low, 80), lang=lang)
+    # the three panels draw the same rolls: one legend under them (the first's, with the
+    # means), so that no panel grows its y axis past its data to make room for one
+    handles, labels = a.get_legend_handles_labels()
+    for ax in (a, b, c):
+        ax.get_legend().remove()
+    a.autoscale(axis="y")
+    a.set_ylim(bottom=0)
+    b.set_ylim(0, 1.02)
+    b.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
+    fig.legend(
+        handles,
+        labels,
+        loc="lower center",
+        bbox_to_anchor=(0.5, 0.05),
+        ncol=4,
+        fontsize="small",
+        frameon=False,
+    )
     return fig
