@@ -1124,6 +1124,10 @@ def test_the_equivalent_dcs_are_the_closest_by_hand():
     for row in eq.itertuples():
         p_d20 = min(max((21 - (row.d20_dc - row.modifier)) / 20, 0.0), 1.0)  # by hand
         assert row.p_d20 == pytest.approx(p_d20, abs=1e-12)
+        if p_d20 == 0:  # no roll reaches it: no 3d6x DC is its equivalent (item 4)
+            assert row.note == "impossible in d20"
+            assert pd.isna(row.dc_3d6x) and pd.isna(row.p_3d6x) and pd.isna(row.gap)
+            continue
         p3 = sf(HAND["normal"], row.dc_3d6x - row.modifier)
         assert row.p_3d6x == pytest.approx(p3, abs=1e-12)
         if not row.note:  # the closest 3d6x DC: neither neighbour is closer
@@ -1132,6 +1136,14 @@ def test_the_equivalent_dcs_are_the_closest_by_hand():
                 assert abs(p3 - p_d20) <= abs(other - p_d20) + 1e-12
     table = answer.tables["table"]
     assert answer.extra["reference"] == "trained" and set(table.profile) == {"trained", "expert"}
+    # d20 DC 30: 0% for +4 and +8 alike (by hand above), so no row of it names a 3d6x DC
+    none = table[table.d20_dc == 30]
+    assert len(none) == 2 and set(none.note) == {"impossible in d20"}
+    assert none.dc_3d6x.isna().all() and none.p_3d6x.isna().all()
+    # d20 DC 25 is reached by +8 (20%): matched on it, a DC is given to both
+    some = table[table.d20_dc == 25]
+    assert set(some.matched_on) == {"expert"} and some.dc_3d6x.notna().all()
+    assert set(some.note) == {""}
 
 
 def test_the_compare_note_is_french_under_lang_fr(capsys):

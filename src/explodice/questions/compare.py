@@ -9,7 +9,7 @@ report's page ``d20-comparison`` and the explorer's equivalent DCs.
 >>> from explodice.questions.registry import ask
 >>> a = ask("compare", CompareInputs((("untrained", 0),), Rules()))
 >>> a.tables["equivalent"].dc_3d6x.tolist(), a.provenance.method
-([8, 11, 15, 24, 34, 34], 'exact')
+([8, 11, 15, 24, <NA>, <NA>], 'exact')
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ COMPARE_KINDS: dict[str, Kind] = {
     "note": "label",
     "matched_on": "name",
 }
+# (``note`` of ``table``: "impossible in d20" where no profile reaches the d20 DC)
 
 
 @dataclass(frozen=True)
@@ -63,10 +64,31 @@ def default_reference(names: tuple[str, ...] | list[str]) -> str:
     return "trained" if "trained" in names else names[0]
 
 
+#: The note of a d20 DC the roll cannot reach: it has no equivalent 3d6x DC.
+IMPOSSIBLE = "impossible in d20"
+
+
+def _no_match(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with no 3d6x DC, odds or gap on the rows impossible in d20: 3d6x has no
+    impossible DC above its minimum, and the DC where it first falls under the tolerance
+    (DC 42 for +8) would read as an equivalent of a d20 DC no roll reaches."""
+    out = frame.copy()
+    gone = out["note"] == IMPOSSIBLE
+    out["dc_3d6x"] = out["dc_3d6x"].astype("Int64").mask(gone)
+    for col in ("p_3d6x", "gap"):
+        out[col] = out[col].astype(float).mask(gone)
+    for col in ("difficulty_3d6x", "matched_on"):
+        if col in out.columns:
+            out[col] = out[col].mask(gone, "")
+    return out
+
+
 def compute(inputs: CompareInputs) -> Answer:
     """Tables ``equivalent`` (each profile's equivalent DCs, a row per d20 DC) and ``table``
     (the d20 DC table mapped onto 3d6x for the reference, a row per difficulty and
-    profile); ``extra``: the ``reference``."""
+    profile); ``extra``: the ``reference``. A d20 DC no roll reaches (``note``: impossible
+    in d20; in ``table``, for every profile) has no 3d6x DC: ``dc_3d6x``, ``p_3d6x`` and
+    ``gap`` are missing there."""
     names = [name for name, _ in inputs.profiles]
     if not names:
         raise ExplodiceError("`profiles` must name at least one profile.")
@@ -84,6 +106,13 @@ def compute(inputs: CompareInputs) -> Answer:
         frames.append(f)
     equivalent = pd.concat(frames, ignore_index=True)
     table = equivalent_dc_table(rolls, reference=reference, rules=inputs.rules)
+    # a row matched on a profile that cannot succeed in d20 either: no profile can
+    notes = equivalent.set_index(["profile", "d20_dc"]).note
+    table["note"] = [
+        IMPOSSIBLE if notes.get((m, dc)) == IMPOSSIBLE else ""
+        for m, dc in zip(table.matched_on, table.d20_dc)
+    ]
+    equivalent, table = _no_match(equivalent), _no_match(table)
     for frame in (equivalent, table):
         frame.attrs = {}
     prov = Provenance.of(

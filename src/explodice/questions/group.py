@@ -14,7 +14,7 @@ import pandas as pd
 
 from explodice.analysis.resolutions import group_success, working_together
 from explodice.game.character import Character
-from explodice.game.rules import Rules
+from explodice.game.rules import Roll, Rules
 from explodice.questions.answer import Answer, Kind, Provenance
 from explodice.questions.registry import Question, register
 
@@ -28,6 +28,8 @@ GROUP_KINDS: dict[str, Kind] = {
     "modifier": "modifier",
     "need": "count",
     "size": "count",
+    "policy": "name",
+    "reroll": "label",
     "p": "probability",
 }
 
@@ -43,10 +45,19 @@ class GroupInputs:
     rules: Rules = Rules()
 
 
+def _member(ch: Character, roll: Roll) -> dict[str, object]:
+    """A member's columns: its name, modifier, rule-of-1 policy and reroll (two members at
+    one modifier differ by these)."""
+    reroll = roll.reroll.trigger if roll.reroll is not None else ""
+    policy = str(roll.policy)
+    return {"member": ch.name, "modifier": roll.modifier, "policy": policy, "reroll": reroll}
+
+
 def compute(inputs: GroupInputs) -> Answer:
     """Table ``group``: per DC, ``how`` the party rolls (``group``: at least ``need`` of
     ``size``; ``together``: ``member`` leads with advantage; ``alone``: ``member`` with its
-    ``modifier``) and ``p``."""
+    ``modifier``), the member's rule-of-1 ``policy`` and ``reroll`` (``one``: Lucky;
+    ``failure``; empty: none), and ``p``."""
     party = list(inputs.party)
     rows = []
     for dc in inputs.dcs:
@@ -54,15 +65,15 @@ def compute(inputs: GroupInputs) -> Answer:
         g = group_success(rolls, dc=dc, rules=inputs.rules)
         t = working_together(rolls, dc, rules=inputs.rules)
         base = {"dc": dc, "need": g.need, "size": len(rolls)}
-        rows.append(base | {"how": "group", "member": "", "modifier": pd.NA, "p": g.p})
-        leader = party[t.leader]
-        lead = {"member": leader.name, "modifier": rolls[t.leader].modifier}
-        rows.append(base | {"how": "together", **lead, "p": t.p})
+        none = {"member": "", "modifier": pd.NA, "policy": "", "reroll": ""}
+        rows.append(base | {"how": "group", **none, "p": g.p})
+        rows.append(base | {"how": "together", **_member(party[t.leader], rolls[t.leader])})
+        rows[-1]["p"] = t.p
         rows += [
-            base | {"how": "alone", "member": ch.name, "modifier": r.modifier, "p": p}
+            base | {"how": "alone", **_member(ch, r), "p": p}
             for ch, r, p in zip(party, rolls, g.p_each)
         ]
-    columns = ["dc", "how", "member", "modifier", "need", "size", "p"]
+    columns = ["dc", "how", "member", "modifier", "policy", "reroll", "need", "size", "p"]
     frame = pd.DataFrame(rows, columns=columns)
     frame["modifier"] = frame["modifier"].astype("Int64")
     prov = Provenance.of(

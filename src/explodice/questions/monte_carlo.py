@@ -39,6 +39,7 @@ MONTE_CARLO_KINDS: dict[str, Kind] = {
     "ci_high": "probability",
     "exact": "probability",
     "n": "count",
+    "covers": "flag",
 }
 #: The smallest sample of the convergence.
 SMALLEST = 1_000
@@ -63,7 +64,7 @@ def compute(inputs: MonteCarloInputs) -> Answer:
     """Tables ``bands`` (each DC: the simulated P(success), its Wilson interval and the exact
     value), ``counts`` (the simulated totals: what a band is drawn from) and ``convergence``
     (the estimate at ``dc`` for each sample size ``n``, with its interval and the exact
-    value)."""
+    value); each row's ``covers`` says whether its interval holds the exact value."""
     roll, rules, dc = inputs.roll, inputs.rules, inputs.dc
     ex = exact(roll, rules)
     sim = simulate(roll, rules, n=inputs.n, seed=inputs.seed)
@@ -79,10 +80,13 @@ def compute(inputs: MonteCarloInputs) -> Answer:
                 "ci_low": float(lo),
                 "ci_high": float(hi),
                 "exact": float(ex.p_success(dc)),
+                "covers": bool(lo <= ex.p_success(dc) <= hi),
             }
         )
     bands = sim.success_frame(inputs.dcs).drop(columns=["method", "n", "seed"])
     bands["exact"] = ex.p_success(bands["dc"].to_numpy())
+    # a 95% interval misses the exact value about 1 time in 20 by chance: the page counts them
+    bands["covers"] = (bands["ci_low"] <= bands["exact"]) & (bands["exact"] <= bands["ci_high"])
     bands.insert(0, "roll", roll.describe())
     counts = sim.to_frame("total")
     prov = Provenance.of(

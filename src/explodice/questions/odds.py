@@ -44,6 +44,7 @@ ODDS_KINDS: dict[str, Kind] = {
     "std": "number",
     "drain_mean": "number",
     "ones_mean": "number",
+    "p_negative": "probability",
 }
 
 
@@ -71,7 +72,7 @@ def roll_policies(roll: Roll) -> tuple[tuple[str, str, str], ...]:
 def compute(inputs: OddsInputs, **how: Any) -> Answer:
     """Tables ``success`` (P(total >= DC) for each DC, with ``p_tie`` = P(total == DC) under
     lutte serrée, and the roll's mean, median and expected drain), ``pmf`` (P(total) and P(total >= total) for each total) and ``summary``
-    (mean, median, std, expected drain and kept 1s); ``how``: ``threads``, ``progress``."""
+    (mean, median, std, expected drain, kept 1s and ``p_negative``, P(total < 0)); ``how``: ``threads``, ``progress``."""
     roll, rules, system = inputs.roll, inputs.rules, inputs.system
     dist = roll_distribution(
         roll,
@@ -107,6 +108,8 @@ def compute(inputs: OddsInputs, **how: Any) -> Answer:
             "std": [float(dist.std)],
             "drain_mean": [float(dist.drain_mean)],
             "ones_mean": [float(dist.ones_mean)],
+            # a subtracted malus die can take the total below 0, off an axis that starts there
+            "p_negative": [float(pmf.loc[pmf["total"] < 0, "p"].sum())],
         }
     )
     prov = Provenance.of(

@@ -129,9 +129,9 @@ def _shared(frame: pd.DataFrame, lang: Lang) -> str:
                 )
                 if note == "certain in d20"
                 else _(
-                    "d20 DCs {dcs} are impossible for this roll: one 3d6x DC for them "
-                    "({dc}, the error of the match in `gap`); `explodice compare` without "
-                    "--modifier matches each on a profile that reaches it"
+                    "d20 DCs {dcs} are impossible for this roll: no 3d6x DC is equivalent "
+                    "(3d6x is never impossible above its minimum); `explodice compare` "
+                    "without --modifier matches each on a profile that reaches it"
                 )
             )
             lines.append("\n# " + text.format(dcs=dcs, dc=rows.dc_3d6x.iloc[0]))

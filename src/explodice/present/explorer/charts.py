@@ -408,10 +408,16 @@ def _equivalent_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
     import altair as alt
 
     fmt = Formatter(data.meta["lang"])  # exact: a certain d20 DC is 100%
+    # a d20 DC the profile cannot reach has no 3d6x DC (the question leaves it missing)
     frame = data.equivalent.assign(
-        cell=lambda f: [_("DC {dc}").format(dc=d) for d in f.dc_3d6x],
+        cell=lambda f: [
+            _("impossible in d20") if pd.isna(d) else _("DC {dc}").format(dc=d) for d in f.dc_3d6x
+        ],
         odds=lambda f: [
-            _("{p3} vs {p20}").format(p3=fmt.cell(a, "probability"), p20=fmt.cell(b, "probability"))
+            _("{p3} vs {p20}").format(
+                p3="—" if pd.isna(a) else fmt.cell(a, "probability"),
+                p20=fmt.cell(b, "probability"),
+            )
             for a, b in zip(f.p_3d6x, f.p_d20)
         ],
         row=lambda f: [

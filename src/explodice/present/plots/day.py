@@ -52,9 +52,24 @@ def plot_frontier(
     for h, g in groups:
         g = g.sort_values(x)
         (line,) = ax.plot(g[x], g[y], "o-", ms=3, label=None if h is None else str(h))
+        knee = -1
         if "knee" in g.columns and g["knee"].any():
-            k = g[g["knee"].astype(bool)]
+            knee = int(np.flatnonzero(g["knee"].astype(bool).to_numpy())[0])
+            k = g.iloc[[knee]]
             ax.plot(k[x], k[y], "*", ms=10, color=line.get_color(), mec="black", mew=0.5)
+            if "implied_lambda" in g.columns:  # the star's own label: the λ a table shows
+                ax.annotate(
+                    _("implied λ = {value}").format(
+                        value=i18n.number(float(k["implied_lambda"].iloc[0]), lang, 3)
+                    ),
+                    (float(k[x].iloc[0]), float(k[y].iloc[0])),
+                    textcoords="offset points",
+                    xytext=(2, -6),  # below the line, which rises towards keep
+                    va="top",
+                    fontsize=6,
+                    fontweight="bold",
+                )
+                placed.append((float(k[x].iloc[0]) / span_x, float(k[y].iloc[0]) / span_y))
         if label_col and label_col in g.columns:
             labels = _frontier_labels(g, label_col, lang)
             names = [str(v) for v in g[label_col]]  # keep first, then cancel, then the λ
@@ -64,6 +79,8 @@ def plot_frontier(
                 xv, yv, lv = float(g[x].iloc[i]), float(g[y].iloc[i]), labels[i]
                 if not (i in ends or h is None or i % max(1, len(g) // 4) == 0):
                     continue
+                if i == knee and i not in ends and "implied_lambda" in g.columns:
+                    continue  # the star carries its own label
                 spot = (xv / span_x, yv / span_y)
                 if any(abs(spot[0] - a) < 0.06 and abs(spot[1] - b) < 0.03 for a, b in placed):
                     continue
@@ -78,7 +95,7 @@ def plot_frontier(
                     va="top" if right_end else "bottom",
                     fontsize=6,
                 )
-    ax.plot([], [], "*", ms=8, color="0.5", mec="black", mew=0.5, label=_("implied λ (the knee)"))
+    ax.plot([], [], "*", ms=8, color="0.5", mec="black", mew=0.5, label=_("implied λ"))
     ax.set_xlabel(_("E[drain] per roll (gauge points)"))
     ax.set_ylabel(_("P(success)"))
     ax.yaxis.set_major_formatter(percent_axis(decimals=1, lang=lang))

@@ -84,6 +84,8 @@ def plot_pmf(
     if log:
         ax.set_yscale("log")
         log_ticks(ax.yaxis)
+    else:  # a probability in percent, as every other panel writes it
+        ax.yaxis.set_major_formatter(i18n.percent_formatter(lang))
     ax.set_xlim(*(xlim or default_xlim(named, log)))
     place_legend(ax, room=True, fontsize="small")
     ax.grid(alpha=0.3)
@@ -394,10 +396,21 @@ def plot_convergence(
     titled(
         ax,
         title or _("Convergence of the Monte Carlo estimate"),
-        frame_provenance(f.drop(columns=["n"], errors="ignore"), lang),
+        _convergence_method(f, lang),
         lang,
     )
     return ax
+
+
+def _convergence_method(f: pd.DataFrame, lang: Lang) -> str:
+    """The convergence's method line in words: ``Monte Carlo, n = 1,000 to 200,000`` and the
+    seed and rules (its ``method`` column holds an identifier, ``simulate``)."""
+    _ = i18n.translator(lang)
+    words = _("Monte Carlo, n = {low} to {high}").format(
+        low=i18n.number(int(f["n"].min()), lang, 0), high=i18n.number(int(f["n"].max()), lang, 0)
+    )
+    rest = frame_provenance(f.drop(columns=["n", "method"], errors="ignore"), lang)
+    return "; ".join(x for x in (words, rest) if x)
 
 
 # -- comparisons ------------------------------------------------------------------------------
@@ -432,6 +445,8 @@ def plot_equivalent_dc(
         if gap is not None and gap in g.columns:
             above = k % 2 == 0
             for xv, yv, gv in zip(g[x], g[y], g[gap]):
+                if pd.isna(yv) or pd.isna(gv):  # no equivalent (impossible in d20): no point
+                    continue
                 ax.annotate(
                     signed_share(gv, lang),
                     (xv, yv),
@@ -442,6 +457,25 @@ def plot_equivalent_dc(
                     fontsize=6,
                     color=colours[h],
                 )
+    missing = table[table[y].isna()]
+    if len(missing):  # a d20 DC a profile cannot reach has no 3d6x DC: say so on the chart
+        text = "; ".join(
+            _("{who}: d20 DC {dcs}").format(
+                who=h if isinstance(h, str) else f"{_(hue)} {signed_label(h)}",
+                dcs=", ".join(str(v) for v in g[x]),
+            )
+            for h, g in missing.groupby(hue, sort=False)
+        )
+        ax.text(
+            0.98,
+            0.02,
+            _("impossible in d20, no equivalent:") + "\n" + text,
+            transform=ax.transAxes,
+            ha="right",
+            va="bottom",
+            fontsize=6,
+            color="0.3",
+        )
     ax.plot([0, 35], [0, 35], color="0.6", lw=0.8, ls="--", label=_("same DC"))
     ax.set_xlim(table[x].min() - 3, table[x].max() + 3)
     ax.set_xlabel(_("d20 DC"))

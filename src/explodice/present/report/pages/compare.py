@@ -69,15 +69,18 @@ def draw(ctx: Context, data: PageData) -> Figure:
     fmt = Formatter(lang)
     table = answer.tables["table"]
     # a row the reference cannot tell apart (certain or impossible in d20) is matched on another
+    # a d20 DC no profile reaches has no 3d6x DC: the cell says so, the odds are d20's alone
     table = table.assign(
         dc_3d6x=[
-            dc if on == ref else f"{dc} ({on})" for dc, on in zip(table.dc_3d6x, table.matched_on)
+            _(note) if pd.isna(dc) else dc if on == ref else f"{dc} ({on})"
+            for dc, on, note in zip(table.dc_3d6x, table.matched_on, table.note)
         ]
     )
     shown = (
         table.assign(
             cell=[
-                f"{fmt.cell(p3, 'probability')} (d20 {fmt.cell(pd20, 'probability')})"
+                f"{'—' if pd.isna(p3) else fmt.cell(p3, 'probability')} "
+                f"(d20 {fmt.cell(pd20, 'probability')})"
                 for p3, pd20 in zip(table.p_3d6x, table.p_d20)
             ]
         )
@@ -97,11 +100,13 @@ def draw(ctx: Context, data: PageData) -> Figure:
     ]
     caption = _(
         "For each profile's modifier, the 3d6x DC whose odds are closest to each d20 DC "
-        "(left, the gap 3d6x - d20 beside each point), and the success curves of both "
+        "(left, the gap 3d6x − d20 beside each point), and the success curves of both "
         "systems (right). The table maps the d20 DC table onto 3d6x for the {reference} "
         "profile and gives every profile's odds there, in 3d6x and (in brackets) d20; where "
         "d20 is certain or impossible for that profile, the DC is matched on the profile named "
-        "beside it (the one whose d20 odds there are nearest 50%)."
+        "beside it (the one whose d20 odds there are nearest 50%). A d20 DC a profile cannot "
+        "reach (d20 odds 0%) has no equivalent: 3d6x is never impossible above its minimum, "
+        "so neither the chart nor the table gives one."
     ).format(reference=ref)
     how = method_text(answer.provenance, lang, rules=False)
     caption += " " + how[:1].upper() + how[1:] + "."

@@ -75,7 +75,9 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "keep, cancel, the best fixed weight λ (of {lambdas}, played all day) and the "
         "optimal player, who chooses k after seeing the throw, knowing the roll's place "
         "in the day and every gauge level (backward dynamic programming). The gain is "
-        "what playing well adds to each fixed policy."
+        "what playing well adds to each fixed policy. The best fixed λ can be 0 and still "
+        "beat keep: λ = 0 still cancels a pair whenever that costs no chance of success "
+        "(ties go to cancelling), which saves gauge points for later rolls."
     ).format(
         day=day_description(c.day.name, [ch.name for ch in c.day.characters], c.day.n_rolls, lang),
         lambdas=", ".join(fmt.cell(x, "number", digits=2) for x in LAMBDAS),

@@ -9,6 +9,7 @@ from explodice.game.rules import Advantage, Roll
 from explodice.game.tables import System
 from explodice.present import i18n, plots
 from explodice.present.answers import pmf_distribution
+from explodice.present.formats import Formatter
 from explodice.present.report.kit import Context, PageData, page_figure
 from explodice.questions.odds import OddsInputs
 from explodice.questions.registry import ask
@@ -16,6 +17,9 @@ from explodice.questions.registry import ask
 __all__ = ["ROLLS", "data", "draw"]
 
 MODIFIER = 4
+#: The axes' first total when a roll can fall below 0 (3d6x+4 with the malus die subtracted:
+#: P(total < -10) is under 0.1 %).
+XMIN = -10
 #: The rolls drawn: (label, system, advantage state), each one ``odds`` answer.
 ROLLS: tuple[tuple[str, System, Advantage], ...] = (
     ("3d6x+{mod}", "3d6x", "normal"),
@@ -51,9 +55,37 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "explosions leave a long tail that the log scale shows: very high DCs stay "
         "possible."
     ).format(mod=mod, mean=i18n.number(mean - mod, lang, 1))
+    below = {name: float(a.tables["summary"]["p_negative"].iloc[0]) for name, a in answers.items()}
+    fmt = Formatter(lang)
+    for name, p in below.items():  # a subtracted malus die: totals under 0, on the axes
+        if p > 0:
+            caption += " " + _(
+                "{roll} falls below 0 with probability {p} (the subtracted die); the "
+                "axes start at {low}."
+            ).format(roll=name, p=fmt.cell(p, "probability"), low=fmt.cell(XMIN, "modifier"))
     caption += " " + _("Exact (no sampling).")  # every caption names its method
-    fig, (a, b, c) = page_figure(ctx, _("The total: 3d6x against d20"), caption, ncols=3)
-    plots.plot_pmf(dists, ax=a, xlim=(0, 45), lang=lang)
-    plots.plot_at_least(dists, ax=b, xlim=(0, 45), lang=lang)
-    plots.plot_at_least(dists, ax=c, log=True, xlim=(0, 80), lang=lang)
+    title = _("The total: 3d6x against d20")
+    fig, (a, b, c) = page_figure(ctx, title, caption, ncols=3, bottom=0.2)
+    low = XMIN if any(p > 0 for p in below.values()) else 0
+    plots.plot_pmf(dists, ax=a, xlim=(low, 45), lang=lang)
+    plots.plot_at_least(dists, ax=b, xlim=(low, 45), lang=lang)
+    plots.plot_at_least(dists, ax=c, log=True, xlim=(low, 80), lang=lang)
+    # the three panels draw the same rolls: one legend under them (the first's, with the
+    # means), so that no panel grows its y axis past its data to make room for one
+    handles, labels = a.get_legend_handles_labels()
+    for ax in (a, b, c):
+        ax.get_legend().remove()
+    a.autoscale(axis="y")
+    a.set_ylim(bottom=0)
+    b.set_ylim(0, 1.02)
+    b.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
+    fig.legend(
+        handles,
+        labels,
+        loc="lower center",
+        bbox_to_anchor=(0.5, 0.05),
+        ncol=4,
+        fontsize="small",
+        frameon=False,
+    )
     return fig

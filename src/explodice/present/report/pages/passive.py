@@ -22,7 +22,7 @@ SHOWN = (
     ("passive", N_("passive")),
     ("median", N_("median")),
     ("mean", N_("mean")),
-    ("gap_median", N_("median - passive")),
+    ("gap_median", N_("median − passive")),
     ("base_for_median", N_("base matching the median")),
     ("p_roll_at_least", N_("P(roll ≥ passive)")),
 )
@@ -53,17 +53,23 @@ def draw(ctx: Context, data: PageData) -> Figure:
     long = pd.concat(rows, ignore_index=True)
     long["series"] = long["system"].map(lambda sy: _("{system} roll: median").format(system=sy))
     normal = frame[(frame.system == "3d6x") & (frame.advantage == "normal")].iloc[0]
+    # the base that matches the median differs by state (13 under subtract): one per state,
+    # read from the table's own rows
+    bases = ", ".join(
+        _("{state}: {base}").format(
+            state=fmt.cell(row.advantage, "label"), base=fmt.cell(row.base_for_median, "dc")
+        )
+        for row in frame[frame.system == "3d6x"].itertuples()
+    )
     caption = _(
-        "A passive value is 10 + modifier, +5 with advantage, -5 with disadvantage (the "
+        "A passive value is 10 + modifier, +5 with advantage, −5 with disadvantage (the "
         "black marks). The bars are the active roll's median for each advantage state, "
         "at modifier +0 (every modifier shifts both alike): in d20 the median sits on "
         "the passive value (or 1 point above); 3d6x rolls higher (mean {mean} + "
-        "modifier), so a base of {base} instead of 10 would match its median. The table "
-        "adds the means and how often the roll reaches the passive value. Exact."
-    ).format(
-        mean=fmt.cell(normal["mean"], "number", digits=1),
-        base=fmt.cell(normal.base_for_median, "dc"),
-    )
+        "modifier), so the base that would match its median, in place of 10, depends on "
+        "the state: {bases}. The table adds the means and how often the roll reaches the "
+        "passive value. Exact."
+    ).format(mean=fmt.cell(normal["mean"], "number", digits=1), bases=bases)
     shown = fmt.table(answer, "passive", [col for col, _header in SHOWN], dict(SHOWN))
     height = 0.03 + 0.028 * (len(shown) + 1)
     fig, (a,) = page_figure(

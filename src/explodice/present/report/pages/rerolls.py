@@ -79,7 +79,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
         ylabel=_("P(success) gained"),
         title=_("Gain in success (no advantage)"),
     )
-    a.yaxis.set_major_formatter(i18n.percent_formatter(ctx.lang))
+    a.yaxis.set_major_formatter(i18n.change_formatter(ctx.lang))  # a change: signed, as the table
     x3 = normal[normal.system == "3d6x"]
     for (trigger, mod), rows in x3.groupby(["trigger", "modifier"]):
         b.plot(rows.dc, rows.drain_added, color=colours[mod], marker=markers[trigger])

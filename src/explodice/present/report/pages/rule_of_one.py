@@ -93,7 +93,8 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "more 1s). Right: what cancelling a 1 against a 6 buys: each point is a policy "
         "from keep (top right) to cancel (bottom left); λ is the success a player gives "
         "up per point of drain saved. The table gives the ends and the implied λ of a "
-        "sensible player (the frontier's average price, the star)."
+        "sensible player: the average price of a point of drain over the whole frontier. "
+        "The star marks the policy that price picks, labelled with the same implied λ."
     )
     how = method_text(data.shown["answer"].provenance, lang, rules=False)
     caption += " " + how[:1].upper() + how[1:] + "."

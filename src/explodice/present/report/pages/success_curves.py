@@ -10,6 +10,7 @@ from matplotlib.figure import Figure
 
 from explodice.present import plots
 from explodice.present.answers import method_text
+from explodice.present.formats import Formatter
 from explodice.present.report.kit import Context, PageData, page_figure
 from explodice.questions.registry import ask
 from explodice.questions.success import SuccessInputs
@@ -48,13 +49,27 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "advantage state (solid advantage, dashed normal, dotted disadvantage). Left the "
         "subtract reading of disadvantage, right the drop reading. The shaded bands are "
         "the typical DC table."
-    ).format(mods=", ".join(f"{m:+d}" for m in mods))
+    ).format(mods=", ".join(Formatter(lang).cell(m, "modifier") for m in mods))
     how = method_text(data.shown["answer"].provenance, lang, rules=False)
     caption += " " + how[:1].upper() + how[1:] + "."
-    fig, (a, b) = page_figure(ctx, _("Success against DC"), caption, ncols=2)
+    fig, (a, b) = page_figure(ctx, _("Success against DC"), caption, ncols=2, bottom=0.24)
     for ax, reading in ((a, "subtract"), (b, "drop")):
         # one reading's rows, its disadvantage drawn as plain "disadvantage"
         part = table[table.disadvantage.isna() | (table.disadvantage == reading)]
         part = part.assign(advantage=part.advantage.where(part.disadvantage.isna(), "disadvantage"))
         plots.plot_success_curves(part, ax=ax, lang=lang)
+        # the curves fill the panel: the legend goes under both, the y axis stops at 100%
+        handles, labels = ax.get_legend_handles_labels()
+        ax.get_legend().remove()
+        ax.set_ylim(0, 1.02)
+        ax.set_yticks(np.linspace(0, 1, 6))
+    fig.legend(
+        handles,
+        labels,
+        loc="lower center",
+        bbox_to_anchor=(0.5, 0.05),
+        ncol=3,
+        fontsize="small",
+        frameon=False,
+    )
     return fig
