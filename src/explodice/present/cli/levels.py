@@ -18,7 +18,7 @@ import pandas as pd
 from explodice.analysis.levels import resolve_targets
 from explodice.core.errors import ExplodiceError, check_unique
 from explodice.core.spreadsheet import to_csv
-from explodice.game.build import parse_test
+from explodice.game.build import TestChoice, parse_test
 from explodice.game.rules import ADVANTAGE_STATES
 from explodice.game.tables import DC_TABLES, SYSTEMS
 from explodice.present import i18n
@@ -94,7 +94,7 @@ def load_level_config(path: str | None, lang: Lang = "en") -> Any:
     return load_config(path, lang=lang)
 
 
-def _tests(args: argparse.Namespace) -> Any:
+def _tests(args: argparse.Namespace) -> TestChoice:
     """``"main"``, ``None`` (each build's own tests) or the tests named."""
     if args.tests == ["main"]:
         return "main"
@@ -108,7 +108,7 @@ def _tests(args: argparse.Namespace) -> Any:
     tests = [parse_test(t, "--tests") for t in args.tests]
     named = dict(zip(args.tests, tests, strict=True))
     check_unique("--tests", args.tests, key=lambda t: named[t].label)  # Stealth, Discrétion
-    return tests
+    return tuple(tests)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
             tuple(found.builds),
             rules,
             tuple(levels),
-            tests=tuple(tests) if isinstance(tests, list) else tests,
+            tests=tests,
             targets=tuple(targets.items()) if targets is not None else None,
             systems=tuple(s for s in SYSTEMS if s in args.systems),
             advantage=args.advantage,
@@ -144,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
             tuple(found.builds),
             rules,
             tuple(levels),
-            tests=tuple(tests) if isinstance(tests, list) else tests,
+            tests=tests,
             targets=tuple(targets.items()) if targets is not None else None,
             systems=tuple(s for s in SYSTEMS if s in args.systems),
             advantage=args.advantage,
