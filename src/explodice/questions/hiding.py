@@ -19,7 +19,7 @@ import pandas as pd
 from explodice.analysis.hiding import hide
 from explodice.game.rules import Roll, Rules
 from explodice.game.tables import System
-from explodice.questions.answer import Answer, Kind, Provenance
+from explodice.questions.answer import Answer, Kind, Provenance, roller_policies
 from explodice.questions.registry import Question, register
 
 __all__ = ["HIDING_KINDS", "HidingInputs", "QUESTION", "compute"]
@@ -66,9 +66,7 @@ def compute(inputs: HidingInputs) -> Answer:
         "hiding",
         inputs.rules,
         unit="rolls",
-        policies=tuple(
-            (who, str(r.policy), r.reroll.trigger if r.reroll else "none") for who, r in rolls
-        ),
+        policies=roller_policies(rolls),
     )
     return Answer("hiding", {"observers": observers, "group": group}, HIDING_KINDS, prov)
 
