@@ -27,6 +27,9 @@ __all__ = ["HIDING_KINDS", "HidingInputs", "QUESTION", "compute"]
 #: The columns of the tables and their kinds.
 HIDING_KINDS: dict[str, Kind] = {
     "observer": "name",
+    "kind": "label",
+    "passive": "dc",
+    "modifier": "modifier",
     "p_hidden_from": "probability",
     "system": "name",
     "p_hidden": "probability",
@@ -47,8 +50,8 @@ class HidingInputs:
 
 
 def compute(inputs: HidingInputs) -> Answer:
-    """Tables ``observers`` (one row per observer, passive ones first, then ``all``:
-    ``p_hidden_from``) and ``group`` (``p_hidden`` from all at once, ``p_if_independent``:
+    """Tables ``observers`` (one row per observer, passive ones first, then ``all``: its
+    ``kind``, ``passive`` value or Perception ``modifier``, ``p_hidden_from``) and ``group`` (``p_hidden`` from all at once, ``p_if_independent``:
     the product of the per-observer odds, which the shared roll makes wrong)."""
     r = hide(
         inputs.stealth,
@@ -58,6 +61,14 @@ def compute(inputs: HidingInputs) -> Answer:
         rules=inputs.rules,
     )
     observers = r.to_frame().drop(columns=["method"])
+    # each row's observer as data (hide lists the passive ones, the active ones, then all):
+    # a label is never rebuilt from a row's position
+    whom = [("passive", v, None) for v in inputs.passive]
+    whom += [("active", None, roll.modifier) for roll in inputs.active] + [("all", None, None)]
+    assert [k for k, _, _ in whom] == [o.split()[0] for o in observers.observer]
+    observers.insert(1, "kind", [k for k, _, _ in whom])
+    observers.insert(2, "passive", pd.array([v for _, v, _ in whom], dtype="Int64"))
+    observers.insert(3, "modifier", pd.array([m for _, _, m in whom], dtype="Int64"))
     group = pd.DataFrame(
         [{"system": r.system, "p_hidden": r.p_hidden, "p_if_independent": r.p_if_independent}]
     )
