@@ -14,6 +14,7 @@ from typing import Any
 from explodice.game.rules import ADVANTAGE_STATES, Roll, Rules, switches
 from explodice.game.tables import SYSTEMS
 from explodice.present import i18n
+from explodice.present.answers import method_text
 from explodice.present.cli.base import Command
 from explodice.present.cli.options import (
     DC,
@@ -26,7 +27,6 @@ from explodice.present.cli.options import (
     rules_from,
     rules_options,
 )
-from explodice.present.answers import method_text
 from explodice.present.cli.output import emit
 from explodice.present.formats import Formatter
 from explodice.present.i18n import Lang
