@@ -63,12 +63,14 @@ def compute(inputs: HidingInputs) -> Answer:
     observers = r.to_frame().drop(columns=["method"])
     # each row's observer as data (hide lists the passive ones, the active ones, then all):
     # a label is never rebuilt from a row's position
-    whom = [("passive", v, None) for v in inputs.passive]
-    whom += [("active", None, roll.modifier) for roll in inputs.active] + [("all", None, None)]
-    assert [k for k, _, _ in whom] == [o.split()[0] for o in observers.observer]
-    observers.insert(1, "kind", [k for k, _, _ in whom])
-    observers.insert(2, "passive", pd.array([v for _, v, _ in whom], dtype="Int64"))
-    observers.insert(3, "modifier", pd.array([m for _, _, m in whom], dtype="Int64"))
+    n_passive, n_active = len(inputs.passive), len(inputs.active)
+    kinds = ["passive"] * n_passive + ["active"] * n_active + ["all"]
+    assert kinds == [o.split()[0] for o in observers.observer]
+    observers.insert(1, "kind", kinds)
+    passive = [*inputs.passive, *[None] * (n_active + 1)]
+    modifiers = [*[None] * n_passive, *(r.modifier for r in inputs.active), None]
+    observers.insert(2, "passive", pd.Series(passive, dtype="Int64"))
+    observers.insert(3, "modifier", pd.Series(modifiers, dtype="Int64"))
     group = pd.DataFrame(
         [{"system": r.system, "p_hidden": r.p_hidden, "p_if_independent": r.p_if_independent}]
     )

@@ -22,7 +22,10 @@ from explodice.game.tables import SYSTEMS, System
 from explodice.questions.answer import Answer, Kind, Method, Provenance, roller_policies
 from explodice.questions.registry import Question, register
 
-__all__ = ["INITIATIVE_KINDS", "InitiativeInputs", "QUESTION", "compute"]
+__all__ = ["INITIATIVE_KINDS", "Creature", "InitiativeInputs", "QUESTION", "compute"]
+
+#: What rolls for initiative: a Character (its DEX check), a Roll, or a DEX modifier.
+Creature = Character | Roll | int
 
 #: The columns of the tables and their kinds.
 INITIATIVE_KINDS: dict[str, Kind] = {
@@ -42,7 +45,7 @@ class InitiativeInputs:
     the ``sides`` (``(side, (names...))`` pairs that split the creatures; ``None``: no sides),
     the ``systems`` and the rules."""
 
-    creatures: tuple[tuple[str, Character | Roll | int], ...]
+    creatures: tuple[tuple[str, Creature], ...]
     sides: tuple[tuple[str, tuple[str, ...]], ...] | None = None
     systems: tuple[System, ...] = ("3d6x",)
     rules: Rules = Rules()
