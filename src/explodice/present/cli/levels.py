@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import fields
 from typing import Any
 
 import pandas as pd
@@ -126,29 +127,22 @@ def run(args: argparse.Namespace) -> int:
     targets = parse_targets(args.targets)
     tests = _tests(args)
     tables: dict[str, pd.DataFrame] = {}
+    inputs = ProgressionInputs(
+        tuple(found.builds),
+        rules,
+        tuple(levels),
+        tests=tests,
+        targets=tuple(targets.items()) if targets is not None else None,
+        systems=tuple(s for s in SYSTEMS if s in args.systems),
+        advantage=args.advantage,
+    )
     if args.table in (None, "progression"):
-        inputs = ProgressionInputs(
-            tuple(found.builds),
-            rules,
-            tuple(levels),
-            tests=tests,
-            targets=tuple(targets.items()) if targets is not None else None,
-            systems=tuple(s for s in SYSTEMS if s in args.systems),
-            advantage=args.advantage,
-        )
         answer = ask("progression", inputs)  # computed directly: no grid
         tables["progression"] = answer.csv_table("progression")
         tables["progression"].attrs["targets"] = answer.extra["targets"]
     if args.table in (None, "dcs"):
-        dcs = LevelDCsInputs(
-            tuple(found.builds),
-            rules,
-            tuple(levels),
-            tests=tests,
-            targets=tuple(targets.items()) if targets is not None else None,
-            systems=tuple(s for s in SYSTEMS if s in args.systems),
-            advantage=args.advantage,
-        )
+        # the same seven fields, each read once: the level DCs of the same builds and tests
+        dcs = LevelDCsInputs(**{f.name: getattr(inputs, f.name) for f in fields(inputs)})
         dcs_answer = ask("level_dcs", dcs)
         tables["dcs"] = dcs_answer.csv_table("dcs")
     if args.format == "csv":
