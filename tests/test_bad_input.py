@@ -1077,3 +1077,38 @@ def test_the_api_refuses_a_combat_value_counted_twice():
         with pytest.raises(ExplodiceError, match=message) as info:
             call()
         assert "\n" not in str(info.value)
+
+
+def test_a_huge_bid_is_echoed_as_typed_and_a_target_of_zero_is_refused(capsys):
+    """Review 3.3: `contest --bids-a 1e400` echoed a 401-digit integer, naming `bids_a`; 3.4:
+    `dc --target 0` answered DC 141, where the exact table stops (3d6x reaches any total)."""
+    for flag in ("--bids-a", "--bids-b"):
+        status, err = run_cli(["contest", flag, "1e400"], capsys)
+        assert_one_line_refusal(status, err)
+        assert f"`{flag}`" in err and "'1e400'" in err and len(err) < 200, err
+    for mode in ("closest", "at_least", "at_most"):
+        status, err = run_cli(["dc", "-m", "0", "--target", "0", "--mode", mode], capsys)
+        assert_one_line_refusal(status, err)
+        assert "`target`" in err and "0.0 was passed" in err, err
+    # a d20 roll stops at 20: DC 21 gives exactly 0, a true answer
+    assert main(["dc", "-m", "0", "--target", "0", "--system", "d20", "--format", "csv"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].split(",")[:3] == ["0.0", "21", "0.0"]
+
+
+def test_a_dc_outside_the_table_is_named_so(capsys):
+    """Review 3.4: a DC below the table's lowest (8) or above its highest (35) said nothing in
+    the difficulty column; one between two of the table's DCs (17) is no band."""
+    from explodice.questions.dc_for_target import BEYOND, band
+
+    assert [band(dc, "3d6x") for dc in (3, 8, 17, 35, 36)] == [
+        BEYOND,
+        "very easy",
+        "",
+        "nearly impossible",
+        BEYOND,
+    ]
+    assert [band(dc, "d20") for dc in (4, 5, 21, 31)] == [BEYOND, "very easy", "", BEYOND]
+    # +0 in 3d6x: 3 is the lowest total, so DC 3 is certain
+    assert main(["dc", "-m", "0", "--target", "1", "--lang", "fr"]) == 0
+    row = capsys.readouterr().out.splitlines()[2]
+    assert " 3 " in row and row.endswith("hors de la table"), row  # target, DC 3, p, band

@@ -52,7 +52,7 @@ BASES: dict[str, list[list[str]]] = {
     "initiative": [["A=3", "B=1"]],
     "hide": [["-m", "3", "--passive", "12"]],
     "contest": [["--bids-a", "3", "--bids-b", "uniform:4"]],
-    "reroll": [["-m", "0", "--dc", "16"]],
+    "reroll": [["-m", "0", "--dc", "16"], ["-m", "0", "--dc", "16", "--system", "d20"]],
     "levels": [["{levels}", "--levels", "1", "5"]],
     "size-gauges": [["{levels}", "--levels", "1", "5"]],
     "save-dc": [["{levels}", "--levels", "1", "5"]],
@@ -171,6 +171,9 @@ COMMAND_PROBES: dict[tuple[str, str], str] = {
     ("attack", "--actor"): "--actor npc | --rule-of-one check save attack",
     ("attack", "--modifier"): "--modifier 5",
     ("size-gauges", "--day"): "--day {day} --character Bo",
+    # reroll's rolls are checks that keep their 1s, Lucky from --trigger one
+    ("reroll", "--rule-of-one"): "--rule-of-one save",
+    ("reroll", "--lucky-timing"): "--lucky-timing after_choice | --trigger one",
     # the configuration reads disadvantage as "drop" already
     ("levels", "--disadvantage"): "--disadvantage subtract | --advantage disadvantage",
     (

@@ -109,3 +109,19 @@ def test_haggling_with_deception_simulated_within_error():
     assert abs(sim.mean - exact.mean) <= Z * sd * np.sqrt(2 / n)  # two independent samples
     p = exact.p_noticed
     assert abs(sim.p_noticed - p) <= Z * np.sqrt(2 * p * (1 - p) / n)
+
+
+def test_haggle_3d6x_by_hand():
+    """Review 2.6: a 3d6x value found apart from the engine: tests/hand.py's three exploding
+    dice (+0, DC 16), each total's change by the rules' steps (10 points a margin, capped 25)."""
+    p, lo = HAND["normal"]
+    want: dict[int, float] = {}
+    for k, q in enumerate(p):
+        change = _hand_change(lo + k - 16)
+        want[change] = want.get(change, 0.0) + float(q)
+    h = ex.haggle(Roll(0), dc=16)
+    assert set(h.pmf.index) == set(want)
+    for change, q in want.items():
+        assert h.pmf[change] == pytest.approx(q, abs=1e-12), change
+    assert h.mean == pytest.approx(sum(c * q for c, q in want.items()), abs=1e-10)
+    assert h.p_better == pytest.approx(sum(q for c, q in want.items() if c > 0), abs=1e-12)

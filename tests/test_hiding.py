@@ -40,3 +40,31 @@ def test_hiding_3d6x_against_a_monte_carlo():
     hidden = (sample[2] >= 13) & (sample[2] >= sample[1]) & (sample[2] >= sample[0])
     p = ex.hide(Roll(2), passive=[13], active=[Roll(1), Roll(0)]).p_hidden
     assert abs(hidden.mean() - p) <= Z * np.sqrt(p * (1 - p) / n)
+
+
+def test_hide_labels_each_observer_from_its_row_and_states_its_method(capsys):
+    """Review 4.6: the command's rows are labelled from the answer's own columns (a reordered
+    table keeps its labels), and its header says the method as every command does."""
+    from explodice.present.cli import main
+    from explodice.present.cli.hide import observer_label
+    from explodice.questions.hiding import HidingInputs
+    from explodice.questions.registry import ask
+
+    inputs = HidingInputs(Roll(5), (Roll(2), Roll(-1)), (12, 14))
+    observers = ask("hiding", inputs).tables["observers"]
+    assert observers.kind.tolist() == ["passive", "passive", "active", "active", "all"]
+    assert observers.passive.tolist()[:2] == [12, 14] and observers.passive[2:].isna().all()
+    assert (
+        observers.modifier.tolist()[2:4] == [2, -1] and observers.modifier[[0, 1, 4]].isna().all()
+    )
+    backwards = [observer_label(o, "en") for o in observers[::-1].itertuples()]
+    assert backwards == [
+        "all",
+        "active, Perception -1",
+        "active, Perception +2",
+        "passive 14",
+        "passive 12",
+    ]
+    assert main(["hide", "-m", "5", "--passive", "12", "--active", "2", "--lang", "fr"]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    assert "exacte (sans tirage)" in header and "exact :" not in header

@@ -138,7 +138,7 @@ def test_cli_tables_in_french(capsys):
     # P(3d6x >= 16) = 0.2539: a decimal comma and a space before %
     assert "25,4\xa0%" in table and "25.4" not in table
     assert main(["opposed", "-m", "2", "--lang", "fr"]) == 0
-    header = capsys.readouterr().out.splitlines()[1]
+    header = capsys.readouterr().out.splitlines()[2]  # the columns, under the roll and the rules
     assert "victoire" in header and "statu quo" in header and "défaite" in header
     with pytest.raises(SystemExit) as exit_:
         main(["table", "--lang", "de"])

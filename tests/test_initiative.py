@@ -186,3 +186,22 @@ def _ranks_one_creature_at_a_time(mods: dict, system: str) -> np.ndarray:
                 for b in range(n - a):
                     out[i, a : a + b + 1] += p[i, t] * poly[a, b] / (b + 1)
     return out
+
+
+def test_the_initiative_question_records_the_roll_each_creature_makes():
+    """Provenance (issue 31): each creature's policy and reroll, as rolled for initiative: a
+    Character's Lucky kept, its reroll on failure left out (no DC to fail), a modifier plain."""
+    from explodice.questions.initiative import InitiativeInputs
+    from explodice.questions.registry import ask
+
+    scores = dict(STR=10, DEX=14, CON=10, INT=10, WIS=10, CHA=10)
+    lucky = ex.Character("Lu", scores, policy="cancel", reroll=ex.Reroll("one"))
+    careful = ex.Character("Ca", scores, reroll=ex.Reroll("failure", dc=12))
+    inputs = InitiativeInputs((("Lu", lucky), ("Ca", careful), ("Orc", 1)), systems=("d20",))
+    prov = ask("initiative", inputs).provenance
+    assert prov.method == "exact"
+    assert prov.policies == (
+        ("Lu", "cancel", "one"),
+        ("Ca", "keep", "none"),
+        ("Orc", "keep", "none"),
+    )

@@ -275,7 +275,9 @@ def test_the_figures_labels_write_a_probability_as_every_surface_does():
 
     assert share(0.999999999999939) == "100%"
     assert share(0.999999999999939, "fr") == "100\xa0%"
-    assert share(0.9991) == "> 99%"  # a simulated near-certainty stays marked
+    # short of certainty by more than the exact cut: marked (share knows no method: a simulated
+    # 1.0 would read 100%, review 1.5)
+    assert share(0.9991) == "> 99%"
     # 0.945 is 94.5 % by hand: one rounding in both languages (English said 94, French 95)
     assert share(0.945).removesuffix("%") == share(0.945, "fr").removesuffix("\xa0%") == "95"
     # a signed change carries its sign, and the report's minus, in both languages

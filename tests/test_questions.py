@@ -265,6 +265,14 @@ class Explorer:
 #: For each question, on the default configuration: the surfaces that show one of its tables,
 #: each list of surfaces holding the same rows (the same numbers, bit for bit, the same method).
 #: A question added to the catalogue adds its line here (CONTRIBUTING.md, "A question").
+#: A check of ONE surface (a question shown in one place) compares nothing: it only checks that
+#: the surface shows the table, not empty, under one method. Those questions' numbers are
+#: checked against values found another way by their own tests: monte_carlo
+#: (test_the_monte_carlo_check_holds_both_methods...), passive, group, hiding
+#: (test_..._hand_pmfs), haggling (test_the_haggling_page_reads_its_question, and
+#: test_haggling.py), dc_for_target (test_the_dc_for_a_target_is_the_one_the_rules_give_by_hand),
+#: day_policies (test_the_day_policies_are_the_exact_day_played_under_each_policy), critical and
+#: combat_progression (test_combat.py).
 _OWN = (("policy", "each character's own"),)
 _MODS = tuple(str(m) for m in range(0, 13))
 _ACS = tuple(str(a) for a in range(10, 25))

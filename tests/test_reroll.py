@@ -357,3 +357,22 @@ def test_best_knows_a_kept_one_will_be_rerolled_after_the_choice():
         assert k[1, 1, 3] == 0
     # before the choice a large λ cancels that pair (a 1 that drains 4.2 on average)
     assert policy_table(Roll(0, policy=Best(12, 10.0), reroll="one"), Rules())[1, 1, 3] == 1
+
+
+def test_the_reroll_command_reads_its_rolls_under_the_rules_given(capsys):
+    """Review 4.7: `explodice reroll` takes the roll's rules options (it asked under Rules()):
+    at disadvantage read as "drop", P(success) is the two-dice enumeration's (tests/brute.py),
+    and the header says the reading."""
+    import json
+
+    from explodice.present.cli import main
+    from tests import brute
+
+    argv = ["reroll", "-m", "0", "--dc", "16", "--advantage", "disadvantage"]
+    assert main([*argv, "--disadvantage", "drop", "--format", "json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    dropped = brute.enumerate_roll(Roll(0, advantage="disadvantage"), Rules(disadvantage="drop"), 9)
+    p = sum(q for (total, _, _), q in dropped.items() if total >= 16)
+    assert row["p"] == pytest.approx(p, abs=1e-6)
+    assert main([*argv, "--disadvantage", "drop"]) == 0
+    assert "disadvantage=drop" in capsys.readouterr().out.splitlines()[1]

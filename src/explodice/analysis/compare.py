@@ -314,7 +314,8 @@ def dc_for_probability(
 
     ``mode``: ``"closest"`` (the DC whose P(success) is nearest the target; ties: the higher
     DC), ``"at_least"`` (the highest DC with P(success) >= target) or ``"at_most"`` (the
-    lowest DC with P(success) <= target). An int, or an array for several targets.
+    lowest DC with P(success) <= target). An int, or an array for several targets. A 3d6x
+    roll reaches any total: a target of 0 (or below the exact table's cut) is refused.
 
     >>> dc_for_probability(Roll(3), 0.45, system="d20"), dc_for_probability(Roll(0), [0.5, 0.25])
     (15, array([12, 16]))
@@ -330,6 +331,15 @@ def dc_for_probability(
     p = np.asarray(dist.p_success(candidates), dtype=float)
     out = []
     for t in targets.ravel():
+        if dist.omitted > 0 and t <= dist.omitted:  # exploding dice: P(success) is never 0
+            raise fail(
+                "target",
+                float(t),
+                f"above {dist.omitted:.0e} for this roll (its exploding dice reach any total: "
+                "no DC gives P(success) 0, and the DC found under that would be where the "
+                "exact table stops)",
+                ExplodiceError,
+            )
         if mode == "closest":
             out.append(_closest(p, t, candidates)[0])
             continue

@@ -41,7 +41,7 @@ from explodice.game.checks import check_rules
 from explodice.game.rules import ExplodiceError, Roll, Rules, check_int
 from explodice.game.tables import System
 
-__all__ = ["MAX_CREATURES", "Initiative", "initiative"]
+__all__ = ["MAX_CREATURES", "Initiative", "creature_roll", "initiative"]
 
 MAX_ORDERS = 7  # every turn order is listed for groups up to this size (5040 orders)
 #: The most creatures of one initiative: the exact ranks cost O(totals x n^3) at worst.
@@ -65,7 +65,7 @@ class Initiative:
     orders: pd.DataFrame | None = field(repr=False)
     sides: pd.DataFrame | None = field(repr=False)
     system: System = "3d6x"
-    method: str = "exact"
+    method: Method = "exact"
 
     def p_first(self, name: str) -> float:
         """P(``name`` acts first)."""
@@ -130,18 +130,29 @@ def _creatures(creatures: Any, system: System, rules: Rules, streams: Streams) -
         seen.add(text)
     out = []
     for name, (_, who) in zip(names, items):
-        if isinstance(who, Character):
-            # no DC to fail in initiative: a reroll on failure cannot be spent (Lucky can)
-            roll = who.roll(ability="DEX", system=system, reroll_on_failure=False)
-            dex = who.modifier("DEX")
-        elif isinstance(who, Roll):
+        if isinstance(who, Roll):
             refuse_failure_reroll(who, f"creatures[{shown(name)}]", "initiative")
-            roll, dex = who, who.modifier
-        else:
-            mod = check_int(f"creatures[{shown(name)}]", who, lo=-100, hi=100)
-            roll, dex = Roll(mod, kind="ability"), mod
+        elif not isinstance(who, Character):
+            who = check_int(f"creatures[{shown(name)}]", who, lo=-100, hi=100)
+        roll = creature_roll(who, system)
+        dex = who.modifier("DEX") if isinstance(who, Character) else roll.modifier
         out.append(_Creature(name, as_distribution(roll, system, rules, streams), dex))
     return out
+
+
+def creature_roll(who: Character | Roll | int, system: System = "3d6x") -> Roll:
+    """The roll a creature makes for initiative: a Character's DEX ability check (its reroll
+    on failure left out: no DC to fail; Lucky kept), a Roll as it is, a modifier's ability
+    check.
+
+    >>> creature_roll(2).describe()
+    '3d6x+2, normal, ability, pc, keep'
+    """
+    if isinstance(who, Character):
+        return who.roll(ability="DEX", system=system, reroll_on_failure=False)
+    if isinstance(who, Roll):
+        return who
+    return Roll(who, kind="ability")
 
 
 def _grid(cs: list[_Creature]) -> tuple[np.ndarray, int]:

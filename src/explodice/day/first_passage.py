@@ -24,7 +24,7 @@ from explodice.engine.exact import exact
 from explodice.engine.sampling import METHODS, Method
 from explodice.game.character import Character
 from explodice.game.reroll import Reroll, as_reroll
-from explodice.game.rules import Best, ExplodiceError, Policy, Roll, Rules
+from explodice.game.rules import Advantage, Best, ExplodiceError, Policy, Roll, RollKind, Rules
 from explodice.game.tables import MAX_GAUGE
 
 __all__ = ["rolls_to_empty"]
@@ -49,8 +49,8 @@ def rolls_to_empty(
     dc: int = 16,
     *,
     policy: Policy | float = "keep",
-    advantage: str = "normal",
-    kind: str = "check",
+    advantage: Advantage = "normal",
+    kind: RollKind = "check",
     rules: Rules | None = None,
     method: Method = "exact",
     n_days: int = 100_000,

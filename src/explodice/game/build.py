@@ -78,6 +78,7 @@ __all__ = [
     "BuildFileError",
     "BuildTypeError",
     "BuildTest",
+    "TestChoice",
     "builds_from_tables",
     "builds_from_toml",
     "check_level",
@@ -221,6 +222,11 @@ class BuildTest:
         if self.skill is not None:
             return character.skills.get(self.skill, 0)
         return character.saves.get(self.ability, 0) if self.kind == "save" else 0
+
+
+#: Which tests of each build a levels question measures: ``"main"`` (each build's main test),
+#: ``None`` (every test of each build) or the tests named.
+TestChoice = Literal["main"] | tuple[BuildTest, ...] | None
 
 
 def parse_test(spec: Any, field_name: str = "test") -> BuildTest:

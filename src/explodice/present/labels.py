@@ -30,9 +30,9 @@ from typing import Any
 
 from explodice.core.words import N_
 from explodice.game.character import GAUGES, SKILLS_FR
-from explodice.game.rules import KINDS, Advantage, Best, Disadvantage, switches
+from explodice.game.rules import KINDS, Advantage, Best, Disadvantage, Roll, switches
 from explodice.game.switch import Switch, fill
-from explodice.game.tables import DIFFICULTY_FR, HAGGLE_DCS_FR
+from explodice.game.tables import DIFFICULTY_FR, HAGGLE_DCS_FR, System
 from explodice.present import i18n
 from explodice.present.i18n import Lang
 
@@ -260,7 +260,7 @@ def policy_label(policy: Any, lang: Lang) -> str:
     return _(str(policy))
 
 
-def roll_label(roll: Any, lang: Lang, system: str = "3d6x") -> str:
+def roll_label(roll: Roll, lang: Lang, system: System = "3d6x") -> str:
     """One roll in words, in ``lang``: ``3d6x+4, advantage, check, pc, keep`` (``3d6x+4,
     avantage, test, PJ, garder``), its system's name first (``d20+3, ...``) and its reroll
     last.

@@ -19,14 +19,15 @@ that a cache can keep it on disk.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal, get_args
+from typing import Any, Literal, Protocol, get_args
 
 import pandas as pd
 
 from explodice.core.errors import ExplodiceError, check_choice
 from explodice.engine.exact import OMITTED_LIMIT
+from explodice.game.reroll import Reroll
 from explodice.game.rules import Rules, switches
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "Method",
     "Provenance",
     "changed_switches",
+    "roller_policies",
 ]
 
 #: The kinds of column an answer declares, each written by one formatter per language:
@@ -68,6 +70,33 @@ METHODS: tuple[Method, ...] = get_args(Method)
 #: less than :data:`~explodice.engine.exact.OMITTED_LIMIT` of a roll's mass, and the sums of
 #: a table or a day add rounding far below it (3d6x+5 against DC 8 is 0.999999999999939).
 CERTAIN_WITHIN = OMITTED_LIMIT
+
+
+class Roller(Protocol):
+    """What rolls with a policy and a reroll: a Roll, a Character, a Build."""
+
+    @property
+    def policy(self) -> object: ...
+
+    @property
+    def reroll(self) -> Reroll | None: ...
+
+
+def roller_policies(rollers: Iterable[tuple[str, Roller]]) -> tuple[tuple[str, str, str], ...]:
+    """The provenance's ``policies``: ``(who, policy, reroll)`` of each ``(who, roller)``,
+    ``"none"`` for no reroll; a pair written twice once.
+
+    >>> from explodice.game.reroll import Reroll
+    >>> from explodice.game.rules import Roll
+    >>> roller_policies([("A", Roll(0)), ("B", Roll(2, reroll=Reroll("one")))])
+    (('A', 'keep', 'none'), ('B', 'keep', 'one'))
+    """
+    return tuple(
+        dict.fromkeys(
+            (who, str(r.policy), r.reroll.trigger if r.reroll is not None else "none")
+            for who, r in rollers
+        )
+    )
 
 
 def changed_switches(rules: Rules) -> tuple[tuple[str, str], ...]:

@@ -22,7 +22,7 @@ from explodice.analysis.compare import equivalent_dc, equivalent_dc_table
 from explodice.core.errors import ExplodiceError, check_choice
 from explodice.game.rules import Advantage, Reroll, Roll, Rules
 from explodice.game.tables import PROFILES
-from explodice.questions.answer import Answer, Kind, Provenance
+from explodice.questions.answer import Answer, Kind, Provenance, roller_policies
 from explodice.questions.registry import Question, register
 
 __all__ = ["COMPARE_KINDS", "CompareInputs", "QUESTION", "compute", "default_reference"]
@@ -119,7 +119,7 @@ def compute(inputs: CompareInputs) -> Answer:
         "compare",
         inputs.rules,
         unit="rolls",
-        policies=tuple((n, "keep", "one" if inputs.lucky else "none") for n in names),
+        policies=roller_policies(rolls.items()),
     )
     tables = {"equivalent": equivalent, "table": table}
     return Answer("compare", tables, COMPARE_KINDS, prov, {"reference": reference})

@@ -22,7 +22,7 @@ import pandas as pd
 from explodice.analysis.sensitivity import day_blind_spot
 from explodice.day.scenario import Scenario
 from explodice.game.rules import Rules
-from explodice.questions.answer import Answer, Kind, Method, Provenance
+from explodice.questions.answer import Answer, Kind, Method, Provenance, roller_policies
 from explodice.questions.registry import Question, register
 
 __all__ = [
@@ -81,10 +81,7 @@ class DayInputs:
 
 def day_policies(scenario: Scenario) -> tuple[tuple[str, str, str], ...]:
     """``(name, policy, reroll)`` of each character of the day, for the provenance."""
-    return tuple(
-        (c.name, str(c.policy), c.reroll.trigger if c.reroll is not None else "none")
-        for c in scenario.characters
-    )
+    return roller_policies((c.name, c) for c in scenario.characters)
 
 
 def can_empty(gauges: pd.DataFrame, cut: float) -> pd.Series:

@@ -18,13 +18,14 @@ import pandas as pd
 
 from explodice.analysis.compare import Mode, dc_for_probability
 from explodice.analysis.success import roll_distribution
+from explodice.core.words import N_
 from explodice.game.rules import Roll, Rules
-from explodice.game.tables import System, difficulty_of
+from explodice.game.tables import DC_TABLES, System, difficulty_of
 from explodice.questions.answer import Answer, Kind, Provenance
 from explodice.questions.odds import roll_policies
 from explodice.questions.registry import Question, register
 
-__all__ = ["DCForTargetInputs", "DC_FOR_TARGET_KINDS", "QUESTION", "compute"]
+__all__ = ["BEYOND", "DCForTargetInputs", "DC_FOR_TARGET_KINDS", "QUESTION", "band", "compute"]
 
 #: The columns of the table and their kinds.
 DC_FOR_TARGET_KINDS: dict[str, Kind] = {
@@ -50,6 +51,21 @@ class DCForTargetInputs:
     mode: Mode = "closest"
 
 
+#: The band of a DC outside the system's DC table (lower than its lowest, higher than its
+#: highest); a DC between two of the table's is no band ("").
+BEYOND = N_("beyond the table")
+
+
+def band(dc: int, system: System) -> str:
+    """The DC table's name for ``dc``, :data:`BEYOND` outside the table, else ``""``.
+
+    >>> band(16, "3d6x"), band(17, "3d6x"), band(3, "3d6x")
+    ('moderate', '', 'beyond the table')
+    """
+    table = DC_TABLES[system].values()
+    return difficulty_of(dc, system) or (BEYOND if not min(table) <= dc <= max(table) else "")
+
+
 def compute(inputs: DCForTargetInputs) -> Answer:
     """The one table ``dcs``: a row per target, its DC, the odds there and the band."""
     dist = roll_distribution(inputs.roll, system=inputs.system, rules=inputs.rules)
@@ -60,7 +76,7 @@ def compute(inputs: DCForTargetInputs) -> Answer:
             "target": [float(t) for t in inputs.targets],
             "dc": dcs,
             "p": [float(dist.p_success(dc)) for dc in dcs],
-            "difficulty": [difficulty_of(dc, inputs.system) for dc in dcs],
+            "difficulty": [band(dc, inputs.system) for dc in dcs],
             "system": inputs.system,
             "roll": dist.label,
             "mode": inputs.mode,

@@ -29,7 +29,7 @@ from explodice.analysis.levels import DAY_ROLLS, build_day
 from explodice.day.scenario import Scenario
 from explodice.game.build import LEVELS, Build
 from explodice.game.rules import Rules
-from explodice.questions.answer import Answer, Kind, Provenance
+from explodice.questions.answer import Answer, Kind, Provenance, roller_policies
 from explodice.questions.registry import Question, register
 from explodice.sweeps.levels import SIZING_RISK, size_gauges
 
@@ -164,10 +164,7 @@ def compute(inputs: SizingInputs, **how: Any) -> Answer:
     prov = Provenance.of(
         "gauge_sizing",
         inputs.rules,
-        policies=tuple(
-            (b.name, str(b.policy), b.reroll.trigger if b.reroll is not None else "none")
-            for b in inputs.builds
-        ),
+        policies=roller_policies((b.name, b) for b in inputs.builds),
         notes=(f"risk={inputs.risk!r}",),
     )
     tables = {"gauges": frame.reset_index(drop=True), "lines": _lines(frame)}

@@ -15,7 +15,7 @@ import pandas as pd
 from explodice.analysis.resolutions import group_success, working_together
 from explodice.game.character import Character
 from explodice.game.rules import Roll, Rules
-from explodice.questions.answer import Answer, Kind, Provenance
+from explodice.questions.answer import Answer, Kind, Provenance, roller_policies
 from explodice.questions.registry import Question, register
 
 __all__ = ["GROUP_KINDS", "GroupInputs", "QUESTION", "compute"]
@@ -80,10 +80,7 @@ def compute(inputs: GroupInputs) -> Answer:
         "group",
         inputs.rules,
         unit="rolls",
-        policies=tuple(
-            (c.name, str(c.policy), c.reroll.trigger if c.reroll is not None else "none")
-            for c in party
-        ),
+        policies=roller_policies((c.name, c) for c in party),
     )
     return Answer("group", {"group": frame}, GROUP_KINDS, prov)
 

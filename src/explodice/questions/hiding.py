@@ -19,7 +19,7 @@ import pandas as pd
 from explodice.analysis.hiding import hide
 from explodice.game.rules import Roll, Rules
 from explodice.game.tables import System
-from explodice.questions.answer import Answer, Kind, Provenance
+from explodice.questions.answer import Answer, Kind, Provenance, roller_policies
 from explodice.questions.registry import Question, register
 
 __all__ = ["HIDING_KINDS", "HidingInputs", "QUESTION", "compute"]
@@ -27,6 +27,9 @@ __all__ = ["HIDING_KINDS", "HidingInputs", "QUESTION", "compute"]
 #: The columns of the tables and their kinds.
 HIDING_KINDS: dict[str, Kind] = {
     "observer": "name",
+    "kind": "label",
+    "passive": "dc",
+    "modifier": "modifier",
     "p_hidden_from": "probability",
     "system": "name",
     "p_hidden": "probability",
@@ -47,8 +50,8 @@ class HidingInputs:
 
 
 def compute(inputs: HidingInputs) -> Answer:
-    """Tables ``observers`` (one row per observer, passive ones first, then ``all``:
-    ``p_hidden_from``) and ``group`` (``p_hidden`` from all at once, ``p_if_independent``:
+    """Tables ``observers`` (one row per observer, passive ones first, then ``all``: its
+    ``kind``, ``passive`` value or Perception ``modifier``, ``p_hidden_from``) and ``group`` (``p_hidden`` from all at once, ``p_if_independent``:
     the product of the per-observer odds, which the shared roll makes wrong)."""
     r = hide(
         inputs.stealth,
@@ -58,6 +61,16 @@ def compute(inputs: HidingInputs) -> Answer:
         rules=inputs.rules,
     )
     observers = r.to_frame().drop(columns=["method"])
+    # each row's observer as data (hide lists the passive ones, the active ones, then all):
+    # a label is never rebuilt from a row's position
+    n_passive, n_active = len(inputs.passive), len(inputs.active)
+    kinds = ["passive"] * n_passive + ["active"] * n_active + ["all"]
+    assert kinds == [o.split()[0] for o in observers.observer]
+    observers.insert(1, "kind", kinds)
+    passive = [*inputs.passive, *[None] * (n_active + 1)]
+    modifiers = [*[None] * n_passive, *(r.modifier for r in inputs.active), None]
+    observers.insert(2, "passive", pd.Series(passive, dtype="Int64"))
+    observers.insert(3, "modifier", pd.Series(modifiers, dtype="Int64"))
     group = pd.DataFrame(
         [{"system": r.system, "p_hidden": r.p_hidden, "p_if_independent": r.p_if_independent}]
     )
@@ -66,9 +79,7 @@ def compute(inputs: HidingInputs) -> Answer:
         "hiding",
         inputs.rules,
         unit="rolls",
-        policies=tuple(
-            (who, str(r.policy), r.reroll.trigger if r.reroll else "none") for who, r in rolls
-        ),
+        policies=roller_policies(rolls),
     )
     return Answer("hiding", {"observers": observers, "group": group}, HIDING_KINDS, prov)
 

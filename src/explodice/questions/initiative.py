@@ -12,17 +12,20 @@ Shown by the report's page ``initiative`` and ``explodice initiative``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import pandas as pd
 
-from explodice.analysis.initiative import initiative
-from explodice.game.rules import Rules
+from explodice.analysis.initiative import creature_roll, initiative
+from explodice.game.character import Character
+from explodice.game.rules import Roll, Rules
 from explodice.game.tables import SYSTEMS, System
-from explodice.questions.answer import Answer, Kind, Provenance
+from explodice.questions.answer import Answer, Kind, Method, Provenance, roller_policies
 from explodice.questions.registry import Question, register
 
-__all__ = ["INITIATIVE_KINDS", "InitiativeInputs", "QUESTION", "compute"]
+__all__ = ["INITIATIVE_KINDS", "Creature", "InitiativeInputs", "QUESTION", "compute"]
+
+#: What rolls for initiative: a Character (its DEX check), a Roll, or a DEX modifier.
+Creature = Character | Roll | int
 
 #: The columns of the tables and their kinds.
 INITIATIVE_KINDS: dict[str, Kind] = {
@@ -42,7 +45,7 @@ class InitiativeInputs:
     the ``sides`` (``(side, (names...))`` pairs that split the creatures; ``None``: no sides),
     the ``systems`` and the rules."""
 
-    creatures: tuple[tuple[str, Any], ...]
+    creatures: tuple[tuple[str, Creature], ...]
     sides: tuple[tuple[str, tuple[str, ...]], ...] | None = None
     systems: tuple[System, ...] = ("3d6x",)
     rules: Rules = Rules()
@@ -54,8 +57,10 @@ def compute(inputs: InitiativeInputs) -> Answer:
     second, p; empty without sides)."""
     sides = None if inputs.sides is None else {s: list(m) for s, m in inputs.sides}
     out: dict[str, list[pd.DataFrame]] = {"ranks": [], "orders": [], "sides": []}
+    method: Method = "exact"
     for system in (s for s in SYSTEMS if s in inputs.systems):
         r = initiative(list(inputs.creatures), sides=sides, system=system, rules=inputs.rules)
+        method = r.method
         for name, frame in (("ranks", r.ranks), ("orders", r.orders), ("sides", r.sides)):
             if frame is not None:
                 out[name].append(frame.assign(system=system)[["system", *frame.columns]])
@@ -70,7 +75,13 @@ def compute(inputs: InitiativeInputs) -> Answer:
         else pd.DataFrame(columns=columns[name])
         for name, frames in out.items()
     }
-    prov = Provenance.of("initiative", inputs.rules, unit="rolls")
+    prov = Provenance.of(  # the roll each creature makes: a Character's reroll on failure is
+        "initiative",  # left out (no DC to fail), Lucky kept
+        inputs.rules,
+        method=method,
+        unit="rolls",
+        policies=roller_policies((name, creature_roll(c)) for name, c in inputs.creatures),
+    )
     return Answer("initiative", tables, INITIATIVE_KINDS, prov)
 
 

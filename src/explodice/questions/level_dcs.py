@@ -20,10 +20,10 @@ from typing import Any
 import pandas as pd
 
 from explodice.analysis.levels import level_dcs
-from explodice.game.build import LEVELS, Build
+from explodice.game.build import LEVELS, Build, TestChoice
 from explodice.game.rules import Advantage, Rules
 from explodice.game.tables import SYSTEMS, System
-from explodice.questions.answer import Answer, Kind, Provenance
+from explodice.questions.answer import Answer, Kind, Provenance, roller_policies
 from explodice.questions.registry import Question, register
 
 __all__ = ["LEVEL_DCS_KINDS", "LevelDCsInputs", "QUESTION", "compute"]
@@ -55,7 +55,7 @@ class LevelDCsInputs:
     builds: tuple[Build, ...]
     rules: Rules
     levels: tuple[int, ...] = tuple(LEVELS)
-    tests: Any = "main"
+    tests: TestChoice = "main"
     targets: tuple[tuple[str, Any], ...] | None = None
     systems: tuple[System, ...] = ("3d6x",)
     advantage: Advantage = "normal"
@@ -89,10 +89,7 @@ def compute(inputs: LevelDCsInputs) -> Answer:
         "level_dcs",
         inputs.rules,
         unit="rolls",
-        policies=tuple(
-            (b.name, str(b.policy), b.reroll.trigger if b.reroll is not None else "none")
-            for b in inputs.builds
-        ),
+        policies=roller_policies((b.name, b) for b in inputs.builds),
     )
     return Answer("level_dcs", {"dcs": frame}, LEVEL_DCS_KINDS, prov, {"targets": aims})
 

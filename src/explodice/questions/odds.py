@@ -22,7 +22,7 @@ from explodice.analysis.success import roll_distribution
 from explodice.engine.distribution import Distribution
 from explodice.game.rules import Roll, Rules
 from explodice.game.tables import DC_TABLES, System
-from explodice.questions.answer import Answer, Kind, Method, Provenance
+from explodice.questions.answer import Answer, Kind, Method, Provenance, roller_policies
 from explodice.questions.registry import Question, register
 
 __all__ = ["ODDS_KINDS", "OddsInputs", "QUESTION", "compute", "roll_policies"]
@@ -65,8 +65,7 @@ class OddsInputs:
 
 def roll_policies(roll: Roll) -> tuple[tuple[str, str, str], ...]:
     """``(who, policy, reroll)`` of one roll, for the provenance."""
-    reroll = roll.reroll.trigger if roll.reroll is not None else "none"
-    return (("roll", str(roll.policy), reroll),)
+    return roller_policies([("roll", roll)])
 
 
 def compute(inputs: OddsInputs, **how: Any) -> Answer:

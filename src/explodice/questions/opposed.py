@@ -23,7 +23,7 @@ from explodice.analysis.resolutions import opposed
 from explodice.engine.sampling import DEFAULT_N, Sampling
 from explodice.game.rules import Roll, Rules
 from explodice.game.tables import SYSTEMS, System
-from explodice.questions.answer import Answer, Kind, Method, Provenance
+from explodice.questions.answer import Answer, Kind, Method, Provenance, roller_policies
 from explodice.questions.registry import Question, register
 
 __all__ = ["OPPOSED_KINDS", "OUTCOMES", "OpposedInputs", "QUESTION", "compute", "wilson"]
@@ -110,8 +110,8 @@ def compute(inputs: OpposedInputs, threads: int | None = None) -> Answer:
         n=inputs.n,
         seed=seed,
         unit="rolls",
-        policies=tuple(  # each roll of side A, then side B's
-            (f"{side} {r.modifier:+d}", str(r.policy), r.reroll.trigger if r.reroll else "none")
+        policies=roller_policies(  # each roll of side A, then side B's
+            (f"{side} {r.modifier:+d}", r)
             for side, r in [*(("A", x) for x in inputs.a), ("B", inputs.b)]
         ),
     )

@@ -17,7 +17,13 @@ from dataclasses import dataclass
 import pandas as pd
 
 from explodice.analysis.resolutions import passive_table
-from explodice.game.rules import ADVANTAGE_STATES, DISADVANTAGE_READINGS, Rules
+from explodice.game.rules import (
+    ADVANTAGE_STATES,
+    DISADVANTAGE_READINGS,
+    Advantage,
+    Disadvantage,
+    Rules,
+)
 from explodice.game.tables import SYSTEMS, System
 from explodice.questions.answer import Answer, Kind, Provenance
 from explodice.questions.registry import Question, register
@@ -46,8 +52,8 @@ class PassiveInputs:
 
     modifiers: tuple[int, ...] = (0,)
     systems: tuple[System, ...] = SYSTEMS
-    advantages: tuple[str, ...] = ADVANTAGE_STATES
-    readings: tuple[str, ...] = DISADVANTAGE_READINGS
+    advantages: tuple[Advantage, ...] = ADVANTAGE_STATES
+    readings: tuple[Disadvantage, ...] = DISADVANTAGE_READINGS
     rules: Rules = Rules()
 
 

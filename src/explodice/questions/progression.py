@@ -18,10 +18,10 @@ from typing import Any
 import pandas as pd
 
 from explodice.analysis.levels import progression
-from explodice.game.build import LEVELS, Build
+from explodice.game.build import LEVELS, Build, TestChoice
 from explodice.game.rules import Advantage, Rules
 from explodice.game.tables import SYSTEMS, System
-from explodice.questions.answer import Answer, Kind, Provenance
+from explodice.questions.answer import Answer, Kind, Provenance, roller_policies
 from explodice.questions.registry import Question, register
 
 __all__ = ["PROGRESSION_KINDS", "ProgressionInputs", "QUESTION", "compute"]
@@ -57,7 +57,7 @@ class ProgressionInputs:
     builds: tuple[Build, ...]
     rules: Rules
     levels: tuple[int, ...] = tuple(LEVELS)
-    tests: Any = "main"
+    tests: TestChoice = "main"
     targets: tuple[tuple[str, Any], ...] | None = None
     systems: tuple[System, ...] = SYSTEMS
     advantage: Advantage = "normal"
@@ -82,10 +82,7 @@ def compute(inputs: ProgressionInputs) -> Answer:
     prov = Provenance.of(
         "progression",
         inputs.rules,
-        policies=tuple(
-            (b.name, str(b.policy), b.reroll.trigger if b.reroll is not None else "none")
-            for b in inputs.builds
-        ),
+        policies=roller_policies((b.name, b) for b in inputs.builds),
     )
     return Answer(
         "progression",

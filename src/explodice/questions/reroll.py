@@ -17,7 +17,8 @@ from dataclasses import dataclass
 import pandas as pd
 
 from explodice.analysis.reroll import reroll_worth
-from explodice.game.rules import Policy, Rules
+from explodice.game.reroll import Trigger
+from explodice.game.rules import Advantage, Policy, Rules
 from explodice.game.tables import System
 from explodice.questions.answer import Answer, Kind, Provenance
 from explodice.questions.registry import Question, register
@@ -50,8 +51,8 @@ class RerollInputs:
     rules: Rules
     dcs: tuple[int, ...] | None = None
     systems: tuple[System, ...] = ("3d6x",)
-    triggers: tuple[str, ...] = ("failure",)
-    advantages: tuple[str, ...] = ("normal",)
+    triggers: tuple[Trigger, ...] = ("failure",)
+    advantages: tuple[Advantage, ...] = ("normal",)
     policy: Policy = "keep"
 
 

@@ -21,7 +21,7 @@ import pandas as pd
 from explodice.analysis.drain import drain_frame, drain_summary
 from explodice.analysis.frontier import frontier
 from explodice.game.rules import Roll, Rules
-from explodice.questions.answer import Answer, Kind, Provenance
+from explodice.questions.answer import Answer, Kind, Provenance, roller_policies
 from explodice.questions.registry import Question, register
 
 __all__ = ["QUESTION", "RULE_OF_ONE_KINDS", "RuleOfOneInputs", "compute"]
@@ -87,12 +87,7 @@ def compute(inputs: RuleOfOneInputs) -> Answer:
     for frame in tables.values():
         frame.attrs = {}
     rolls_of = [r for _, r in inputs.drains] + [r for r, _ in inputs.cases]
-    policies = tuple(
-        dict.fromkeys(
-            (r.describe(), str(r.policy), r.reroll.trigger if r.reroll else "none")
-            for r in rolls_of
-        )
-    )
+    policies = roller_policies((r.describe(), r) for r in rolls_of)
     prov = Provenance.of("rule_of_one", rules, unit="rolls", policies=policies)
     return Answer("rule_of_one", tables, RULE_OF_ONE_KINDS, prov)
 

@@ -9,6 +9,7 @@ import argparse
 import sys
 from typing import Any
 
+from explodice.analysis.close_contest import MAX_BID
 from explodice.core.errors import ExplodiceError, shown
 from explodice.core.numbers import read_decimal
 from explodice.present import i18n
@@ -29,29 +30,35 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bids-b", default="uniform:5", help="B's bid model (default: uniform:5)")
 
 
-def bids(text: str) -> Any:
-    """A bid model as written: a bid, ``uniform:B``, or probabilities ``p0,p1,...``."""
+def bids(text: str, flag: str = "--bids-a") -> Any:
+    """A bid model as written after ``flag``: a bid, ``uniform:B``, or probabilities
+    ``p0,p1,...``; a refusal names the option and echoes the text typed, cut short
+    (``1e400``, never its 401 digits).
+
+    >>> bids("uniform:3"), bids("2")
+    ('uniform:3', 2)
+    """
     text = text.strip()
+    wrong = ExplodiceError(
+        f"`{flag}` must be a bid (an integer 0..{MAX_BID}), uniform:B or p0,p1,..., but "
+        f"{shown(text)} was passed."
+    )
     if "," in text:
         try:
             return [float(read_decimal(x)) for x in text.split(",")]
         except ValueError:
-            raise ExplodiceError(
-                f"`bids` must be a bid, uniform:B or p0,p1,..., but {shown(text)} was passed."
-            ) from None
+            raise wrong from None
     if text.lower().startswith("uniform:"):
         return text
     try:
-        return parse_integer(text)  # a fixed bid, read strictly (the API checks its range)
+        return parse_integer(text, lo=0, hi=MAX_BID)  # a fixed bid, read strictly
     except argparse.ArgumentTypeError:
-        raise ExplodiceError(
-            f"`bids` must be a bid, uniform:B or p0,p1,..., but {shown(text)} was passed."
-        ) from None
+        raise wrong from None
 
 
 def run(args: argparse.Namespace) -> int:
     """Lutte serrée: a tie settled by bids of HP."""
-    models = [bids(args.bids_a), bids(args.bids_b)]
+    models = [bids(args.bids_a, "--bids-a"), bids(args.bids_b, "--bids-b")]
     answer = ask("close_contest", CloseContestInputs(((models[0], models[1]),)))
     if args.format != "text":
         emit(answer.csv_table("bids"), args.format)

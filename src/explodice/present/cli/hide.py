@@ -9,10 +9,12 @@ from __future__ import annotations
 import argparse
 import functools
 import sys
+from typing import Any
 
 from explodice.game.rules import ADVANTAGE_STATES, Roll, Rules, switches
 from explodice.game.tables import SYSTEMS
 from explodice.present import i18n
+from explodice.present.answers import method_text
 from explodice.present.cli.base import Command
 from explodice.present.cli.options import (
     DC,
@@ -27,6 +29,7 @@ from explodice.present.cli.options import (
 )
 from explodice.present.cli.output import emit
 from explodice.present.formats import Formatter
+from explodice.present.i18n import Lang
 from explodice.present.labels import changed_readings, rules_text, switch_label, switch_value
 from explodice.questions.hiding import HidingInputs
 from explodice.questions.registry import ask
@@ -80,32 +83,44 @@ def run(args: argparse.Namespace) -> int:
     _ = i18n.translator(args.lang)
     fmt = Formatter(args.lang, "cli")
     text = fmt.table(answer, "observers", ["observer", "p_hidden_from"])
-    text[_("observer")] = (  # the observers as the command was given them
-        [_("passive {value}").format(value=v) for v in args.passive]
-        + [_("active, Perception {modifier}").format(modifier=f"{m:+d}") for m in args.active]
-        + [_("all")]
-    )
+    text[_("observer")] = [
+        observer_label(o, args.lang) for o in answer.tables["observers"].itertuples()
+    ]
     group = answer.tables["group"].iloc[0]
     header = _(
-        "hiding, {system}, exact: P(hidden from all) {p} (each observer on their own, "
+        "hiding, {system}, {method}: P(hidden from all) {p} (each observer on their own, "
         "multiplied, would say {q})"
     ).format(
         system=args.system,
+        method=method_text(answer.provenance, args.lang, rules=False),
         p=fmt.cell(group.p_hidden, "probability"),
         q=fmt.cell(group.p_if_independent, "probability"),
-    ) + _rules(rules, args)
+    )
+    said = _rules(rules, args)  # on a line of its own, as `opposed` says them
+    header += f"\n# {said}" if said else ""
     sys.stdout.write(f"# {header}\n{text.to_string(index=False)}\n")
     return 0
+
+
+def observer_label(row: Any, lang: Lang) -> str:
+    """An observer row of the hiding answer in words, from its own ``kind``, ``passive`` and
+    ``modifier``: ``passive 12``, ``active, Perception +2``, ``all``."""
+    _ = i18n.translator(lang)
+    if row.kind == "passive":
+        return _("passive {value}").format(value=int(row.passive))
+    if row.kind == "active":
+        return _("active, Perception {modifier}").format(modifier=f"{int(row.modifier):+d}")
+    return _("all")
 
 
 def _rules(rules: Rules, args: argparse.Namespace) -> str:
     """The rules the numbers were made under: every switch in 3d6x; in d20, the reading of
     hiding's ties when it is not the default."""
     if args.system == "3d6x":
-        return "; " + rules_text(rules, args.lang)
+        return rules_text(rules, args.lang)
     hiding = [(n, v) for n, v in changed_readings(rules) if n in HIDING_SWITCHES]
-    return "".join(
-        f"; {switch_label(n, args.lang)}={switch_value(n, v, args.lang)}" for n, v in hiding
+    return ", ".join(
+        f"{switch_label(n, args.lang)}={switch_value(n, v, args.lang)}" for n, v in hiding
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import fields
 from typing import Any
 
 import pandas as pd
@@ -18,7 +19,7 @@ import pandas as pd
 from explodice.analysis.levels import resolve_targets
 from explodice.core.errors import ExplodiceError, check_unique
 from explodice.core.spreadsheet import to_csv
-from explodice.game.build import parse_test
+from explodice.game.build import TestChoice, parse_test
 from explodice.game.rules import ADVANTAGE_STATES
 from explodice.game.tables import DC_TABLES, SYSTEMS
 from explodice.present import i18n
@@ -94,7 +95,7 @@ def load_level_config(path: str | None, lang: Lang = "en") -> Any:
     return load_config(path, lang=lang)
 
 
-def _tests(args: argparse.Namespace) -> Any:
+def _tests(args: argparse.Namespace) -> TestChoice:
     """``"main"``, ``None`` (each build's own tests) or the tests named."""
     if args.tests == ["main"]:
         return "main"
@@ -108,7 +109,7 @@ def _tests(args: argparse.Namespace) -> Any:
     tests = [parse_test(t, "--tests") for t in args.tests]
     named = dict(zip(args.tests, tests, strict=True))
     check_unique("--tests", args.tests, key=lambda t: named[t].label)  # Stealth, Discrétion
-    return tests
+    return tuple(tests)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -126,29 +127,22 @@ def run(args: argparse.Namespace) -> int:
     targets = parse_targets(args.targets)
     tests = _tests(args)
     tables: dict[str, pd.DataFrame] = {}
+    inputs = ProgressionInputs(
+        tuple(found.builds),
+        rules,
+        tuple(levels),
+        tests=tests,
+        targets=tuple(targets.items()) if targets is not None else None,
+        systems=tuple(s for s in SYSTEMS if s in args.systems),
+        advantage=args.advantage,
+    )
     if args.table in (None, "progression"):
-        inputs = ProgressionInputs(
-            tuple(found.builds),
-            rules,
-            tuple(levels),
-            tests=tuple(tests) if isinstance(tests, list) else tests,
-            targets=tuple(targets.items()) if targets is not None else None,
-            systems=tuple(s for s in SYSTEMS if s in args.systems),
-            advantage=args.advantage,
-        )
         answer = ask("progression", inputs)  # computed directly: no grid
         tables["progression"] = answer.csv_table("progression")
         tables["progression"].attrs["targets"] = answer.extra["targets"]
     if args.table in (None, "dcs"):
-        dcs = LevelDCsInputs(
-            tuple(found.builds),
-            rules,
-            tuple(levels),
-            tests=tuple(tests) if isinstance(tests, list) else tests,
-            targets=tuple(targets.items()) if targets is not None else None,
-            systems=tuple(s for s in SYSTEMS if s in args.systems),
-            advantage=args.advantage,
-        )
+        # the same seven fields, each read once: the level DCs of the same builds and tests
+        dcs = LevelDCsInputs(**{f.name: getattr(inputs, f.name) for f in fields(inputs)})
         dcs_answer = ask("level_dcs", dcs)
         tables["dcs"] = dcs_answer.csv_table("dcs")
     if args.format == "csv":

@@ -9,7 +9,7 @@ import argparse
 
 from explodice.core.errors import ExplodiceError
 from explodice.game.rules import Roll
-from explodice.game.tables import DC_TABLES, SYSTEMS
+from explodice.game.tables import DC_TABLES, SYSTEMS, check_system
 from explodice.present import i18n
 from explodice.present.answers import method_text
 from explodice.present.cli.base import Command
@@ -104,7 +104,7 @@ def header(answer: Answer, roll: Roll, lang: Lang = "en") -> str:
     _ = i18n.translator(lang)
     fmt = Formatter(lang, "cli")
     s = answer.tables["summary"].iloc[0]
-    system = str(s["system"])
+    system = check_system(str(s["system"]))
 
     def num(x: float) -> str:
         return fmt.cell(x, "number", digits=4)

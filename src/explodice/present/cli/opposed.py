@@ -12,7 +12,7 @@ import pandas as pd
 
 from explodice.core.errors import ExplodiceError, shown
 from explodice.game.rules import ADVANTAGE_STATES, Roll
-from explodice.game.tables import SYSTEMS
+from explodice.game.tables import SYSTEMS, System
 from explodice.present import i18n
 from explodice.present.answers import method_text
 from explodice.present.cli.base import Command
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def side(roll: Roll, system: str, lang: Lang) -> str:
+def side(roll: Roll, system: System, lang: Lang) -> str:
     """A side's roll in ``lang``: ``3d6x+2, normal, check, pc, keep`` (``test, PJ, garder``);
     d20 has no rule of 1, so no actor or policy."""
     _ = i18n.translator(lang)

@@ -9,7 +9,7 @@ from explodice.present import i18n
 from explodice.present.formats import Formatter
 from explodice.present.labels import N_
 from explodice.present.report.kit import Context, PageData, page_figure
-from explodice.questions.initiative import InitiativeInputs
+from explodice.questions.initiative import Creature, InitiativeInputs
 from explodice.questions.registry import ask
 
 __all__ = ["data", "draw"]
@@ -21,7 +21,7 @@ def data(ctx: Context) -> PageData:
     party = list(ctx.config.party)
     _ = ctx._
     orc, wolf, us, them = _("Orc"), _("Wolf"), _("the party"), _("the monsters")
-    creatures: dict[str, object] = {c.name: c for c in party}
+    creatures: dict[str, Creature] = {c.name: c for c in party}
     creatures |= {orc: 1, wolf: 2}
     sides = {us: [c.name for c in party], them: [orc, wolf]}
     if not party:
