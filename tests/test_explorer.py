@@ -486,9 +486,8 @@ def test_the_roll_table_is_one_answer_per_class_kept_bit_for_bit(reroll_config, 
     pd.testing.assert_frame_equal(warm.roll, cold.roll, check_exact=True)
     assert warm.roll.to_json(orient="records") == cold.roll.to_json(orient="records")
     # Cy's saves (a reroll on failure, spent against each need): the engines called directly
-    cls, rows = RollClass("save", trigger="failure"), cold.roll.set_index(
-        ["system", "cls", "state", "policy", "need"]
-    )
+    cls = RollClass("save", trigger="failure")
+    rows = cold.roll.set_index(["system", "cls", "state", "policy", "need"])
     for state in STATES:
         rules = reroll_config.rules
         if state.reading:

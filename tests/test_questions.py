@@ -1284,7 +1284,6 @@ def test_the_roll_classes_question_is_the_hand_made_pmfs_and_the_engines():
     from explodice import Best, Roll, exact
     from explodice.game.reroll import Reroll
     from explodice.questions.roll_classes import PolicyChoice, RollClass, RollClassInputs
-
     from tests.hand import HAND, sf
 
     states = (
