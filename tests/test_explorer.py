@@ -465,6 +465,42 @@ def test_lucky_is_in_its_rows(reroll_data):
     assert keep.drain == pytest.approx(float(ones * Fraction(21, 5)), abs=1e-9)
 
 
+def test_the_roll_table_is_one_answer_per_class_kept_bit_for_bit(reroll_config, tmp_path):
+    # the roll section asks the roll_classes question once per class of its subjects' rolls;
+    # a second run reads each answer back from the cache, to the bit
+    import dataclasses
+
+    import pandas as pd
+
+    from explodice.present.explorer.keys import POLICY_CHOICES, STATES
+    from explodice.questions import cache, registry
+    from explodice.questions.roll_classes import RollClass
+
+    with cache.session(folder=tmp_path) as s:
+        registry.forget()
+        cold = explorer_data(reroll_config, date=DATE, day=False, monsters=False)
+        registry.forget()
+        warm = explorer_data(reroll_config, date=DATE, day=False, monsters=False)
+    n_classes = cold.roll.cls.nunique()
+    assert s.computed.count("roll_classes") == n_classes == s.reused.count("roll_classes")
+    pd.testing.assert_frame_equal(warm.roll, cold.roll, check_exact=True)
+    assert warm.roll.to_json(orient="records") == cold.roll.to_json(orient="records")
+    # Cy's saves (a reroll on failure, spent against each need): the engines called directly
+    cls = RollClass("save", trigger="failure")
+    rows = cold.roll.set_index(["system", "cls", "state", "policy", "need"])
+    for state in STATES:
+        rules = reroll_config.rules
+        if state.reading:
+            rules = dataclasses.replace(rules, disadvantage=state.reading)
+        for need in (1, 9, 17, 30):
+            r20 = d20(cls.roll(state.advantage, "keep", need)).p_success(need)
+            assert rows.loc[("d20", cls.key, state.key, "-", need), "p"] == r20
+            for choice in POLICY_CHOICES:
+                d = exact(cls.roll(state.advantage, choice.policy(need), need), rules)
+                row = rows.loc[("3d6x", cls.key, state.key, choice.key, need)]
+                assert (row.p, row.drain) == (d.p_success(need), d.drain_mean), (state, choice)
+
+
 def test_the_page_says_what_its_numbers_count(reroll_data, data, page_file, config):
     page = explorer_html(reroll_data)
     notes = page[page.index('<ul class="notes"') : page.index("</ul>")]

@@ -260,6 +260,9 @@ class Explorer:
     field: str
     where: tuple[tuple[str, Any], ...] = ()
     rename: tuple[tuple[str, str], ...] = ()
+    #: the method the page's text states for a table that has no ``method`` column (its
+    #: records stay small): the explorer's intro says single rolls are exact
+    method: str | None = None
 
 
 #: For each question, on the default configuration: the surfaces that show one of its tables,
@@ -328,6 +331,8 @@ SURFACES: dict[str, list[tuple[Page | Cli | Explorer, ...]]] = {
     "defence_base": [(Page("defence-base", "readings"), Cli(("defence-base", "--table", "readings")))],
     "fp_table": [(Page("bestiary-fp", "fp-table"), Cli(("fp-table",)))],
     "bestiary": [(Page("bestiary", "bestiary"), Cli(("bestiary",)), Explorer("bestiary"))],
+    # explorer-only: its numbers are checked against the engines in a test of its own
+    "roll_classes": [(Explorer("roll", method="exact"),)],
     "day_policies": [(Page("day-policies", "policies"),)],
     "level_dcs": [(Page("level-dcs", "dcs"), Cli(("levels", "--table", "dcs", "--systems", "3d6x")))],
     "opposed": [
@@ -402,6 +407,8 @@ def surfaces_of(config, tmp_path_factory):
                 explorer[day, monsters] = explorer_data(config, day=day, monsters=monsters)
             data = explorer[day, monsters]
             frame = getattr(data, surface.field).rename(columns=dict(surface.rename))
+            if surface.method is not None and "method" not in frame:
+                frame = frame.assign(method=surface.method)
             frame = _written(frame)  # as a CSV holds it, like the others
         return _rows(frame, surface.where)
 
@@ -452,7 +459,8 @@ def test_every_question_names_its_surfaces_and_each_one_exists():
     pages, commands = {p.name for p in PAGES}, {c.name for c in COMMANDS}
     explorer = {"roll", "equivalent", "day", "bestiary", "attack"}  # explorer_charts' sections
     for name, q in registry.catalogue().items():
-        assert q.surfaces.get("report") or q.surfaces.get("cli"), name
+        # shown somewhere: a page or a command, or only the explorer (roll_classes)
+        assert q.surfaces.get("report") or q.surfaces.get("cli") or q.surfaces.get("explorer"), name
         assert set(q.surfaces) <= {"report", "cli", "explorer"}, name
         assert set(q.surfaces.get("report", ())) <= pages, name
         assert set(q.surfaces.get("cli", ())) <= commands, name
@@ -1287,3 +1295,57 @@ def test_a_certain_cell_of_the_dc_table_is_100_percent_on_the_command_line(capsy
     assert main(["table", "--modifiers", "5", "--dc", "8", "16", "--states", "normal"]) == 0
     row = capsys.readouterr().out.splitlines()[-1].split()
     assert row[2] == "100%" and row[3] not in ("100%", "> 99.9%")
+
+
+def test_the_roll_classes_question_is_the_hand_made_pmfs_and_the_engines():
+    # the explorer's roll section's question, checked against values found another way: the
+    # hand-made 3d6x PMFs of tests/hand.py, the d20 by hand, and the exact engine called on
+    # the roll as the API builds it (a reroll on failure bound to each DC, best(λ) at each DC)
+    from explodice import Best, Roll, exact
+    from explodice.game.reroll import Reroll
+    from explodice.questions.roll_classes import PolicyChoice, RollClass, RollClassInputs
+    from tests.hand import HAND, sf
+
+    states = (
+        ("normal", "normal", None),
+        ("advantage", "advantage", None),
+        ("disadvantage (subtract)", "disadvantage", "subtract"),
+        ("disadvantage (drop)", "disadvantage", "drop"),
+    )
+    keep, cancel, best = PolicyChoice("keep"), PolicyChoice("cancel"), PolicyChoice("best", 0.1)
+    needs = (4, 8, 12, 16, 22)
+    plain = registry.ask(
+        "roll_classes",
+        RollClassInputs(RollClass(), needs, (("keep", keep), ("cancel", cancel)), states, Rules()),
+    )
+    assert plain.provenance.method == "exact" and set(plain.kinds) == set(plain.tables["roll"])
+    t = plain.tables["roll"].set_index(["system", "state", "policy", "need"])
+    assert len(t) == len(states) * 3 * len(needs) and t.index.is_unique
+    for state, _, _ in states:
+        for need in needs:
+            # keep: the dice's total against the need, whatever the 1s drain
+            got = t.loc[("3d6x", state, "keep", need), "p"]
+            assert got == pytest.approx(sf(HAND[state], need), abs=1e-9), (state, need)
+            q = min(max((21 - need) / 20, 0.0), 1.0)  # d20 + 0 >= need
+            by_hand = {"normal": q, "advantage": 1 - (1 - q) ** 2}.get(state, q * q)
+            assert t.loc[("d20", state, "-", need), "p"] == pytest.approx(by_hand, abs=1e-12)
+    # a save with a reroll on failure, its owner playing best(λ=0.1), written under two names
+    cls = RollClass("save", trigger="failure", own="best(λ=0.1)")
+    tried = (("keep", keep), ("best(λ=0.1)", best), ("each character's own", best))
+    bound = registry.ask("roll_classes", RollClassInputs(cls, needs, tried, states, Rules()))
+    r = bound.tables["roll"]
+    assert set(r.cls) == {"save/pc/failure/own=best(λ=0.1)"}
+    r = r.set_index(["system", "state", "policy", "need"])
+    for need in needs:
+        # by hand: a failure throws the whole roll again
+        p = sf(HAND["normal"], need)
+        assert r.loc[("3d6x", "normal", "keep", need), "p"] == pytest.approx(1 - (1 - p) ** 2)
+        q = min(max((21 - need) / 20, 0.0), 1.0)
+        assert r.loc[("d20", "normal", "-", need), "p"] == pytest.approx(1 - (1 - q) ** 2)
+        for state, adv, reading in states:
+            roll = Roll(0, advantage=adv, kind="save", policy=Best(need, 0.1),
+                        reroll=Reroll("failure", dc=need))  # fmt: skip
+            d = exact(roll, Rules(disadvantage=reading) if reading else Rules())
+            for name in ("best(λ=0.1)", "each character's own"):
+                row = r.loc[("3d6x", state, name, need)]
+                assert (row.p, row.drain) == (d.p_success(need), d.drain_mean), (state, name)

@@ -58,6 +58,7 @@ MODULES = (
     "odds",
     "compare",
     "rule_of_one",
+    "roll_classes",
     "monte_carlo",
     "reroll",
     "dc_for_target",

@@ -23,7 +23,7 @@ from explodice.game.build import LEVELS
 from explodice.game.rules import ADVANTAGE_STATES
 from explodice.present import i18n
 from explodice.present.explorer.data import CURVE_DCS, SLIDER, ExplorerData
-from explodice.present.explorer.keys import POLICY_CHOICES
+from explodice.present.explorer.keys import POLICY_CHOICES, choice_label
 from explodice.present.formats import Formatter
 from explodice.present.i18n import Lang
 from explodice.present.labels import MODIFIER_CHOICE, OWN_POLICIES
@@ -160,7 +160,7 @@ def _roll_params(data: ExplorerData, _: Callable[[str], str]) -> list[Any]:
         value=OWN_POLICIES,
         bind=alt.binding_select(
             options=[OWN_POLICIES, *(c.key for c in POLICY_CHOICES)],
-            labels=[_(OWN_POLICIES)] + [c.label(lang) for c in POLICY_CHOICES],
+            labels=[_(OWN_POLICIES)] + [choice_label(c, lang) for c in POLICY_CHOICES],
             name=_("rule of 1") + " ",
             element=here,
         ),
@@ -603,7 +603,7 @@ def _day_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
         value=OWN_POLICIES,
         bind=alt.binding_select(
             options=[OWN_POLICIES, *(c.key for c in POLICY_CHOICES)],
-            labels=[_(OWN_POLICIES)] + [c.label(lang) for c in POLICY_CHOICES],
+            labels=[_(OWN_POLICIES)] + [choice_label(c, lang) for c in POLICY_CHOICES],
             name=_("the party's rule-of-1 policy") + " ",
             element="#controls-day",
         ),

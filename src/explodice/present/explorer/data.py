@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
-import pickle
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,8 +17,6 @@ import pandas as pd
 
 from explodice.analysis.sensitivity import day_blind_spot
 from explodice.core.version import __version__
-from explodice.engine.d20 import d20
-from explodice.engine.exact import exact
 from explodice.game.build import LEVELS
 from explodice.game.character import ABILITIES, ProficiencyWarning
 from explodice.game.rules import Roll, Rules
@@ -34,7 +31,6 @@ from explodice.present.explorer.keys import (
     STATES,
     PolicyChoice,
     RollClass,
-    State,
     own_choice,
 )
 from explodice.present.i18n import Lang
@@ -49,12 +45,12 @@ from explodice.present.labels import (
     roll_type_label,
     test_label,
 )
-from explodice.questions import cache
 from explodice.questions.bestiary import BestiaryInputs
 from explodice.questions.combat import AttackInputs
 from explodice.questions.compare import CompareInputs
 from explodice.questions.day import emptying
-from explodice.questions.registry import ask, canonical
+from explodice.questions.registry import ask
+from explodice.questions.roll_classes import RollClassInputs
 
 __all__ = ["CURVE_DCS", "SLIDER", "ExplorerData", "Subject", "explorer_data"]
 
@@ -262,11 +258,6 @@ def _subjects_frame(subjects: Sequence[Subject]) -> pd.DataFrame:
     )
 
 
-def _state_rules(state: State, rules: Rules) -> Rules:
-    """The rules of a state: its reading of disadvantage, if it has one."""
-    return dataclasses.replace(rules, disadvantage=state.reading) if state.reading else rules
-
-
 def _needs(subjects: Sequence[Subject], cls: RollClass) -> np.ndarray:
     """The needs (DC - modifier) the page reads for a class: every DC of the curve for the
     slider's whole range and each subject's modifier in both systems."""
@@ -279,96 +270,34 @@ def _needs(subjects: Sequence[Subject], cls: RollClass) -> np.ndarray:
 
 
 def _roll_table(subjects: Sequence[Subject], rules: Rules) -> pd.DataFrame:
-    """P(success) and E[drain] against need = DC - modifier, for every choice of the controls.
-
-    A class with a reroll trait rolls with it; a reroll on failure is bound to each need (the
-    roll at modifier 0 against DC = need is the roll at any modifier against DC = need +
-    modifier: the engines shift). Each class's rows are kept between runs
-    (:func:`_kept_class_rows`): an edit that leaves a class's needs as they were reads them
-    back."""
-    frames = []
+    """P(success) and E[drain] against need = DC - modifier, for every choice of the controls:
+    the ``roll_classes`` question's table of each class of the subjects' rolls (kept in memory
+    and, while a session of the cache is open, on disk: an edit that leaves a class's needs as
+    they were reads it back)."""
+    states = tuple((s.key, s.advantage, s.reading) for s in STATES)
+    tables = []
     for cls in dict.fromkeys(s.cls for s in subjects):
-        frames.extend(_kept_class_rows(cls, _needs(subjects, cls), rules))
-    return pd.concat(frames, ignore_index=True)
+        needs = tuple(int(n) for n in _needs(subjects, cls))
+        inputs = RollClassInputs(cls, needs, _tried(cls), states, rules)
+        tables.append(ask("roll_classes", inputs).tables["roll"])
+    return pd.concat(tables, ignore_index=True)
 
 
-def _kept_class_rows(cls: RollClass, needs: np.ndarray, rules: Rules) -> list[pd.DataFrame]:
-    """:func:`_class_rows`, kept in the cache of answers (when a session is open) under the
-    class, its needs and the rules."""
-    key = cache.key_of("explorer-roll", canonical(cls), int(needs[0]), int(needs[-1]),
-                       canonical(rules))  # fmt: skip
-    payload = cache.load("explorer-roll", key, "explorer-roll")
-    if payload is not None:
-        kept = pickle.loads(payload)  # whole and hashed: the cache's own bytes
-        s = cache.current()
-        if isinstance(kept, list) and s is not None:
-            s.reused.append("explorer-roll")
-            return kept
-    frames = _class_rows(cls, needs, rules)
-    s = cache.current()
-    if s is not None and s.folder is not None:
-        s.computed.append("explorer-roll")
-        cache.store("explorer-roll", key, pickle.dumps(frames, pickle.HIGHEST_PROTOCOL))
-    return frames
-
-
-def _class_rows(cls: RollClass, needs: np.ndarray, rules: Rules) -> list[pd.DataFrame]:
-    """The rows of one class of rolls at ``needs``: d20's, then 3d6x's for each policy of
-    the controls (and the owner's own), in each advantage state."""
-    frames = []
-    for state in STATES:
-        adv, state_rules = state.advantage, _state_rules(state, rules)
-        if cls.bound:
-            p20 = [d20(cls.roll(adv, "keep", int(n))).p_success(int(n)) for n in needs]
-        else:
-            p20 = d20(cls.roll(adv, "keep", 0)).p_success(needs)
-        frames.append(
-            pd.DataFrame(
-                {
-                    "system": "d20",
-                    "cls": cls.key,
-                    "state": state.key,
-                    "policy": "-",
-                    "need": needs,
-                    "p": np.asarray(p20, dtype=float),
-                    "drain": 0.0,
-                }
-            )
-        )
-        for choice in _choices(cls):
-            if choice.knows_dc or cls.bound:
-                p, drain = np.empty(needs.size), np.empty(needs.size)
-                for i, need in enumerate(needs):
-                    d = exact(cls.roll(adv, choice.policy(int(need)), int(need)), state_rules)
-                    p[i], drain[i] = d.p_success(int(need)), d.drain_mean
-            else:
-                d = exact(cls.roll(adv, choice.policy(0), 0), state_rules)
-                p, drain = d.p_success(needs), np.full(needs.size, d.drain_mean)
-            rows = pd.DataFrame(
-                {
-                    "system": "3d6x",
-                    "cls": cls.key,
-                    "state": state.key,
-                    "policy": choice.key,
-                    "need": needs,
-                    "p": p,
-                    "drain": drain,
-                }
-            )
-            if choice.key in {c.key for c in POLICY_CHOICES}:
-                frames.append(rows)
-            if choice.key == cls.own:  # the owner's own policy: the control's default
-                frames.append(rows.assign(policy=OWN_POLICIES))
-    return frames
-
-
-def _choices(cls: RollClass) -> list[PolicyChoice]:
-    """The policies of the controls, and the owner's own when it is none of them."""
+def _tried(cls: RollClass) -> tuple[tuple[str, PolicyChoice], ...]:
+    """The policies of the controls, each under its key, and the owner's own (which may be
+    none of them) under :data:`OWN_POLICIES`, the control's default."""
     choices = list(POLICY_CHOICES)
     if cls.own not in {c.key for c in choices}:
         weight = float(cls.own.removeprefix("best(λ=").removesuffix(")"))
         choices.append(PolicyChoice("best", weight))
-    return choices
+    shown = {c.key for c in POLICY_CHOICES}
+    tried: list[tuple[str, PolicyChoice]] = []
+    for choice in choices:
+        if choice.key in shown:
+            tried.append((choice.key, choice))
+        if choice.key == cls.own:
+            tried.append((OWN_POLICIES, choice))
+    return tuple(tried)
 
 
 def _dc_frame(lang: Lang) -> pd.DataFrame:

@@ -11,6 +11,9 @@ every label is computed from them, never parsed back from a key:
 - :class:`~explodice.present.labels.State`: an advantage state with its reading of
   disadvantage (``disadvantage (drop)``).
 
+:class:`RollClass` and :class:`PolicyChoice` are defined with the question that reads them
+(:mod:`explodice.questions.roll_classes`, the roll section's numbers) and named here.
+
 >>> RollClass("save", trigger="failure").key, PolicyChoice("best", 0.05).key
 ('save/pc/failure', 'best(λ=0.05)')
 >>> RollClass("save", trigger="failure").roll("normal", "keep", need=12).reroll
@@ -19,14 +22,11 @@ Reroll('failure', dc=12)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
-
-from explodice.game.reroll import Reroll, Trigger
-from explodice.game.rules import Actor, Advantage, Best, Policy, PolicyName, Roll, RollKind
+from explodice.game.rules import Best, Policy
 from explodice.present import i18n
 from explodice.present.i18n import Lang
 from explodice.present.labels import STATES, State, best_label
+from explodice.questions.roll_classes import PolicyChoice, RollClass
 
 __all__ = [
     "LAMBDAS",
@@ -36,6 +36,7 @@ __all__ = [
     "PolicyChoice",
     "RollClass",
     "State",
+    "choice_label",
     "own_choice",
 ]
 
@@ -43,77 +44,17 @@ __all__ = [
 LAMBDAS = (0.0, 0.05, 0.2)
 
 
-@dataclass(frozen=True)
-class RollClass:
-    """The rolls of a subject as the rule of 1 and rerolls see them: their ``kind``, ``actor``
-    and the ``trigger`` of the character's reroll trait (``"one"``: Lucky, ``"failure"``: a
-    reroll on failure, spent against each DC; ``None``: no reroll)."""
-
-    kind: RollKind = "check"
-    actor: Actor = "pc"
-    trigger: Trigger | None = None
-    #: the key of the :class:`PolicyChoice` its owner plays (the character's or build's own
-    #: policy, best(λ) against each row's DC): the rows of the control's "own" choice
-    own: str = "keep"
-
-    @property
-    def key(self) -> str:
-        """``kind/actor``, then ``/trigger`` when there is a reroll, then ``/own=policy``
-        when the owner's policy is not keep."""
-        own = () if self.own == "keep" else (f"own={self.own}",)
-        return "/".join((self.kind, self.actor, *((self.trigger,) if self.trigger else ()), *own))
-
-    @property
-    def bound(self) -> bool:
-        """Whether the roll depends on its DC (a reroll on failure is spent against it)."""
-        return self.trigger == "failure"
-
-    def roll(self, advantage: Advantage, policy: Policy, need: int) -> Roll:
-        """The roll at modifier 0 of this class, its reroll on failure bound to ``need`` (the
-        roll at modifier 0 against DC = need is the roll at any modifier against DC = need +
-        modifier: the engines shift)."""
-        reroll = None
-        if self.trigger is not None:
-            reroll = Reroll("failure", dc=need) if self.bound else Reroll("one")
-        return Roll(
-            0, advantage=advantage, kind=self.kind, actor=self.actor, policy=policy, reroll=reroll
-        )
-
-
 #: The class of the slider's subject: a bare modifier, a PC's check.
 SLIDER_CLASS = RollClass()
 
 
-@dataclass(frozen=True)
-class PolicyChoice:
-    """A rule-of-1 policy of the controls: ``"keep"``, ``"cancel"``, or ``"best"`` with its
-    ``weight`` λ (the cancellations that maximise P(success) - λ·E[drain] at each row's DC)."""
-
-    name: PolicyName | Literal["best"]
-    weight: float | None = None
-
-    @property
-    def key(self) -> str:
-        return f"best(λ={self.weight:g})" if self.name == "best" else self.name
-
-    @property
-    def knows_dc(self) -> bool:
-        """Whether the policy depends on the DC (best(λ) does)."""
-        return self.name == "best"
-
-    def policy(self, dc: int) -> Policy:
-        """The policy a roll against ``dc`` plays."""
-        if self.name != "best":
-            return self.name
-        assert self.weight is not None  # a best(λ) choice carries its λ
-        return Best(dc, self.weight)
-
-    def label(self, lang: Lang) -> str:
-        """``keep`` (``garder``), ``best(λ=0.05)`` (``meilleur(λ=0,05)``)."""
-        if self.name == "best":
-            assert self.weight is not None  # a best(λ) choice carries its λ
-            return best_label(self.weight, lang)
-        return i18n.translator(lang)(self.name)
+def choice_label(choice: PolicyChoice, lang: Lang) -> str:
+    """A policy of the controls as the page names it: ``keep`` (``garder``), ``best(λ=0.05)``
+    (``meilleur(λ=0,05)``)."""
+    if choice.name == "best":
+        assert choice.weight is not None  # a best(λ) choice carries its λ
+        return best_label(choice.weight, lang)
+    return i18n.translator(lang)(choice.name)
 
 
 def own_choice(policy: Policy) -> PolicyChoice:
