@@ -109,3 +109,17 @@ def test_haggling_with_deception_simulated_within_error():
     assert abs(sim.mean - exact.mean) <= Z * sd * np.sqrt(2 / n)  # two independent samples
     p = exact.p_noticed
     assert abs(sim.p_noticed - p) <= Z * np.sqrt(2 * p * (1 - p) / n)
+
+
+def test_every_french_item_row_is_plural_and_the_seeds_spelling_still_reads():
+    # page 12 wrote "Oeuvre d'art" and "Composante magique" (the seed's table, singular)
+    # beside "Pierres précieuses", "Armes": every row plural, the seed's spelling still read
+    from explodice.game.tables import HAGGLE_DCS_FR, resolve_item
+    from explodice.present.labels import item_label
+
+    assert item_label("works of art", "fr") == "Œuvres d'art"
+    assert item_label("magic components", "fr") == "Composantes magiques"
+    assert all(name.split()[0].endswith("s") for name in HAGGLE_DCS_FR.values())
+    for typed in ("Oeuvre d'art", "Œuvres d'art", "oeuvres d'art"):
+        assert resolve_item(typed) == "works of art"
+    assert resolve_item("Composante magique") == resolve_item("composantes magiques")
