@@ -41,13 +41,13 @@ def draw(ctx: Context, data: PageData) -> Figure:
     table = pd.DataFrame(
         [
             [
-                switch_value("wisdom_in_defence", r.wisdom_in_defence, lang),
-                switch_value("armour_dex_cap", r.armour_dex_cap, lang),
-                str(r.base),
-                fmt.points(r.rmse, signed=False),  # differences of probabilities: points
-                fmt.points(r.max_error, signed=False),
+                switch_value("wisdom_in_defence", r["wisdom_in_defence"], lang),
+                switch_value("armour_dex_cap", r["armour_dex_cap"], lang),
+                str(r["base"]),
+                fmt.points(r["rmse"], signed=False),  # differences of probabilities: points
+                fmt.points(r["max_error"], signed=False),
             ]
-            for r in readings.itertuples()
+            for r in readings.to_dict("records")
         ],
         columns=[
             _("WIS in the VD"),
