@@ -95,3 +95,16 @@ def test_a_monster_named_with_html_is_shown_as_text_never_run(tmp_path):
     assert "<img src=x" not in text and '<script>alert("x")' not in text
     assert text.count("</script>") == text.count("<script")  # no script closed early
     assert "\\u003c/script\\u003e\\u003cscript\\u003ealert" in text
+
+
+def test_the_french_picker_writes_the_french_abilities_and_colon(config):
+    # section 5 in French read "contre le DD de l'archétype: STR / WIS / CHA"
+    import dataclasses
+
+    from explodice.present.explorer.charts import explorer_charts
+
+    french = explorer_data(dataclasses.replace(config, lang="fr"), day=False, date="2026-03-04")
+    rows = {r["row"] for r in explorer_charts(french)["bestiary"].to_dict()["data"]["values"]}
+    saves = [r for r in rows if r.endswith((" FOR", " SAG", " CHA", " DEX"))]
+    assert saves and all(r.split(":")[0].endswith(" ") for r in saves)  # " : "
+    assert not any(r.endswith((" STR", " WIS")) for r in rows)

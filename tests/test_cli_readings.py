@@ -309,7 +309,10 @@ def test_the_explorer_names_the_readings_off_default(tmp_path):
         explorer_data(_config(tmp_path, name="d.toml"), date="2026-12-01", day=False)
     )
     meta = page[page.index("<dl class='meta'>") : page.index("</dl>")]
-    assert "observer" not in meta and "Lucky rerolls" not in meta  # defaults stay unnamed
+    # every switch is listed, as on the title page (pages review, item 30): a default in its
+    # default's words
+    assert "observer" not in meta and "the hider stays hidden" in meta
+    assert "Lucky rerolls a 1" in meta and html.escape("before the rule of 1's choice") in meta
 
 
 def test_every_value_of_every_switch_has_its_words():

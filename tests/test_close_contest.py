@@ -133,3 +133,25 @@ def test_the_hp_tables_are_bounded_and_the_summary_is_not():
     assert c.hp_a_mean > 1e9 and c.p_win_a == pytest.approx(0.5)
     with pytest.raises(ExplodiceError, match=f"{MAX_TIE_HP:,}"):
         c.hp_pmf("b")
+
+
+def test_the_lutte_serree_page_shows_every_line_it_names():
+    # page 16: d20's P(total = DC) is 5 % whatever the modifier, so "d20 +0" was drawn under
+    # "+4" and "+8" and its legend entry had nothing visible: each earlier line of a system
+    # has larger hollow markers around the later ones
+    import dataclasses
+
+    from explodice.present.config import load_config
+    from explodice.present.report.kit import Context
+    from explodice.present.report.pages import lutte_serree
+
+    ctx = Context(dataclasses.replace(load_config(), lang="en"), "x", "2026-12-01")
+    fig = lutte_serree.draw(ctx, lutte_serree.data(ctx))
+    ax = fig.axes[0]
+    d20 = [ln for ln in ax.get_lines() if ln.get_label().startswith("d20")]
+    assert len(d20) >= 2
+    sizes = [ln.get_markersize() for ln in d20]
+    assert sizes == sorted(sizes, reverse=True) and len(set(sizes)) == len(sizes)
+    assert all(ln.get_markerfacecolor() == "none" for ln in d20[:-1])
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert {ln.get_label() for ln in d20} <= set(labels)

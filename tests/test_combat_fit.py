@@ -181,3 +181,30 @@ def test_fp_offsets_and_the_monsters_a_designer_names():
     with pytest.raises(ex.ExplodiceError, match=r"`bases` must be an integer in 0\.\.30"):
         ex.fit_defence_base(bases=[40])
     assert np.isfinite(t.p_build_hits).all()
+
+
+def test_the_defence_base_caption_says_what_its_table_shows_of_wis():
+    # page 22: the table showed that leaving WIS out of the VD (base 12) halves the error,
+    # the caption said nothing of it; the numbers are the table's, in percentage points
+    import pandas as pd
+
+    from explodice.present.formats import Formatter
+    from explodice.present.report.pages.defence_base import _without_wisdom
+
+    readings = pd.DataFrame({
+        "wisdom_in_defence": ["modifier", "modifier", "none", "none"],
+        "armour_dex_cap": ["5e", "none", "5e", "none"],
+        "base": [11, 11, 12, 12],
+        "rmse": [0.115, 0.117, 0.068, 0.072],
+        "max_error": [0.297, 0.297, 0.144, 0.146],
+        "current": [True, False, False, False],
+    })  # fmt: skip
+    text = _without_wisdom(readings, Formatter("en"))
+    assert "base 12" in text
+    assert "6.8 pp instead of 11.5 pp" in text and "14.4 pp instead of 29.7 pp" in text
+    assert "7.2" not in text  # the rules' DEX in armour, not the other reading
+    french = _without_wisdom(readings, Formatter("fr"))
+    assert "6,8\xa0pts" in french and "SAG" in french
+    # rules that already leave WIS out: nothing to add
+    assert _without_wisdom(readings.assign(current=[False, False, True, False]),
+                           Formatter("en")) == ""  # fmt: skip

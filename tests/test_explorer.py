@@ -774,3 +774,30 @@ def test_browser_attack_view_follows_its_controls(page):
     vd = ac - 10 + Rules().defence_base
     assert _agrees(hits[f"hit @ d20 @ {vd}"], 1 - (7 / 20) ** 2)  # needs 8+: 1 - P(both < 8)
     assert _agrees(crits[f"crit @ d20 @ {vd}"], 0.0975)
+
+
+def test_the_header_lists_every_switch_as_the_title_page_does(page_file, config):
+    # the header listed 5 switches where the title page lists every one (Lucky's timing, the
+    # malus die, hiding ties, haggling, combat were missing): read from the declarations
+    import html
+
+    from explodice.game.rules import switches
+    from explodice.present.labels import reading_line
+
+    found = re.search(r"<dl class='meta'>.*?</dl>", page_file.read_text(encoding="utf-8"), re.S)
+    header = html.unescape(found.group(0))
+    for sw in switches():
+        question, answer = reading_line(sw.name, getattr(config.rules, sw.name), "en")
+        assert f"<dt>{question}</dt>" in header, sw.name
+        assert answer in header, sw.name
+
+
+def test_the_charts_colour_every_gauge_apart_and_tick_whole_percents(data):
+    from explodice.present.explorer.charts import explorer_charts
+
+    charts = {k: c.to_dict() for k, c in explorer_charts(data).items()}
+    text = str(charts["day"])
+    # the default palette has 10 colours: a party of 12 gauges gave two gauges one colour
+    assert "'scheme': 'tableau20'" in text
+    crit = charts["attack"]["hconcat"][1]["encoding"]["y"]["axis"]
+    assert crit["format"] == ".0%"  # "5%", as every other chart, never "5.0%"

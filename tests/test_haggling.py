@@ -125,3 +125,17 @@ def test_haggle_3d6x_by_hand():
         assert h.pmf[change] == pytest.approx(q, abs=1e-12), change
     assert h.mean == pytest.approx(sum(c * q for c, q in want.items()), abs=1e-10)
     assert h.p_better == pytest.approx(sum(q for c, q in want.items() if c > 0), abs=1e-12)
+
+
+def test_every_french_item_row_is_plural_and_the_seeds_spelling_still_reads():
+    # page 12 wrote "Oeuvre d'art" and "Composante magique" (the seed's table, singular)
+    # beside "Pierres précieuses", "Armes": every row plural, the seed's spelling still read
+    from explodice.game.tables import HAGGLE_DCS_FR, resolve_item
+    from explodice.present.labels import item_label
+
+    assert item_label("works of art", "fr") == "Œuvres d'art"
+    assert item_label("magic components", "fr") == "Composantes magiques"
+    assert all(name.split()[0].endswith("s") for name in HAGGLE_DCS_FR.values())
+    for typed in ("Oeuvre d'art", "Œuvres d'art", "oeuvres d'art"):
+        assert resolve_item(typed) == "works of art"
+    assert resolve_item("Composante magique") == resolve_item("composantes magiques")

@@ -284,3 +284,82 @@ def test_the_figures_labels_write_a_probability_as_every_surface_does():
     assert signed_share(-0.04) == "\u22124%"
     assert signed_share(-0.04, "fr") == "\u22124\xa0%"
     assert signed_share(0.003) == "+0.3%"  # not zero: never "< 1%" without a sign
+
+
+def _ticks(axis) -> list[str]:
+    axis.axes.figure.canvas.draw()
+    return [t.get_text() for t in axis.get_ticklabels() if t.get_text()]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_difference_of_probabilities_is_in_points_on_every_axis(ax, lang):
+    # pages 20, 22, 24: an error or a change of a probability was ticked "10%", beside tables
+    # in "pp"; a difference of two percents is in percentage points ("pts" in French)
+    from explodice.present import i18n
+
+    unit = " pp" if lang == "en" else "\xa0pts"
+    bases = pd.DataFrame({"base": [10, 11, 12], "rmse": [0.12, 0.05, 0.1],
+                          "max_error": [0.3, 0.2, 0.25], "chosen": [False, True, False]})  # fmt: skip
+    for draw in (plots.plot_save_dc_bases, plots.plot_defence_bases):
+        ax.clear()
+        draw(bases, ax=ax, lang=lang, title="bases")
+        ticks = _ticks(ax.yaxis)
+        assert ticks and all(t.endswith(unit) and "%" not in t for t in ticks), ticks
+        assert not any(t[0] in "+\u2212" for t in ticks)  # an error's size: no sign
+    f = i18n.change_formatter(lang)
+    f.set_locs([-0.1, 0.0, 0.1])
+    assert [f(v) for v in (-0.1, 0.0, 0.1)] == ["\u221210" + unit, "0" + unit, "+10" + unit]
+    # a price change (haggling) is a relative change: percent, signed
+    f = i18n.change_formatter(lang, unit="percent", per=100)
+    f.set_locs([-20, 0, 20])
+    assert f(-20) == "\u2212" + i18n.percent(0.2, lang, 0) and f(20).startswith("+20")
+
+
+def test_the_need_and_the_builds_line_are_told_apart_where_they_meet(ax):
+    # page 19: the priest's PH 7 needed / 8 the build's lay on top of each other
+    needs = pd.DataFrame({"level": [1, 2, 3, 4], "gauge": ["PH"] * 4, "needed": [7, 7, 7, 7],
+                          "have": [7, 7, 8, 8]})  # fmt: skip
+    plots.plot_gauge_needs(needs, ax=ax, title="needs")
+    needed, have = ax.get_lines()[:2]
+    assert needed.get_marker() != have.get_marker()
+    assert needed.get_linestyle() != have.get_linestyle()
+    # their markers at different levels: where the values are equal, both still show
+    assert needed.get_markevery() != have.get_markevery()
+
+
+def test_a_heatmaps_rows_keep_the_tables_order_in_every_language(ax):
+    # page 12: English and French sorted the translated item names, so the rows differed
+    from explodice.present import i18n
+
+    table = pd.DataFrame({"item": ["Weapons", "Gems", "Armour"] * 2, "modifier": [0] * 3 + [2] * 3,
+                          "mean": [-10.0, -20.0, 5.0, 0.0, -15.0, 20.0]})  # fmt: skip
+    plots.plot_heatmap(table, ax=ax, row="item", col="modifier", value="mean",
+                       fmt=str, bar_formatter=i18n.change_formatter("en", unit="percent",
+                                                                    per=100))  # fmt: skip
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["Weapons", "Gems", "Armour"]
+    bar = ax.figure.axes[-1]
+    ticks = _ticks(bar.yaxis)
+    assert ticks and all(t.endswith("%") for t in ticks)
+    assert all(t[0] in "+\u2212" for t in ticks if t != "0%")  # a change: its sign
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_each_hits_panel_spans_0_to_100_and_speaks_the_language(ax, lang):
+    # page 21: the priest panel grew above 100 % to make room for a legend it then removed;
+    # French wrote "3d6x: l'archétype touche" (no space before ':')
+    from explodice import combat_progression, reference_builds
+    from explodice.present import i18n
+
+    t = combat_progression(reference_builds()[:1], levels=[1, 2, 3])
+    name = t.build.iloc[0]
+    for legend in (True, False):
+        ax.clear()
+        plots.plot_hits_by_level(t, build=name, ax=ax, lang=lang, legend=legend)
+        assert ax.get_ylim() == (0.0, 1.0)
+        assert (ax.get_legend() is not None) == legend
+    labels = [ln.get_label() for ln in ax.get_lines()]
+    mark = i18n.percent(0.65, lang, 0)
+    assert any(mark in label for label in labels), labels
+    for label in (lb for lb in labels if lb.startswith("3d6x")):
+        before = label.split(":")[0]  # French puts a space before ':', English none
+        assert before.endswith((" ", "\xa0")) == (lang == "fr"), label

@@ -1013,9 +1013,11 @@ def test_the_combat_and_bestiary_captions_read_their_questions_summaries(config)
     assert summary.n_cases == len(cases) and summary.base == data.shown["fit"].base
     assert summary.max_error == cases.error.abs().max()
     caption = _caption(defence_base.draw(ctx, data))
-    for value, kind in ((summary.fit_error, "probability"), (summary.max_error, "probability"),
-                        (summary.n_cases, "count")):  # fmt: skip
-        assert fmt.cell(value, kind) in caption
+    # the errors are differences of probabilities: percentage points (pages review, item 12)
+    for text in (fmt.points(summary.fit_error, signed=False),
+                 fmt.points(summary.max_error, signed=False),
+                 fmt.cell(summary.n_cases, "count")):  # fmt: skip
+        assert text in caption
     # the bestiary: the monsters shown and the share of their chances flagged
     data = bestiary.data_moves(ctx)
     frame, summary = data.tables["bestiary"], data.shown["summary"]

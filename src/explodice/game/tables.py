@@ -221,12 +221,12 @@ HAGGLE_DCS_FR: Mapping[str, str] = MappingProxyType(
     {
         "weapons": "Armes",
         "armour": "Armures",
-        "magic components": "Composante magique",
+        "magic components": "Composantes magiques",
         "common items": "Objets courants",
         "magic items": "Objets magiques",
         "legendary magic items": "Objets magiques légendaires",
         "sacred magic items": "Objets magiques sacrés",
-        "works of art": "Oeuvre d'art",
+        "works of art": "Œuvres d'art",
         "gems": "Pierres précieuses",
     }
 )
@@ -308,17 +308,25 @@ MAX_GAUGE_PER_LEVEL = 100
 def fold_name(text: str) -> str:
     """Fold case, accents, hyphens and spaces, so French and English names match as typed.
 
-    >>> fold_name("Discrétion"), fold_name("Objets_magiques  Sacrés")
-    ('discretion', 'objets magiques sacres')
+    >>> fold_name("Discrétion"), fold_name("Objets_magiques  Sacrés"), fold_name("Œuvres")
+    ('discretion', 'objets magiques sacres', 'oeuvres')
     """
     plain = unicodedata.normalize("NFKD", text)
     plain = "".join(c for c in plain if not unicodedata.combining(c))
-    return " ".join(plain.replace("-", " ").replace("_", " ").casefold().split())
+    plain = plain.casefold().replace("œ", "oe").replace("æ", "ae")  # ligatures as typed
+    return " ".join(plain.replace("-", " ").replace("_", " ").split())
 
 
-_ITEM_LOOKUP = {fold_name(k): k for k in HAGGLE_DCS} | {
-    fold_name(v): k for k, v in HAGGLE_DCS_FR.items()
-}
+#: The seed's own spelling of two item types, in the singular beside its plural rows: the
+#: report writes every row in the plural (``HAGGLE_DCS_FR``) and reads these too.
+HAGGLE_SEED_SPELLINGS_FR: Mapping[str, str] = MappingProxyType(
+    {"Composante magique": "magic components", "Oeuvre d'art": "works of art"}
+)
+_ITEM_LOOKUP = (
+    {fold_name(k): k for k in HAGGLE_DCS}
+    | {fold_name(v): k for k, v in HAGGLE_DCS_FR.items()}
+    | {fold_name(v): k for v, k in HAGGLE_SEED_SPELLINGS_FR.items()}
+)
 
 
 def resolve_item(item: str) -> str:

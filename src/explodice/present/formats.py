@@ -121,13 +121,19 @@ class Formatter:
             return "< " + i18n.percent(step, self.lang, digits)
         return self._minus(i18n.percent(p, self.lang, digits))
 
-    def points(self, delta: float, *, digits: int = 1) -> str:
-        """A change of a probability in percentage points, always signed (``±0.0 pp`` for an
-        exact 0, ``< 0.1 pp`` with its sign for a change that rounds to 0)."""
+    def points(self, delta: float, *, digits: int = 1, signed: bool = True) -> str:
+        """A change of a probability in percentage points, signed (``±0.0 pp`` for an exact
+        0, ``< 0.1 pp`` with its sign for a change that rounds to 0); ``signed=False``: the
+        size of a change without its sign (an error, a threshold: ``5.1 pp``).
+
+        >>> Formatter("fr").points(0.051, signed=False)
+        '5,1\xa0pts'
+        """
         unit = " pp" if self.lang == "en" else "\xa0pts"
         size = abs(100 * delta)
         step = 10.0**-digits
         sign = "+" if delta > 0 else self.minus if delta < 0 else "±"
+        sign = sign if signed else ""
         if 0 < size < step / 2:
             return f"{sign}< {i18n.number(step, self.lang, digits)}{unit}"
         return f"{sign}{i18n.number(size, self.lang, digits)}{unit}"

@@ -21,7 +21,7 @@ import functools
 import gettext
 import io
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from decimal import ROUND_HALF_UP, Decimal
 from importlib import resources
 from typing import Any, Literal, get_args
@@ -42,6 +42,8 @@ __all__ = [
     "localise_table",
     "number",
     "percent",
+    "semicolons",
+    "ChangeUnit",
     "change_formatter",
     "percent_formatter",
     "number_formatter",
@@ -51,6 +53,8 @@ __all__ = [
 
 #: The languages of the report, the explorer and the command line.
 Lang = Literal["en", "fr"]
+#: What a change on an axis is: of a probability, in percentage points; relative, in percent.
+ChangeUnit = Literal["points", "percent"]
 LANGS: tuple[Lang, ...] = get_args(Lang)
 DOMAIN = "explodice"
 _LOCALES = {"en": "en_GB", "fr": "fr_FR"}
@@ -163,6 +167,16 @@ def keep_together(text: str) -> str:
     return re.sub(r" ([:;!?»])", "\xa0\\1", text).replace("« ", "«\xa0")
 
 
+def semicolons(parts: Iterable[str], lang: Lang) -> str:
+    """``parts`` joined by semicolons the language's way: ``exact; disadvantage=subtract``,
+    French with its (non-breaking) space before the semicolon: ``exact ; désavantage=…``.
+
+    >>> semicolons(["exact", "seed=7"], "en"), semicolons(["exact", "graine=7"], "fr")
+    ('exact; seed=7', 'exact\xa0; graine=7')
+    """
+    return ("; " if check_lang(lang) == "en" else "\xa0; ").join(parts)
+
+
 def date(day: str | _dt.date, lang: Lang) -> str:
     """A date as the language writes it (``1 décembre 2026``; English keeps ISO ``2026-12-01``)."""
     from babel.dates import format_date
@@ -188,22 +202,39 @@ def percent_formatter(lang: Lang, digits: int = 0) -> Any:
     return _TickFormatter(write, scale=100, most=max(digits, 1))
 
 
-def change_formatter(lang: Lang, digits: int = 0) -> Any:
-    """A matplotlib tick formatter for a signed change of a probability, in percent the
-    language's way with its sign: ``−10%``, ``0%``, ``+10%`` (``percent_formatter`` leaves the
-    ticks outside 0..1 blank, as a probability has none there).
+def change_formatter(
+    lang: Lang,
+    digits: int = 0,
+    *,
+    unit: ChangeUnit = "points",
+    signed: bool = True,
+    per: float = 1.0,
+) -> Any:
+    """A matplotlib tick formatter for a change, the language's way: of a probability in
+    percentage points (``unit="points"``: ``−10 pp``, ``0 pp``, ``+10 pp``; ``+10 pts`` in
+    French), never ``%``, a difference of two percents being no percent; a relative change
+    (a price) in percent (``unit="percent"``: ``+10%``). ``signed=False`` writes a size
+    without its sign (an error's: ``10 pp``); ``per``: what a whole is in the data (1 for a
+    probability, 100 for a change already written in percent).
 
     >>> f = change_formatter("en"); f.set_locs([-0.1, 0, 0.1]); [f(v) for v in (-0.1, 0, 0.1)]
-    ['−10%', '0%', '+10%']
+    ['−10 pp', '0 pp', '+10 pp']
+    >>> f = change_formatter("fr", unit="percent", per=100); f.set_locs([-10, 10]); f(10)
+    '+10\\xa0%'
     """
     check_lang(lang)
+    check_choice("unit", unit, get_args(ChangeUnit))
 
     def write(x: float, decimals: int) -> str:
-        x = round(x, 9)
-        text = percent(abs(x), lang, decimals)
-        return text if x == 0 else ("\u2212" if x < 0 else "+") + text
+        x = round(x / per, 9)
+        if unit == "points":
+            text = number(abs(100 * x), lang, decimals) + (" pp" if lang == "en" else "\xa0pts")
+        else:
+            text = percent(abs(x), lang, decimals)
+        sign = "\u2212" if x < 0 else "+" if x > 0 else ""
+        return sign + text if signed else text
 
-    return _TickFormatter(write, scale=100, most=max(digits, 1))
+    return _TickFormatter(write, scale=100 / per, most=max(digits, 1))
 
 
 def number_formatter(lang: Lang) -> Any:

@@ -26,7 +26,7 @@ from explodice.present.explorer.data import CURVE_DCS, SLIDER, ExplorerData
 from explodice.present.explorer.keys import POLICY_CHOICES, choice_label
 from explodice.present.formats import Formatter
 from explodice.present.i18n import Lang
-from explodice.present.labels import MODIFIER_CHOICE, OWN_POLICIES
+from explodice.present.labels import ABILITY, MODIFIER_CHOICE, OWN_POLICIES
 
 __all__ = ["explorer_charts", "shown_percent"]
 
@@ -476,6 +476,9 @@ def _depletion_chart(data: ExplorerData, lang: Lang, _: Callable[[str], str]) ->
     series = alt.Color(
         "series:N",
         title=_("gauge"),
+        # 20 colours: a party's gauges (12 for three characters) never share one, where the
+        # default 10-colour palette gave two gauges the same
+        scale=alt.Scale(scheme="tableau20"),
         legend=alt.Legend(
             orient="top-left", symbolType="stroke", symbolOpacity=1, symbolStrokeWidth=3
         ),
@@ -625,6 +628,7 @@ def _bestiary_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
     from explodice.present.plots.bestiary import CHANCE_LABELS
 
     lang = data.meta["lang"]
+    fmt = Formatter(lang)
     frame = data.bestiary.assign(
         # a designer's monster says where it comes from: it may share a name with the SRD's
         monster=lambda f: [
@@ -633,16 +637,18 @@ def _bestiary_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
             for n, fp, ac, vd, src in zip(f.name, f.fp, f.ac, f.vd, f.source)
         ],
         row=lambda f: [
-            f"{_(CHANCE_LABELS[c])}: {_(i) if c == 'monster_saves' else i}"
+            _("{chance}: {item}").format(
+                chance=_(CHANCE_LABELS[c]),
+                item=ABILITY[lang].get(i, _(i)) if c == "monster_saves" else i,
+            )
             if i
             else _(CHANCE_LABELS[c])
             for c, i in zip(f.chance, f["item"])
         ],
     )
     frame = frame.assign(
-        change=lambda f: [
-            ("+" if c > 0 else "") + shown_percent(c, lang) for c in f.largest_change
-        ],
+        # a difference of two probabilities: percentage points, signed
+        change=lambda f: [fmt.cell(c, "change") for c in f.largest_change],
         build=lambda f: [_(b) for b in f.worst_build],
     )[["monster", "row", "p_d20", "p_3d6x", "change", "build"]].rename(
         columns={"p_d20": "d20", "p_3d6x": "3d6x"}
@@ -738,7 +744,8 @@ def _attack_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
     colour = alt.Color(
         "system:N",
         scale=alt.Scale(domain=list(SYSTEM_COLOURS), range=list(SYSTEM_COLOURS.values())),
-        legend=alt.Legend(title=None, orient="top-right"),
+        # bottom left: the curves fall from the top left, and the legend hid the 90% tick
+        legend=alt.Legend(title=None, orient="bottom-left"),
     )
     x = alt.X("target:Q", title=_("target (5e AC, or the 3d6x VD it reads)"))
     tooltip = [
@@ -753,7 +760,9 @@ def _attack_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
         color=colour, tooltip=tooltip, description="hit_key:N",
     ).properties(width=430, height=320, title=_("P(hit) against each target"))  # fmt: skip
     crit = base.mark_line(point=alt.OverlayMarkDef(size=14)).encode(
-        x=x, y=alt.Y("p_crit:Q", title=_("P(critical)"), axis=alt.Axis(format="%")),
+        # whole percents, as on every other axis (not 5.0%)
+        x=x, y=alt.Y("p_crit:Q", title=_("P(critical)"),
+                     axis=alt.Axis(format=".0%", tickMinStep=0.01)),
         color=colour, tooltip=tooltip, description="crit_key:N",
     ).properties(width=430, height=320,
                  title=_("P(critical): the 3d6x reading beside the natural 20"))  # fmt: skip

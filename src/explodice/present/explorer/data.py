@@ -19,7 +19,7 @@ from explodice.analysis.sensitivity import day_blind_spot
 from explodice.core.version import __version__
 from explodice.game.build import LEVELS
 from explodice.game.character import ABILITIES, ProficiencyWarning
-from explodice.game.rules import Roll, Rules
+from explodice.game.rules import Roll, Rules, switches
 from explodice.game.tables import DC_TABLES
 from explodice.present import i18n
 from explodice.present.answers import day_inputs
@@ -479,8 +479,10 @@ def explorer_data(
             "drain_gauge": rules.drain_gauge,
             "close_contest": rules.close_contest,
         },
-        # the readings of docs/rules.md that are not the default (the header names these)
+        # the readings of docs/rules.md that are not the default
         "readings": dict(changed_readings(rules)),
+        # every switch's value, in declared order (the header lists them all)
+        "rules_values": {sw.name: getattr(rules, sw.name) for sw in switches()},
         "day_not_computed": blind_spot_text(spot, config.day, lang) if spot else "",
         "days": config.days,
         "day_method": config.day_method,

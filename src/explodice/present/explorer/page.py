@@ -25,11 +25,9 @@ from explodice.present.explorer.charts import explorer_specs
 from explodice.present.explorer.data import ExplorerData, explorer_data
 from explodice.present.i18n import Lang
 from explodice.present.labels import (
-    DRAIN_GAUGE_LONG,
     MODIFIER_CHOICE,
     OWN_POLICIES,
     day_description,
-    overflow_label,
     reading_line,
 )
 
@@ -131,31 +129,21 @@ def _slider_script(data: ExplorerData, _: Callable[[str], str]) -> str:
 
 def _meta_html(meta: dict[str, Any], _: Callable[[str], str]) -> str:
     lang = meta["lang"]
-    sw = meta["switches"]
-    yes_no = {True: _("yes"), False: _("no")}
     rows = [
         (_("explodice version"), meta["version"]),
         (_("written on"), i18n.date(meta["date"], lang)),
         (_("configuration"), _(meta["source"])),
         (_("seed"), meta["seed"]),
-        (
-            _("disadvantage"),
-            _("{reading} (the page's reading control can change it)").format(
-                reading=_(sw["disadvantage"])
-            ),
-        ),
-        (
-            _("rule of 1 applies to"),
-            ", ".join(_(k) for k in sw["rule_of_one_kinds"]) or _("nothing"),
-        ),
-        (_("a 1 on an explosion die drains too"), yes_no[sw["ones_on_explosions"]]),
-        (_("excess drain"), overflow_label(sw["overflow"], lang, long=True)),
-        (_("a skill check drains"), _(DRAIN_GAUGE_LONG[sw["drain_gauge"]])),
     ]
-    if sw.get("close_contest"):
-        rows.append((_("Lutte serrée"), _("a total equal to the DC goes to bids of HP")))
-    # the readings that are not the default (docs/rules.md, "Readings that are switches")
-    rows += [reading_line(name, value, lang) for name, value in meta.get("readings", {}).items()]
+    # every switch of the rules, in its declared words, as the title page lists them
+    # (game/rules.py ``switches()``): a new switch appears here by itself
+    for name, value in meta["rules_values"].items():
+        question, answer = reading_line(name, value, lang)
+        if name == "disadvantage":
+            answer = _("{reading} (the page's reading control can change it)").format(
+                reading=answer
+            )
+        rows.append((question, answer))
     return (
         "<dl class='meta'>"
         + "".join(f"<dt>{html.escape(str(k))}</dt><dd>{html.escape(str(v))}</dd>" for k, v in rows)
@@ -217,8 +205,8 @@ def _bestiary_section(charted: bool, _: Callable[[str], str]) -> str:
         bestiary_lead = _(
             "Choose a monster (the configuration's own, then the SRD 5.1's, names as the SRD "
             "writes them, in English): its chances against the reference builds at the level "
-            "of its FP (the mean over the builds), in 5e and converted flat to 3d6x (VD = AC - "
-            "10 + defence base + WIS; a save DC of DC - 8 + the 3d6x save base). The tooltip "
+            "of its FP (the mean over the builds), in 5e and converted flat to 3d6x (VD = AC − "
+            "10 + defence base + WIS; a save DC of DC − 8 + the 3d6x save base). The tooltip "
             "gives the largest change for one build. explodice bestiary lists them all."
         )
         bestiary_heading = _("5. The bestiary")

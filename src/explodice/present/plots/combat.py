@@ -50,12 +50,15 @@ def _axes(ax: Any) -> Any:
     return ax
 
 
-def _finish(ax: Any, lang: Lang, title: str | None) -> Any:
+def _finish(ax: Any, lang: Lang, title: str | None, *, legend: bool = True) -> Any:
+    """Percent ticks, the axis 0..100 % (a probability's whole range: the legend takes no
+    room above it), the grid, the legend where it covers least (``legend``) and the title."""
     ax.yaxis.set_major_formatter(i18n.percent_formatter(lang))
     ax.set_ylim(0, 1)
     ax.tick_params(labelsize=6.5)
     ax.grid(alpha=0.3)
-    place_legend(ax, room=True, fontsize=6.5)
+    if legend:
+        place_legend(ax, outside=False, fontsize=6.5)
     if title:
         ax.set_title(title, fontsize=8.5, pad=4)
     return ax
@@ -69,10 +72,12 @@ def plot_hits_by_level(
     ax: Any = None,
     lang: Lang = "en",
     title: str | None = None,
+    legend: bool = True,
 ) -> Any:
     """P(the build hits) and P(the monster hits) by level for one build against the monsters
     of FP = level + ``offset`` (rows of :func:`~explodice.combat_progression`), 3d6x solid
-    beside 5e dashed, with 5e's 65 % mark."""
+    beside 5e dashed, with 5e's 65 % mark; the y axis 0..100 % (a line at 100 % drawn whole
+    on the frame); ``legend=False`` leaves the legend out (a page of panels shows one)."""
     ax = _axes(ax)
     _ = i18n.translator(lang)
     rows = table[(table.build == build) & (table.offset == offset)]
@@ -82,12 +87,15 @@ def plot_hits_by_level(
         for column, marker in markers.items():
             ax.plot(part.level, part[column], style, marker=marker, ms=2.5, lw=1.1,
                     color=colour if column == "p_build_hits" else _darker(colour),
-                    label=f"{system}: {_(WHO[column])}")  # fmt: skip
-    ax.axhline(HIT_MARK_D20, color="0.4", lw=0.8, ls=":", label=_("5e's mark (65%)"))
+                    clip_on=False,  # a line at 100 % lies on the frame: drawn whole
+                    label=_("{system}: {who}").format(system=system, who=_(WHO[column])))  # fmt: skip
+    mark = i18n.percent(HIT_MARK_D20, lang, 0)
+    ax.axhline(HIT_MARK_D20, color="0.4", lw=0.8, ls=":",
+               label=_("5e's mark ({mark})").format(mark=mark))  # fmt: skip
     ax.set_xlabel(_("level"), fontsize=7)
     ax.set_ylabel(_("P(hit)"), fontsize=7)
     ax.set_xticks(sorted(set(rows.level))[:: max(1, len(set(rows.level)) // 10)])
-    return _finish(ax, lang, title)
+    return _finish(ax, lang, title, legend=legend)
 
 
 def _darker(colour: str) -> str:
@@ -118,7 +126,8 @@ def plot_defence_bases(
                 fontsize=7, xytext=(3, 0), textcoords="offset points")  # fmt: skip
     ax.set_xlabel(_("defence base of the VD"), fontsize=7)
     ax.set_ylabel(_("error in P(hit)"), fontsize=7)
-    ax.yaxis.set_major_formatter(i18n.percent_formatter(lang, 1))
+    # a difference of two probabilities: percentage points, never %
+    ax.yaxis.set_major_formatter(i18n.change_formatter(lang, 1, signed=False))
     ax.tick_params(labelsize=6.5)
     ax.set_ylim(bottom=0)
     ax.grid(alpha=0.3)

@@ -112,17 +112,23 @@ def plot_gauge_needs(
     table: pd.DataFrame, *, ax: Any = None, lang: Lang = "en", title: str | None = None
 ) -> Any:
     """One build's gauges by level (rows of :func:`~explodice.size_gauges`): the maximum
-    needed (solid) against the build's own (dashed), one colour per gauge."""
+    needed (solid, dots) against the build's own (dashed, hollow squares), one colour per
+    gauge."""
     ax = axes_or_current(ax)
     _ = i18n.translator(lang)
     for gauge, rows in table.groupby("gauge", sort=False):
         colour = GAUGE_COLOURS.get(str(gauge), "0.3")
+        # the two lines can lie a point apart or on each other: the need solid with filled
+        # dots, the build's dashed with hollow squares at the other levels, both visible
         ax.plot(
             rows.level,
             rows.needed,
             "-",
             color=colour,
             lw=1.6,
+            marker="o",
+            ms=3,
+            markevery=(0, 2),
             label=_("{gauge} needed").format(gauge=gauge),
         )
         ax.plot(
@@ -131,6 +137,10 @@ def plot_gauge_needs(
             "--",
             color=colour,
             lw=1.1,
+            marker="s",
+            ms=4,
+            mfc="white",
+            markevery=(1, 2),
             label=_("{gauge} the build's").format(gauge=gauge),
         )
     ax.set_xlabel(_("level"), fontsize=7)
@@ -211,7 +221,8 @@ def plot_save_dc_bases(
     )
     ax.set_xlabel(_("base B of the 3d6x save DC"), fontsize=7)
     ax.set_ylabel(_("error in P(the target saves)"), fontsize=7)
-    ax.yaxis.set_major_formatter(i18n.percent_formatter(lang, 1))
+    # a difference of two probabilities: percentage points, never %
+    ax.yaxis.set_major_formatter(i18n.change_formatter(lang, 1, signed=False))
     ax.tick_params(labelsize=6.5)
     ax.set_ylim(bottom=0)
     ax.grid(alpha=0.3)

@@ -247,16 +247,23 @@ def plot_heatmap(
     title: str | None = None,
     label: str | None = None,
     lang: Lang = "en",
+    bar_formatter: Any = None,
 ) -> Any:
     """A ``row`` × ``col`` heatmap of ``value`` (P(success) by default), each cell annotated.
 
-    ``label`` names the colour bar (default: P(success), or the ``value`` column). Percentages
-    (the default ``fmt``) are never a false 0 % or 100 %: ``< 1 %`` and ``> 99 %`` instead.
+    ``label`` names the colour bar (default: P(success), or the ``value`` column) and
+    ``bar_formatter`` writes its ticks (default: percent for P(success), else plain numbers).
+    Percentages (the default ``fmt``) are never a false 0 % or 100 %: ``< 1 %`` and ``> 99 %``
+    instead. Modifiers run from the highest down; other rows keep the table's order (the same
+    in every language, where sorting their translated names would not).
     """
     ax = axes_or_current(ax)
     _ = i18n.translator(lang)
     grid = table.pivot_table(index=row, columns=col, values=value, aggfunc="first")
-    grid = grid.sort_index(ascending=False)
+    if row == "modifier":
+        grid = grid.sort_index(ascending=False)
+    else:
+        grid = grid.reindex(pd.unique(table[row]))
     data = grid.to_numpy(dtype=float)
     if value == "p":
         vmin, vmax = 0.0, 1.0
@@ -294,7 +301,9 @@ def plot_heatmap(
         pad=0.02,
         label=label or (_("P(success)") if value == "p" else _(value)),
     )
-    if value == "p":
+    if bar_formatter is not None:
+        bar.ax.yaxis.set_major_formatter(bar_formatter)
+    elif value == "p":
         bar.ax.yaxis.set_major_formatter(percent_axis(lang=lang))
     elif lang != "en":
         bar.ax.yaxis.set_major_formatter(i18n.number_formatter(lang))

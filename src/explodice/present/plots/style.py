@@ -97,7 +97,7 @@ def provenance(dist: Distribution, lang: Lang = "en") -> str:
     else:
         how = f"{dist.system} {_(dist.method)}"
     if dist.rules is not None and dist.system == "3d6x":
-        how += f"; {rules_text(dist.rules, lang)}"
+        how = i18n.semicolons([how, rules_text(dist.rules, lang)], lang)
     return how
 
 
@@ -136,7 +136,7 @@ def frame_provenance(frame: pd.DataFrame, lang: Lang = "en") -> str:
         readings = [r for r in pd.unique(frame["disadvantage"]) if isinstance(r, str)]
         if readings:
             parts.append(_("disadvantage") + "=" + "/".join(_(r) for r in readings))
-    return "; ".join(parts)
+    return i18n.semicolons(parts, lang)
 
 
 def _isnan(v: Any) -> bool:

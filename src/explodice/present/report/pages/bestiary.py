@@ -145,7 +145,7 @@ def draw_moves(ctx: Context, data: PageData) -> Figure:
     ).format(
         n=fmt.cell(summary.monsters, "count"),
         share=fmt.cell(summary.share_flagged, "probability"),
-        t=fmt.cell(summary.threshold, "probability", digits=0),
+        t=fmt.points(summary.threshold, digits=0, signed=False),  # a change: points
     )
     caption += " " + shown_builds(ctx.config).note(ctx.lang, ctx.config.source)
     y, top = below_caption(ctx, caption)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from matplotlib.figure import Figure
 
+from explodice.game.tables import HIT_MARK_D20
+from explodice.present import i18n
 from explodice.present.builds import shown_builds
 from explodice.present.formats import Formatter
 from explodice.present.plots.combat import plot_critical, plot_hits_by_level
@@ -42,11 +44,12 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "median AC, attack bonus and save DC of the SRD's monsters of that FP): P(the build hits "
         "it) and P(it hits the build), 3d6x (VD = {base} + DEX + WIS + armour + shield; a "
         "monster's VD = AC − 10 + {base} + WIS) solid, 5e (against the AC) dashed, beside 5e's "
-        "mark of 65 %. Over the page, 3d6x's P(hit) is {mean3} on average against 5e's {mean5}. "
+        "mark of {mark}. Over the page, 3d6x's P(hit) is {mean3} on average against 5e's {mean5}. "
         "Last panel: P(critical) of a +5 attack under each reading of the 3d6x critical, beside "
         "the natural 20. Exact. {builds}."
     ).format(
         base=ctx.rules.defence_base,
+        mark=i18n.percent(HIT_MARK_D20, lang, 0),
         mean3=fmt.cell(means["3d6x"], "probability"),
         mean5=fmt.cell(means["d20"], "probability"),
         builds=shown.note(lang, ctx.config.source),
@@ -56,10 +59,9 @@ def draw(ctx: Context, data: PageData) -> Figure:
                             nrows=2, ncols=3, top=top)  # fmt: skip
     draw_attribution(ctx, fig, y)
     flat = list(axes.flat) if hasattr(axes, "flat") else list(axes)
-    for ax, name in zip(flat, names):
-        plot_hits_by_level(table, build=name, ax=ax, lang=lang, title=name)
-        if ax.get_legend() is not None and name != names[0]:
-            ax.get_legend().remove()
+    for ax, name in zip(flat, names):  # one legend, on the first panel
+        plot_hits_by_level(table, build=name, ax=ax, lang=lang, title=name,
+                           legend=name == names[0])  # fmt: skip
     for ax in flat[len(names) : -1]:
         ax.set_visible(False)
     plot_critical(data.tables["critical"], ax=flat[-1], lang=lang,

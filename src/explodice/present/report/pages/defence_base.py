@@ -41,13 +41,13 @@ def draw(ctx: Context, data: PageData) -> Figure:
     table = pd.DataFrame(
         [
             [
-                switch_value("wisdom_in_defence", r.wisdom_in_defence, lang),
-                switch_value("armour_dex_cap", r.armour_dex_cap, lang),
-                str(r.base),
-                fmt.cell(r.rmse, "probability"),
-                fmt.cell(r.max_error, "probability"),
+                switch_value("wisdom_in_defence", r["wisdom_in_defence"], lang),
+                switch_value("armour_dex_cap", r["armour_dex_cap"], lang),
+                str(r["base"]),
+                fmt.points(r["rmse"], signed=False),  # differences of probabilities: points
+                fmt.points(r["max_error"], signed=False),
             ]
-            for r in readings.itertuples()
+            for r in readings.to_dict("records")
         ],
         columns=[
             _("WIS in the VD"),
@@ -63,12 +63,13 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "both ways: the build hits the monster, the monster hits the build): root mean square "
         "error {error}, largest {worst}. Left: both criteria by base; right: the error of each "
         "case by level (3d6x − 5e). The table: the base each reading of the VD would take. "
-        "Exact. {builds}."
+        "{without}Exact. {builds}."
     ).format(
         base=fmt.cell(summary.base, "dc"),
         cases=fmt.cell(summary.n_cases, "count"),
-        error=fmt.cell(summary.fit_error, "probability"),
-        worst=fmt.cell(summary.max_error, "probability"),
+        error=fmt.points(summary.fit_error, signed=False),
+        worst=fmt.points(summary.max_error, signed=False),
+        without=_without_wisdom(readings, fmt),
         builds=data.shown["builds"].note(lang, ctx.config.source),
     )
     y, top = below_caption(ctx, caption)  # the SRD's typical monsters: its attribution
@@ -94,3 +95,28 @@ def draw(ctx: Context, data: PageData) -> Figure:
     b.legend(fontsize=6.5, loc="lower right")
     b.set_title(_("The error of each case at base {base}").format(base=fit.base), fontsize=8.5)
     return fig
+
+
+def _without_wisdom(readings: pd.DataFrame, fmt: Formatter) -> str:
+    """What the table shows of taking WIS out of the VD (the row of the rules' DEX in armour
+    without WIS) beside the rules' own reading: its base and both errors, read from the
+    answer's table; empty where the rules already leave WIS out."""
+    current = readings[readings.current]
+    if current.empty or current.wisdom_in_defence.iloc[0] == "none":
+        return ""
+    now = current.iloc[0]
+    out = readings[(readings.wisdom_in_defence == "none")
+                   & (readings.armour_dex_cap == now.armour_dex_cap)]  # fmt: skip
+    if out.empty:
+        return ""
+    row = out.iloc[0]
+    return fmt._(
+        "Taking WIS out of the VD (base {base}): root mean square error {rmse} instead of "
+        "{rmse_now}, largest {worst} instead of {worst_now}. "
+    ).format(
+        base=fmt.cell(row.base, "dc"),
+        rmse=fmt.points(row.rmse, signed=False),
+        rmse_now=fmt.points(now.rmse, signed=False),
+        worst=fmt.points(row.max_error, signed=False),
+        worst_now=fmt.points(now.max_error, signed=False),
+    )

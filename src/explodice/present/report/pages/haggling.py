@@ -42,7 +42,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
         dc=HAGGLE_BASE_DC,
     )
     fig, (a, b) = page_figure(
-        ctx, _("Haggling"), caption, ncols=2, wspace=0.45, left=0.2, right=0.88, bottom=0.14
+        ctx, _("Haggling"), caption, ncols=2, wspace=0.62, left=0.2, right=0.88, bottom=0.14
     )
     items = [item_label(i, lang) for i in table["item"]]
     heat = table.assign(
@@ -59,6 +59,8 @@ def draw(ctx: Context, data: PageData) -> Figure:
         lang=lang,
         title=_("Mean price change (%) by item type"),
         label=_("mean price change (%)"),
+        # a price change in percent, signed (the table's values are in percent already)
+        bar_formatter=i18n.change_formatter(lang, unit="percent", per=100),
     )
     a.tick_params(axis="y", labelsize=7)
     wide = dist.pivot(index="modifier", columns="change_pct", values="p").fillna(0.0)

@@ -9,6 +9,7 @@ from matplotlib.figure import Figure
 from explodice.present import i18n, plots
 from explodice.present.formats import Formatter
 from explodice.present.labels import N_, bid_words
+from explodice.present.plots.style import signed_label
 from explodice.present.report.kit import Context, PageData, page_figure
 from explodice.questions.close_contest import CloseContestInputs, bid_text
 from explodice.questions.registry import ask
@@ -68,13 +69,22 @@ def draw(ctx: Context, data: PageData) -> Figure:
     fig, (a, b) = page_figure(
         ctx, _("Lutte serrée"), caption, ncols=2, table=table, table_height=0.28
     )
-    for (system, m), part in ties.groupby(["system", "modifier"], sort=False):
+    # a system's lines can coincide (d20's P(total = DC) is 5 % whatever the modifier): each
+    # later line's markers smaller, the earlier ones hollow rings around them, so that a line
+    # drawn under another still shows
+    lines = list(ties.groupby(["system", "modifier"], sort=False))
+    systems = [system for (system, _m), _part in lines]
+    for i, ((system, m), part) in enumerate(lines):
+        later = systems[i + 1 :].count(system)  # lines of its system drawn over it
         a.plot(
             part.dc,
             part.p_tie,
             "-" if system == "3d6x" else ":",
             marker="o",
-            label=f"{system} {m:+d}",
+            ms=4 + 2.5 * later,
+            mfc="none" if later else None,
+            mew=1.3,
+            label=f"{system} {signed_label(m)}",
         )
     a.set(xlabel=_("DC"), ylabel=_("P(total = DC)"), title=_("How often a test ties its DC"))
     a.yaxis.set_major_formatter(i18n.percent_formatter(ctx.lang, 1))

@@ -71,9 +71,10 @@ def draw(ctx: Context, data: PageData) -> Figure:
         d20=fit.d20_base,
         base=fit.base,
         cases=i18n.number(int(gaps["count"].sum()), lang, 0),
-        error=fmt.cell(fit.error, "probability"),
+        # errors are differences of two probabilities: percentage points, their size
+        error=fmt.points(fit.error, signed=False),
         gaps=len(gaps),
-        worst=fmt.cell(gaps.error.abs().max(), "probability"),
+        worst=fmt.points(gaps.error.abs().max(), signed=False),
         builds=shown.note(lang, ctx.config.source),
     )
     fig, (a, b) = page_figure(
