@@ -158,7 +158,7 @@ def test_lucky_timing_and_malus_die_from_the_command_line(capsys):
     assert all(r["p"] > float(ex.exact(dis).p_success(r["dc"])) for r in rows)  # plain: easier
     code, out, _ = run(capsys, "odds", "--dc", 12, "--advantage", "disadvantage", "--malus-die",
                        "plain")  # fmt: skip
-    assert code == 0 and "malus_die=plain" in out  # the header's rules name it
+    assert code == 0 and "malus_die = plain" in out  # the header's rules name it
 
 
 def test_hiding_ties_from_the_command_line(capsys):
@@ -355,13 +355,20 @@ def test_every_value_of_every_switch_has_its_words():
         ("hide", "--passive", "12", "--drain-gauge", "roll"),
         ("day", "--hiding-ties", "observer"),
         ("initiative", "A=1", "B=2", "--malus-die", "plain"),
-        ("reroll", "--lucky-timing", "after_choice"),
     ],
 )
 def test_a_switch_a_command_cannot_apply_is_refused_in_one_line(capsys, argv):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "unrecognized arguments" in err and argv[-2 if len(argv) > 2 else -1].startswith("--")
+
+
+def test_reroll_reads_lucky_timing_only_for_lucky(capsys):
+    # `reroll` takes the rules now; --lucky-timing applies to --trigger one (Lucky) alone
+    code, out, err = run(capsys, "reroll", "--lucky-timing", "after_choice")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "`--lucky-timing`" in err
+    code, out, _ = run(capsys, "reroll", "--trigger", "one", "--lucky-timing", "after_choice")
+    assert code == 0 and out
 
 
 #: How each reading the day engines do not read yet (``_DAY_IGNORES``) is asked of ``day``.
@@ -559,7 +566,13 @@ def test_readings_grid_options_reach_sensitivity(capsys, small, options, api):
     grid = {**API_GRID, **api}
     s = ex.sensitivity(config, **grid, parts=["dc_table"])
     base = ex.sensitivity(config, **API_GRID, parts=["dc_table"])
-    code, out, _ = run(capsys, "readings", path, *GRID, "--parts", "dc_table", *options,
+    # the option replaces the grid's own (an option written twice is refused)
+    at = list(GRID).index(options[0]) if options[0] in GRID else None
+    grid_argv = list(GRID)
+    if at is not None:
+        end = next((i for i in range(at + 1, len(GRID)) if str(GRID[i]).startswith("--")), None)
+        del grid_argv[at : end if end is not None else len(GRID)]
+    code, out, _ = run(capsys, "readings", path, *grid_argv, "--parts", "dc_table", *options,
                        "--format", "json")  # fmt: skip
     rows = pd.DataFrame(json.loads(out))
     assert code == 0
