@@ -340,7 +340,7 @@ def test_a_bug_is_a_traceback_not_bad_input(monkeypatch):
     def broken(*args, **kwargs):
         raise ValueError("a bug deep inside")
 
-    monkeypatch.setattr(odds, "roll_distribution", broken)
+    monkeypatch.setattr(odds, "ask", broken)  # the question the command asks
     with pytest.raises(ValueError, match="a bug deep inside"):
         _main("odds")
 

@@ -159,6 +159,6 @@ def test_rules_commands_keep_english_and_full_precision_for_scripts(capsys):
     code, out, _ = run(capsys, "reroll", "-m", "0", "--dc", "16", "--lang", "fr", "--format", "csv")
     assert out.splitlines()[0].startswith("system,trigger,advantage,modifier,dc,p,p_reroll")
     code, out, _ = run(capsys, "hide", "-m", "3", "--passive", "12")  # English by default
-    assert "hiding, 3d6x, exact: P(hidden from all)" in out and "passive 12" in out
+    assert "hiding, 3d6x, exact (no sampling): P(hidden from all)" in out and "passive 12" in out
     p = float(ex.exact(ex.Roll(3)).p_success(12))  # 75.5%: the command line's one format
     assert f"{100 * p:.1f}%" in out and f"{100 * p:.1f} %" not in out

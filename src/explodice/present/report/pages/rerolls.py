@@ -63,7 +63,13 @@ def draw(ctx: Context, data: PageData) -> Figure:
     ]
     title = _("What is a reroll worth?")
     fig, (a, b) = page_figure(
-        ctx, title, caption, ncols=2, table=table, table_height=0.04 + 0.021 * (len(table) + 1)
+        ctx,
+        title,
+        caption,
+        ncols=2,
+        table=table,
+        table_height=0.04 + 0.021 * (len(table) + 1),
+        left=0.09,  # the gains' ticks carry their sign and unit (+25 pp): room for the label
     )
     # colour: the modifier; line: the system (solid 3d6x, dotted d20); marker: the reroll
     # looked up by the frame's values (the groupby keys, which pandas types as Hashable)
