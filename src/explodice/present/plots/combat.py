@@ -23,7 +23,7 @@ from explodice.game.tables import HIT_MARK_D20
 from explodice.present import i18n
 from explodice.present.i18n import Lang
 from explodice.present.labels import N_
-from explodice.present.plots.style import place_legend
+from explodice.present.plots.style import finish_error_panel, place_legend
 
 __all__ = [
     "SYSTEM_STYLE",
@@ -124,17 +124,7 @@ def plot_defence_bases(
     ax.vlines(chosen, 0, top, color="0.4", lw=0.8, ls=":")
     ax.annotate(_("base = {base}").format(base=chosen), xy=(chosen, top), ha="left", va="top",
                 fontsize=7, xytext=(3, 0), textcoords="offset points")  # fmt: skip
-    ax.set_xlabel(_("defence base of the VD"), fontsize=7)
-    ax.set_ylabel(_("error in P(hit)"), fontsize=7)
-    # a difference of two probabilities: percentage points, never %
-    ax.yaxis.set_major_formatter(i18n.change_formatter(lang, 1, signed=False))
-    ax.tick_params(labelsize=6.5)
-    ax.set_ylim(bottom=0)
-    ax.grid(alpha=0.3)
-    place_legend(ax, room=True, outside=False, fontsize=6.5)
-    if title:
-        ax.set_title(title, fontsize=8.5, pad=4)
-    return ax
+    return finish_error_panel(ax, _("defence base of the VD"), _("error in P(hit)"), lang, title)
 
 
 #: The readings of a critical hit, as the legend says them.

@@ -24,7 +24,7 @@ from explodice.game.tables import D20_SAVE_DC_BASE, DIFFICULTIES
 from explodice.present import i18n
 from explodice.present.i18n import Lang
 from explodice.present.labels import N_, difficulty_label
-from explodice.present.plots.style import axes_or_current, place_legend, share
+from explodice.present.plots.style import axes_or_current, finish_error_panel, place_legend, share
 
 __all__ = [
     "GAUGE_COLOURS",
@@ -219,14 +219,6 @@ def plot_save_dc_bases(
         xytext=(3, 0),
         textcoords="offset points",
     )
-    ax.set_xlabel(_("base B of the 3d6x save DC"), fontsize=7)
-    ax.set_ylabel(_("error in P(the target saves)"), fontsize=7)
-    # a difference of two probabilities: percentage points, never %
-    ax.yaxis.set_major_formatter(i18n.change_formatter(lang, 1, signed=False))
-    ax.tick_params(labelsize=6.5)
-    ax.set_ylim(bottom=0)
-    ax.grid(alpha=0.3)
-    place_legend(ax, room=True, outside=False, fontsize=6.5)
-    if title:
-        ax.set_title(title, fontsize=8.5, pad=4)
-    return ax
+    return finish_error_panel(
+        ax, _("base B of the 3d6x save DC"), _("error in P(the target saves)"), lang, title
+    )

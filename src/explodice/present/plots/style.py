@@ -51,6 +51,7 @@ __all__ = [
     "signed_label",
     "signed_number",
     "signed_share",
+    "finish_error_panel",
     "titled",
 ]
 
@@ -509,3 +510,19 @@ def signed_share(p: float, lang: Lang = "en") -> str:
     if size < 0.0005:
         return ("< " if p > 0 else "> ") + sign + i18n.percent(0.001, lang, 1)
     return sign + i18n.percent(size, lang, 1 if size < 0.005 else 0)
+
+
+def finish_error_panel(ax: Any, xlabel: str, ylabel: str, lang: Lang, title: str | None) -> Any:
+    """The axes of a fit's error by base (the save DC's, the defence value's): the labels,
+    the error in percentage points from 0 (a difference of probabilities, never %), the grid,
+    the legend and the title."""
+    ax.set_xlabel(xlabel, fontsize=7)
+    ax.set_ylabel(ylabel, fontsize=7)
+    ax.yaxis.set_major_formatter(i18n.change_formatter(lang, 1, signed=False))
+    ax.tick_params(labelsize=6.5)
+    ax.set_ylim(bottom=0)
+    ax.grid(alpha=0.3)
+    place_legend(ax, room=True, outside=False, fontsize=6.5)
+    if title:
+        ax.set_title(title, fontsize=8.5, pad=4)
+    return ax
