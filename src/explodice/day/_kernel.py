@@ -102,9 +102,10 @@ H_ALL, H_OK, H_DRAIN, H_DRAIN2 = 0, 1, 2, 3
 
 
 class DayTables(NamedTuple):
-    """A day as :func:`day_chunk` reads it (:class:`explodice.day.kernel_day.KernelDay`): the
-    fields of the roll types and of their variants (``T_*``, ``V_*``), their throw tables
-    (flat: a variant's row starts at its ``V_ROW``, :func:`byte_tables`), the sequence of roll
+    """A day as :func:`day_chunk` reads it (built by
+    :func:`explodice.day.kernel_day.kernel_day`): the fields of the roll types and of their
+    variants (``T_*``, ``V_*``), their throw tables (flat: a variant's row starts at its
+    ``V_ROW``, :func:`byte_tables`), the sequence of roll
     types (``-1``: drawn from the mix, ``mix_cum``, through ``mix_lut`` when it is not empty),
     the gauges' start, the overflow rule (:data:`OVERFLOW_MODES`) and a state-dependent
     policy's choices: roll type ``r`` with ``T_POLICY`` plays, at roll ``t``, the variant packed

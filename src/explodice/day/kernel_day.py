@@ -2,11 +2,12 @@
 
 :func:`kernel_day` turns a :class:`~explodice.day.compiled.CompiledDay` (its rolls compiled by
 :func:`explodice.engine.compiled.compile_roll`, the translation the single-roll kernel uses)
-and an optional state-dependent policy into a :class:`KernelDay`: the roll types' and
-variants' fields (the ``T_*`` and ``V_*`` of :mod:`explodice.day._kernel`), their throw tables,
-the sequence or the mix of roll types, the gauges' start and the policy's choices.
-:func:`explodice.day.simulate.simulate_day` hands its two records to
-:func:`explodice.day._kernel.day_chunk`.
+and an optional state-dependent policy into the day kernel's two records
+(:class:`~explodice.day._kernel.DayTables`, :class:`~explodice.day._kernel.FaceTables`): the
+roll types' and variants' fields (the ``T_*`` and ``V_*`` of :mod:`explodice.day._kernel`),
+their throw tables, the sequence or the mix of roll types, the gauges' start, the policy's
+choices and the lucky reroll's face tables. :func:`explodice.day.simulate.simulate_day` hands
+them to :func:`explodice.day._kernel.day_chunk`.
 
 >>> mix_lut(np.array([2, 3, 6])).tolist()   # weights 2, 1, 3: one entry per weight unit
 [0, 0, 1, 2, 2, 2]
@@ -15,7 +16,6 @@ the sequence or the mix of roll types, the gauges' start and the policy's choice
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -26,45 +26,10 @@ from explodice.day.scenario import Scenario
 from explodice.engine.compiled import throw_table
 from explodice.game.rules import Roll, Rules
 
-__all__ = ["KernelDay", "kernel_day", "mix_lut"]
+__all__ = ["kernel_day", "mix_lut"]
 
 _MAX_FACES = 6**4
 _WEIGHT_TOTAL = 1 << 30  # non-integer mix weights are rounded to this resolution
-
-
-@dataclass(frozen=True, eq=False)
-class KernelDay:
-    """The day kernel's arrays (:class:`explodice.day._kernel.DayTables` and
-    :class:`~explodice.day._kernel.FaceTables` name them): the roll types' and variants'
-    fields packed in two flat tables (``types``, ``variants``), their throw tables
-    (``throws``), the sequence or the mix (``mix_cum``, ``mix_lut``), the gauges' start, a
-    state-dependent policy's choices (``policy_pack``), and the lucky reroll's face tables."""
-
-    throws: np.ndarray
-    types: np.ndarray
-    variants: np.ndarray
-    sequence: np.ndarray
-    gauge_start: np.ndarray
-    overflow: int
-    mix_cum: np.ndarray
-    mix_lut: np.ndarray
-    policy_pack: np.ndarray
-    c_strides: np.ndarray
-    n_states: int
-    n_faces: np.ndarray
-    face_n1: np.ndarray
-    face_n6: np.ndarray
-    face_s: np.ndarray
-    k_tables: np.ndarray
-
-    def arguments(self) -> dict[str, Any]:
-        """The keyword arguments of ``day_chunk`` (all but the stream, size and output): its
-        two records, ``day`` and ``faces``."""
-        from explodice.day import _kernel as _day_kernel  # numba: only when days are simulated
-
-        day = _day_kernel.DayTables(*(getattr(self, f) for f in _day_kernel.DayTables._fields))
-        faces = _day_kernel.FaceTables(*(getattr(self, f) for f in _day_kernel.FaceTables._fields))
-        return {"day": day, "faces": faces}
 
 
 def _mix_cum(scenario: Scenario) -> np.ndarray:
@@ -98,9 +63,11 @@ def _day_table(roll: Roll, rules: Rules, pool: int, k_table: bytes | None = None
     return throw_table(roll, rules, depth=5 if pool <= 3 else 6, k_table=k_table)
 
 
-def kernel_day(day: CompiledDay, policy: DayPolicy | None = None) -> KernelDay:
+def kernel_day(day: CompiledDay, policy: DayPolicy | None = None) -> dict[str, Any]:
     """Pack a compiled day (and a state-dependent ``policy``: its choice tables become extra
-    variants, looked up by roll and levels) into the day kernel's arrays."""
+    variants, looked up by roll and levels) into the day kernel's arrays: the keyword
+    arguments of ``day_chunk`` but its stream, size and output, its two records ``day`` and
+    ``faces``."""
     from explodice.day import _kernel as k  # numba: only when days are simulated
 
     n_types = len(day.roll_types)
@@ -149,7 +116,7 @@ def kernel_day(day: CompiledDay, policy: DayPolicy | None = None) -> KernelDay:
     for r in range(n_types):
         types[r, k.T_POLICY] = policy_var.size > 0 and bool((policy_var[:, r] >= 0).any())
     variants, throws = _variant_table(k, rows, flags)
-    return KernelDay(
+    tables = k.DayTables(
         throws=k.byte_tables(throws),
         types=types.reshape(-1),
         variants=variants.reshape(-1),
@@ -161,12 +128,15 @@ def kernel_day(day: CompiledDay, policy: DayPolicy | None = None) -> KernelDay:
         policy_pack=_policy_pack(k, day, variants, policy_var, c_strides),
         c_strides=np.ascontiguousarray(c_strides).reshape(-1),
         n_states=int(policy_var.shape[2]),
+    )
+    lucky = k.FaceTables(
         n_faces=np.array([6**2, 6**3, 6**4], dtype=np.int64),
         face_n1=faces[0],
         face_n6=faces[1],
         face_s=faces[2],
         k_tables=np.ascontiguousarray(np.stack(k_tables)),
     )
+    return {"day": tables, "faces": lucky}
 
 
 def _variant_table(

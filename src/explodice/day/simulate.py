@@ -102,7 +102,7 @@ def simulate_day(
         return _with_rerolls(day, n_days, ss, chunk_days)
     sizes = chunk_sizes(n_days, chunk_days, what="chunk_days")
     seeds = stream_seeds(ss, sizes.size)
-    packed = kernel_day(day, policy).arguments()
+    packed = kernel_day(day, policy)
     from explodice.day import _kernel as _day_kernel  # numba: only when days are simulated
 
     outs = [accumulators(day) for _ in range(lanes(sizes.size, n_threads))]

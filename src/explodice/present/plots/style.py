@@ -495,21 +495,19 @@ def share(p: float, lang: Lang = "en") -> str:
 
 def signed_share(p: float, lang: Lang = "en") -> str:
     """A signed difference of probabilities in whole percent with its sign and the report's
-    minus (``+3%``, ``−4%``; ``+3 %`` in French); a difference that is not zero is never
-    written 0 %: one decimal below 0.5 % (``+0.3%``), ``< +0.1%`` below that.
+    minus (``+3%``, ``−4%``; ``+3 %`` in French), written as the tables write a change (the
+    sign, then :func:`~explodice.present.i18n.percent`): a difference that is not zero is
+    never 0 %, one decimal below 0.5 % (``+0.3%``), ``+< 0.1%`` below that.
 
     >>> signed_share(0.03), signed_share(-0.04), signed_share(0.003), signed_share(-0.0001)
-    ('+3%', '−4%', '+0.3%', '> −0.1%')
+    ('+3%', '−4%', '+0.3%', '−< 0.1%')
     >>> signed_share(0.0)
     '0%'
     """
     if p == 0:
         return i18n.percent(0.0, lang, 0)
-    sign = "+" if p > 0 else "\u2212"
     size = abs(p)
-    if size < 0.0005:
-        return ("< " if p > 0 else "> ") + sign + i18n.percent(0.001, lang, 1)
-    return sign + i18n.percent(size, lang, 1 if size < 0.005 else 0)
+    return ("+" if p > 0 else "\u2212") + i18n.percent(size, lang, 1 if size < 0.005 else 0)
 
 
 def finish_error_panel(ax: Any, xlabel: str, ylabel: str, lang: Lang, title: str | None) -> Any:
