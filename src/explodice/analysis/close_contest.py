@@ -35,6 +35,7 @@ from explodice.analysis.success import (
     refuse_failure_reroll,
 )
 from explodice.core.errors import check_choice, shown
+from explodice.core.words import Phrase
 from explodice.engine.sampling import Method, Sampling, resolve_sampling
 from explodice.game.checks import check_rules
 from explodice.game.rules import ExplodiceError, Rules, check_int
@@ -66,9 +67,9 @@ def bid_model(spec: Any, field_name: str = "bids") -> np.ndarray:
     >>> bid_model(2).tolist(), bid_model("uniform:2").round(3).tolist()
     ([0.0, 0.0, 1.0], [0.333, 0.333, 0.333])
     """
-    allowed = (
-        "a bid (an integer 0..1000), 'uniform:B', ('uniform', B) or a probability "
-        "vector over bids 0..B"
+    allowed = Phrase(
+        "a bid (an integer 0..1000), 'uniform:B', ('uniform', B) or a "
+        "probability vector over bids 0..B"
     )
     if isinstance(spec, numbers.Integral) and not isinstance(spec, bool):
         bid = check_int(field_name, spec, lo=0, hi=MAX_BID)
@@ -82,7 +83,12 @@ def bid_model(spec: Any, field_name: str = "bids") -> np.ndarray:
             top = int(spec[1])
         except (TypeError, ValueError):
             raise ExplodiceError(
-                f"`{field_name}` must be {allowed}, but {shown(spec)} was passed."
+                Phrase(
+                    "`{field_name}` must be {allowed}, but {spec} was passed.",
+                    field_name=field_name,
+                    allowed=allowed,
+                    spec=shown(spec),
+                )
             ) from None
         top = check_int(f"{field_name} (uniform's B)", top, lo=0, hi=MAX_BID)
         return np.full(top + 1, 1.0 / (top + 1))
@@ -95,7 +101,12 @@ def bid_model(spec: Any, field_name: str = "bids") -> np.ndarray:
             p = np.asarray(spec, dtype=float)
         except (TypeError, ValueError):
             raise ExplodiceError(
-                f"`{field_name}` must be {allowed}, but {shown(spec)} was passed."
+                Phrase(
+                    "`{field_name}` must be {allowed}, but {spec} was passed.",
+                    field_name=field_name,
+                    allowed=allowed,
+                    spec=shown(spec),
+                )
             ) from None
         if (
             p.ndim != 1
@@ -105,11 +116,23 @@ def bid_model(spec: Any, field_name: str = "bids") -> np.ndarray:
             or abs(p.sum() - 1.0) > 1e-9
         ):
             raise ExplodiceError(
-                f"`{field_name}` must be {allowed} (non-negative, summing to "
-                f"1), but {shown(spec)} was passed."
+                Phrase(
+                    "`{field_name}` must be {allowed} (non-negative, summing to 1), but "
+                    "{spec} was passed.",
+                    field_name=field_name,
+                    allowed=allowed,
+                    spec=shown(spec),
+                )
             )
         return p / p.sum()
-    raise ExplodiceError(f"`{field_name}` must be {allowed}, but {shown(spec)} was passed.")
+    raise ExplodiceError(
+        Phrase(
+            "`{field_name}` must be {allowed}, but {spec} was passed.",
+            field_name=field_name,
+            allowed=allowed,
+            spec=shown(spec),
+        )
+    )
 
 
 def settle(bids_a: Sequence[int], bids_b: Sequence[int]) -> tuple[str, int, int]:
@@ -120,8 +143,12 @@ def settle(bids_a: Sequence[int], bids_b: Sequence[int]) -> tuple[str, int, int]
     """
     if len(bids_a) != len(bids_b) or not len(bids_a):
         raise ExplodiceError(
-            "`bids_a` and `bids_b` must be non-empty and of the same length "
-            f"(one bid each per round), but {shown(bids_a)} and {shown(bids_b)} were passed."
+            Phrase(
+                "`bids_a` and `bids_b` must be non-empty and of the same length (one "
+                "bid each per round), but {bids_a} and {bids_b} were passed.",
+                bids_a=shown(bids_a),
+                bids_b=shown(bids_b),
+            )
         )
     hp_a = hp_b = 0
     for r, (x, y) in enumerate(zip(bids_a, bids_b)):
@@ -133,8 +160,12 @@ def settle(bids_a: Sequence[int], bids_b: Sequence[int]) -> tuple[str, int, int]
             return "b", hp_a, hp_b + y
         hp_a, hp_b = hp_a + x, hp_b + y
     raise ExplodiceError(
-        f"the bids end on equal bids ({bids_a[-1]} and {bids_b[-1]}): bidding "
-        "starts again, so give the next round too."
+        Phrase(
+            "the bids end on equal bids ({bids_a} and {bids_b}): bidding starts "
+            "again, so give the next round too.",
+            bids_a=bids_a[-1],
+            bids_b=bids_b[-1],
+        )
     )
 
 
@@ -231,8 +262,10 @@ def close_contest(bids_a: Any, bids_b: Any) -> CloseContest:
     tie, win_a, win_b, q = _round(a, b)
     if q < 1e-12:
         raise ExplodiceError(
-            "the two bid models always bid the same: equal bids start again "
-            "forever. Give one side another bid or a distribution."
+            Phrase(
+                "the two bid models always bid the same: equal bids start again "
+                "forever. Give one side another bid or a distribution."
+            )
         )
     bids = np.arange(tie.size)
     tie_cost = float(bids @ tie) / q  # E[rounds of equal bids] x E[their bid]
@@ -277,10 +310,14 @@ def _tie_runs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.
             break
         if v >= MAX_TIE_HP:
             raise ExplodiceError(
-                f"the bids tie so often that the HP paid in equal bids passes "
-                f"{MAX_TIE_HP:,} with P = {tail:.2g}: the HP table is refused beyond that "
-                "(p_win_a, the means and rounds_mean are exact without it). Give the sides "
-                "bids that differ more often."
+                Phrase(
+                    "the bids tie so often that the HP paid in equal bids passes "
+                    "{MAX_TIE_HP:,} with P = {tail:.2g}: the HP table is refused beyond "
+                    "that (p_win_a, the means and rounds_mean are exact without it). "
+                    "Give the sides bids that differ more often.",
+                    MAX_TIE_HP=MAX_TIE_HP,
+                    tail=tail,
+                )
             )
         v += 1
         if v >= visit.size:
@@ -298,9 +335,13 @@ def _hp_table(visit: np.ndarray, win_a: np.ndarray, win_b: np.ndarray) -> pd.Dat
     rows = costs.size * (xa.size + xb.size)
     if rows > MAX_HP_ROWS:
         raise ExplodiceError(
-            f"the joint HP table of these bids would hold {rows:,} rows (at most "
-            f"{MAX_HP_ROWS:,}): p_win_a, the means, rounds_mean and hp_pmf() are exact "
-            "without it; give smaller bids."
+            Phrase(
+                "the joint HP table of these bids would hold {rows:,} rows (at most "
+                "{MAX_HP_ROWS:,}): p_win_a, the means, rounds_mean and hp_pmf() are "
+                "exact without it; give smaller bids.",
+                rows=rows,
+                MAX_HP_ROWS=MAX_HP_ROWS,
+            )
         )
     ca, cb = np.repeat(costs, xa.size), np.repeat(costs, xb.size)
     frame = pd.DataFrame(
@@ -378,7 +419,7 @@ def close_opposed(
     da = as_distribution(roll_a, system, rules, streams)
     pa = da.total_pmf / da.total_pmf.sum()
     if (roll_b is None) == (dc is None):
-        raise ExplodiceError("give either `roll_b` (an opposed test) or `dc`, not both.")
+        raise ExplodiceError(Phrase("give either `roll_b` (an opposed test) or `dc`, not both."))
     if dc is not None:
         dc = check_int("dc", dc)
         p_above = float(pa[da.totals > dc].sum())

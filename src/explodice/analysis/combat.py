@@ -42,6 +42,7 @@ from explodice.core.errors import (
     check_unique,
     fail,
 )
+from explodice.core.words import Phrase
 from explodice.engine.attack import AttackOdds, attack_odds
 from explodice.engine.d20 import d20
 from explodice.engine.exact import exact
@@ -133,7 +134,7 @@ def _provenance(frame: pd.DataFrame, rules: Rules, sampling: Sampling | None, se
 # -- the attack table ---------------------------------------------------------------------------
 def _states(advantages: Iterable[str], readings: Any, rules: Rules) -> list[tuple[str, Rules]]:
     """(row label, rules) per advantage state; disadvantage once per reading asked."""
-    states = check_items("advantages", advantages, what="advantage states")
+    states = check_items("advantages", advantages, what=Phrase("advantage states"))
     states = [check_choice("advantages", a, ADVANTAGE_STATES, ExplodiceError) for a in states]
     check_unique("advantages", states)
     if readings is None:
@@ -143,7 +144,7 @@ def _states(advantages: Iterable[str], readings: Any, rules: Rules) -> list[tupl
     else:
         reads = [
             check_choice("readings", r, ("subtract", "drop"), ExplodiceError)
-            for r in check_items("readings", readings, what="readings of disadvantage")
+            for r in check_items("readings", readings, what=Phrase("readings of disadvantage"))
         ]
         check_unique("readings", reads)
     out = []
@@ -163,17 +164,17 @@ def _targets(
     """The targets of :func:`attack_table` as (ACs, VDs), each read from the other: VD = AC - 10
     + ``defence_base`` + the WIS ``term`` (ACs 10..22 when neither is given)."""
     if acs is not None and vds is not None:
-        raise ExplodiceError("give `acs` or `vds`, not both: one is read from the other.")
+        raise ExplodiceError(Phrase("give `acs` or `vds`, not both: one is read from the other."))
     if vds is None:
         ac_list = [
             check_int("acs", a, lo=-100, hi=200, error=ExplodiceError)
-            for a in check_items("acs", range(10, 23) if acs is None else acs, what="ACs")
+            for a in check_items("acs", range(10, 23) if acs is None else acs, what=Phrase("ACs"))
         ]
         check_unique("acs", ac_list)
         return ac_list, [a - D20_AC_BASE + rules.defence_base + term for a in ac_list]
     vd_list = [
         check_int("vds", v, lo=-100, hi=200, error=ExplodiceError)
-        for v in check_items("vds", vds, what="VDs")
+        for v in check_items("vds", vds, what=Phrase("VDs"))
     ]
     check_unique("vds", vd_list)
     return [v - rules.defence_base - term + D20_AC_BASE for v in vd_list], vd_list
@@ -219,7 +220,7 @@ def attack_table(
     mods = [
         check_int("modifiers", m, lo=-100, hi=100, error=ExplodiceError)
         for m in check_items(
-            "modifiers", range(-2, 16) if modifiers is None else modifiers, what="modifiers"
+            "modifiers", range(-2, 16) if modifiers is None else modifiers, what=Phrase("modifiers")
         )
     ]
     check_unique("modifiers", mods)
@@ -292,7 +293,9 @@ def critical_table(
     given = list(margins) if isinstance(margins, (list, tuple, range)) and not margins else None
     readings += [
         (f"margin {m}", check_int("margins", m, lo=1, hi=20, error=ExplodiceError))
-        for m in (given if given is not None else check_items("margins", margins, what="margins"))
+        for m in (
+            given if given is not None else check_items("margins", margins, what=Phrase("margins"))
+        )
     ]
     check_unique("margins", [m for _, m in readings[2:]])
     ac = target - rules.defence_base + D20_AC_BASE
@@ -331,7 +334,11 @@ def _monster_picker(monsters: Any, rules: Rules) -> Callable[[Fraction], Monster
             m = monsters(fp)
             if m is not None and not isinstance(m, Monster):
                 raise fail(
-                    "monsters", m, "a function FP -> Monster", ExplodiceError, wrong_type=True
+                    "monsters",
+                    m,
+                    Phrase("a function FP -> Monster"),
+                    ExplodiceError,
+                    wrong_type=True,
                 )
             return m
 
@@ -342,18 +349,27 @@ def _monster_picker(monsters: Any, rules: Rules) -> Callable[[Fraction], Monster
         table = {}
         for k, m in monsters.items():
             if not isinstance(m, Monster):
-                raise fail(f"monsters[{k!r}]", m, "a Monster", ExplodiceError, wrong_type=True)
+                raise fail(
+                    f"monsters[{k!r}]", m, Phrase("a Monster"), ExplodiceError, wrong_type=True
+                )
             table[parse_fp(k, "monsters")] = m
     else:
-        items = check_items("monsters", monsters, what="Monsters")
+        items = check_items("monsters", monsters, what=Phrase("Monsters"))
         table = {}
         for i, m in enumerate(items):
             if not isinstance(m, Monster):
-                raise fail(f"monsters[{i}]", m, "a Monster", ExplodiceError, wrong_type=True)
+                raise fail(
+                    f"monsters[{i}]", m, Phrase("a Monster"), ExplodiceError, wrong_type=True
+                )
             if m.fp in table:
                 raise ExplodiceError(
-                    f"`monsters` holds two of FP {fp_label(m.fp)} ({table[m.fp].name!r}, "
-                    f"{m.name!r}): give one monster per FP, or a function FP -> Monster."
+                    Phrase(
+                        "`monsters` holds two of FP {fp_label} ({name!r}, {name2!r}): give "
+                        "one monster per FP, or a function FP -> Monster.",
+                        fp_label=fp_label(m.fp),
+                        name=table[m.fp].name,
+                        name2=m.name,
+                    )
                 )
             table[m.fp] = m
     return table.get
@@ -362,13 +378,13 @@ def _monster_picker(monsters: Any, rules: Rules) -> Callable[[Fraction], Monster
 def _offsets(offsets: Iterable[int]) -> tuple[int, ...]:
     ks = [
         check_int("offsets", k, lo=-30, hi=30, error=ExplodiceError)
-        for k in check_items("offsets", offsets, what="FP offsets")
+        for k in check_items("offsets", offsets, what=Phrase("FP offsets"))
     ]
     return tuple(check_unique("offsets", ks))
 
 
 def _saves(saves: Iterable[str]) -> tuple[str, ...]:
-    given = check_items("saves", saves, what="abilities")
+    given = check_items("saves", saves, what=Phrase("abilities"))
     for s in given:
         resolve_ability(s, field_name="saves")
     check_unique("saves", given, key=lambda s: resolve_ability(s, field_name="saves"))
@@ -579,7 +595,9 @@ def _fit_curves(
                         }  # fmt: skip
                     )
     if not cases:
-        raise ExplodiceError("`monsters`: no monster of an AC is met at these levels and offsets.")
+        raise ExplodiceError(
+            Phrase("`monsters`: no monster of an AC is met at these levels and offsets.")
+        )
     curves = np.stack([p[vd0 + tried - _CURVE_VDS[0]] for p, vd0 in index])
     return pd.DataFrame(cases), curves
 
@@ -628,7 +646,7 @@ def fit_defence_base(
         if bases is None
         else [
             check_int("bases", x, lo=lo, hi=hi, error=ExplodiceError)
-            for x in check_items("bases", bases, what="integers")
+            for x in check_items("bases", bases, what=Phrase("integers"))
         ]
     )
     check_unique("bases", tried.tolist())

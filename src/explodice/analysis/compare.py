@@ -30,6 +30,7 @@ from explodice.core.errors import (
     fail,
     shown,
 )
+from explodice.core.words import Phrase
 from explodice.engine.d20 import d20
 from explodice.engine.distribution import Distribution
 from explodice.engine.exact import exact
@@ -74,7 +75,7 @@ def _reference(reference: Any, profiles: Mapping[Any, Any], *, none: bool = Fals
 def _targets(target: Any) -> np.ndarray:
     """A probability or probabilities as a float array: numbers only (no strings, no bools),
     each in [0, 1]."""
-    allowed = "a probability or probabilities"
+    allowed = Phrase("a probability or probabilities")
     if isinstance(target, (str, bytes, Mapping)):
         raise fail("target", target, allowed, ExplodiceTypeError)
     try:
@@ -85,9 +86,11 @@ def _targets(target: Any) -> np.ndarray:
     if any(isinstance(v, (bool, np.bool_, str, bytes)) for v in items.reshape(-1)):
         raise fail("target", target, allowed, ExplodiceTypeError)
     if targets.size == 0:
-        raise fail("target", target, f"{allowed} (at least one)", ExplodiceError)
+        raise fail(
+            "target", target, Phrase("{allowed} (at least one)", allowed=allowed), ExplodiceError
+        )
     if np.any((targets < 0) | (targets > 1)) or np.any(np.isnan(targets)):
-        raise fail("target", target, "in [0, 1]", ExplodiceError)
+        raise fail("target", target, Phrase("in [0, 1]"), ExplodiceError)
     return targets
 
 
@@ -131,7 +134,7 @@ def equivalent_dc(
     roll = _as_roll(roll)
     tolerance = check_real("tolerance", tolerance, lo=0, error=ExplodiceError)
     if not tolerance < 0.5:
-        raise fail("tolerance", tolerance, "a probability in [0, 0.5)", ExplodiceError)
+        raise fail("tolerance", tolerance, Phrase("a probability in [0, 0.5)"), ExplodiceError)
     table = _dc_map(d20_dcs)
     dist_d20 = d20(roll)
     dist_3 = exact(roll, rules)
@@ -203,7 +206,7 @@ def equivalent_dc_table(
     ['expert', 'expert']
     """
     profiles = check_mapping(
-        "profiles", PROFILES if profiles is None else profiles, what="NAME: modifier items"
+        "profiles", PROFILES if profiles is None else profiles, what=Phrase("NAME: modifier items")
     )
     reference = _reference(reference, profiles)
     rolls = {name: _as_roll(value, "profiles") for name, value in profiles.items()}
@@ -265,12 +268,16 @@ def divergence(
     'disadvantage (subtract)'
     """
     profiles = check_mapping(
-        "profiles", PROFILES if profiles is None else profiles, what="NAME: modifier items"
+        "profiles", PROFILES if profiles is None else profiles, what=Phrase("NAME: modifier items")
     )
     reference = _reference(reference, profiles, none=True)
     rules = check_rules(rules)
-    advantages = check_items("advantages", advantages, what=f"states {list(ADVANTAGE_STATES)}")
-    readings = check_items("readings", readings, what="readings of disadvantage")
+    advantages = check_items(
+        "advantages",
+        advantages,
+        what=Phrase("states {ADVANTAGE_STATES}", ADVANTAGE_STATES=list(ADVANTAGE_STATES)),
+    )
+    readings = check_items("readings", readings, what=Phrase("readings of disadvantage"))
     rows = []
     for name, value in profiles.items():
         base = _as_roll(value, "profiles")
@@ -335,9 +342,12 @@ def dc_for_probability(
             raise fail(
                 "target",
                 float(t),
-                f"above {dist.omitted:.0e} for this roll (its exploding dice reach any total: "
-                "no DC gives P(success) 0, and the DC found under that would be where the "
-                "exact table stops)",
+                Phrase(
+                    "above {omitted:.0e} for this roll (its exploding dice reach any "
+                    "total: no DC gives P(success) 0, and the DC found under that would "
+                    "be where the exact table stops)",
+                    omitted=dist.omitted,
+                ),
                 ExplodiceError,
             )
         if mode == "closest":
@@ -346,9 +356,14 @@ def dc_for_probability(
         hits = np.nonzero(p >= t - _TIE)[0] if mode == "at_least" else np.nonzero(p <= t + _TIE)[0]
         if hits.size == 0:  # a d20 attack never goes below 5 % nor above 95 %
             raise ExplodiceError(
-                f"`target` must be reachable in mode {shown(mode)}: P(success) of this "
-                f"roll spans [{p.min():.4g}, {p.max():.4g}], but {float(t)!r} was "
-                "passed."
+                Phrase(
+                    "`target` must be reachable in mode {mode}: P(success) of this roll "
+                    "spans [{min:.4g}, {max:.4g}], but {t!r} was passed.",
+                    mode=shown(mode),
+                    min=p.min(),
+                    max=p.max(),
+                    t=float(t),
+                )
             )
         out.append(int(candidates[hits[-1] if mode == "at_least" else hits[0]]))
     result = np.array(out).reshape(targets.shape)
@@ -381,10 +396,10 @@ def suggest_dcs(
     targets = check_mapping(
         "targets",
         DEFAULT_TARGETS if targets is None else targets,
-        what="difficulty: probability items",
+        what=Phrase("difficulty: probability items"),
     )
     profiles = check_mapping(
-        "profiles", PROFILES if profiles is None else profiles, what="NAME: modifier items"
+        "profiles", PROFILES if profiles is None else profiles, what=Phrase("NAME: modifier items")
     )
     reference = _reference(reference, profiles)
     check_choice("mode", mode, MODES, ExplodiceError)

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from explodice.core.errors import check_items, shown
+from explodice.core.words import Phrase
 from explodice.engine.exact import exact
 from explodice.game.character import ABILITIES, ABILITY_GAUGE
 from explodice.game.checks import check_rules
@@ -37,7 +38,11 @@ def _labelled_rolls(rolls: Any) -> list[tuple[dict[str, Any], Roll]]:
         for label, roll in rolls.items():
             if not isinstance(roll, Roll):
                 raise ExplodiceError(
-                    f"`rolls[{shown(label)}]` must be a Roll, but {type(roll).__name__} was passed."
+                    Phrase(
+                        "`rolls[{label}]` must be a Roll, but {name} was passed.",
+                        label=shown(label),
+                        name=type(roll).__name__,
+                    )
                 )
             out.append(({"label": str(label), "gauge": None}, roll))
         return out
@@ -53,8 +58,11 @@ def _labelled_rolls(rolls: Any) -> list[tuple[dict[str, Any], Roll]]:
             for ability in ABILITIES
         ]
     raise ExplodiceError(
-        "`rolls` must be a Roll, a mapping of labels to Rolls or a Character, but "
-        f"{type(rolls).__name__} was passed."
+        Phrase(
+            "`rolls` must be a Roll, a mapping of labels to Rolls or a "
+            "Character, but {name} was passed.",
+            name=type(rolls).__name__,
+        )
     )
 
 
@@ -118,7 +126,7 @@ def drain_summary(
             "drain_std": var**0.5,
             "ones_mean": d.ones_mean,
         }
-        for t in check_items("tail", tail, what="drain points"):
+        for t in check_items("tail", tail, what=Phrase("drain points")):
             row[f"p_drain_ge_{t}"] = d.p_drain_at_least(t)
         rows.append({**row, "method": "exact", "rules": rules.describe()})
     return pd.DataFrame(rows)

@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from explodice.core.errors import check_choice
+from explodice.core.words import Phrase
 from explodice.engine.exact import exact
 from explodice.engine.rule_of_one import choice_states, choice_value
 from explodice.game.checks import check_rules
@@ -57,8 +58,10 @@ def _base_roll(modifier: int | Roll, advantage: Advantage, kind: RollKind) -> Ro
     if isinstance(modifier, Roll):
         if modifier.reroll_dc is not None:
             raise ExplodiceError(
-                "`roll` must not carry a reroll on failure: the frontier "
-                "reads one throw's choice (Reroll('one') is allowed)."
+                Phrase(
+                    "`roll` must not carry a reroll on failure: the frontier reads one "
+                    "throw's choice (Reroll('one') is allowed)."
+                )
             )
         return modifier.replace(actor="pc", policy="keep")
     return Roll(modifier, advantage=state, kind=roll_kind)

@@ -32,6 +32,7 @@ from explodice.analysis.success import (
     refuse_failure_reroll,
 )
 from explodice.core.errors import ExplodiceTypeError, fail
+from explodice.core.words import Phrase
 from explodice.engine.distribution import Distribution
 from explodice.engine.sampling import Method, Sampling, resolve_sampling
 from explodice.game.character import Character
@@ -80,15 +81,19 @@ def _roll_of(
         reroll = who.reroll
         if reroll is not None and reroll.trigger == "failure" and dc is None:
             raise ExplodiceError(
-                f"`{field_name}`: {who.name}'s reroll on failure needs a DC, which a test "
-                "against an active observer does not have; pass their Roll instead."
+                Phrase(
+                    "`{field_name}`: {name}'s reroll on failure needs a DC, which a test "
+                    "against an active observer does not have; pass their Roll instead.",
+                    field_name=field_name,
+                    name=who.name,
+                )
             )
         return who.roll(skill, system=system, dc=dc)
     if isinstance(who, (Roll, Distribution)):
         if dc is None:  # a roll against an active observer's roll
             refuse_failure_reroll(who, field_name, "a test against an active observer")
         return who
-    raise fail(field_name, who, "a Character, a Roll or a Distribution", ExplodiceTypeError)
+    raise fail(field_name, who, Phrase("a Character, a Roll or a Distribution"), ExplodiceTypeError)
 
 
 def _passive_value(who: Any, system: System, i: int) -> tuple[str, int]:
@@ -126,9 +131,11 @@ def hide(
     system = check_system(system)
     for name, observers in (("active", active), ("passive", passive)):
         if isinstance(observers, (str, bytes)) or not isinstance(observers, Sequence):
-            raise fail(name, observers, "a list of observers", ExplodiceTypeError)
+            raise fail(name, observers, Phrase("a list of observers"), ExplodiceTypeError)
     if not active and not passive:
-        raise ExplodiceError("`active` and `passive` are both empty: give at least one observer.")
+        raise ExplodiceError(
+            Phrase("`active` and `passive` are both empty: give at least one observer.")
+        )
     sampling = resolve_sampling(sampling, method=method, n=n, seed=seed, threads=threads)
     streams = sampling.streams()
     tie = 1 if rules.hiding_ties == "observer" else 0  # a tie reveals the hider: beat it by 1

@@ -34,6 +34,7 @@ from explodice.analysis.success import (
     refuse_failure_reroll,
 )
 from explodice.core.errors import ExplodiceTypeError, check_choice, clip, fail, listed, shown
+from explodice.core.words import Phrase
 from explodice.engine.distribution import Distribution
 from explodice.engine.sampling import Method, Sampling, Streams, resolve_sampling
 from explodice.game.character import Character
@@ -87,9 +88,9 @@ class Initiative:
 
 def _items(creatures: Any) -> list[tuple[Any, Any]]:
     """``(name, creature)`` pairs from a mapping, a list of Characters or a list of pairs."""
-    allowed = (
-        "a mapping name -> Character, Roll or modifier, a list of Characters, or a list of "
-        "(name, Character, Roll or modifier) pairs"
+    allowed = Phrase(
+        "a mapping name -> Character, Roll or modifier, a list of "
+        "Characters, or a list of (name, Character, Roll or modifier) pairs"
     )
     if isinstance(creatures, Mapping):
         return list(creatures.items())
@@ -110,22 +111,32 @@ def _creatures(creatures: Any, system: System, rules: Rules, streams: Streams) -
     items = _items(creatures)
     if len(items) < 2:
         raise ExplodiceError(
-            f"`creatures` must hold at least two creatures, but {len(items)} was passed."
+            Phrase(
+                "`creatures` must hold at least two creatures, but {n_items} was passed.",
+                n_items=len(items),
+            )
         )
     if len(items) > MAX_CREATURES:
         raise ExplodiceError(
-            f"`creatures` must hold at most {MAX_CREATURES} creatures (the exact ranks take "
-            f"seconds there), but {len(items)} were passed."
+            Phrase(
+                "`creatures` must hold at most {MAX_CREATURES} creatures (the exact "
+                "ranks take seconds there), but {n_items} were passed.",
+                MAX_CREATURES=MAX_CREATURES,
+                n_items=len(items),
+            )
         )
     names = [name if isinstance(name, str) else str(name) for name, _ in items]
     for (name, _), text in zip(items, names):
         if not isinstance(name, (str, numbers.Integral)) or isinstance(name, bool) or not text:
-            raise fail("creatures", name, "named by non-empty strings", ExplodiceTypeError)
+            raise fail("creatures", name, Phrase("named by non-empty strings"), ExplodiceTypeError)
     seen: set[str] = set()
     for text in names:
         if text in seen:  # `A=3 A=5` must not keep one of them without a word
             raise ExplodiceError(
-                f"`creatures` must have unique names, but {shown(text)} is given twice."
+                Phrase(
+                    "`creatures` must have unique names, but {text} is given twice.",
+                    text=shown(text),
+                )
             )
         seen.add(text)
     out = []
@@ -286,43 +297,59 @@ def _sides(sides: Any, names: list[str]) -> dict[str, list[int]]:
     """The creatures' indices of each side: two sides or more that split the creatures, each
     creature on exactly one side, once."""
     if not isinstance(sides, Mapping):
-        raise fail("sides", sides, "a mapping side -> names", ExplodiceTypeError)
+        raise fail("sides", sides, Phrase("a mapping side -> names"), ExplodiceTypeError)
     index = {name: i for i, name in enumerate(names)}
     groups: dict[str, list[int]] = {}
     side_of: dict[str, str] = {}
     for side, members in sides.items():
         if not isinstance(side, str) or not side:
-            raise fail("sides", side, "named by non-empty strings", ExplodiceTypeError)
+            raise fail("sides", side, Phrase("named by non-empty strings"), ExplodiceTypeError)
         where = f"sides.{clip(side)}"
         if isinstance(members, (str, bytes)) or not isinstance(members, Sequence):
-            raise fail(where, members, "a list of names", ExplodiceTypeError)
+            raise fail(where, members, Phrase("a list of names"), ExplodiceTypeError)
         if not members:
-            raise fail(where, members, "a non-empty list of names", ExplodiceError)
+            raise fail(where, members, Phrase("a non-empty list of names"), ExplodiceError)
         for m in members:
             if not isinstance(m, str) or m not in index:
                 raise fail(
                     where,
                     m,
-                    f"names of creatures of {listed(names)}",
+                    Phrase("names of creatures of {names}", names=listed(names)),
                     ExplodiceTypeError if not isinstance(m, str) else ExplodiceError,
                 )
             if m in side_of:
-                again = "twice on it" if side_of[m] == side else f"on {shown(side_of[m])} too"
+                again = (
+                    Phrase("twice on it")
+                    if side_of[m] == side
+                    else Phrase("on {side} too", side=shown(side_of[m]))
+                )
                 raise ExplodiceError(
-                    f"`{where}` names {shown(m)} {again}: the sides must split the creatures, "
-                    "each on one side, once."
+                    Phrase(
+                        "`{where}` names {m} {again}: the sides must split the creatures, "
+                        "each on one side, once.",
+                        where=where,
+                        m=shown(m),
+                        again=again,
+                    )
                 )
             side_of[m] = side
         groups[side] = [index[m] for m in members]
     if len(groups) < 2:
         raise fail(
-            "sides", sides, "two sides or more (one side acts before no other)", ExplodiceError
+            "sides",
+            sides,
+            Phrase("two sides or more (one side acts before no other)"),
+            ExplodiceError,
         )
     left = [n for n in names if n not in side_of]
     if left:
         raise ExplodiceError(
-            f"`sides` must put every creature on a side, but {shown(left[0])} is on none "
-            f"({len(left)} left out): the sides must split the creatures."
+            Phrase(
+                "`sides` must put every creature on a side, but {left} is on none "
+                "({n_left} left out): the sides must split the creatures.",
+                left=shown(left[0]),
+                n_left=len(left),
+            )
         )
     return groups
 

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 import pandas as pd
 
 from explodice.core.errors import check_items
+from explodice.core.words import Phrase
 from explodice.engine.d20 import d20
 from explodice.engine.distribution import Distribution
 from explodice.engine.exact import exact
@@ -49,11 +50,16 @@ def reroll_worth(
         list(DC_TABLES[system].values())
         if dcs is None
         else [
-            check_int("dcs", x, lo=-MAX_DC, hi=MAX_DC) for x in check_items("dcs", dcs, what="DCs")
+            check_int("dcs", x, lo=-MAX_DC, hi=MAX_DC)
+            for x in check_items("dcs", dcs, what=Phrase("DCs"))
         ]
     )
-    advantages = check_items("advantages", advantages, what=f"states {list(ADVANTAGE_STATES)}")
-    modifiers = check_items("modifiers", modifiers, what="modifiers")
+    advantages = check_items(
+        "advantages",
+        advantages,
+        what=Phrase("states {ADVANTAGE_STATES}", ADVANTAGE_STATES=list(ADVANTAGE_STATES)),
+    )
+    modifiers = check_items("modifiers", modifiers, what=Phrase("modifiers"))
     Roll(policy=policy)  # validates the policy before any work
     rows = []
     for adv in advantages:

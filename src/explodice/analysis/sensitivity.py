@@ -66,6 +66,7 @@ from explodice.core.errors import (
     fail,
     shown,
 )
+from explodice.core.words import Phrase
 from explodice.day.scenario import Scenario
 from explodice.day.simulate import simulate_day
 from explodice.engine.attack import attack_odds
@@ -626,7 +627,7 @@ def _as_party(value: Any) -> tuple[Character, ...] | None:
         return None
     if isinstance(value, Character):
         value = [value]
-    allowed = "a list of Characters (or a configuration with .party, .day and .rules)"
+    allowed = Phrase("a list of Characters (or a configuration with .party, .day and .rules)")
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         raise fail("party", value, allowed, ExplodiceError, wrong_type=True)
     try:
@@ -635,7 +636,7 @@ def _as_party(value: Any) -> tuple[Character, ...] | None:
         raise fail("party", value, allowed, ExplodiceError, wrong_type=True) from None
     for i, c in enumerate(party):
         if not isinstance(c, Character):
-            raise fail(f"party[{i}]", c, "a Character", ExplodiceError, wrong_type=True)
+            raise fail(f"party[{i}]", c, Phrase("a Character"), ExplodiceError, wrong_type=True)
     return party or None
 
 
@@ -644,7 +645,7 @@ _Name = TypeVar("_Name", bound=str)
 
 def _choices(name: str, values: Any, allowed: tuple[_Name, ...]) -> tuple[_Name, ...]:
     """A non-empty list of names from ``allowed``, repeats dropped."""
-    items = check_items(name, values, what=f"values from {list(allowed)}")
+    items = check_items(name, values, what=Phrase("values from {allowed}", allowed=list(allowed)))
     return tuple(dict.fromkeys(check_choice(name, x, allowed, ExplodiceError) for x in items))
 
 
@@ -652,8 +653,12 @@ def _lucky_or_none(value: Any) -> Reroll | None:
     reroll = as_reroll(value, "rerolls")
     if reroll is not None and reroll.trigger != "one":
         raise ExplodiceError(
-            "`rerolls` must hold None or Reroll('one') (Lucky): a reroll on failure takes "
-            f"each cell's DC, so it is not on this grid, but {reroll!r} was passed."
+            Phrase(
+                "`rerolls` must hold None or Reroll('one') (Lucky): a reroll on "
+                "failure takes each cell's DC, so it is not on this grid, but "
+                "{reroll!r} was passed.",
+                reroll=reroll,
+            )
         )
     return reroll
 
@@ -669,17 +674,19 @@ def _grid(
     return _Grid(
         modifiers=tuple(
             check_int("modifiers", m, lo=-100, hi=100)
-            for m in check_items("modifiers", modifiers, what="modifiers")
+            for m in check_items("modifiers", modifiers, what=Phrase("modifiers"))
         ),
         dcs=tuple(
             check_int("dcs", d, lo=-MAX_DC, hi=MAX_DC)
-            for d in check_items("dcs", DC_TABLE.values() if dcs is None else dcs, what="DCs")
+            for d in check_items(
+                "dcs", DC_TABLE.values() if dcs is None else dcs, what=Phrase("DCs")
+            )
         ),
         advantages=_choices("advantages", advantages, ADVANTAGE_STATES),
         kinds=_choices("kinds", kinds, KINDS),
         policies=tuple(
             parse_policy(p, dc=0, field_name="policies")
-            for p in check_items("policies", policies, what="policies")
+            for p in check_items("policies", policies, what=Phrase("policies"))
         ),
         rerolls=tuple(_lucky_or_none(r) for r in check_items("rerolls", rerolls)),
     )
@@ -701,8 +708,11 @@ def _parts_wanted(
     missing = [p for p in wanted if p not in available]
     if missing:
         raise ExplodiceError(
-            f"`parts` {missing} need their input: 'party' a party, 'day' a day scenario "
-            "(and day_method other than 'none')."
+            Phrase(
+                "`parts` {missing} need their input: 'party' a party, 'day' a day "
+                "scenario (and day_method other than 'none').",
+                missing=missing,
+            )
         )
     return wanted
 
@@ -791,7 +801,9 @@ def sensitivity(
     rules = check_rules(rules)
     party_ = _as_party(party)
     if day is not None and not isinstance(day, Scenario):
-        raise ExplodiceTypeError(f"`day` must be a Scenario or None, but {shown(day)} was passed.")
+        raise ExplodiceTypeError(
+            Phrase("`day` must be a Scenario or None, but {day} was passed.", day=shown(day))
+        )
     if modifiers is None:
         modifiers = getattr(config, "modifiers", None) or MODIFIERS
     grid = _grid(modifiers, dcs, advantages, kinds, policies, rerolls)

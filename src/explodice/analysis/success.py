@@ -32,6 +32,7 @@ from explodice.core.errors import (
     fail,
     shown,
 )
+from explodice.core.words import Phrase
 from explodice.engine.d20 import d20
 from explodice.engine.distribution import Distribution
 from explodice.engine.exact import exact
@@ -149,7 +150,9 @@ def as_distribution(
         return item
     if isinstance(item, Roll):
         return _distribution(item, system, rules, streams)
-    raise ExplodiceTypeError(f"expected a Roll or a Distribution, but {shown(item)} was passed.")
+    raise ExplodiceTypeError(
+        Phrase("expected a Roll or a Distribution, but {item} was passed.", item=shown(item))
+    )
 
 
 def refuse_failure_reroll(item: Any, field_name: str, where: str) -> None:
@@ -158,8 +161,14 @@ def refuse_failure_reroll(item: Any, field_name: str, where: str) -> None:
     roll = item.roll if isinstance(item, Distribution) else item
     if isinstance(roll, Roll) and roll.reroll_dc is not None:
         err = ExplodiceError(
-            f"`{field_name}` must not carry a reroll on failure in {where}, which has no DC "
-            f"to fail (Reroll('one'), Lucky, is allowed), but {shown(roll.reroll)} was passed."
+            Phrase(
+                "`{field_name}` must not carry a reroll on failure in {where}, which "
+                "has no DC to fail (Reroll('one'), Lucky, is allowed), but {reroll} "
+                "was passed.",
+                field_name=field_name,
+                where=where,
+                reroll=shown(roll.reroll),
+            )
         )
         err.field = field_name
         raise err
@@ -179,10 +188,18 @@ def resolve_readings(
         if readings == "both":
             return DISADVANTAGE_READINGS
         readings = [readings]
-    listed = check_items("readings", readings, what=f"readings {list(DISADVANTAGE_READINGS)}")
+    listed = check_items(
+        "readings",
+        readings,
+        what=Phrase(
+            "readings {DISADVANTAGE_READINGS}", DISADVANTAGE_READINGS=list(DISADVANTAGE_READINGS)
+        ),
+    )
     out = tuple(check_choice("readings", r, DISADVANTAGE_READINGS) for r in listed)
     if not out:
-        raise ExplodiceError("`readings` must name at least one reading, but [] was passed.")
+        raise ExplodiceError(
+            Phrase("`readings` must name at least one reading, but [] was passed.")
+        )
     return out
 
 
@@ -193,7 +210,11 @@ def states(
     out: list[tuple[str, Advantage, Rules]] = []
     chosen = [
         check_choice("advantages", adv, ADVANTAGE_STATES, ExplodiceError)
-        for adv in check_items("advantages", advantages, what=f"states {list(ADVANTAGE_STATES)}")
+        for adv in check_items(
+            "advantages",
+            advantages,
+            what=Phrase("states {ADVANTAGE_STATES}", ADVANTAGE_STATES=list(ADVANTAGE_STATES)),
+        )
     ]
     what = f"readings {list(DISADVANTAGE_READINGS)}"
     read = [
@@ -316,7 +337,7 @@ def _character_specs(
     for c in characters:
         if not isinstance(c, Character):
             raise ExplodiceTypeError(
-                f"`characters` must hold Character objects, but {shown(c)} was passed."
+                Phrase("`characters` must hold Character objects, but {c} was passed.", c=shown(c))
             )
         wanted = (
             list(tests)
@@ -347,7 +368,7 @@ def _character_roll(c: Character, test: Any, system: System) -> tuple[Roll, str]
         if test[0] == "save" and isinstance(test[1], str):
             test = f"save {test[1]}"
     if not isinstance(test, str):
-        allowed = "skill or ability names or 'save <ability>'"
+        allowed = Phrase("skill or ability names or 'save <ability>'")
         raise fail("tests", test, allowed, ExplodiceError, wrong_type=True)
     words = test.split()
     if len(words) == 2 and "save" in (words[0].lower(), words[1].lower()):
@@ -377,17 +398,24 @@ def _specs(
     if characters is not None:
         if modifiers is not None:
             raise ExplodiceError(
-                "`modifiers` must be None when `characters` is given, but "
-                f"{shown(modifiers)} was passed."
+                Phrase(
+                    "`modifiers` must be None when `characters` is given, but "
+                    "{modifiers} was passed.",
+                    modifiers=shown(modifiers),
+                )
             )
         characters = (
             [characters]
             if isinstance(characters, Character)
-            else check_items("characters", characters, what="Character objects")
+            else check_items("characters", characters, what=Phrase("Character objects"))
         )
-        tests = None if tests is None else check_items("tests", tests, what="tests")
+        tests = None if tests is None else check_items("tests", tests, what=Phrase("tests"))
         return _character_specs(characters, tests, system)
-    mods = MODIFIERS if modifiers is None else check_items("modifiers", modifiers, what="modifiers")
+    mods = (
+        MODIFIERS
+        if modifiers is None
+        else check_items("modifiers", modifiers, what=Phrase("modifiers"))
+    )
     return [_Spec(check_int("modifiers", m, lo=-100, hi=100), kind, actor, policy) for m in mods]
 
 
@@ -530,7 +558,11 @@ def success_table(
     system = check_system(system)
     rules = check_rules(rules)
     readings = resolve_readings(readings, rules)
-    advantages = check_items("advantages", advantages, what=f"states {list(ADVANTAGE_STATES)}")
+    advantages = check_items(
+        "advantages",
+        advantages,
+        what=Phrase("states {ADVANTAGE_STATES}", ADVANTAGE_STATES=list(ADVANTAGE_STATES)),
+    )
     sampling = resolve_sampling(sampling, method=method, n=n, seed=seed, threads=threads)
     streams = sampling.streams()
     Roll(kind=kind, actor=actor, policy=policy)  # validates kind, actor, policy
@@ -538,7 +570,8 @@ def success_table(
         list(DC_TABLES[system].values())
         if dcs is None
         else [
-            check_int("dcs", d, lo=-MAX_DC, hi=MAX_DC) for d in check_items("dcs", dcs, what="DCs")
+            check_int("dcs", d, lo=-MAX_DC, hi=MAX_DC)
+            for d in check_items("dcs", dcs, what=Phrase("DCs"))
         ]
     )
     specs = _specs(modifiers, characters, tests, system, kind, actor, policy)
@@ -577,7 +610,10 @@ def pivot_success(
     """
     if not isinstance(table, pd.DataFrame):
         raise ExplodiceTypeError(
-            f"`table` must be a DataFrame from success_table, but {shown(table)} was passed."
+            Phrase(
+                "`table` must be a DataFrame from success_table, but {table} was passed.",
+                table=shown(table),
+            )
         )
     index = _column_names("index", index)
     columns = _column_names("columns", columns)
@@ -585,14 +621,22 @@ def pivot_success(
     missing = [c for c in index + columns + [values] if c not in table.columns]
     if missing:
         raise ExplodiceError(
-            f"`table` must have the columns {missing}, but its columns are {list(table.columns)}."
+            Phrase(
+                "`table` must have the columns {missing}, but its columns are {columns}.",
+                missing=missing,
+                columns=list(table.columns),
+            )
         )
     dup = table.duplicated(subset=index + columns)
     if dup.any():
         row = table.loc[dup, index + columns].iloc[0].to_dict()
         raise ExplodiceError(
-            f"`table` must have one row per {index + columns} to pivot, but "
-            f"{row} repeats; filter it (by policy, character, ...) first."
+            Phrase(
+                "`table` must have one row per {value} to pivot, but {row} repeats; "
+                "filter it (by policy, character, ...) first.",
+                value=index + columns,
+                row=row,
+            )
         )
     wide = table.pivot(index=index, columns=columns, values=values)
     order = table[columns].drop_duplicates()
@@ -612,7 +656,7 @@ def _column_names(field_name: str, value: Any, *, one: bool = False) -> list[str
         return [value]
     if one or isinstance(value, (bytes, Mapping)) or not isinstance(value, (list, tuple)):
         raise fail(field_name, value, allowed, ExplodiceError, wrong_type=True)
-    names = check_items(field_name, value, what="column names")
+    names = check_items(field_name, value, what=Phrase("column names"))
     if not all(isinstance(v, str) for v in names):
         raise fail(field_name, value, allowed, ExplodiceError, wrong_type=True)
     return names
@@ -623,7 +667,7 @@ def unpivot_success(wide: pd.DataFrame, *, values: str = "p") -> pd.DataFrame:
     become columns, the cells the ``values`` column).
     """
     if not isinstance(wide, pd.DataFrame):
-        raise fail("wide", wide, "a DataFrame from pivot_success", ExplodiceTypeError)
+        raise fail("wide", wide, Phrase("a DataFrame from pivot_success"), ExplodiceTypeError)
     values = _column_names("values", values, one=True)[0]
     long = wide.melt(ignore_index=False, value_name=values).reset_index()
     return long.dropna(subset=[values]).reset_index(drop=True)

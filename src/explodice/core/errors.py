@@ -44,6 +44,8 @@ import numbers
 from collections.abc import Mapping
 from typing import Any, Literal, TypeVar, overload
 
+from explodice.core.words import N_, Phrase
+
 __all__ = [
     "ExplodiceError",
     "ExplodiceTypeError",
@@ -60,7 +62,11 @@ __all__ = [
     "clip",
     "fail",
     "listed",
+    "message_of",
     "one_line",
+    "one_of",
+    "Phrase",
+    "reason",
     "recast",
     "shown",
     "type_error_of",
@@ -79,6 +85,18 @@ class ExplodiceError(ValueError):
     """
 
     field: str | None = None
+    #: The message as a :class:`~explodice.core.words.Phrase`, when it was given as one: the
+    #: command line says it in the user's language (``str(err)`` is the English sentence).
+    phrase: Phrase | None = None
+
+    def __init__(self, *args: Any) -> None:
+        if len(args) == 1 and isinstance(args[0], Phrase):
+            self.phrase = args[0]
+            args = (str(args[0]),)
+        super().__init__(*args)
+
+    def __reduce__(self) -> tuple[Any, ...]:  # a copy keeps its phrase (a helper process's)
+        return (type(self), (self.phrase or (self.args[0] if self.args else ""),), self.__dict__)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -123,7 +141,7 @@ def type_error_of(error: type[ExplodiceError]) -> type[ExplodiceError]:
 def recast(
     err: ExplodiceError,
     error: type[ExplodiceError],
-    message: str | None = None,
+    message: str | Phrase | None = None,
     field_name: str | None = None,
 ) -> ExplodiceError:
     """``err`` as an ``error`` of another domain (a character's check refused by the rules'
@@ -136,9 +154,30 @@ def recast(
     'ExplodiceTypeError'
     """
     klass = type_error_of(error) if isinstance(err, TypeError) else error
-    out = klass(str(err) if message is None else message)
+    out = klass((err.phrase or str(err)) if message is None else message)
     out.field = err.field if field_name is None else field_name
     return out
+
+
+def message_of(err: BaseException) -> Phrase | str:
+    """What ``err`` says, to say again: its phrase when it has one (so that it is still said
+    in the user's language), else its text.
+
+    >>> str(message_of(RulesError(Phrase("`{f}` is wrong", f="dc"))))
+    '`dc` is wrong'
+    """
+    phrase = getattr(err, "phrase", None)
+    return phrase if isinstance(phrase, Phrase) else str(err)
+
+
+def reason(err: OSError) -> Phrase | str:
+    """Why the system refused a file (``err.strerror``: "Permission denied"), to be said in
+    the user's language where the catalogue has it; its text when it has no reason.
+
+    >>> str(reason(PermissionError(13, "Permission denied")))
+    'Permission denied'
+    """
+    return Phrase(err.strerror) if err.strerror else str(err)
 
 
 def shown(value: Any) -> str:
@@ -156,7 +195,7 @@ def shown(value: Any) -> str:
 def fail(
     field_name: str,
     value: Any,
-    allowed: str,
+    allowed: str | Phrase,
     error: type[ExplodiceError] = RulesError,
     *,
     wrong_type: bool = False,
@@ -165,7 +204,14 @@ def fail(
     name, which may hold a user's key, and the value both shortened when long); with
     ``wrong_type``, ``error``'s type sibling (:func:`type_error_of`)."""
     klass = type_error_of(error) if wrong_type else error
-    err = klass(f"`{clip(field_name)}` must be {allowed}, but {shown(value)} was passed.")
+    err = klass(
+        Phrase(
+            N_("`{field}` must be {allowed}, but {value} was passed."),
+            field=clip(field_name),
+            allowed=allowed,
+            value=shown(value),
+        )
+    )
     err.field = field_name
     return err
 
@@ -195,9 +241,9 @@ def check_choice(
     """
     # the message is written only for a refusal: a Roll checks its choices on every creation
     if not isinstance(value, str):  # first: an array compared with `in` is ambiguous
-        raise fail(field_name, value, f"one of {listed(choices)}", error, wrong_type=True)
+        raise fail(field_name, value, one_of(choices), error, wrong_type=True)
     if value not in choices:
-        raise fail(field_name, value, f"one of {listed(choices)}", error)
+        raise fail(field_name, value, one_of(choices), error)
     return choices[choices.index(value)]
 
 
@@ -240,7 +286,7 @@ def check_flag(
         return value
     if type(value).__name__ == "bool_" and type(value).__module__ == "numpy":
         return bool(value)
-    allowed = "True, False or None" if none else "True or False"
+    allowed = Phrase(N_("True, False or None") if none else N_("True or False"))
     raise fail(field_name, value, allowed, error, wrong_type=True)
 
 
@@ -248,7 +294,7 @@ def check_text(
     field_name: str,
     value: Any,
     *,
-    what: str = "a non-empty string",
+    what: str | Phrase = Phrase(N_("a non-empty string")),
     none: bool = False,
     error: type[ExplodiceError] = ExplodiceError,
 ) -> str | None:
@@ -260,7 +306,7 @@ def check_text(
     """
     if value is None and none:
         return None
-    allowed = f"{what} or None" if none else what
+    allowed = Phrase(N_("{what} or None"), what=what) if none else what
     if not isinstance(value, str):
         raise fail(field_name, value, allowed, error, wrong_type=True)
     if not value.strip():
@@ -282,13 +328,13 @@ def check_int(
     sibling); ``lo``/``hi`` are inclusive bounds, and an integer beyond them a wrong value.
     """
     if lo is None and hi is None:
-        allowed = "an integer"
+        allowed = Phrase(N_("an integer"))
     elif hi is None:
-        allowed = f"an integer >= {lo}"
+        allowed = Phrase(N_("an integer >= {lo}"), lo=lo)
     elif lo is None:
-        allowed = f"an integer <= {hi}"
+        allowed = Phrase(N_("an integer <= {hi}"), hi=hi)
     else:
-        allowed = f"an integer in {lo}..{hi}"
+        allowed = Phrase(N_("an integer in {lo}..{hi}"), lo=lo, hi=hi)
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise fail(field_name, value, allowed, error, wrong_type=True)
     value = int(value)
@@ -312,9 +358,14 @@ def check_real(
     >>> check_real("weight", 0.5, lo=0)
     0.5
     """
-    bounds = [f">= {lo}" if lo is not None else "", f"<= {hi}" if hi is not None else ""]
-    allowed = " and ".join(b for b in bounds if b)
-    allowed = f"a finite number {allowed}".rstrip()
+    if lo is None and hi is None:
+        allowed = Phrase(N_("a finite number"))
+    elif hi is None:
+        allowed = Phrase(N_("a finite number >= {lo}"), lo=lo)
+    elif lo is None:
+        allowed = Phrase(N_("a finite number <= {hi}"), hi=hi)
+    else:
+        allowed = Phrase(N_("a finite number >= {lo} and <= {hi}"), lo=lo, hi=hi)
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise fail(field_name, value, allowed, error, wrong_type=True)
     try:
@@ -330,7 +381,7 @@ def check_items(
     field_name: str,
     value: Any,
     *,
-    what: str = "values",
+    what: str | Phrase = Phrase(N_("values")),
     error: type[ExplodiceError] = ExplodiceError,
 ) -> list[Any]:
     """``value`` (an iterable other than a string or a mapping) as a non-empty list, or the
@@ -345,13 +396,19 @@ def check_items(
     explodice.core.errors.ExplodiceTypeError: `modifiers` must be a list of values, but 5 was passed.
     """
     if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
-        raise fail(field_name, value, f"a list of {what}", error, wrong_type=True)
+        raise fail(
+            field_name, value, Phrase(N_("a list of {what}"), what=what), error, wrong_type=True
+        )
     try:
         items = list(value)
     except TypeError:  # a 0-d numpy array has __iter__ but cannot be iterated
-        raise fail(field_name, value, f"a list of {what}", error, wrong_type=True) from None
+        raise fail(
+            field_name, value, Phrase(N_("a list of {what}"), what=what), error, wrong_type=True
+        ) from None
     if not items:
-        raise fail(field_name, value, f"a list of at least one of the {what}", error)
+        raise fail(
+            field_name, value, Phrase(N_("a list of at least one of the {what}"), what=what), error
+        )
     return items
 
 
@@ -359,7 +416,7 @@ def check_mapping(
     field_name: str,
     value: Any,
     *,
-    what: str = "NAME: value items",
+    what: str | Phrase = Phrase(N_("NAME: value items")),
     error: type[ExplodiceError] = ExplodiceError,
 ) -> dict[Any, Any]:
     """``value`` (a mapping) as a non-empty dict; anything else is refused.
@@ -368,9 +425,16 @@ def check_mapping(
     {'trained': 4}
     """
     if not isinstance(value, Mapping):
-        raise fail(field_name, value, f"a mapping of {what}", error, wrong_type=True)
+        raise fail(
+            field_name, value, Phrase(N_("a mapping of {what}"), what=what), error, wrong_type=True
+        )
     if not value:
-        raise fail(field_name, value, f"a mapping of at least one of the {what}", error)
+        raise fail(
+            field_name,
+            value,
+            Phrase(N_("a mapping of at least one of the {what}"), what=what),
+            error,
+        )
     return dict(value)
 
 
@@ -398,10 +462,23 @@ def check_unique(
         k = item if key is None else key(item)
         if k in seen:
             first = seen[k]
-            same = "" if first == item else f" (as {shown(first)} and {shown(item)})"
+            field, given = clip(field_name), shown(item)
             err = error(
-                f"`{clip(field_name)}` must give each value once, but {shown(item)} is given "
-                f"twice{same}."
+                Phrase(
+                    N_("`{field}` must give each value once, but {value} is given twice."),
+                    field=field,
+                    value=given,
+                )
+                if first == item
+                else Phrase(
+                    N_(
+                        "`{field}` must give each value once, but {value} is given twice "
+                        "(as {first} and {value})."
+                    ),
+                    field=field,
+                    value=given,
+                    first=shown(first),
+                )
             )
             err.field = field_name
             raise err
@@ -419,6 +496,15 @@ def clip(text: Any, limit: int = MAX_SHOWN) -> str:
     if len(text) > limit:
         return f"{text[: max(1, limit - 20)]}...({len(text)} chars)"
     return text
+
+
+def one_of(choices: Any) -> Phrase:
+    """What a check of a choice allows: "one of ['a', 'b']" (the names :func:`listed`).
+
+    >>> str(one_of(("en", "fr")))
+    "one of ['en', 'fr']"
+    """
+    return Phrase(N_("one of {choices}"), choices=listed(choices))
 
 
 def listed(names: Any, limit: int = 12) -> str:

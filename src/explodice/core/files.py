@@ -33,8 +33,9 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from explodice.core.errors import ExplodiceError, ExplodiceTypeError, fail
+from explodice.core.errors import ExplodiceError, ExplodiceTypeError, fail, reason
 from explodice.core.numbers import read_int
+from explodice.core.words import Phrase
 
 __all__ = [
     "MAX_TEXT_BYTES",
@@ -65,7 +66,9 @@ def check_path(path: Any, field_name: str = "path") -> Path:
     'party.toml'
     """
     if not isinstance(path, (str, os.PathLike)):
-        raise fail(field_name, path, "a file path (a str or a path object)", ExplodiceTypeError)
+        raise fail(
+            field_name, path, Phrase("a file path (a str or a path object)"), ExplodiceTypeError
+        )
     return Path(path)
 
 
@@ -79,16 +82,30 @@ def read_text(path: str | os.PathLike[str], *, error: type[ExplodiceError]) -> s
     try:
         with open(path, "rb") as f:
             if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                raise error(f"{path}: cannot be read (not a regular file).")
+                raise error(Phrase("{path}: cannot be read (not a regular file).", path=path))
             data = f.read(MAX_TEXT_BYTES + 1)
     except OSError as err:
-        raise error(f"{path}: cannot be read ({err.strerror}).") from None
+        raise error(
+            Phrase(
+                "{path}: cannot be read ({strerror}).",
+                path=path,
+                strerror=reason(err),
+            )
+        ) from None
     if len(data) > MAX_TEXT_BYTES:
-        raise error(f"{path}: cannot be read (larger than {MAX_TEXT_BYTES // 2**20} MiB).")
+        raise error(
+            Phrase(
+                "{path}: cannot be read (larger than {value} MiB).",
+                path=path,
+                value=MAX_TEXT_BYTES // 2**20,
+            )
+        )
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise error(f"{path}: not valid UTF-8 (byte {err.start}).") from None
+        raise error(
+            Phrase("{path}: not valid UTF-8 (byte {start}).", path=path, start=err.start)
+        ) from None
 
 
 def _depth(value: Any) -> int:
@@ -109,11 +126,23 @@ def parse_toml(text: str, *, source: str, error: type[ExplodiceError]) -> dict[s
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise error(f"{source}: not valid TOML: {err}") from None
+        raise error(Phrase("{source}: not valid TOML: {err}", source=source, err=err)) from None
     except RecursionError:
-        raise error(f"{source}: not valid TOML: nested deeper than {MAX_TOML_DEPTH}") from None
+        raise error(
+            Phrase(
+                "{source}: not valid TOML: nested deeper than {MAX_TOML_DEPTH}",
+                source=source,
+                MAX_TOML_DEPTH=MAX_TOML_DEPTH,
+            )
+        ) from None
     if _depth(data) > MAX_TOML_DEPTH:
-        raise error(f"{source}: tables and arrays nested deeper than {MAX_TOML_DEPTH}.")
+        raise error(
+            Phrase(
+                "{source}: tables and arrays nested deeper than {MAX_TOML_DEPTH}.",
+                source=source,
+                MAX_TOML_DEPTH=MAX_TOML_DEPTH,
+            )
+        )
     return data
 
 
@@ -152,7 +181,11 @@ def check_writable(
     explodice.core.errors.ExplodiceError: `--out` ... is an input of this command (...grid.toml): writing it would replace it; choose another name.
     """
     if isinstance(path, str) and not path.strip():  # Path("") is the current folder
-        raise error(f"`{what}` is empty; give the name of a {'folder' if folder else 'file'}.")
+        raise error(
+            Phrase("`{what}` is empty; give the name of a folder.", what=what)
+            if folder
+            else Phrase("`{what}` is empty; give the name of a file.", what=what)
+        )
     path = Path(path)
     parent = path.parent if str(path.parent) else Path(".")
     for source in inputs:
@@ -160,31 +193,67 @@ def check_writable(
             _same_file(path, source) or any(_inside(source, path / sub) for sub in owned)
         ):
             raise error(
-                f"`{what}` {str(path)!r} is an input of this command ({source}): writing it "
-                "would replace it; choose another name."
+                Phrase(
+                    "`{what}` {path!r} is an input of this command ({source}): writing "
+                    "it would replace it; choose another name.",
+                    what=what,
+                    path=str(path),
+                    source=source,
+                )
             )
     if folder:
         if path.exists() and not path.is_dir():
-            raise error(f"`{what}` {str(path)!r} is not a folder; give a folder to write into.")
+            raise error(
+                Phrase(
+                    "`{what}` {path!r} is not a folder; give a folder to write into.",
+                    what=what,
+                    path=str(path),
+                )
+            )
         return path
     if path.is_dir():
-        raise error(f"`{what}` {str(path)!r} is a folder; give a file name.")
+        raise error(
+            Phrase("`{what}` {path!r} is a folder; give a file name.", what=what, path=str(path))
+        )
     if path.exists() and not path.is_file():
         raise error(
-            f"`{what}` {str(path)!r} is not a regular file ({_kind(path)}); give the name of "
-            "a file to write."
+            Phrase(
+                "`{what}` {path!r} is not a regular file ({kind}); give the name of "
+                "a file to write.",
+                what=what,
+                path=str(path),
+                kind=_kind(path),
+            )
         )
     if not replace and (path.exists() or path.is_symlink()):
         raise error(
-            f"`{what}` {str(path)!r} already exists; choose another name, remove it first, "
-            "or give --force to replace it."
+            Phrase(
+                "`{what}` {path!r} already exists; choose another name, remove it "
+                "first, or give --force to replace it.",
+                what=what,
+                path=str(path),
+            )
         )
     if not parent.is_dir():
-        raise error(f"`{what}` {str(path)!r}: the folder {str(parent)!r} does not exist.")
+        raise error(
+            Phrase(
+                "`{what}` {path!r}: the folder {parent!r} does not exist.",
+                what=what,
+                path=str(path),
+                parent=str(parent),
+            )
+        )
     try:
         fd, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=parent)
     except OSError as err:
-        raise error(f"`{what}` {str(path)!r} cannot be written ({err.strerror}).") from None
+        raise error(
+            Phrase(
+                "`{what}` {path!r} cannot be written ({strerror}).",
+                what=what,
+                path=str(path),
+                strerror=reason(err),
+            )
+        ) from None
     os.close(fd)
     os.unlink(probe)
     return path

@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 
 from explodice.core.errors import ExplodiceError
+from explodice.core.words import Phrase
 from explodice.day import _chain_kernel as kernel
 from explodice.day.overflow import best_pour, order_of, pour
 from explodice.day.rolls import DrainLaw, dice_tails, drain_pmf
@@ -76,11 +77,18 @@ def check_states(name: str, levels: tuple[int, ...] | list[int], slots: int = 1)
     still hold) make more than :data:`STATE_LIMIT` states."""
     n = int(np.prod([lv + 1 for lv in levels])) * slots
     if n > STATE_LIMIT:
-        held = f" x {slots} counts of rerolls left" if slots > 1 else ""
+        held = Phrase(" x {slots} counts of rerolls left", slots=slots) if slots > 1 else ""
         raise ExplodiceError(
-            f"`scenario`: character {name!r} has gauges {dict(zip(GAUGES, levels))}{held}, "
-            f"{n:,} states; the exact day allows at most {STATE_LIMIT:,} per character "
-            "(use simulate_day)."
+            Phrase(
+                "`scenario`: character {name!r} has gauges {dict}{held}, {n:,} "
+                "states; the exact day allows at most {STATE_LIMIT:,} per character "
+                "(use simulate_day).",
+                name=name,
+                dict=dict(zip(GAUGES, levels)),
+                held=held,
+                n=n,
+                STATE_LIMIT=STATE_LIMIT,
+            )
         )
 
 
@@ -310,7 +318,7 @@ def _pour_targets(
     seq = after[first_of]
     if not (after == seq[np.searchsorted(present, plane)]).all():
         raise ExplodiceError(
-            "an overflow order must depend, after its first gauge, on the others' levels"
+            Phrase("an overflow order must depend, after its first gauge, on the others' levels")
         )
     level = np.zeros((present.size, 2), np.int64)  # the next gauges' levels, in order
     step = np.zeros((present.size, 2), np.int64)  # and their strides
@@ -491,9 +499,12 @@ class LevelChain:
         at 0)."""
         if self.n_bins != 1:
             raise ExplodiceError(
-                '`overflow`: "best" (the player\'s choice of the gauge that takes an excess) is '
-                "played on gauge levels only: the exact day's distributions are not available "
-                "under it (distributions=False, or overflow='fullest')."
+                Phrase(
+                    '`overflow`: "best" (the player\'s choice of the gauge that takes an '
+                    "excess) is played on gauge levels only: the exact day's "
+                    "distributions are not available under it (distributions=False, or "
+                    "overflow='fullest')."
+                )
             )
         key = (g, hash(V.tobytes()))  # one choice of gauges per roll, whatever c
         if self._best_key != key:

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from explodice.core.errors import ExplodiceError, ExplodiceTypeError, shown
+from explodice.core.words import Phrase
 from explodice.day.rolls import DrainLaw, RollChoices, roll_choices
 from explodice.day.scenario import Scenario
 from explodice.engine.compiled import CompiledRoll, compile_roll
@@ -238,10 +239,13 @@ def check_day_rules(rules: Rules | None) -> Rules:
     rules = check_rules(rules)
     if rules.close_contest:
         err = ExplodiceError(
-            "`close_contest`: the day's engines (simulate_day, exact_day, optimal_policy, "
-            "rolls_to_empty) do not play lutte serrée's bids of HP: a total equal to its DC "
-            "would count as a success and no HP be paid. Play the day with "
-            "close_contest=False, and the ties with close_contest() or close_opposed()."
+            Phrase(
+                "`close_contest`: the day's engines (simulate_day, exact_day, "
+                "optimal_policy, rolls_to_empty) do not play lutte serrée's bids of "
+                "HP: a total equal to its DC would count as a success and no HP be "
+                "paid. Play the day with close_contest=False, and the ties with "
+                "close_contest() or close_opposed()."
+            )
         )
         err.field = "close_contest"
         raise err
@@ -255,7 +259,10 @@ def compile_day(scenario: Scenario, rules: Rules | None = None) -> CompiledDay:
     rules = check_day_rules(rules)
     if not isinstance(scenario, Scenario):
         err = ExplodiceTypeError(
-            f"`scenario` must be a Scenario, but {shown(scenario)} was passed."
+            Phrase(
+                "`scenario` must be a Scenario, but {scenario} was passed.",
+                scenario=shown(scenario),
+            )
         )
         err.field = "scenario"
         raise err
@@ -348,8 +355,12 @@ class DayPolicy(ABC):
         """Refuse a day other than the policy's own."""
         if day.scenario != self.scenario or day.rules != self.rules:
             raise ExplodiceError(
-                "`policy`: this OptimalPolicy was computed for another scenario or other "
-                f"rules ({self.scenario.describe()}; {self.rules.describe()})."
+                Phrase(
+                    "`policy`: this OptimalPolicy was computed for another scenario or "
+                    "other rules ({describe}; {describe2}).",
+                    describe=self.scenario.describe(),
+                    describe2=self.rules.describe(),
+                )
             )
 
     @abstractmethod
@@ -369,8 +380,11 @@ def check_day_policy(policy: Any, day: CompiledDay) -> DayPolicy | None:
         return None
     if not isinstance(policy, DayPolicy):
         err = ExplodiceTypeError(
-            "`policy` must be an OptimalPolicy of this scenario and rules (from "
-            f"optimal_policy(scenario, rules)) or None, but {shown(policy)} was passed."
+            Phrase(
+                "`policy` must be an OptimalPolicy of this scenario and rules (from "
+                "optimal_policy(scenario, rules)) or None, but {policy} was passed.",
+                policy=shown(policy),
+            )
         )
         err.field = "policy"
         raise err

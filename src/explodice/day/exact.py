@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from explodice.core.errors import ExplodiceError, ExplodiceTypeError, shown
+from explodice.core.words import Phrase
 from explodice.day import results as day_results
 from explodice.day.chain import (
     SPLIT_STATES,
@@ -204,7 +205,10 @@ def exact_day(
     day = compile_day(scenario, rules)
     if not isinstance(distributions, bool):
         raise ExplodiceTypeError(
-            f"`distributions` must be True or False, but {shown(distributions)} was passed."
+            Phrase(
+                "`distributions` must be True or False, but {distributions} was passed.",
+                distributions=shown(distributions),
+            )
         )
     policy = check_day_policy(policy, day)
     n_threads = resolve_threads(threads)
@@ -500,11 +504,20 @@ def check_sums(day: CompiledDay, n_bins: int) -> None:
         work = n * n_bins * (n_bins + sum(ch.start) + 2) * day.n_rolls
         if work > SUM_WORK_LIMIT:
             raise ExplodiceError(
-                f"`distributions`: character {shown(ch.name)} has {n:,} states; the day's "
-                f"drain and lost distributions put a running sum of {n_bins} values in each, "
-                f"a bound of {work:.1e} multiply-adds over {day.n_rolls} rolls, more than "
-                f"{SUM_WORK_LIMIT:.0e}. Their means are in the 'gauges' table; simulate_day "
-                "gives the distributions (on the command line: `day` without --exact)."
+                Phrase(
+                    "`distributions`: character {name} has {n:,} states; the day's drain "
+                    "and lost distributions put a running sum of {n_bins} values in "
+                    "each, a bound of {work:.1e} multiply-adds over {n_rolls} rolls, "
+                    "more than {SUM_WORK_LIMIT:.0e}. Their means are in the 'gauges' "
+                    "table; simulate_day gives the distributions (on the command line: "
+                    "`day` without --exact).",
+                    name=shown(ch.name),
+                    n=n,
+                    n_bins=n_bins,
+                    work=work,
+                    n_rolls=day.n_rolls,
+                    SUM_WORK_LIMIT=SUM_WORK_LIMIT,
+                )
             )
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from explodice.core.errors import check_choice, check_int, shown
+from explodice.core.words import Phrase
 from explodice.day.compiled import check_day_rules
 from explodice.day.results import EmptyTime
 from explodice.day.scenario import DayRoll, Scenario
@@ -87,8 +88,12 @@ def rolls_to_empty(
     if reroll is not None and reroll.trigger == "failure":
         if reroll.dc not in (None, dc):
             raise ExplodiceError(
-                f"`reroll` {shown(reroll)} is spent against the roll's DC ({dc}): give "
-                "Reroll('failure') without a DC, or with that one."
+                Phrase(
+                    "`reroll` {reroll} is spent against the roll's DC ({dc}): give "
+                    "Reroll('failure') without a DC, or with that one.",
+                    reroll=shown(reroll),
+                    dc=dc,
+                )
             )
         reroll = reroll.with_dc(dc)
     roll = Roll(modifier, advantage=advantage, kind=kind, policy=policy, reroll=reroll)  # type: ignore[arg-type]
@@ -96,8 +101,12 @@ def rolls_to_empty(
     q = exact(roll, rules).drain_pmf
     if not roll.drains(rules):
         raise ExplodiceError(
-            f"`kind` {kind!r} drains nothing under these rules "
-            f"({rules.describe()}): the gauge never empties."
+            Phrase(
+                "`kind` {kind!r} drains nothing under these rules ({describe}): the "
+                "gauge never empties.",
+                kind=kind,
+                describe=rules.describe(),
+            )
         )
     pmf, beyond = _first_passage(q, gauge, 1e-12)
     if method == "exact":

@@ -40,6 +40,7 @@ import numpy as np
 import pandas as pd
 
 from explodice.core.errors import ExplodiceError, check_choice, shown
+from explodice.core.words import Phrase
 from explodice.day import _optimal_kernel
 from explodice.day.chain import N_LAWS, SPLIT_STATES, LevelChain, check_states, run_parts
 from explodice.day.compiled import (
@@ -398,9 +399,15 @@ def _lookup(
     n_max = max([pl.chain.n for pl in policy.players.values()], default=1)
     if T * n_types * n_max > TABLE_LIMIT:
         raise ExplodiceError(
-            f"`policy`: simulating this optimal policy needs a table of {T} rolls x "
-            f"{n_types} roll types x {n_max:,} gauge states, more than {TABLE_LIMIT:,} "
-            "entries; play it with exact_day instead."
+            Phrase(
+                "`policy`: simulating this optimal policy needs a table of {T} rolls "
+                "x {n_types} roll types x {n_max:,} gauge states, more than "
+                "{TABLE_LIMIT:,} entries; play it with exact_day instead.",
+                T=T,
+                n_types=n_types,
+                n_max=n_max,
+                TABLE_LIMIT=TABLE_LIMIT,
+            )
         )
     table = np.full((T, n_types, n_max), -1, dtype=np.int32)
     strides = np.zeros((len(day.characters), 4), dtype=np.int64)
@@ -558,7 +565,11 @@ def _check_values(values: Sequence[float] | None, n_types: int) -> tuple[float, 
         )
     ):
         raise ExplodiceError(
-            f"`values` must be {n_types} finite numbers >= 0 (one per roll "
-            f"type), but {shown(values)} was passed."
+            Phrase(
+                "`values` must be {n_types} finite numbers >= 0 (one per roll type), "
+                "but {values} was passed.",
+                n_types=n_types,
+                values=shown(values),
+            )
         )
     return tuple(float(v) for v in out)

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from explodice.core.errors import ExplodiceError, check_choice, shown
+from explodice.core.words import Phrase
 from explodice.day.scenario import Scenario
 from explodice.engine.distribution import wilson_interval
 from explodice.game.character import GAUGES
@@ -148,10 +149,14 @@ class DayResult:
         }
         if getattr(self, {"drain": "caused", "lost": "lost"}.get(what, "first")) is None:
             raise ExplodiceError(
-                f"`what`: this exact day was computed without the {shown(what)} table (a "
-                "distribution over days of a day's total: the running sum in the chain's "
-                "state); ask exact_day(..., distributions=True) for it (`explodice day "
-                "--exact --table drain`), or read its mean in the 'gauges' table."
+                Phrase(
+                    "`what`: this exact day was computed without the {what} table (a "
+                    "distribution over days of a day's total: the running sum in the "
+                    "chain's state); ask exact_day(..., distributions=True) for it "
+                    "(`explodice day --exact --table drain`), or read its mean in the "
+                    "'gauges' table.",
+                    what=shown(what),
+                )
             )
         return self._stamp(tables[what](level))
 
@@ -353,12 +358,20 @@ class EmptyTime:
     def quantile(self, q: float) -> int:
         """The smallest t with P(empty by roll t) >= q."""
         if isinstance(q, bool) or not isinstance(q, (int, float, np.floating)) or not 0 <= q <= 1:
-            raise ExplodiceError(f"`q` must be a probability in [0, 1], but {shown(q)} was passed.")
+            raise ExplodiceError(
+                Phrase("`q` must be a probability in [0, 1], but {q} was passed.", q=shown(q))
+            )
         cdf = np.cumsum(self.pmf)
         if cdf[-1] < q - 1e-12:
             raise ExplodiceError(
-                f"`q` = {shown(q)} lies beyond the rolls computed: the gauge is empty by roll "
-                f"{cdf.size - 1} with probability {cdf[-1]:.6g} (P(later) = {self.p_beyond:.3g})."
+                Phrase(
+                    "`q` = {q} lies beyond the rolls computed: the gauge is empty by "
+                    "roll {value} with probability {cdf:.6g} (P(later) = {p_beyond:.3g}).",
+                    q=shown(q),
+                    value=cdf.size - 1,
+                    cdf=cdf[-1],
+                    p_beyond=self.p_beyond,
+                )
             )
         return int(np.searchsorted(cdf, q - 1e-12))
 

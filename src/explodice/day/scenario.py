@@ -32,10 +32,12 @@ from explodice.core.errors import (
     clip,
     fail,
     listed,
+    message_of,
     recast,
     shown,
 )
 from explodice.core.files import check_path, parse_toml, read_toml
+from explodice.core.words import Phrase
 from explodice.game.character import (
     ABILITY_GAUGE,
     GAUGES,
@@ -87,7 +89,9 @@ class ScenarioFileError(ExplodiceError):
     """A scenario TOML file is malformed: the message names the file, the key and the problem."""
 
 
-def _fail(field_name: str, value: Any, allowed: str, *, wrong_type: bool = False) -> ExplodiceError:
+def _fail(
+    field_name: str, value: Any, allowed: str | Phrase, *, wrong_type: bool = False
+) -> ExplodiceError:
     return fail(field_name, value, allowed, ScenarioError, wrong_type=wrong_type)
 
 
@@ -137,7 +141,9 @@ class DayRoll:
         what = "the name of a character of the scenario"
         check_text("character", self.character, what=what, error=ScenarioError)
         check_choice("kind", self.kind, KINDS, ScenarioError)
-        check_text("label", self.label, what="a non-empty string", none=True, error=ScenarioError)
+        check_text(
+            "label", self.label, what=Phrase("a non-empty string"), none=True, error=ScenarioError
+        )
         try:
             if self.skill is not None:
                 set_(self, "skill", resolve_skill(self.skill))
@@ -146,9 +152,11 @@ class DayRoll:
         except ExplodiceError as err:
             raise recast(err, ScenarioError) from None
         if self.skill is not None and self.kind != "check":
-            raise _fail("skill", self.skill, f"absent for a {self.kind} (give `ability`)")
+            raise _fail(
+                "skill", self.skill, Phrase("absent for a {kind} (give `ability`)", kind=self.kind)
+            )
         if self.skill is None and self.ability is None:
-            raise _fail("ability", None, "an ability, or a skill, for every roll")
+            raise _fail("ability", None, Phrase("an ability, or a skill, for every roll"))
         if self.kind == "check" and self.skill is None:  # a check without a skill (docs/rules.md)
             set_(self, "kind", "ability")
         if self.ability is None:
@@ -162,9 +170,16 @@ class DayRoll:
         check_text("tool", self.tool, what=what, none=True, error=ScenarioError)
         w = self.weight
         if isinstance(w, bool) or not isinstance(w, numbers.Real):
-            raise _fail("weight", w, f"a number > 0 and <= {MAX_WEIGHT:.0e}", wrong_type=True)
+            raise _fail(
+                "weight",
+                w,
+                Phrase("a number > 0 and <= {MAX_WEIGHT:.0e}", MAX_WEIGHT=MAX_WEIGHT),
+                wrong_type=True,
+            )
         if not 0 < w <= MAX_WEIGHT or w == float("inf"):
-            raise _fail("weight", w, f"a number > 0 and <= {MAX_WEIGHT:.0e}")
+            raise _fail(
+                "weight", w, Phrase("a number > 0 and <= {MAX_WEIGHT:.0e}", MAX_WEIGHT=MAX_WEIGHT)
+            )
         if self.label is None:
             set_(self, "label", self.default_label)
 
@@ -227,46 +242,58 @@ class Scenario:
         chars = (self.characters,) if isinstance(self.characters, Character) else self.characters
         chars = tuple(chars) if _iterable(chars) else ()
         if not chars or not all(isinstance(c, Character) for c in chars):
-            raise _fail("characters", self.characters, "one or more Character objects")
+            raise _fail("characters", self.characters, Phrase("one or more Character objects"))
         names = [c.name for c in chars]
         if len(set(names)) != len(names):
-            raise _fail("characters", names, "characters with unique names")
+            raise _fail("characters", names, Phrase("characters with unique names"))
         set_(self, "characters", chars)
         rolls = tuple(
             _day_roll(i, r) if isinstance(r, Mapping) else r
             for i, r in enumerate(self.rolls if _iterable(self.rolls) else ())
         )
         if not rolls or not all(isinstance(r, DayRoll) for r in rolls):
-            raise _fail("rolls", self.rolls, "one or more DayRoll (or tables of their fields)")
+            raise _fail(
+                "rolls", self.rolls, Phrase("one or more DayRoll (or tables of their fields)")
+            )
         for i, r in enumerate(rolls):
             if r.character not in names:
-                raise _fail(f"rolls[{i}].character", r.character, f"one of {listed(names)}")
+                raise _fail(
+                    f"rolls[{i}].character",
+                    r.character,
+                    Phrase("one of {names}", names=listed(names)),
+                )
         set_(self, "rolls", rolls)
         for i in range(len(rolls)):  # each roll must be one its character can make
             try:
                 self.roll_of(i)
             except ExplodiceError as err:
-                raise recast(err, ScenarioError, f"`rolls[{i}]`: {err}") from None
+                raise recast(
+                    err, ScenarioError, Phrase("`rolls[{i}]`: {err}", i=i, err=err)
+                ) from None
         if self.rolls_per_day is not None:
             set_(self, "rolls_per_day", _int("rolls_per_day", self.rolls_per_day, 1, 100_000))
         if self.n_rolls > 100_000:
-            raise _fail("rolls", f"{self.n_rolls} rolls", "at most 100000 rolls a day")
+            raise _fail("rolls", f"{self.n_rolls} rolls", Phrase("at most 100000 rolls a day"))
         start: dict[str, Mapping[str, int]] = {}
         if not isinstance(self.start, Mapping):
-            raise _fail("start", self.start, "a table {character: {gauge: points}}")
+            raise _fail("start", self.start, Phrase("a table {{character: {{gauge: points}}}}"))
         for who, levels in self.start.items():
             if who not in names:
-                raise _fail(f"start.{who}", who, f"one of {listed(names)}")
+                raise _fail(f"start.{who}", who, Phrase("one of {names}", names=listed(names)))
             if not isinstance(levels, Mapping):
-                raise _fail(f"start.{who}", levels, "a table {gauge: points}")
+                raise _fail(f"start.{who}", levels, Phrase("a table {{gauge: points}}"))
             out = {}
             for g, v in levels.items():
                 if g not in GAUGES:
-                    raise _fail(f"start.{who}.{g}", g, f"a gauge: one of {list(GAUGES)}")
+                    raise _fail(
+                        f"start.{who}.{g}",
+                        g,
+                        Phrase("a gauge: one of {GAUGES}", GAUGES=list(GAUGES)),
+                    )
                 out[g] = _int(f"start.{who}.{g}", v, 0, MAX_GAUGE)
             start[who] = MappingProxyType(out)
         set_(self, "start", MappingProxyType(start))
-        check_text("name", self.name, what="a string", error=ScenarioError)
+        check_text("name", self.name, what=Phrase("a string"), error=ScenarioError)
 
     def __hash__(self) -> int:
         return hash(
@@ -320,7 +347,7 @@ class Scenario:
         {0: 0.75, 1: 0.25}
         """
         if not 0 <= t < self.n_rolls:
-            raise _fail("t", t, f"a roll of the day, 0..{self.n_rolls - 1}")
+            raise _fail("t", t, Phrase("a roll of the day, 0..{value}", value=self.n_rolls - 1))
         seq = self._sequence
         if seq is not None:
             return {seq[t]: 1.0}
@@ -378,7 +405,10 @@ def _day_roll(i: int, table: Mapping[str, Any]) -> DayRoll:
     """``DayRoll(**table)`` for a roll given as a table; an unknown key is named."""
     unknown = [k for k in table if k not in DayRoll.__dataclass_fields__]
     if unknown:
-        allowed = f"absent: it is not a key of a roll ({', '.join(DayRoll.__dataclass_fields__)})"
+        allowed = Phrase(
+            "absent: it is not a key of a roll ({dataclass_fields})",
+            dataclass_fields=", ".join(DayRoll.__dataclass_fields__),
+        )
         raise _fail(f"rolls[{i}].{clip(unknown[0])}", table[unknown[0]], allowed)
     return DayRoll(**table)
 
@@ -416,7 +446,12 @@ def load_scenario(path: str | Path, *, characters: Sequence[Character] | None = 
     for key in data:
         if key not in _TOP_KEYS:
             raise ScenarioFileError(
-                f"{path}: `{clip(key)}`: unknown key; allowed: {', '.join(_TOP_KEYS)}."
+                Phrase(
+                    "{path}: `{key}`: unknown key; allowed: {TOP_KEYS}.",
+                    path=path,
+                    key=clip(key),
+                    TOP_KEYS=", ".join(_TOP_KEYS),
+                )
             )
     return scenario_from_tables(
         data, characters=characters, source=str(path), base=path.parent, default_name=path.stem
@@ -442,42 +477,60 @@ def scenario_from_tables(
     'scenario: Bo; a sequence of 1 rolls'
     """
 
-    def bad(key: str, problem: str) -> ScenarioFileError:
-        return ScenarioFileError(f"{source}: `{clip(key)}`: {problem}")
+    def bad(key: str, problem: str | Phrase) -> ScenarioFileError:
+        return ScenarioFileError(
+            Phrase("{source}: `{key}`: {problem}", source=source, key=clip(key), problem=problem)
+        )
 
     if "day" in data:
         day, prefix = data["day"], "day."
         if not isinstance(day, Mapping):
-            raise bad("day", f"must be a table of the day's keys, but {shown(day)} was passed.")
+            raise bad(
+                "day",
+                Phrase("must be a table of the day's keys, but {day} was passed.", day=shown(day)),
+            )
         here = [k for k in _DAY_KEYS if k in data]
         if here:
-            raise bad(here[0], "give the day's keys either at the top or in [day], not both.")
+            raise bad(
+                here[0], Phrase("give the day's keys either at the top or in [day], not both.")
+            )
         unknown = [k for k in day if k not in _DAY_KEYS]
         if unknown:
-            raise bad(f"day.{unknown[0]}", f"unknown key; allowed: {', '.join(_DAY_KEYS)}.")
+            raise bad(
+                f"day.{unknown[0]}",
+                Phrase("unknown key; allowed: {DAY_KEYS}.", DAY_KEYS=", ".join(_DAY_KEYS)),
+            )
     else:
         day, prefix = data, ""
     if characters is None:
         characters = _party(data, bad, source, base)
     tables = day.get("roll")
     if not isinstance(tables, list) or not tables:
-        raise bad(f"{prefix}roll", f"no [[{prefix}roll]] table was found.")
+        raise bad(f"{prefix}roll", Phrase("no [[{prefix}roll]] table was found.", prefix=prefix))
     rolls = []
     for i, table in enumerate(tables):
         where = f"{prefix}roll[{i}]"
         if not isinstance(table, Mapping):
             raise bad(
-                where, f"a [[{prefix}roll]] table was expected, but {shown(table)} was passed."
+                where,
+                Phrase(
+                    "a [[{prefix}roll]] table was expected, but {table} was passed.",
+                    prefix=prefix,
+                    table=shown(table),
+                ),
             )
         unknown = [k for k in table if k not in _ROLL_KEYS]
         if unknown:
-            raise bad(f"{where}.{unknown[0]}", f"unknown key; allowed: {', '.join(_ROLL_KEYS)}.")
+            raise bad(
+                f"{where}.{unknown[0]}",
+                Phrase("unknown key; allowed: {ROLL_KEYS}.", ROLL_KEYS=", ".join(_ROLL_KEYS)),
+            )
         if "character" not in table:
-            raise bad(f"{where}.character", "missing.")
+            raise bad(f"{where}.character", Phrase("missing."))
         try:
             rolls.append(DayRoll(**table))
         except ExplodiceError as err:
-            raise bad(where, str(err)) from None
+            raise bad(where, message_of(err)) from None
     try:
         return Scenario(
             characters,
@@ -487,7 +540,7 @@ def scenario_from_tables(
             name=day.get("name", default_name),
         )
     except ExplodiceError as err:
-        raise ScenarioFileError(f"{source}: {err}") from None
+        raise ScenarioFileError(Phrase("{source}: {err}", source=source, err=err)) from None
 
 
 def _party(
@@ -498,19 +551,23 @@ def _party(
     if inline is not None and ref is not None:
         raise bad(
             "characters",
-            "give the party either as [[character]] tables in this file "
-            "or as the path of another file, not both.",
+            Phrase(
+                "give the party either as [[character]] tables in this file or as "
+                "the path of another file, not both."
+            ),
         )
     if inline is not None:
         try:
             return characters_from_tables(inline, source=source)
         except CharacterFileError as err:
-            raise ScenarioFileError(str(err)) from None
+            raise ScenarioFileError(message_of(err)) from None
     if not isinstance(ref, str):
         raise bad(
             "characters",
-            "missing: give [[character]] tables in this file, or the path "
-            "of a TOML file of them (relative to this file).",
+            Phrase(
+                "missing: give [[character]] tables in this file, or the path of a "
+                "TOML file of them (relative to this file)."
+            ),
         )
     return load_characters(Path(base or ".") / ref)
 

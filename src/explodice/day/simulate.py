@@ -28,6 +28,7 @@ import time
 import numpy as np
 
 from explodice.core.errors import ExplodiceTypeError, check_int, fail
+from explodice.core.words import Phrase
 from explodice.day.compiled import CompiledDay, DayPolicy, check_day_policy, compile_day
 from explodice.day.kernel_day import kernel_day
 from explodice.day.reroll_day import day_histograms
@@ -84,20 +85,28 @@ def simulate_day(
     n_threads = resolve_threads(threads)
     if progress is not None and not isinstance(progress, bool):
         raise fail(
-            "progress", progress, "True, False or None (a bar for long runs)", ExplodiceTypeError
+            "progress",
+            progress,
+            Phrase("True, False or None (a bar for long runs)"),
+            ExplodiceTypeError,
         )
     policy = check_day_policy(policy, day)
     if policy is not None and day.overflow == "best":
         raise ExplodiceError(
-            "`policy`: under overflow='best' the optimal player also picks the gauge each "
-            "excess goes to, which the day kernel does not play (it pours into the fullest); "
-            "play it with exact_day(..., policy=...)."
+            Phrase(
+                "`policy`: under overflow='best' the optimal player also picks the "
+                "gauge each excess goes to, which the day kernel does not play (it "
+                "pours into the fullest); play it with exact_day(..., policy=...)."
+            )
         )
     if any(rt.reroll_on_failure for rt in day.roll_types):
         if policy is not None:
             raise ExplodiceError(
-                "`policy`: a day with a reroll on failure is simulated die by die, which "
-                "cannot play an optimal policy; play it with exact_day(..., policy=...)."
+                Phrase(
+                    "`policy`: a day with a reroll on failure is simulated die by die, "
+                    "which cannot play an optimal policy; play it with exact_day(..., "
+                    "policy=...)."
+                )
             )
         return _with_rerolls(day, n_days, ss, chunk_days)
     sizes = chunk_sizes(n_days, chunk_days, what="chunk_days")

@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from explodice.core.words import Phrase
 from explodice.engine.chunks import progress_bar
 from explodice.engine.compiled import compile_roll
 from explodice.engine.distribution import Distribution, histogram_distribution
@@ -138,8 +139,12 @@ def simulate_cuda(
     kernels, reason = _load()
     if kernels is None:
         raise ExplodiceError(
-            f"`backend` 'cuda' needs an NVIDIA GPU and numba-cuda (pip install 'explodice[cuda]'),"
-            f" but {reason}. Pass backend='cpu', or 'auto' to use the GPU only when there is one."
+            Phrase(
+                "`backend` 'cuda' needs an NVIDIA GPU and numba-cuda (pip install "
+                "'explodice[cuda]'), but {reason}. Pass backend='cpu', or 'auto' to "
+                "use the GPU only when there is one.",
+                reason=reason,
+            )
         )
     from numba import cuda
 
@@ -222,8 +227,11 @@ def chi_square(
     """
     if sim.counts is None or sim.n is None:
         raise ExplodiceError(
-            "`sim` must be a simulated Distribution (with counts), but an "
-            f"{sim.method!r} one was passed."
+            Phrase(
+                "`sim` must be a simulated Distribution (with counts), but an "
+                "{method!r} one was passed.",
+                method=sim.method,
+            )
         )
     lo = min(sim.lo, reference.lo)
     shape = [

@@ -29,6 +29,7 @@ from explodice.core.errors import (
     fail,
     shown,
 )
+from explodice.core.words import Phrase
 from explodice.engine.sampling import Method
 from explodice.engine.seeding import seed_record
 from explodice.game.tables import DC_TABLES, System
@@ -50,13 +51,13 @@ def as_dcs(dc: Any, field_name: str = "dc") -> np.ndarray:
     """
     if isinstance(dc, np.ndarray) and dc.dtype.kind in "iu" and dc.size:
         return np.clip(dc, -DC_LIMIT, DC_LIMIT).astype(np.int64)
-    allowed = "an integer or integers"
+    allowed = Phrase("an integer or integers")
     try:
         items = np.asarray(dc, dtype=object)
     except ValueError:  # ragged nested lists
         raise fail(field_name, dc, allowed, ExplodiceTypeError) from None
     if items.size == 0:
-        raise fail(field_name, dc, "at least one integer", ExplodiceError)
+        raise fail(field_name, dc, Phrase("at least one integer"), ExplodiceError)
     flat = items.reshape(-1)
     for v in flat:
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
@@ -80,12 +81,16 @@ def wilson_interval(successes: np.ndarray | int, n: int, level: float = 0.95) ->
     """
     level = check_real("level", level, error=ExplodiceError)
     if not 0 < level < 1:
-        raise ExplodiceError(f"`level` must be in (0, 1), but {shown(level)} was passed.")
+        raise ExplodiceError(
+            Phrase("`level` must be in (0, 1), but {level} was passed.", level=shown(level))
+        )
     n = check_int("n", n, lo=1, hi=2**62, error=ExplodiceError)
     try:
         k = np.asarray(successes, dtype=object if isinstance(successes, int) else None)
     except ValueError:  # ragged nested lists
-        raise fail("successes", successes, "an integer or integers", ExplodiceTypeError) from None
+        raise fail(
+            "successes", successes, Phrase("an integer or integers"), ExplodiceTypeError
+        ) from None
     if (
         k.dtype.kind not in "iuO"
         or k.dtype.kind == "O"
@@ -95,11 +100,18 @@ def wilson_interval(successes: np.ndarray | int, n: int, level: float = 0.95) ->
         )
     ):
         raise ExplodiceTypeError(
-            f"`successes` must be an integer or integers, but {shown(successes)} was passed."
+            Phrase(
+                "`successes` must be an integer or integers, but {successes} was passed.",
+                successes=shown(successes),
+            )
         )
     if k.size and (k.min() < 0 or k.max() > n):
         raise ExplodiceError(
-            f"`successes` must be in 0..n = 0..{n}, but {shown(successes)} was passed."
+            Phrase(
+                "`successes` must be in 0..n = 0..{n}, but {successes} was passed.",
+                n=n,
+                successes=shown(successes),
+            )
         )
     from statistics import NormalDist
 
@@ -261,10 +273,10 @@ class Distribution:
             qs = np.asarray(q, dtype=float)
         except (TypeError, ValueError, OverflowError):
             raise ExplodiceTypeError(
-                f"`q` must be a number in [0, 1], but {shown(q)} was passed."
+                Phrase("`q` must be a number in [0, 1], but {q} was passed.", q=shown(q))
             ) from None
         if not np.all((qs >= 0) & (qs <= 1)):  # NaN fails too
-            raise ExplodiceError(f"`q` must be in [0, 1], but {shown(q)} was passed.")
+            raise ExplodiceError(Phrase("`q` must be in [0, 1], but {q} was passed.", q=shown(q)))
         cdf = np.cumsum(self.total_pmf) / self._mass
         idx = np.searchsorted(cdf, qs - 1e-12, side="left")
         out = self.totals[np.clip(idx, 0, cdf.size - 1)]
@@ -308,7 +320,7 @@ class Distribution:
         Simulated results also get ``count``, ``ci_low`` and ``ci_high``. Rows of zero
         probability are left out.
         """
-        allowed = f"an axis or a list of axes from {list(_AXES)}"
+        allowed = Phrase("an axis or a list of axes from {AXES}", AXES=list(_AXES))
         if isinstance(by, str):
             keys: tuple[Any, ...] = (by,)
         elif isinstance(by, (list, tuple)):
@@ -318,7 +330,7 @@ class Distribution:
         if not all(isinstance(k, str) for k in keys):
             raise fail("by", by, allowed, ExplodiceTypeError)
         if not keys or any(k not in _AXES for k in keys) or len(set(keys)) < len(keys):
-            raise fail("by", by, f"{allowed}, each once", ExplodiceError)
+            raise fail("by", by, Phrase("{allowed}, each once", allowed=allowed), ExplodiceError)
         level = check_real("level", level, error=ExplodiceError)
         drop = tuple(i for i, a in enumerate(_AXES) if a not in keys)
         counts, n = self.counts, self.n  # both set for a simulated result, neither for exact
@@ -344,7 +356,7 @@ class Distribution:
         """Tidy table of P(total >= dc) for each DC (an integer or integers), with its
         interval."""
         if isinstance(dcs, (str, bytes)) or isinstance(dcs, Mapping):
-            raise fail("dcs", dcs, "an integer or integers", ExplodiceTypeError)
+            raise fail("dcs", dcs, Phrase("an integer or integers"), ExplodiceTypeError)
         if not isinstance(dcs, np.ndarray) and hasattr(dcs, "__iter__"):
             dcs = list(dcs)  # a generator, a range
         dcs = as_dcs(dcs, "dcs").reshape(-1)

@@ -19,6 +19,7 @@ from functools import lru_cache
 import numpy as np
 
 from explodice.core.errors import ExplodiceError
+from explodice.core.words import Phrase
 from explodice.engine.dice import chains, exploding_die, exploding_sum, malus_pmf, negate
 from explodice.engine.distribution import Distribution
 from explodice.engine.reroll import exact_failure_reroll
@@ -131,8 +132,11 @@ def exact_kept_sixes(roll: Roll, rules: Rules | None, min_sixes: int) -> tuple[n
     roll, rules = check_roll(roll), check_rules(rules)
     if roll.reroll_dc is not None:
         raise ExplodiceError(
-            "a critical hit counted on the initial throw's 6s is not modelled with a reroll on "
-            "failure (which throw would count?): use Reroll('one'), no reroll, or a margin."
+            Phrase(
+                "a critical hit counted on the initial throw's 6s is not modelled "
+                "with a reroll on failure (which throw would count?): use "
+                "Reroll('one'), no reroll, or a margin."
+            )
         )
     base = roll if isinstance(roll.policy, Best) else roll.replace(modifier=0)
     pmf, lo, _ = _joint(base, rules, min_sixes)

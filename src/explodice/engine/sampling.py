@@ -25,6 +25,7 @@ from typing import Any, Literal, get_args
 import numpy as np
 
 from explodice.core.errors import ExplodiceError, ExplodiceTypeError, check_choice, shown
+from explodice.core.words import Phrase
 from explodice.engine.chunks import MAX_THREADS
 from explodice.engine.seeding import MAX_ROLLS, resolve_seed, seed_record
 from explodice.game.rules import check_int
@@ -101,7 +102,7 @@ class Streams:
     def next(self) -> np.random.SeedSequence:
         """The next stream (a child of the seed)."""
         if self._root is None:
-            raise ExplodiceError("exact sampling draws no random streams.")
+            raise ExplodiceError(Phrase("exact sampling draws no random streams."))
         return self._root.spawn(1)[0]
 
 
@@ -131,13 +132,21 @@ def resolve_sampling(
         return Sampling(**given)
     if not isinstance(sampling, Sampling):
         raise ExplodiceTypeError(
-            f"`sampling` must be a Sampling (or None), but {shown(sampling)} was passed."
+            Phrase(
+                "`sampling` must be a Sampling (or None), but {sampling} was passed.",
+                sampling=shown(sampling),
+            )
         )
     merged = dataclasses.replace(sampling, **given)  # each keyword checked as a field is
     for name in given:
         if getattr(merged, name) != getattr(sampling, name):
             raise ExplodiceError(
-                f"`{name}` {shown(given[name])} contradicts `sampling.{name}` "
-                f"{shown(getattr(sampling, name))}: give the sampling or the keyword, not both."
+                Phrase(
+                    "`{name}` {given} contradicts `sampling.{name}` {getattr}: give the "
+                    "sampling or the keyword, not both.",
+                    name=name,
+                    given=shown(given[name]),
+                    getattr=shown(getattr(sampling, name)),
+                )
             )
     return sampling

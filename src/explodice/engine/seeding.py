@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from explodice.core.errors import ExplodiceError, fail
+from explodice.core.words import Phrase
 
 __all__ = [
     "DEFAULT_CHUNK",
@@ -49,7 +50,7 @@ def resolve_seed(seed: Any) -> np.random.SeedSequence:
         return seed
     wrong_type = isinstance(seed, bool) or not isinstance(seed, numbers.Integral)
     if wrong_type or seed < 0:  # a bool is a wrong type, though Python counts it an integer
-        allowed = "an integer >= 0, a numpy SeedSequence or None"
+        allowed = Phrase("an integer >= 0, a numpy SeedSequence or None")
         raise fail("seed", seed, allowed, ExplodiceError, wrong_type=wrong_type)
     return np.random.SeedSequence(int(seed))
 
@@ -117,8 +118,15 @@ def chunk_sizes(n: int, chunk_size: int, *, what: str = "chunk_size") -> np.ndar
     if -(-n // chunk_size) > MAX_CHUNKS:
         least = -(-n // MAX_CHUNKS)
         raise ExplodiceError(
-            f"`{what}` {chunk_size:,} cuts {n:,} into more than {MAX_CHUNKS:,} "
-            f"chunks; give {what} >= {least:,} (or keep the default)."
+            Phrase(
+                "`{what}` {chunk_size:,} cuts {n:,} into more than {MAX_CHUNKS:,} "
+                "chunks; give {what} >= {least:,} (or keep the default).",
+                what=what,
+                chunk_size=chunk_size,
+                n=n,
+                MAX_CHUNKS=MAX_CHUNKS,
+                least=least,
+            )
         )
     full, rest = divmod(n, chunk_size)
     sizes = [chunk_size] * full + ([rest] if rest else [])

@@ -18,6 +18,7 @@ from typing import Any, Literal, get_args
 import numpy as np
 
 from explodice.core.errors import ExplodiceError, check_choice, check_flag, check_int
+from explodice.core.words import Phrase
 from explodice.engine import cuda as cuda_backend
 from explodice.engine.chunks import lanes, progress_bar, resolve_threads, run_chunks
 from explodice.engine.compiled import compile_roll, throw_table
@@ -82,8 +83,10 @@ def simulate(
     if roll.reroll_dc is not None:  # a reroll on failure: the numpy Monte Carlo, die by die
         if backend == "cuda":
             raise ExplodiceError(
-                "`backend` 'cuda' cannot play a reroll on failure: use 'cpu' "
-                "(a numpy simulation, die by die) or the exact engine."
+                Phrase(
+                    "`backend` 'cuda' cannot play a reroll on failure: use 'cpu' (a "
+                    "numpy simulation, die by die) or the exact engine."
+                )
             )
         return simulate_reroll(roll, rules, n=n, seed=seed)
     if backend != "cpu":

@@ -45,6 +45,7 @@ from importlib import resources
 from typing import Any
 
 from explodice.core.errors import ExplodiceError, check_items, check_unique, fail
+from explodice.core.words import Phrase
 from explodice.game.character import ABILITIES, CharacterError, resolve_ability
 from explodice.game.checks import check_rules
 from explodice.game.monster import Monster, fp_label
@@ -125,10 +126,12 @@ def check_monsters(monsters: Any, field_name: str = "monsters") -> tuple[Monster
         return srd_monsters()
     if isinstance(monsters, Monster):
         return (monsters,)
-    out = tuple(check_items(field_name, monsters, what="Monsters (or None for the SRD's)"))
+    out = tuple(check_items(field_name, monsters, what=Phrase("Monsters (or None for the SRD's)")))
     for i, m in enumerate(out):
         if not isinstance(m, Monster):
-            raise fail(f"{field_name}[{i}]", m, "a Monster", ExplodiceError, wrong_type=True)
+            raise fail(
+                f"{field_name}[{i}]", m, Phrase("a Monster"), ExplodiceError, wrong_type=True
+            )
     return out
 
 
@@ -280,8 +283,12 @@ def fp_stats(
         above = [f for f in known if f > fp]
         if not below or not above:
             raise ExplodiceError(
-                f"`fp` {fp_label(fp)}: the bestiary has no monster of this FP nor on both "
-                f"sides of it (its FPs: {', '.join(fp_label(f) for f in known)})."
+                Phrase(
+                    "`fp` {fp_label}: the bestiary has no monster of this FP nor on both "
+                    "sides of it (its FPs: {value}).",
+                    fp_label=fp_label(fp),
+                    value=", ".join(fp_label(f) for f in known),
+                )
             )
         out.append(_interpolated(fp, known[max(below)], known[min(above)]))
     return out
@@ -290,7 +297,7 @@ def fp_stats(
 def _listed(values: Any) -> list[Any]:
     if isinstance(values, (str, int, float, Fraction)):
         return [values]
-    return check_items("fps", values, what="power factors")
+    return check_items("fps", values, what=Phrase("power factors"))
 
 
 @functools.lru_cache(maxsize=256)

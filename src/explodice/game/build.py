@@ -48,6 +48,7 @@ from explodice.core.errors import (
 )
 from explodice.core.files import parse_toml, read_text
 from explodice.core.numbers import read_int
+from explodice.core.words import Phrase
 from explodice.game.character import (
     ABILITIES,
     GAUGES,
@@ -118,7 +119,9 @@ class BuildTypeError(BuildError, ExplodiceTypeError):
     """A build was given a value of the wrong type (a number for its name, say)."""
 
 
-def _fail(field_name: str, value: Any, allowed: str, *, wrong_type: bool = False) -> ExplodiceError:
+def _fail(
+    field_name: str, value: Any, allowed: str | Phrase, *, wrong_type: bool = False
+) -> ExplodiceError:
     return fail(field_name, value, allowed, BuildError, wrong_type=wrong_type)
 
 
@@ -150,10 +153,10 @@ def check_levels(levels: Any, field_name: str = "levels") -> list[int]:
     """
     if isinstance(levels, numbers.Integral) and not isinstance(levels, bool):
         levels = [levels]
-    items = check_items(field_name, levels, what="levels in 1..20", error=BuildError)
+    items = check_items(field_name, levels, what=Phrase("levels in 1..20"), error=BuildError)
     out = [check_level(v, field_name) for v in items]
     if len(set(out)) != len(out):
-        raise _fail(field_name, out, "levels in 1..20, each given once")
+        raise _fail(field_name, out, Phrase("levels in 1..20, each given once"))
     return out
 
 
@@ -181,11 +184,17 @@ class BuildTest:
         check_choice("test.kind", self.kind, TEST_KINDS, BuildError)
         object.__setattr__(self, "ability", resolve_ability(self.ability))
         if (self.kind == "check") != (self.skill is not None):
-            raise _fail("test.skill", self.skill, "a skill for a check, and only for a check")
+            raise _fail(
+                "test.skill", self.skill, Phrase("a skill for a check, and only for a check")
+            )
         if self.skill is not None:
             skill = resolve_skill(self.skill)
             if SKILLS[skill] != self.ability:
-                raise _fail("test.ability", self.ability, f"{SKILLS[skill]}, {skill}'s ability")
+                raise _fail(
+                    "test.ability",
+                    self.ability,
+                    Phrase("{SKILLS}, {skill}'s ability", SKILLS=SKILLS[skill], skill=skill),
+                )
             object.__setattr__(self, "skill", skill)
 
     @property
@@ -257,8 +266,10 @@ def parse_test(spec: Any, field_name: str = "test") -> BuildTest:
     raise _fail(
         field_name,
         spec,
-        "a skill (Stealth, Discrétion...), a save (DEX save, JS DEX) or an ability check "
-        "(STR, STR check)",
+        Phrase(
+            "a skill (Stealth, Discrétion...), a save (DEX save, JS DEX) or an "
+            "ability check (STR, STR check)"
+        ),
         wrong_type=not isinstance(spec, str),
     )
 
@@ -275,7 +286,7 @@ def _steps(field_name: str, value: Any, resolve: Any, hi: int) -> Mapping[str, M
     """``{name: multiplier}`` or ``{name: {level: multiplier}}`` as ``{name: {level: m}}``
     (a plain multiplier holds from level 1), names resolved, levels sorted; a list of names
     is proficient once each from level 1, as in TOML (``saves = ["DEX", "INT"]``)."""
-    allowed = "a table of names to multipliers (or to {level = m}), or a list of names"
+    allowed = Phrase("a table of names to multipliers (or to {{level = m}}), or a list of names")
     if isinstance(value, Mapping):
         items = list(value.items())
     elif isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
@@ -290,7 +301,7 @@ def _steps(field_name: str, value: Any, resolve: Any, hi: int) -> Mapping[str, M
         where = f"{field_name}.{key}" if isinstance(key, str) else field_name
         name = resolve(key, field_name=where)
         if name in out:
-            raise _fail(where, key, f"given once (it repeats {name})")
+            raise _fail(where, key, Phrase("given once (it repeats {name})", name=name))
         out[name] = _step_table(where, steps, hi)
     return MappingProxyType(out)
 
@@ -300,12 +311,12 @@ def _step_table(where: str, steps: Any, hi: int) -> Mapping[int, int]:
     ``{level: multiplier}`` with its levels sorted."""
     if isinstance(steps, Mapping):
         if not steps:
-            raise _fail(where, steps, "a multiplier, or a table {level = multiplier}")
+            raise _fail(where, steps, Phrase("a multiplier, or a table {{level = multiplier}}"))
         table = {}
         for lv, m in steps.items():
             level = _level(f"{where}.{lv}", lv)
             if level in table:
-                raise _fail(f"{where}.{lv}", lv, "a level given once")
+                raise _fail(f"{where}.{lv}", lv, Phrase("a level given once"))
             table[level] = _int(f"{where}.{lv}", m, 0, hi)
     else:
         table = {1: _int(where, steps, 0, hi)}
@@ -324,7 +335,7 @@ def _at(steps: Mapping[int, int], level: int) -> int:
 
 def _gauge(name: Any, *, field_name: str) -> str:
     if not isinstance(name, str) or name.upper() not in GAUGES:
-        allowed = f"a gauge: one of {list(GAUGES)}"
+        allowed = Phrase("a gauge: one of {GAUGES}", GAUGES=list(GAUGES))
         raise _fail(field_name, name, allowed, wrong_type=not isinstance(name, str))
     return name.upper()
 
@@ -396,20 +407,31 @@ class Build:
         check_text("name", self.name, error=BuildError)
         if not isinstance(self.scores, Mapping):
             raise _fail(
-                "scores", self.scores, "a table of the six abilities to scores", wrong_type=True
+                "scores",
+                self.scores,
+                Phrase("a table of the six abilities to scores"),
+                wrong_type=True,
             )
         scores: dict[str, int] = {}
         for key, value in self.scores.items():
             ability = resolve_ability(key, field_name=f"scores.{key}")
             if ability in scores:
-                raise _fail(f"scores.{key}", key, f"given once (it repeats {ability})")
+                raise _fail(
+                    f"scores.{key}",
+                    key,
+                    Phrase("given once (it repeats {ability})", ability=ability),
+                )
             scores[ability] = _int(f"scores.{key}", value, 1, 30)
         missing = [a for a in ABILITIES if a not in scores]
         if missing:
             raise _fail(
                 "scores",
                 dict(self.scores),
-                f"a score for each of {list(ABILITIES)} (missing {missing})",
+                Phrase(
+                    "a score for each of {ABILITIES} (missing {missing})",
+                    ABILITIES=list(ABILITIES),
+                    missing=missing,
+                ),
             )
         set_(self, "scores", MappingProxyType({a: scores[a] for a in ABILITIES}))
         if self.main is None:
@@ -419,7 +441,10 @@ class Build:
                 raise _fail(
                     "main",
                     None,
-                    f"the build's main ability: its highest scores tie ({', '.join(tied)})",
+                    Phrase(
+                        "the build's main ability: its highest scores tie ({tied})",
+                        tied=", ".join(tied),
+                    ),
                 )
             set_(self, "main", tied[0])
         else:
@@ -442,14 +467,16 @@ class Build:
             raise _fail(
                 "gauge_per_level",
                 self.gauge_per_level,
-                "a table of gauges to points",
+                Phrase("a table of gauges to points"),
                 wrong_type=True,
             )
         per_level = {}
         for key, value in self.gauge_per_level.items():
             g = _gauge(key, field_name=f"gauge_per_level.{key}")
             if g in per_level:  # {PA = 1, pa = 2}: as a character, never the last one wins
-                raise _fail(f"gauge_per_level.{key}", key, f"given once (it repeats {g})")
+                raise _fail(
+                    f"gauge_per_level.{key}", key, Phrase("given once (it repeats {g})", g=g)
+                )
             per_level[g] = _int(f"gauge_per_level.{key}", value, 0, MAX_GAUGE_PER_LEVEL)
         set_(self, "gauge_per_level", MappingProxyType(per_level))
         rows, characters = [], []
@@ -478,7 +505,7 @@ class Build:
             raise _fail(
                 "increases",
                 value,
-                "a table {level = ability} or {level = {ability = n}}",
+                Phrase("a table {{level = ability}} or {{level = {{ability = n}}}}"),
                 wrong_type=True,
             )
         out: dict[int, Mapping[str, int]] = {}
@@ -486,17 +513,21 @@ class Build:
             where = f"increases.{key}"
             level = _level(where, key, lo=2)
             if level in out:
-                raise _fail(where, key, "a level given once")
+                raise _fail(where, key, Phrase("a level given once"))
             if isinstance(what, str):
                 what = {what: DEFAULT_INCREASE}
             if not isinstance(what, Mapping) or not what:
-                allowed = "an ability (+2 to it) or a table {ability = points}"
+                allowed = Phrase("an ability (+2 to it) or a table {{ability = points}}")
                 raise _fail(where, what, allowed, wrong_type=not isinstance(what, Mapping))
             points: dict[str, int] = {}
             for ab, n in what.items():
                 ability = resolve_ability(ab, field_name=f"{where}.{ab}")
                 if ability in points:
-                    raise _fail(f"{where}.{ab}", ab, f"given once (it repeats {ability})")
+                    raise _fail(
+                        f"{where}.{ab}",
+                        ab,
+                        Phrase("given once (it repeats {ability})", ability=ability),
+                    )
                 points[ability] = _int(f"{where}.{ab}", n, 1, MAX_INCREASE)
             out[level] = MappingProxyType(points)
         return MappingProxyType(dict(sorted(out.items())))
@@ -706,7 +737,9 @@ class Build:
 
 
 def _tool(name: Any, *, field_name: str) -> str:
-    check_text(field_name, name, what="the name of a tool (a non-empty string)", error=BuildError)
+    check_text(
+        field_name, name, what=Phrase("the name of a tool (a non-empty string)"), error=BuildError
+    )
     return fold_name(name)
 
 
@@ -767,7 +800,7 @@ def builds_from_tables(tables: Any, *, source: str = "<tables>") -> list[Build]:
     ...     FOR=10, DEX=14, CON=10, INT=10, SAG=10, CHA=10), "skills": ["Discrétion"]}])]
     ['DEX']
     """
-    check_text("source", source, what="a name for the tables in messages", error=BuildError)
+    check_text("source", source, what=Phrase("a name for the tables in messages"), error=BuildError)
     return read_tables(
         tables,
         source=source,
@@ -785,7 +818,11 @@ def builds_from_toml(text: str, *, source: str = "<string>") -> list[Build]:
     extra = [k for k in data if k != "build"]
     if extra:
         raise BuildFileError(
-            f"{source}: `{clip(extra[0])}`: unknown top-level key; the file holds [[build]] tables."
+            Phrase(
+                "{source}: `{extra}`: unknown top-level key; the file holds [[build]] tables.",
+                source=source,
+                extra=clip(extra[0]),
+            )
         )
     return builds_from_tables(data.get("build"), source=source)
 

@@ -28,10 +28,12 @@ from explodice.core.errors import (
     check_text,
     clip,
     fail,
+    message_of,
     recast,
     shown,
 )
 from explodice.core.files import parse_toml, read_text
+from explodice.core.words import Phrase
 from explodice.game.defence import (
     ATTACK_KINDS,
     AttackKind,
@@ -172,7 +174,9 @@ class ProficiencyWarning(UserWarning):
     """
 
 
-def _fail(field_name: str, value: Any, allowed: str, *, wrong_type: bool = False) -> ExplodiceError:
+def _fail(
+    field_name: str, value: Any, allowed: str | Phrase, *, wrong_type: bool = False
+) -> ExplodiceError:
     return fail(field_name, value, allowed, CharacterError, wrong_type=wrong_type)
 
 
@@ -192,7 +196,7 @@ def resolve_skill(name: str, *, field_name: str = "skill") -> str:
         raise _fail(
             field_name,
             name,
-            f"a skill of the seeds, in English or French: {names}",
+            Phrase("a skill of the seeds, in English or French: {names}", names=names),
             wrong_type=not isinstance(name, str),
         )
     return found
@@ -209,7 +213,10 @@ def resolve_ability(name: str, *, field_name: str = "ability") -> str:
         raise _fail(
             field_name,
             name,
-            f"an ability: one of {list(ABILITIES)} (or FOR, SAG, or a full English/French name)",
+            Phrase(
+                "an ability: one of {ABILITIES} (or FOR, SAG, or a full English/French name)",
+                ABILITIES=list(ABILITIES),
+            ),
             wrong_type=not isinstance(name, str),
         )
     return found
@@ -227,7 +234,7 @@ def _tool_name(name: Any, *, field_name: str = "tool") -> str:
         raise _fail(
             field_name,
             name,
-            "the name of a tool (a non-empty string)",
+            Phrase("the name of a tool (a non-empty string)"),
             wrong_type=not isinstance(name, str),
         )
     return fold_name(name)
@@ -271,7 +278,9 @@ def proficiency_bonus(level: int) -> int:
 def check_policy(field_name: str, policy: Any) -> Policy:
     """A character's policy: 'keep', 'cancel', a :class:`Best`, or the table TOML writes for
     one, ``{dc = 16, weight = 0.1}`` (the API takes what a file takes)."""
-    allowed = "'keep', 'cancel', Best(dc=..., weight=λ) or a table {dc = ..., weight = ...}"
+    allowed = Phrase(
+        "'keep', 'cancel', Best(dc=..., weight=λ) or a table {{dc = ..., weight = ...}}"
+    )
     if isinstance(policy, Mapping):
         if set(policy) - {"dc", "weight"} or "dc" not in policy:
             raise _fail(field_name, policy, allowed)
@@ -279,7 +288,7 @@ def check_policy(field_name: str, policy: Any) -> Policy:
             return Best(policy["dc"], policy.get("weight", 0.0))
         except RulesError as err:
             sub = (err.field or "Best.dc").split(".")[-1]
-            message = str(err).replace(f"Best.{sub}", f"{field_name}.{sub}")
+            message = message_of(err).replace(f"Best.{sub}", f"{field_name}.{sub}")
             raise recast(err, CharacterError, message, f"{field_name}.{sub}") from None
     try:
         Roll(policy=policy)
@@ -339,7 +348,11 @@ class Character:
             raise _fail(
                 "scores",
                 dict(self.scores),
-                f"a score for each of {list(ABILITIES)} (missing {missing})",
+                Phrase(
+                    "a score for each of {ABILITIES} (missing {missing})",
+                    ABILITIES=list(ABILITIES),
+                    missing=missing,
+                ),
             )
         set_(self, "level", _int("level", self.level, 1, 20))
         # skills, saves and tools: a table name -> multiplier, or a list of names (1 each)
@@ -367,7 +380,7 @@ class Character:
         set_(self, "load", check_real("load", self.load, lo=0, hi=1e6, error=CharacterError))
         set_(self, "tools", self._mapping("tools", self.tools, _tool_name, 0, 1, True))
         given: Any = self.features  # what the caller passed, checked here
-        allowed = f"a list of features from {list(FEATURES)}"
+        allowed = Phrase("a list of features from {FEATURES}", FEATURES=list(FEATURES))
         if isinstance(given, (str, bytes, Mapping)) or not hasattr(given, "__iter__"):
             raise _fail("features", given, allowed, wrong_type=True)
         try:
@@ -398,14 +411,16 @@ class Character:
             raise _fail(
                 "spell_ability",
                 None,
-                "the spellcasting ability (INT, WIS or CHA ...) of a character whose attack is "
-                "'spell'",
+                Phrase(
+                    "the spellcasting ability (INT, WIS or CHA ...) of a character whose "
+                    "attack is 'spell'"
+                ),
             )
 
     @staticmethod
     def _gauge(name: str, *, field_name: str) -> str:
         if not isinstance(name, str) or name.upper() not in GAUGES:
-            allowed = f"a gauge: one of {list(GAUGES)}"
+            allowed = Phrase("a gauge: one of {GAUGES}", GAUGES=list(GAUGES))
             raise _fail(field_name, name, allowed, wrong_type=not isinstance(name, str))
         return name.upper()
 
@@ -430,7 +445,7 @@ class Character:
             where = f"{field_name}.{key}" if isinstance(key, str) else field_name
             name = resolve(key, field_name=where)
             if name in out:
-                raise _fail(where, key, f"given once (it repeats {name})")
+                raise _fail(where, key, Phrase("given once (it repeats {name})", name=name))
             out[name] = _int(where, number, lo, hi)
         return MappingProxyType(out)
 
@@ -537,7 +552,7 @@ class Character:
         (19, 21, 18)
         """
         if rules is not None and not isinstance(rules, Rules):
-            raise _fail("rules", rules, "a Rules or None", wrong_type=True)
+            raise _fail("rules", rules, Phrase("a Rules or None"), wrong_type=True)
         rules = Rules() if rules is None else rules
         return defence_value(
             dex=self.modifier("DEX"),
@@ -678,17 +693,17 @@ class Character:
             kind = "check" if skill is not None else "ability"
         if kind == "save":
             if ability is None or skill is not None:
-                raise _fail("ability", ability, "an ability (and no skill) for a save")
+                raise _fail("ability", ability, Phrase("an ability (and no skill) for a save"))
             mod = self.save_modifier(ability, system=system)
         elif skill is not None:
             if kind != "check":
-                raise _fail("kind", kind, "'check' (or absent) when a skill is given")
+                raise _fail("kind", kind, Phrase("'check' (or absent) when a skill is given"))
             mod = self.skill_modifier(skill, ability=ability, system=system)
         elif ability is not None:
             check_system(system)
             mod = self.modifier(ability)
         else:
-            raise _fail("skill", skill, "a skill, or an ability given as `ability=`")
+            raise _fail("skill", skill, Phrase("a skill, or an ability given as `ability=`"))
         rolled = (
             SKILLS[resolve_skill(skill)]
             if skill is not None and ability is None
@@ -699,7 +714,11 @@ class Character:
         proficient = self.skills.get(resolve_skill(skill), 0) if skill is not None else 0
         if tool is not None:
             if kind in ("save", "attack"):
-                raise _fail("tool", tool, f"absent for a {kind} (a tool is used in a check)")
+                raise _fail(
+                    "tool",
+                    tool,
+                    Phrase("absent for a {kind} (a tool is used in a check)", kind=kind),
+                )
             if self.tools.get(_tool_name(tool, field_name="tool"), 0):
                 if proficient:
                     advantages += 1  # tool and skill: advantage as well (PB once)
@@ -720,7 +739,11 @@ class Character:
             reroll = None
         if reroll is not None and reroll.trigger == "failure":
             if dc is None and reroll.dc is None:
-                raise _fail("dc", dc, f"the roll's DC: {self.name}'s reroll on failure needs it")
+                raise _fail(
+                    "dc",
+                    dc,
+                    Phrase("the roll's DC: {name}'s reroll on failure needs it", name=self.name),
+                )
             reroll = reroll.with_dc(_int("dc", dc, -MAX_DC, MAX_DC)) if dc is not None else reroll
         return Roll(
             mod + bonus, advantage=advantage, kind=kind, actor=self.actor, policy=pol, reroll=reroll
@@ -780,8 +803,11 @@ def characters_from_toml(text: str, *, source: str = "<string>") -> list[Charact
     extra = [k for k in data if k != "character"]
     if extra:
         raise CharacterFileError(
-            f"{source}: `{clip(extra[0])}`: unknown top-level key; "
-            "the file holds [[character]] tables."
+            Phrase(
+                "{source}: `{extra}`: unknown top-level key; the file holds [[character]] tables.",
+                source=source,
+                extra=clip(extra[0]),
+            )
         )
     return characters_from_tables(data.get("character"), source=source)
 
@@ -822,17 +848,31 @@ def read_tables(
     all (``5``, a string) is the type error of ``error``'s domain."""
     if tables is not None and not isinstance(tables, (list, tuple)):
         raise fail(
-            f"{source}: {table}", tables, f"a list of [[{table}]] tables", error, wrong_type=True
+            f"{source}: {table}",
+            tables,
+            Phrase("a list of [[{table}]] tables", table=table),
+            error,
+            wrong_type=True,
         )
     if not tables:
-        raise error(f"{source}: `{table}`: no [[{table}]] table was found.")
+        raise error(
+            Phrase(
+                "{source}: `{table}`: no [[{table}]] table was found.", source=source, table=table
+            )
+        )
     out = []
     for i, entry in enumerate(tables):
         where = f"{table}[{i}]"
         if not isinstance(entry, Mapping):
             raise error(
-                f"{source}: `{where}`: a [[{table}]] table was expected, "
-                f"but {shown(entry)} was passed."
+                Phrase(
+                    "{source}: `{where}`: a [[{table}]] table was expected, but {entry} "
+                    "was passed.",
+                    source=source,
+                    where=where,
+                    table=table,
+                    entry=shown(entry),
+                )
             )
         try:
             for key in entry:
@@ -840,25 +880,32 @@ def read_tables(
                     raise _fail(key, entry[key], refused[key])
                 if key not in keys:
                     raise _fail(
-                        key, entry[key], f"absent: it is not a known key ({', '.join(keys)})"
+                        key,
+                        entry[key],
+                        Phrase("absent: it is not a known key ({keys})", keys=", ".join(keys)),
                     )
             for required in ("name", "scores"):
                 if required not in entry:
-                    missing = CharacterError(f"`{required}` is missing.")
+                    missing = CharacterError(Phrase("`{required}` is missing.", required=required))
                     missing.field = required
                     raise missing
             out.append(make(dict(entry)))  # the API reads a table as the file writes it
         except CharacterError as err:
             who = f" ({shown(entry['name'])})" if isinstance(entry.get("name"), str) else ""
-            msg = str(err).replace(
+            msg = message_of(err).replace(
                 f"`{clip(err.field)}`", f"`{clip(f'{where}.{err.field}')}`{who}", 1
             )
-            raise error(f"{source}: {msg}") from None
+            raise error(Phrase("{source}: {msg}", source=source, msg=msg)) from None
     names = [c.name for c in out]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise error(
-            f"{source}: `{table}.name`: {shown(dupes[0])} is used twice; names must be unique."
+            Phrase(
+                "{source}: `{table}.name`: {dupes} is used twice; names must be unique.",
+                source=source,
+                table=table,
+                dupes=shown(dupes[0]),
+            )
         )
     return out
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from explodice.core.errors import ExplodiceTypeError, shown
+from explodice.core.words import Phrase
 from explodice.game.rules import Roll, Rules
 
 __all__ = ["check_roll", "check_rules"]
@@ -28,7 +29,11 @@ def check_rules(rules: Any, field_name: str = "rules") -> Rules:
         return Rules()
     if not isinstance(rules, Rules):
         err = ExplodiceTypeError(
-            f"`{field_name}` must be a Rules or None, but {shown(rules)} was passed."
+            Phrase(
+                "`{field_name}` must be a Rules or None, but {rules} was passed.",
+                field_name=field_name,
+                rules=shown(rules),
+            )
         )
         err.field = field_name
         raise err
@@ -42,7 +47,13 @@ def check_roll(roll: Any, field_name: str = "roll") -> Roll:
     2
     """
     if not isinstance(roll, Roll):
-        err = ExplodiceTypeError(f"`{field_name}` must be a Roll, but {shown(roll)} was passed.")
+        err = ExplodiceTypeError(
+            Phrase(
+                "`{field_name}` must be a Roll, but {roll} was passed.",
+                field_name=field_name,
+                roll=shown(roll),
+            )
+        )
         err.field = field_name
         raise err
     return roll

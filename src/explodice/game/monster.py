@@ -53,6 +53,7 @@ from explodice.core.errors import (
     shown,
 )
 from explodice.core.files import parse_toml, read_text
+from explodice.core.words import Phrase
 from explodice.game.character import (
     ABILITIES,
     SKILLS,
@@ -105,7 +106,9 @@ class MonsterTypeError(MonsterError, ExplodiceTypeError):
     """A monster was given a value of the wrong type (a list for its scores, say)."""
 
 
-def _fail(field_name: str, value: Any, allowed: str, *, wrong_type: bool = False) -> ExplodiceError:
+def _fail(
+    field_name: str, value: Any, allowed: str | Phrase, *, wrong_type: bool = False
+) -> ExplodiceError:
     return fail(field_name, value, allowed, MonsterError, wrong_type=wrong_type)
 
 
@@ -135,11 +138,11 @@ def matched_level(fp: Any) -> int:
 def _named_numbers(field_name: str, value: Any, lo: int, hi: int) -> Mapping[str, int]:
     """A table name -> integer (an attack's bonus, a save DC), its names non-empty."""
     if not isinstance(value, Mapping):
-        raise _fail(field_name, value, "a table of names to integers", wrong_type=True)
+        raise _fail(field_name, value, Phrase("a table of names to integers"), wrong_type=True)
     out: dict[str, int] = {}
     for key, number in value.items():
         where = f"{field_name}.{key}"
-        check_text(where, key, what="a name (a non-empty string)", error=MonsterError)
+        check_text(where, key, what=Phrase("a name (a non-empty string)"), error=MonsterError)
         out[str(key)] = _int(where, number, lo, hi)
     return MappingProxyType(out)
 
@@ -148,7 +151,7 @@ def _proficiencies(field_name: str, value: Any, resolve: Any) -> tuple[Mapping[s
     """Saves or skills: a table name -> bonus as printed, or a list of the proficient names
     (their bonus: modifier + PB). Returns the table and whether the values are printed
     bonuses (``True``) or proficiencies (``False``: each value 1)."""
-    allowed = "a table of names to bonuses as printed, or a list of the proficient names"
+    allowed = Phrase("a table of names to bonuses as printed, or a list of the proficient names")
     if isinstance(value, Mapping):
         items, printed = list(value.items()), True
     elif isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
@@ -163,7 +166,7 @@ def _proficiencies(field_name: str, value: Any, resolve: Any) -> tuple[Mapping[s
         where = f"{field_name}.{key}" if isinstance(key, str) else field_name
         name = resolve(key, field_name=where)
         if name in out:
-            raise _fail(where, key, f"given once (it repeats {name})")
+            raise _fail(where, key, Phrase("given once (it repeats {name})", name=name))
         out[name] = _int(where, number, -MAX_PRINTED, MAX_PRINTED)
     return MappingProxyType(out), printed
 
@@ -218,20 +221,31 @@ class Monster:
         set_(self, "fp", parse_fp(self.fp))
         if not isinstance(self.scores, Mapping):
             raise _fail(
-                "scores", self.scores, "a table of the six abilities to scores", wrong_type=True
+                "scores",
+                self.scores,
+                Phrase("a table of the six abilities to scores"),
+                wrong_type=True,
             )
         scores: dict[str, int] = {}
         for key, value in self.scores.items():
             ability = resolve_ability(key, field_name=f"scores.{key}")
             if ability in scores:
-                raise _fail(f"scores.{key}", key, f"given once (it repeats {ability})")
+                raise _fail(
+                    f"scores.{key}",
+                    key,
+                    Phrase("given once (it repeats {ability})", ability=ability),
+                )
             scores[ability] = _int(f"scores.{key}", value, 1, 30)
         missing = [a for a in ABILITIES if a not in scores]
         if missing:
             raise _fail(
                 "scores",
                 dict(self.scores),
-                f"a score for each of {list(ABILITIES)} (missing {missing})",
+                Phrase(
+                    "a score for each of {ABILITIES} (missing {missing})",
+                    ABILITIES=list(ABILITIES),
+                    missing=missing,
+                ),
             )
         set_(self, "scores", MappingProxyType({a: scores[a] for a in ABILITIES}))
         if (self.ac is None) == (self.defence is None):
@@ -250,7 +264,7 @@ class Monster:
         for key in ("creature_type", "source"):
             value = getattr(self, key)
             if not isinstance(value, str):
-                raise _fail(key, value, "a string", wrong_type=True)
+                raise _fail(key, value, Phrase("a string"), wrong_type=True)
         set_(self, "attacks", _named_numbers("attacks", self.attacks, -MAX_PRINTED, MAX_PRINTED))
         set_(self, "save_dcs", _named_numbers("save_dcs", self.save_dcs, 0, MAX_PRINTED))
         saves, saves_printed = _proficiencies("saves", self.saves, resolve_ability)
@@ -299,9 +313,17 @@ class Monster:
         """The to-hit bonus of ``attack`` (by name), or its highest; without attacks, its
         better of STR and DEX + PB (a 5e weapon attack)."""
         if attack is not None:
-            check_text("attack", attack, what="the name of an attack", error=MonsterError)
+            check_text("attack", attack, what=Phrase("the name of an attack"), error=MonsterError)
             if attack not in self.attacks:
-                raise _fail("attack", attack, f"one of {self.name}'s attacks: {list(self.attacks)}")
+                raise _fail(
+                    "attack",
+                    attack,
+                    Phrase(
+                        "one of {name}'s attacks: {attacks}",
+                        name=self.name,
+                        attacks=list(self.attacks),
+                    ),
+                )
             return self.attacks[attack]
         if self.attacks:
             return max(self.attacks.values())
@@ -318,10 +340,16 @@ class Monster:
         """
         check_system(system)
         if name is not None:
-            check_text("name", name, what="the name of a save DC", error=MonsterError)
+            check_text("name", name, what=Phrase("the name of a save DC"), error=MonsterError)
             if name not in self.save_dcs:
                 raise _fail(
-                    "save_dc", name, f"one of {self.name}'s save DCs: {list(self.save_dcs)}"
+                    "save_dc",
+                    name,
+                    Phrase(
+                        "one of {name}'s save DCs: {save_dcs}",
+                        name=self.name,
+                        save_dcs=list(self.save_dcs),
+                    ),
                 )
             dc = self.save_dcs[name]
         elif self.save_dcs:
@@ -471,7 +499,14 @@ def _english_keys(entry: Any) -> Any:
     for key, value in entry.items():
         english = _KEY_LOOKUP.get(fold_name(key), key) if isinstance(key, str) else key
         if english in out:
-            raise MonsterError(f"`{clip(key)}`: `{english}` is given twice ({shown(key)}).")
+            raise MonsterError(
+                Phrase(
+                    "`{key}`: `{english}` is given twice ({key2}).",
+                    key=clip(key),
+                    english=english,
+                    key2=shown(key),
+                )
+            )
         out[english] = value
     return out
 
@@ -480,7 +515,7 @@ def _make(kwargs: dict[str, Any]) -> Monster:
     if "type" in kwargs:
         kwargs["creature_type"] = kwargs.pop("type")
     if "fp" not in kwargs:
-        raise _fail("fp", None, "its power factor (FP, 5e's CR): 0, 1/8, 1/4, 1/2 or 1..30")
+        raise _fail("fp", None, Phrase("its power factor (FP, 5e's CR): 0, 1/8, 1/4, 1/2 or 1..30"))
     return Monster(kwargs.pop("name"), kwargs.pop("fp"), kwargs.pop("scores"), **kwargs)
 
 
@@ -495,13 +530,17 @@ def monsters_from_tables(
     ...     "caracteristiques": dict(FOR=8, DEX=14, CON=10, INT=10, SAG=8, CHA=8)}])]
     [15]
     """
-    check_text("source", source, what="a name for the tables in messages", error=MonsterError)
-    check_text("tag", tag, what="a source tag (a non-empty string)", none=True, error=MonsterError)
+    check_text(
+        "source", source, what=Phrase("a name for the tables in messages"), error=MonsterError
+    )
+    check_text(
+        "tag", tag, what=Phrase("a source tag (a non-empty string)"), none=True, error=MonsterError
+    )
     if isinstance(tables, list):
         try:
             tables = [_english_keys(t) for t in tables]
         except MonsterError as err:
-            raise MonsterFileError(f"{source}: {err}") from None
+            raise MonsterFileError(Phrase("{source}: {err}", source=source, err=err)) from None
         if tag is not None:
             tables = [
                 {**t, "source": t.get("source", tag)} if isinstance(t, Mapping) else t
@@ -525,7 +564,11 @@ def monsters_from_toml(
     extra = [k for k in data if k != "monster"]
     if extra:
         raise MonsterFileError(
-            f"{source}: `{clip(extra[0])}`: unknown top-level key; the file holds [[monster]] tables."
+            Phrase(
+                "{source}: `{extra}`: unknown top-level key; the file holds [[monster]] tables.",
+                source=source,
+                extra=clip(extra[0]),
+            )
         )
     return monsters_from_tables(data.get("monster"), source=source, tag=tag)
 

@@ -23,7 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from explodice.core.errors import RulesError, check_choice, check_int, fail, recast
+from explodice.core.errors import RulesError, check_choice, check_int, fail, message_of, recast
+from explodice.core.words import Phrase
 from explodice.game.tables import MAX_DC
 
 __all__ = ["REROLL_TRIGGERS", "Reroll", "Trigger", "as_reroll"]
@@ -50,7 +51,7 @@ class Reroll:
                 raise fail(
                     "Reroll.dc",
                     self.dc,
-                    "absent for Reroll('one') (it fires on a 1, whatever the DC)",
+                    Phrase("absent for Reroll('one') (it fires on a 1, whatever the DC)"),
                 )
             object.__setattr__(self, "dc", check_int("Reroll.dc", self.dc, lo=-MAX_DC, hi=MAX_DC))
         if self.per_day is not None:
@@ -58,7 +59,7 @@ class Reroll:
                 raise fail(
                     "Reroll.per_day",
                     self.per_day,
-                    "absent for Reroll('one') (Lucky acts on every roll)",
+                    Phrase("absent for Reroll('one') (Lucky acts on every roll)"),
                 )
             object.__setattr__(
                 self, "per_day", check_int("Reroll.per_day", self.per_day, lo=0, hi=10**6)
@@ -105,14 +106,16 @@ def as_reroll(value: Any, field_name: str = "reroll") -> Reroll | None:
         try:
             return Reroll(**value)
         except RulesError as err:
-            message = str(err).replace("Reroll.", f"{field_name}.")
+            message = message_of(err).replace("Reroll.", f"{field_name}.")
             raise recast(
                 err, RulesError, message, (err.field or "").replace("Reroll.", f"{field_name}.")
             ) from None
     raise fail(
         field_name,
         value,
-        "Reroll('one'), Reroll('failure', dc=...), 'one' (or "
-        "'lucky'), 'failure', or a table {trigger = ..., dc = ..., per_day = ...}",
+        Phrase(
+            "Reroll('one'), Reroll('failure', dc=...), 'one' (or 'lucky'), "
+            "'failure', or a table {{trigger = ..., dc = ..., per_day = ...}}"
+        ),
         wrong_type=not isinstance(value, (str, dict)),
     )

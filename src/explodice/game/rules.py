@@ -28,7 +28,7 @@ from explodice.core.errors import (
     shown,
 )
 from explodice.core.numbers import read_decimal, read_int
-from explodice.core.words import N_
+from explodice.core.words import N_, Phrase
 from explodice.game.reroll import Reroll, as_reroll
 from explodice.game.switch import Switch, read_switches, switch
 from explodice.game.tables import DEFENCE_BASE, DEFENCE_BASE_RANGE, MAX_DC
@@ -396,13 +396,19 @@ class Rules:
         given: Any = self.rule_of_one_kinds  # what the caller passed, checked here
         if isinstance(given, (str, bytes, Mapping)) or not hasattr(given, "__iter__"):
             raise fail(
-                "rule_of_one_kinds", given, f"a set of kinds from {list(KINDS)}", wrong_type=True
+                "rule_of_one_kinds",
+                given,
+                Phrase("a set of kinds from {KINDS}", KINDS=list(KINDS)),
+                wrong_type=True,
             )
         try:
             items = list(given)
         except TypeError:  # a 0-d array
             raise fail(
-                "rule_of_one_kinds", given, f"a set of kinds from {list(KINDS)}", wrong_type=True
+                "rule_of_one_kinds",
+                given,
+                Phrase("a set of kinds from {KINDS}", KINDS=list(KINDS)),
+                wrong_type=True,
             ) from None
         kinds = frozenset(check_choice("rule_of_one_kinds", kind, KINDS) for kind in items)
         object.__setattr__(self, "rule_of_one_kinds", kinds)
@@ -509,13 +515,13 @@ class Roll:
         object.__setattr__(self, "modifier", check_int("modifier", self.modifier, lo=-100, hi=100))
         reroll = as_reroll(self.reroll)
         if reroll is not None and reroll.trigger == "failure" and reroll.dc is None:
-            raise fail("reroll", reroll, "Reroll('failure', dc=...) with the roll's DC")
+            raise fail("reroll", reroll, Phrase("Reroll('failure', dc=...) with the roll's DC"))
         object.__setattr__(self, "reroll", reroll)
         check_choice("advantage", self.advantage, ADVANTAGE_STATES)
         check_choice("kind", self.kind, KINDS)
         check_choice("actor", self.actor, ACTORS)
         if not isinstance(self.policy, Best):
-            allowed = "'keep', 'cancel' or Best(dc=..., weight=λ)"
+            allowed = Phrase("'keep', 'cancel' or Best(dc=..., weight=λ)")
             if not isinstance(self.policy, str):
                 raise fail("policy", self.policy, allowed, wrong_type=True)
             if self.policy not in POLICY_NAMES:
@@ -596,7 +602,9 @@ class Roll:
         )
 
 
-POLICY_GRAMMAR = "'keep', 'cancel', 'best:λ' or 'best:λ@DC' (λ >= 0), or Best(dc=..., weight=λ)"
+POLICY_GRAMMAR = Phrase(
+    "'keep', 'cancel', 'best:λ' or 'best:λ@DC' (λ >= 0), or Best(dc=..., weight=λ)"
+)
 
 
 def parse_policy(value: Any, *, dc: int | None = None, field_name: str = "policy") -> Policy:
@@ -620,7 +628,7 @@ def parse_policy(value: Any, *, dc: int | None = None, field_name: str = "policy
         weight, given_dc = value, None
     elif isinstance(value, Mapping):
         if set(value) - {"dc", "weight"} or "dc" not in value:
-            raise fail(field_name, value, "a table {dc = ..., weight = λ}")
+            raise fail(field_name, value, Phrase("a table {{dc = ..., weight = λ}}"))
         weight, given_dc = value.get("weight", 0.0), value["dc"]
     elif isinstance(value, str):
         text = value.strip().lower()
@@ -639,7 +647,11 @@ def parse_policy(value: Any, *, dc: int | None = None, field_name: str = "policy
     given_dc = dc if given_dc is None else given_dc
     if given_dc is None:
         raise RulesError(
-            f"`{field_name}` {shown(value)} needs a DC: give the roll's DC, or best:λ@DC."
+            Phrase(
+                "`{field_name}` {value} needs a DC: give the roll's DC, or best:λ@DC.",
+                field_name=field_name,
+                value=shown(value),
+            )
         )
     weight = check_real(f"{field_name} weight λ", weight, lo=0)
     return Best(check_int(f"{field_name} DC", given_dc, lo=-MAX_DC, hi=MAX_DC), weight)

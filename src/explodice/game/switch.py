@@ -44,6 +44,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, get_args
 
+from explodice.core.words import Phrase
+
 __all__ = [
     "DECLARATION",
     "KINDS",
@@ -180,12 +182,12 @@ class Switch(Declaration):
         """The strings it takes (none for an ``"integer"`` switch)."""
         return tuple(v for v in self.values if isinstance(v, str))
 
-    def allowed(self) -> str:
+    def allowed(self) -> Phrase:
         """What it takes, in words: ``'none', 'two_sixes', 'three_sixes' or an integer 1..20``."""
         if self.kind == "integer":
-            return f"an integer {self.lo}..{self.hi}"
+            return Phrase("an integer {lo}..{hi}", lo=self.lo, hi=self.hi)
         words = ", ".join(repr(c) for c in self.choices)
-        return f"{words} or an integer {self.lo}..{self.hi}"
+        return Phrase("{words} or an integer {lo}..{hi}", words=words, lo=self.lo, hi=self.hi)
 
     def named(self, value: Any) -> bool:
         """True when a caption names the switch at ``value`` (see ``shown``)."""

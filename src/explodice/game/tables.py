@@ -20,6 +20,7 @@ from typing import Literal, get_args
 
 from explodice.core.errors import ExplodiceError, check_choice, fail
 from explodice.core.numbers import read_decimal, read_int
+from explodice.core.words import Phrase
 
 __all__ = [
     "DC_TABLE",
@@ -249,7 +250,7 @@ def parse_fp(value: object, field_name: str = "fp") -> Fraction:
     >>> parse_fp("1/4"), parse_fp(0.5), parse_fp(12)
     (Fraction(1, 4), Fraction(1, 2), Fraction(12, 1))
     """
-    allowed = "a power factor: 0, 1/8, 1/4, 1/2 or an integer 1..30"
+    allowed = Phrase("a power factor: 0, 1/8, 1/4, 1/2 or an integer 1..30")
     fp: Fraction | None = None
     if isinstance(value, bool):
         fp = None
@@ -338,7 +339,7 @@ def resolve_item(item: str) -> str:
     found = _ITEM_LOOKUP.get(fold_name(item)) if isinstance(item, str) else None
     if found is None:
         names = ", ".join(f"{k} ({HAGGLE_DCS_FR[k]})" for k in HAGGLE_DCS)
-        allowed = f"an item type of the seed: {names}"
+        allowed = Phrase("an item type of the seed: {names}", names=names)
         raise fail("item", item, allowed, ExplodiceError, wrong_type=not isinstance(item, str))
     return found
 
@@ -365,7 +366,7 @@ def resolve_armour(name: object, field_name: str = "armour") -> str | None:
         raise fail(
             field_name,
             name,
-            f"a piece of 5e's armour, in English or French: {names}, or 'none'",
+            Phrase("a piece of 5e's armour, in English or French: {names}, or 'none'", names=names),
             ExplodiceError,
             wrong_type=not isinstance(name, str),
         )

@@ -26,6 +26,7 @@ from typing import Any
 
 from explodice.core.errors import ExplodiceError, check_choice, check_int, clip, shown
 from explodice.core.files import atomic_write_text, check_writable, parse_toml, read_text
+from explodice.core.words import Phrase
 from explodice.day.scenario import scenario_from_tables
 from explodice.game.build import builds_from_tables
 from explodice.game.character import characters_from_tables
@@ -204,40 +205,54 @@ def _own_names(data: dict[str, Any], table: dict[str, Any], source: str) -> froz
 
 
 def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
-    def fail(key: str, value: Any, allowed: str) -> ConfigError:
+    def fail(key: str, value: Any, allowed: str | Phrase) -> ConfigError:
         return ConfigError(
-            f"{source}: `{clip(key)}` must be {allowed}, but {shown(value)} was passed."
+            Phrase(
+                "{source}: `{key}` must be {allowed}, but {value} was passed.",
+                source=source,
+                key=clip(key),
+                allowed=allowed,
+                value=shown(value),
+            )
         )
 
     unknown = [k for k in data if k not in CONFIG_KEYS]
     if unknown:
-        raise fail(unknown[0], data[unknown[0]], f"absent: it is not a known key {CONFIG_KEYS}")
+        raise fail(
+            unknown[0],
+            data[unknown[0]],
+            Phrase("absent: it is not a known key {CONFIG_KEYS}", CONFIG_KEYS=CONFIG_KEYS),
+        )
 
     def section(name: str, keys: tuple[str, ...]) -> dict[str, Any]:
         value = data.get(name, {})
         if not isinstance(value, dict):
-            raise fail(name, value, "a table")
+            raise fail(name, value, Phrase("a table"))
         extra = [k for k in value if k not in keys]
         if extra:
-            raise fail(f"{name}.{extra[0]}", value[extra[0]], f"one of the keys {list(keys)}")
+            raise fail(
+                f"{name}.{extra[0]}",
+                value[extra[0]],
+                Phrase("one of the keys {keys}", keys=list(keys)),
+            )
         return value
 
     def integer(key: str, value: Any, lo: int, hi: int) -> int:
         try:
             return check_int(key, value, lo=lo, hi=hi)
         except ExplodiceError as err:
-            raise ConfigError(f"{source}: {err}") from None
+            raise ConfigError(Phrase("{source}: {err}", source=source, err=err)) from None
 
     defaults = ReportConfig()
     title = data.get("title", defaults.title)
     if not isinstance(title, str):
-        raise fail("title", title, "a string")
+        raise fail("title", title, Phrase("a string"))
     seed = integer("seed", data.get("seed", defaults.seed), 0, 2**63 - 1)
     lang = data.get("lang", defaults.lang)
     try:
         lang = check_choice("lang", lang, LANGS, ConfigError)
     except ExplodiceError as err:  # the file's name first, as every refusal of this file
-        raise ConfigError(f"{source}: {err}") from None
+        raise ConfigError(Phrase("{source}: {err}", source=source, err=err)) from None
 
     # every switch of Rules (a new one is a key here by itself)
     rules_table = section("rules", (*(sw.name for sw in switches()), "lucky"))
@@ -245,22 +260,24 @@ def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
         raise fail(
             "rules.lucky",
             rules_table["lucky"],
-            'absent: Lucky is a trait of a character, not a rule (reroll = "one" in its '
-            "[[character]] table)",
+            Phrase(
+                'absent: Lucky is a trait of a character, not a rule (reroll = "one" '
+                "in its [[character]] table)"
+            ),
         )
     try:
         rules = Rules(**rules_table)
     except ExplodiceError as err:
-        raise ConfigError(f"{source}: [rules] {err}") from None
+        raise ConfigError(Phrase("{source}: [rules] {err}", source=source, err=err)) from None
 
     table = section("table", ("modifiers", "profiles"))
     mods = table.get("modifiers", list(defaults.modifiers))
     if not isinstance(mods, list) or not mods:
-        raise fail("table.modifiers", mods, "a non-empty list of integers")
+        raise fail("table.modifiers", mods, Phrase("a non-empty list of integers"))
     modifiers = tuple(integer("table.modifiers", m, -20, 30) for m in mods)
     profiles = table.get("profiles", dict(defaults.profiles))
     if not isinstance(profiles, dict) or not profiles:
-        raise fail("table.profiles", profiles, "a table of names to modifiers")
+        raise fail("table.profiles", profiles, Phrase("a table of names to modifiers"))
     profiles = {str(k): integer(f"table.profiles.{k}", v, -20, 30) for k, v in profiles.items()}
 
     sim = section("simulation", ("n", "days", "day"))
@@ -268,7 +285,11 @@ def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
     days = integer("simulation.days", sim.get("days", defaults.days), 10, 10**7)
     day_method = sim.get("day", defaults.day_method)
     if day_method not in DAY_METHODS:
-        raise fail("simulation.day", day_method, f"one of {list(DAY_METHODS)}")
+        raise fail(
+            "simulation.day",
+            day_method,
+            Phrase("one of {DAY_METHODS}", DAY_METHODS=list(DAY_METHODS)),
+        )
 
     party = tuple(characters_from_tables(data.get("character"), source=source))
     day = scenario_from_tables(

@@ -27,6 +27,7 @@ from importlib import resources
 from typing import Any, Literal, get_args
 
 from explodice.core.errors import ExplodiceError, check_choice
+from explodice.core.words import Phrase, english_value
 from explodice.engine.exact import OMITTED_LIMIT as CERTAIN
 from explodice.game.tables import DIFFICULTY_FR
 
@@ -42,6 +43,7 @@ __all__ = [
     "localise_table",
     "number",
     "percent",
+    "say",
     "semicolons",
     "ChangeUnit",
     "change_formatter",
@@ -93,6 +95,41 @@ def _catalogue(lang: Lang) -> gettext.NullTranslations:
 def translator(lang: Lang) -> Callable[[str], str]:
     """The ``_`` function of ``lang``: an English label in, the label in ``lang`` out."""
     return _catalogue(check_lang(lang)).gettext
+
+
+def say(message: Phrase | str, lang: Lang) -> str:
+    """A message in ``lang``: a :class:`~explodice.core.words.Phrase`'s templates through
+    the catalogue, its numbers as the language writes them (``1 000 000``, ``0,5``), its data
+    (a user's name, a value as given) as it is; a plain string as it is.
+
+    >>> from explodice.core.errors import check_int
+    >>> try:
+    ...     check_int("seed", -1, lo=0, hi=10**6)
+    ... except ExplodiceError as err:
+    ...     say(err.phrase, "fr")
+    '`seed` doit être un entier dans 0..1\u202f000\u202f000, mais -1 a été donné.'
+    """
+    if not isinstance(message, Phrase):
+        return message
+    if check_lang(lang) == "en":
+        return str(message)
+    return message.render(translator(lang), functools.partial(_value, lang=lang))
+
+
+def _value(value: Any, spec: str, *, lang: Lang) -> str:
+    """A hole's value in a sentence of ``lang``: a number with the language's separators."""
+    text = english_value(value, spec)
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float, Decimal))
+        and not (type(value).__module__ == "numpy" and hasattr(value, "dtype"))
+    ):
+        return text
+    from babel.numbers import get_decimal_symbol, get_group_symbol
+
+    loc = _LOCALES[lang]
+    swap = {",": get_group_symbol(loc), ".": get_decimal_symbol(loc)}
+    return "".join(swap.get(c, c) for c in text)
 
 
 def _round(x: float, digits: int) -> Decimal:

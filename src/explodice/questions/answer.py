@@ -26,6 +26,7 @@ from typing import Any, Literal, Protocol, get_args
 import pandas as pd
 
 from explodice.core.errors import ExplodiceError, check_choice
+from explodice.core.words import Phrase
 from explodice.engine.exact import OMITTED_LIMIT
 from explodice.game.reroll import Reroll
 from explodice.game.rules import Rules, switches
@@ -142,7 +143,7 @@ class Provenance:
     def __post_init__(self) -> None:
         check_choice("method", self.method, METHODS, ExplodiceError)
         if self.method == "simulate" and (self.n is None or self.seed is None):
-            raise ExplodiceError("a simulated answer must record its `n` and `seed`.")
+            raise ExplodiceError(Phrase("a simulated answer must record its `n` and `seed`."))
 
     @property
     def exact(self) -> bool:

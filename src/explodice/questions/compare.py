@@ -20,6 +20,7 @@ import pandas as pd
 
 from explodice.analysis.compare import equivalent_dc, equivalent_dc_table
 from explodice.core.errors import ExplodiceError, check_choice
+from explodice.core.words import Phrase
 from explodice.game.rules import Advantage, Reroll, Roll, Rules
 from explodice.game.tables import PROFILES
 from explodice.questions.answer import Answer, Kind, Provenance, roller_policies
@@ -91,7 +92,7 @@ def compute(inputs: CompareInputs) -> Answer:
     ``gap`` are missing there."""
     names = [name for name, _ in inputs.profiles]
     if not names:
-        raise ExplodiceError("`profiles` must name at least one profile.")
+        raise ExplodiceError(Phrase("`profiles` must name at least one profile."))
     reference = inputs.reference or default_reference(names)
     check_choice("reference", reference, tuple(names), ExplodiceError)
     reroll = Reroll("one") if inputs.lucky else None

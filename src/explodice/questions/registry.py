@@ -30,6 +30,7 @@ from typing import Any, Generic, TypeVar
 
 from explodice.core.errors import ExplodiceError, check_choice
 from explodice.core.version import __version__
+from explodice.core.words import Phrase
 from explodice.questions import cache
 from explodice.questions.answer import Answer, Kind
 
@@ -108,8 +109,12 @@ class Question(Generic[Inputs]):
         a progress bar); they are not in the key."""
         if not isinstance(inputs, self.inputs):
             raise ExplodiceError(
-                f"question {self.name!r} takes {self.inputs.__name__}, but "
-                f"{type(inputs).__name__} was passed."
+                Phrase(
+                    "question {name!r} takes {name2}, but {name3} was passed.",
+                    name=self.name,
+                    name2=self.inputs.__name__,
+                    name3=type(inputs).__name__,
+                )
             )
         if not keyed(inputs):  # a simulation from fresh entropy: its numbers are new each time
             return self.compute(inputs, **how)
@@ -138,7 +143,7 @@ def keyed(inputs: Any) -> bool:
 def register(q: Question[Any]) -> Question[Any]:
     """Add ``q`` to the catalogue (a name is registered once)."""
     if q.name in _REGISTRY and _REGISTRY[q.name] is not q:
-        raise ExplodiceError(f"question {q.name!r} is registered twice.")
+        raise ExplodiceError(Phrase("question {name!r} is registered twice.", name=q.name))
     _REGISTRY[q.name] = q
     return q
 

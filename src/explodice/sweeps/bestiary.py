@@ -36,6 +36,7 @@ from explodice.core.errors import (
     check_text,
     check_unique,
 )
+from explodice.core.words import Phrase
 from explodice.game.bestiary import check_monsters
 from explodice.game.build import Build, reference_builds
 from explodice.game.checks import check_rules
@@ -84,7 +85,7 @@ def _listed(field_name: str, value: Any, what: str) -> list[Any]:
 
 
 def _folded_type(t: Any) -> str:
-    return fold_name(check_text("types", t, what="creature types") or "")
+    return fold_name(check_text("types", t, what=Phrase("creature types")) or "")
 
 
 def select_monsters(
@@ -107,14 +108,14 @@ def select_monsters(
         pool = tuple(m for m in pool if m.fp in wanted)
     if types is not None:
         kinds = {
-            fold_name(check_text("types", t, what="creature types") or "")
+            fold_name(check_text("types", t, what=Phrase("creature types")) or "")
             for t in check_unique(
                 "types", _listed("types", types, "creature types"), key=_folded_type
             )
         }
         pool = tuple(m for m in pool if fold_name(m.creature_type) in kinds)
     if name is not None:
-        part = fold_name(check_text("name", name, what="a part of a monster's name") or "")
+        part = fold_name(check_text("name", name, what=Phrase("a part of a monster's name")) or "")
         pool = tuple(m for m in pool if part in fold_name(m.name))
     return pool
 
@@ -170,8 +171,12 @@ def bestiary(
         asked = {"fp": fp, "types": types, "name": name}
         given = ", ".join(f"{k}={v!r}" for k, v in asked.items() if v is not None)
         raise ExplodiceError(
-            f"the filters must leave at least one monster, but {given or 'none'} "
-            f"leave none of the {len(check_monsters(monsters))} given."
+            Phrase(
+                "the filters must leave at least one monster, but {value} leave none "
+                "of the {n_check_monsters} given.",
+                value=given or "none",
+                n_check_monsters=len(check_monsters(monsters)),
+            )
         )
     frame = _sweep(pool, tuple(builds), rules, per_build, executor, workers, progress)
     change = frame["change"] if per_build else frame["largest_change"]
@@ -220,5 +225,7 @@ def _sweep(
         )
     failed = frame[frame.error.notna()]
     if not failed.empty:
-        raise ExplodiceError(f"bestiary: a batch of monsters failed: {failed.iloc[0].error}")
+        raise ExplodiceError(
+            Phrase("bestiary: a batch of monsters failed: {error}", error=failed.iloc[0].error)
+        )
     return frame.drop(columns=["batch", "case", "method", "n", "seed", "error"])

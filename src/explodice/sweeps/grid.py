@@ -17,6 +17,7 @@ import pandas as pd
 
 from explodice.core.errors import clip, shown
 from explodice.core.files import read_toml
+from explodice.core.words import Phrase
 from explodice.game.rules import Best
 from explodice.sweeps.tasks import (
     DEFAULT_BATCH_SECONDS,
@@ -49,13 +50,21 @@ def grid_values(name: str, value: Any) -> list[Any]:
     if isinstance(value, (str, bytes, numbers.Number, Best)) or value is None:
         return [value]
     if isinstance(value, (Mapping, set, frozenset)):
-        raise SweepError(f"grid `{name}` must be a list of values, but {shown(value)} was passed.")
+        raise SweepError(
+            Phrase(
+                "grid `{name}` must be a list of values, but {value} was passed.",
+                name=name,
+                value=shown(value),
+            )
+        )
     try:
         values = [plain_value(v) for v in value]
     except TypeError:
         return [value]
     if not values:
-        raise SweepError(f"grid `{name}` must hold at least one value, but [] was passed.")
+        raise SweepError(
+            Phrase("grid `{name}` must hold at least one value, but [] was passed.", name=name)
+        )
     return values
 
 
@@ -63,16 +72,27 @@ def check_names(names: Iterable[Any], task: Task) -> list[str]:
     names = list(names)
     for name in names:
         if not isinstance(name, str):
-            raise SweepError(f"grid parameter names must be strings, but {shown(name)} was passed.")
+            raise SweepError(
+                Phrase(
+                    "grid parameter names must be strings, but {name} was passed.", name=shown(name)
+                )
+            )
         if name in RESERVED:
             raise SweepError(
-                f"grid `{name}` is reserved: sweep() writes the `{name}` column "
-                f"itself (give the root seed as sweep(seed=...))."
+                Phrase(
+                    "grid `{name}` is reserved: sweep() writes the `{name}` column "
+                    "itself (give the root seed as sweep(seed=...)).",
+                    name=name,
+                )
             )
         if task.defaults and name not in task.defaults:
             raise SweepError(
-                f"grid `{clip(name)}` is not a parameter of the {task.name!r} task; "
-                f"allowed: {', '.join(task.defaults)}."
+                Phrase(
+                    "grid `{name}` is not a parameter of the {name2!r} task; allowed: {defaults}.",
+                    name=clip(name),
+                    name2=task.name,
+                    defaults=", ".join(task.defaults),
+                )
             )
     return names
 
@@ -91,11 +111,17 @@ def grid_cases(grid: Any, task: Task) -> tuple[list[str], list[dict[str, Any]]]:
     if isinstance(grid, pd.DataFrame):
         names = check_names(grid.columns, task)
         if grid.empty:
-            raise SweepError("grid must hold at least one case, but an empty DataFrame was passed.")
+            raise SweepError(
+                Phrase("grid must hold at least one case, but an empty DataFrame was passed.")
+            )
         if len(grid) > MAX_CASES:
             raise SweepError(
-                f"grid has {len(grid):,} cases; at most {MAX_CASES:,} are run in "
-                "one sweep: split it."
+                Phrase(
+                    "grid has {n_grid:,} cases; at most {MAX_CASES:,} are run in one "
+                    "sweep: split it.",
+                    n_grid=len(grid),
+                    MAX_CASES=MAX_CASES,
+                )
             )
         cols = {}
         for name in names:
@@ -105,19 +131,26 @@ def grid_cases(grid: Any, task: Task) -> tuple[list[str], list[dict[str, Any]]]:
         return names, cases
     if not isinstance(grid, Mapping):
         raise SweepTypeError(
-            f"grid must be a mapping of parameter names to lists of values, or a "
-            f"DataFrame of cases, but {type(grid).__name__} was passed."
+            Phrase(
+                "grid must be a mapping of parameter names to lists of values, or a "
+                "DataFrame of cases, but {name} was passed.",
+                name=type(grid).__name__,
+            )
         )
     if not grid:
-        raise SweepError("grid must name at least one parameter, but {} was passed.")
+        raise SweepError(Phrase("grid must name at least one parameter, but {{}} was passed."))
     names = check_names(grid, task)
     lists = [grid_values(name, grid[name]) for name in names]
     size = math.prod(len(values) for values in lists)
     if size > MAX_CASES:
         raise SweepError(
-            f"grid has {size:,} cases (the product of its lists' lengths "
-            f"{' x '.join(str(len(v)) for v in lists)}); at most {MAX_CASES:,} "
-            "are run in one sweep: split it."
+            Phrase(
+                "grid has {size:,} cases (the product of its lists' lengths "
+                "{value}); at most {MAX_CASES:,} are run in one sweep: split it.",
+                size=size,
+                value=" x ".join(str(len(v)) for v in lists),
+                MAX_CASES=MAX_CASES,
+            )
         )
     return names, [dict(zip(names, combo)) for combo in itertools.product(*lists)]
 
@@ -153,20 +186,28 @@ def load_grid(path: str | os.PathLike[str]) -> GridFile:
     path = Path(path)
     data = read_toml(path, error=SweepFileError)
 
-    def bad(key: str, problem: str) -> SweepFileError:
-        return SweepFileError(f"{path}: `{clip(key)}`: {problem}")
+    def bad(key: str, problem: str | Phrase) -> SweepFileError:
+        return SweepFileError(
+            Phrase("{path}: `{key}`: {problem}", path=path, key=clip(key), problem=problem)
+        )
 
     for key in data:
         if key not in _GRID_KEYS:
-            raise bad(key, f"unknown key; allowed: {', '.join(_GRID_KEYS)}.")
+            raise bad(
+                key, Phrase("unknown key; allowed: {GRID_KEYS}.", GRID_KEYS=", ".join(_GRID_KEYS))
+            )
     if "task" not in data:
-        raise bad("task", f"missing: one of {', '.join(TASKS)} or 'module:function'.")
+        raise bad(
+            "task", Phrase("missing: one of {TASKS} or 'module:function'.", TASKS=", ".join(TASKS))
+        )
     if ("grid" in data) == ("case" in data):
-        raise bad("grid", "give either a [grid] table or [[case]] tables, not both or neither.")
+        raise bad(
+            "grid", Phrase("give either a [grid] table or [[case]] tables, not both or neither.")
+        )
     if "grid" in data:
         grid: Any = data["grid"]
         if not isinstance(grid, dict):
-            raise bad("grid", "must be a table of parameter = [values].")
+            raise bad("grid", Phrase("must be a table of parameter = [values]."))
         if "scenario" in grid:
             grid = {
                 **grid,
@@ -174,7 +215,7 @@ def load_grid(path: str | os.PathLike[str]) -> GridFile:
             }
     else:
         if not isinstance(data["case"], list) or not all(isinstance(c, dict) for c in data["case"]):
-            raise bad("case", "must be [[case]] tables.")
+            raise bad("case", Phrase("must be [[case]] tables."))
         grid = pd.DataFrame(  # of objects: each case as written (16 stays 16 beside 16.5)
             [
                 {**c, **({"scenario": _relative(path, c["scenario"])} if "scenario" in c else {})}
@@ -186,7 +227,7 @@ def load_grid(path: str | os.PathLike[str]) -> GridFile:
         spec = resolve_task(data["task"])
         grid_cases(grid, spec)  # names and lists checked now, with the file named
     except SweepError as err:
-        raise SweepFileError(f"{path}: {err}") from None
+        raise SweepFileError(Phrase("{path}: {err}", path=path, err=err)) from None
     batch = data.get("batch_seconds", DEFAULT_BATCH_SECONDS)
     return GridFile(data["task"], grid, data.get("seed"), batch)
 

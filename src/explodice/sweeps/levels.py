@@ -37,6 +37,7 @@ from explodice.core.errors import (
     fail,
     shown,
 )
+from explodice.core.words import Phrase
 from explodice.day.compiled import check_day_rules
 from explodice.day.scenario import DayRoll, Scenario
 from explodice.game.build import LEVELS, Build, check_levels
@@ -129,7 +130,14 @@ def _run(
     if not failed.empty:
         row = failed.iloc[0]
         where = ", ".join(f"{k} {row[k]!r}" for k in grid)
-        raise ExplodiceError(f"{question}: the case {where} failed: {row.error}")
+        raise ExplodiceError(
+            Phrase(
+                "{question}: the case {where} failed: {error}",
+                question=question,
+                where=where,
+                error=row.error,
+            )
+        )
     meta = {k: frame.attrs[k] for k in ("workers", "batches", "seconds", "compute_seconds")}
     frame = frame.drop(columns=["case", "method", "n", "seed", "error"]).reset_index(drop=True)
     frame.attrs.update(meta)
@@ -224,11 +232,14 @@ def _characters_of(character: Any, builds: list[Build]) -> dict[str, str | None]
         extra = [k for k in character if k not in characters]
         if extra:
             raise ExplodiceError(
-                f"`character` must map builds' names to characters, but {shown(extra[0])} "
-                "is not a build's name."
+                Phrase(
+                    "`character` must map builds' names to characters, but {extra} is "
+                    "not a build's name.",
+                    extra=shown(extra[0]),
+                )
             )
         return characters
-    allowed = "a name, a mapping {build: name} or None"
+    allowed = Phrase("a name, a mapping {{build: name}} or None")
     raise fail("character", character, allowed, ExplodiceError, wrong_type=True)
 
 
@@ -242,8 +253,10 @@ def _days_of(day: Any, builds: list[Build]) -> dict[str, Any]:
     if callable(day):
         return dict.fromkeys((b.name for b in builds), day)
     raise ExplodiceTypeError(
-        f"`day` must be a Scenario, a callable level -> Scenario or None, but "
-        f"{shown(day)} was passed."
+        Phrase(
+            "`day` must be a Scenario, a callable level -> Scenario or None, but {day} was passed.",
+            day=shown(day),
+        )
     )
 
 

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from explodice.core.errors import check_flag, fail, one_line, shown
+from explodice.core.words import Phrase
 from explodice.engine import chunks
 from explodice.engine.seeding import resolve_seed
 from explodice.sweeps.grid import grid_cases
@@ -71,8 +72,10 @@ def _run_batch(
                 rows = [dict(result)]
             else:
                 raise SweepError(
-                    f"a task must return a dict or a DataFrame, but "
-                    f"{type(result).__name__} was returned."
+                    Phrase(
+                        "a task must return a dict or a DataFrame, but {name} was returned.",
+                        name=type(result).__name__,
+                    )
                 )
             out.append((index, rows, None))
         except Exception as err:  # noqa: BLE001 - reported per case, with its parameters
@@ -107,7 +110,7 @@ def _exit_with_sweep(watch: Any) -> None:
 # -- executors ------------------------------------------------------------------------------
 #: What a script that starts a sweep at its top level must do (each local worker imports the
 #: script again as it starts, and would start the sweep again).
-MAIN_GUARD = (
+MAIN_GUARD = Phrase(
     'a script that calls sweep() must do so under `if __name__ == "__main__":` (each worker '
     "process imports the script again as it starts, and would start the sweep again)"
 )
@@ -116,7 +119,12 @@ MAIN_GUARD = (
 def _mp_context() -> Any:
     # the stdlib's own test for "a process started while this one imports its main module"
     if getattr(mp.current_process(), "_inheriting", False):
-        raise SweepError(f"sweep() was called by a worker process as it started: {MAIN_GUARD}.")
+        raise SweepError(
+            Phrase(
+                "sweep() was called by a worker process as it started: {MAIN_GUARD}.",
+                MAIN_GUARD=MAIN_GUARD,
+            )
+        )
     if "forkserver" in mp.get_all_start_methods():
         ctx = mp.get_context("forkserver")
         ctx.set_forkserver_preload(["explodice.sweeps.tasks"])  # numba imported once, in the server
@@ -172,11 +180,11 @@ def _pool(executor: Any, workers: int | None) -> _Pool:
         wrong_type = isinstance(workers, bool) or not isinstance(workers, numbers.Integral)
         if wrong_type or not 1 <= workers <= hi:
             where = (
-                f"{WORKERS_PER_CORE} per core on this machine"
+                Phrase("{per_core} per core on this machine", per_core=WORKERS_PER_CORE)
                 if executor is None
-                else "the most batches in flight"
+                else Phrase("the most batches in flight")
             )
-            allowed = f"an integer in 1..{hi} ({where}) or None"
+            allowed = Phrase("an integer in 1..{hi} ({where}) or None", hi=hi, where=where)
             raise fail("workers", workers, allowed, SweepError, wrong_type=wrong_type)
         workers = int(workers)
     if executor is None:
@@ -193,16 +201,23 @@ def _pool(executor: Any, workers: int | None) -> _Pool:
             from dask.distributed import Client
         except ImportError:
             raise SweepError(
-                f"a scheduler address ({shown(executor)}) needs dask.distributed: "
-                f"pip install 'explodice[dask]'."
+                Phrase(
+                    "a scheduler address ({executor}) needs dask.distributed: pip "
+                    "install 'explodice[dask]'.",
+                    executor=shown(executor),
+                )
             ) from None
         try:
             executor = client = Client(executor, timeout="20s")
         except Exception as err:  # noqa: BLE001 - dask's ValueError, OSError, TimeoutError...
             raise SweepError(
-                f"`executor` {shown(executor)} must be the address of a running Dask "
-                f"scheduler (such as 'tcp://host:8786'), but it cannot be reached: "
-                f"{one_line(err)}"
+                Phrase(
+                    "`executor` {executor} must be the address of a running Dask "
+                    "scheduler (such as 'tcp://host:8786'), but it cannot be reached: "
+                    "{one_line}",
+                    executor=shown(executor),
+                    one_line=one_line(err),
+                )
             ) from None
     if _is_dask_client(executor):
         slots = workers or sum(executor.nthreads().values()) or 1
@@ -211,9 +226,12 @@ def _pool(executor: Any, workers: int | None) -> _Pool:
         slots = workers or getattr(executor, "_max_workers", None) or os.cpu_count() or 1
         return _Pool(executor, int(slots), False)
     raise SweepTypeError(
-        f"`executor` must be None (a local process pool), a concurrent.futures "
-        f"Executor, a dask.distributed Client or a scheduler address, but "
-        f"{type(executor).__name__} was passed."
+        Phrase(
+            "`executor` must be None (a local process pool), a "
+            "concurrent.futures Executor, a dask.distributed Client or a "
+            "scheduler address, but {name} was passed.",
+            name=type(executor).__name__,
+        )
     )
 
 
@@ -226,7 +244,9 @@ def _root_seed(seed: Any) -> np.random.SeedSequence:
         seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(1))
     root = resolve_seed(seed)
     if not isinstance(root.entropy, numbers.Integral) or root.spawn_key:
-        allowed = "an integer >= 0, None, or a SeedSequence of one integer without a spawn key"
+        allowed = Phrase(
+            "an integer >= 0, None, or a SeedSequence of one integer without a spawn key"
+        )
         raise fail("seed", seed, allowed, SweepError)
     return root
 
@@ -285,9 +305,11 @@ def sweep(
         except Exception as err:  # noqa: BLE001
             pool.close()
             raise SweepError(
-                f"`task` must be picklable to run in worker processes (a "
-                f"module-level function, not a lambda or a local function): "
-                f"{err}"
+                Phrase(
+                    "`task` must be picklable to run in worker processes (a module-level "
+                    "function, not a lambda or a local function): {err}",
+                    err=err,
+                )
             ) from None
     show = sum(priors) > 5.0 if progress is None else progress
     runner = _Runner(pool, carried, dict(spec.defaults), cases, priors, root, batch_seconds)
@@ -349,7 +371,7 @@ def _batch_seconds(value: Any) -> float:
 
 def _seconds(name: str, value: Any) -> float:
     """A number of seconds > 0 (at most 10^6), or the error naming ``name``."""
-    allowed = "a number > 0 (seconds, at most 10^6)"
+    allowed = Phrase("a number > 0 (seconds, at most 10^6)")
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise fail(name, value, allowed, SweepError, wrong_type=True)
     try:
@@ -450,8 +472,11 @@ class _Runner:
         except Exception as err:  # noqa: BLE001 - the whole batch was lost (a worker died...)
             if isinstance(err, BrokenProcessPool) and not self.ratios and _unguarded_script():
                 raise SweepError(  # no batch ever ran: the workers ended as they started
-                    "the sweep's worker processes ended as they started, before any case ran "
-                    f"(their errors are above): {MAIN_GUARD}."
+                    Phrase(
+                        "the sweep's worker processes ended as they started, before any case "
+                        "ran (their errors are above): {MAIN_GUARD}.",
+                        MAIN_GUARD=MAIN_GUARD,
+                    )
                 ) from None
             self.lost = self.lost or self._why(err)  # the batch did not run: the sweep stops
             return

@@ -14,7 +14,8 @@ import pandas as pd
 from explodice.analysis.frontier import frontier
 from explodice.analysis.sensitivity import day_blind_spot
 from explodice.analysis.success import roll_distribution
-from explodice.core.errors import ExplodiceError, ExplodiceTypeError, one_line, shown
+from explodice.core.errors import ExplodiceError, ExplodiceTypeError, message_of, one_line, shown
+from explodice.core.words import Phrase
 from explodice.day.first_passage import rolls_to_empty
 from explodice.day.scenario import default_scenario, load_scenario
 from explodice.day.simulate import simulate_day
@@ -94,7 +95,7 @@ def policy_of(policy: Any, dc: int) -> Any:
     try:
         return parse_policy(policy, dc=dc)
     except ExplodiceError as err:
-        raise SweepError(str(err)) from None
+        raise SweepError(message_of(err)) from None
 
 
 def _n_or_none(method: str, n: Any) -> Any:
@@ -151,7 +152,7 @@ def _playable(day: Any, rules: Rules) -> None:
     """Refuse a case whose rules the day engines would not read (its row gets the error)."""
     spot = day_blind_spot(day, rules)
     if spot is not None:
-        raise SweepError(f"this case's day cannot be played yet: {spot}.")
+        raise SweepError(Phrase("this case's day cannot be played yet: {spot}.", spot=spot))
 
 
 def _empty(case: dict[str, Any], seed: np.random.SeedSequence) -> dict[str, Any]:
@@ -313,19 +314,30 @@ def resolve_task(task: Any) -> Task:
         module, _, name = task.partition(":")
         if not module or module.startswith(".") or not name.isidentifier():
             raise SweepError(
-                f"`task` must be 'package.module:function' (an absolute module path and a "
-                f"function name), but {shown(task)} was passed."
+                Phrase(
+                    "`task` must be 'package.module:function' (an absolute module path "
+                    "and a function name), but {task} was passed.",
+                    task=shown(task),
+                )
             )
         try:
             task = getattr(importlib.import_module(module), name)
         except Exception as err:  # noqa: BLE001 - whatever the module raises while imported
             raise SweepError(
-                f"`task` {shown(task)} cannot be imported ({one_line(err)})."
+                Phrase(
+                    "`task` {task} cannot be imported ({one_line}).",
+                    task=shown(task),
+                    one_line=one_line(err),
+                )
             ) from None
     if callable(task):
         return Task(getattr(task, "__qualname__", repr(task)), {}, task, lambda c: 0.05)
     kind = SweepError if isinstance(task, str) else SweepTypeError
     raise kind(
-        f"`task` must be one of {list(TASKS)}, 'module:function' or a callable "
-        f"(case, seed) -> dict | DataFrame, but {shown(task)} was passed."
+        Phrase(
+            "`task` must be one of {TASKS}, 'module:function' or a callable "
+            "(case, seed) -> dict | DataFrame, but {task} was passed.",
+            TASKS=list(TASKS),
+            task=shown(task),
+        )
     )

@@ -18,6 +18,7 @@ from explodice.core.errors import (
     fail,
     shown,
 )
+from explodice.core.words import Phrase
 from explodice.game.build import (
     Build,
     BuildTest,
@@ -46,25 +47,29 @@ def check_builds(builds: Any, field_name: str = "builds") -> list[Build]:
     """One build or several, as a list with unique names."""
     if isinstance(builds, Build):
         return [builds]
-    allowed = "a Build or a list of them"
+    allowed = Phrase("a Build or a list of them")
     if isinstance(builds, (str, bytes, Mapping)) or not hasattr(builds, "__iter__"):
         raise fail(field_name, builds, allowed, ExplodiceError, wrong_type=True)
-    out = check_items(field_name, builds, what="Builds")
+    out = check_items(field_name, builds, what=Phrase("Builds"))
     for i, b in enumerate(out):
         if not isinstance(b, Build):
-            raise fail(f"{field_name}[{i}]", b, "a Build", ExplodiceError, wrong_type=True)
+            raise fail(f"{field_name}[{i}]", b, Phrase("a Build"), ExplodiceError, wrong_type=True)
     names = [b.name for b in out]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise ExplodiceError(
-            f"`{field_name}` must have unique names, but {shown(dupes[0])} is used twice."
+            Phrase(
+                "`{field_name}` must have unique names, but {dupes} is used twice.",
+                field_name=field_name,
+                dupes=shown(dupes[0]),
+            )
         )
     return out
 
 
 def check_risk(risk: Any) -> float:
     """A risk in [1e-9, 1): the exact day is cut far below 1e-9."""
-    allowed = "a probability in [1e-9, 1)"
+    allowed = Phrase("a probability in [1e-9, 1)")
     try:
         value = check_real("risk", risk, lo=1e-9, hi=1, error=ExplodiceError)
     except ExplodiceError as err:
@@ -98,8 +103,11 @@ def resolve_targets(targets: Any) -> dict[str, tuple[float, float]]:
         return {k: (float(lo), float(hi)) for k, (lo, hi) in TARGET_RANGES.items()}
     if not isinstance(targets, Mapping) or not targets:
         raise ExplodiceTypeError(
-            "`targets` must be a mapping {band: (low, high)} or {band: p}, but "
-            f"{shown(targets)} was passed."
+            Phrase(
+                "`targets` must be a mapping {{band: (low, high)}} or {{band: p}}, "
+                "but {targets} was passed.",
+                targets=shown(targets),
+            )
         )
     out = {}
     for band, value in targets.items():
@@ -111,8 +119,12 @@ def resolve_targets(targets: Any) -> dict[str, tuple[float, float]]:
         )
         if not good or not 0 <= pair[0] <= pair[1] <= 1:
             raise ExplodiceError(
-                f"`{where}` must be a probability or a pair (low, high) with 0 <= low <= high "
-                f"<= 1, but {shown(value)} was passed."
+                Phrase(
+                    "`{where}` must be a probability or a pair (low, high) with 0 <= low "
+                    "<= high <= 1, but {value} was passed.",
+                    where=where,
+                    value=shown(value),
+                )
             )
         out[band] = (float(pair[0]), float(pair[1]))
     return out

@@ -28,6 +28,7 @@ from explodice.core.errors import (
     listed,
     shown,
 )
+from explodice.core.words import Phrase
 from explodice.day.scenario import MAX_WEIGHT, DayRoll, Scenario
 from explodice.engine.exact import exact
 from explodice.game.build import (
@@ -74,7 +75,7 @@ class BuildDay:
 
     def __post_init__(self) -> None:
         if not isinstance(self.build, Build):
-            raise fail("build", self.build, "a Build", ExplodiceError, wrong_type=True)
+            raise fail("build", self.build, Phrase("a Build"), ExplodiceError, wrong_type=True)
         check_int("rolls_per_day", self.rolls_per_day, lo=1, error=ExplodiceError)
         check_choice("difficulty", self.difficulty, DIFFICULTIES, ExplodiceError)
         for name in ("skill_weight", "save_weight"):
@@ -82,7 +83,12 @@ class BuildDay:
                 name, getattr(self, name), lo=0, hi=MAX_WEIGHT, error=ExplodiceError
             )
             if weight == 0:
-                raise fail(name, weight, f"a number > 0 and <= {MAX_WEIGHT:.0e}", ExplodiceError)
+                raise fail(
+                    name,
+                    weight,
+                    Phrase("a number > 0 and <= {MAX_WEIGHT:.0e}", MAX_WEIGHT=MAX_WEIGHT),
+                    ExplodiceError,
+                )
         self(LEVELS[0])  # the day's own checks (the most rolls a day), now rather than later
 
     def __call__(self, level: int) -> Scenario:
@@ -142,8 +148,12 @@ def placed_day(
     scenario = day(level) if not isinstance(day, Scenario) and callable(day) else day
     if not isinstance(scenario, Scenario):
         raise ExplodiceTypeError(
-            f"`day` must be a Scenario or a callable level -> Scenario, but it gave "
-            f"{shown(scenario)} at level {level}."
+            Phrase(
+                "`day` must be a Scenario or a callable level -> Scenario, but it "
+                "gave {scenario} at level {level}.",
+                scenario=shown(scenario),
+                level=level,
+            )
         )
     who = _who(scenario, build, character)
     return _place(scenario, build.at(level), who), who
@@ -157,8 +167,12 @@ def _who(scenario: Scenario, build: Build, character: str | None) -> str:
         check_text("character", character, what=what)
         if character not in names:
             raise ExplodiceError(
-                f"`character` must name a character of the day's scenario {listed(names)}, "
-                f"but {shown(character)} was passed."
+                Phrase(
+                    "`character` must name a character of the day's scenario {names}, "
+                    "but {character} was passed.",
+                    names=listed(names),
+                    character=shown(character),
+                )
             )
         return character
     if build.name in names:
@@ -167,9 +181,14 @@ def _who(scenario: Scenario, build: Build, character: str | None) -> str:
     if len(pcs) == 1:
         return pcs[0]
     raise ExplodiceError(
-        f"`character` must name whose rolls build {shown(build.name)} makes in "
-        f"{shown(scenario.name)}: no character has its name, and the day has "
-        f"{len(pcs)} PCs {listed(pcs)}."
+        Phrase(
+            "`character` must name whose rolls build {name} makes in {name2}: no "
+            "character has its name, and the day has {n_pcs} PCs {pcs}.",
+            name=shown(build.name),
+            name2=shown(scenario.name),
+            n_pcs=len(pcs),
+            pcs=listed(pcs),
+        )
     )
 
 
@@ -178,8 +197,12 @@ def _place(scenario: Scenario, character: Character, who: str) -> Scenario:
     NPCs (they keep their rolls in the day's mix; no gauge of theirs is tracked)."""
     if who in scenario.start:
         raise ExplodiceError(
-            f"`day`: the scenario sets {who}'s starting gauges (`start`), which gauge sizing "
-            "cannot apply: the build starts the day with its gauges full (a long rest)."
+            Phrase(
+                "`day`: the scenario sets {who}'s starting gauges (`start`), which "
+                "gauge sizing cannot apply: the build starts the day with its gauges "
+                "full (a long rest).",
+                who=who,
+            )
         )
     chars = [
         replace(character, name=who)

@@ -21,6 +21,7 @@ from explodice.core.errors import (
     fail,
     shown,
 )
+from explodice.core.words import Phrase
 from explodice.game.build import LEVELS, Build, BuildTest, check_level, check_levels, parse_test
 from explodice.game.checks import check_rules
 from explodice.game.rules import ADVANTAGE_STATES, Advantage, Rules
@@ -36,7 +37,7 @@ __all__ = [
 def _progression_tests(build: Build, tests: Any) -> tuple[BuildTest, ...]:
     """The tests of :func:`progression_rows`: the build's own (``None``), its main test
     (``"main"``) or a list of :class:`BuildTest` (``parse_test`` reads one from its name)."""
-    allowed = "a list of BuildTests, 'main' or None"
+    allowed = Phrase("a list of BuildTests, 'main' or None")
     if tests is None:
         return build.tests()
     if isinstance(tests, str):
@@ -48,7 +49,7 @@ def _progression_tests(build: Build, tests: Any) -> tuple[BuildTest, ...]:
     out = tuple(tests)
     for i, t in enumerate(out):
         if not isinstance(t, BuildTest):
-            raise fail(f"tests[{i}]", t, "a BuildTest", ExplodiceError, wrong_type=True)
+            raise fail(f"tests[{i}]", t, Phrase("a BuildTest"), ExplodiceError, wrong_type=True)
     return tuple(check_unique("tests", out, key=lambda t: t.label))
 
 
@@ -178,8 +179,11 @@ def _dc_tables(
             missing = {"difficulty", "level", "dc"} - set(dcs.columns)
             if missing:
                 raise ExplodiceError(
-                    f"`dcs` must have the columns difficulty, level and dc, but it lacks "
-                    f"{sorted(missing)}."
+                    Phrase(
+                        "`dcs` must have the columns difficulty, level and dc, but it lacks "
+                        "{missing}.",
+                        missing=sorted(missing),
+                    )
                 )
             cells: dict[str, dict[int, int]] = {}
             for i, (band, lv, dc) in enumerate(
@@ -190,16 +194,24 @@ def _dc_tables(
                 by_level = cells.setdefault(band, {})
                 if lv in by_level:
                     raise ExplodiceError(
-                        f"`dcs` must give one DC per band and level, but {band!r} "
-                        f"at level {lv} has several (pick one `table` of level_dcs)."
+                        Phrase(
+                            "`dcs` must give one DC per band and level, but {band!r} at level "
+                            "{lv} has several (pick one `table` of level_dcs).",
+                            band=band,
+                            lv=lv,
+                        )
                     )
                 by_level[lv] = _dc(_whole(dc), f"dcs.dc[{i}]")
             for b in difficulties:
                 lacking = [lv for lv in levels if lv not in cells.get(b, {})]
                 if lacking:
                     raise ExplodiceError(
-                        f"`dcs` must give a DC for {b!r} at every level asked, but it lacks "
-                        f"levels {lacking}."
+                        Phrase(
+                            "`dcs` must give a DC for {b!r} at every level asked, but it lacks "
+                            "levels {lacking}.",
+                            b=b,
+                            lacking=lacking,
+                        )
                     )
             out[system] = {b: {lv: cells[b][lv] for lv in levels} for b in difficulties}
         elif isinstance(dcs, Mapping):
@@ -208,13 +220,19 @@ def _dc_tables(
             no_dc = [b for b in difficulties if b not in dcs]
             if no_dc:
                 raise ExplodiceError(
-                    f"`dcs` must give a DC for every band asked, but it lacks {no_dc}."
+                    Phrase(
+                        "`dcs` must give a DC for every band asked, but it lacks {no_dc}.",
+                        no_dc=no_dc,
+                    )
                 )
             out[system] = {b: dict.fromkeys(levels, _dc(dcs[b], f"dcs.{b}")) for b in difficulties}
         else:
             raise ExplodiceTypeError(
-                "`dcs` must be None (the game's table), a mapping {band: dc} or a DataFrame "
-                f"of difficulty, level and dc, but {shown(dcs)} was passed."
+                Phrase(
+                    "`dcs` must be None (the game's table), a mapping {{band: dc}} or a "
+                    "DataFrame of difficulty, level and dc, but {dcs} was passed.",
+                    dcs=shown(dcs),
+                )
             )
     return out
 
@@ -286,7 +304,11 @@ def progression(
         check_choice("systems", s, SYSTEMS, ExplodiceError) for s in check_names("systems", systems)
     )
     if len(set(chosen)) != len(chosen):
-        raise ExplodiceError(f"`systems` must not repeat a system, but {list(chosen)} was passed.")
+        raise ExplodiceError(
+            Phrase(
+                "`systems` must not repeat a system, but {chosen} was passed.", chosen=list(chosen)
+            )
+        )
     state = check_choice("advantage", advantage, ADVANTAGE_STATES, ExplodiceError)
     tables = _dc_tables(dcs, list(ranges), levels, chosen)
     columns, odds = _cases(

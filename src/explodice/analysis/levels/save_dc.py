@@ -25,6 +25,7 @@ from explodice.core.errors import (
     check_text,
     check_unique,
 )
+from explodice.core.words import Phrase
 from explodice.game.build import (
     LEVELS,
     Build,
@@ -104,7 +105,8 @@ def _save_dc_inputs(
         check_unique("casters", wanted)  # each case counted once
         caster_builds = [b for b in builds if b.name in wanted]
     given_saves = [
-        check_text("saves", s, what="abilities") for s in check_names("saves", saves, "abilities")
+        check_text("saves", s, what=Phrase("abilities"))
+        for s in check_names("saves", saves, "abilities")
     ]
     save_list = [parse_test(f"{s} save", "saves").ability for s in given_saves]
     check_unique("saves", given_saves, key=lambda s: parse_test(f"{s} save", "saves").ability)

@@ -14,6 +14,7 @@ import pandas as pd
 
 from explodice.analysis.resolutions.common import Shown, label_of, prepare, provenance
 from explodice.core.errors import ExplodiceTypeError, check_items, fail, shown
+from explodice.core.words import Phrase
 from explodice.engine.distribution import Distribution
 from explodice.engine.sampling import Method, Sampling, resolve_sampling
 from explodice.game.checks import check_roll
@@ -76,7 +77,7 @@ def working_together(
     >>> t.leader, t.roll.advantage, round(t.p, 4) > round(t.p_alone, 4)
     (1, 'advantage', True)
     """
-    rolls = check_items("rolls", rolls, what="Roll objects")
+    rolls = check_items("rolls", rolls, what=Phrase("Roll objects"))
     for i, r in enumerate(rolls):
         check_roll(r, f"rolls[{i}]")
     if leader is None:
@@ -160,15 +161,19 @@ def group_success(
     >>> g.need, abs(g.p - (a * b + a * c + b * c - 2 * a * b * c)) < 1e-12   # 2 of 3, by hand
     (2, True)
     """
-    rolls = check_items("rolls", rolls, what="rolls")
+    rolls = check_items("rolls", rolls, what=Phrase("rolls"))
     if isinstance(dc, (str, bytes, Mapping)):
-        raise fail("dc", dc, "one DC or one per member", ExplodiceTypeError)
+        raise fail("dc", dc, Phrase("one DC or one per member"), ExplodiceTypeError)
     if isinstance(dc, np.ndarray) and dc.ndim == 0:
         dc = dc.item()
     dcs = list(dc) if isinstance(dc, Iterable) else [dc] * len(rolls)
     if len(dcs) != len(rolls):
         raise ExplodiceError(
-            f"`dc` must be one DC or one per member ({len(rolls)}), but {shown(dc)} was passed."
+            Phrase(
+                "`dc` must be one DC or one per member ({n_rolls}), but {dc} was passed.",
+                n_rolls=len(rolls),
+                dc=shown(dc),
+            )
         )
     dists = prepare(
         rolls,

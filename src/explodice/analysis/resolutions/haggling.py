@@ -15,6 +15,7 @@ from explodice.analysis.success import (
     MODIFIERS,
 )
 from explodice.core.errors import check_items, shown
+from explodice.core.words import Phrase
 from explodice.engine.distribution import Distribution
 from explodice.engine.sampling import Method, Sampling, resolve_sampling
 from explodice.game.checks import check_rules
@@ -133,8 +134,13 @@ def haggle(
     dc = check_int("dc", dc, lo=-MAX_DC, hi=MAX_DC)
     if item_name is not None and dc < HAGGLE_DCS[item_name]:
         raise ExplodiceError(
-            f"`dc` must be at least {HAGGLE_DCS[item_name]} for {item_name} "
-            f"(the seed's minimum), but {shown(dc)} was passed."
+            Phrase(
+                "`dc` must be at least {HAGGLE_DCS} for {item_name} (the seed's "
+                "minimum), but {dc} was passed.",
+                HAGGLE_DCS=HAGGLE_DCS[item_name],
+                item_name=item_name,
+                dc=shown(dc),
+            )
         )
     step = check_int("step", step, lo=1, hi=100)
     cap = check_int("cap", cap, lo=0, hi=100)
@@ -180,11 +186,11 @@ def haggle_table(
     >>> haggle_table([0], items=["gems"])[["item", "dc"]].values.tolist()
     [['gems', 22]]
     """
-    modifiers = check_items("modifiers", modifiers, what="modifiers")
+    modifiers = check_items("modifiers", modifiers, what=Phrase("modifiers"))
     names = (
         list(HAGGLE_DCS)
         if items is None
-        else [resolve_item(i) for i in check_items("items", items, what="item types")]
+        else [resolve_item(i) for i in check_items("items", items, what=Phrase("item types"))]
     )
     rows = []
     for m in modifiers:

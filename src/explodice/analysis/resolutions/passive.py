@@ -16,6 +16,7 @@ from explodice.analysis.success import (
     states,
 )
 from explodice.core.errors import check_items
+from explodice.core.words import Phrase
 from explodice.engine.sampling import Sampling
 from explodice.game.checks import check_roll, check_rules
 from explodice.game.rules import Roll, Rules
@@ -110,7 +111,7 @@ def passive_table(
     [11]
     """
     system = check_system(system)
-    modifiers = check_items("modifiers", modifiers, what="modifiers")
+    modifiers = check_items("modifiers", modifiers, what=Phrase("modifiers"))
     rows = []
     for label, adv, state_rules in states(system, advantages, readings, check_rules(rules)):
         for m in modifiers:

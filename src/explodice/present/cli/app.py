@@ -10,10 +10,19 @@ import os
 import sys
 from collections.abc import Sequence
 
-from explodice.core.errors import ExplodiceError, one_line
+from explodice.core.errors import MAX_LINE, ExplodiceError, clip
 from explodice.core.version import __version__
-from explodice.present.cli.base import EXIT_INTERRUPTED, EXIT_USAGE, Parser, refuse_repeats
+from explodice.core.words import N_, Phrase
+from explodice.present.cli.base import (
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    LANG,
+    Parser,
+    refuse_repeats,
+    written_lang,
+)
 from explodice.present.cli.commands import COMMANDS
+from explodice.present.i18n import Lang, say, translator
 
 __all__ = ["build_parser", "main"]
 
@@ -50,12 +59,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0, 2 for bad input or an output that
     cannot be written, 130 on Ctrl-C)."""
     parser = build_parser()
+    lang = written_lang(sys.argv[1:] if argv is None else argv)
+    token = LANG.set(lang)
+    try:
+        return _run(parser, argv, lang)
+    finally:
+        LANG.reset(token)
+
+
+def _run(parser: argparse.ArgumentParser, argv: Sequence[str] | None, lang: Lang) -> int:
     try:
         args = parser.parse_args(argv)
         refuse_repeats(args.command_parser, args)
         if sys.stdout is None:  # `explodice ... >&-`: whatever it computed would be lost
             raise ExplodiceError(
-                "the standard output is closed (>&-): nothing could be shown; nothing was done."
+                Phrase(
+                    N_(
+                        "the standard output is closed (>&-): nothing could be shown; nothing "
+                        "was done."
+                    )
+                )
             )
         for output in args.writes(args):  # every file it writes, checked before any work
             output.check()
@@ -63,24 +86,61 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # a broken pipe or a full disk fails here, not silently at exit
         return status
     except KeyboardInterrupt:
-        sys.stderr.write("explodice: interrupted\n")
-        return EXIT_INTERRUPTED
+        return _interrupted(lang)
     except BrokenPipeError:  # `explodice table | head -1`: the rest of the output is lost
         _drop_stdout()
-        sys.stderr.write(
-            "explodice: error: the standard output was closed before all was written "
-            "(broken pipe): the output is incomplete.\n"
+        return _refused(
+            Phrase(
+                N_(
+                    "the standard output was closed before all was written (broken pipe): "
+                    "the output is incomplete."
+                )
+            ),
+            lang,
         )
-        return EXIT_USAGE
     except (ExplodiceError, OSError) as err:  # bad input, or a file the system refuses
-        sys.stderr.write(f"explodice: error: {one_line(err, named=False)}\n")
-        return EXIT_USAGE
+        return _refused(err, lang)
     except SystemError as err:
         # Ctrl-C landing inside numba's dispatcher surfaces as a SystemError chained to it.
         if not _caused_by_interrupt(err):
             raise
-        sys.stderr.write("explodice: interrupted\n")
-        return EXIT_INTERRUPTED
+        return _interrupted(lang)
+
+
+#: The system's reasons for refusing a file (``strerror``), so that the catalogue says them.
+SYSTEM_REASONS = (
+    N_("No such file or directory"),
+    N_("Permission denied"),
+    N_("Is a directory"),
+    N_("Not a directory"),
+    N_("File exists"),
+    N_("No space left on device"),
+    N_("Read-only file system"),
+    N_("File name too long"),
+    N_("Disk quota exceeded"),
+)
+
+
+def _refused(err: BaseException | Phrase, lang: Lang) -> int:
+    """Write the one line of a refusal in ``lang`` ("explodice: error: ..."): an error's
+    phrase said, a system error as its file and its reason; the status 2."""
+    if isinstance(err, Phrase):
+        text = say(err, lang)
+    elif isinstance(err, ExplodiceError) and err.phrase is not None:
+        text = say(err.phrase, lang)
+    elif isinstance(err, OSError) and err.strerror:
+        where = f"{err.filename}: " if err.filename is not None else ""
+        text = where + translator(lang)(err.strerror)
+    else:
+        text = str(err) or type(err).__name__
+    line = clip(" ".join(text.split()), MAX_LINE)
+    sys.stderr.write(say(Phrase(N_("explodice: error: {message}"), message=line), lang) + "\n")
+    return EXIT_USAGE
+
+
+def _interrupted(lang: Lang) -> int:
+    sys.stderr.write(say(Phrase(N_("explodice: interrupted")), lang) + "\n")
+    return EXIT_INTERRUPTED
 
 
 def _drop_stdout() -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import functools
 
+from explodice.core.words import Phrase
 from explodice.game.rules import ACTORS, ADVANTAGE_STATES
 from explodice.present import i18n
 from explodice.present.answers import method_text
@@ -62,30 +63,33 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """P(hit) and P(critical) of one attacker against each target, both systems."""
     rules = rules_from(args)
-    refuse(args, ("--ones-on-explosions",), "changes the drain only, which `attack` does not show.")
+    refuse(
+        args,
+        ("--ones-on-explosions",),
+        Phrase("changes the drain only, which `attack` does not show."),
+    )
     refuse(args, ("--close-contest",),
-           "settles a total equal to the VD by bids of HP, which `attack` does not play "
-           "(a total equal to the VD hits).")  # fmt: skip
+           Phrase("settles a total equal to the VD by bids of HP, which `attack` does " "not play (a total equal to the VD hits)."))  # fmt: skip
     if args.actor == "pc":
         refuse(args, ("--rule-of-one",),
-               "changes only the drain of a PC's attack (a PC keeps its 1s here); with "
-               "--actor npc it changes what is cancelled.")  # fmt: skip
+               Phrase("changes only the drain of a PC's attack (a PC keeps its 1s here); " "with --actor npc it changes what is cancelled."))  # fmt: skip
     elif "attack" not in rules.rule_of_one_kinds:
         refuse(args, ("--actor",),
-               "npc cancels pairs under the rule of 1, which attacks are outside of: add "
-               "--rule-of-one check save attack.")  # fmt: skip
+               Phrase("npc cancels pairs under the rule of 1, which attacks are outside " "of: add --rule-of-one check save attack."))  # fmt: skip
     refuse(args, ("--armour-dex-cap",),
-           "caps a wearer's DEX in their VD; the targets here are ACs or VDs already.")  # fmt: skip
+           Phrase("caps a wearer's DEX in their VD; the targets here are ACs or VDs " "already."))  # fmt: skip
     if args.wis == 0:
         refuse(args, ("--wisdom-in-defence",),
-               "reads the target's WIS modifier, which is 0 here: give --wis.")  # fmt: skip
+               Phrase("reads the target's WIS modifier, which is 0 here: give --wis."))  # fmt: skip
     if "disadvantage" not in args.advantage:
         refuse(args, ("--both-readings", "--disadvantage", "--malus-die"),
-               "reads disadvantage, which none of the --advantage states asked has.")  # fmt: skip
+               Phrase("reads disadvantage, which none of the --advantage states asked has."))  # fmt: skip
     elif args.both_readings:
-        refuse(args, ("--disadvantage",), "is one reading; --both-readings shows both.")
+        refuse(args, ("--disadvantage",), Phrase("is one reading; --both-readings shows both."))
     if rules.disadvantage == "drop" and not args.both_readings:
-        refuse(args, ("--malus-die",), "is the die that 'subtract' subtracts; 'drop' has none.")
+        refuse(
+            args, ("--malus-die",), Phrase("is the die that 'subtract' subtracts; 'drop' has none.")
+        )
     sampling = sampling_from(args)
     simulated = sampling.simulated
     inputs = AttackInputs(

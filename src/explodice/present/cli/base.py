@@ -9,15 +9,30 @@ A command's module (``present/cli/<name>.py``) defines ``COMMAND = Command(...)`
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from explodice.core.errors import ExplodiceError, check_unique
 from explodice.core.files import check_writable
+from explodice.core.words import N_, Phrase
+from explodice.present.i18n import LANGS, Lang, say, translator
 
-__all__ = ["EXIT_INTERRUPTED", "EXIT_USAGE", "Command", "Output", "Parser", "refuse_repeats"]
+__all__ = [
+    "EXIT_INTERRUPTED",
+    "EXIT_USAGE",
+    "LANG",
+    "Command",
+    "Output",
+    "Parser",
+    "refuse_repeats",
+    "type_error",
+    "written_lang",
+]
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -33,6 +48,89 @@ _GATHERING = (
 )
 
 
+#: The language of the command line's messages (its ``--lang``), while a command line runs.
+LANG: ContextVar[Lang] = ContextVar("explodice_cli_lang", default="en")
+
+#: argparse's own messages (CPython 3.11-3.13), so that the catalogue says them in French; a
+#: message of argparse is matched against them and said with the catalogue's template.
+ARGPARSE_MESSAGES = (
+    N_("the following arguments are required: %s"),
+    N_("unrecognized arguments: %s"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("expected %s argument"),
+    N_("expected %s arguments"),
+    N_("not allowed with argument %s"),
+    N_("ignored explicit argument %r"),
+    N_("one of the arguments %s is required"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+)
+_HOLE = re.compile(r"%\((\w+)\)[sr]|%[sr]")
+#: The messages of the type functions' refusals (``argparse.ArgumentTypeError``), by their
+#: English text: argparse keeps only the text; :func:`type_error` notes the phrase.
+_TYPE_PHRASES: dict[str, Phrase] = {}
+
+
+def type_error(phrase: Phrase) -> argparse.ArgumentTypeError:
+    """The refusal of an option's value by its type function, said in the command line's
+    language when argparse reports it.
+
+    >>> str(type_error(Phrase("expected {what}", what="an integer")))
+    'expected an integer'
+    """
+    _TYPE_PHRASES[str(phrase)] = phrase
+    return argparse.ArgumentTypeError(str(phrase))
+
+
+def written_lang(argv: Sequence[str]) -> Lang:
+    """The language a command line asks for (``--lang fr`` or ``--lang=fr``), read before it
+    is parsed, so that an error of parsing is said in it; ``en`` when none (or a wrong one).
+
+    >>> written_lang(["odds", "--lang", "fr", "--dc", "x"]), written_lang(["--lang=de"])
+    ('fr', 'en')
+    """
+    argv = list(argv)
+    for i, token in enumerate(argv):
+        if token == "--":
+            break
+        value = argv[i + 1] if token == "--lang" and i + 1 < len(argv) else None
+        if token.startswith("--lang="):
+            value = token.split("=", 1)[1]
+        if value in LANGS:
+            return value  # type: ignore[return-value]
+    return "en"
+
+
+def _fill(holes: dict[str, str], hole: re.Match[str]) -> str:
+    return holes.get(hole.group(1) or "_", hole.group(0))
+
+
+def said(message: str | Phrase, lang: Lang) -> str:
+    """A message for the command line in ``lang``: a phrase said; one of argparse's (or a
+    type function's) found and said with the catalogue's template; any other as it is."""
+    if isinstance(message, Phrase) or lang == "en":
+        return say(message, lang)
+    if message in _TYPE_PHRASES:
+        return say(_TYPE_PHRASES[message], lang)
+    _ = translator(lang)
+    for template in ARGPARSE_MESSAGES:
+        names = _HOLE.findall(template)
+        pattern = "(.+?)".join(re.escape(piece) for piece in _HOLE.split(template)[::2])
+        found = re.fullmatch(pattern, message, flags=re.DOTALL)
+        if not found:
+            continue
+        values = iter(found.groups())
+        holes = {(n or "_"): next(values) for n in names}
+        if "message" in holes:
+            holes["message"] = said(holes["message"], lang)
+        return _HOLE.sub(partial(_fill, holes), _(template))
+    return message
+
+
 class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line (and exit 2, as argparse does), and that
     reads an option only written whole: ``--mod`` is refused, never taken for ``--modifier``
@@ -42,8 +140,14 @@ class Parser(argparse.ArgumentParser):
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
 
-    def error(self, message: str) -> Any:  # noqa: D102 - argparse's hook
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+    def error(self, message: str | Phrase) -> Any:  # type: ignore[override]  # noqa: D102
+        lang = LANG.get()
+        frame = Phrase(
+            N_("{prog}: error: {message} (see {prog} --help)"),
+            prog=self.prog,
+            message=said(message, lang).removesuffix("."),
+        )
+        self.exit(EXIT_USAGE, say(frame, lang) + "\n")
 
     def parse_args(  # type: ignore[override]  # noqa: D102 - argparse's
         self, args: Sequence[str] | None = None, namespace: Any = None
@@ -51,7 +155,9 @@ class Parser(argparse.ArgumentParser):
         ns, extras = self.parse_known_args(args, namespace)
         if extras:  # `odds 4 16`: the command's own --help says what it takes
             owner = getattr(ns, "command_parser", None) or self
-            owner.error(f"unrecognized arguments: {' '.join(extras)}")
+            owner.error(
+                Phrase(N_("unrecognized arguments: {arguments}"), arguments=" ".join(extras))
+            )
         return ns
 
     def parse_known_args(  # type: ignore[override]  # noqa: D102 - argparse's, and `explicit`
@@ -75,14 +181,26 @@ class Parser(argparse.ArgumentParser):
                 if action in written and not isinstance(action, _GATHERING):
                     # `--dc 16 --dc 12`: argparse keeps the last and drops the first
                     first, several = written[action], action.nargs in ("+", "*")
-                    self.error(
-                        (
-                            f"`{flag}` given twice: the second would replace the first"
-                            if first == flag
-                            else f"`{first}` and `{flag}` both set `{action.dest}`: the second "
-                            "would replace the first"
+                    twice = (
+                        Phrase(
+                            N_("`{flag}` given twice: the second would replace the first"),
+                            flag=flag,
                         )
-                        + ("; give it once, followed by all its values" if several else "")
+                        if first == flag
+                        else Phrase(
+                            N_(
+                                "`{first}` and `{flag}` both set `{dest}`: the second would "
+                                "replace the first"
+                            ),
+                            first=first,
+                            flag=flag,
+                            dest=action.dest,
+                        )
+                    )
+                    self.error(
+                        Phrase(N_("{twice}; give it once, followed by all its values"), twice=twice)
+                        if several
+                        else twice
                     )
                 written[action] = flag
         ns.explicit = frozenset(seen)
@@ -170,4 +288,4 @@ def refuse_repeats(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
         try:
             check_unique(flag, values)
         except ExplodiceError as err:
-            parser.error(str(err).removesuffix("."))
+            parser.error(err.phrase or str(err))

@@ -20,6 +20,7 @@ import pandas as pd
 from explodice.analysis.bestiary import DEFAULT_THRESHOLD
 from explodice.core.errors import ExplodiceError, check_unique
 from explodice.core.files import read_toml
+from explodice.core.words import Phrase
 from explodice.game.bestiary import SRD_ATTRIBUTION, SRD_SOURCE, srd_monsters
 from explodice.game.build import reference_builds
 from explodice.game.monster import MonsterFileError, load_monsters
@@ -63,17 +64,28 @@ def refuse_unread(args: argparse.Namespace, what: str) -> None:
     refuse(
         args,
         ("--disadvantage", "--malus-die"),
-        f"reads disadvantage, and {what}'s rolls are made without advantage or disadvantage.",
+        Phrase(
+            "reads disadvantage, and {what}'s rolls are made without advantage or disadvantage.",
+            what=what,
+        ),
     )
     refuse(
         args,
         ("--close-contest",),
-        f"settles ties by bids; {what} counts a total equal to the VD or DC as a success.",
+        Phrase(
+            "settles ties by bids; {what} counts a total equal to the VD or DC as a success.",
+            what=what,
+        ),
     )
     if isinstance(getattr(args, "critical", None), int):
         raise ExplodiceError(
-            f"`--critical {args.critical}`: a margin changes P(critical) only, which {what} "
-            "does not show (two_sixes and three_sixes change P(hit): they apply)."
+            Phrase(
+                "`--critical {critical}`: a margin changes P(critical) only, which "
+                "{what} does not show (two_sixes and three_sixes change P(hit): they "
+                "apply).",
+                critical=args.critical,
+                what=what,
+            )
         )
 
 
@@ -85,7 +97,7 @@ def load_bestiary(path: str | None, args: argparse.Namespace) -> Bestiary:
 
     _ = i18n.translator(args.lang)
     if path is None:
-        refuse(args, ("--with-srd",), "adds the SRD's monsters to a CONFIG's: give one.")
+        refuse(args, ("--with-srd",), Phrase("adds the SRD's monsters to a CONFIG's: give one."))
         return Bestiary(srd_monsters(), config_rules(args, None), (), _("the SRD 5.1's monsters"))
     data = read_toml(path, error=MonsterFileError)
     if set(data) <= {"monster"}:
@@ -95,7 +107,10 @@ def load_bestiary(path: str | None, args: argparse.Namespace) -> Bestiary:
         own, rules, builds = config.monsters, config_rules(args, config), config.builds
     if not own and not args.with_srd:
         raise ExplodiceError(
-            f"{path}: no [[monster]] table was found: add some, or --with-srd for the SRD's."
+            Phrase(
+                "{path}: no [[monster]] table was found: add some, or --with-srd for the SRD's.",
+                path=path,
+            )
         )
     monsters = (*own, *srd_monsters()) if args.with_srd else own
     one = _("{n} monster of {file}") if len(own) == 1 else _("{n} monsters of {file}")

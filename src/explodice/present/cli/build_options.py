@@ -22,10 +22,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from explodice.core.errors import ExplodiceError, listed, shown
+from explodice.core.words import Phrase
 from explodice.game.build import LEVELS, Build
 from explodice.game.tables import DIFFICULTIES, DIFFICULTY_FR, fold_name
 from explodice.present.builds import ShownBuilds, shown_builds
 from explodice.present.cli import options
+from explodice.present.cli.base import type_error
 from explodice.present.cli.numbers import parse_integer, probability
 from explodice.present.cli.options import WORKERS, config_rules, refuse
 
@@ -62,8 +64,11 @@ def _levels_item(text: str) -> list[int]:
         return [LEVEL(text)]
     first, last = LEVEL(lo), LEVEL(hi)
     if first > last:
-        raise argparse.ArgumentTypeError(
-            f"expected a range of levels LOW-HIGH with LOW <= HIGH, but {text!r} was passed"
+        raise type_error(
+            Phrase(
+                "expected a range of levels LOW-HIGH with LOW <= HIGH, but {text!r} was passed",
+                text=text,
+            )
         )
     return list(range(first, last + 1))
 
@@ -82,7 +87,10 @@ def parse_levels(items: Sequence[str] | None) -> list[int] | None:
         for level in _levels_item(item) if isinstance(item, str) else item:
             if level in out:
                 raise ExplodiceError(
-                    f"`--levels` must name each level once, but level {level} is given twice."
+                    Phrase(
+                        "`--levels` must name each level once, but level {level} is given twice.",
+                        level=level,
+                    )
                 )
             out.append(level)
     return out
@@ -99,7 +107,14 @@ def parse_band(text: str, flag: str) -> str:
     band = _BANDS.get(fold_name(text))
     if band is None:
         names = ", ".join(b.replace(" ", "-") for b in DIFFICULTIES)
-        raise ExplodiceError(f"`{flag}` must name a band ({names}), but {shown(text)} was passed.")
+        raise ExplodiceError(
+            Phrase(
+                "`{flag}` must name a band ({names}), but {text} was passed.",
+                flag=flag,
+                names=names,
+                text=shown(text),
+            )
+        )
     return band
 
 
@@ -112,20 +127,29 @@ def parse_targets(items: Sequence[str] | None) -> dict[str, tuple[float, float]]
         name, sep, value = item.partition("=")
         if not sep:
             raise ExplodiceError(
-                f"`--targets` items are BAND=P or BAND=LOW:HIGH (moderate=0.5:0.9), but "
-                f"{shown(item)} was passed."
+                Phrase(
+                    "`--targets` items are BAND=P or BAND=LOW:HIGH (moderate=0.5:0.9), "
+                    "but {item} was passed.",
+                    item=shown(item),
+                )
             )
         band = parse_band(name, "--targets")
         if band in out:
-            raise ExplodiceError(f"`--targets` must give each band once, but {band!r} repeats.")
+            raise ExplodiceError(
+                Phrase("`--targets` must give each band once, but {band!r} repeats.", band=band)
+            )
         low, colon, high = value.partition(":")
         try:
             pair = (probability(low), probability(high if colon else low))
         except argparse.ArgumentTypeError as err:
-            raise ExplodiceError(f"`--targets` {band}: {err}.") from None
+            raise ExplodiceError(Phrase("`--targets` {band}: {err}.", band=band, err=err)) from None
         if pair[0] > pair[1]:
             raise ExplodiceError(
-                f"`--targets` {band}: LOW must not exceed HIGH, but {shown(value)} was passed."
+                Phrase(
+                    "`--targets` {band}: LOW must not exceed HIGH, but {value} was passed.",
+                    band=band,
+                    value=shown(value),
+                )
             )
         out[band] = pair
     return out
@@ -173,13 +197,23 @@ def builds_from(args: argparse.Namespace, config: Any) -> ShownBuilds:
         if name not in by_name and name in aliases:
             name = aliases[name].name
         if name not in by_name:
-            where = "the configuration's" if found.source == "config" else "the reference builds'"
+            said = {"by_name": listed(by_name), "name": shown(name)}
             raise ExplodiceError(
-                f"`--builds` must name {where} builds {listed(by_name)}, but {shown(name)} "
-                "was passed."
+                Phrase(
+                    "`--builds` must name the configuration's builds {by_name}, but {name} was "
+                    "passed.",
+                    **said,
+                )
+                if found.source == "config"
+                else Phrase(
+                    "`--builds` must name the reference builds {by_name}, but {name} was passed.",
+                    **said,
+                )
             )
         if by_name[name] in chosen:
-            raise ExplodiceError(f"`--builds` must name each build once, but {name!r} repeats.")
+            raise ExplodiceError(
+                Phrase("`--builds` must name each build once, but {name!r} repeats.", name=name)
+            )
         chosen.append(by_name[name])
     return ShownBuilds(tuple(chosen), found.source)
 
@@ -203,8 +237,12 @@ def refuse_ties(args: argparse.Namespace, command: str) -> None:
     refuse(
         args,
         ("--close-contest",),
-        f"splits a total equal to the DC off as a tie settled by bids, which `{command}` counts "
-        "as a success (`odds --close-contest` and `table` show p_tie).",
+        Phrase(
+            "splits a total equal to the DC off as a tie settled by bids, which "
+            "`{command}` counts as a success (`odds --close-contest` and `table` "
+            "show p_tie).",
+            command=command,
+        ),
     )
 
 
@@ -212,8 +250,11 @@ def refuse_lucky(args: argparse.Namespace, command: str) -> None:
     """``--lucky`` gives a bare roll the Lucky trait; a build's reroll is its own."""
     if args.lucky:
         raise ExplodiceError(
-            f"`--lucky` does not apply to `{command}`: each build's reroll is its own "
-            '(reroll = "one" in its [[build]] table).'
+            Phrase(
+                "`--lucky` does not apply to `{command}`: each build's reroll is its "
+                'own (reroll = "one" in its [[build]] table).',
+                command=command,
+            )
         )
 
 
@@ -251,8 +292,10 @@ def executor_from(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def refuse_grid(args: argparse.Namespace, why: str) -> None:
+def refuse_grid(args: argparse.Namespace, why: str | Phrase) -> None:
     """Refuse the grid's options where the call runs no grid (``why`` says so)."""
     for name, flag in GRID_FLAGS.items():
         if getattr(args, name) not in (None, False):
-            raise ExplodiceError(f"`{flag}` applies to a grid of builds x levels; {why}.")
+            raise ExplodiceError(
+                Phrase("`{flag}` applies to a grid of builds x levels; {why}.", flag=flag, why=why)
+            )

@@ -11,6 +11,7 @@ import argparse
 import pandas as pd
 
 from explodice.core.errors import ExplodiceError, shown
+from explodice.core.words import Phrase
 from explodice.game.rules import ADVANTAGE_STATES, Roll
 from explodice.game.tables import PROFILES
 from explodice.present import i18n
@@ -60,8 +61,10 @@ def run(args: argparse.Namespace) -> int:
     refuse(
         args,
         ("--rule-of-one", "--ones-on-explosions", "--close-contest"),
-        "changes the drain or settles ties by bids, and equivalent DCs read neither: they "
-        "match P(total >= DC), whose 1s are kept.",
+        Phrase(
+            "changes the drain or settles ties by bids, and equivalent DCs read "
+            "neither: they match P(total >= DC), whose 1s are kept."
+        ),
     )
     reroll = reroll_from(args, None)  # --lucky: each roll's Reroll('one'), in both systems
     lang = args.lang
@@ -73,8 +76,10 @@ def run(args: argparse.Namespace) -> int:
         refuse(
             args,
             ("--profiles", "--reference"),
-            "maps the table of profiles; with --modifier "
-            "`compare` maps that one roll (drop --modifier for the profiles' table).",
+            Phrase(
+                "maps the table of profiles; with --modifier `compare` maps that one "
+                "roll (drop --modifier for the profiles' table)."
+            ),
         )
         profiles: tuple[tuple[str, int], ...] = (("roll", args.modifier),)
     else:
@@ -83,7 +88,9 @@ def run(args: argparse.Namespace) -> int:
             names = [name for name, _m in pairs]
             twice = next(n for n in names if names.count(n) > 1)
             raise ExplodiceError(
-                f"`--profiles` names {shown(twice)} twice; give each profile once."
+                Phrase(
+                    "`--profiles` names {twice} twice; give each profile once.", twice=shown(twice)
+                )
             )
         profiles = tuple(pairs)
     inputs = CompareInputs(profiles, rules, args.reference, args.advantage, reroll is not None)
@@ -147,8 +154,10 @@ def profile(text: str) -> tuple[str, int]:
         return name, MODIFIER(value)
     except argparse.ArgumentTypeError:
         raise ExplodiceError(
-            "`--profiles` must be NAME=MODIFIER items (e.g. trained=4),"
-            f" but {shown(text)} was passed."
+            Phrase(
+                "`--profiles` must be NAME=MODIFIER items (e.g. trained=4), but {text} was passed.",
+                text=shown(text),
+            )
         ) from None
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from explodice.analysis.close_contest import MAX_BID
 from explodice.core.errors import ExplodiceError, shown
 from explodice.core.numbers import read_decimal
+from explodice.core.words import Phrase
 from explodice.present import i18n
 from explodice.present.cli.base import Command
 from explodice.present.cli.numbers import parse_integer
@@ -40,8 +41,13 @@ def bids(text: str, flag: str = "--bids-a") -> Any:
     """
     text = text.strip()
     wrong = ExplodiceError(
-        f"`{flag}` must be a bid (an integer 0..{MAX_BID}), uniform:B or p0,p1,..., but "
-        f"{shown(text)} was passed."
+        Phrase(
+            "`{flag}` must be a bid (an integer 0..{MAX_BID}), uniform:B or "
+            "p0,p1,..., but {text} was passed.",
+            flag=flag,
+            MAX_BID=MAX_BID,
+            text=shown(text),
+        )
     )
     if "," in text:
         try:

@@ -21,6 +21,7 @@ from typing import Any
 from explodice.analysis.sensitivity import day_blind_spot
 from explodice.core.errors import ExplodiceError, check_choice, shown
 from explodice.core.files import atomic_write_text
+from explodice.core.words import Phrase
 from explodice.day.first_passage import rolls_to_empty
 from explodice.day.scenario import load_scenario
 from explodice.day.simulate import simulate_day
@@ -105,12 +106,16 @@ def run(args: argparse.Namespace) -> int:
     if args.write_default_scenario is not None:
         return _write_default_scenario(args)
     refuse(
-        args, ("--force",), "replaces the file of --write-default-scenario; `day` writes no other."
+        args,
+        ("--force",),
+        Phrase("replaces the file of --write-default-scenario; `day` writes no other."),
     )
     if args.actor == "npc":  # an NPC drains nothing: no gauge of its would ever empty
         raise ExplodiceError(
-            "`--actor npc` does not apply to `day`: an NPC's rolls drain no "
-            'gauge; in a scenario, set actor = "npc" on its [[character]].'
+            Phrase(
+                "`--actor npc` does not apply to `day`: an NPC's rolls drain no "
+                'gauge; in a scenario, set actor = "npc" on its [[character]].'
+            )
         )
     _options_apply(args)
     if args.scenario is None:
@@ -187,49 +192,63 @@ def _options_apply(args: argparse.Namespace) -> None:
         and args.method is None
         and (given(args, "--days") or given(args, "--seed"))
     )
-    refuse(args, ("--n",), "counts rolls; `day` counts days: use --days.")
+    refuse(args, ("--n",), Phrase("counts rolls; `day` counts days: use --days."))
     refuse(
         args,
         ("--close-contest",),
-        "settles a total equal to the DC by bids, which the day's engines do not play (a "
-        "roll succeeds at total >= DC); `explodice contest` plays the bids.",
+        Phrase(
+            "settles a total equal to the DC by bids, which the day's engines do "
+            "not play (a roll succeeds at total >= DC); `explodice contest` "
+            "plays the bids."
+        ),
     )
     if args.scenario is not None:
         refuse(
             args,
             _ONE_ROLL,
-            "sets the roll that `day` repeats without a scenario; the rolls, gauges and "
-            f"policies of {shown(args.scenario)} are in the file.",
+            Phrase(
+                "sets the roll that `day` repeats without a scenario; the rolls, "
+                "gauges and policies of {scenario} are in the file.",
+                scenario=shown(args.scenario),
+            ),
         )
     else:
         refuse(
             args,
             ("--table",),
-            "reads a scenario's results; without a scenario `day` prints the rolls until one "
-            "gauge is empty (give SCENARIO.toml for the tables).",
+            Phrase(
+                "reads a scenario's results; without a scenario `day` prints the "
+                "rolls until one gauge is empty (give SCENARIO.toml for the tables)."
+            ),
         )
         refuse(
             args,
             _PARTY_SWITCHES,
-            "changes a party's gauges over a day (give SCENARIO.toml); the one roll that `day` "
-            "repeats without a scenario drains one gauge, so nothing overflows.",
+            Phrase(
+                "changes a party's gauges over a day (give SCENARIO.toml); the one "
+                "roll that `day` repeats without a scenario drains one gauge, so "
+                "nothing overflows."
+            ),
         )
         policy = resolve_policy(args.policy, args.dc)
         if isinstance(policy, str) and not args.reroll_on_failure:  # keep or cancel
             refuse(
                 args,
                 ("--modifier", "--dc"),
-                f"cannot change when the gauge empties under --policy {policy}: the drain of a "
-                "roll that keeps (or cancels) its 1s does not depend on its total; it does with "
-                "--policy best:λ or --reroll-on-failure.",
+                Phrase(
+                    "cannot change when the gauge empties under --policy {policy}: the "
+                    "drain of a roll that keeps (or cancels) its 1s does not depend on "
+                    "its total; it does with --policy best:λ or --reroll-on-failure.",
+                    policy=policy,
+                ),
             )
     if not simulated:
         why = (
-            "--exact samples nothing."
+            Phrase("--exact samples nothing.")
             if args.method == "exact"
-            else "this day is computed exactly (the default; --simulate samples it)."
+            else Phrase("this day is computed exactly (the default; --simulate samples it).")
         )
-        refuse(args, _SAMPLING, f"applies to a simulated day; {why}")
+        refuse(args, _SAMPLING, Phrase("applies to a simulated day; {why}", why=why))
 
 
 def _sampled(result: Any, lang: Lang) -> str:
@@ -285,8 +304,11 @@ def _write_default_scenario(args: argparse.Namespace) -> int:
     others = [f for f in (*_ONE_ROLL, *_SAMPLING, *_PARTY_SWITCHES, "--table") if given(args, f)]
     if args.scenario is not None or others:
         raise ExplodiceError(
-            f"`{others[0] if others else 'scenario'}` is not read by --write-default-scenario, "
-            "which writes the default scenario and stops."
+            Phrase(
+                "`{value}` is not read by --write-default-scenario, which writes the "
+                "default scenario and stops.",
+                value=others[0] if others else "scenario",
+            )
         )
     path = Path(args.write_default_scenario)
     atomic_write_text(path, default_scenario_text(path.name))
@@ -308,8 +330,12 @@ def _playable(day: Any, rules: Any) -> None:
     spot = day_blind_spot(day, rules)
     if spot is not None:
         raise ExplodiceError(
-            f"`day` cannot apply these rules yet: {spot} (`explodice readings` shows what "
-            f"{spot.switch} changes in single rolls)."
+            Phrase(
+                "`day` cannot apply these rules yet: {spot} (`explodice readings` "
+                "shows what {switch} changes in single rolls).",
+                spot=spot,
+                switch=spot.switch,
+            )
         )
 
 

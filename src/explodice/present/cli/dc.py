@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 from explodice.analysis.compare import MODES
+from explodice.core.words import Phrase
 from explodice.game.rules import Roll
 from explodice.game.tables import SYSTEMS
 from explodice.present import i18n
@@ -67,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     refuse(
         args,
         ("--close-contest",),
-        "settles a total equal to the DC by bids, and `dc` matches P(total >= DC).",
+        Phrase("settles a total equal to the DC by bids, and `dc` matches P(total >= DC)."),
     )
     roll = Roll(
         args.modifier,

@@ -15,6 +15,7 @@ import sys
 
 from explodice.analysis.combat import DEFAULT_OFFSETS
 from explodice.analysis.levels import CRITERIA
+from explodice.core.words import Phrase
 from explodice.game.monster import load_monsters
 from explodice.present import i18n
 from explodice.present.cli.base import Command
@@ -85,7 +86,9 @@ def run(args: argparse.Namespace) -> int:
     refuse_lucky(args, "defence-base")
     refuse_ties(args, "defence-base")
     refuse_drain_switches(args, None, "`defence-base`")
-    refuse(args, ("--defence-base",), "is what `defence-base` fits: it tries every base 0..30.")
+    refuse(
+        args, ("--defence-base",), Phrase("is what `defence-base` fits: it tries every base 0..30.")
+    )
     config = load_level_config(args.config)
     found = builds_from(args, config)
     rules = config_rules(args, config)

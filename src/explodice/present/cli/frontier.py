@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 
+from explodice.core.words import Phrase
 from explodice.game.rules import ADVANTAGE_STATES, Roll
 from explodice.present import i18n
 from explodice.present.answers import method_text
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     refuse(
         args,
         ("--close-contest",),
-        "settles a total equal to the DC by bids, and the frontier reads P(total >= DC).",
+        Phrase("settles a total equal to the DC by bids, and the frontier reads P(total >= DC)."),
     )
     roll = Roll(
         args.modifier, advantage=args.advantage, kind=args.kind, reroll=reroll_from(args, None)

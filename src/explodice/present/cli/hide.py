@@ -11,6 +11,7 @@ import functools
 import sys
 from typing import Any
 
+from explodice.core.words import Phrase
 from explodice.game.rules import ADVANTAGE_STATES, Roll, Rules, switches
 from explodice.game.tables import SYSTEMS
 from explodice.present import i18n
@@ -68,8 +69,10 @@ def run(args: argparse.Namespace) -> int:
     refuse(
         args,
         ("--close-contest",),
-        "settles a total equal to a DC by bids; a Stealth total equal to a Perception is read "
-        "by --hiding-ties.",
+        Phrase(
+            "settles a total equal to a DC by bids; a Stealth total equal to a "
+            "Perception is read by --hiding-ties."
+        ),
     )
     rules = rules_from(args)
     roll = Roll(args.modifier, advantage=args.advantage, reroll=reroll_from(args, None))

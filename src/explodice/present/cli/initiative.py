@@ -11,6 +11,7 @@ import sys
 
 from explodice.analysis.initiative import MAX_ORDERS
 from explodice.core.errors import ExplodiceError, shown
+from explodice.core.words import Phrase
 from explodice.game.tables import SYSTEMS
 from explodice.present import i18n
 from explodice.present.cli.base import Command
@@ -46,11 +47,22 @@ def pairs(items: list[str], what: str) -> dict[str, str]:
     for item in items:
         name, eq, value = item.partition("=")
         if not eq or not name or not value:
-            raise ExplodiceError(f"`{what}` must be NAME=VALUE, but {shown(item)} was passed.")
+            raise ExplodiceError(
+                Phrase(
+                    "`{what}` must be NAME=VALUE, but {item} was passed.",
+                    what=what,
+                    item=shown(item),
+                )
+            )
         if name in out:
             raise ExplodiceError(
-                f"`{what}` names {shown(name)} twice ({shown(f'{name}={out[name]}')} and "
-                f"{shown(item)}); give each once."
+                Phrase(
+                    "`{what}` names {name} twice ({value} and {item}); give each once.",
+                    what=what,
+                    name=shown(name),
+                    value=shown(f"{name}={out[name]}"),
+                    item=shown(item),
+                )
             )
         out[name] = value
     return out
@@ -64,7 +76,9 @@ def modifiers(items: list[str]) -> dict[str, int]:
             mods[name] = MODIFIER(value)
         except argparse.ArgumentTypeError as err:
             raise ExplodiceError(
-                f"`creature` {shown(name)} must have a DEX modifier: {err}."
+                Phrase(
+                    "`creature` {name} must have a DEX modifier: {err}.", name=shown(name), err=err
+                )
             ) from None
     return mods
 
@@ -83,11 +97,21 @@ def run(args: argparse.Namespace) -> int:
     sides = sides_of(args.side)
     args.show = args.show or ("sides" if sides else "ranks")
     if args.show == "sides" and sides is None:
-        raise ExplodiceError("`--show sides` needs two sides or more: --side NAME=A,B each.")
+        raise ExplodiceError(
+            Phrase("`--show sides` needs two sides or more: --side NAME=A,B each.")
+        )
     if args.show != "sides":
-        refuse(args, ("--side",), f"is read by --show sides, not by --show {args.show}.")
+        refuse(
+            args,
+            ("--side",),
+            Phrase("is read by --show sides, not by --show {show}.", show=args.show),
+        )
     if args.show != "orders":
-        refuse(args, ("--top",), f"applies to --show orders, not to --show {args.show}.")
+        refuse(
+            args,
+            ("--top",),
+            Phrase("applies to --show orders, not to --show {show}.", show=args.show),
+        )
     inputs = InitiativeInputs(
         tuple(mods.items()),
         None if sides is None else tuple((k, tuple(v)) for k, v in sides.items()),
@@ -95,7 +119,9 @@ def run(args: argparse.Namespace) -> int:
     )
     answer = ask("initiative", inputs)
     if args.show == "orders" and answer.tables["orders"].empty:
-        raise ExplodiceError(f"`--show orders` needs at most {MAX_ORDERS} creatures")
+        raise ExplodiceError(
+            Phrase("`--show orders` needs at most {MAX_ORDERS} creatures", MAX_ORDERS=MAX_ORDERS)
+        )
     frame = answer.csv_table(args.show)
     if args.show == "orders":
         frame = frame.head(args.top)

@@ -19,6 +19,7 @@ import pandas as pd
 from explodice.analysis.levels import resolve_targets
 from explodice.core.errors import ExplodiceError, check_unique
 from explodice.core.spreadsheet import to_csv
+from explodice.core.words import Phrase
 from explodice.game.build import TestChoice, parse_test
 from explodice.game.rules import ADVANTAGE_STATES
 from explodice.game.tables import DC_TABLES, SYSTEMS
@@ -104,7 +105,10 @@ def _tests(args: argparse.Namespace) -> TestChoice:
     for t in args.tests:
         if t in ("main", "all"):
             raise ExplodiceError(
-                f"`--tests {t}` stands alone: it cannot be mixed with tests named one by one."
+                Phrase(
+                    "`--tests {t}` stands alone: it cannot be mixed with tests named one by one.",
+                    t=t,
+                )
             )
     tests = [parse_test(t, "--tests") for t in args.tests]
     named = dict(zip(args.tests, tests, strict=True))
@@ -118,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
     refuse_ties(args, "levels")
     if args.format == "csv" and args.table is None:
         raise ExplodiceError(
-            "`--format csv` writes one table: add --table progression or --table dcs."
+            Phrase("`--format csv` writes one table: add --table progression or --table dcs.")
         )
     config = load_level_config(args.config, args.lang)
     found = builds_from(args, config)

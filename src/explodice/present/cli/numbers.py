@@ -14,25 +14,26 @@ argparse.ArgumentTypeError: expected an integer >= 1, but '1.25e1' was passed
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable
 from decimal import Decimal
 
 from explodice.core.numbers import read_decimal
+from explodice.core.words import Phrase
+from explodice.present.cli.base import type_error
 
 __all__ = ["integer", "parse_integer", "probability", "seconds"]
 
 MAX_TEXT = 40  # characters of a number echoed back
 
 
-def _allowed(lo: int | None, hi: int | None) -> str:
+def _allowed(lo: int | None, hi: int | None) -> Phrase:
     if lo is not None and hi is not None:
-        return f"an integer in {written(lo)}..{written(hi)}"
+        return Phrase("an integer in {lo}..{hi}", lo=lo, hi=hi)
     if lo is not None:
-        return f"an integer >= {written(lo)}"
+        return Phrase("an integer >= {lo}", lo=lo)
     if hi is not None:
-        return f"an integer <= {written(hi)}"
-    return "an integer"
+        return Phrase("an integer <= {hi}", hi=hi)
+    return Phrase("an integer")
 
 
 def written(value: int) -> str:
@@ -48,7 +49,9 @@ def written(value: int) -> str:
 def parse_integer(text: str, *, lo: int | None = None, hi: int | None = None) -> int:
     """``text`` as an integer in ``lo..hi`` (inclusive), or ``argparse.ArgumentTypeError``."""
     shown = text if len(text) <= MAX_TEXT else f"{text[:MAX_TEXT]}...({len(text)} chars)"
-    error = argparse.ArgumentTypeError(f"expected {_allowed(lo, hi)}, but {shown!r} was passed")
+    error = type_error(
+        Phrase("expected {allowed}, but {text!r} was passed", allowed=_allowed(lo, hi), text=shown)
+    )
     try:
         value = read_decimal(text)
     except ValueError:
@@ -89,8 +92,8 @@ def probability(text: str) -> float:
     argparse.ArgumentTypeError: expected a probability in 0..1 (or 0%..100%), but '1.5' was passed
     """
     shown = text if len(text) <= MAX_TEXT else f"{text[:MAX_TEXT]}...({len(text)} chars)"
-    error = argparse.ArgumentTypeError(
-        f"expected a probability in 0..1 (or 0%..100%), but {shown!r} was passed"
+    error = type_error(
+        Phrase("expected a probability in 0..1 (or 0%..100%), but {text!r} was passed", text=shown)
     )
     body = text.strip()
     scale = Decimal(100) if body.endswith("%") else Decimal(1)
@@ -114,8 +117,10 @@ def seconds(text: str) -> float:
     (60.0, 0.5)
     """
     shown = text if len(text) <= MAX_TEXT else f"{text[:MAX_TEXT]}...({len(text)} chars)"
-    error = argparse.ArgumentTypeError(
-        f"expected a number of seconds > 0 (at most 10^6), but {shown!r} was passed"
+    error = type_error(
+        Phrase(
+            "expected a number of seconds > 0 (at most 10^6), but {text!r} was passed", text=shown
+        )
     )
     try:
         value = read_decimal(text)

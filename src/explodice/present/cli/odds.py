@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 
 from explodice.core.errors import ExplodiceError
+from explodice.core.words import Phrase
 from explodice.game.rules import Roll
 from explodice.game.tables import DC_TABLES, SYSTEMS, check_system
 from explodice.present import i18n
@@ -55,12 +56,19 @@ def run(args: argparse.Namespace) -> int:
         policy_text.startswith("best") and "@" not in policy_text
     )
     if args.pmf and not bound:
-        refuse(args, ("--dc",), "is not read by --pmf (the distribution of the total has no DC).")
+        refuse(
+            args,
+            ("--dc",),
+            Phrase("is not read by --pmf (the distribution of the total has no DC)."),
+        )
     if bound and len(dcs) != 1:  # the roll itself depends on its DC: one DC, one roll
         raise ExplodiceError(
-            "`--dc` must be one DC with --reroll-on-failure or --policy best:λ (the roll's "
-            f"choices depend on its DC), but {len(dcs)} DCs were asked; use `explodice table` "
-            "for several DCs, or best:λ@DC."
+            Phrase(
+                "`--dc` must be one DC with --reroll-on-failure or --policy best:λ "
+                "(the roll's choices depend on its DC), but {n_dcs} DCs were asked; "
+                "use `explodice table` for several DCs, or best:λ@DC.",
+                n_dcs=len(dcs),
+            )
         )
     roll = Roll(
         args.modifier,

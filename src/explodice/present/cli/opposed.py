@@ -11,6 +11,7 @@ import sys
 import pandas as pd
 
 from explodice.core.errors import ExplodiceError, shown
+from explodice.core.words import Phrase
 from explodice.game.rules import ADVANTAGE_STATES, Roll
 from explodice.game.tables import SYSTEMS, System
 from explodice.present import i18n
@@ -58,16 +59,23 @@ def run(args: argparse.Namespace) -> int:
     policy = roll_policy(args, 0)  # the grammar's reading ("Keep" is keep)
     if not isinstance(policy, str):
         raise ExplodiceError(
-            f"`--policy` must be keep or cancel for an opposed test, but {shown(args.policy)} "
-            "was passed (best:λ weighs P(total >= DC), and an opposed test has no DC)."
+            Phrase(
+                "`--policy` must be keep or cancel for an opposed test, but {policy} "
+                "was passed (best:λ weighs P(total >= DC), and an opposed test has "
+                "no DC).",
+                policy=shown(args.policy),
+            )
         )
     rules = rules_from(args, args.system)
     refuse_drain_switches(args, policy, "`opposed`")
     refuse(
         args,
         ("--close-contest",),
-        "settles a tie by bids of HP, which `opposed` does not model: `explodice contest` "
-        "plays the bids, and the API's close_opposed puts them after the dice.",
+        Phrase(
+            "settles a tie by bids of HP, which `opposed` does not model: "
+            "`explodice contest` plays the bids, and the API's close_opposed "
+            "puts them after the dice."
+        ),
     )
     a = Roll(
         args.modifier,

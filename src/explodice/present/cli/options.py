@@ -24,7 +24,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from explodice.core.errors import ExplodiceError
+from explodice.core.errors import ExplodiceError, message_of
+from explodice.core.words import Phrase
 from explodice.day.simulate import MAX_DAYS
 from explodice.engine.chunks import MAX_THREADS
 from explodice.engine.sampling import Sampling
@@ -42,6 +43,7 @@ from explodice.game.rules import (
 from explodice.game.rules import Switch as RulesSwitch
 from explodice.game.rules import switches as rule_switches
 from explodice.game.tables import MAX_DC, MAX_GAUGE, System
+from explodice.present.cli.base import type_error
 from explodice.present.cli.numbers import integer
 from explodice.present.i18n import LANGS, Lang
 from explodice.sweeps.run import MAX_WORKERS
@@ -190,8 +192,10 @@ def _switch_value(sw: RulesSwitch) -> Any:
             }
             return Rules(**given)
         except ExplodiceError as err:
-            raise argparse.ArgumentTypeError(
-                f"must be {sw.allowed()}, but {text!r} was passed"
+            raise type_error(
+                Phrase(
+                    "must be {allowed}, but {text!r} was passed", allowed=sw.allowed(), text=text
+                )
             ) from err
 
     def value(text: str) -> Any:
@@ -260,7 +264,9 @@ def rules_from(args: argparse.Namespace, system: System = "3d6x") -> Rules:
         refuse(
             args,
             D20_REFUSED,
-            "is a rule of 3d6x: a d20 roll has no malus die and no rule of 1 (--system d20).",
+            Phrase(
+                "is a rule of 3d6x: a d20 roll has no malus die and no rule of 1 (--system d20)."
+            ),
         )
     return Rules(**{s.field: s.read(args) for s in RULES_SWITCHES if hasattr(args, s.dest)})
 
@@ -304,12 +310,12 @@ def given(args: argparse.Namespace, flag: str) -> bool:
     return bool(value != default)
 
 
-def refuse(args: argparse.Namespace, flags: Any, why: str) -> None:
+def refuse(args: argparse.Namespace, flags: Any, why: str | Phrase) -> None:
     """Refuse the first of ``flags`` that was given: one line, ```--flag` <why>``. An option
     that a call cannot apply is refused, never ignored (a wrong number is worse)."""
     for flag in flags:
         if given(args, flag):
-            raise ExplodiceError(f"`{flag}` {why}")
+            raise ExplodiceError(Phrase("`{flag}` {why}", flag=flag, why=why))
 
 
 def refuse_unread_readings(args: argparse.Namespace, rolls: Iterable[Roll], rules: Rules) -> None:
@@ -328,7 +334,9 @@ def refuse_unread_readings(args: argparse.Namespace, rolls: Iterable[Roll], rule
         refuse(
             args,
             ("--lucky-timing",),
-            "says when Lucky rerolls a 1, and the roll has no Lucky: it applies with --lucky.",
+            Phrase(
+                "says when Lucky rerolls a 1, and the roll has no Lucky: it applies with --lucky."
+            ),
         )
     if not any(r.has_malus_die(rules) for r in rolls):
         at_disadvantage = any(r.advantage == "disadvantage" for r in rolls)
@@ -339,8 +347,11 @@ def refuse_unread_readings(args: argparse.Namespace, rolls: Iterable[Roll], rule
         refuse(
             args,
             ("--malus-die",),
-            "is the die that disadvantage subtracts, and the roll subtracts none: it applies "
-            f"with {' '.join(needs)}.",
+            Phrase(
+                "is the die that disadvantage subtracts, and the roll subtracts "
+                "none: it applies with {needs}.",
+                needs=" ".join(needs),
+            ),
         )
 
 
@@ -367,7 +378,7 @@ def policy(text: str) -> str:
     try:
         parse_policy(text, dc=0)  # the grammar is checked now; the DC is the roll's, later
     except ExplodiceError as err:
-        raise argparse.ArgumentTypeError(str(err).replace("`policy`", "`--policy`")) from None
+        raise type_error(message_of(err).replace("`policy`", "`--policy`")) from None
     return text
 
 
@@ -383,8 +394,10 @@ def roll_policy(args: argparse.Namespace, dc: int | None) -> Policy:
         refuse(
             args,
             ("--policy",),
-            "does not apply with --actor npc: an NPC always cancels its 1s against 6s and "
-            "drains nothing, whatever the policy.",
+            Phrase(
+                "does not apply with --actor npc: an NPC always cancels its 1s "
+                "against 6s and drains nothing, whatever the policy."
+            ),
         )
     return resolve_policy(args.policy, dc)
 
@@ -422,11 +435,16 @@ def reroll_from(args: argparse.Namespace, dc: int | None) -> Reroll | None:
     lucky, failure = getattr(args, "lucky", False), getattr(args, "reroll_on_failure", False)
     if lucky and failure:
         raise ExplodiceError(
-            "`--lucky` and `--reroll-on-failure` cannot both be given: a roll carries one reroll."
+            Phrase(
+                "`--lucky` and `--reroll-on-failure` cannot both be given: a roll "
+                "carries one reroll."
+            )
         )
     if failure:
         if dc is None:
-            raise ExplodiceError("`--reroll-on-failure` needs a DC, and this command has none.")
+            raise ExplodiceError(
+                Phrase("`--reroll-on-failure` needs a DC, and this command has none.")
+            )
         return Reroll("failure", dc)
     return Reroll("one") if lucky else None
 
@@ -469,13 +487,21 @@ def refuse_drain_switches(args: argparse.Namespace, policy: Any, what: str) -> N
     """Refuse the switches that change only the drain, for a command whose output shows no
     drain (``what`` names it): ``--ones-on-explosions`` always, ``--rule-of-one`` when the
     roll keeps its 1s (a PC under keep: which kinds drain cannot change its total)."""
-    refuse(args, ("--ones-on-explosions",), f"changes the drain only, which {what} does not show.")
+    refuse(
+        args,
+        ("--ones-on-explosions",),
+        Phrase("changes the drain only, which {what} does not show.", what=what),
+    )
     if policy == "keep" and getattr(args, "actor", "pc") == "pc":
         refuse(
             args,
             ("--rule-of-one",),
-            f"changes the drain of a roll that keeps its 1s, which {what} does not show "
-            "(with --policy cancel or best:λ it changes what is cancelled).",
+            Phrase(
+                "changes the drain of a roll that keeps its 1s, which {what} does "
+                "not show (with --policy cancel or best:λ it changes what is "
+                "cancelled).",
+                what=what,
+            ),
         )
 
 
@@ -490,7 +516,7 @@ def sampling_from(args: argparse.Namespace) -> Sampling:
         refuse(
             args,
             SAMPLING_FLAGS,
-            "sets a simulation (--simulate); the exact engine samples nothing.",
+            Phrase("sets a simulation (--simulate); the exact engine samples nothing."),
         )
     return Sampling(args.method, n=args.n, seed=args.seed, threads=args.threads)
 

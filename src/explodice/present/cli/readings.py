@@ -16,6 +16,7 @@ from typing import Any
 
 from explodice.analysis.sensitivity import DAY_METHODS, PARTS
 from explodice.core.errors import ExplodiceError, check_unique
+from explodice.core.words import Phrase
 from explodice.game.rules import ADVANTAGE_STATES, KINDS, parse_policy
 from explodice.present import i18n
 from explodice.present.answers import readings_inputs
@@ -153,7 +154,9 @@ def _check_options(args: argparse.Namespace, config: Any) -> None:
     if args.day_method == "none":
         for flag, value in (("--days", args.days), ("--seed", args.seed)):
             if value is not None:
-                raise ExplodiceError(f"`{flag}` sets the day, and `--day-method none` has none.")
+                raise ExplodiceError(
+                    Phrase("`{flag}` sets the day, and `--day-method none` has none.", flag=flag)
+                )
     available = {"dc_table", "hiding", "haggle", "attack"}
     available |= {"party"} if getattr(config, "party", None) else set()
     available |= {"day"} if getattr(config, "day", None) and args.day_method != "none" else set()
@@ -162,15 +165,21 @@ def _check_options(args: argparse.Namespace, config: Any) -> None:
         refuse(
             args,
             ("--day-method",),
-            f"applies only to the part day, and this run computes {', '.join(parts)}.",
+            Phrase(
+                "applies only to the part day, and this run computes {parts}.",
+                parts=", ".join(parts),
+            ),
         )
     for flag, readers in READ_BY.items():
         if not any(p in readers for p in parts):
             refuse(
                 args,
                 (flag,),
-                f"applies only to the parts {', '.join(readers)}, and this run computes "
-                f"{', '.join(parts)}.",
+                Phrase(
+                    "applies only to the parts {readers}, and this run computes {parts}.",
+                    readers=", ".join(readers),
+                    parts=", ".join(parts),
+                ),
             )
 
 

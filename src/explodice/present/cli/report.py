@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from explodice.core.words import Phrase
 from explodice.present import i18n
 from explodice.present.cli.base import Command, Output
 from explodice.present.cli.options import FORCE_HELP, config_argument, refuse
@@ -62,8 +63,10 @@ def run(args: argparse.Namespace) -> int:
         refuse(
             args,
             ("config", "--out", "--lang", "--no-progress", "--no-cache"),
-            "is not read by --write-default-config, which writes the default configuration "
-            "and stops.",
+            Phrase(
+                "is not read by --write-default-config, which writes the default "
+                "configuration and stops."
+            ),
         )
         path = write_default_config(args.write_default_config, replace=args.force)
         print(f"wrote {path}; edit it, then: explodice report {path}")
@@ -71,8 +74,10 @@ def run(args: argparse.Namespace) -> int:
     refuse(
         args,
         ("--force",),
-        "replaces the file of --write-default-config; a report replaces its own files only "
-        "(a file of yours in the way is moved aside).",
+        Phrase(
+            "replaces the file of --write-default-config; a report replaces its "
+            "own files only (a file of yours in the way is moved aside)."
+        ),
     )
     config = load_config(args.config)
     with warnings_in_one_line(ReportWarning):

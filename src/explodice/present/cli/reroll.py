@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import functools
 
+from explodice.core.words import Phrase
 from explodice.game.reroll import Reroll
 from explodice.game.rules import ADVANTAGE_STATES, Roll
 from explodice.game.tables import SYSTEMS
@@ -46,8 +47,10 @@ def run(args: argparse.Namespace) -> int:
     refuse(
         args,
         ("--close-contest",),
-        "settles a total equal to the DC by bids, which a reroll's worth does not play "
-        "(`explodice contest` does).",
+        Phrase(
+            "settles a total equal to the DC by bids, which a reroll's worth "
+            "does not play (`explodice contest` does)."
+        ),
     )
     rules = rules_from(args, args.system)  # a d20 roll refuses 3d6x's switches
     lucky = Reroll("one") if args.trigger == "one" else None

@@ -15,6 +15,7 @@ from types import SimpleNamespace
 
 from explodice.analysis.levels import CRITERIA
 from explodice.core.errors import ExplodiceError, check_unique, listed, shown
+from explodice.core.words import Phrase
 from explodice.game.character import ABILITIES, CharacterError, resolve_ability
 from explodice.game.tables import D20_SAVE_DC_BASE
 from explodice.present import i18n
@@ -91,8 +92,12 @@ def _ability(name: str) -> str:
         return resolve_ability(name)
     except CharacterError:
         raise ExplodiceError(
-            f"`--saves` must name abilities ({', '.join(ABILITIES)}, or FOR, SAG...), but "
-            f"{shown(name)} was passed."
+            Phrase(
+                "`--saves` must name abilities ({ABILITIES}, or FOR, SAG...), but "
+                "{name} was passed.",
+                ABILITIES=", ".join(ABILITIES),
+                name=shown(name),
+            )
         ) from None
 
 
@@ -107,8 +112,11 @@ def run(args: argparse.Namespace) -> int:
     for name in args.casters or ():
         if name not in found.names:
             raise ExplodiceError(
-                f"`--casters` must name builds of {listed(found.names)}, but {shown(name)} "
-                "was passed."
+                Phrase(
+                    "`--casters` must name builds of {names}, but {name} was passed.",
+                    names=listed(found.names),
+                    name=shown(name),
+                )
             )
     check_unique("--casters", args.casters or ())  # each case is counted once
     check_unique("--saves", args.saves or (), key=_ability)  # STR and FOR alike

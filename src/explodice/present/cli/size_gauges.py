@@ -17,6 +17,7 @@ import pandas as pd
 
 from explodice.analysis.levels import DAY_ROLLS
 from explodice.core.errors import ExplodiceError, listed, shown
+from explodice.core.words import Phrase
 from explodice.day.scenario import Scenario, load_scenario
 from explodice.game.character import GAUGES
 from explodice.game.tables import DC_TABLES
@@ -109,8 +110,11 @@ def _characters(items: list[str] | None) -> str | dict[str, str] | None:
         return items[0]
     if not all(sep and name and who for name, sep, who in pairs):
         raise ExplodiceError(
-            "`--character` takes one NAME for every build, or BUILD=NAME items, but "
-            f"{shown(items)} was passed."
+            Phrase(
+                "`--character` takes one NAME for every build, or BUILD=NAME items, "
+                "but {items} was passed.",
+                items=shown(items),
+            )
         )
     return {name: who for name, _, who in pairs}
 
@@ -121,19 +125,28 @@ def _the_day(args: argparse.Namespace, config: Any) -> Scenario | None:
     if args.day == "build":
         if args.character is not None:
             raise ExplodiceError(
-                "`--character` places the builds in a party day; the build's own day "
-                "(--day build) has no one else: use --day party or --day FILE.toml."
+                Phrase(
+                    "`--character` places the builds in a party day; the build's own day "
+                    "(--day build) has no one else: use --day party or --day FILE.toml."
+                )
             )
         return None
     if given:
         raise ExplodiceError(
-            f"`{given[0]}` sets the build's own day (--day build); with --day {args.day} the "
-            "rolls and DCs are the day's."
+            Phrase(
+                "`{given}` sets the build's own day (--day build); with --day {day} "
+                "the rolls and DCs are the day's.",
+                given=given[0],
+                day=args.day,
+            )
         )
     if args.day == "party":
         if config.day is None or not config.day.rolls:
             raise ExplodiceError(
-                f"`--day party`: the configuration {config.source} has no [day] with rolls."
+                Phrase(
+                    "`--day party`: the configuration {source} has no [day] with rolls.",
+                    source=config.source,
+                )
             )
         return config.day
     return load_scenario(args.day)
@@ -148,13 +161,23 @@ def _check_places(day: Scenario, builds: Any, character: Any) -> None:
         who = character if isinstance(character, str) else (character or {}).get(b.name)
         if who is None and b.name not in names and len(pcs) != 1:
             raise ExplodiceError(
-                f"`--character` must say whose place build {b.name!r} takes in the day "
-                f"{day.name!r} (its PCs: {listed(pcs)}): NAME for every build, or BUILD=NAME."
+                Phrase(
+                    "`--character` must say whose place build {name!r} takes in the day "
+                    "{name2!r} (its PCs: {pcs}): NAME for every build, or BUILD=NAME.",
+                    name=b.name,
+                    name2=day.name,
+                    pcs=listed(pcs),
+                )
             )
         if who is not None and who not in names:
             raise ExplodiceError(
-                f"`--character` must name a character of the day {day.name!r} {listed(names)}, "
-                f"but {shown(who)} was passed."
+                Phrase(
+                    "`--character` must name a character of the day {name!r} {names}, "
+                    "but {who} was passed.",
+                    name=day.name,
+                    names=listed(names),
+                    who=shown(who),
+                )
             )
 
 
@@ -164,7 +187,10 @@ def run(args: argparse.Namespace) -> int:
     refuse_ties(args, "size-gauges")
     if not 1e-9 <= args.risk < 1:
         raise ExplodiceError(
-            f"`--risk` must be a probability in [1e-9, 1), but {args.risk!r} was passed."
+            Phrase(
+                "`--risk` must be a probability in [1e-9, 1), but {risk!r} was passed.",
+                risk=args.risk,
+            )
         )
     config = load_level_config(args.config, args.lang)
     found = builds_from(args, config)
@@ -176,8 +202,12 @@ def run(args: argparse.Namespace) -> int:
         extra = [k for k in character if k not in found.names]
         if extra:
             raise ExplodiceError(
-                f"`--character` must map the builds {listed(found.names)} to characters, but "
-                f"{shown(extra[0])} is not one of them."
+                Phrase(
+                    "`--character` must map the builds {names} to characters, but "
+                    "{extra} is not one of them.",
+                    names=listed(found.names),
+                    extra=shown(extra[0]),
+                )
             )
     if day is not None:
         _check_places(day, found.builds, character)

@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from explodice.core.errors import ExplodiceError, shown
+from explodice.core.words import Phrase
 from explodice.present.cli.base import Command, Output
 from explodice.present.cli.numbers import seconds
 from explodice.present.cli.options import SEED, WORKERS, progress
@@ -72,7 +73,10 @@ def run(args: argparse.Namespace) -> int:
     out = _out(args)  # every file it writes was checked before (writes): minutes of work
     if args.scheduler is None and args.no_worker_timeout != NO_WORKER_TIMEOUT:
         raise ExplodiceError(
-            "`--no-worker-timeout` watches a Dask cluster's workers: it applies with --scheduler."
+            Phrase(
+                "`--no-worker-timeout` watches a Dask cluster's workers: it applies "
+                "with --scheduler."
+            )
         )
     try:
         with warnings_in_one_line(SweepWarning), _quiet(args.scheduler is not None):
@@ -132,7 +136,9 @@ def _out(args: argparse.Namespace) -> Path:
         return Path(args.out)
     name = Path(args.grid).name
     if not args.grid.strip() or name in ("", ".", ".."):
-        raise ExplodiceError(f"`GRID` must be a grid TOML file, but {shown(args.grid)} was passed.")
+        raise ExplodiceError(
+            Phrase("`GRID` must be a grid TOML file, but {grid} was passed.", grid=shown(args.grid))
+        )
     return Path(Path(name).with_suffix(".csv").name)
 
 
@@ -150,8 +156,11 @@ def writes(args: argparse.Namespace) -> Sequence[Output]:
     if args.partial is not None:
         if os.path.realpath(args.partial) in {os.path.realpath(p) for p in main}:
             raise ExplodiceError(
-                f"`--partial` {shown(args.partial)} is the file of --out: the cases that ran "
-                "never replace the previous results; choose another name."
+                Phrase(
+                    "`--partial` {partial} is the file of --out: the cases that ran "
+                    "never replace the previous results; choose another name.",
+                    partial=shown(args.partial),
+                )
             )
         inputs = (args.grid, *main)
         outs += [Output(p, "--partial", inputs=inputs) for p in output_paths(args.partial)]

@@ -10,6 +10,7 @@ import argparse
 import pandas as pd
 
 from explodice.analysis.success import pivot_success
+from explodice.core.words import Phrase
 from explodice.game.rules import ADVANTAGE_STATES, DISADVANTAGE_READINGS
 from explodice.game.tables import SYSTEMS
 from explodice.present import i18n
@@ -61,18 +62,25 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """The DC table: P(success) for each modifier, DC and advantage state."""
     rules = rules_from(args, args.system)
-    refuse(args, ("--advantage",), "sets one roll's state; `table` shows the states of --states.")
+    refuse(
+        args,
+        ("--advantage",),
+        Phrase("sets one roll's state; `table` shows the states of --states."),
+    )
     refuse(
         args,
         ("--lucky", "--reroll-on-failure"),
-        "cannot be applied by `table`: give it to `explodice odds` (one roll against its DCs), "
-        "or see what a reroll is worth with `explodice reroll`.",
+        Phrase(
+            "cannot be applied by `table`: give it to `explodice odds` (one roll "
+            "against its DCs), or see what a reroll is worth with `explodice "
+            "reroll`."
+        ),
     )
     if args.system == "d20":
         refuse(
             args,
             ("--disadvantage-readings",),
-            "compares readings of 3d6x's disadvantage; d20's is one (--system d20).",
+            Phrase("compares readings of 3d6x's disadvantage; d20's is one (--system d20)."),
         )
     sampling = sampling_from(args)
     inputs = SuccessInputs(

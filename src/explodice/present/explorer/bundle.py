@@ -29,6 +29,7 @@ from pathlib import Path
 
 from explodice.core.errors import ExplodiceError
 from explodice.core.files import atomic_write_text
+from explodice.core.words import Phrase
 
 __all__ = ["BundleError", "bundle_path", "cache_folder", "vega_bundle", "vega_lite_version"]
 
@@ -105,24 +106,37 @@ def _bundle_in_child(vl_version: str) -> str:
         return done.stdout.decode("utf-8")
     if done.returncode < 0:
         try:
-            how = f"died ({signal.Signals(-done.returncode).name})"
+            how = Phrase("died ({signal})", signal=signal.Signals(-done.returncode).name)
         except ValueError:
-            how = f"died (signal {-done.returncode})"
+            how = Phrase("died (signal {signal})", signal=-done.returncode)
     else:
         last = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        how = f"failed ({last[-1] if last else f'exit status {done.returncode}'})"
+        how = (
+            Phrase("failed ({last})", last=last[-1])
+            if last
+            else Phrase("failed (exit status {status})", status=done.returncode)
+        )
     raise BundleError(
-        f"the JavaScript engine that bundles Vega for the explorer (vl-convert-python) {how}"
-        f"{_limit_note()}; write the explorer once without the limit: the bundle is then kept "
-        f"in {cache_folder()} and needs no engine again."
+        Phrase(
+            "the JavaScript engine that bundles Vega for the explorer "
+            "(vl-convert-python) {how}{limit_note}; write the explorer once "
+            "without the limit: the bundle is then kept in {cache_folder} and "
+            "needs no engine again.",
+            how=how,
+            limit_note=_limit_note(),
+            cache_folder=cache_folder(),
+        )
     )
 
 
-def _limit_note() -> str:
+def _limit_note() -> Phrase | str:
     """Why the engine died, when an address-space limit is the likely cause: the hard limit
     (the child lifts its soft limit to it), else the soft one."""
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     limit = hard if hard != resource.RLIM_INFINITY else soft
     if limit == resource.RLIM_INFINITY:
         return ""
-    return f" under the address-space limit of {limit / 2**30:.1f} GiB (ulimit -v): it needs more"
+    return Phrase(
+        " under the address-space limit of {gib:.1f} GiB (ulimit -v): it needs more",
+        gib=limit / 2**30,
+    )

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from explodice.core.errors import ExplodiceError, fail
+from explodice.core.words import Phrase
 from explodice.engine.distribution import Distribution
 from explodice.present import i18n
 from explodice.present.i18n import Lang
@@ -334,7 +335,7 @@ def plot_mc_bands(
     """A simulated success curve with its Wilson confidence band, over the exact curve if given."""
     if not isinstance(sim, Distribution) or sim.n is None or not sim.simulated:
         wrong_type = not isinstance(sim, Distribution)
-        allowed = "a simulated Distribution (with counts)"
+        allowed = Phrase("a simulated Distribution (with counts)")
         raise fail("sim", sim, allowed, ExplodiceError, wrong_type=wrong_type)
     n = sim.n
     ax = axes_or_current(ax)

@@ -41,10 +41,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from explodice.core.errors import ExplodiceError
+from explodice.core.errors import ExplodiceError, reason
 from explodice.core.files import atomic_write_text, check_path, make_folder
 from explodice.core.spreadsheet import to_csv
 from explodice.core.version import __version__
+from explodice.core.words import Phrase
 from explodice.present.config import ReportConfig, in_language, load_config
 from explodice.present.i18n import Lang, translator
 from explodice.present.labels import rules_text
@@ -113,7 +114,13 @@ def write_report(
     try:
         area.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise ExplodiceError(f"`--out` {str(out)!r} cannot be written ({err.strerror}).") from None
+        raise ExplodiceError(
+            Phrase(
+                "`--out` {out!r} cannot be written ({strerror}).",
+                out=str(out),
+                strerror=reason(err),
+            )
+        ) from None
     with _locked(area), _interrupt_guard() as interrupted:
         _clean_leftovers(area)
         run = make_folder(area, prefix=f"run-{_dt.datetime.now():%Y%m%d-%H%M%S}-")
@@ -135,8 +142,11 @@ def write_report(
                     raise
                 # e.g. a full disk: zlib's "Error -2 while flushing" hides the OSError
                 raise ExplodiceError(
-                    f"the report cannot be written into {out} ({cause.strerror or cause}); "
-                    "nothing was changed."
+                    Phrase(
+                        "the report cannot be written into {out} ({value}); nothing was changed.",
+                        out=out,
+                        value=cause.strerror or cause,
+                    )
                 ) from None
             if interrupted.is_set():
                 raise KeyboardInterrupt
@@ -345,8 +355,11 @@ def _check_obstacles(out: Path, names: list[str]) -> None:
         path = out / name
         if path.is_dir() and not path.is_symlink():
             raise ExplodiceError(
-                f"{path} is a folder where the report writes a file; "
-                "move it or choose another --out."
+                Phrase(
+                    "{path} is a folder where the report writes a file; move it or "
+                    "choose another --out.",
+                    path=path,
+                )
             )
     probe = out / f".{AREA}.{os.getpid()}.probe"
     try:
@@ -355,7 +368,11 @@ def _check_obstacles(out: Path, names: list[str]) -> None:
         probe.unlink()
     except OSError as err:
         raise ExplodiceError(
-            f"`--out` {str(out)!r}: the report's links cannot be made there ({err.strerror})."
+            Phrase(
+                "`--out` {out!r}: the report's links cannot be made there ({strerror}).",
+                out=str(out),
+                strerror=reason(err),
+            )
         ) from None
 
 
@@ -376,8 +393,11 @@ def _link(out: Path, names: list[str]) -> list[Path]:
         if path.is_symlink() or path.exists():
             if path.is_dir() and not path.is_symlink():  # checked before: a race
                 raise ExplodiceError(
-                    f"{path} is a folder where the report writes a file; "
-                    "move it or choose another --out."
+                    Phrase(
+                        "{path} is a folder where the report writes a file; move it or "
+                        "choose another --out.",
+                        path=path,
+                    )
                 )
             if aside is None:  # one new folder per run: a file moved aside is never overwritten
                 (out / AREA / "displaced").mkdir(exist_ok=True)
@@ -417,8 +437,11 @@ def _locked(area: Path) -> Iterator[None]:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise ReportBusyError(
-                f"another report is being written into {area.parent}; "
-                "wait for it to finish or choose another --out."
+                Phrase(
+                    "another report is being written into {parent}; wait for it to "
+                    "finish or choose another --out.",
+                    parent=area.parent,
+                )
             ) from None
         yield
     finally:
