@@ -113,7 +113,10 @@ def say(message: Phrase | str, lang: Lang) -> str:
         return message
     if check_lang(lang) == "en":
         return str(message)
-    return message.render(translator(lang), functools.partial(_value, lang=lang))
+    try:
+        return message.render(translator(lang), functools.partial(_value, lang=lang))
+    except (KeyError, IndexError, ValueError):  # a translation that lost a hole: the English
+        return str(message)
 
 
 def _value(value: Any, spec: str, *, lang: Lang) -> str:
