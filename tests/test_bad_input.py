@@ -1000,7 +1000,7 @@ def test_dcs_have_one_limit_the_readmes_everywhere(capsys):
         lambda: ex.sensitivity(modifiers=[0], dcs=[1001], parts=("hiding",)),
         lambda: ex.hide(ex.Roll(0), passive=[1001]),
     ):
-        with pytest.raises(ExplodiceError, match=r"-1000\.\.1000"):
+        with pytest.raises(ExplodiceError, match=r"-1,000\.\.1,000"):  # the README's way
             call()
     s = ex.sensitivity(modifiers=[0], dcs=[-1000, 1000], parts=("hiding",))  # was refused
     assert set(s.detail.dc.dropna()) == {-1000, 1000}

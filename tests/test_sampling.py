@@ -57,12 +57,12 @@ def test_sampling_is_public_frozen_and_defaults_to_exact():
     "fields, needle",
     [
         ({"method": "magic"}, "`method` must be one of ['exact', 'simulate']"),
-        ({"n": 0}, "`n` must be an integer in 1..10000000000000"),
+        ({"n": 0}, "`n` must be an integer in 1..10,000,000,000,000"),
         ({"n": 2.5}, "`n` must be"),
         ({"n": 10**14}, "`n` must be"),
         ({"seed": -1}, "`seed` must be an integer >= 0"),
         ({"seed": "one"}, "`seed` must be"),
-        ({"threads": 0}, "`threads` must be an integer in 1..1024"),
+        ({"threads": 0}, "`threads` must be an integer in 1..1,024"),
         ({"threads": True}, "`threads` must be"),
     ],
 )

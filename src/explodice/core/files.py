@@ -188,6 +188,7 @@ def check_writable(
         )
     path = Path(path)
     parent = path.parent if str(path.parent) else Path(".")
+    at = {"what": what, "path": str(path)}  # the holes of every refusal below
     for source in inputs:
         if source is not None and (
             _same_file(path, source) or any(_inside(source, path / sub) for sub in owned)
@@ -196,8 +197,7 @@ def check_writable(
                 Phrase(
                     "`{what}` {path!r} is an input of this command ({source}): writing "
                     "it would replace it; choose another name.",
-                    what=what,
-                    path=str(path),
+                    **at,
                     source=source,
                 )
             )
@@ -206,22 +206,18 @@ def check_writable(
             raise error(
                 Phrase(
                     "`{what}` {path!r} is not a folder; give a folder to write into.",
-                    what=what,
-                    path=str(path),
+                    **at,
                 )
             )
         return path
     if path.is_dir():
-        raise error(
-            Phrase("`{what}` {path!r} is a folder; give a file name.", what=what, path=str(path))
-        )
+        raise error(Phrase("`{what}` {path!r} is a folder; give a file name.", **at))
     if path.exists() and not path.is_file():
         raise error(
             Phrase(
                 "`{what}` {path!r} is not a regular file ({kind}); give the name of "
                 "a file to write.",
-                what=what,
-                path=str(path),
+                **at,
                 kind=_kind(path),
             )
         )
@@ -230,16 +226,14 @@ def check_writable(
             Phrase(
                 "`{what}` {path!r} already exists; choose another name, remove it "
                 "first, or give --force to replace it.",
-                what=what,
-                path=str(path),
+                **at,
             )
         )
     if not parent.is_dir():
         raise error(
             Phrase(
                 "`{what}` {path!r}: the folder {parent!r} does not exist.",
-                what=what,
-                path=str(path),
+                **at,
                 parent=str(parent),
             )
         )
@@ -249,8 +243,7 @@ def check_writable(
         raise error(
             Phrase(
                 "`{what}` {path!r} cannot be written ({strerror}).",
-                what=what,
-                path=str(path),
+                **at,
                 strerror=reason(err),
             )
         ) from None

@@ -50,7 +50,7 @@ class Sampling:
     >>> Sampling("simulate", n=0)
     Traceback (most recent call last):
     ...
-    explodice.core.errors.RulesError: `n` must be an integer in 1..10000000000000, but 0 was passed.
+    explodice.core.errors.RulesError: `n` must be an integer in 1..10,000,000,000,000, but 0 was passed.
     """
 
     method: Method = "exact"

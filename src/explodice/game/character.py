@@ -714,11 +714,8 @@ class Character:
         proficient = self.skills.get(resolve_skill(skill), 0) if skill is not None else 0
         if tool is not None:
             if kind in ("save", "attack"):
-                raise _fail(
-                    "tool",
-                    tool,
-                    Phrase("absent for a {kind} (a tool is used in a check)", kind=kind),
-                )
+                why = Phrase("absent for a {kind} (a tool is used in a check)", kind=kind)
+                raise _fail("tool", tool, why)
             if self.tools.get(_tool_name(tool, field_name="tool"), 0):
                 if proficient:
                     advantages += 1  # tool and skill: advantage as well (PB once)
@@ -739,11 +736,8 @@ class Character:
             reroll = None
         if reroll is not None and reroll.trigger == "failure":
             if dc is None and reroll.dc is None:
-                raise _fail(
-                    "dc",
-                    dc,
-                    Phrase("the roll's DC: {name}'s reroll on failure needs it", name=self.name),
-                )
+                need = Phrase("the roll's DC: {name}'s reroll on failure needs it", name=self.name)
+                raise _fail("dc", dc, need)
             reroll = reroll.with_dc(_int("dc", dc, -MAX_DC, MAX_DC)) if dc is not None else reroll
         return Roll(
             mod + bonus, advantage=advantage, kind=kind, actor=self.actor, policy=pol, reroll=reroll

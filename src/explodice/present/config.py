@@ -204,25 +204,26 @@ def _own_names(data: dict[str, Any], table: dict[str, Any], source: str) -> froz
     )
 
 
-def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
-    def fail(key: str, value: Any, allowed: str | Phrase) -> ConfigError:
-        return ConfigError(
-            Phrase(
-                "{source}: `{key}` must be {allowed}, but {value} was passed.",
-                source=source,
-                key=clip(key),
-                allowed=allowed,
-                value=shown(value),
-            )
+def _refusal(source: str, key: str, value: Any, allowed: str | Phrase) -> ConfigError:
+    """A value of the configuration file refused: the file, the key, the value, what is allowed."""
+    return ConfigError(
+        Phrase(
+            "{source}: `{key}` must be {allowed}, but {value} was passed.",
+            source=source,
+            key=clip(key),
+            allowed=allowed,
+            value=shown(value),
         )
+    )
+
+
+def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
+    fail = functools.partial(_refusal, source)
 
     unknown = [k for k in data if k not in CONFIG_KEYS]
     if unknown:
-        raise fail(
-            unknown[0],
-            data[unknown[0]],
-            Phrase("absent: it is not a known key {CONFIG_KEYS}", CONFIG_KEYS=CONFIG_KEYS),
-        )
+        known = Phrase("absent: it is not a known key {CONFIG_KEYS}", CONFIG_KEYS=CONFIG_KEYS)
+        raise fail(unknown[0], data[unknown[0]], known)
 
     def section(name: str, keys: tuple[str, ...]) -> dict[str, Any]:
         value = data.get(name, {})
@@ -230,11 +231,8 @@ def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
             raise fail(name, value, Phrase("a table"))
         extra = [k for k in value if k not in keys]
         if extra:
-            raise fail(
-                f"{name}.{extra[0]}",
-                value[extra[0]],
-                Phrase("one of the keys {keys}", keys=list(keys)),
-            )
+            keys_of = Phrase("one of the keys {keys}", keys=list(keys))
+            raise fail(f"{name}.{extra[0]}", value[extra[0]], keys_of)
         return value
 
     def integer(key: str, value: Any, lo: int, hi: int) -> int:
@@ -257,14 +255,11 @@ def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
     # every switch of Rules (a new one is a key here by itself)
     rules_table = section("rules", (*(sw.name for sw in switches()), "lucky"))
     if "lucky" in rules_table:
-        raise fail(
-            "rules.lucky",
-            rules_table["lucky"],
-            Phrase(
-                'absent: Lucky is a trait of a character, not a rule (reroll = "one" '
-                "in its [[character]] table)"
-            ),
+        trait = Phrase(
+            'absent: Lucky is a trait of a character, not a rule (reroll = "one" '
+            "in its [[character]] table)"
         )
+        raise fail("rules.lucky", rules_table["lucky"], trait)
     try:
         rules = Rules(**rules_table)
     except ExplodiceError as err:
@@ -285,11 +280,8 @@ def _config_from_data(data: dict[str, Any], source: str) -> ReportConfig:
     days = integer("simulation.days", sim.get("days", defaults.days), 10, 10**7)
     day_method = sim.get("day", defaults.day_method)
     if day_method not in DAY_METHODS:
-        raise fail(
-            "simulation.day",
-            day_method,
-            Phrase("one of {DAY_METHODS}", DAY_METHODS=list(DAY_METHODS)),
-        )
+        one_of = Phrase("one of {DAY_METHODS}", DAY_METHODS=list(DAY_METHODS))
+        raise fail("simulation.day", day_method, one_of)
 
     party = tuple(characters_from_tables(data.get("character"), source=source))
     day = scenario_from_tables(
