@@ -410,8 +410,13 @@ def _equivalent_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
     fmt = Formatter(data.meta["lang"])  # exact: a certain d20 DC is 100%
     # a d20 DC the profile cannot reach has no 3d6x DC (the question leaves it missing)
     frame = data.equivalent.assign(
-        cell=lambda f: [
-            _("impossible in d20") if pd.isna(d) else _("DC {dc}").format(dc=d) for d in f.dc_3d6x
+        cell=lambda f: [  # certain in d20: any 3d6x DC up to the one found, in words
+            _("impossible in d20")
+            if pd.isna(d)
+            else fmt.equivalent_dc(d, n)
+            if n
+            else _("DC {dc}").format(dc=d)
+            for d, n in zip(f.dc_3d6x, f.note)
         ],
         odds=lambda f: [
             _("{p3} vs {p20}").format(
