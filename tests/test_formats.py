@@ -94,6 +94,7 @@ def test_the_equivalent_of_a_certain_d20_dc_is_a_bound_in_words(capsys):
     assert _p_at_least(12 - 8) >= 0.995 > _p_at_least(13 - 8)
     en = Formatter("en")
     assert en.equivalent_dc(12, "certain in d20") == "any DC ≤ 12"
+    assert Formatter("fr").equivalent_dc(12, "certain in d20") == "tout DD ≤ 12"
     assert en.equivalent_dc(16, "") == "16" and en.equivalent_dc(None, "") == "none"
     assert main(["compare", "-m", "8"]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -124,4 +125,70 @@ def test_the_equivalent_dc_page_shows_a_certain_d20_dc_as_a_bound():
     assert "▼" in fig.texts[1].get_text()  # the caption says what the mark means
     import matplotlib.pyplot as plt
 
+    plt.close(fig)
+
+
+# -- the switches on French pages: their declared words, never their TOML keys --------------
+def test_every_switch_has_a_french_name_in_words_never_a_toml_key():
+    from explodice.game.rules import switches
+    from explodice.present.labels import switch_label
+
+    for sw in switches():
+        french = switch_label(sw.name, "fr")
+        # page 25 named ones_on_explosions "1_sur_explosion = oui": a key, in French
+        assert "_" not in french and french != sw.name, french
+        assert switch_label(sw.name, "en") == sw.label  # English: the declared label
+
+
+def test_a_captions_rules_off_their_defaults_are_said_in_the_pages_language():
+    from explodice.game.rules import Rules
+    from explodice.present.answers import method_text
+    from explodice.questions.answer import Provenance
+
+    rules = Rules(ones_on_explosions=True, rule_of_one_kinds=frozenset({"check"}))
+    prov = Provenance.of("day", rules)
+    fr = method_text(prov, "fr")
+    # by the declarations: ones_on_explosions is "1 sur explosion", True "oui", check "test"
+    assert "1 sur explosion = oui" in fr and "règle du 1 = test" in fr, fr
+    assert "True" not in fr and "_" not in fr and "check" not in fr
+    en = method_text(prov, "en")
+    assert "ones_on_explosions = True" in en and "rule_of_one_kinds = check" in en, en
+
+
+def test_the_readings_name_a_switch_in_words_on_french_pages():
+    from explodice.present.readings import reading_label
+
+    assert reading_label("ones_on_explosions", "True", "fr") == "1 sur explosion = oui"
+    assert reading_label("rule_of_one_kinds", "+attack", "fr") == "règle du 1 = +attaque"
+    assert reading_label("ones_on_explosions", "True", "en") == "ones_on_explosions = True"
+
+
+# -- the SRD's attribution: the licence's words, framed in the page's language --------------
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_srd_attribution_is_framed_in_the_pages_language(lang):
+    import dataclasses
+
+    import matplotlib.pyplot as plt
+
+    from explodice.game.bestiary import SRD_ATTRIBUTION
+    from explodice.present.labels import srd_attribution
+    from explodice.present.report import load_config
+    from explodice.present.report.kit import Context
+    from explodice.present.report.pages import bestiary
+
+    text = srd_attribution(lang)
+    assert SRD_ATTRIBUTION in text  # the licence's own wording, whole and in English
+    assert "licence CC-BY-4.0" in text
+    framing = text.replace(SRD_ATTRIBUTION, "")
+    if lang == "fr":
+        assert framing.startswith("Données\xa0: SRD 5.1 de Wizards") and "Monster" not in framing
+        assert "https://creativecommons.org/licenses/by/4.0/legalcode" in text
+    else:
+        assert framing.startswith("Data: SRD 5.1")
+    ctx = Context(dataclasses.replace(load_config(), lang=lang), "x", "2026-12-05")
+    fig = bestiary.draw_fp(ctx, bestiary.data_fp(ctx))
+    shown = " ".join(t.get_text().replace("\n", " ") for t in fig.texts)
+    assert framing.split(";")[0] in shown and "SRD 5.1 is licensed" in shown
+    if lang == "fr":
+        assert "Monster names" not in shown
     plt.close(fig)

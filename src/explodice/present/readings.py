@@ -34,7 +34,7 @@ from explodice.analysis.sensitivity import (
     day_blind_spot,
     variants,
 )
-from explodice.game.rules import KINDS, Rules
+from explodice.game.rules import Rules
 from explodice.present import i18n
 from explodice.present.formats import Formatter
 from explodice.present.i18n import Lang
@@ -43,8 +43,8 @@ from explodice.present.labels import (
     best_label,
     blind_spot_text,
     switch_label,
-    switch_value,
     test_label,
+    written_value,
 )
 from explodice.questions.answer import Answer
 from explodice.questions.readings import largest_cells, with_attrs
@@ -102,15 +102,9 @@ def reading_label(switch: str, value: str, lang: Lang) -> str:
 
 def value_label(switch: str, value: str, lang: Lang) -> str:
     """A value of the ``value`` column in ``lang``: a kind added or removed (``+attack``,
-    ``+attaque``), a flag (``True``, ``oui``), else :func:`~explodice.present.labels.switch_value`."""
-    if lang == "en":
-        return value
-    _ = i18n.translator(lang)
-    if value[:1] in "+-" and value[1:] in KINDS:
-        return value[0] + _(value[1:])
-    if value in ("True", "False"):
-        return switch_value(switch, value == "True", lang)
-    return switch_value(switch, value, lang)
+    ``+attaque``), a flag (``True``, ``oui``), else :func:`~explodice.present.labels.switch_value`
+    (:func:`~explodice.present.labels.written_value`); English keeps it as written."""
+    return value if lang == "en" else written_value(switch, value, lang)
 
 
 def points(
