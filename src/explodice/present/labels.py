@@ -153,6 +153,7 @@ COLUMNS = (
     N_("p_3d6x"),
     N_("gap"),
     N_("difficulty_3d6x"),
+    N_("matched_on"),
     N_("note"),
     N_("profile"),
     N_("character"),
