@@ -480,6 +480,9 @@ def plot_equivalent_dc(
                     va="bottom" if above else "top",
                     fontsize=6,
                     color=colours[h],
+                    # readable where it crosses another profile's line or the same-DC line
+                    bbox={"boxstyle": "square,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.75},
+                    zorder=4,
                 )
     missing = table[table[y].isna()]
     if len(missing):  # a d20 DC a profile cannot reach has no 3d6x DC: say so on the chart
