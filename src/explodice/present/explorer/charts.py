@@ -452,7 +452,7 @@ def _equivalent_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
             alt.Tooltip("profile:N", title=_("profile")),
             alt.Tooltip("label:N", title=_("difficulty")),
             alt.Tooltip("d20_dc:Q", title=_("d20 DC")),
-            alt.Tooltip("dc_3d6x:Q", title=_("3d6x DC")),
+            alt.Tooltip("cell:N", title=_("3d6x DC")),  # in words where it is a bound
             alt.Tooltip("odds:N", title=_("3d6x vs d20")),
             alt.Tooltip("note:N", title=_("note")),
         ],
