@@ -103,11 +103,16 @@ def highest_dc(m: dict[str, Any]) -> int | None:
 
 def without_the_srd(text: str) -> str:
     """``text`` (its whitespace made single spaces) without the SRD's words, which stay in
-    English in every language: its attribution (the licence's text) and the names of its
-    monsters, attacks and save DCs."""
+    English in every language: its attribution (the licence's text), the names of the
+    document, its publisher and its licence (``SRD 5.1``, ``Wizards of the Coast LLC``,
+    ``CC-BY-4.0``, which the framing around the attribution names in every language) and the names of its monsters, attacks and
+    save DCs."""
     from explodice import SRD_ATTRIBUTION, srd_monsters
+    from explodice.game.bestiary import SRD_LICENSE
 
     text = " ".join(text.split()).replace(SRD_ATTRIBUTION, "")
+    for name in ("Wizards of the Coast LLC", SRD_LICENSE, "SRD 5.1"):  # names, kept exact
+        text = text.replace(name, "")
     names = {n for m in srd_monsters() for n in (m.name, *m.attacks, *m.save_dcs)}
     for name in sorted(names, key=len, reverse=True):
         text = text.replace(name, "")

@@ -536,8 +536,8 @@ def test_largest_cells_are_the_rows_largest_change():
 
 def test_points_are_written_the_languages_way():
     assert points(0.0548, "en") == "+5.5 pp" and points(-0.0548, "fr") == "−5,5\xa0pts"
-    assert points(0.0004, "en") == "< 0.1 pp"  # never a false 0
-    assert points(0.0, "en", sign=False) == "0.0 pp"
+    assert points(0.0004, "en") == "+< 0.1 pp"  # never a false 0, and its sign kept
+    assert points(0.0, "en") == "±0.0 pp" and points(0.0, "en", sign=False) == "0.0 pp"
     assert points(-0.0548, "en", minus="-") == "-5.5 pp"  # the command line's minus
 
 

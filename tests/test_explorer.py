@@ -346,7 +346,14 @@ def test_browser_equivalent_table_is_equivalent_dc(page):
         table = equivalent_dc(Roll(mod), rules=Rules(disadvantage="drop"))
         for row in table.itertuples():
             # a d20 DC the roll cannot reach has no equivalent: the cell says so (item 4)
-            want = "impossible in d20" if row.p_d20 == 0 else f"DC {row.dc_3d6x}"
+            # and one it always reaches is matched by any 3d6x DC up to the one found
+            want = (
+                "impossible in d20"
+                if row.p_d20 == 0
+                else f"any DC ≤ {row.dc_3d6x}"
+                if row.p_d20 == 1
+                else f"DC {row.dc_3d6x}"
+            )
             assert shown[f"equivalent @ {name} ({mod:+d}) @ {row.difficulty}"] == want
 
 

@@ -271,7 +271,8 @@ def test_the_readings_plot_draws_on_the_axes_given(ax):
 def test_the_figures_labels_write_a_probability_as_every_surface_does():
     # a certain result of the exact engine (1 - 6e-14, inside its 1e-12 cut) reads 100 %, as
     # French and the tables read it: English wrote "> 99%" beside the d20's "100" (page 17)
-    from explodice.present.plots.style import share, signed_share
+    from explodice.present.formats import Formatter
+    from explodice.present.plots.style import share
 
     assert share(0.999999999999939) == "100%"
     assert share(0.999999999999939, "fr") == "100\xa0%"
@@ -280,10 +281,10 @@ def test_the_figures_labels_write_a_probability_as_every_surface_does():
     assert share(0.9991) == "> 99%"
     # 0.945 is 94.5 % by hand: one rounding in both languages (English said 94, French 95)
     assert share(0.945).removesuffix("%") == share(0.945, "fr").removesuffix("\xa0%") == "95"
-    # a signed change carries its sign, and the report's minus, in both languages
-    assert signed_share(-0.04) == "\u22124%"
-    assert signed_share(-0.04, "fr") == "\u22124\xa0%"
-    assert signed_share(0.003) == "+0.3%"  # not zero: never "< 1%" without a sign
+    # a signed change carries its sign, and the report's minus, in both languages, in points
+    assert Formatter("en").points(-0.04) == "\u22124.0 pp"
+    assert Formatter("fr").points(-0.04) == "\u22124,0\xa0pts"
+    assert Formatter("en").points(0.0003) == "+< 0.1 pp"  # not zero: never without a sign
 
 
 def _ticks(axis) -> list[str]:

@@ -70,8 +70,8 @@ def test_a_signed_change_always_carries_its_sign_and_the_surfaces_minus():
     assert fr.cell(0.0548, "change") == "+5,5\xa0pts"
     assert report.cell(0.0, "change") == "±0.0 pp"
     assert report.cell(-1.585, "signed") == "\u22121.585" and cli.cell(0.015, "signed") == "+0.015"
-    # one format per column: an exact 0 and rounding noise both 0.000, never "0" beside "0.000"
-    assert report.cell(0.0, "signed") == report.cell(-3.6e-15, "signed") == "0.000"
+    # one format per column: an exact 0 and rounding noise both ±0.000 (as a change: ±0.0 pp)
+    assert report.cell(0.0, "signed") == report.cell(-3.6e-15, "signed") == "±0.000"
     assert report.cell(-3.5, "number") == "\u22123.500" and cli.cell(-3.5, "number") == "-3.500"
 
 
@@ -758,7 +758,7 @@ def test_the_day_policies_are_the_exact_day_played_under_each_policy(config):
     weights = [c for c in _table_cells(fig, "λ") if c]
     assert weights and all(c == f"{float(c):.2f}" for c in weights), weights
     for cell in _table_cells(fig, "optimal gain"):
-        assert cell == "0.000" or (cell[0] == "+" and len(cell.split(".")[1]) == 3), cell
+        assert cell == "±0.000" or (cell[0] == "+" and len(cell.split(".")[1]) == 3), cell
 
 
 def test_the_level_dcs_are_the_same_on_the_report_and_the_command(config, capsys):

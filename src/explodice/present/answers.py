@@ -23,7 +23,7 @@ import pandas as pd
 
 from explodice.present import i18n
 from explodice.present.i18n import Lang
-from explodice.present.labels import switch_label
+from explodice.present.labels import switch_label, written_value
 from explodice.questions.answer import Answer, Provenance
 from explodice.questions.day import DayInputs
 from explodice.questions.readings import ReadingsInputs
@@ -76,7 +76,9 @@ def method_text(prov: Provenance, lang: Lang, *, rules: bool = True) -> str:
         )
     if rules and prov.rules:
         text += "; " + _("rules off their defaults: {rules}").format(
-            rules=", ".join(f"{switch_label(k, lang)} = {_(v)}" for k, v in prov.rules)
+            rules=", ".join(
+                f"{switch_label(k, lang)} = {written_value(k, v, lang)}" for k, v in prov.rules
+            )
         )
     return text
 

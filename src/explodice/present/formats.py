@@ -12,8 +12,8 @@ in both languages:
   the engine's cut of 1 or 0 is ``100%`` / ``0%``; one that is not, but rounds there, is
   ``> 99.9%`` / ``< 0.1%``; a simulated 1 or 0 is ``> 99.9%`` / ``< 0.1%`` (a sample proves
   no certainty);
-- a change of a probability, in percentage points, always signed (``+5.5 pp``, ``−5,5 pts``);
-  a signed number (``+0.015``); the minus is U+2212 in the report and the explorer, ``-`` on
+- a change of a probability, in percentage points, always signed (``+5.5 pp``, ``−5,5 pts``,
+  ``±0.0 pp`` for none); a signed number the same way (``+0.015``, ``±0.000``); the minus is U+2212 in the report and the explorer, ``-`` on
   the command line (what a script or a terminal reads);
 - a missing value and an infinity in words (``none``, ``never``, ``unbounded``);
 - a flag as ``yes``/``no`` in the language; a label translated; a name as it is written.
@@ -41,6 +41,7 @@ from explodice.present import i18n
 from explodice.present.i18n import Lang
 from explodice.present.labels import N_
 from explodice.questions.answer import CERTAIN_WITHIN, Answer, Kind
+from explodice.questions.compare import CERTAIN
 
 __all__ = ["SURFACES", "Formatter", "Surface", "MISSING", "UNBOUNDED"]
 
@@ -52,6 +53,8 @@ SURFACES: tuple[Surface, ...] = get_args(Surface)
 MISSING = N_("none")
 #: An infinity (a bound never reached, a need no maximum meets), in words.
 UNBOUNDED = N_("unbounded")
+#: How the 3d6x DC equivalent to a d20 DC the roll always reaches is said.
+ANY_DC_UP_TO = N_("any DC ≤ {dc}")
 #: Decimals of each kind of number in a table.
 DIGITS: dict[str, int] = {"number": 3, "points": 1, "signed": 3, "change": 1, "probability": 1}
 
@@ -98,9 +101,11 @@ class Formatter:
         if kind == "probability":
             return self.probability(x, exact=exact, cut=cut, digits=d)
         if kind == "change":
-            return self.points(x, digits=d)
-        if kind in ("signed", "modifier"):
-            return self.signed(x, d)
+            return self.points(x, digits=d, cut=cut)
+        if kind == "signed":
+            return self.signed(x, d, cut=cut)
+        if kind == "modifier":  # a bonus, as a sheet writes it: +0, +4, −1
+            return ("+" if x >= 0 else self.minus) + i18n.number(abs(x), self.lang, d)
         if kind in ("count", "dc", "level"):
             return i18n.number(x, self.lang, 0)
         return self._minus(i18n.number(x, self.lang, d))
@@ -121,30 +126,59 @@ class Formatter:
             return "< " + i18n.percent(step, self.lang, digits)
         return self._minus(i18n.percent(p, self.lang, digits))
 
-    def points(self, delta: float, *, digits: int = 1, signed: bool = True) -> str:
-        """A change of a probability in percentage points, signed (``±0.0 pp`` for an exact
-        0, ``< 0.1 pp`` with its sign for a change that rounds to 0); ``signed=False``: the
-        size of a change without its sign (an error, a threshold: ``5.1 pp``).
+    def points(
+        self,
+        delta: float,
+        *,
+        digits: int = 1,
+        signed: bool = True,
+        cut: float = CERTAIN_WITHIN,
+    ) -> str:
+        """A change of a probability in percentage points, signed as :meth:`signed` signs a
+        number (``±0.0 pp`` for no change, ``+< 0.1 pp`` for a change that rounds to 0);
+        ``signed=False``: the size of a change without its sign (an error, a threshold:
+        ``5.1 pp``). A change of a probability is never written in percent: ``+99.7 pp``.
 
-        >>> Formatter("fr").points(0.051, signed=False)
-        '5,1\xa0pts'
+        >>> Formatter("fr").points(0.051, signed=False), Formatter().points(0.997)
+        ('5,1\xa0pts', '+99.7 pp')
         """
         unit = " pp" if self.lang == "en" else "\xa0pts"
-        size = abs(100 * delta)
-        step = 10.0**-digits
-        sign = "+" if delta > 0 else self.minus if delta < 0 else "±"
-        sign = sign if signed else ""
-        if 0 < size < step / 2:
-            return f"{sign}< {i18n.number(step, self.lang, digits)}{unit}"
-        return f"{sign}{i18n.number(size, self.lang, digits)}{unit}"
+        text = self.signed(100 * delta, digits, cut=100 * cut)
+        return (text.lstrip("+±" + self.minus) if not signed else text) + unit
 
-    def signed(self, x: float, digits: int = 3) -> str:
-        """A signed number: ``+0.015``, ``−1.585``; one that rounds to 0 (an exact 0, or
-        rounding noise such as -3.6e-15) is ``0.000``, as many decimals as the others."""
-        if round(abs(x), digits) == 0:
-            return i18n.number(0.0, self.lang, digits)
-        text = i18n.number(abs(x), self.lang, digits)
-        return ("+" if x > 0 else self.minus) + text
+    def signed(self, x: float, digits: int = 3, *, cut: float = CERTAIN_WITHIN) -> str:
+        """A signed number, the one way every signed change is written: ``+0.015``,
+        ``−1.585``; no change (an exact 0, or within ``cut`` of it: rounding noise such as
+        -3.6e-15) is ``±0.000``, as many decimals as the others; a change that is not 0 but
+        rounds to it keeps its sign: ``+< 0.001``.
+
+        >>> f = Formatter(); f.signed(0.0), f.signed(-3.6e-15), f.signed(1.3e-05)
+        ('±0.000', '±0.000', '+< 0.001')
+        """
+        if abs(x) <= cut:
+            return "±" + i18n.number(0.0, self.lang, digits)
+        sign = "+" if x > 0 else self.minus
+        step = 10.0**-digits
+        if abs(x) < step / 2:
+            return f"{sign}< {i18n.number(step, self.lang, digits)}"
+        return sign + i18n.number(abs(x), self.lang, digits)
+
+    def equivalent_dc(self, dc: Any, note: str = "") -> str:
+        """The 3d6x DC equivalent to a d20 DC (the ``compare`` question's ``dc_3d6x`` and
+        ``note``), in words where no one DC is the answer: a d20 DC the roll always reaches
+        is matched by every 3d6x DC up to ``dc`` (``any DC ≤ 12``), one it never reaches by
+        none (``none``); else the DC itself.
+
+        >>> f = Formatter(); f.equivalent_dc(12, "certain in d20"), f.equivalent_dc(None)
+        ('any DC ≤ 12', 'none')
+        >>> Formatter("fr").equivalent_dc(12, "certain in d20"), f.equivalent_dc(16)
+        ('tout DD ≤ 12', '16')
+        """
+        if dc is None or pd.isna(dc):
+            return self._(MISSING)
+        if note == CERTAIN:
+            return self._(ANY_DC_UP_TO).format(dc=self.cell(dc, "dc"))
+        return self.cell(dc, "dc")
 
     def _minus(self, text: str) -> str:
         return self.minus + text[1:] if text.startswith("-") else text

@@ -44,6 +44,7 @@ __all__ = [
     "number",
     "percent",
     "say",
+    "percent_of",
     "semicolons",
     "ChangeUnit",
     "change_formatter",
@@ -168,7 +169,6 @@ def percent(p: float, lang: Lang, digits: int = 1) -> str:
     >>> percent(0.838, "en"), percent(0.838, "fr")
     ('83.8%', '83,8\xa0%')
     """
-    from babel.numbers import format_percent
 
     lang = check_lang(lang)
     step = 10.0**-digits / 100
@@ -178,13 +178,26 @@ def percent(p: float, lang: Lang, digits: int = 1) -> str:
         return "< " + percent(step, lang, digits)
     if 1 - step / 2 <= p < 1:
         return "> " + percent(1 - step, lang, digits)
-    text = format_percent(
-        _round(100 * p, digits) / 100,
+    return percent_of(p, lang, digits)
+
+
+def percent_of(x: float, lang: Lang, digits: int = 1) -> str:
+    """Any share in percent as the language writes it, rounded and nothing else: a relative
+    change (a price's ``+99.7%``, ``150%``), where :func:`percent`'s rules for a probability
+    (``> 99.9%``) would say something false.
+
+    >>> percent_of(0.997, "en", 0), percent_of(1.5, "fr", 0)
+    ('100%', '150\xa0%')
+    """
+    from babel.numbers import format_percent
+
+    lang = check_lang(lang)
+    return format_percent(
+        _round(100 * x, digits) / 100,
         format=_percent_pattern(lang, digits),
         locale=_LOCALES[lang],
         decimal_quantization=False,
     )
-    return text
 
 
 @functools.cache
@@ -270,7 +283,7 @@ def change_formatter(
         if unit == "points":
             text = number(abs(100 * x), lang, decimals) + (" pp" if lang == "en" else "\xa0pts")
         else:
-            text = percent(abs(x), lang, decimals)
+            text = percent_of(abs(x), lang, decimals)  # a change, never "> 99%"
         sign = "\u2212" if x < 0 else "+" if x > 0 else ""
         return sign + text if signed else text
 

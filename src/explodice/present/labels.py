@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from explodice.core.words import N_
+from explodice.game.bestiary import SRD_ATTRIBUTION, SRD_LICENSE
 from explodice.game.character import GAUGES, SKILLS_FR
 from explodice.game.rules import KINDS, Advantage, Best, Disadvantage, Roll, switches
 from explodice.game.switch import Switch, fill
@@ -152,6 +153,7 @@ COLUMNS = (
     N_("p_3d6x"),
     N_("gap"),
     N_("difficulty_3d6x"),
+    N_("matched_on"),
     N_("note"),
     N_("profile"),
     N_("character"),
@@ -458,6 +460,28 @@ def switch_value(name: str, value: Any, lang: Lang) -> str:
     return str(value)
 
 
+def written_value(name: str, text: str, lang: Lang) -> str:
+    """A value of switch ``name`` written as text (a provenance's ``True``, ``check,save``,
+    ``6``; the readings' ``+attack``), said as :func:`switch_value` says the value itself:
+    ``oui``, ``test,sauvegarde``, ``marge 6`` (``marge`` being the declared ``number``),
+    ``+attaque``.
+
+    >>> written_value("ones_on_explosions", "True", "fr"), written_value("rule_of_one_kinds", "check,save", "fr")
+    ('oui', 'test,sauvegarde')
+    """
+    _ = i18n.translator(lang)
+    if text[:1] in "+-" and text[1:] in KINDS:  # a kind added to (removed from) a set
+        return text[0] + (text[1:] if lang == "en" else _(text[1:]))
+    value: Any = text
+    if text in ("True", "False"):
+        value = text == "True"
+    elif text.lstrip("-").isdigit():
+        value = int(text)
+    elif text and all(k in KINDS for k in text.split(",")):
+        value = frozenset(text.split(","))
+    return switch_value(name, value, lang)
+
+
 def overflow_label(value: str, lang: Lang, *, long: bool = False) -> str:
     """Where excess drain goes (``Rules.overflow``) in ``lang``, in a word (``fullest``,
     ``plus pleine``; a gauge's name as it is) or, ``long``, in a phrase (``moves to the
@@ -528,3 +552,19 @@ def bid_words(model: Any, lang: Lang) -> str:
     if isinstance(model, (tuple, list)):
         return ", ".join(i18n.number(float(p), lang, None) for p in model)
     return text
+
+
+def srd_attribution(lang: Lang) -> str:
+    """The SRD's attribution wherever its monsters are shown (the bestiary and combat pages,
+    the explorer): the words around it in ``lang``, the licence's own attribution quoted
+    whole, in English (its wording, with its URLs), and the licence's name as written.
+
+    >>> srd_attribution("fr")[:50]
+    'Données\\xa0: SRD 5.1 de Wizards of the Coast LLC, lic'
+    """
+    _ = i18n.translator(lang)
+    text = _(
+        "Data: SRD 5.1 by Wizards of the Coast LLC, licence {licence}; monster names are the "
+        "SRD's, left in English. The attribution the licence asks for: {attribution}"
+    ).format(licence=SRD_LICENSE, attribution=SRD_ATTRIBUTION)
+    return i18n.keep_together(text) if lang == "fr" else text

@@ -34,16 +34,17 @@ from explodice.analysis.sensitivity import (
     day_blind_spot,
     variants,
 )
-from explodice.game.rules import KINDS, Rules
+from explodice.game.rules import Rules
 from explodice.present import i18n
+from explodice.present.formats import Formatter
 from explodice.present.i18n import Lang
 from explodice.present.labels import (
     N_,
     best_label,
     blind_spot_text,
     switch_label,
-    switch_value,
     test_label,
+    written_value,
 )
 from explodice.questions.answer import Answer
 from explodice.questions.readings import largest_cells, with_attrs
@@ -101,33 +102,26 @@ def reading_label(switch: str, value: str, lang: Lang) -> str:
 
 def value_label(switch: str, value: str, lang: Lang) -> str:
     """A value of the ``value`` column in ``lang``: a kind added or removed (``+attack``,
-    ``+attaque``), a flag (``True``, ``oui``), else :func:`~explodice.present.labels.switch_value`."""
-    if lang == "en":
-        return value
-    _ = i18n.translator(lang)
-    if value[:1] in "+-" and value[1:] in KINDS:
-        return value[0] + _(value[1:])
-    if value in ("True", "False"):
-        return switch_value(switch, value == "True", lang)
-    return switch_value(switch, value, lang)
+    ``+attaque``), a flag (``True``, ``oui``), else :func:`~explodice.present.labels.switch_value`
+    (:func:`~explodice.present.labels.written_value`); English keeps it as written."""
+    return value if lang == "en" else written_value(switch, value, lang)
 
 
 def points(
     delta: float, lang: Lang, digits: int = 1, *, sign: bool = True, minus: str = "−"
 ) -> str:
-    """A change of a probability in percentage points, signed: ``+5.5 pp`` (``+5,5 pts``);
-    a change that rounds to 0 but is not 0 is ``< 0.1 pp``, never a false 0. ``minus``: the
-    sign of a fall (the typographic minus in the report, ``-`` on the command line)."""
+    """A change of a probability in percentage points, signed: ``+5.5 pp`` (``+5,5 pts``),
+    ``±0.0 pp`` for none, as :meth:`~explodice.present.formats.Formatter.points` writes every
+    change; ``minus``: the sign of a fall (the typographic minus in the report, ``-`` on the
+    command line); a missing change is ``—``."""
     if delta != delta:
         return "—"
-    unit = "pp" if lang == "en" else "\xa0pts"
-    step = 10.0**-digits
-    size = abs(100 * delta)
-    if 0 < size < step / 2:
-        return f"< {i18n.number(step, lang, digits)}{' ' if lang == 'en' else ''}{unit}"
-    text = i18n.number(size, lang, digits)
-    mark = ("+" if delta > 0 else minus if delta < 0 else "±") if sign else ""
-    return f"{mark}{text}{' ' if lang == 'en' else ''}{unit}"
+    return _formatter(lang, minus).points(delta, digits=digits, signed=sign)
+
+
+def _formatter(lang: Lang, minus: str) -> Formatter:
+    """The formatter of the surface whose minus is ``minus``."""
+    return Formatter(lang, "cli" if minus == "-" else "report")
 
 
 def where_label(cell: Any, lang: Lang) -> str:
@@ -262,7 +256,7 @@ def readings_frame(
             "largest": (
                 points(float(cell.delta), lang, minus=minus)
                 if cell is not None
-                else points(0.0, lang, sign=False)
+                else points(0.0, lang, minus=minus)
                 if computed
                 else _("not computed")
             ),
@@ -286,10 +280,9 @@ def readings_frame(
 
 
 def signed_number(x: float, lang: Lang, digits: int, minus: str) -> str:
-    """A signed change of a number: ``+0.309``, ``−2.800`` (``minus``: the surface's)."""
-    if x == 0:
-        return i18n.number(0.0, lang, digits)
-    return ("+" if x > 0 else minus) + i18n.number(abs(x), lang, digits)
+    """A signed change of a number: ``+0.309``, ``−2.800``, ``±0.000`` for none (``minus``:
+    the surface's), as :meth:`~explodice.present.formats.Formatter.signed` writes it."""
+    return _formatter(lang, minus).signed(x, digits)
 
 
 def headers(lang: Lang) -> dict[str, str]:

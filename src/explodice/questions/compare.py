@@ -26,7 +26,15 @@ from explodice.game.tables import PROFILES
 from explodice.questions.answer import Answer, Kind, Provenance, roller_policies
 from explodice.questions.registry import Question, register
 
-__all__ = ["COMPARE_KINDS", "CompareInputs", "QUESTION", "compute", "default_reference"]
+__all__ = [
+    "CERTAIN",
+    "COMPARE_KINDS",
+    "IMPOSSIBLE",
+    "CompareInputs",
+    "QUESTION",
+    "compute",
+    "default_reference",
+]
 
 #: The columns of the comparison's tables and their kinds.
 COMPARE_KINDS: dict[str, Kind] = {
@@ -42,7 +50,8 @@ COMPARE_KINDS: dict[str, Kind] = {
     "note": "label",
     "matched_on": "name",
 }
-# (``note`` of ``table``: "impossible in d20" where no profile reaches the d20 DC)
+# (``note`` of ``table``: "impossible in d20" where no profile reaches the d20 DC, "certain
+# in d20" where every profile does: its ``dc_3d6x`` is then a bound, any DC up to it)
 
 
 @dataclass(frozen=True)
@@ -67,6 +76,9 @@ def default_reference(names: tuple[str, ...] | list[str]) -> str:
 
 #: The note of a d20 DC the roll cannot reach: it has no equivalent 3d6x DC.
 IMPOSSIBLE = "impossible in d20"
+#: The note of a d20 DC the roll always reaches: every 3d6x DC up to ``dc_3d6x`` (the
+#: hardest within the tolerance of 1) is as good a match, a bound rather than one DC.
+CERTAIN = "certain in d20"
 
 
 def _no_match(frame: pd.DataFrame) -> pd.DataFrame:
@@ -107,10 +119,10 @@ def compute(inputs: CompareInputs) -> Answer:
         frames.append(f)
     equivalent = pd.concat(frames, ignore_index=True)
     table = equivalent_dc_table(rolls, reference=reference, rules=inputs.rules)
-    # a row matched on a profile that cannot succeed in d20 either: no profile can
+    # a row matched on a profile that cannot succeed (fail) in d20 either: no profile can
     notes = equivalent.set_index(["profile", "d20_dc"]).note
     table["note"] = [
-        IMPOSSIBLE if notes.get((m, dc)) == IMPOSSIBLE else ""
+        note if (note := notes.get((m, dc))) in (IMPOSSIBLE, CERTAIN) else ""
         for m, dc in zip(table.matched_on, table.d20_dc)
     ]
     equivalent, table = _no_match(equivalent), _no_match(table)

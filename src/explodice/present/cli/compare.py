@@ -116,7 +116,13 @@ def run(args: argparse.Namespace) -> int:
         )
     frame = answer.csv_table(name).drop(columns=hidden)
     shown_columns = [c for c in answer.tables[name].columns if c not in hidden]
-    text = Formatter(lang, "cli").table(answer, name, shown_columns)
+    fmt = Formatter(lang, "cli")
+    text = fmt.table(answer, name, shown_columns)
+    # a d20 DC the roll always reaches: any 3d6x DC up to the one found, said in words
+    shown_table = answer.tables[name]
+    text[fmt.header("dc_3d6x")] = [
+        fmt.equivalent_dc(dc, note) for dc, note in zip(shown_table.dc_3d6x, shown_table.note)
+    ]
     emit(frame, args.format, text=text, header=header, lang=lang)
     return 0
 
@@ -130,8 +136,8 @@ def _shared(frame: pd.DataFrame, lang: Lang) -> str:
             dcs = _(" and ").join(str(dc) for dc in rows.d20_dc)
             text = (
                 _(
-                    "d20 DCs {dcs} are certain for this roll: one 3d6x DC for them ({dc}, "
-                    "the error of the match in `gap`); `explodice compare` without --modifier "
+                    "d20 DCs {dcs} are certain for this roll: 3d6x matches them all with {dc} "
+                    "(the error of the match in `gap`); `explodice compare` without --modifier "
                     "matches each on a profile that reaches it"
                 )
                 if note == "certain in d20"
@@ -141,7 +147,8 @@ def _shared(frame: pd.DataFrame, lang: Lang) -> str:
                     "without --modifier matches each on a profile that reaches it"
                 )
             )
-            lines.append("\n# " + text.format(dcs=dcs, dc=rows.dc_3d6x.iloc[0]))
+            dc = Formatter(lang, "cli").equivalent_dc(rows.dc_3d6x.iloc[0], str(note))
+            lines.append("\n# " + text.format(dcs=dcs, dc=dc))
     return "".join(lines)
 
 

@@ -410,8 +410,13 @@ def _equivalent_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
     fmt = Formatter(data.meta["lang"])  # exact: a certain d20 DC is 100%
     # a d20 DC the profile cannot reach has no 3d6x DC (the question leaves it missing)
     frame = data.equivalent.assign(
-        cell=lambda f: [
-            _("impossible in d20") if pd.isna(d) else _("DC {dc}").format(dc=d) for d in f.dc_3d6x
+        cell=lambda f: [  # certain in d20: any 3d6x DC up to the one found, in words
+            _("impossible in d20")
+            if pd.isna(d)
+            else fmt.equivalent_dc(d, n)
+            if n
+            else _("DC {dc}").format(dc=d)
+            for d, n in zip(f.dc_3d6x, f.note)
         ],
         odds=lambda f: [
             _("{p3} vs {p20}").format(
@@ -447,7 +452,7 @@ def _equivalent_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
             alt.Tooltip("profile:N", title=_("profile")),
             alt.Tooltip("label:N", title=_("difficulty")),
             alt.Tooltip("d20_dc:Q", title=_("d20 DC")),
-            alt.Tooltip("dc_3d6x:Q", title=_("3d6x DC")),
+            alt.Tooltip("cell:N", title=_("3d6x DC")),  # in words where it is a bound
             alt.Tooltip("odds:N", title=_("3d6x vs d20")),
             alt.Tooltip("note:N", title=_("note")),
         ],

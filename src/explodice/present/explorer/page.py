@@ -18,7 +18,6 @@ from typing import Any
 
 from explodice.core.errors import ExplodiceError
 from explodice.core.files import atomic_write_text, check_writable
-from explodice.game.bestiary import SRD_ATTRIBUTION
 from explodice.present import i18n
 from explodice.present.explorer.bundle import vega_bundle, vega_lite_version
 from explodice.present.explorer.charts import explorer_specs
@@ -29,6 +28,7 @@ from explodice.present.labels import (
     OWN_POLICIES,
     day_description,
     reading_line,
+    srd_attribution,
 )
 
 __all__ = ["EXPLORER_NAME", "explorer_html", "script_json", "write_explorer"]
@@ -197,7 +197,7 @@ def _day_section(meta: dict[str, Any], charted: bool, lang: Lang, _: Callable[[s
     return day_section
 
 
-def _bestiary_section(charted: bool, _: Callable[[str], str]) -> str:
+def _bestiary_section(charted: bool, lang: Lang, _: Callable[[str], str]) -> str:
     """The page's section of the bestiary, when ``charted``."""
     esc = html.escape
     bestiary_section = ""
@@ -214,7 +214,7 @@ def _bestiary_section(charted: bool, _: Callable[[str], str]) -> str:
 <section id="bestiary-section">
   <h2>{esc(bestiary_heading)}</h2>
   <p class="lead">{esc(bestiary_lead)}</p>
-  <p class="attribution" id="srd-attribution">{esc(SRD_ATTRIBUTION)}</p>
+  <p class="attribution" id="srd-attribution">{esc(srd_attribution(lang))}</p>
   <div class="view" id="view-bestiary"></div>
 </section>"""
     return bestiary_section
@@ -323,7 +323,7 @@ def explorer_html(data: ExplorerData) -> str:
     equivalent_lead = _equivalent_lead(meta, _)
     footer = _footer(meta, lang, _)
     attack_section = _attack_section(meta, "attack" in specs, _)
-    bestiary_section = _bestiary_section("bestiary" in specs, _)
+    bestiary_section = _bestiary_section("bestiary" in specs, lang, _)
     notes = "".join(f"\n    <li>{esc(n)}</li>" for n in meta.get("notes", ()))
     notes_html = f'\n  <ul class="notes" id="roll-notes">{notes}\n  </ul>' if notes else ""
     headings = (

@@ -48,7 +48,7 @@ def plot_bars(
     in one format: a probability in whole percent (``percent``; one that is not zero is never
     written 0 %: ``< 1 %``), else a number with ``decimals`` decimals (default: three
     significant digits of the largest value), ``signed`` for a difference (:func:`signed_number`:
-    ``+0.015``, ``0`` for an exact 0, ``0.000`` for rounding noise)."""
+    ``+0.015``, ``±0.000`` for no change, rounding noise included)."""
     ax = axes_or_current(ax)
     _ = i18n.translator(lang)
     xs = list(pd.unique(frame[x]))

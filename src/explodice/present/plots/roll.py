@@ -23,6 +23,7 @@ from explodice.core.errors import ExplodiceError, fail
 from explodice.core.words import Phrase
 from explodice.engine.distribution import Distribution
 from explodice.present import i18n
+from explodice.present.formats import Formatter
 from explodice.present.i18n import Lang
 from explodice.present.plots.style import (
     DC_BANDS_3D6X,
@@ -41,9 +42,9 @@ from explodice.present.plots.style import (
     shade_dc_bands,
     share,
     signed_label,
-    signed_share,
     titled,
 )
+from explodice.questions.compare import CERTAIN
 
 __all__ = [
     "plot_at_least",
@@ -436,7 +437,10 @@ def plot_equivalent_dc(
 ) -> Any:
     """The d20 DC on x, the 3d6x DC with the closest odds on y, one line per ``hue``.
 
-    ``gap`` (a column of probability differences, if present) is written beside each point:
+    A d20 DC the profile always reaches (``note``: certain in d20) is matched by any 3d6x DC
+    up to its point: the point is a ▼ and says so (``any DC ≤ 12``).
+    ``gap`` (a column of probability differences, if present) is written beside each point, in
+    percentage points as every change of a probability (``+3.8 pp``, never ``+> 99%``):
     the first line's gaps above-left of its points, the others' below-right, so that lines
     running close together do not print over each other.
     """
@@ -452,20 +456,34 @@ def plot_equivalent_dc(
             color=colours[h],
             label=f"{h}" if isinstance(h, str) else f"{_(hue)} {signed_label(h)}",
         )
+        notes = g["note"] if "note" in g.columns else pd.Series("", index=g.index)
+        certain = g[notes == CERTAIN]
+        if len(certain):  # certain in d20: any 3d6x DC up to the point, marked ▼
+            ax.plot(certain[x], certain[y], "v", color=colours[h], ms=9, mfc="white", zorder=3)
         if gap is not None and gap in g.columns:
             above = k % 2 == 0
-            for xv, yv, gv in zip(g[x], g[y], g[gap]):
+            for xv, yv, gv, note in zip(g[x], g[y], g[gap], notes):
                 if pd.isna(yv) or pd.isna(gv):  # no equivalent (impossible in d20): no point
                     continue
+                bound = note == CERTAIN  # a bound, in words, over (under) its ▼
                 ax.annotate(
-                    signed_share(gv, lang),
+                    Formatter(lang).equivalent_dc(yv, note)
+                    if bound
+                    else Formatter(lang).points(gv),  # a change of a probability: points
                     (xv, yv),
                     textcoords="offset points",
-                    xytext=(-4, 5) if above else (4, -6),
-                    ha="right" if above else "left",
+                    xytext=((0, 8) if above else (0, -8))
+                    if bound
+                    else (-4, 5)
+                    if above
+                    else (4, -6),
+                    ha="center" if bound else "right" if above else "left",
                     va="bottom" if above else "top",
                     fontsize=6,
                     color=colours[h],
+                    # readable where it crosses another profile's line or the same-DC line
+                    bbox={"boxstyle": "square,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.75},
+                    zorder=4,
                 )
     missing = table[table[y].isna()]
     if len(missing):  # a d20 DC a profile cannot reach has no 3d6x DC: say so on the chart

@@ -25,6 +25,7 @@ from explodice.engine.distribution import Distribution
 from explodice.game.rules import DISADVANTAGE_READINGS, Rules
 from explodice.game.tables import dc_bands
 from explodice.present import i18n
+from explodice.present.formats import Formatter
 from explodice.present.i18n import Lang
 from explodice.present.labels import N_, rules_text
 
@@ -50,7 +51,6 @@ __all__ = [
     "share",
     "signed_label",
     "signed_number",
-    "signed_share",
     "finish_error_panel",
     "titled",
 ]
@@ -316,19 +316,15 @@ def _power_of_ten(x: float) -> str:
 
 
 def signed_number(x: float, lang: Lang = "en", decimals: int = 3) -> str:
-    """A signed difference with ``decimals`` decimals, the language's way: ``+0.015``,
-    ``−1.585`` (``+0,015``); ``0`` for an exact zero and ``0.000`` for a value that rounds to
-    zero (a gain of -3.6e-15 is rounding noise, not a loss).
+    """A signed difference with ``decimals`` decimals, as the tables write it
+    (:meth:`~explodice.present.formats.Formatter.signed`): ``+0.015``, ``−1.585``
+    (``+0,015``); ``±0.000`` for no change (an exact zero, or rounding noise such as a gain
+    of -3.6e-15), ``+< 0.001`` for a change that rounds to zero.
 
     >>> signed_number(0.0153), signed_number(-1.585, "fr"), signed_number(0.0), signed_number(-3.6e-15)
-    ('+0.015', '−1,585', '0', '0.000')
+    ('+0.015', '−1,585', '±0.000', '±0.000')
     """
-    if x == 0:
-        return "0"
-    text = i18n.number(abs(x), lang, decimals)
-    if float(i18n.number(abs(x), "en", decimals).replace(",", "")) == 0:
-        return text
-    return ("+" if x > 0 else "−") + text
+    return Formatter(lang).signed(x, decimals)
 
 
 def default_xlim(named: list[tuple[str, Distribution]], log: bool) -> tuple[float, float]:
@@ -491,23 +487,6 @@ def share(p: float, lang: Lang = "en") -> str:
     ('95%', '95\\xa0%')
     """
     return i18n.percent(p, lang, 0)
-
-
-def signed_share(p: float, lang: Lang = "en") -> str:
-    """A signed difference of probabilities in whole percent with its sign and the report's
-    minus (``+3%``, ``−4%``; ``+3 %`` in French), written as the tables write a change (the
-    sign, then :func:`~explodice.present.i18n.percent`): a difference that is not zero is
-    never 0 %, one decimal below 0.5 % (``+0.3%``), ``+< 0.1%`` below that.
-
-    >>> signed_share(0.03), signed_share(-0.04), signed_share(0.003), signed_share(-0.0001)
-    ('+3%', '−4%', '+0.3%', '−< 0.1%')
-    >>> signed_share(0.0)
-    '0%'
-    """
-    if p == 0:
-        return i18n.percent(0.0, lang, 0)
-    size = abs(p)
-    return ("+" if p > 0 else "\u2212") + i18n.percent(size, lang, 1 if size < 0.005 else 0)
 
 
 def finish_error_panel(ax: Any, xlabel: str, ylabel: str, lang: Lang, title: str | None) -> Any:

@@ -10,10 +10,11 @@ import textwrap
 import pandas as pd
 from matplotlib.figure import Figure
 
-from explodice.game.bestiary import SRD_ATTRIBUTION, srd_monsters
+from explodice.game.bestiary import srd_monsters
 from explodice.present import i18n
 from explodice.present.builds import shown_builds
 from explodice.present.formats import Formatter
+from explodice.present.labels import srd_attribution
 from explodice.present.plots.bestiary import CHANCE_LABELS, plot_changes_by_fp, plot_fp_conversion
 from explodice.present.report.kit import Context, PageData, page_figure
 from explodice.questions.bestiary import BestiaryInputs, FpTableInputs
@@ -30,7 +31,7 @@ def _monsters(ctx: Context) -> tuple:
 
 
 def _attribution_text(ctx: Context) -> str:
-    text = ctx._("Monster names are the SRD's, left in English.") + " " + SRD_ATTRIBUTION
+    text = srd_attribution(ctx.lang)  # the licence's wording in English, framed in the page's
     return textwrap.fill(text, 190, break_on_hyphens=False, break_long_words=False)
 
 

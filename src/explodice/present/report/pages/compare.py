@@ -11,7 +11,7 @@ from explodice.present.answers import method_text
 from explodice.present.formats import Formatter
 from explodice.present.i18n import Lang, translator
 from explodice.present.report.kit import Context, PageData, page_figure
-from explodice.questions.compare import CompareInputs
+from explodice.questions.compare import CERTAIN, CompareInputs
 from explodice.questions.registry import ask
 from explodice.questions.success import SuccessInputs
 
@@ -70,9 +70,12 @@ def draw(ctx: Context, data: PageData) -> Figure:
     table = answer.tables["table"]
     # a row the reference cannot tell apart (certain or impossible in d20) is matched on another
     # a d20 DC no profile reaches has no 3d6x DC: the cell says so, the odds are d20's alone
+    # a d20 DC every profile always reaches is matched by any 3d6x DC up to the one found
     table = table.assign(
         dc_3d6x=[
-            _(note) if pd.isna(dc) else dc if on == ref else f"{dc} ({on})"
+            _(note)
+            if pd.isna(dc)
+            else fmt.equivalent_dc(dc, note) + ("" if on == ref else f" ({on})")
             for dc, on, note in zip(table.dc_3d6x, table.matched_on, table.note)
         ]
     )
@@ -108,6 +111,11 @@ def draw(ctx: Context, data: PageData) -> Figure:
         "reach (d20 odds 0%) has no equivalent: 3d6x is never impossible above its minimum, "
         "so neither the chart nor the table gives one."
     ).format(reference=ref)
+    if (data.tables["equivalent-dc"].note == CERTAIN).any():
+        caption += " " + _(
+            "▼: d20 always succeeds there, and any 3d6x DC up to the point matches it as "
+            "well (the closest odds 3d6x gives)."
+        )
     how = method_text(answer.provenance, lang, rules=False)
     caption += " " + how[:1].upper() + how[1:] + "."
     title = _("3d6x against d20: equivalent DCs")

@@ -53,7 +53,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
 
     def cells(col: str, digits: int | None = None) -> list[str]:
         # one format per column, by its kind: λ 0.00 / 0.02, successes 10.630, gains +0.015
-        # (0.000 for 0 and for -3e-15); a row without a λ (keep, cancel, optimal) is blank
+        # (±0.000 for 0 and for -3e-15, +< 0.001 for 1e-05); a row without a λ is blank
         return [
             "" if col == "weight" and pd.isna(v) else fmt.cell(v, answer.kind(col), digits=digits)
             for v in table[col]

@@ -66,7 +66,8 @@ def draw(ctx: Context, data: PageData) -> Figure:
     wide = dist.pivot(index="modifier", columns="change_pct", values="p").fillna(0.0)
     frame = wide.reset_index()
     changes = [int(c) for c in wide.columns]  # the price changes in percent
-    greens = [fmt.cell(c, "modifier") + ("%" if lang == "en" else "\xa0%") for c in changes]
+    # a change of the price, signed as every change (±0% for none)
+    greens = [fmt.cell(c, "signed", digits=0) + ("%" if lang == "en" else "\xa0%") for c in changes]
     frame.columns = ["modifier"] + greens
     plots.plot_outcomes(
         frame.assign(method="exact"),
