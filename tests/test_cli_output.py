@@ -201,3 +201,19 @@ def test_a_full_disk_on_standard_output_is_one_line_and_exit_2():
         )  # fmt: skip
     err = run.stderr.decode()
     assert run.returncode == 2 and err.count("\n") == 1 and "No space left" in err, err
+
+
+def test_a_day_s_totals_are_french_under_lang_fr(capsys):
+    # `day --table drain` printed "exact (omitted ...)", "rows below p ... left out", the rules
+    # by their keys and False/True in French tables (issue 31, pages31's last review)
+    from importlib import resources
+
+    from explodice.present.cli.app import main
+
+    example = resources.files("explodice").joinpath("data/day_example.toml")
+    assert main(["day", str(example), "--table", "drain", "--lang", "fr"]) == 0
+    out = capsys.readouterr().out
+    head, table = out.split("\n", 2)[:2], out.split("\n", 2)[2]
+    assert "exacte (omis" in head[0] and "lignes sous p" in head[1], head
+    assert "désavantage=" in head[0] and "overflow" not in head[0], head
+    assert "False" not in table and "True" not in table and " non" in table

@@ -364,6 +364,8 @@ def localise_table(frame: Any, lang: Lang) -> Any:
     >>> localise_table(pd.DataFrame({"dc": [16], "advantage": ["normal"], "p": [0.25]}), "fr")
        DD avantage      p
     0  16   normal  0,250
+    >>> localise_table(pd.DataFrame({"clamped": [True, False]}), "fr").iloc[:, 0].tolist()
+    ['oui', 'non']
     """
     import pandas as pd
 
@@ -371,7 +373,9 @@ def localise_table(frame: Any, lang: Lang) -> Any:
     out = pd.DataFrame(index=frame.index)
     for col in frame.columns:
         values = frame[col]
-        if pd.api.types.is_float_dtype(values):
+        if pd.api.types.is_bool_dtype(values):  # a flag in the language's words
+            shown = [_("yes") if v else _("no") for v in values]
+        elif pd.api.types.is_float_dtype(values):
             shown = [_cell_number(float(v), lang) for v in values]
         elif pd.api.types.is_object_dtype(values) or pd.api.types.is_string_dtype(values):
             shown = [_(v) if isinstance(v, str) and v else v for v in values]

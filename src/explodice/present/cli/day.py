@@ -151,11 +151,13 @@ def _method(args: argparse.Namespace) -> Method:
 
 def _totals(args: argparse.Namespace, scenario: Any, rules: Any) -> int:
     """The distributions over days of a day's total drain caused or points lost."""
+    lang, _ = args.lang, i18n.translator(args.lang)
     if _method(args) == "exact":
         from explodice.day.exact import exact_day  # numba kernels: only for the exact day
 
         result = exact_day(scenario, rules, distributions=True)
-        how = f"exact (omitted {result.omitted:.1e})"
+        omitted = f"{result.omitted:.1e}".replace(".", "," if lang == "fr" else ".")
+        how = _("exact (omitted {omitted})").format(omitted=omitted)
     else:
         result = simulate_day(
             scenario,
@@ -165,19 +167,20 @@ def _totals(args: argparse.Namespace, scenario: Any, rules: Any) -> int:
             threads=args.threads,
             progress=progress(args),
         )
-        how = f"{args.days:,} days, seed {result.seed}"
+        how = _("{days} days, seed {seed}").format(
+            days=i18n.number(args.days, lang, 0), seed=result.seed
+        )
     frame = result.to_frame(args.table)
-    header = f"# {scenario.describe()}; {how}; {rules.describe()}"
+    header = f"# {scenario.describe()}; {how}; {rules_text(rules, lang)}"
     hidden = ("n_days", "seed", "method", "rules", "scenario")
     text = frame.drop(columns=[c for c in hidden if c in frame])
     if result.exact:  # on a terminal, the mass that matters
         rare = text["p"] < TEXT_FLOOR
         if rare.any():
             text = text[~rare]
-            header += (
-                f"\n# {int(rare.sum())} rows below p = {TEXT_FLOOR:g} left out "
-                "(--format csv or json gives every row)"
-            )
+            header += "\n# " + _(
+                "{rows} rows below p = {floor} left out (--format csv or json gives every row)"
+            ).format(rows=i18n.number(int(rare.sum()), lang, 0), floor=f"{TEXT_FLOOR:g}")
     emit(frame, args.format, lang=args.lang, text=text, header=header)
     return 0
 
