@@ -391,14 +391,22 @@ class Scenario:
         return replace(self, **changes)
 
     def describe(self) -> str:
-        """One line: name, party, rolls."""
+        """One line: name, party, rolls (:meth:`said`'s English)."""
+        return str(self.said())
+
+    def said(self) -> Phrase:
+        """:meth:`describe`'s line as a phrase, for a header in the user's language."""
         how = (
-            f"{self.rolls_per_day} rolls drawn from {len(self.rolls)} types"
+            Phrase(
+                "{rolls} rolls drawn from {types} types",
+                rolls=self.rolls_per_day,
+                types=len(self.rolls),
+            )
             if self.rolls_per_day is not None
-            else f"a sequence of {self.n_rolls} rolls"
+            else Phrase("a sequence of {rolls} rolls", rolls=self.n_rolls)
         )
         party = ", ".join(c.name for c in self.characters)
-        return f"{self.name}: {party}; {how}"
+        return Phrase("{name}: {party}; {how}", name=self.name, party=party, how=how)
 
 
 def _day_roll(i: int, table: Mapping[str, Any]) -> DayRoll:
