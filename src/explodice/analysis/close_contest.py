@@ -34,7 +34,7 @@ from explodice.analysis.success import (
     check_system,
     refuse_failure_reroll,
 )
-from explodice.core.errors import check_choice, shown
+from explodice.core.errors import check_choice, fail, shown
 from explodice.core.words import Phrase
 from explodice.engine.sampling import Method, Sampling, resolve_sampling
 from explodice.game.checks import check_rules
@@ -82,14 +82,7 @@ def bid_model(spec: Any, field_name: str = "bids") -> np.ndarray:
         try:
             top = int(spec[1])
         except (TypeError, ValueError):
-            raise ExplodiceError(
-                Phrase(
-                    "`{field_name}` must be {allowed}, but {spec} was passed.",
-                    field_name=field_name,
-                    allowed=allowed,
-                    spec=shown(spec),
-                )
-            ) from None
+            raise fail(field_name, spec, allowed, ExplodiceError) from None
         top = check_int(f"{field_name} (uniform's B)", top, lo=0, hi=MAX_BID)
         return np.full(top + 1, 1.0 / (top + 1))
     if isinstance(spec, np.ndarray) and spec.ndim == 0:
@@ -100,14 +93,7 @@ def bid_model(spec: Any, field_name: str = "bids") -> np.ndarray:
         try:
             p = np.asarray(spec, dtype=float)
         except (TypeError, ValueError):
-            raise ExplodiceError(
-                Phrase(
-                    "`{field_name}` must be {allowed}, but {spec} was passed.",
-                    field_name=field_name,
-                    allowed=allowed,
-                    spec=shown(spec),
-                )
-            ) from None
+            raise fail(field_name, spec, allowed, ExplodiceError) from None
         if (
             p.ndim != 1
             or p.size > MAX_BID + 1
@@ -125,14 +111,7 @@ def bid_model(spec: Any, field_name: str = "bids") -> np.ndarray:
                 )
             )
         return p / p.sum()
-    raise ExplodiceError(
-        Phrase(
-            "`{field_name}` must be {allowed}, but {spec} was passed.",
-            field_name=field_name,
-            allowed=allowed,
-            spec=shown(spec),
-        )
-    )
+    raise fail(field_name, spec, allowed, ExplodiceError)
 
 
 def settle(bids_a: Sequence[int], bids_b: Sequence[int]) -> tuple[str, int, int]:
