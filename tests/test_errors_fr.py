@@ -99,6 +99,8 @@ BAD_LINES = [
     ["dc", "--target", "150%"],
     ["odds", "--malus-die", "plain"],
     ["levels", "--levels", "5-2"],
+    ["levels", "--targets", "moderate=2"],  # a type function's refusal said again in a phrase
+    ["initiative", "Bo=x", "Al=2"],
 ]
 
 
@@ -158,7 +160,13 @@ def _literal_messages(tree: ast.AST):
             }
         ]
         for a in args:
-            if isinstance(a, ast.JoinedStr) or (
+            if isinstance(a, ast.BinOp) and any(  # "..." + ("..." if x else "")
+                isinstance(c, (ast.Constant, ast.JoinedStr))
+                and (isinstance(c, ast.JoinedStr) or isinstance(c.value, str))
+                for c in ast.walk(a)
+            ):
+                yield call.lineno
+            elif isinstance(a, ast.JoinedStr) or (
                 isinstance(a, ast.Constant) and isinstance(a.value, str) and " " in a.value
             ):
                 yield call.lineno
