@@ -99,6 +99,8 @@ BAD_LINES = [
     ["dc", "--target", "150%"],
     ["odds", "--malus-die", "plain"],
     ["levels", "--levels", "5-2"],
+    ["levels", "--targets", "moderate=2"],  # a type function's refusal said again in a phrase
+    ["initiative", "Bo=x", "Al=2"],
 ]
 
 
@@ -158,7 +160,13 @@ def _literal_messages(tree: ast.AST):
             }
         ]
         for a in args:
-            if isinstance(a, ast.JoinedStr) or (
+            if isinstance(a, ast.BinOp) and any(  # "..." + ("..." if x else "")
+                isinstance(c, (ast.Constant, ast.JoinedStr))
+                and (isinstance(c, ast.JoinedStr) or isinstance(c.value, str))
+                for c in ast.walk(a)
+            ):
+                yield call.lineno
+            elif isinstance(a, ast.JoinedStr) or (
                 isinstance(a, ast.Constant) and isinstance(a.value, str) and " " in a.value
             ):
                 yield call.lineno
@@ -171,3 +179,14 @@ def test_every_message_of_the_package_is_a_phrase():
         for line in _literal_messages(ast.parse(path.read_text(encoding="utf-8")))
     ]
     assert found == [], "write these messages as Phrase(...) (core/words.py)"
+
+
+def test_a_file_that_is_not_toml_is_refused_in_french(tmp_path, capsys):
+    bad = tmp_path / "day.toml"
+    bad.write_text("x = = 3\n", encoding="utf-8")
+    assert _status(["day", str(bad), "--lang", "fr"]) == 2
+    err = capsys.readouterr().err
+    assert "(à la ligne 1, colonne 5)" in err, err
+    assert not ENGLISH.search(_prose(err.split(" : erreur : ", 1)[1])), err
+    assert _status(["day", str(bad)]) == 2
+    assert "not valid TOML: Invalid value (at line 1, column 5)" in capsys.readouterr().err

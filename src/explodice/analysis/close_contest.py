@@ -68,8 +68,9 @@ def bid_model(spec: Any, field_name: str = "bids") -> np.ndarray:
     ([0.0, 0.0, 1.0], [0.333, 0.333, 0.333])
     """
     allowed = Phrase(
-        "a bid (an integer 0..1000), 'uniform:B', ('uniform', B) or a "
-        "probability vector over bids 0..B"
+        "a bid (an integer 0..{MAX_BID}), 'uniform:B', ('uniform', B) or a "
+        "probability vector over bids 0..B",
+        MAX_BID=MAX_BID,
     )
     if isinstance(spec, numbers.Integral) and not isinstance(spec, bool):
         bid = check_int(field_name, spec, lo=0, hi=MAX_BID)

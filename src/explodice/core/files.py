@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import re
 import socket
 import stat
 import tempfile
@@ -35,7 +36,7 @@ from typing import Any
 
 from explodice.core.errors import ExplodiceError, ExplodiceTypeError, fail, reason
 from explodice.core.numbers import read_int
-from explodice.core.words import Phrase
+from explodice.core.words import N_, Phrase
 
 __all__ = [
     "MAX_TEXT_BYTES",
@@ -121,12 +122,61 @@ def _depth(value: Any) -> int:
     return deepest
 
 
+#: tomllib's reasons that hold no value, so that the catalogue says them (Python 3.11-3.13);
+#: the others ("Cannot declare 'a' twice") are said as tomllib writes them.
+TOML_REASONS = (
+    N_("Cannot overwrite a value"),
+    N_("Escaped character is not a Unicode scalar value"),
+    N_("Expected '=' after a key in a key/value pair"),
+    N_("Expected ']' at the end of a table declaration"),
+    N_("Expected ']]' at the end of an array declaration"),
+    N_("Expected newline or end of document after a statement"),
+    N_("Invalid date or datetime"),
+    N_("Invalid hex value"),
+    N_("Invalid initial character for a key part"),
+    N_("Invalid statement"),
+    N_("Invalid value"),
+    N_("Unclosed array"),
+    N_("Unclosed inline table"),
+    N_("Unescaped '\\' in a string"),
+    N_("Unterminated string"),
+)
+_TOML_WHERE = re.compile(
+    r"(?P<what>.*) \((?:at line (?P<line>\d+), column (?P<column>\d+)|at end of document)\)"
+)
+
+
+def _toml_reason(err: tomllib.TOMLDecodeError) -> Phrase | str:
+    """tomllib's refusal as a phrase (the same English sentence: "Invalid value (at line 1,
+    column 5)"), its reason and place said in the user's language where the catalogue has
+    them.
+
+    >>> str(_toml_reason(tomllib.TOMLDecodeError("Invalid value (at line 3, column 5)")))
+    'Invalid value (at line 3, column 5)'
+    """
+    found = _TOML_WHERE.fullmatch(str(err))
+    if found is None:
+        return str(err)
+    what = found["what"]
+    said: Phrase | str = Phrase(what) if what in TOML_REASONS else what
+    if found["line"] is None:
+        return Phrase("{what} (at end of document)", what=said)
+    return Phrase(
+        "{what} (at line {line}, column {column})",
+        what=said,
+        line=int(found["line"]),
+        column=int(found["column"]),
+    )
+
+
 def parse_toml(text: str, *, source: str, error: type[ExplodiceError]) -> dict[str, Any]:
     """Parsed TOML, or ``error("<source>: not valid TOML: <where>")``."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise error(Phrase("{source}: not valid TOML: {err}", source=source, err=err)) from None
+        raise error(
+            Phrase("{source}: not valid TOML: {err}", source=source, err=_toml_reason(err))
+        ) from None
     except RecursionError:
         raise error(
             Phrase(

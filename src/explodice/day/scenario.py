@@ -273,7 +273,7 @@ class Scenario:
         if self.rolls_per_day is not None:
             set_(self, "rolls_per_day", _int("rolls_per_day", self.rolls_per_day, 1, 100_000))
         if self.n_rolls > 100_000:
-            raise _fail("rolls", f"{self.n_rolls} rolls", Phrase("at most 100000 rolls a day"))
+            raise _fail("rolls", self.n_rolls, Phrase("at most {most} rolls a day", most=100_000))
         start: dict[str, Mapping[str, int]] = {}
         if not isinstance(self.start, Mapping):
             raise _fail("start", self.start, Phrase("a table {{character: {{gauge: points}}}}"))

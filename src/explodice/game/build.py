@@ -787,8 +787,10 @@ _TOML_KEYS = (
     "spell_ability",
 )
 _NOT_FOR_BUILDS = {
-    "level": "absent: a build spans levels 1-20 (build.at(level) is the character at one)",
-    "gauge_max": "absent: a build's maxima grow with level (score + gauge_per_level x level)",
+    "level": Phrase("absent: a build spans levels 1-20 (build.at(level) is the character at one)"),
+    "gauge_max": Phrase(
+        "absent: a build's maxima grow with level (score + gauge_per_level x level)"
+    ),
 }
 
 

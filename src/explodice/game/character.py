@@ -832,7 +832,7 @@ def read_tables(
     keys: tuple[str, ...],
     make: Any,
     error: type[ExplodiceError],
-    refused: Mapping[str, str] | None = None,
+    refused: Mapping[str, str | Phrase] | None = None,
 ) -> list[Any]:
     """The objects ``make(kwargs)`` of parsed ``[[table]]`` tables of named characters (a
     character, a build): each table's keys checked against ``keys`` (``refused``: keys that

@@ -252,8 +252,12 @@ class Monster:
             raise _fail(
                 "ac",
                 self.ac,
-                "its 5e AC, or else `defence` (a VD of 3d6x's own): one of the two"
-                + (" (both were given)" if self.ac is not None else ""),
+                Phrase(
+                    "its 5e AC, or else `defence` (a VD of 3d6x's own): one of the two "
+                    "(both were given)"
+                )
+                if self.ac is not None
+                else Phrase("its 5e AC, or else `defence` (a VD of 3d6x's own): one of the two"),
             )
         if self.ac is not None:
             set_(self, "ac", _int("ac", self.ac, 0, MAX_PRINTED))

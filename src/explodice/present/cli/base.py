@@ -75,15 +75,20 @@ _HOLE = re.compile(r"%\((\w+)\)[sr]|%[sr]")
 _TYPE_PHRASES: dict[str, Phrase] = {}
 
 
-def type_error(phrase: Phrase) -> argparse.ArgumentTypeError:
+def type_error(phrase: Phrase | str) -> argparse.ArgumentTypeError:
     """The refusal of an option's value by its type function, said in the command line's
     language when argparse reports it.
 
     >>> str(type_error(Phrase("expected {what}", what="an integer")))
     'expected an integer'
     """
+    if not isinstance(phrase, Phrase):  # a message of no phrase (message_of's text)
+        return argparse.ArgumentTypeError(phrase)
     _TYPE_PHRASES[str(phrase)] = phrase
-    return argparse.ArgumentTypeError(str(phrase))
+    err = argparse.ArgumentTypeError(str(phrase))
+    # a phrase that says the refusal again (`--targets moderate: {err}`) says it in French too
+    err.phrase = phrase  # type: ignore[attr-defined]
+    return err
 
 
 def written_lang(argv: Sequence[str]) -> Lang:
@@ -101,7 +106,7 @@ def written_lang(argv: Sequence[str]) -> Lang:
         if token.startswith("--lang="):
             value = token.split("=", 1)[1]
         if value in LANGS:
-            return value  # type: ignore[return-value]
+            return value
     return "en"
 
 
@@ -140,7 +145,7 @@ class Parser(argparse.ArgumentParser):
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
 
-    def error(self, message: str | Phrase) -> Any:  # type: ignore[override]  # noqa: D102
+    def error(self, message: str | Phrase) -> Any:  # noqa: D102
         lang = LANG.get()
         frame = Phrase(
             N_("{prog}: error: {message} (see {prog} --help)"),
@@ -270,7 +275,7 @@ class Command:
     repeats: tuple[str, ...] = ()
 
 
-def refuse_repeats(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+def refuse_repeats(parser: Parser, args: argparse.Namespace) -> None:
     """Refuse, in ``parser``'s one line, a value given twice to an option of several values
     (``odds --dc 16 16``, ``table --modifiers 0 0``) unless the command lists it in
     ``repeats``; values compared as read (``16`` and ``1_6`` are one DC). Options whose
