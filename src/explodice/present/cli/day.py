@@ -133,7 +133,9 @@ def run(args: argparse.Namespace) -> int:
         emit(frame, args.format)
         return 0
     lang = args.lang
-    header = f"# {i18n.say(scenario.said(), lang)}; {method_text(answer.provenance, lang)}"
+    header = "# " + i18n.semicolons(
+        [i18n.say(scenario.said(), lang), method_text(answer.provenance, lang)], lang
+    )
     header += f"\n# {rules_text(rules, lang)}"
     columns = [c for c in answer.tables[table].columns if c != "can_empty"]
     text = Formatter(lang, "cli").table(answer, table, columns)  # every cell by its kind
@@ -171,7 +173,9 @@ def _totals(args: argparse.Namespace, scenario: Any, rules: Any) -> int:
             days=i18n.number(args.days, lang, 0), seed=result.seed
         )
     frame = result.to_frame(args.table)
-    header = f"# {i18n.say(scenario.said(), lang)}; {how}; {rules_text(rules, lang)}"
+    header = "# " + i18n.semicolons(
+        [i18n.say(scenario.said(), lang), how, rules_text(rules, lang)], lang
+    )
     hidden = ("n_days", "seed", "method", "rules", "scenario")
     text = frame.drop(columns=[c for c in hidden if c in frame])
     if result.exact:  # on a terminal, the mass that matters
