@@ -44,7 +44,7 @@ from explodice.game.bestiary import (
     check_monsters,
     dc_ability,
     fp_stats,
-    typical_monster,
+    typical_of,
 )
 from explodice.game.build import Build, BuildTest, reference_builds
 from explodice.game.character import ABILITIES, Character
@@ -336,10 +336,9 @@ def _best(values: np.ndarray, error: np.ndarray, flat: int) -> int:
     return int(values[min(range(len(keys)), key=keys.__getitem__)])
 
 
-def _fp_row(
-    fp: Any, monsters: tuple[Monster, ...] | None, sides: Sequence[Side], rules: Rules, span: int
-) -> dict[str, Any]:
-    t = typical_monster(fp, monsters, rules=rules)
+def _fp_row(t: Monster, sides: Sequence[Side], rules: Rules, span: int) -> dict[str, Any]:
+    """The typical monster ``t``'s flat and matched VD, attack bonus and save DC against
+    ``sides``, with the mean chances of each."""
     ac, vd = t.armour_class(rules), t.vd(rules)
     atk, dc = t.attack_bonus(), t.save_dc()
     dc3 = t.save_dc(system="3d6x")
@@ -426,6 +425,7 @@ def fp_table(
     for s in stats:
         level = matched_level(s.fp)
         sides = level_sides(builds, level, rules)
+        typical = typical_of(s, pool)  # typical_monster(s.fp, pool), the bestiary read once
         row = {
             "fp": fp_label(s.fp),
             "fp_value": float(s.fp),
@@ -435,9 +435,9 @@ def fp_table(
             "attack": s.attack,
             "save_dc": s.save_dc,
             "hp": s.hp,
-            "pb": typical_monster(s.fp, pool, rules=rules).pb,
+            "pb": typical.pb,
         }
-        row |= _fp_row(s.fp, pool, sides, rules, span=12)
+        row |= _fp_row(typical, sides, rules, span=12)
         rows.append(row)
     frame = pd.DataFrame(rows)
     frame["method"], frame["n"], frame["seed"] = "exact", None, None
