@@ -1,7 +1,8 @@
-"""Questions asked per build (issue 34): over several builds, ``progression`` and
-``gauge_sizing`` are each build's answer put end to end, the same numbers, bit for bit, as
-the analysis called once over all the builds; after an edit to one build only that build's
-answer is computed, the others read back from the cache of answers."""
+"""Questions asked per build (issue 34): over several builds, ``progression``,
+``gauge_sizing``, ``level_dcs`` and ``combat_progression`` are each build's answer put end to
+end, the same numbers, bit for bit, as the analysis called once over all the builds; after an
+edit to one build only that build's answer is computed, the others read back from the cache
+of answers."""
 
 from __future__ import annotations
 
@@ -10,12 +11,15 @@ import dataclasses
 import pandas as pd
 import pytest
 
-from explodice.analysis.levels import build_day, progression
+from explodice.analysis.combat import combat_progression
+from explodice.analysis.levels import build_day, level_dcs, progression
 from explodice.game.build import reference_builds
 from explodice.game.rules import Rules
 from explodice.present.config import load_config
 from explodice.questions import cache
+from explodice.questions import combat
 from explodice.questions.gauge_sizing import SizingInputs, _lines
+from explodice.questions.level_dcs import LevelDCsInputs
 from explodice.questions.progression import ProgressionInputs
 from explodice.questions.registry import ask, forget
 from explodice.sweeps.levels import size_gauges
@@ -65,13 +69,40 @@ def test_the_gauge_sizing_per_build_is_the_call_over_all_builds(builds):
     assert set(answer.tables["lines"].build) == {b.name for b in chosen}
 
 
-@pytest.mark.parametrize("name", ["progression", "gauge_sizing"])
-def test_an_edit_to_one_build_computes_only_its_answer(builds, folder, name):
-    def inputs(bs):
-        if name == "progression":
-            return ProgressionInputs(bs, Rules(), levels=LEVELS)
-        return SizingInputs(bs, Rules(), levels=LEVELS)
+def test_the_level_dcs_per_build_are_the_call_over_all_builds(builds):
+    answer = ask("level_dcs", LevelDCsInputs(builds, Rules(), levels=LEVELS))
+    frames = []
+    for b in builds:  # each build's main test in 3d6x, as the question asked them all at once
+        t = level_dcs(None, build=b, levels=list(LEVELS), system="3d6x", rules=Rules())
+        t.insert(2, "system", "3d6x")
+        frames.append(t)
+    direct = pd.concat(frames, ignore_index=True)
+    direct.attrs = {}
+    pd.testing.assert_frame_equal(answer.tables["dcs"], direct, check_exact=True)
+    assert list(dict.fromkeys(answer.tables["dcs"].build)) == [b.name for b in builds]
 
+
+def test_the_combat_progression_per_build_is_the_call_over_all_builds(builds):
+    answer = ask("combat_progression", combat.ProgressionInputs(builds, Rules(), levels=LEVELS))
+    direct = combat_progression(list(builds), levels=list(LEVELS), rules=Rules())
+    rows = combat._attributed(direct, combat._srd(None))
+    pd.testing.assert_frame_equal(answer.tables["progression"], rows, check_exact=True)
+    summary = combat._hit_means(direct)  # the mean over every build, level and direction
+    pd.testing.assert_frame_equal(answer.tables["summary"], summary, check_exact=True)
+
+
+#: Each question asked per build, and its inputs for some builds.
+PER_BUILD = {
+    "progression": lambda bs: ProgressionInputs(bs, Rules(), levels=LEVELS),
+    "gauge_sizing": lambda bs: SizingInputs(bs, Rules(), levels=LEVELS),
+    "level_dcs": lambda bs: LevelDCsInputs(bs, Rules(), levels=LEVELS),
+    "combat_progression": lambda bs: combat.ProgressionInputs(bs, Rules(), levels=LEVELS),
+}
+
+
+@pytest.mark.parametrize("name", list(PER_BUILD))
+def test_an_edit_to_one_build_computes_only_its_answer(builds, folder, name):
+    inputs = PER_BUILD[name]
     how = {"progress": False} if name == "gauge_sizing" else {}
     chosen = builds[:3]
     with cache.session(folder=folder) as first:

@@ -14,7 +14,7 @@ Shown by ``explodice attack`` and the explorer's attack view (``attack``), the r
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
@@ -234,7 +234,14 @@ class ProgressionInputs:
 
 def compute_progression(inputs: ProgressionInputs) -> Answer:
     """Tables ``progression`` (:func:`~explodice.analysis.combat.combat_progression`) and
-    ``summary`` (per system, the mean P(hit) over the builds, levels and both directions)."""
+    ``summary`` (per system, the mean P(hit) over the builds, levels and both directions).
+    Over several builds, each build's rows are its answer asked alone (kept on its own: an
+    edit to one build computes only its rows), put end to end, the summary read from them."""
+    if len(inputs.builds) > 1:
+        parts = [PROGRESSION.ask(replace(inputs, builds=(b,))) for b in inputs.builds]
+        rows = pd.concat([a.tables["progression"] for a in parts], ignore_index=True)
+        tables = {"progression": rows, "summary": _hit_means(rows)}
+        return Answer("combat_progression", tables, COMBAT_KINDS, parts[0].provenance)
     frame = combat_progression(
         list(inputs.builds),
         monsters=None if inputs.monsters is None else list(inputs.monsters),
