@@ -1,23 +1,24 @@
 """Questions asked per build (issue 34): over several builds, ``progression``,
 ``gauge_sizing``, ``level_dcs`` and ``combat_progression`` are each build's answer put end to
-end, the same numbers, bit for bit, as the analysis called once over all the builds; after an
-edit to one build only that build's answer is computed, the others read back from the cache
-of answers."""
+end, and the fits over every build (``defence_base``) read each build's part, kept on its own:
+the same numbers, bit for bit, as the analysis called once over all the builds; after an edit
+to one build only that build's answer or part is computed, the others read back from the
+cache of answers."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import pandas as pd
 import pytest
 
-from explodice.analysis.combat import combat_progression
+from explodice.analysis.combat import combat_progression, fit_defence_base
 from explodice.analysis.levels import build_day, level_dcs, progression
 from explodice.game.build import reference_builds
 from explodice.game.rules import Rules
 from explodice.present.config import load_config
-from explodice.questions import cache
-from explodice.questions import combat
+from explodice.questions import cache, combat
 from explodice.questions.gauge_sizing import SizingInputs, _lines
 from explodice.questions.level_dcs import LevelDCsInputs
 from explodice.questions.progression import ProgressionInputs
@@ -91,34 +92,56 @@ def test_the_combat_progression_per_build_is_the_call_over_all_builds(builds):
     pd.testing.assert_frame_equal(answer.tables["summary"], summary, check_exact=True)
 
 
-#: Each question asked per build, and its inputs for some builds.
+def test_the_defence_base_from_each_builds_cases_is_the_fit_over_all_builds(builds):
+    answer = ask("defence_base", combat.DefenceBaseInputs(builds, Rules(), levels=LEVELS))
+    fit = fit_defence_base(list(builds), levels=list(LEVELS), rules=Rules())
+    for name in ("readings", "cases", "bases"):
+        direct = combat._attributed(getattr(fit, name), combat._srd(None))
+        pd.testing.assert_frame_equal(answer.tables[name], direct, check_exact=True)
+    assert answer.extra == {"base": fit.base, "error": fit.error, "criterion": fit.criterion}
+    assert set(answer.tables["cases"].build) == {b.name for b in builds}
+
+
+#: Each question asked per build: its inputs for some builds, and the name of its part asked
+#: of each build (the question itself, or the part a fit over every build reads).
 PER_BUILD = {
-    "progression": lambda bs: ProgressionInputs(bs, Rules(), levels=LEVELS),
-    "gauge_sizing": lambda bs: SizingInputs(bs, Rules(), levels=LEVELS),
-    "level_dcs": lambda bs: LevelDCsInputs(bs, Rules(), levels=LEVELS),
-    "combat_progression": lambda bs: combat.ProgressionInputs(bs, Rules(), levels=LEVELS),
+    "progression": (lambda bs: ProgressionInputs(bs, Rules(), levels=LEVELS), "progression"),
+    "gauge_sizing": (lambda bs: SizingInputs(bs, Rules(), levels=LEVELS), "gauge_sizing"),
+    "level_dcs": (lambda bs: LevelDCsInputs(bs, Rules(), levels=LEVELS), "level_dcs"),
+    "combat_progression": (
+        lambda bs: combat.ProgressionInputs(bs, Rules(), levels=LEVELS),
+        "combat_progression",
+    ),
+    "defence_base": (
+        lambda bs: combat.DefenceBaseInputs(bs, Rules(), levels=LEVELS),
+        "defence_curves",
+    ),
 }
 
 
 @pytest.mark.parametrize("name", list(PER_BUILD))
 def test_an_edit_to_one_build_computes_only_its_answer(builds, folder, name):
-    inputs = PER_BUILD[name]
+    inputs, part = PER_BUILD[name]
     how = {"progress": False} if name == "gauge_sizing" else {}
     chosen = builds[:3]
     with cache.session(folder=folder) as first:
         ask(name, inputs(chosen), **how)
-    assert first.computed.count(name) == len(chosen) + 1  # each build, then the whole
+    both = part == name  # the parts and the whole under one name
+    assert first.computed.count(part) == len(chosen) + both  # each build (then the whole)
+    assert first.computed.count(name) == len(chosen) * both + 1
     forget()  # a new run
     edited = _raised(chosen, 1)
     with cache.session(folder=folder) as second:
         warm = ask(name, inputs(edited), **how)
     # the whole and the edited build computed; the two others read back
-    assert second.computed.count(name) == 2 and second.reused.count(name) == 2
+    assert second.computed.count(part) == 1 + both and second.reused.count(part) == 2
+    assert second.computed.count(name) == 1 + both
     forget()
     with cache.session(enabled=False):
         cold = ask(name, inputs(edited), **how)
     for table in cold.tables:
         pd.testing.assert_frame_equal(warm.tables[table], cold.tables[table], check_exact=True)
+    assert json.dumps(warm.extra) == json.dumps(cold.extra)  # a tuple kept reads as a list
 
 
 def test_the_reference_builds_are_asked_per_build_too():
