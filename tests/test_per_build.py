@@ -1,6 +1,6 @@
 """Questions asked per build (issue 34): over several builds, ``progression``,
 ``gauge_sizing``, ``level_dcs`` and ``combat_progression`` are each build's answer put end to
-end, and the fits over every build (``defence_base``) read each build's part, kept on its own:
+end, and the fits over every build (``defence_base``, ``save_dc``) read each build's part, kept on its own:
 the same numbers, bit for bit, as the analysis called once over all the builds; after an edit
 to one build only that build's answer or part is computed, the others read back from the
 cache of answers."""
@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from explodice.analysis.combat import combat_progression, fit_defence_base
-from explodice.analysis.levels import build_day, level_dcs, progression
+from explodice.analysis.levels import build_day, fit_save_dc, level_dcs, progression
 from explodice.game.build import reference_builds
 from explodice.game.rules import Rules
 from explodice.present.config import load_config
@@ -23,6 +23,7 @@ from explodice.questions.gauge_sizing import SizingInputs, _lines
 from explodice.questions.level_dcs import LevelDCsInputs
 from explodice.questions.progression import ProgressionInputs
 from explodice.questions.registry import ask, forget
+from explodice.questions.save_dc import SaveDCInputs
 from explodice.sweeps.levels import size_gauges
 
 LEVELS = (1, 5, 11, 20)
@@ -102,6 +103,19 @@ def test_the_defence_base_from_each_builds_cases_is_the_fit_over_all_builds(buil
     assert set(answer.tables["cases"].build) == {b.name for b in builds}
 
 
+@pytest.mark.parametrize("d20_base", [8, 100])  # 100: beyond the DCs of a build's part
+def test_the_save_dc_from_each_builds_side_is_the_fit_over_all_builds(builds, d20_base):
+    inputs = SaveDCInputs(builds, Rules(), levels=LEVELS, d20_base=d20_base)
+    answer = ask("save_dc", inputs)
+    fit = fit_save_dc(list(builds), levels=list(LEVELS), d20_base=d20_base, rules=Rules())
+    for name in ("gaps", "bases", "cases"):
+        direct = getattr(fit, name).reset_index(drop=True)
+        direct.attrs = {}
+        pd.testing.assert_frame_equal(answer.tables[name], direct, check_exact=True)
+    assert answer.extra["base"] == fit.base and answer.extra["error"] == fit.error
+    assert len(answer.tables["cases"]) == len(LEVELS) * len(builds) ** 2 * 6  # every pair
+
+
 #: Each question asked per build: its inputs for some builds, and the name of its part asked
 #: of each build (the question itself, or the part a fit over every build reads).
 PER_BUILD = {
@@ -116,6 +130,7 @@ PER_BUILD = {
         lambda bs: combat.DefenceBaseInputs(bs, Rules(), levels=LEVELS),
         "defence_curves",
     ),
+    "save_dc": (lambda bs: SaveDCInputs(bs, Rules(), levels=LEVELS), "save_side"),
 }
 
 
