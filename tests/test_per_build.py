@@ -1,6 +1,6 @@
 """Questions asked per build (issue 34): over several builds, ``progression``,
 ``gauge_sizing``, ``level_dcs`` and ``combat_progression`` are each build's answer put end to
-end, and the fits over every build (``defence_base``, ``save_dc``) read each build's part, kept on its own:
+end, and the fits over every build (``defence_base``, ``save_dc``, ``fp_table``) read each build's part, kept on its own:
 the same numbers, bit for bit, as the analysis called once over all the builds; after an edit
 to one build only that build's answer or part is computed, the others read back from the
 cache of answers."""
@@ -13,12 +13,13 @@ import json
 import pandas as pd
 import pytest
 
+from explodice.analysis.bestiary import fp_table
 from explodice.analysis.combat import combat_progression, fit_defence_base
 from explodice.analysis.levels import build_day, fit_save_dc, level_dcs, progression
 from explodice.game.build import reference_builds
 from explodice.game.rules import Rules
 from explodice.present.config import load_config
-from explodice.questions import cache, combat
+from explodice.questions import bestiary, cache, combat
 from explodice.questions.gauge_sizing import SizingInputs, _lines
 from explodice.questions.level_dcs import LevelDCsInputs
 from explodice.questions.progression import ProgressionInputs
@@ -116,6 +117,13 @@ def test_the_save_dc_from_each_builds_side_is_the_fit_over_all_builds(builds, d2
     assert len(answer.tables["cases"]) == len(LEVELS) * len(builds) ** 2 * 6  # every pair
 
 
+def test_the_fp_table_from_each_builds_part_is_the_table_over_all_builds(builds):
+    answer = ask("fp_table", bestiary.FpTableInputs(builds=builds, rules=Rules()))
+    direct = bestiary._plain(fp_table(builds=list(builds), rules=Rules()))
+    pd.testing.assert_frame_equal(answer.tables["fp_table"], direct, check_exact=True)
+    assert len(direct) == 34  # every FP of 5e's ladder: 0, 1/8, 1/4, 1/2, 1..30
+
+
 #: Each question asked per build: its inputs for some builds, and the name of its part asked
 #: of each build (the question itself, or the part a fit over every build reads).
 PER_BUILD = {
@@ -131,6 +139,7 @@ PER_BUILD = {
         "defence_curves",
     ),
     "save_dc": (lambda bs: SaveDCInputs(bs, Rules(), levels=LEVELS), "save_side"),
+    "fp_table": (lambda bs: bestiary.FpTableInputs(fps=("1", "5"), builds=bs), "fp_table_part"),
 }
 
 
