@@ -541,9 +541,9 @@ def fp_table_from_parts(
     builds = check_builds(reference_builds() if builds is None else builds)
     stats = _fp_stats(pool, fps, rules)
     groups = [dict(tuple(p.groupby(["fp", "chance"], sort=False))) for p in parts]
-    joined = []
+    joined: list[dict[str, FpPart]] = []
     for s in stats:
-        label, part = fp_label(s.fp), {}
+        label, part = fp_label(s.fp), dict[str, FpPart]()
         for chance in CHANCES:
             blocks = [g[label, chance] for g in groups if (label, chance) in g]
             if blocks:

@@ -617,7 +617,9 @@ def _tried(bases: Iterable[int] | None) -> np.ndarray:
 def _readings(rules: Rules) -> list[tuple[tuple[str, str], Rules]]:
     """Each reading of the VD (``wisdom_in_defence``, ``armour_dex_cap``) and the rules under
     it, the rules' own first."""
-    out = [((rules.wisdom_in_defence, rules.armour_dex_cap), rules)]
+    out: list[tuple[tuple[str, str], Rules]] = [
+        ((rules.wisdom_in_defence, rules.armour_dex_cap), rules)
+    ]
     for w in WISDOM_IN_DEFENCE:
         for cap in ARMOUR_DEX_CAPS:
             if (w, cap) != out[0][0]:

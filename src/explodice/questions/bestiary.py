@@ -135,7 +135,7 @@ def compute_fp_part(inputs: FpTableInputs) -> Answer:
 
 #: A part of ``fp_table`` (one build's chances against each FP's typical monster), kept on its
 #: own; no surface shows it, so it is not in the catalogue.
-FP_PART = Question(
+FP_PART: Question[FpTableInputs] = Question(
     name="fp_table_part",
     summary="one build's chances against the typical monster of each FP, at every value tried",
     inputs=FpTableInputs,

@@ -371,7 +371,7 @@ def compute_defence_curves(inputs: DefenceBaseInputs) -> Answer:
 
 #: A part of ``defence_base`` (one build's cases), kept on its own; no surface shows it, so it
 #: is not in the catalogue.
-DEFENCE_CURVES = Question(
+DEFENCE_CURVES: Question[DefenceBaseInputs] = Question(
     name="defence_curves",
     summary="one build's cases of the defence base's fit, at every base",
     inputs=DefenceBaseInputs,

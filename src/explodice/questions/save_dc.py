@@ -95,7 +95,7 @@ def compute_side(inputs: SaveDCInputs) -> Answer:
 
 #: A part of ``save_dc`` (one build's saves), kept on its own; no surface shows it, so it is
 #: not in the catalogue.
-SIDE = Question(
+SIDE: Question[SaveDCInputs] = Question(
     name="save_side",
     summary="one build's saves at every DC, the part of the save DC's fit it adds",
     inputs=SaveDCInputs,

@@ -377,7 +377,9 @@ def _cases_from_sides(
 ) -> tuple[pd.DataFrame, np.ndarray] | None:
     """:func:`_save_cases` read from the builds' parts, or None where a DC lies outside them."""
     lo, hi = int(SIDE_DCS[0]), int(SIDE_DCS[-1])
-    rows = {n: {(r.level, r.save): r for r in f.itertuples(index=False)} for n, f in sides.items()}
+    rows: dict[str, dict[tuple[Any, Any], Any]] = {
+        n: {(r.level, r.save): r for r in f.itertuples(index=False)} for n, f in sides.items()
+    }
     p3 = {n: f[[f"3d6x {dc}" for dc in SIDE_DCS]].to_numpy() for n, f in sides.items()}
     pd20 = {n: f[[f"d20 {dc}" for dc in SIDE_DCS]].to_numpy() for n, f in sides.items()}
     place = {n: {key: i for i, key in enumerate(rows[n])} for n in sides}

@@ -201,7 +201,7 @@ def _draw_pages(
     progress: bool,
     date: str,
     helpers: int,
-    also: Callable[[], None] = lambda: None,
+    also: Callable[[], object] = lambda: None,
 ) -> list[str]:
     """Every page's PDF page, PNG and CSVs into ``run``, page by page: its data (kept from an
     earlier run where what it reads is unchanged, :func:`.reuse.kept_data`; else computed,
