@@ -43,7 +43,6 @@ from typing import Any
 
 from explodice.core.errors import ExplodiceError
 from explodice.core.files import atomic_write_text, check_path, make_folder
-from explodice.core.spreadsheet import to_csv
 from explodice.core.version import __version__
 from explodice.present.config import ReportConfig, in_language, load_config
 from explodice.present.i18n import Lang, translator
@@ -281,7 +280,7 @@ def _draw_pages(
                 names.append(png.name)
                 for name, frame in data.tables.items():
                     csv = f"{slug}-{name}.csv"
-                    to_csv(frame, run / csv)
+                    reuse.write_csv(frame, run / csv, digest, name)
                     names.append(csv)
                 if bar is not None:
                     bar.update(1)
