@@ -1,7 +1,6 @@
 """Drawing on several cores: a page is drawn whole (its one-page PDF and its PNG) by a helper
-process while this one computes the next pages' data, or draws a page itself while every
-helper is busy; or, when asked, a helper draws only the PNG while this one draws the same
-page again for the PDF.
+process while this one computes the next pages' data, or by this one while every helper is
+busy.
 
 A page's figure cannot be sent between processes (its tick formatters are local functions),
 so a helper draws the page from its data: a figure is drawn from the page's data alone, so
@@ -118,22 +117,22 @@ class PngHelpers:
         data: Any,
         path: Path,
         dpi: int,
-        whole: Callable[[bytes, set[str]], None] | None = None,
+        done: Callable[[bytes, set[str]], None],
     ) -> bool:
-        """Have a helper draw a page with ``draw(context, data)`` (a page's ``draw``
-        function, sent by name) and save its PNG to ``path``; with ``whole``, its one-page
-        PDF too: ``whole(pdf, fields)`` is called (in a thread of this process) with the
-        PDF's bytes and the configuration's fields the drawing read. False if it cannot (no
-        helper, ``draw`` or ``data`` not picklable: this process draws it)."""
+        """Have a helper draw a page whole with ``draw(context, data)`` (a page's ``draw``
+        function, sent by name): its PNG saved to ``path``, its one-page PDF sent back, and
+        ``done(pdf, fields)`` called (in a thread of this process) with the PDF's bytes and
+        the configuration's fields the drawing read. False if it cannot (no helper, ``draw``
+        or ``data`` not picklable: this process draws it)."""
         if not self._procs:
             return False
         try:
-            task = dumps((draw, data, str(path), dpi, whole is not None))
+            task = dumps((draw, data, str(path), dpi))
         except Exception:  # noqa: BLE001 - this process draws it
             return False
         with self._lock:
             self._busy += 1
-        self._tasks.put((task, whole))
+        self._tasks.put((task, done))
         return True
 
     def _feed(self, proc: subprocess.Popen[bytes], start: bytes) -> None:
@@ -141,7 +140,7 @@ class PngHelpers:
         try:
             _send(proc.stdin, start)
             while (item := self._tasks.get()) is not None:
-                task, whole = item
+                task, done = item
                 try:
                     if self._errors:
                         continue
@@ -151,8 +150,8 @@ class PngHelpers:
                         self._errors.append(OSError(*detail))
                     elif status != "ok":
                         self._errors.append(RuntimeError(f"a page could not be drawn:\n{detail}"))
-                    elif whole is not None:
-                        whole(*detail)
+                    else:
+                        done(*detail)
                 finally:
                     with self._lock:
                         self._busy -= 1
@@ -206,20 +205,17 @@ def serve() -> None:
         return
     while True:
         try:
-            draw, data, path, dpi, whole = _receive(stdin)
+            draw, data, path, dpi = _receive(stdin)
         except EOFError:
             return
         try:
             with matplotlib.rc_context({"text.parse_math": False}):
-                if whole:  # as the report's process draws a page: its PDF, then its PNG
-                    with recording(ctx) as (copy, reads):
-                        figure = draw(copy, data)
-                    done: Any = (page_pdf(figure), set(reads))
-                else:
-                    figure, done = draw(ctx, data), None
+                with recording(ctx) as (copy, reads):  # as the report's process draws a page
+                    figure = draw(copy, data)
+                pdf = page_pdf(figure)  # its PDF, then its PNG
                 figure.savefig(path, dpi=dpi)
             figure.clear()
-            _send(stdout, ("ok", done))
+            _send(stdout, ("ok", (pdf, set(reads))))
         except OSError as err:
             _send(stdout, ("oserror", (err.errno, err.strerror or str(err))))
         except Exception:  # noqa: BLE001 - sent to the report's process, raised there

@@ -269,7 +269,7 @@ def _draw_pages(
                     if not (
                         pool is not None
                         and pool.idle
-                        and pool.submit(spec.draw, data, png, PNG_DPI, whole=done)
+                        and pool.submit(spec.draw, data, png, PNG_DPI, done)
                     ):
                         with reuse.recording(ctx) as (copy, reads):
                             figure = spec.draw(copy, data)
