@@ -44,7 +44,7 @@ from explodice.game.bestiary import (
     check_monsters,
     dc_ability,
     fp_stats,
-    typical_monster,
+    typical_of,
 )
 from explodice.game.build import Build, BuildTest, reference_builds
 from explodice.game.character import ABILITIES, Character
@@ -61,6 +61,8 @@ __all__ = [
     "check_threshold",
     "clear_caches",
     "fp_table",
+    "fp_table_from_parts",
+    "fp_table_part",
     "level_sides",
     "monster_rows",
     "p_attack",
@@ -336,20 +338,23 @@ def _best(values: np.ndarray, error: np.ndarray, flat: int) -> int:
     return int(values[min(range(len(keys)), key=keys.__getitem__)])
 
 
-def _fp_row(
-    fp: Any, monsters: tuple[Monster, ...] | None, sides: Sequence[Side], rules: Rules, span: int
-) -> dict[str, Any]:
-    t = typical_monster(fp, monsters, rules=rules)
+#: A part of a row of the FP table: one chance's 5e P per side (a build, or a build's save)
+#: and 3d6x P per side at each value tried (a VD, an attack bonus, a save DC).
+FpPart = tuple[np.ndarray, np.ndarray]
+
+
+def _fp_parts(t: Monster, sides: Sequence[Side], rules: Rules, span: int) -> dict[str, FpPart]:
+    """What the typical monster ``t``'s row reads of ``sides``: for each chance, 5e's P of
+    each side and 3d6x's at each value tried (``build_saves`` absent where ``t`` has no save
+    DC). The parts of several groups of sides put end to end are the parts of all of them."""
     ac, vd = t.armour_class(rules), t.vd(rules)
     atk, dc = t.attack_bonus(), t.save_dc()
     dc3 = t.save_dc(system="3d6x")
-    row: dict[str, Any] = {"vd_flat": vd, "attack_flat": atk}
     # the build hits: P_d20 at the AC; P_3d6x at every VD
     vds = np.arange(vd - span, vd + span + 1)
     d20 = np.array([p_attack(s.attack["d20"], ac, rules, "d20") for s in sides])
     three = np.array([[p_attack(s.attack["3d6x"], v, rules, "3d6x") for v in vds] for s in sides])
-    row["vd_matched"] = _best(vds, ((three - d20[:, None]) ** 2).sum(axis=0), vd)
-    row |= _ps("build_hits", d20, three, vds, vd, row["vd_matched"])
+    parts = {"build_hits": (d20, three)}
     # the monster hits
     bonuses = np.arange(atk - span, atk + span + 1)
     attack = t.attack_roll(system="3d6x")
@@ -360,18 +365,39 @@ def _fp_row(
             for s in sides
         ]
     )
-    row["attack_matched"] = _best(bonuses, ((three - d20[:, None]) ** 2).sum(axis=0), atk)
-    row |= _ps("monster_hits", d20, three, bonuses, atk, row["attack_matched"])
+    parts["monster_hits"] = (d20, three)
     # the builds save (each of their six saves)
-    row["save_dc_flat"] = dc3
     if dc is None or dc3 is None:
-        row |= {"save_dc_matched": None, "p_d20_build_saves": None}
-        row |= {"p_3d6x_flat_build_saves": None, "p_3d6x_matched_build_saves": None}
-        return row
+        return parts
     dcs = np.arange(dc3 - span, dc3 + span + 1)
     saves = [s.saves[a] for s in sides for a in ABILITIES]
     d20 = np.array([p_save(r["d20"], dc, rules, "d20") for r in saves])
     three = np.array([[p_save(r["3d6x"], int(d), rules, "3d6x") for d in dcs] for r in saves])
+    parts["build_saves"] = (d20, three)
+    return parts
+
+
+def _fp_row(t: Monster, parts: Mapping[str, FpPart], rules: Rules, span: int) -> dict[str, Any]:
+    """The typical monster ``t``'s flat and matched VD, attack bonus and save DC, least
+    squares over the sides its ``parts`` read (:func:`_fp_parts`), with the mean chances."""
+    vd, atk, dc3 = t.vd(rules), t.attack_bonus(), t.save_dc(system="3d6x")
+    row: dict[str, Any] = {"vd_flat": vd, "attack_flat": atk}
+    vds = np.arange(vd - span, vd + span + 1)
+    d20, three = parts["build_hits"]
+    row["vd_matched"] = _best(vds, ((three - d20[:, None]) ** 2).sum(axis=0), vd)
+    row |= _ps("build_hits", d20, three, vds, vd, row["vd_matched"])
+    bonuses = np.arange(atk - span, atk + span + 1)
+    d20, three = parts["monster_hits"]
+    row["attack_matched"] = _best(bonuses, ((three - d20[:, None]) ** 2).sum(axis=0), atk)
+    row |= _ps("monster_hits", d20, three, bonuses, atk, row["attack_matched"])
+    row["save_dc_flat"] = dc3
+    if "build_saves" not in parts:
+        row |= {"save_dc_matched": None, "p_d20_build_saves": None}
+        row |= {"p_3d6x_flat_build_saves": None, "p_3d6x_matched_build_saves": None}
+        return row
+    assert dc3 is not None
+    dcs = np.arange(dc3 - span, dc3 + span + 1)
+    d20, three = parts["build_saves"]
     row["save_dc_matched"] = _best(dcs, ((three - d20[:, None]) ** 2).sum(axis=0), dc3)
     row |= _ps("build_saves", d20, three, dcs, dc3, row["save_dc_matched"])
     return row
@@ -418,31 +444,114 @@ def fp_table(
     rules = check_rules(rules)
     pool = None if monsters is None else check_monsters(monsters)
     builds = check_builds(reference_builds() if builds is None else builds)
+    stats = _fp_stats(pool, fps, rules)
+    parts = [_fp_parts(typical_of(s, pool), level_sides(builds, matched_level(s.fp), rules),
+                       rules, _SPAN) for s in stats]  # fmt: skip
+    return _fp_frame(pool, stats, parts, builds, rules)
+
+
+#: The FP table tries each VD, attack bonus and save DC within this of the flat one.
+_SPAN = 12
+#: The columns of an FP part's table (:func:`fp_table_part`): 3d6x's P at each value tried.
+_TRIED = [f"p_3d6x {k:+d}" for k in range(-_SPAN, _SPAN + 1)]
+
+
+def _fp_stats(pool: tuple[Monster, ...] | None, fps: Any, rules: Rules) -> list[Any]:
+    """The FPs of the table: every FP of 5e's ladder where the SRD's monsters are in
+    ``pool``, else the FPs ``pool`` has (or ``fps``), each one's medians."""
     # the SRD's table has every FP of the ladder (its FP 18, which has no monster, read
     # between 17 and 19); a designer's bestiary alone shows the FPs it has
     with_srd = pool is None or any(m.source == SRD_SOURCE for m in pool)
-    stats = fp_stats(pool, fps=fps, rules=rules, fill=fps is None and with_srd)
+    return fp_stats(pool, fps=fps, rules=rules, fill=fps is None and with_srd)
+
+
+def _fp_frame(
+    pool: tuple[Monster, ...] | None,
+    stats: Sequence[Any],
+    parts: Sequence[Mapping[str, FpPart]],
+    builds: Sequence[Build],
+    rules: Rules,
+) -> pd.DataFrame:
+    """The FP table of the FPs ``stats`` from each FP's ``parts`` over ``builds``."""
     rows = []
-    for s in stats:
-        level = matched_level(s.fp)
-        sides = level_sides(builds, level, rules)
+    for s, part in zip(stats, parts):
+        typical = typical_of(s, pool)  # typical_monster(s.fp, pool), the bestiary read once
         row = {
             "fp": fp_label(s.fp),
             "fp_value": float(s.fp),
-            "level": level,
+            "level": matched_level(s.fp),
             "count": s.count,
             "ac": s.ac,
             "attack": s.attack,
             "save_dc": s.save_dc,
             "hp": s.hp,
-            "pb": typical_monster(s.fp, pool, rules=rules).pb,
+            "pb": typical.pb,
         }
-        row |= _fp_row(s.fp, pool, sides, rules, span=12)
+        row |= _fp_row(typical, part, rules, span=_SPAN)
         rows.append(row)
     frame = pd.DataFrame(rows)
     frame["method"], frame["n"], frame["seed"] = "exact", None, None
     frame.attrs.update(_provenance("fp_table", pool, builds, rules))
     return frame
+
+
+def fp_table_part(
+    monsters: Iterable[Monster] | None = None,
+    *,
+    fps: Iterable[Any] | None = None,
+    build: Build,
+    rules: Rules | None = None,
+) -> pd.DataFrame:
+    """One build's part of :func:`fp_table`, what each FP's fit reads of it: one row per FP,
+    chance and side (the build; each of its six saves for ``build_saves``), 5e's P
+    (``p_d20``) and 3d6x's at each value tried (``p_3d6x -12`` .. ``p_3d6x +12``, from the
+    flat one). :func:`fp_table_from_parts` puts the builds' parts together.
+
+    >>> from explodice.game.build import reference_builds
+    >>> part = fp_table_part(fps=[1], build=reference_builds()[0])
+    >>> part.groupby("chance", sort=False).size().to_dict()
+    {'build_hits': 1, 'monster_hits': 1, 'build_saves': 6}
+    """
+    rules = check_rules(rules)
+    pool = None if monsters is None else check_monsters(monsters)
+    (build,) = check_builds(build)
+    rows = []
+    for s in _fp_stats(pool, fps, rules):
+        sides = level_sides([build], matched_level(s.fp), rules)
+        for chance, (d20, three) in _fp_parts(typical_of(s, pool), sides, rules, _SPAN).items():
+            for p, ps in zip(d20, three):
+                rows.append({"fp": fp_label(s.fp), "chance": chance, "p_d20": float(p),
+                             **dict(zip(_TRIED, map(float, ps)))})  # fmt: skip
+    return pd.DataFrame(rows, columns=["fp", "chance", "p_d20", *_TRIED])
+
+
+def fp_table_from_parts(
+    monsters: Iterable[Monster] | None = None,
+    *,
+    parts: Sequence[pd.DataFrame],
+    fps: Iterable[Any] | None = None,
+    builds: Build | Sequence[Build] | None = None,
+    rules: Rules | None = None,
+) -> pd.DataFrame:
+    """:func:`fp_table` from each build's part (:func:`fp_table_part` of the same monsters,
+    FPs and rules, in the builds' order): each FP's sides put end to end, in the order
+    :func:`fp_table` reads them, and fitted; the same table."""
+    rules = check_rules(rules)
+    pool = None if monsters is None else check_monsters(monsters)
+    builds = check_builds(reference_builds() if builds is None else builds)
+    stats = _fp_stats(pool, fps, rules)
+    groups = [dict(tuple(p.groupby(["fp", "chance"], sort=False))) for p in parts]
+    joined: list[dict[str, FpPart]] = []
+    for s in stats:
+        label, part = fp_label(s.fp), dict[str, FpPart]()
+        for chance in CHANCES:
+            blocks = [g[label, chance] for g in groups if (label, chance) in g]
+            if blocks:
+                d20 = np.concatenate([b.p_d20.to_numpy(dtype=float) for b in blocks])
+                three = np.vstack([b[_TRIED].to_numpy(dtype=float) for b in blocks])
+                part[chance] = (d20, np.ascontiguousarray(three))
+        joined.append(part)
+    return _fp_frame(pool, stats, joined, builds, rules)
 
 
 def _provenance(

@@ -77,7 +77,9 @@ __all__ = [
     "attack_table",
     "combat_progression",
     "critical_table",
+    "defence_curves",
     "fit_defence_base",
+    "fit_from_curves",
     "fp_of",
     "rules_changed",
 ]
@@ -539,16 +541,19 @@ class DefenceBaseFit:
 #: VDs at which a fit reads each attack's law once (every VD a base 0..30 can give lies inside).
 _CURVE_VDS = np.arange(-60, 181)
 
+#: The cases of a fit under one reading of the VD and their 3d6x P(hit) at every base tried.
+Curves = tuple[pd.DataFrame, np.ndarray]
+
 
 def _fit_curves(
-    builds: list[Build],
+    builds: Sequence[Build],
     levels: Sequence[int],
     ks: tuple[int, ...],
     pick: Callable[[Fraction], Monster | None],
     rules: Rules,
     tried: np.ndarray,
     laws: dict[Any, np.ndarray],
-) -> tuple[pd.DataFrame, np.ndarray]:
+) -> Curves:
     """The cases and their 3d6x P(hit) at every base tried: ``(frame, p[case, base])``.
 
     A VD grows with the base one for one, so each case is one attack's law read at
@@ -595,9 +600,7 @@ def _fit_curves(
                         }  # fmt: skip
                     )
     if not cases:
-        raise ExplodiceError(
-            Phrase("`monsters`: no monster of an AC is met at these levels and offsets.")
-        )
+        return pd.DataFrame(cases), np.empty((0, tried.size))
     curves = np.stack([p[vd0 + tried - _CURVE_VDS[0]] for p, vd0 in index])
     return pd.DataFrame(cases), curves
 
@@ -610,6 +613,67 @@ def _criteria(p3: np.ndarray, p_d20: np.ndarray) -> tuple[np.ndarray, np.ndarray
 def _best(objective: np.ndarray) -> int:
     """The index of the smallest value (ties within 1e-12: the highest base)."""
     return int(np.nonzero(objective <= objective.min() + 1e-12)[0][-1])
+
+
+def _tried(bases: Iterable[int] | None) -> np.ndarray:
+    """The bases a fit tries: ``bases`` checked, default every base of the range (0..30)."""
+    lo, hi = DEFENCE_BASE_RANGE
+    tried = np.array(
+        range(lo, hi + 1)
+        if bases is None
+        else [
+            check_int("bases", x, lo=lo, hi=hi, error=ExplodiceError)
+            for x in check_items("bases", bases, what=Phrase("integers"))
+        ]
+    )
+    check_unique("bases", tried.tolist())
+    return tried
+
+
+def _readings(rules: Rules) -> list[tuple[tuple[str, str], Rules]]:
+    """Each reading of the VD (``wisdom_in_defence``, ``armour_dex_cap``) and the rules under
+    it, the rules' own first."""
+    out: list[tuple[tuple[str, str], Rules]] = [
+        ((rules.wisdom_in_defence, rules.armour_dex_cap), rules)
+    ]
+    for w in WISDOM_IN_DEFENCE:
+        for cap in ARMOUR_DEX_CAPS:
+            if (w, cap) != out[0][0]:
+                under = dataclasses.replace(rules, wisdom_in_defence=w, armour_dex_cap=cap)
+                out.append(((w, cap), under))
+    return out
+
+
+def defence_curves(
+    builds: Build | Sequence[Build] | None = None,
+    *,
+    monsters: MonsterSource = None,
+    levels: Iterable[int] = LEVELS,
+    offsets: Iterable[int] = DEFAULT_OFFSETS,
+    bases: Iterable[int] | None = None,
+    rules: Rules | None = None,
+) -> dict[tuple[str, str], Curves]:
+    """What :func:`fit_defence_base` fits, under each reading of the VD (``(wisdom_in_defence,
+    armour_dex_cap)``, the rules' own first): the cases (one row per build, level, offset and
+    direction, :func:`fit_defence_base`'s ``cases`` before the base is chosen) and their 3d6x
+    P(hit) at every base tried (``[case, base]``). The cases of several builds are each
+    build's put end to end (a question keeps each build's: :func:`fit_from_curves` fits them).
+
+    >>> curves = defence_curves(reference_builds()[:1], levels=[1], offsets=[0])
+    >>> [(len(frame), p.shape) for frame, p in curves.values()][0]
+    (2, (2, 31))
+    """
+    rules = check_rules(rules)
+    builds = check_builds(reference_builds() if builds is None else builds)
+    levels = check_levels(levels)
+    ks = _offsets(offsets)
+    tried = _tried(bases)
+    pick = _monster_picker(monsters, rules)
+    laws: dict[Any, np.ndarray] = {}
+    return {
+        reading: _fit_curves(builds, levels, ks, pick, under, tried, laws)
+        for reading, under in _readings(rules)
+    }
 
 
 def fit_defence_base(
@@ -640,26 +704,47 @@ def fit_defence_base(
     levels = check_levels(levels)
     ks = _offsets(offsets)
     check_choice("criterion", criterion, CRITERIA, ExplodiceError)
-    lo, hi = DEFENCE_BASE_RANGE
-    tried = np.array(
-        range(lo, hi + 1)
-        if bases is None
-        else [
-            check_int("bases", x, lo=lo, hi=hi, error=ExplodiceError)
-            for x in check_items("bases", bases, what=Phrase("integers"))
-        ]
+    curves = defence_curves(
+        builds, monsters=monsters, levels=levels, offsets=ks, bases=bases, rules=rules
     )
-    check_unique("bases", tried.tolist())
-    pick = _monster_picker(monsters, rules)
-    laws: dict[Any, np.ndarray] = {}
+    return fit_from_curves(
+        curves,
+        tried=_tried(bases),
+        criterion=criterion,
+        rules=rules,
+        levels=levels,
+        offsets=ks,
+        builds=[b.name for b in builds],
+    )
 
-    def fit(under: Rules) -> tuple[pd.DataFrame, np.ndarray, np.ndarray, np.ndarray, int]:
-        frame, p3 = _fit_curves(builds, levels, ks, pick, under, tried, laws)
-        rmse, worst = _criteria(p3, frame.p_d20.to_numpy())
-        j = _best(rmse if criterion == "least_squares" else worst)
-        return frame, p3, rmse, worst, j
 
-    frame, p3, rmse, worst, j = fit(rules)
+def fit_from_curves(
+    curves: Mapping[tuple[str, str], Curves],
+    *,
+    tried: np.ndarray,
+    criterion: Criterion,
+    rules: Rules,
+    levels: Sequence[int],
+    offsets: Sequence[int],
+    builds: Sequence[str],
+) -> DefenceBaseFit:
+    """:func:`fit_defence_base` from its cases under each reading of the VD
+    (:func:`defence_curves`, the rules' own first), the bases ``tried`` and the ``criterion``;
+    ``levels``, ``offsets`` and the ``builds``' names go into the tables' provenance."""
+    fits = {}
+    for reading, (frame, p3) in curves.items():
+        if frame.empty:
+            raise ExplodiceError(
+                Phrase("`monsters`: no monster of an AC is met at these levels and offsets.")
+            )
+        # C order, as np.stack gives it: the sums over the cases run in the same order (a
+        # frame's array is in Fortran order, whose sums along a column are pairwise)
+        rmse, worst = _criteria(np.ascontiguousarray(p3), frame.p_d20.to_numpy())
+        fits[reading] = (rmse, worst, _best(rmse if criterion == "least_squares" else worst))
+    current = (rules.wisdom_in_defence, rules.armour_dex_cap)
+    frame, p3 = curves[current]
+    frame = frame.copy()
+    rmse, worst, j = fits[current]
     base = int(tried[j])
     frame["vd"] = frame.vd_at_0 + base
     frame["p_3d6x"] = p3[:, j]
@@ -670,19 +755,17 @@ def fit_defence_base(
     rows = []
     for w in WISDOM_IN_DEFENCE:
         for cap in ARMOUR_DEX_CAPS:
-            under = dataclasses.replace(rules, wisdom_in_defence=w, armour_dex_cap=cap)
-            current = (w, cap) == (rules.wisdom_in_defence, rules.armour_dex_cap)
-            _, _, r_rmse, r_worst, rj = (frame, p3, rmse, worst, j) if current else fit(under)
+            r_rmse, r_worst, rj = fits[(w, cap)]
             r_objective = r_rmse if criterion == "least_squares" else r_worst
             rows.append({"wisdom_in_defence": w, "armour_dex_cap": cap, "base": int(tried[rj]),
                          "error": float(r_objective[rj]),
                          "rmse": float(r_rmse[rj]), "max_error": float(r_worst[rj]),
-                         "current": current})  # fmt: skip
+                         "current": (w, cap) == current})  # fmt: skip
     readings = pd.DataFrame(rows)
     objective = rmse if criterion == "least_squares" else worst
     for t in (frame, by_base, readings):
         _provenance(t, rules, None, None)
         t.attrs.update({"question": "fit_defence_base", "criterion": criterion, "base": base,
-                        "levels": list(levels), "offsets": list(ks),
-                        "builds": [b.name for b in builds]})  # fmt: skip
+                        "levels": list(levels), "offsets": list(offsets),
+                        "builds": list(builds)})  # fmt: skip
     return DefenceBaseFit(base, criterion, float(objective[j]), frame, by_base, readings)

@@ -376,11 +376,13 @@ def make_folder(parent: str | os.PathLike[str], prefix: str) -> Path:
 
 
 @contextlib.contextmanager
-def atomic_write(path: str | os.PathLike[str]) -> Iterator[Path]:
+def atomic_write(path: str | os.PathLike[str], *, durable: bool = True) -> Iterator[Path]:
     """Yield a temporary sibling of ``path`` to write; on success it replaces ``path`` at once.
 
-    The temporary file is flushed to disk before the rename; on any failure (an exception,
-    Ctrl-C) it is removed and ``path`` is left as it was. It has the mode of
+    The temporary file is flushed to disk before the rename (``durable=False``: not flushed,
+    for a file a reader checks whole before trusting it, as the cache of answers' entries,
+    hashed: a power cut may leave it cut short, never half replaced); on any failure (an
+    exception, Ctrl-C) it is removed and ``path`` is left as it was. It has the mode of
     :func:`new_file_mode` (a writer that replaces the temporary file, rather than writing
     into it, loses it: write into it).
 
@@ -400,14 +402,16 @@ def atomic_write(path: str | os.PathLike[str]) -> Iterator[Path]:
         fcntl.flock(fd, fcntl.LOCK_EX)  # held until renamed: a live writer's file is locked
         os.fchmod(fd, mode)  # mkstemp's 0o600 would be renamed as it is
         yield tmp
-        _fsync(tmp)
+        if durable:
+            _fsync(tmp)
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
     finally:
         os.close(fd)  # closing releases the lock
-    _fsync_folder(path.parent)
+    if durable:
+        _fsync_folder(path.parent)
 
 
 def _temp_prefix(path: Path, pid: int | None = None) -> str:

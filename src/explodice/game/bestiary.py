@@ -65,6 +65,7 @@ __all__ = [
     "srd_monsters",
     "srd_source",
     "typical_monster",
+    "typical_of",
 ]
 
 #: The ``source`` of every SRD monster.
@@ -341,5 +342,20 @@ def typical_monster(
     if monsters is None:
         return _srd_typical(value, rules)
     pool = check_monsters(monsters)
+    return typical_of(fp_stats(pool, fps=[value], rules=rules)[0], pool)
+
+
+def typical_of(stats: FPStats, monsters: Iterable[Monster] | None = None) -> Monster:
+    """The typical monster of ``stats``, the medians :func:`fp_stats` gave over ``monsters``
+    (default the SRD's): :func:`typical_monster` of its FP, without reading the bestiary
+    again (a table of every FP reads it once).
+
+    >>> s = fp_stats(fps=["1/4"])[0]
+    >>> typical_of(s) == typical_monster("1/4")
+    True
+    """
+    if monsters is None:
+        return _typical(stats, SRD_SOURCE)
+    pool = check_monsters(monsters)
     sources = sorted({m.source for m in pool if m.source}) or ["the bestiary given"]
-    return _typical(fp_stats(pool, fps=[value], rules=rules)[0], ", ".join(sources))
+    return _typical(stats, ", ".join(sources))

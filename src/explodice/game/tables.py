@@ -10,6 +10,7 @@ Every other module reads these; none writes its own copy.
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import unicodedata
@@ -306,6 +307,7 @@ MAX_DC = 1000
 MAX_GAUGE_PER_LEVEL = 100
 
 
+@functools.lru_cache(maxsize=4096)  # the same few names, read hundreds of thousands of times
 def fold_name(text: str) -> str:
     """Fold case, accents, hyphens and spaces, so French and English names match as typed.
 

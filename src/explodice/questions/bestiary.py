@@ -14,13 +14,18 @@ Shown by ``explodice fp-table`` and the report's page ``bestiary-fp`` (``fp_tabl
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
 
-from explodice.analysis.bestiary import DEFAULT_THRESHOLD, fp_table, with_attribution
-from explodice.game.build import Build
+from explodice.analysis.bestiary import (
+    DEFAULT_THRESHOLD,
+    fp_table_from_parts,
+    fp_table_part,
+    with_attribution,
+)
+from explodice.game.build import Build, reference_builds
 from explodice.game.monster import Monster
 from explodice.game.rules import Rules
 from explodice.questions.answer import Answer, Kind, Provenance
@@ -97,15 +102,46 @@ class FpTableInputs:
 
 
 def compute_fp_table(inputs: FpTableInputs) -> Answer:
-    """Table ``fp_table`` (:func:`~explodice.fp_table`), with the ``attribution`` column."""
-    frame = fp_table(
+    """Table ``fp_table`` (:func:`~explodice.fp_table`), with the ``attribution`` column.
+    Each FP's fit reads every build: each build's part (``fp_table_part``, kept on its own, so
+    an edit to one build computes only its part) is asked alone, then the parts are fitted
+    (:func:`~explodice.analysis.bestiary.fp_table_from_parts`)."""
+    builds = reference_builds() if inputs.builds is None else inputs.builds
+    parts = [FP_PART.ask(replace(inputs, builds=(b,))) for b in builds]
+    frame = fp_table_from_parts(
         None if inputs.monsters is None else list(inputs.monsters),
+        parts=[a.tables["part"] for a in parts],
         fps=None if inputs.fps is None else list(inputs.fps),
-        builds=None if inputs.builds is None else list(inputs.builds),
+        builds=list(builds),
         rules=inputs.rules,
     )
     provenance = Provenance.of("fp_table", inputs.rules, unit="rolls", notes=_notes(frame))
     return Answer("fp_table", {"fp_table": _plain(frame)}, BESTIARY_KINDS, provenance)
+
+
+def compute_fp_part(inputs: FpTableInputs) -> Answer:
+    """One build's part of the FP table: table ``part`` (:func:`~explodice.analysis.bestiary.
+    fp_table_part`)."""
+    assert inputs.builds is not None and len(inputs.builds) == 1
+    part = fp_table_part(
+        None if inputs.monsters is None else list(inputs.monsters),
+        fps=None if inputs.fps is None else list(inputs.fps),
+        build=inputs.builds[0],
+        rules=inputs.rules,
+    )
+    provenance = Provenance.of("fp_table_part", inputs.rules, unit="rolls")
+    return Answer("fp_table_part", {"part": part}, BESTIARY_KINDS, provenance)
+
+
+#: A part of ``fp_table`` (one build's chances against each FP's typical monster), kept on its
+#: own; no surface shows it, so it is not in the catalogue.
+FP_PART: Question[FpTableInputs] = Question(
+    name="fp_table_part",
+    summary="one build's chances against the typical monster of each FP, at every value tried",
+    inputs=FpTableInputs,
+    compute=compute_fp_part,
+    kinds=BESTIARY_KINDS,
+)
 
 
 FP_TABLE = register(

@@ -14,9 +14,10 @@ Shown by ``explodice attack`` and the explorer's attack view (``attack``), the r
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from explodice.analysis.combat import (
@@ -25,13 +26,15 @@ from explodice.analysis.combat import (
     attack_table,
     combat_progression,
     critical_table,
-    fit_defence_base,
+    defence_curves,
+    fit_from_curves,
 )
 from explodice.analysis.levels import Criterion
 from explodice.game.bestiary import SRD_ATTRIBUTION, SRD_SOURCE
 from explodice.game.build import LEVELS, Build
 from explodice.game.monster import Monster
 from explodice.game.rules import ADVANTAGE_STATES, Rules
+from explodice.game.tables import DEFENCE_BASE_RANGE
 from explodice.questions.answer import Answer, Kind, Method, Provenance
 from explodice.questions.registry import Question, register
 
@@ -40,6 +43,7 @@ __all__ = [
     "COMBAT_KINDS",
     "CRITICAL",
     "DEFENCE_BASE",
+    "DEFENCE_CURVES",
     "PROGRESSION",
     "AttackInputs",
     "CriticalInputs",
@@ -48,6 +52,7 @@ __all__ = [
     "compute_attack",
     "compute_critical",
     "compute_defence_base",
+    "compute_defence_curves",
     "compute_progression",
 ]
 
@@ -97,6 +102,10 @@ COMBAT_KINDS: dict[str, Kind] = {
     "n_cases": "count",
     "fit_error": "probability",
 }
+
+
+#: The defence bases a fit tries (``defence_curves``' columns).
+BASES = range(DEFENCE_BASE_RANGE[0], DEFENCE_BASE_RANGE[1] + 1)
 
 
 def _plain(frame: Any) -> Any:
@@ -234,7 +243,14 @@ class ProgressionInputs:
 
 def compute_progression(inputs: ProgressionInputs) -> Answer:
     """Tables ``progression`` (:func:`~explodice.analysis.combat.combat_progression`) and
-    ``summary`` (per system, the mean P(hit) over the builds, levels and both directions)."""
+    ``summary`` (per system, the mean P(hit) over the builds, levels and both directions).
+    Over several builds, each build's rows are its answer asked alone (kept on its own: an
+    edit to one build computes only its rows), put end to end, the summary read from them."""
+    if len(inputs.builds) > 1:
+        parts = [PROGRESSION.ask(replace(inputs, builds=(b,))) for b in inputs.builds]
+        rows = pd.concat([a.tables["progression"] for a in parts], ignore_index=True)
+        tables = {"progression": rows, "summary": _hit_means(rows)}
+        return Answer("combat_progression", tables, COMBAT_KINDS, parts[0].provenance)
     frame = combat_progression(
         list(inputs.builds),
         monsters=None if inputs.monsters is None else list(inputs.monsters),
@@ -289,14 +305,26 @@ def compute_defence_base(inputs: DefenceBaseInputs) -> Answer:
     """Tables ``readings``, ``cases``, ``bases`` and ``summary`` (the ``base``, ``n_cases``,
     the criterion's ``fit_error`` and the largest error of a case, ``max_error``); ``extra``:
     the fitted ``base``, its ``error`` and the ``criterion`` (:func:`~explodice.
-    fit_defence_base`, exact)."""
-    fit = fit_defence_base(
-        list(inputs.builds),
-        monsters=None if inputs.monsters is None else list(inputs.monsters),
-        levels=list(inputs.levels),
-        offsets=list(inputs.offsets),
+    fit_defence_base`, exact). The fit reads every build at once: each build's cases are
+    asked alone (``defence_curves``, kept on its own: an edit to one build computes only its
+    cases), put end to end, and fitted (:func:`~explodice.analysis.combat.fit_from_curves`)."""
+    parts = [DEFENCE_CURVES.ask(replace(inputs, builds=(b,))) for b in inputs.builds]
+    readings = [_reading(name) for name in parts[0].tables if name.startswith("cases ")]
+    curves = {
+        r: (
+            pd.concat([a.tables[f"cases {r[0]} {r[1]}"] for a in parts], ignore_index=True),
+            np.concatenate([a.tables[f"curves {r[0]} {r[1]}"].to_numpy() for a in parts]),
+        )
+        for r in readings
+    }
+    fit = fit_from_curves(
+        curves,
+        tried=np.array(BASES),
         criterion=inputs.criterion,
         rules=inputs.rules,
+        levels=inputs.levels,
+        offsets=inputs.offsets,
+        builds=[b.name for b in inputs.builds],
     )
     srd = _srd(inputs.monsters)
     tables = {name: _attributed(getattr(fit, name), srd) for name in ("readings", "cases", "bases")}
@@ -313,6 +341,43 @@ def compute_defence_base(inputs: DefenceBaseInputs) -> Answer:
         "defence_base", inputs.rules, unit="rolls", notes=(srd,) if srd else ()
     )
     return Answer("defence_base", tables, COMBAT_KINDS, provenance, extra)
+
+
+def _reading(name: str) -> tuple[str, str]:
+    """The reading of the VD a table of ``defence_curves`` is of: ``cases W CAP`` -> (W, CAP)."""
+    _, w, cap = name.split(" ")
+    return w, cap
+
+
+def compute_defence_curves(inputs: DefenceBaseInputs) -> Answer:
+    """One build's part of the defence base's fit (:func:`~explodice.analysis.combat.
+    defence_curves`): under each reading of the VD ``W CAP`` (the rules' own first), tables
+    ``cases W CAP`` (one row per level, offset and direction) and ``curves W CAP`` (each
+    case's 3d6x P(hit) at every base tried, a column per base)."""
+    curves = defence_curves(
+        list(inputs.builds),
+        monsters=None if inputs.monsters is None else list(inputs.monsters),
+        levels=list(inputs.levels),
+        offsets=list(inputs.offsets),
+        rules=inputs.rules,
+    )
+    tables = {}
+    for (w, cap), (frame, p3) in curves.items():
+        tables[f"cases {w} {cap}"] = frame
+        tables[f"curves {w} {cap}"] = pd.DataFrame(p3, columns=[str(b) for b in BASES])
+    provenance = Provenance.of("defence_curves", inputs.rules, unit="rolls")
+    return Answer("defence_curves", tables, COMBAT_KINDS, provenance)
+
+
+#: A part of ``defence_base`` (one build's cases), kept on its own; no surface shows it, so it
+#: is not in the catalogue.
+DEFENCE_CURVES: Question[DefenceBaseInputs] = Question(
+    name="defence_curves",
+    summary="one build's cases of the defence base's fit, at every base",
+    inputs=DefenceBaseInputs,
+    compute=compute_defence_curves,
+    kinds=COMBAT_KINDS,
+)
 
 
 DEFENCE_BASE = register(

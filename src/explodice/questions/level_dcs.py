@@ -3,6 +3,11 @@ Pathfinder 2e prints a DC per level), beside the single flat table that stays cl
 levels and the system's printed one, with each table's worst miss; exact
 (:func:`~explodice.level_dcs`).
 
+Asked of several builds, the question is asked of each build alone and the answers are put
+end to end (each build's rows are its own: the same numbers as one call over all builds), so
+that after an edit to one build only that build's answer is computed; the others are read
+back from the cache of answers.
+
 Shown by the report's page ``level-dcs`` and ``explodice levels --table dcs``.
 
 >>> from explodice.game.build import reference_builds
@@ -14,6 +19,7 @@ Shown by the report's page ``level-dcs`` and ``explodice levels --table dcs``.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,7 +69,10 @@ class LevelDCsInputs:
 
 def compute(inputs: LevelDCsInputs) -> Answer:
     """Table ``dcs``: :func:`~explodice.level_dcs` for each build, test and system, with a
-    ``system`` column; ``extra["targets"]``: the target of each band."""
+    ``system`` column; ``extra["targets"]``: the target of each band. Over several builds,
+    each build's answer (:func:`per_build`) end to end."""
+    if len(inputs.builds) > 1:
+        return per_build(inputs)
     frames = []
     targets = dict(inputs.targets) if inputs.targets is not None else None
     for b in inputs.builds:
@@ -92,6 +101,16 @@ def compute(inputs: LevelDCsInputs) -> Answer:
         policies=roller_policies((b.name, b) for b in inputs.builds),
     )
     return Answer("level_dcs", {"dcs": frame}, LEVEL_DCS_KINDS, prov, {"targets": aims})
+
+
+def per_build(inputs: LevelDCsInputs) -> Answer:
+    """The answer over several builds as each build's answer, asked alone (kept on its own),
+    put end to end: rows are per build, in the builds' order, as one call over all of them."""
+    parts = [QUESTION.ask(dataclasses.replace(inputs, builds=(b,))) for b in inputs.builds]
+    frame = pd.concat([a.tables["dcs"] for a in parts], ignore_index=True)
+    policies = tuple(p for a in parts for p in a.provenance.policies)
+    prov = dataclasses.replace(parts[0].provenance, policies=policies)
+    return Answer("level_dcs", {"dcs": frame}, LEVEL_DCS_KINDS, prov, parts[0].extra)
 
 
 QUESTION = register(

@@ -79,6 +79,10 @@ MEMO_SIZE = 64
 Inputs = TypeVar("Inputs")
 
 _REGISTRY: dict[str, Question[Any]] = {}
+#: The canonical form of frozen dataclasses asked last (a build, a monster), by identity:
+#: a report's keys hold the SRD's 334 monsters again and again (30 ms a key).
+_FORMS: dict[int, tuple[Any, Any]] = {}
+_FORMS_SIZE = 4096
 _MEMO: OrderedDict[str, Answer] = OrderedDict()
 
 
@@ -176,10 +180,19 @@ def canonical(value: Any) -> Any:
     fields, a mapping with sorted keys, a set sorted, a float by its exact repr; what
     :meth:`Question.key` hashes."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {
+        frozen = type(value).__dataclass_params__.frozen  # type: ignore[attr-defined]
+        kept = _FORMS.get(id(value)) if frozen else None
+        if kept is not None and kept[0] is value:
+            return kept[1]
+        form = {
             "@": type(value).__qualname__,
             **{f.name: canonical(getattr(value, f.name)) for f in dataclasses.fields(value)},
         }
+        if frozen:  # kept with the value itself, so that its id is not another's
+            if len(_FORMS) >= _FORMS_SIZE:
+                _FORMS.clear()
+            _FORMS[id(value)] = (value, form)
+        return form
     if isinstance(value, enum.Enum):
         return canonical(value.value)
     if isinstance(value, Mapping):

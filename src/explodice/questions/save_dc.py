@@ -7,9 +7,11 @@ Shown by the report's page ``save-dc`` and ``explodice save-dc``.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
-from explodice.analysis.levels import Criterion, fit_save_dc
+from explodice.analysis.levels import Criterion
+from explodice.analysis.levels.save_dc import fit_save_dc_from_sides, save_side
 from explodice.game.build import LEVELS, Build
 from explodice.game.character import ABILITIES
 from explodice.game.rules import Rules
@@ -50,9 +52,16 @@ class SaveDCInputs:
 
 def compute(inputs: SaveDCInputs) -> Answer:
     """Tables ``gaps``, ``bases`` and ``cases``; ``extra``: the fitted ``base``, its
-    ``error`` (the criterion's value), the ``criterion`` and 5e's ``d20_base``."""
-    fit = fit_save_dc(
-        list(inputs.builds),
+    ``error`` (the criterion's value), the ``criterion`` and 5e's ``d20_base``. The fit reads
+    every pair of builds: each build's part (``save_side``: its saves at every DC, kept on its
+    own, so an edit to one build computes only its part) is asked alone, then fitted
+    (:func:`~explodice.analysis.levels.save_dc.fit_save_dc_from_sides`)."""
+    part = dataclasses.replace(inputs, casters=None, criterion="least_squares",
+                               d20_base=D20_SAVE_DC_BASE)  # fmt: skip
+    sides = [SIDE.ask(dataclasses.replace(part, builds=(b,))) for b in inputs.builds]
+    fit = fit_save_dc_from_sides(
+        inputs.builds,
+        [a.tables["side"] for a in sides],
         levels=list(inputs.levels),
         casters=list(inputs.casters) if inputs.casters is not None else None,
         saves=list(inputs.saves),
@@ -72,6 +81,27 @@ def compute(inputs: SaveDCInputs) -> Answer:
         "d20_base": int(fit.d20_base),
     }
     return Answer("save_dc", tables, SAVE_DC_KINDS, Provenance.of("save_dc", inputs.rules), extra)
+
+
+def compute_side(inputs: SaveDCInputs) -> Answer:
+    """One build's part of the fit: table ``side`` (:func:`~explodice.analysis.levels.
+    save_dc.save_side`)."""
+    (build,) = inputs.builds
+    side = save_side(build, levels=inputs.levels, saves=inputs.saves, rules=inputs.rules)
+    return Answer(
+        "save_side", {"side": side}, SAVE_DC_KINDS, Provenance.of("save_side", inputs.rules)
+    )
+
+
+#: A part of ``save_dc`` (one build's saves), kept on its own; no surface shows it, so it is
+#: not in the catalogue.
+SIDE: Question[SaveDCInputs] = Question(
+    name="save_side",
+    summary="one build's saves at every DC, the part of the save DC's fit it adds",
+    inputs=SaveDCInputs,
+    compute=compute_side,
+    kinds=SAVE_DC_KINDS,
+)
 
 
 QUESTION = register(

@@ -5,7 +5,7 @@ modifier over the gaps between caster and target (:func:`fit_save_dc`).
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
@@ -43,9 +43,12 @@ from explodice.game.tables import (
 
 __all__ = [
     "CRITERIA",
+    "SIDE_DCS",
     "Criterion",
     "SaveDCFit",
     "fit_save_dc",
+    "fit_save_dc_from_sides",
+    "save_side",
 ]
 
 Criterion = Literal["least_squares", "minimax"]
@@ -227,6 +230,20 @@ def fit_save_dc(
     caster_builds, save_list, tried = _save_dc_inputs(builds, casters, saves, bases)
     d20_base = check_int("d20_base", d20_base, lo=-1000, hi=1000, error=ExplodiceError)
     frame, p3 = _save_cases(levels, caster_builds, builds, save_list, tried, d20_base, rules)
+    return _fitted(frame, p3, tried, criterion, d20_base, rules, levels, names)
+
+
+def _fitted(
+    frame: pd.DataFrame,
+    p3: np.ndarray,
+    tried: np.ndarray,
+    criterion: str,
+    d20_base: int,
+    rules: Rules,
+    levels: list[int],
+    names: list[str],
+) -> SaveDCFit:
+    """The fit over the cases ``frame`` and their 3d6x P(save) at each base ``tried``."""
     gaps, count, share, p_d20, p_3 = _by_gap(frame, p3, tried)
     err = p_3 - p_d20[:, None]  # [gap, base]
     rmse = np.sqrt((share[:, None] * err**2).sum(axis=0))
@@ -265,3 +282,136 @@ def fit_save_dc(
     for t in (table, frame, by_base):
         t.attrs.update(provenance)
     return SaveDCFit(base, criterion, float(objective[j]), table, frame, by_base, d20_base)
+
+
+#: The DCs (B + PB + the caster's modifier) at which a build's part of the fit reads its saves
+#: (:func:`save_side`): every DC a fit of the default bases (-20..60) asks of a caster of PB
+#: +2..+6 and modifier -5..+10 (scores 1..30), and 5e's 8 + PB + modifier among them.
+SIDE_DCS = np.arange(-20 + 2 - 5, 60 + 6 + 10 + 1)
+
+
+def save_side(
+    build: Build,
+    *,
+    levels: Iterable[int] = LEVELS,
+    saves: Iterable[str] = ABILITIES,
+    rules: Rules | None = None,
+) -> pd.DataFrame:
+    """One build's part of :func:`fit_save_dc`, what the fit reads of it as a caster and as a
+    target, kept apart so that an edit to one build computes only its part
+    (:func:`fit_save_dc_from_sides`): one row per level and save, with its ``pb`` and
+    ``caster_modifier`` (its main ability's; NA without one), the save's modifier in each
+    system (``save_modifier``, ``d20_modifier``), and P(the save succeeds) against every DC
+    of :data:`SIDE_DCS` in each system (columns ``3d6x DC`` and ``d20 DC``).
+
+    >>> from explodice import reference_builds
+    >>> side = save_side(reference_builds()[0], levels=[1], saves=["DEX"])
+    >>> side.shape, round(float(side["3d6x -23"].iloc[0]), 9), float(side["d20 76"].iloc[0])
+    ((1, 206), 1.0, 0.0)
+    """
+    rules = check_rules(rules)
+    save_list = _save_dc_inputs([build], None, saves, None)[1]
+    rows, p3, pd20 = [], [], []
+    for lv in check_levels(levels):
+        c = build.at(lv)
+        for ability in save_list:
+            test = BuildTest("save", ability)
+            r3 = test.roll(c, dc=0, system="3d6x")
+            rd = test.roll(c, dc=0, system="d20")
+            p3.append(np.asarray(odds_of(r3, rules, "3d6x").p(SIDE_DCS - r3.modifier), float))
+            pd20.append(np.asarray(odds_of(rd, rules, "d20").p(SIDE_DCS - rd.modifier), float))
+            rows.append(
+                {
+                    "level": lv,
+                    "save": ability,
+                    "pb": c.proficiency_bonus,
+                    "caster_modifier": pd.NA if build.main is None else c.modifier(build.main),
+                    "save_modifier": r3.modifier,
+                    "d20_modifier": rd.modifier,
+                }
+            )
+    frame = pd.DataFrame(rows).astype({"caster_modifier": "Int64"})
+    curves = pd.DataFrame(
+        np.hstack([np.stack(p3), np.stack(pd20)]),
+        columns=[f"{system} {dc}" for system in ("3d6x", "d20") for dc in SIDE_DCS],
+    )
+    return pd.concat([frame, curves], axis=1)
+
+
+def fit_save_dc_from_sides(
+    builds: Sequence[Build],
+    sides: Sequence[pd.DataFrame],
+    *,
+    levels: Iterable[int] = LEVELS,
+    casters: Iterable[str] | None = None,
+    saves: Iterable[str] = ABILITIES,
+    criterion: Criterion = "least_squares",
+    d20_base: int = D20_SAVE_DC_BASE,
+    rules: Rules | None = None,
+) -> SaveDCFit:
+    """:func:`fit_save_dc` of ``builds`` read from each build's part (``sides``, in the
+    builds' order: :func:`save_side` of the same levels and saves): the same cases, in the
+    same order, the same probabilities; a DC outside the parts' :data:`SIDE_DCS` (a base of
+    5e's far from 8) is computed from the builds, as :func:`fit_save_dc` does."""
+    rules = check_rules(rules)
+    builds = check_builds(builds)
+    levels = check_levels(levels)
+    check_choice("criterion", criterion, CRITERIA, ExplodiceError)
+    names = [b.name for b in builds]
+    caster_builds, save_list, tried = _save_dc_inputs(builds, casters, saves, None)
+    d20_base = check_int("d20_base", d20_base, lo=-1000, hi=1000, error=ExplodiceError)
+    by_name = dict(zip(names, sides))
+    cases = _cases_from_sides(levels, [b.name for b in caster_builds], names, save_list,
+                              tried, d20_base, by_name)  # fmt: skip
+    if cases is None:
+        cases = _save_cases(levels, caster_builds, builds, save_list, tried, d20_base, rules)
+    return _fitted(*cases, tried, criterion, d20_base, rules, levels, names)
+
+
+def _cases_from_sides(
+    levels: list[int],
+    casters: list[str],
+    targets: list[str],
+    save_list: list[str],
+    tried: np.ndarray,
+    d20_base: int,
+    sides: Mapping[str, pd.DataFrame],
+) -> tuple[pd.DataFrame, np.ndarray] | None:
+    """:func:`_save_cases` read from the builds' parts, or None where a DC lies outside them."""
+    lo, hi = int(SIDE_DCS[0]), int(SIDE_DCS[-1])
+    rows: dict[str, dict[tuple[Any, Any], Any]] = {
+        n: {(r.level, r.save): r for r in f.itertuples(index=False)} for n, f in sides.items()
+    }
+    p3 = {n: f[[f"3d6x {dc}" for dc in SIDE_DCS]].to_numpy() for n, f in sides.items()}
+    pd20 = {n: f[[f"d20 {dc}" for dc in SIDE_DCS]].to_numpy() for n, f in sides.items()}
+    place = {n: {key: i for i, key in enumerate(rows[n])} for n in sides}
+    cases, p3_rows = [], []
+    for lv in levels:
+        for caster in casters:
+            c = rows[caster][lv, save_list[0]]
+            assert not pd.isna(c.caster_modifier)  # a caster has a main ability
+            pb, modifier = int(c.pb), int(c.caster_modifier)
+            spell = pb + modifier
+            dcs = tried + spell
+            if dcs.min() < lo or dcs.max() > hi or not lo <= d20_base + spell <= hi:
+                return None
+            for target in targets:
+                for ability in save_list:
+                    i = place[target][lv, ability]
+                    t = rows[target][lv, ability]
+                    p3_rows.append(p3[target][i, dcs - lo])
+                    cases.append(
+                        {
+                            "level": lv,
+                            "caster": caster,
+                            "target": target,
+                            "save": ability,
+                            "pb": pb,
+                            "caster_modifier": modifier,
+                            "save_modifier": int(t.save_modifier),
+                            "gap": spell - int(t.save_modifier),
+                            "dc_d20": d20_base + spell,
+                            "p_d20": float(pd20[target][i, d20_base + spell - lo]),
+                        }
+                    )
+    return pd.DataFrame(cases), np.stack(p3_rows)

@@ -1,13 +1,17 @@
-"""Drawing on several cores: the PNG of each page is drawn and saved by a helper process
-while this one draws the same page again for the PDF.
+"""Drawing on several cores: a page is drawn whole (its one-page PDF and its PNG) by a helper
+process while this one computes the next pages' data, or by this one while every helper is
+busy.
 
-matplotlib's PDF has one writer (:class:`~matplotlib.backends.backend_pdf.PdfPages`), and a
-page's figure cannot be sent between processes (its tick formatters are local functions),
-so the pages are drawn twice: here for the PDF, in a helper for the PNG. A figure is drawn
-from the page's data alone, so both are the same figure and the PNG has the same bytes as a
-serial run's (``tests/test_report_parallel.py`` checks every file). Drawing is cheap beside
-saving: on the default configuration saving a PNG costs about as much as drawing and saving
-the PDF page, so one helper halves the time of the pages on two cores.
+A page's figure cannot be sent between processes (its tick formatters are local functions),
+so a helper draws the page from its data: a figure is drawn from the page's data alone, so
+it is the same figure, and its PDF and PNG have the same bytes as a serial run's
+(``tests/test_cache.py::test_pages_drawn_in_helpers_are_the_serial_bytes`` checks every
+file). A page drawn whole by a helper comes back as its PDF's bytes and the configuration's
+fields its drawing read (:func:`~explodice.present.report.reuse.recording`). Drawing is
+cheap beside saving: on the default configuration saving a PNG costs about as much as
+drawing and saving the PDF page. Whole pages balance the two cores: the report's process
+also computes the pages' data and the explorer, so a helper drawing only PNGs waited while
+it drew every PDF.
 
 A helper is a plain interpreter that imports explodice (as the warm-up process,
 :mod:`.warmup`: a multiprocessing child would run the caller's main script again); it reads
@@ -77,6 +81,8 @@ class PngHelpers:
         self._errors: list[BaseException] = []
         self._threads: list[threading.Thread] = []
         self._procs: list[subprocess.Popen[bytes]] = []
+        self._busy = 0  # pages submitted and not yet drawn
+        self._lock = threading.Lock()
         package_root = str(Path(__file__).resolve().parents[3])
         path = os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH")) if p)
         start = dumps(context)
@@ -99,32 +105,56 @@ class PngHelpers:
     def running(self) -> bool:
         return bool(self._procs)
 
-    def submit(self, draw: Callable[[Any, Any], Any], data: Any, path: Path, dpi: int) -> bool:
-        """Have a helper draw a page with ``draw(context, data)`` (a page's ``draw``
-        function, sent by name) and save it to ``path``; False if it cannot (no helper,
-        ``draw`` or ``data`` not picklable: this process saves it)."""
+    @property
+    def idle(self) -> bool:
+        """Whether a helper has nothing to draw (a page submitted now starts at once)."""
+        with self._lock:
+            return self._busy < len(self._procs)
+
+    def submit(
+        self,
+        draw: Callable[[Any, Any], Any],
+        data: Any,
+        path: Path,
+        dpi: int,
+        done: Callable[[bytes, set[str]], None],
+    ) -> bool:
+        """Have a helper draw a page whole with ``draw(context, data)`` (a page's ``draw``
+        function, sent by name): its PNG saved to ``path``, its one-page PDF sent back, and
+        ``done(pdf, fields)`` called (in a thread of this process) with the PDF's bytes and
+        the configuration's fields the drawing read. False if it cannot (no helper, ``draw``
+        or ``data`` not picklable: this process draws it)."""
         if not self._procs:
             return False
         try:
             task = dumps((draw, data, str(path), dpi))
         except Exception:  # noqa: BLE001 - this process draws it
             return False
-        self._tasks.put(task)
+        with self._lock:
+            self._busy += 1
+        self._tasks.put((task, done))
         return True
 
     def _feed(self, proc: subprocess.Popen[bytes], start: bytes) -> None:
         assert proc.stdin is not None and proc.stdout is not None
         try:
             _send(proc.stdin, start)
-            while (task := self._tasks.get()) is not None:
-                if self._errors:
-                    continue
-                _send(proc.stdin, task)
-                status, detail = _receive(proc.stdout)
-                if status == "oserror":
-                    self._errors.append(OSError(*detail))
-                elif status != "ok":
-                    self._errors.append(RuntimeError(f"a page could not be drawn:\n{detail}"))
+            while (item := self._tasks.get()) is not None:
+                task, done = item
+                try:
+                    if self._errors:
+                        continue
+                    _send(proc.stdin, task)
+                    status, detail = _receive(proc.stdout)
+                    if status == "oserror":
+                        self._errors.append(OSError(*detail))
+                    elif status != "ok":
+                        self._errors.append(RuntimeError(f"a page could not be drawn:\n{detail}"))
+                    else:
+                        done(*detail)
+                finally:
+                    with self._lock:
+                        self._busy -= 1
         except BaseException as err:  # noqa: BLE001 - a helper that died: raised by finish
             self._errors.append(RuntimeError(f"a drawing helper stopped ({err!r})"))
             while self._tasks.get() is not None:  # the other helpers (if any) go on
@@ -163,6 +193,9 @@ def serve() -> None:
 
     import matplotlib
 
+    from explodice.present.report.assemble import page_pdf
+    from explodice.present.report.reuse import recording
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the report's process stops its helpers
     matplotlib.use("Agg")
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
@@ -177,10 +210,12 @@ def serve() -> None:
             return
         try:
             with matplotlib.rc_context({"text.parse_math": False}):
-                figure = draw(ctx, data)
+                with recording(ctx) as (copy, reads):  # as the report's process draws a page
+                    figure = draw(copy, data)
+                pdf = page_pdf(figure)  # its PDF, then its PNG
                 figure.savefig(path, dpi=dpi)
             figure.clear()
-            _send(stdout, ("ok", None))
+            _send(stdout, ("ok", (pdf, set(reads))))
         except OSError as err:
             _send(stdout, ("oserror", (err.errno, err.strerror or str(err))))
         except Exception:  # noqa: BLE001 - sent to the report's process, raised there

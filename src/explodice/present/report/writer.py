@@ -37,13 +37,12 @@ import shutil
 import signal
 import threading
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from explodice.core.errors import ExplodiceError, reason
 from explodice.core.files import atomic_write_text, check_path, make_folder
-from explodice.core.spreadsheet import to_csv
 from explodice.core.version import __version__
 from explodice.core.words import Phrase
 from explodice.present.config import ReportConfig, in_language, load_config
@@ -98,7 +97,7 @@ def write_report(
     ``cache``: keep answers, pages' data and files between runs (:mod:`.reuse`, under
     :func:`~explodice.questions.cache.answers_folder`); ``False`` computes everything and
     keeps nothing. :func:`last_session` then says what was reused and what computed.
-    ``helpers``: processes that draw the PNGs beside this one (default
+    ``helpers``: processes that draw pages beside this one (default
     :func:`~.drawing.default_helpers`; 0: this one draws everything); the bytes are the same.
 
     >>> import tempfile
@@ -185,8 +184,14 @@ def _write_pages(
         # the explorer, numba's kernels take seconds to import)
         from explodice.present.explorer import EXPLORER_NAME
 
-        names = _draw_pages(run, config, progress=progress, date=date, helpers=helpers)
-        reuse.explorer(config, run / EXPLORER_NAME, date=date)
+        names = _draw_pages(
+            run,
+            config,
+            progress=progress,
+            date=date,
+            helpers=helpers,
+            also=lambda: reuse.explorer(config, run / EXPLORER_NAME, date=date),
+        )
         names.append(EXPLORER_NAME)
         lines = [f"{_sha256(run / n)}  {n}" for n in names]
         (run / MANIFEST).write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -199,15 +204,22 @@ def _write_pages(
 
 
 def _draw_pages(
-    run: Path, config: ReportConfig, *, progress: bool, date: str, helpers: int
+    run: Path,
+    config: ReportConfig,
+    *,
+    progress: bool,
+    date: str,
+    helpers: int,
+    also: Callable[[], object] = lambda: None,
 ) -> list[str]:
     """Every page's PDF page, PNG and CSVs into ``run``, page by page: its data (kept from an
     earlier run where what it reads is unchanged, :func:`.reuse.kept_data`; else computed,
     numba's first compilations overlapped, :mod:`.warmup`), its drawing (kept where its data
-    and what it reads are unchanged, :func:`.reuse.kept_drawing`; else drawn, its PNG by one
-    of ``helpers`` processes, :mod:`.drawing`, while this one draws its PDF page); then the
-    report's PDF put together from the pages' PDFs (:func:`.assemble.merge_pages`): the same
-    bytes whatever was kept, and in one process or several."""
+    and what it reads are unchanged, :func:`.reuse.kept_drawing`; else drawn, whole by one of
+    ``helpers`` processes with nothing to draw, :mod:`.drawing`, or here); ``also()`` (the
+    explorer) while the helpers finish; then the report's PDF put together from the pages'
+    PDFs (:func:`.assemble.merge_pages`): the same bytes whatever was kept, and in one
+    process or several."""
     import matplotlib
     from tqdm.auto import tqdm
 
@@ -240,6 +252,14 @@ def _draw_pages(
     )
     pdfs: list[bytes] = []
     drawn: list[tuple[str, str | None, set[str], bytes, Path]] = []
+
+    def drawn_by_helper(i: int, slug: str, digest: str | None, png: Path) -> Any:
+        def done(pdf: bytes, reads: set[str]) -> None:  # in a thread of the helpers' pool
+            pdfs[i] = pdf
+            drawn.append((slug, digest, reads, pdf, png))
+
+        return done
+
     try:
         # Every text of a page is written literally: a name holding `$` is not mathtext
         with matplotlib.rc_context({"text.parse_math": False}):
@@ -252,21 +272,29 @@ def _draw_pages(
                     pdfs.append(kept[0])
                     png.write_bytes(kept[1])
                 else:
-                    elsewhere = pool is not None and pool.submit(spec.draw, data, png, PNG_DPI)
-                    with reuse.recording(ctx) as (copy, reads):
-                        figure = spec.draw(copy, data)
-                    pdfs.append(assemble.page_pdf(figure))
-                    if not elsewhere:
+                    # a helper with nothing to draw draws the page whole (this process goes on
+                    # to the next page's data); else this process draws it
+                    pdfs.append(b"")
+                    done = drawn_by_helper(len(pdfs) - 1, slug, digest, png)
+                    if not (
+                        pool is not None
+                        and pool.idle
+                        and pool.submit(spec.draw, data, png, PNG_DPI, done)
+                    ):
+                        with reuse.recording(ctx) as (copy, reads):
+                            figure = spec.draw(copy, data)
+                        pdfs[-1] = assemble.page_pdf(figure)
                         figure.savefig(png, dpi=PNG_DPI)
-                    figure.clear()
-                    drawn.append((slug, digest, reads, pdfs[-1], png))
+                        figure.clear()
+                        drawn.append((slug, digest, reads, pdfs[-1], png))
                 names.append(png.name)
                 for name, frame in data.tables.items():
                     csv = f"{slug}-{name}.csv"
-                    to_csv(frame, run / csv)
+                    reuse.write_csv(frame, run / csv, digest, name)
                     names.append(csv)
                 if bar is not None:
                     bar.update(1)
+        also()  # while the helpers draw their last pages
         if pool is not None:
             pool.finish()
     finally:
