@@ -4,6 +4,8 @@ here is written by hand from the rule, never read back from the code's output.""
 
 from __future__ import annotations
 
+import re
+
 import matplotlib
 import pytest
 
@@ -192,3 +194,17 @@ def test_the_srd_attribution_is_framed_in_the_pages_language(lang):
     if lang == "fr":
         assert "Monster names" not in shown
     plt.close(fig)
+
+
+def test_the_size_of_a_change_of_a_probability_is_in_points_unsigned_on_every_surface(capsys):
+    # save-dc printed its error 5.1% and defence-base 11.5% where pages 20 and 22 say 5.1 pp
+    # and 11.5 pp; bestiary "more than 10.0%" where the README says 10 points (newcomer's walk)
+    from explodice.present.cli.app import main
+    from explodice.present.formats import Formatter
+
+    assert Formatter("en", "cli").cell(0.051, "gap") == "5.1 pp"
+    assert Formatter("fr").cell(0.051, "gap") == "5,1\xa0pts"
+    assert Formatter("en").cell(-0.051, "gap") == "5.1 pp"  # a size: no sign
+    assert main(["save-dc"]) == 0
+    header = capsys.readouterr().out.splitlines()[1]
+    assert re.search(r"root mean square error \d+\.\d pp over", header), header

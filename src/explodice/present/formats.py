@@ -56,7 +56,14 @@ UNBOUNDED = N_("unbounded")
 #: How the 3d6x DC equivalent to a d20 DC the roll always reaches is said.
 ANY_DC_UP_TO = N_("any DC ≤ {dc}")
 #: Decimals of each kind of number in a table.
-DIGITS: dict[str, int] = {"number": 3, "points": 1, "signed": 3, "change": 1, "probability": 1}
+DIGITS: dict[str, int] = {
+    "number": 3,
+    "points": 1,
+    "signed": 3,
+    "change": 1,
+    "gap": 1,
+    "probability": 1,
+}
 
 
 @dataclass(frozen=True)
@@ -102,6 +109,8 @@ class Formatter:
             return self.probability(x, exact=exact, cut=cut, digits=d)
         if kind == "change":
             return self.points(x, digits=d, cut=cut)
+        if kind == "gap":  # the size of a change: an error, a threshold (5.1 pp)
+            return self.points(x, digits=d, signed=False, cut=cut)
         if kind == "signed":
             return self.signed(x, d, cut=cut)
         if kind == "modifier":  # a bonus, as a sheet writes it: +0, +4, −1

@@ -47,13 +47,15 @@ __all__ = [
 
 #: The kinds of column an answer declares, each written by one formatter per language:
 #: ``probability`` (a percent), ``change`` (a signed change of a probability, in percentage
-#: points), ``signed`` (a signed change of a number: successes per day), ``number`` (a mean,
+#: points), ``gap`` (the size of such a change, unsigned: an error of a fit, a threshold,
+#: in percentage points), ``signed`` (a signed change of a number: successes per day), ``number`` (a mean,
 #: an expected count), ``points`` (gauge points), ``count`` (a whole count: days, rolls),
 #: ``dc``, ``level``, ``modifier`` (signed whole numbers), ``label`` (a word of the data,
 #: translated), ``name`` (a name the designer wrote: shown as it is), ``flag`` (yes/no).
 Kind = Literal[
     "probability",
     "change",
+    "gap",
     "signed",
     "number",
     "points",

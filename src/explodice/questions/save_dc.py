@@ -29,8 +29,8 @@ SAVE_DC_KINDS: dict[str, Kind] = {
     "p_d20": "probability",
     "p_3d6x": "probability",
     "error": "change",
-    "rmse": "probability",
-    "max_error": "probability",
+    "rmse": "gap",
+    "max_error": "gap",
     "base": "dc",
     "level": "level",
 }

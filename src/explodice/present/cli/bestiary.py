@@ -187,7 +187,7 @@ def run_bestiary(args: argparse.Namespace) -> int:
         return 0
     _ = i18n.translator(args.lang)
     extra = _("flagged where a chance moves by more than {t}").format(
-        t=Formatter(args.lang, "cli").cell(args.threshold, "probability")
+        t=Formatter(args.lang, "cli").cell(args.threshold, "gap")
     )
     fmt = Formatter(args.lang, "cli")
     text = fmt.table(answer, "bestiary", columns=_SHOWN)

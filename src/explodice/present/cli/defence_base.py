@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     ).format(
         base=answer.extra["base"],
         how=how[args.criterion],
-        error=fmt.cell(answer.extra["error"], "probability"),
+        error=fmt.cell(answer.extra["error"], "gap"),
         cases=i18n.number(len(answer.tables["cases"]), args.lang, 0),
         monsters=args.monsters or _("the SRD's typical monster of each FP"),
         rules=rules_text(rules, args.lang),
@@ -129,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     text = fmt.table(answer, args.table, columns=shown)
     text.columns = shown  # emit translates the headers
     if args.table == "readings":  # the fit's error under each reading: unsigned, as rmse
-        text["error"] = [fmt.cell(v, "probability") for v in frame["error"]]
+        text["error"] = [fmt.cell(v, "gap") for v in frame["error"]]
     sys.stdout.write(f"# {header}\n")
     emit(text, "text", lang=args.lang)
     return 0

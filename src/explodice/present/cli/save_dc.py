@@ -152,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
         base=fit.base,
         d20=fit.d20_base,
         how=how,
-        error=fmt.cell(fit.error, "probability"),
+        error=fmt.cell(fit.error, "gap"),
         gaps=len(fit.gaps),
         cases=i18n.number(int(fit.gaps["count"].sum()), args.lang, 0),
         rules=rules_text(rules, args.lang),
