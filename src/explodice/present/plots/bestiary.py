@@ -109,18 +109,15 @@ def plot_fp_conversion(
     ax = _axes(ax)
     _ = i18n.translator(lang)
     x = np.arange(len(table))
-    for name, colour, label in (
-        ("vd", "#1f5fa8", N_("VD")),
-        ("attack", "#c0392b", N_("attack bonus")),
-        ("save_dc", "#1e8449", N_("save DC")),
+    for name, colour, flat_label, matched_label in (  # whole labels: French agrees them
+        ("vd", "#1f5fa8", N_("VD, flat"), N_("VD, matched")),
+        ("attack", "#c0392b", N_("attack bonus, flat"), N_("attack bonus, matched")),
+        ("save_dc", "#1e8449", N_("save DC, flat"), N_("save DC, matched")),
     ):
         flat = pd.to_numeric(table[f"{name}_flat"], errors="coerce")
         matched = pd.to_numeric(table[f"{name}_matched"], errors="coerce")
-        ax.plot(x, flat, "--", lw=1.0, color=colour, label=_("{what}, flat").format(what=_(label)))
-        ax.plot(
-            x, matched, "o-", ms=2.5, lw=1.3, color=colour,
-            label=_("{what}, matched").format(what=_(label)),
-        )  # fmt: skip
+        ax.plot(x, flat, "--", lw=1.0, color=colour, label=_(flat_label))
+        ax.plot(x, matched, "o-", ms=2.5, lw=1.3, color=colour, label=_(matched_label))
     _fp_ticks(ax, list(table.fp))
     ax.set_xlabel(_("power factor (FP)"), fontsize=7)
     ax.set_ylabel(_("3d6x value"), fontsize=7)
