@@ -235,7 +235,7 @@ def progression_text(frame: pd.DataFrame, lang: Lang) -> list[str]:
         grid = grid[order]
         grid.columns = pd.MultiIndex.from_tuples(order)
         grid.index.name = _("level")
-        out += ["", f"## {build}: {name}", grid.to_string()]
+        out += ["", "## " + _("{build}: {test}").format(build=build, test=name), grid.to_string()]
     return out
 
 
