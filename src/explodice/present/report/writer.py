@@ -101,8 +101,8 @@ def write_report(
     ``helpers``: processes that draw the PNGs beside this one (default
     :func:`~.drawing.default_helpers`, less the one of ``ahead``; 0: this one draws
     everything); ``ahead``: a process computes the costliest pages' data and the explorer
-    beside this one (default :func:`.ahead.wanted`: on two cores or more, the machine not
-    busy); the bytes are the same.
+    beside this one (default :func:`.ahead.wanted`: on two cores or more); the bytes are the
+    same.
 
     >>> import tempfile
     >>> out = tempfile.mkdtemp()
