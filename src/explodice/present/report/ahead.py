@@ -27,6 +27,7 @@ warm-up process instead).
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import pickle
 import subprocess
@@ -219,10 +220,10 @@ def serve() -> None:
     sys.stdout = sys.stderr
     with answer_cache.session(folder is not None, folder) if in_session else _none() as s:
         for name, data in pages:
-            send(out, (name, _run(s, lambda data=data, name=name: _page(name, data, ctx))))
+            send(out, (name, _run(s, functools.partial(_page, name, data, ctx))))
         if explorer is not None:
             write, path, date = explorer
-            send(out, ("explorer", _run(s, lambda: _explorer(ctx, write, path, date))))
+            send(out, ("explorer", _run(s, functools.partial(_explorer, ctx, write, path, date))))
 
 
 @contextlib.contextmanager
