@@ -5,6 +5,7 @@ only what reads it; the report's PNGs drawn by helper processes are the serial r
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import os
@@ -19,6 +20,7 @@ import pytest
 
 from explodice.game.rules import Rules
 from explodice.present.report import contents, load_config, write_report
+from explodice.present.report.ahead import AHEAD
 from explodice.present.report.kit import Context, PageData
 from explodice.present.report.reuse import page_data
 from explodice.present.report.writer import last_session
@@ -327,11 +329,57 @@ def test_after_an_edit_only_its_pages_are_drawn_and_the_report_is_the_cold_one(
 
 
 def test_pages_drawn_in_helpers_are_the_serial_bytes(few_pages, tmp_path):
-    write_report(out=tmp_path / "serial", date="2026-12-01", cache=False, helpers=0)
-    write_report(out=tmp_path / "helpers", date="2026-12-01", cache=False, helpers=2)
+    # serial: one process; helpers: two PNG helpers and the data helper (the day's page)
+    write_report(out=tmp_path / "serial", date="2026-12-01", cache=False, helpers=0, ahead=False)
+    write_report(out=tmp_path / "helpers", date="2026-12-01", cache=False, helpers=2, ahead=True)
     serial = _files(tmp_path / "serial")
     assert sum(n.endswith(".png") for n in serial) == len(PAGES)
     assert _files(tmp_path / "helpers") == serial  # every PNG and CSV, and the PDF
+
+
+def test_pages_computed_ahead_are_kept_and_counted_as_here(few_pages, tmp_path, monkeypatch):
+    # the data helper computes the day's page (AHEAD) in its own session of the cache: the
+    # same files, the same answers and pages counted in the same order, the same entries kept
+    # (a second report in one process reads them all back)
+    assert "day" in AHEAD and "day" in PAGES
+    runs = {}
+    for ahead in (False, True):
+        forget()
+        folder = tmp_path / f"answers-{ahead}"
+        monkeypatch.setenv("EXPLODICE_ANSWER_CACHE", str(folder))
+        write_report(out=tmp_path / f"r-{ahead}", date="2026-12-01", helpers=0, ahead=ahead)
+        s = last_session()
+        kept = sorted(p.relative_to(folder).parts[0] for p in folder.glob("*/*/*"))
+        runs[ahead] = (_files(tmp_path / f"r-{ahead}"), s.computed, s.reused, kept)
+    assert runs[True] == runs[False]
+    assert "page:day" in runs[True][1] and "day" in runs[True][1]
+    forget()
+    write_report(out=tmp_path / "again", date="2026-12-01", helpers=0, ahead=False)
+    assert last_session().computed == [] and _files(tmp_path / "again") == runs[True][0]
+
+
+def test_a_page_the_data_helper_cannot_compute_is_computed_here(tmp_path):
+    from explodice.present.report.ahead import DataHelper
+    from explodice.present.report.pages import day
+
+    ctx = Context(load_config(), "test", "2026-12-01")
+    pages = [
+        ("fails", functools.partial(int, "x")),  # int("x", ctx): a TypeError in the helper
+        ("local", lambda ctx: PageData()),  # cannot be sent
+        ("day", day.data),
+    ]
+    helper = DataHelper(ctx, pages, None)
+    try:
+        assert helper.page("fails") is None and helper.page("local") is None
+        got = helper.page("day")
+        assert helper.page("title") is None  # not asked of it
+    finally:
+        helper.close()
+    assert got is not None and got[1] is None  # no session: not kept, no hash
+    here = day.data(ctx)
+    assert got[0].tables.keys() == here.tables.keys()
+    for name, frame in here.tables.items():
+        pd.testing.assert_frame_equal(got[0].tables[name], frame, check_exact=True)
 
 
 def test_a_helpers_error_reaches_the_report(few_pages, tmp_path, monkeypatch):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import json
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -84,6 +85,34 @@ def test_missing_values_infinities_and_flags_in_words():
 
 
 # -- the answer: keyed and serialised (issue 34's cache) -------------------------------------
+def test_an_answers_rows_are_written_column_by_column_as_cell_by_cell():
+    # to_json writes a column at a time (numpy's tolist for numbers, the cells of a string
+    # column as they are): the same JSON as each cell of each row written alone, for every
+    # kind of column a table holds (missing cells included), and an answer of every kind
+    # reads back the same
+    from explodice.questions import answer as module
+
+    frame = pd.DataFrame(
+        {
+            "float": [1.5, np.nan, np.inf, -0.0, 1e-300],
+            "int": [1, -2, 3, 2**40, 0],
+            "flag": [True, False, True, True, False],
+            "small": np.array([0.1, np.nan, 2, 3, 4], dtype=np.float32),
+            "byte": np.array([1, 2, 3, 4, 255], dtype=np.uint8),
+            "str": pd.Series(["x", None, "y", "z", ""], dtype="str"),
+            "string": pd.Series(["x", None, "y", "z", "é"], dtype="string"),
+            "object": ["a", None, pd.NA, 3, np.float64(2.5)],
+            "Int64": pd.array([1, None, 3, 4, 5], dtype="Int64"),
+            "category": pd.Categorical(["a", "b", "a", "b", "a"]),
+        }
+    )
+    by_cell = [[module._plain(v) for v in row] for row in frame.itertuples(index=False)]
+    assert json.dumps(module._rows(frame)) == json.dumps(by_cell)
+    assert module._rows(frame)[1][:3] == [None, -2, False]  # NaN written as null
+    assert module._rows(pd.DataFrame(index=range(2))) == [[], []]
+    assert module._rows(pd.DataFrame({"x": []}, dtype=float)) == []
+
+
 def test_an_answer_reads_back_bit_for_bit_and_its_key_follows_its_inputs(config):
     q = registry.question("day")
     inputs = day_inputs(config)

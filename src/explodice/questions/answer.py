@@ -281,23 +281,40 @@ _NA = {"@": "NA"}
 _NUMPY = ("float64", "int64")
 
 
+def _na(v: Any) -> Any:
+    return pd.NA if v == _NA else v
+
+
 def _rows(frame: pd.DataFrame) -> list[list[Any]]:
-    """The rows of ``frame`` as JSON holds them (:func:`_plain`), a column of numpy numbers
-    converted whole: a float as Python writes it, NaN as null."""
-    columns = []
-    for _, col in frame.items():
-        if isinstance(col.dtype, np.dtype) and col.dtype.kind in "iubf":
-            values = col.to_numpy().tolist()
-            columns.append([None if v != v else v for v in values])  # NaN != NaN
-        else:
-            columns.append([_plain(v) for v in col])
+    """The rows of ``frame``, each cell as :func:`_plain` writes it, built a column at a time
+    (a numeric or string column whole: the same Python values as cell by cell, about 3x
+    faster on the readings answer's table of 78,846 rows)."""
+    columns = [_plain_column(frame.iloc[:, j]) for j in range(frame.shape[1])]
     if not columns:
         return [[] for _ in range(len(frame))]
     return [list(row) for row in zip(*columns)]
 
 
-def _na(v: Any) -> Any:
-    return pd.NA if v == _NA else v
+def _plain_column(column: pd.Series) -> list[Any]:
+    """:func:`_plain` of each cell of ``column``: a float, integer or bool column of numpy's
+    as its ``tolist()`` (NaN as None), a column of strings as its cells (the missing ones
+    marked), any other cell by cell."""
+    kind = column.dtype.kind if isinstance(column.dtype, np.dtype) else None
+    if kind in ("i", "u", "b"):
+        return column.to_numpy().tolist()
+    if kind == "f":
+        values = column.to_numpy()
+        cells = values.tolist()
+        for i in np.flatnonzero(np.isnan(values)).tolist():
+            cells[i] = None
+        return cells
+    if isinstance(column.dtype, pd.StringDtype):  # str cells as they are, the missing ones marked
+        cells = column.to_numpy(dtype=object).tolist()
+        missing = _plain(column.dtype.na_value)
+        for i in np.flatnonzero(column.isna().to_numpy()).tolist():
+            cells[i] = missing
+        return cells
+    return [_plain(v) for v in column]
 
 
 def _plain(v: Any) -> Any:

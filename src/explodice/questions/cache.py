@@ -232,7 +232,8 @@ def keep(name: str, key: str, answer: Answer) -> None:
     if s is None:
         return
     s.computed.append(name)
-    store("answer", key_of("answer", key), answer.to_json().encode())
+    if s.folder is not None:  # --no-cache: nothing is written, so nothing is serialised
+        store("answer", key_of("answer", key), answer.to_json().encode())
 
 
 def trim(folder: Path, limit: int | None = None) -> None:

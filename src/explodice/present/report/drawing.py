@@ -37,7 +37,7 @@ from typing import IO, Any
 
 from explodice.present.report.reuse import dumps
 
-__all__ = ["PngHelpers", "default_helpers", "serve"]
+__all__ = ["PngHelpers", "default_helpers", "receive", "send", "serve"]
 
 _SERVE = "from explodice.present.report.drawing import serve; serve()"
 
@@ -58,13 +58,15 @@ def default_helpers() -> int:
     return max(0, min(2, cores - 1, math.floor(idle - 0.5)))
 
 
-def _send(stream: IO[bytes], obj: Any) -> None:
+def send(stream: IO[bytes], obj: Any) -> None:
+    """Write ``obj`` (pickled, or bytes already pickled) to ``stream``, its size first."""
     blob = obj if isinstance(obj, bytes) else dumps(obj)
     stream.write(struct.pack("<Q", len(blob)) + blob)
     stream.flush()
 
 
-def _receive(stream: IO[bytes]) -> Any:
+def receive(stream: IO[bytes]) -> Any:
+    """Read what :func:`send` wrote (EOFError at the end of ``stream``)."""
     head = stream.read(8)
     if len(head) < 8:
         raise EOFError
@@ -138,14 +140,14 @@ class PngHelpers:
     def _feed(self, proc: subprocess.Popen[bytes], start: bytes) -> None:
         assert proc.stdin is not None and proc.stdout is not None
         try:
-            _send(proc.stdin, start)
+            send(proc.stdin, start)
             while (item := self._tasks.get()) is not None:
                 task, done = item
                 try:
                     if self._errors:
                         continue
-                    _send(proc.stdin, task)
-                    status, detail = _receive(proc.stdout)
+                    send(proc.stdin, task)
+                    status, detail = receive(proc.stdout)
                     if status == "oserror":
                         self._errors.append(OSError(*detail))
                     elif status != "ok":
@@ -200,12 +202,12 @@ def serve() -> None:
     matplotlib.use("Agg")
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     try:
-        ctx = _receive(stdin)
+        ctx = receive(stdin)
     except EOFError:
         return
     while True:
         try:
-            draw, data, path, dpi = _receive(stdin)
+            draw, data, path, dpi = receive(stdin)
         except EOFError:
             return
         try:
@@ -215,8 +217,8 @@ def serve() -> None:
                 pdf = page_pdf(figure)  # its PDF, then its PNG
                 figure.savefig(path, dpi=dpi)
             figure.clear()
-            _send(stdout, ("ok", (pdf, set(reads))))
+            send(stdout, ("ok", (pdf, set(reads))))
         except OSError as err:
-            _send(stdout, ("oserror", (err.errno, err.strerror or str(err))))
+            send(stdout, ("oserror", (err.errno, err.strerror or str(err))))
         except Exception:  # noqa: BLE001 - sent to the report's process, raised there
-            _send(stdout, ("error", traceback.format_exc()))
+            send(stdout, ("error", traceback.format_exc()))

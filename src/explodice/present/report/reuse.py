@@ -296,11 +296,17 @@ def keep_files(key: str, folder: Path, names: list[str]) -> None:
     cache.store("files", key, json.dumps(names).encode())
 
 
-def explorer(config: ReportConfig, out: Path, *, date: str) -> Path:
+def explorer(
+    config: ReportConfig, out: Path, *, date: str, write: Callable[..., Path] | None = None
+) -> Path:
     """Write the explorer of ``config`` (in its language) on ``date`` to ``out``: the page
     kept from an earlier run (a report's, or ``explodice explore``'s) of the same
-    configuration and date, else made and kept."""
-    from explodice.present.explorer import write_explorer  # the explorer imports the report
+    configuration and date, else made by ``write`` (default
+    :func:`~explodice.present.explorer.write_explorer`) and kept."""
+    if write is None:
+        from explodice.present.explorer import write_explorer  # the explorer imports the report
+
+        write = write_explorer
 
     key = report_key(config, date, "explorer")
     payload = cache.load("file", cache.key_of("file", key, "explorer"), "explorer")
@@ -311,7 +317,7 @@ def explorer(config: ReportConfig, out: Path, *, date: str) -> Path:
         if s is not None:
             s.reused.append("explorer")
         return out
-    path = write_explorer(config, out, date=date, lang=config.lang)
+    path = write(config, out, date=date, lang=config.lang)
     s = cache.current()
     if s is not None:
         s.computed.append("explorer")

@@ -37,7 +37,7 @@ import shutil
 import signal
 import threading
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +88,7 @@ def write_report(
     lang: Lang | None = None,
     cache: bool = True,
     helpers: int | None = None,
+    ahead: bool | None = None,
 ) -> list[Path]:
     """Write the report into ``out`` and return the paths it shows there.
 
@@ -97,8 +98,11 @@ def write_report(
     ``cache``: keep answers, pages' data and files between runs (:mod:`.reuse`, under
     :func:`~explodice.questions.cache.answers_folder`); ``False`` computes everything and
     keeps nothing. :func:`last_session` then says what was reused and what computed.
-    ``helpers``: processes that draw pages beside this one (default
-    :func:`~.drawing.default_helpers`; 0: this one draws everything); the bytes are the same.
+    ``helpers``: processes that draw pages whole beside this one (default
+    :func:`~.drawing.default_helpers`, less the one of ``ahead``; 0: this one draws
+    everything); ``ahead``: a process computes the costliest pages' data and the explorer
+    beside this one (default :func:`.ahead.wanted`: on two cores or more); the bytes are the
+    same.
 
     >>> import tempfile
     >>> out = tempfile.mkdtemp()
@@ -133,7 +137,8 @@ def write_report(
                         config,
                         progress=progress,
                         date=date or _dt.date.today().isoformat(),
-                        helpers=drawing.default_helpers() if helpers is None else helpers,
+                        helpers=helpers,
+                        ahead=ahead,
                     )
             except Exception as err:
                 cause = _os_error(err)
@@ -172,7 +177,13 @@ def write_report(
 
 
 def _write_pages(
-    run: Path, config: ReportConfig, *, progress: bool, date: str, helpers: int
+    run: Path,
+    config: ReportConfig,
+    *,
+    progress: bool,
+    date: str,
+    helpers: int | None,
+    ahead: bool | None,
 ) -> list[str]:
     """Every page into ``run``: the PDF, a PNG per page, a CSV per table, the explorer
     (``explorer.html``), then the manifest; or, when this configuration was reported on this
@@ -182,17 +193,13 @@ def _write_pages(
     if names is None:
         # imported here: a report kept whole is copied without them (matplotlib, the pages,
         # the explorer, numba's kernels take seconds to import)
-        from explodice.present.explorer import EXPLORER_NAME
+        from explodice.present.report import ahead as aheads
 
-        names = _draw_pages(
-            run,
-            config,
-            progress=progress,
-            date=date,
-            helpers=helpers,
-            also=lambda: reuse.explorer(config, run / EXPLORER_NAME, date=date),
-        )
-        names.append(EXPLORER_NAME)
+        if ahead is None:
+            ahead = aheads.wanted()
+        if helpers is None:
+            helpers = max(0, drawing.default_helpers() - ahead)
+        names = _draw_pages(run, config, progress=progress, date=date, helpers=helpers, ahead=ahead)
         lines = [f"{_sha256(run / n)}  {n}" for n in names]
         (run / MANIFEST).write_text("\n".join(lines) + "\n", encoding="utf-8")
         names.append(MANIFEST)
@@ -204,25 +211,22 @@ def _write_pages(
 
 
 def _draw_pages(
-    run: Path,
-    config: ReportConfig,
-    *,
-    progress: bool,
-    date: str,
-    helpers: int,
-    also: Callable[[], object] = lambda: None,
+    run: Path, config: ReportConfig, *, progress: bool, date: str, helpers: int, ahead: bool
 ) -> list[str]:
-    """Every page's PDF page, PNG and CSVs into ``run``, page by page: its data (kept from an
-    earlier run where what it reads is unchanged, :func:`.reuse.kept_data`; else computed,
-    numba's first compilations overlapped, :mod:`.warmup`), its drawing (kept where its data
-    and what it reads are unchanged, :func:`.reuse.kept_drawing`; else drawn, whole by one of
-    ``helpers`` processes with nothing to draw, :mod:`.drawing`, or here); ``also()`` (the
-    explorer) while the helpers finish; then the report's PDF put together from the pages'
-    PDFs (:func:`.assemble.merge_pages`): the same bytes whatever was kept, and in one
-    process or several."""
+    """Every page's PDF page, PNG and CSVs into ``run``, page by page, then the explorer: a
+    page's data (kept from an earlier run where what it reads is unchanged,
+    :func:`.reuse.kept_data`; else computed, here or, with ``ahead``, the costliest pages' by
+    a helper process while this one works, :mod:`.ahead`; numba's first compilations
+    overlapped, :mod:`.warmup`), its drawing (kept where its data and what it reads are
+    unchanged, :func:`.reuse.kept_drawing`; else drawn, whole by one of ``helpers`` processes
+    with nothing to draw, :mod:`.drawing`, or here); then the report's PDF put together from
+    the pages' PDFs (:func:`.assemble.merge_pages`), and the explorer (by the ``ahead``
+    helper after its pages, else here while the drawing helpers finish): the same bytes
+    whatever was kept, and in one process or several."""
     import matplotlib
     from tqdm.auto import tqdm
 
+    from explodice.present.explorer import EXPLORER_NAME, write_explorer
     from explodice.present.report import assemble, contents
     from explodice.present.report.warmup import start_day_warm_up, stop, warm_roll_kernel
 
@@ -244,6 +248,7 @@ def _draw_pages(
             if ctx.cache["warm-up"] is not None:  # numba's cache lacks the day's kernels
                 warm_roll_kernel()  # compiles here while the day kernels compile there
 
+    early = _data_helper(ctx, specs, (write_explorer, run / EXPLORER_NAME, date)) if ahead else None
     pool = drawing.PngHelpers(helpers, dataclasses.replace(ctx, cache={})) if helpers else None
     bar = (
         tqdm(total=len(specs), unit="page", desc="report", leave=False, disable=None)
@@ -265,7 +270,10 @@ def _draw_pages(
         with matplotlib.rc_context({"text.parse_math": False}):
             for number, spec in enumerate(specs, 1):
                 slug = f"{number:02d}-{spec.name}"
-                data, digest = reuse.kept_data(spec.name, spec.data, ctx, before=warm_up)
+                got = early.page(spec.name) if early is not None else None
+                if got is None:
+                    got = reuse.kept_data(spec.name, spec.data, ctx, before=warm_up)
+                data, digest = got
                 png = run / f"{slug}.png"
                 kept = reuse.kept_drawing(slug, digest, ctx)
                 if kept is not None:
@@ -294,19 +302,33 @@ def _draw_pages(
                     names.append(csv)
                 if bar is not None:
                     bar.update(1)
-        also()  # while the helpers draw their last pages
+        if early is None:  # while the helpers draw their last pages
+            reuse.explorer(config, run / EXPLORER_NAME, date=date, write=write_explorer)
         if pool is not None:
             pool.finish()
+        for slug, digest, reads, pdf, png in drawn:
+            reuse.keep_drawing(slug, digest, ctx, reads, pdf, png.read_bytes())
+        assemble.merge_pages(pdfs, run / PDF_NAME, _metadata(config))
+        if early is not None and not early.explorer():
+            reuse.explorer(config, run / EXPLORER_NAME, date=date, write=write_explorer)
     finally:
         stop(ctx.cache.pop("warm-up", None))
+        if early is not None:
+            early.close()
         if pool is not None:
             pool.close()
         if bar is not None:
             bar.close()
-    for slug, digest, reads, pdf, png in drawn:
-        reuse.keep_drawing(slug, digest, ctx, reads, pdf, png.read_bytes())
-    assemble.merge_pages(pdfs, run / PDF_NAME, _metadata(config))
-    return names
+    return [*names, EXPLORER_NAME]
+
+
+def _data_helper(ctx: Context, specs: list[Any], explorer: tuple[Any, Path, str]) -> Any:
+    """The process that computes the pages of :data:`.ahead.AHEAD`, in its order, then
+    writes the explorer (``(write_explorer, path, date)``)."""
+    from explodice.present.report.ahead import AHEAD, DataHelper
+
+    chosen = sorted((s for s in specs if s.name in AHEAD), key=lambda s: AHEAD.index(s.name))
+    return DataHelper(ctx, [(s.name, s.data) for s in chosen], explorer)
 
 
 def _metadata(config: ReportConfig) -> dict[str, str]:

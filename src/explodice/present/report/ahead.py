@@ -1,0 +1,270 @@
+"""The pages' data on the second core: a helper process computes the data of the costliest
+pages (:data:`AHEAD`) and the explorer while this one computes the other pages and draws.
+
+Drawing a page needs its data only, and the explorer needs no page: the helper computes
+:data:`AHEAD`'s pages in the report's order (each before this process reaches it: the day
+and the day's policies, pages 7 and 8, first; the readings, the last page, last), then writes
+the explorer, while this process computes every other page and draws and saves every page.
+Nothing is done twice: the questions the explorer shares with pages (the day, the bestiary)
+are those of pages the helper computes, so it reads them from its own memory. Unlike the PNG
+helpers (:mod:`.drawing`, which draw each page a second time) the helper pays even on a busy
+machine: on the default configuration it takes about half of a cold report's CPU time (27 s
+of 55 s, measured under load) off this process.
+
+Each page's data come back pickled (:func:`.reuse.dumps`) with the hash :func:`.reuse.kept_data`
+keys its drawing by, what the helper's session of the cache reused and computed, and the
+warnings raised, which this process adds and raises when it reaches the page, in the page's
+order: the report, its files and what it says are those of a run in one process
+(``tests/test_cache.py`` compares every byte). A page the helper could not compute (an error,
+a helper that died, a ``data`` function that cannot be sent) is computed here, where its error,
+if any, is raised as in one process.
+
+A helper is a plain interpreter that imports explodice (as the warm-up, :mod:`.warmup`); it
+starts only when numba's cache holds the day's kernels (a first run compiles them in the
+warm-up process instead).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import pickle
+import subprocess
+import sys
+import threading
+import traceback
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from explodice.present.report.drawing import receive, send
+from explodice.present.report.kit import Context, PageData
+from explodice.present.report.reuse import dumps
+from explodice.questions import cache as answer_cache
+
+__all__ = ["AHEAD", "DataHelper", "serve", "wanted"]
+
+#: The pages whose data the helper computes, in the report's order: the costliest (the day's
+#: policies, the readings), the day and the bestiary (whose answers the explorer reads), and
+#: the levels and combat chapters' costliest, so that on the default configuration the two
+#: processes finish together (measured: 27 s and 28 s of CPU under load).
+AHEAD = (
+    "day",
+    "day-policies",
+    "gauge-sizing",
+    "save-dc",
+    "combat-hits",
+    "defence-base",
+    "bestiary-fp",
+    "bestiary",
+    "readings",
+)
+
+_SERVE = "from explodice.present.report.ahead import serve; serve()"
+
+#: One result: the page's pickled data (None: not computed there), the hash of its data as
+#: kept, the session's new reused, computed and ignored names, the warnings raised, an error.
+Result = tuple[bytes | None, str | None, tuple[list[str], list[str], list[str]], list[Any], str]
+
+
+def wanted() -> bool:
+    """Whether a report computes pages on a second core: ``EXPLODICE_DATA_HELPER`` ``1``
+    (yes) or ``0`` (no); else on two cores or more, when numba's cache holds the day's
+    kernels. Not gated on the load average: on the shared machine it read 3-4 while a report
+    with the helper took 27.4 s against 53.7 s without (CPU 48.7 s against 48.0 s); where the
+    cores are truly busy, the helper costs its start and the caches both processes fill
+    (about 2-5 s of CPU: measured once 52.9 s against 48.3 s)."""
+    from explodice.present.report.warmup import compiled
+
+    chosen = os.environ.get("EXPLODICE_DATA_HELPER", "").strip()
+    if chosen in ("0", "1"):
+        return chosen == "1"
+    return (os.cpu_count() or 1) >= 2 and compiled()
+
+
+class DataHelper:
+    """A helper process computing pages' data and the explorer (:meth:`page`, :meth:`explorer`
+    wait for a result; None: do it here)."""
+
+    def __init__(
+        self,
+        ctx: Context,
+        pages: list[tuple[str, Callable[[Context], PageData]]],
+        explorer: tuple[Callable[..., Any], Path, str] | None,
+    ) -> None:
+        self._results: dict[str, Result] = {}
+        self._done = threading.Condition()
+        self._open = True
+        session = answer_cache.current()
+        folder = session.folder if session is not None else None
+        sent = [(n, f) for n, f in pages if _picklable(f)]
+        if explorer is not None and not _picklable(explorer[0]):
+            explorer = None
+        self._expected = {n for n, _ in sent} | ({"explorer"} if explorer else set())
+        try:
+            job = dumps((Context(ctx.config, ctx.version, ctx.date, {}, ctx.contents),
+                         session is not None, folder, sent, explorer))  # fmt: skip
+        except Exception:  # noqa: BLE001 - what cannot be sent is done here
+            self._expected = set()
+        self._proc: subprocess.Popen[bytes] | None = None
+        if not self._expected:
+            return
+        package_root = str(Path(__file__).resolve().parents[3])
+        path = os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH")) if p)
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-c", _SERVE],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                env=os.environ | {"PYTHONPATH": path},
+            )
+        except OSError:  # pragma: no cover - no processes: this one computes everything
+            self._expected = set()
+            return
+        assert self._proc.stdin is not None
+        try:
+            send(self._proc.stdin, job)
+            self._proc.stdin.close()
+        except OSError:  # pragma: no cover - it died at once: this one computes everything
+            self._expected = set()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self._proc is not None and self._proc.stdout is not None
+        try:
+            while True:
+                name, result = receive(self._proc.stdout)
+                with self._done:
+                    self._results[name] = result
+                    self._done.notify_all()
+        except BaseException:  # noqa: BLE001 - the end, or a helper that died: done here
+            with self._done:
+                self._open = False
+                self._done.notify_all()
+
+    def _wait(self, name: str) -> Result | None:
+        if name not in self._expected:
+            return None
+        with self._done:
+            self._done.wait_for(lambda: name in self._results or not self._open)
+            result = self._results.pop(name, None)
+        if result is None:
+            return None
+        _account(result)
+        return result
+
+    def page(self, name: str) -> tuple[PageData, str | None] | None:
+        """Page ``name``'s data and its hash as kept, computed by the helper; None if it did
+        not (then this process computes it)."""
+        result = self._wait(name)
+        if result is None or result[0] is None:
+            return None
+        return pickle.loads(result[0]), result[1]
+
+    def explorer(self) -> bool:
+        """Wait for the explorer; False if the helper did not write it."""
+        result = self._wait("explorer")
+        return result is not None and not result[4]
+
+    def close(self) -> None:
+        """Stop the helper (its work is done, or no longer needed)."""
+        if self._proc is None:
+            return
+        if self._proc.poll() is None:
+            self._proc.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._proc.wait(timeout=10)
+            if self._proc.poll() is None:  # pragma: no cover
+                self._proc.kill()
+                self._proc.wait()
+        if self._proc.stdout is not None:
+            self._proc.stdout.close()
+        self._proc = None
+
+
+def _picklable(obj: Any) -> bool:
+    try:
+        pickle.dumps(obj)
+    except Exception:  # noqa: BLE001 - a local function (a test's stand-in): done here
+        return False
+    return True
+
+
+def _account(result: Result) -> None:
+    """Add the helper's reused, computed and ignored names to this process's session, and
+    raise its warnings here."""
+    session = answer_cache.current()
+    if session is not None:
+        reused, computed, ignored = result[2]
+        session.reused.extend(reused)
+        session.computed.extend(computed)
+        session.ignored.extend(ignored)
+    for message, category, filename, lineno in result[3]:
+        warnings.warn_explicit(message, category, filename, lineno)
+
+
+def serve() -> None:
+    """The helper: read the job (the context, whether a session of the cache is open and its
+    folder, the pages, the explorer), compute each, and send each result as it is done."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the report's process stops its helper
+    try:
+        ctx, in_session, folder, pages, explorer = receive(sys.stdin.buffer)
+    except EOFError:
+        return
+    out = os.fdopen(os.dup(1), "wb")  # the results; anything printed goes to stderr
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    with answer_cache.session(folder is not None, folder) if in_session else _none() as s:
+        for name, data in pages:
+            send(out, (name, _run(s, functools.partial(_page, name, data, ctx))))
+        if explorer is not None:
+            write, path, date = explorer
+            send(out, ("explorer", _run(s, functools.partial(_explorer, ctx, write, path, date))))
+
+
+@contextlib.contextmanager
+def _none() -> Any:
+    yield None
+
+
+def _page(name: str, data: Callable[[Context], PageData], ctx: Context) -> tuple[bytes, Any]:
+    from explodice.present.report import reuse
+
+    result, digest = reuse.kept_data(name, data, ctx)
+    return dumps(result), digest
+
+
+def _explorer(ctx: Context, write: Callable[..., Any], path: Path, date: str) -> tuple[None, None]:
+    from explodice.present.report import reuse
+
+    reuse.explorer(ctx.config, path, date=date, write=write)
+    return None, None
+
+
+def _run(session: Any, job: Callable[[], tuple[Any, Any]]) -> Result:
+    """``job()``'s payload and hash, with what ``session`` recorded and the warnings raised
+    meanwhile; on an error, no payload and the traceback."""
+    marks = [len(x) for x in _lists(session)]
+    error = ""
+    with warnings.catch_warnings(record=True) as caught:
+        try:
+            payload, digest = job()
+        except Exception:  # noqa: BLE001 - this page is computed again in the report's process
+            payload, digest, error = None, None, traceback.format_exc()
+    records = tuple(x[m:] for x, m in zip(_lists(session), marks))
+    if error:  # the report's process computes it again and records it then
+        records = ([], [], [])
+    said = [(w.message, w.category, w.filename, w.lineno) for w in caught]
+    if error:
+        said = []
+    return payload, digest, records, said, error  # type: ignore[return-value]
+
+
+def _lists(session: Any) -> tuple[list[str], list[str], list[str]]:
+    if session is None:
+        return [], [], []
+    return session.reused, session.computed, session.ignored
