@@ -37,7 +37,7 @@ import shutil
 import signal
 import threading
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -228,7 +228,7 @@ def _draw_pages(
 
     from explodice.present.explorer import EXPLORER_NAME, write_explorer
     from explodice.present.report import assemble, contents
-    from explodice.present.report.warmup import start_day_warm_up, stop, warm_roll_kernel
+    from explodice.present.report.warmup import stop
 
     matplotlib.use("Agg", force=False)
     names = [PDF_NAME]
@@ -239,14 +239,6 @@ def _draw_pages(
         date,
         contents=tuple((number, spec.contents) for number, spec in enumerate(specs, 1))[1:],
     )
-
-    def warm_up() -> None:  # before the first page computed: none if every page is kept
-        if "warm-up" not in ctx.cache:
-            ctx.cache["warm-up"] = start_day_warm_up(
-                config.day, config.rules, simulated=config.day_method == "simulate"
-            )
-            if ctx.cache["warm-up"] is not None:  # numba's cache lacks the day's kernels
-                warm_roll_kernel()  # compiles here while the day kernels compile there
 
     early = _data_helper(ctx, specs, (write_explorer, run / EXPLORER_NAME, date)) if ahead else None
     pool = drawing.PngHelpers(helpers, dataclasses.replace(ctx, cache={})) if helpers else None
@@ -272,7 +264,7 @@ def _draw_pages(
                 slug = f"{number:02d}-{spec.name}"
                 got = early.page(spec.name) if early is not None else None
                 if got is None:
-                    got = reuse.kept_data(spec.name, spec.data, ctx, before=warm_up)
+                    got = reuse.kept_data(spec.name, spec.data, ctx, before=_warm_up(ctx))
                 data, digest = got
                 png = run / f"{slug}.png"
                 kept = reuse.kept_drawing(slug, digest, ctx)
@@ -289,11 +281,7 @@ def _draw_pages(
                         and pool.idle
                         and pool.submit(spec.draw, data, png, PNG_DPI, done)
                     ):
-                        with reuse.recording(ctx) as (copy, reads):
-                            figure = spec.draw(copy, data)
-                        pdfs[-1] = assemble.page_pdf(figure)
-                        figure.savefig(png, dpi=PNG_DPI)
-                        figure.clear()
+                        pdfs[-1], reads = _draw_here(spec, data, ctx, png)
                         drawn.append((slug, digest, reads, pdfs[-1], png))
                 names.append(png.name)
                 for name, frame in data.tables.items():
@@ -320,6 +308,38 @@ def _draw_pages(
         if bar is not None:
             bar.close()
     return [*names, EXPLORER_NAME]
+
+
+def _warm_up(ctx: Context) -> Callable[[], None]:
+    """What to run before the first page computed (none if every page is kept): the day's
+    kernels compiled in a warm-up process where numba's cache lacks them, while the roll
+    kernel compiles here (:mod:`.warmup`); once."""
+
+    def start() -> None:
+        from explodice.present.report.warmup import start_day_warm_up, warm_roll_kernel
+
+        if "warm-up" not in ctx.cache:
+            config = ctx.config
+            ctx.cache["warm-up"] = start_day_warm_up(
+                config.day, config.rules, simulated=config.day_method == "simulate"
+            )
+            if ctx.cache["warm-up"] is not None:  # numba's cache lacks the day's kernels
+                warm_roll_kernel()  # compiles here while the day kernels compile there
+
+    return start
+
+
+def _draw_here(spec: Any, data: Any, ctx: Context, png: Path) -> tuple[bytes, set[str]]:
+    """A page drawn in this process: its one-page PDF and the configuration's fields its
+    drawing read; its PNG saved to ``png``."""
+    from explodice.present.report import assemble
+
+    with reuse.recording(ctx) as (copy, reads):
+        figure = spec.draw(copy, data)
+    pdf = assemble.page_pdf(figure)
+    figure.savefig(png, dpi=PNG_DPI)
+    figure.clear()
+    return pdf, set(reads)
 
 
 def _data_helper(ctx: Context, specs: list[Any], explorer: tuple[Any, Path, str]) -> Any:
