@@ -18,7 +18,6 @@ Shown by the report's page ``gauge-sizing`` and ``explodice size-gauges``.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -30,7 +29,7 @@ from explodice.day.scenario import Scenario
 from explodice.game.build import LEVELS, Build
 from explodice.game.rules import Rules
 from explodice.questions.answer import Answer, Kind, Provenance, roller_policies
-from explodice.questions.registry import Question, register
+from explodice.questions.registry import Question, ask_each_build, register
 from explodice.sweeps.levels import SIZING_RISK, size_gauges
 
 __all__ = ["QUESTION", "SIZING_KINDS", "SizingInputs", "compute", "tightest_line"]
@@ -174,10 +173,7 @@ def compute(inputs: SizingInputs, **how: Any) -> Answer:
 def per_build(inputs: SizingInputs, **how: Any) -> Answer:
     """The sizing of several builds each on its own day, as each build's answer asked alone
     (kept on its own) put end to end; the lines read from the rows as one call does."""
-    parts = [QUESTION.ask(dataclasses.replace(inputs, builds=(b,)), **how) for b in inputs.builds]
-    frame = pd.concat([a.tables["gauges"] for a in parts], ignore_index=True)
-    policies = tuple(p for a in parts for p in a.provenance.policies)
-    prov = dataclasses.replace(parts[0].provenance, policies=policies)
+    frame, prov, _ = ask_each_build(QUESTION, inputs, "gauges", **how)
     tables = {"gauges": frame, "lines": _lines(frame)}
     return Answer("gauge_sizing", tables, SIZING_KINDS, prov, {"risk": inputs.risk})
 

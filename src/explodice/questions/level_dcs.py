@@ -19,7 +19,6 @@ Shown by the report's page ``level-dcs`` and ``explodice levels --table dcs``.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +29,7 @@ from explodice.game.build import LEVELS, Build, TestChoice
 from explodice.game.rules import Advantage, Rules
 from explodice.game.tables import SYSTEMS, System
 from explodice.questions.answer import Answer, Kind, Provenance, roller_policies
-from explodice.questions.registry import Question, register
+from explodice.questions.registry import Question, ask_each_build, register
 
 __all__ = ["LEVEL_DCS_KINDS", "LevelDCsInputs", "QUESTION", "compute"]
 
@@ -106,11 +105,8 @@ def compute(inputs: LevelDCsInputs) -> Answer:
 def per_build(inputs: LevelDCsInputs) -> Answer:
     """The answer over several builds as each build's answer, asked alone (kept on its own),
     put end to end: rows are per build, in the builds' order, as one call over all of them."""
-    parts = [QUESTION.ask(dataclasses.replace(inputs, builds=(b,))) for b in inputs.builds]
-    frame = pd.concat([a.tables["dcs"] for a in parts], ignore_index=True)
-    policies = tuple(p for a in parts for p in a.provenance.policies)
-    prov = dataclasses.replace(parts[0].provenance, policies=policies)
-    return Answer("level_dcs", {"dcs": frame}, LEVEL_DCS_KINDS, prov, parts[0].extra)
+    frame, prov, first = ask_each_build(QUESTION, inputs, "dcs")
+    return Answer("level_dcs", {"dcs": frame}, LEVEL_DCS_KINDS, prov, first.extra)
 
 
 QUESTION = register(

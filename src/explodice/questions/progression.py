@@ -11,18 +11,15 @@ Shown by the report's page ``levels-progression`` and ``explodice levels --table
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
-
-import pandas as pd
 
 from explodice.analysis.levels import progression
 from explodice.game.build import LEVELS, Build, TestChoice
 from explodice.game.rules import Advantage, Rules
 from explodice.game.tables import SYSTEMS, System
 from explodice.questions.answer import Answer, Kind, Provenance, roller_policies
-from explodice.questions.registry import Question, register
+from explodice.questions.registry import Question, ask_each_build, register
 
 __all__ = ["PROGRESSION_KINDS", "ProgressionInputs", "QUESTION", "compute"]
 
@@ -96,11 +93,8 @@ def compute(inputs: ProgressionInputs) -> Answer:
 def per_build(inputs: ProgressionInputs) -> Answer:
     """The answer over several builds as each build's answer, asked alone (kept on its own),
     put end to end: rows are per build, in the builds' order, as one call over all of them."""
-    parts = [QUESTION.ask(dataclasses.replace(inputs, builds=(b,))) for b in inputs.builds]
-    frame = pd.concat([a.tables["progression"] for a in parts], ignore_index=True)
-    policies = tuple(p for a in parts for p in a.provenance.policies)
-    prov = dataclasses.replace(parts[0].provenance, policies=policies)
-    return Answer("progression", {"progression": frame}, PROGRESSION_KINDS, prov, parts[0].extra)
+    frame, prov, first = ask_each_build(QUESTION, inputs, "progression")
+    return Answer("progression", {"progression": frame}, PROGRESSION_KINDS, prov, first.extra)
 
 
 QUESTION = register(

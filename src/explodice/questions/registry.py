@@ -38,6 +38,7 @@ __all__ = [
     "MODULES",
     "Question",
     "ask",
+    "ask_each_build",
     "canonical",
     "catalogue",
     "forget",
@@ -168,6 +169,21 @@ def question(name: str) -> Question[Any]:
 def ask(name: str, inputs: Any, **how: Any) -> Answer:
     """The answer of question ``name`` for ``inputs`` (computed once per run)."""
     return question(name).ask(inputs, **how)
+
+
+def ask_each_build(
+    asked: Question[Any], inputs: Any, table: str, **how: Any
+) -> tuple[Any, Any, Answer]:
+    """``asked`` of each build of ``inputs`` alone (each answer kept on its own, so that an
+    edit of one build computes one), its table ``table`` put end to end: the rows per build
+    in the builds' order, as one call over all of them gives them; the provenance naming
+    every build's policies; the first build's answer (for its ``extra``)."""
+    import pandas as pd
+
+    parts = [asked.ask(dataclasses.replace(inputs, builds=(b,)), **how) for b in inputs.builds]
+    frame = pd.concat([a.tables[table] for a in parts], ignore_index=True)
+    policies = tuple(p for a in parts for p in a.provenance.policies)
+    return frame, dataclasses.replace(parts[0].provenance, policies=policies), parts[0]
 
 
 def forget() -> None:
