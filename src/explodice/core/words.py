@@ -19,6 +19,7 @@ translates them.
 from __future__ import annotations
 
 import numbers
+import string
 from collections.abc import Callable
 from typing import Any
 
@@ -80,8 +81,6 @@ class Phrase:
     def render(self, translate: Callable[[str], str], value: Callable[[Any, str], str]) -> str:
         """The sentence with ``translate`` applied to each template (this one's and its
         holes' phrases') and ``value(v, spec)`` writing each other hole."""
-        import string
-
         text = translate(self.template)
         out = []
         for literal, name, spec, conversion in string.Formatter().parse(text):

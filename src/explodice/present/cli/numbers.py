@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
+from functools import partial
 
 from explodice.core.numbers import read_decimal
 from explodice.core.words import Phrase
@@ -49,21 +50,22 @@ def written(value: int) -> str:
 def parse_integer(text: str, *, lo: int | None = None, hi: int | None = None) -> int:
     """``text`` as an integer in ``lo..hi`` (inclusive), or ``argparse.ArgumentTypeError``."""
     shown = text if len(text) <= MAX_TEXT else f"{text[:MAX_TEXT]}...({len(text)} chars)"
-    error = type_error(
-        Phrase("expected {allowed}, but {text!r} was passed", allowed=_allowed(lo, hi), text=shown)
+    error = partial(  # the refusal, made only when the text is refused
+        type_error,
+        Phrase("expected {allowed}, but {text!r} was passed", allowed=_allowed(lo, hi), text=shown),
     )
     try:
         value = read_decimal(text)
     except ValueError:
-        raise error from None
+        raise error() from None
     # bounds first: comparing is cheap even for 1e999999999, turning it into an int is not
     if (lo is not None and value < lo) or (hi is not None and value > hi):
-        raise error
+        raise error()
     if lo is None or hi is None:
         if abs(value.adjusted()) > 4300:  # Python's own limit on digits of an int from text
-            raise error
+            raise error()
     if value != value.to_integral_value():
-        raise error
+        raise error()
     return int(value)
 
 
@@ -92,17 +94,18 @@ def probability(text: str) -> float:
     argparse.ArgumentTypeError: expected a probability in 0..1 (or 0%..100%), but '1.5' was passed
     """
     shown = text if len(text) <= MAX_TEXT else f"{text[:MAX_TEXT]}...({len(text)} chars)"
-    error = type_error(
-        Phrase("expected a probability in 0..1 (or 0%..100%), but {text!r} was passed", text=shown)
+    error = partial(  # the refusal, made only when the text is refused
+        type_error,
+        Phrase("expected a probability in 0..1 (or 0%..100%), but {text!r} was passed", text=shown),
     )
     body = text.strip()
     scale = Decimal(100) if body.endswith("%") else Decimal(1)
     try:
         value = read_decimal(body.removesuffix("%")) / scale
     except ValueError:
-        raise error from None
+        raise error() from None
     if not 0 <= value <= 1:
-        raise error
+        raise error()
     return float(value)
 
 
@@ -117,15 +120,16 @@ def seconds(text: str) -> float:
     (60.0, 0.5)
     """
     shown = text if len(text) <= MAX_TEXT else f"{text[:MAX_TEXT]}...({len(text)} chars)"
-    error = type_error(
+    error = partial(  # the refusal, made only when the text is refused
+        type_error,
         Phrase(
             "expected a number of seconds > 0 (at most 10^6), but {text!r} was passed", text=shown
-        )
+        ),
     )
     try:
         value = read_decimal(text)
     except ValueError:
-        raise error from None
+        raise error() from None
     if not 0 < value <= MAX_SECONDS:
-        raise error
+        raise error()
     return float(value)
