@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
@@ -335,6 +336,46 @@ def test_pages_drawn_in_helpers_are_the_serial_bytes(few_pages, tmp_path):
     serial = _files(tmp_path / "serial")
     assert sum(n.endswith(".png") for n in serial) == len(PAGES)
     assert _files(tmp_path / "helpers") == serial  # every PNG and CSV, and the PDF
+
+
+def test_pages_drawn_by_the_idle_data_helper_are_the_serial_bytes(few_pages, tmp_path):
+    # no drawing helper: the data helper computes the day's page, then, idle (the stand-in
+    # explorer cannot be sent), draws pages whole while this process draws the others
+    write_report(out=tmp_path / "serial", date="2026-12-01", cache=False, helpers=0, ahead=False)
+    write_report(out=tmp_path / "ahead", date="2026-12-01", cache=False, helpers=0, ahead=True)
+    assert _files(tmp_path / "ahead") == _files(tmp_path / "serial")
+
+
+def test_the_data_helper_draws_a_page_once_idle(tmp_path):
+    from explodice.present.report.ahead import DataHelper
+    from explodice.present.report.assemble import page_pdf
+    from explodice.present.report.pages import day, title
+
+    ctx = Context(load_config(), "test", "2026-12-01")
+    helper = DataHelper(ctx, [("day", day.data)], None)
+    drawn: list[tuple[bytes, set[str]]] = []
+    try:
+        assert not helper.idle  # its page first
+        assert helper.page("day") is not None
+        data = title.data(ctx)
+        assert helper.idle and helper.submit(title.draw, data, tmp_path / "a.png", 40, _keep(drawn))
+        assert not helper.idle  # one page at a time
+        assert not helper.submit(title.draw, data, tmp_path / "b.png", 40, _keep(drawn))
+        helper.finish()
+        assert helper.idle
+    finally:
+        helper.close()
+    with matplotlib.rc_context({"text.parse_math": False}):
+        figure = title.draw(ctx, data)
+        pdf = page_pdf(figure)
+        figure.savefig(tmp_path / "here.png", dpi=40)
+    assert [d[0] for d in drawn] == [pdf]  # the bytes drawn here, and only one page sent
+    assert (tmp_path / "a.png").read_bytes() == (tmp_path / "here.png").read_bytes()
+    assert not (tmp_path / "b.png").exists()
+
+
+def _keep(drawn: list) -> Any:
+    return lambda pdf, reads: drawn.append((pdf, reads))
 
 
 def test_pages_computed_ahead_are_kept_and_counted_as_here(few_pages, tmp_path, monkeypatch):

@@ -39,12 +39,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from explodice.present.report.drawing import receive, send
+from explodice.present.report.drawing import draw_pages, outcome, receive, send, spawn, stop
 from explodice.present.report.kit import Context, PageData
 from explodice.present.report.reuse import dumps
 from explodice.questions import cache as answer_cache
 
-__all__ = ["AHEAD", "DataHelper", "serve", "wanted"]
+__all__ = ["AHEAD", "DataHelper", "serve", "start", "wanted"]
 
 #: The pages whose data the helper computes, in the report's order: the costliest (the day's
 #: policies, the readings), the day and the bestiary (whose answers the explorer reads), and
@@ -67,6 +67,12 @@ _SERVE = "from explodice.present.report.ahead import serve; serve()"
 #: One result: the page's pickled data (None: not computed there), the hash of its data as
 #: kept, the session's new reused, computed and ignored names, the warnings raised, an error.
 Result = tuple[bytes | None, str | None, tuple[list[str], list[str], list[str]], list[Any], str]
+
+
+def start() -> subprocess.Popen[bytes] | None:
+    """The helper's interpreter, started now: it imports the pages while this process does,
+    then waits for its job (:class:`DataHelper`); None if no process can start."""
+    return spawn(_SERVE)
 
 
 def wanted() -> bool:
@@ -93,8 +99,12 @@ class DataHelper:
         ctx: Context,
         pages: list[tuple[str, Callable[[Context], PageData]]],
         explorer: tuple[Callable[..., Any], Path, str] | None,
+        proc: subprocess.Popen[bytes] | None = None,
     ) -> None:
         self._results: dict[str, Result] = {}
+        self._arrived: set[str] = set()  # every result received, taken or not
+        self._drawing: list[Callable[[bytes, set[str]], None]] = []  # pages sent to draw
+        self._errors: list[Exception] = []  # the drawing's
         self._done = threading.Condition()
         self._open = True
         session = answer_cache.current()
@@ -110,23 +120,16 @@ class DataHelper:
             self._expected = set()
         self._proc: subprocess.Popen[bytes] | None = None
         if not self._expected:
+            if proc is not None:
+                stop(proc)
             return
-        package_root = str(Path(__file__).resolve().parents[3])
-        path = os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH")) if p)
-        try:
-            self._proc = subprocess.Popen(
-                [sys.executable, "-c", _SERVE],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                env=os.environ | {"PYTHONPATH": path},
-            )
-        except OSError:  # pragma: no cover - no processes: this one computes everything
+        self._proc = proc if proc is not None else start()
+        if self._proc is None:  # pragma: no cover - no processes: this one computes everything
             self._expected = set()
             return
         assert self._proc.stdin is not None
         try:
             send(self._proc.stdin, job)
-            self._proc.stdin.close()
         except OSError:  # pragma: no cover - it died at once: this one computes everything
             self._expected = set()
         threading.Thread(target=self._read, daemon=True).start()
@@ -136,13 +139,63 @@ class DataHelper:
         try:
             while True:
                 name, result = receive(self._proc.stdout)
+                if name == "drawn":  # a page drawn whole, in the order they were sent
+                    error = outcome(result, self._drawing[0])
+                    with self._done:
+                        self._drawing.pop(0)
+                        self._errors.extend([error] if error is not None else [])
+                        self._done.notify_all()
+                    continue
                 with self._done:
                     self._results[name] = result
+                    self._arrived.add(name)
                     self._done.notify_all()
         except BaseException:  # noqa: BLE001 - the end, or a helper that died: done here
             with self._done:
                 self._open = False
                 self._done.notify_all()
+
+    @property
+    def idle(self) -> bool:
+        """Whether the helper is done with its pages and the explorer and draws nothing: a
+        page submitted now is drawn at once."""
+        with self._done:
+            return self._open and self._expected <= self._arrived and not self._drawing
+
+    def submit(
+        self,
+        draw: Callable[[Any, Any], Any],
+        data: Any,
+        path: Path,
+        dpi: int,
+        done: Callable[[bytes, set[str]], None],
+    ) -> bool:
+        """Have the helper, once :attr:`idle`, draw a page whole (as
+        :meth:`.drawing.PngHelpers.submit`); False if it cannot (this process draws it)."""
+        if self._proc is None or self._proc.stdin is None or not self.idle:
+            return False
+        try:
+            task = dumps((draw, data, str(path), dpi))
+        except Exception:  # noqa: BLE001 - this process draws it
+            return False
+        with self._done:
+            self._drawing.append(done)
+        try:
+            send(self._proc.stdin, task)
+        except OSError:  # it stopped: this process draws the page
+            with self._done:
+                self._drawing.remove(done)
+            return False
+        return True
+
+    def finish(self) -> None:
+        """Wait for the pages sent to draw; raise the first error of their drawing."""
+        with self._done:
+            self._done.wait_for(lambda: not self._drawing or not self._open)
+            if self._drawing:
+                self._errors.append(RuntimeError("the data helper stopped while drawing a page"))
+            if self._errors:
+                raise self._errors[0]
 
     def _wait(self, name: str) -> Result | None:
         if name not in self._expected:
@@ -170,18 +223,9 @@ class DataHelper:
 
     def close(self) -> None:
         """Stop the helper (its work is done, or no longer needed)."""
-        if self._proc is None:
-            return
-        if self._proc.poll() is None:
-            self._proc.terminate()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self._proc.wait(timeout=10)
-            if self._proc.poll() is None:  # pragma: no cover
-                self._proc.kill()
-                self._proc.wait()
-        if self._proc.stdout is not None:
-            self._proc.stdout.close()
-        self._proc = None
+        if self._proc is not None:
+            stop(self._proc)
+            self._proc = None
 
 
 def _picklable(obj: Any) -> bool:
@@ -211,6 +255,8 @@ def serve() -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the report's process stops its helper
+    import explodice.present.report.contents  # noqa: F401 - the pages, while the job comes
+
     try:
         ctx, in_session, folder, pages, explorer = receive(sys.stdin.buffer)
     except EOFError:
@@ -224,6 +270,8 @@ def serve() -> None:
         if explorer is not None:
             write, path, date = explorer
             send(out, ("explorer", _run(s, functools.partial(_explorer, ctx, write, path, date))))
+    # then, idle, pages to draw whole while the report's process draws the others
+    draw_pages(ctx, sys.stdin.buffer, lambda answer: send(out, ("drawn", answer)))
 
 
 @contextlib.contextmanager

@@ -37,7 +37,17 @@ from typing import IO, Any
 
 from explodice.present.report.reuse import dumps
 
-__all__ = ["PngHelpers", "default_helpers", "receive", "send", "serve"]
+__all__ = [
+    "PngHelpers",
+    "default_helpers",
+    "draw_pages",
+    "outcome",
+    "receive",
+    "send",
+    "serve",
+    "spawn",
+    "stop",
+]
 
 _SERVE = "from explodice.present.report.drawing import serve; serve()"
 
@@ -85,18 +95,10 @@ class PngHelpers:
         self._procs: list[subprocess.Popen[bytes]] = []
         self._busy = 0  # pages submitted and not yet drawn
         self._lock = threading.Lock()
-        package_root = str(Path(__file__).resolve().parents[3])
-        path = os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH")) if p)
         start = dumps(context)
         for _ in range(n):
-            try:
-                proc = subprocess.Popen(
-                    [sys.executable, "-c", _SERVE],
-                    stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE,
-                    env=os.environ | {"PYTHONPATH": path},
-                )
-            except OSError:  # pragma: no cover - no processes: this one saves the PNGs
+            proc = spawn(_SERVE)
+            if proc is None:  # pragma: no cover - no processes: this one saves the PNGs
                 break
             self._procs.append(proc)
             thread = threading.Thread(target=self._feed, args=(proc, start), daemon=True)
@@ -147,13 +149,9 @@ class PngHelpers:
                     if self._errors:
                         continue
                     send(proc.stdin, task)
-                    status, detail = receive(proc.stdout)
-                    if status == "oserror":
-                        self._errors.append(OSError(*detail))
-                    elif status != "ok":
-                        self._errors.append(RuntimeError(f"a page could not be drawn:\n{detail}"))
-                    else:
-                        done(*detail)
+                    error = outcome(receive(proc.stdout), done)
+                    if error is not None:
+                        self._errors.append(error)
                 finally:
                     with self._lock:
                         self._busy -= 1
@@ -179,32 +177,81 @@ class PngHelpers:
                 if proc.stdin is not None:
                     proc.stdin.close()
         for proc in self._procs:
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:  # pragma: no cover
-                proc.kill()
-                proc.wait()
-            if proc.stdout is not None:
-                proc.stdout.close()
+            stop(proc, wait=30)
         self._procs = []
+
+
+def spawn(code: str) -> subprocess.Popen[bytes] | None:
+    """A helper: a plain interpreter running ``code`` with this package on its path, its
+    standard input and output piped to this process; None if no process can start."""
+    package_root = str(Path(__file__).resolve().parents[3])
+    path = os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH")) if p)
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-c", code],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=os.environ | {"PYTHONPATH": path},
+        )
+    except OSError:  # pragma: no cover - no processes: this one does the work
+        return None
+
+
+def stop(proc: subprocess.Popen[bytes], *, wait: float = 0.0) -> None:
+    """End helper ``proc``: its input closed, ``wait`` seconds for it to finish, then
+    terminated (killed if it lingers); its output closed. Harmless on one already ended."""
+    with contextlib.suppress(OSError):
+        if proc.stdin is not None:
+            proc.stdin.close()
+    try:
+        proc.wait(timeout=wait)
+    except subprocess.TimeoutExpired:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            proc.kill()
+            proc.wait()
+    if proc.stdout is not None:
+        proc.stdout.close()
+
+
+def outcome(answer: tuple[str, Any], done: Callable[[bytes, set[str]], None]) -> Exception | None:
+    """A helper's answer to a page (:func:`draw_pages`): ``done(pdf, fields)`` called with the
+    page drawn, or the helper's error returned (to be raised in this process)."""
+    status, detail = answer
+    if status == "oserror":
+        return OSError(*detail)
+    if status != "ok":
+        return RuntimeError(f"a page could not be drawn:\n{detail}")
+    done(*detail)
+    return None
 
 
 def serve() -> None:
     """A helper's loop: read the report's context, then pages to draw until the input ends."""
     import signal
 
-    import matplotlib
-
-    from explodice.present.report.assemble import page_pdf
-    from explodice.present.report.reuse import recording
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the report's process stops its helpers
-    matplotlib.use("Agg")
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     try:
         ctx = receive(stdin)
     except EOFError:
         return
+    draw_pages(ctx, stdin, lambda answer: send(stdout, answer))
+
+
+def draw_pages(ctx: Any, stdin: IO[bytes], answer: Callable[[tuple[str, Any]], None]) -> None:
+    """Draw the pages read on ``stdin`` (``(draw, data, path, dpi)``, as :meth:`PngHelpers.submit`
+    sends them) until it ends, each answered with ``answer(("ok", (pdf, fields)))``,
+    ``answer(("oserror", (errno, strerror)))`` or ``answer(("error", traceback))``. Also the
+    data helper's last task, once its pages and the explorer are done (:mod:`.ahead`)."""
+    import matplotlib
+
+    from explodice.present.report.assemble import page_pdf
+    from explodice.present.report.reuse import recording
+
+    matplotlib.use("Agg")
     while True:
         try:
             draw, data, path, dpi = receive(stdin)
@@ -217,8 +264,8 @@ def serve() -> None:
                 pdf = page_pdf(figure)  # its PDF, then its PNG
                 figure.savefig(path, dpi=dpi)
             figure.clear()
-            send(stdout, ("ok", (pdf, set(reads))))
+            answer(("ok", (pdf, set(reads))))
         except OSError as err:
-            send(stdout, ("oserror", (err.errno, err.strerror or str(err))))
+            answer(("oserror", (err.errno, err.strerror or str(err))))
         except Exception:  # noqa: BLE001 - sent to the report's process, raised there
-            send(stdout, ("error", traceback.format_exc()))
+            answer(("error", traceback.format_exc()))

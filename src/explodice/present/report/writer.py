@@ -35,6 +35,7 @@ import hashlib
 import os
 import shutil
 import signal
+import subprocess
 import threading
 import warnings
 from collections.abc import Callable, Iterator
@@ -199,7 +200,15 @@ def _write_pages(
             ahead = aheads.wanted()
         if helpers is None:
             helpers = max(0, drawing.default_helpers() - ahead)
-        names = _draw_pages(run, config, progress=progress, date=date, helpers=helpers, ahead=ahead)
+        # the data helper's interpreter starts now, importing while this process imports
+        spawned = aheads.start() if ahead else None
+        try:
+            names = _draw_pages(
+                run, config, progress=progress, date=date, helpers=helpers, spawned=spawned
+            )
+        finally:
+            if spawned is not None:
+                drawing.stop(spawned)
         lines = [f"{_sha256(run / n)}  {n}" for n in names]
         (run / MANIFEST).write_text("\n".join(lines) + "\n", encoding="utf-8")
         names.append(MANIFEST)
@@ -211,18 +220,25 @@ def _write_pages(
 
 
 def _draw_pages(
-    run: Path, config: ReportConfig, *, progress: bool, date: str, helpers: int, ahead: bool
+    run: Path,
+    config: ReportConfig,
+    *,
+    progress: bool,
+    date: str,
+    helpers: int,
+    spawned: subprocess.Popen[bytes] | None,
 ) -> list[str]:
     """Every page's PDF page, PNG and CSVs into ``run``, page by page, then the explorer: a
     page's data (kept from an earlier run where what it reads is unchanged,
-    :func:`.reuse.kept_data`; else computed, here or, with ``ahead``, the costliest pages' by
-    a helper process while this one works, :mod:`.ahead`; numba's first compilations
+    :func:`.reuse.kept_data`; else computed, here or, with a data helper (``spawned``), the
+    costliest pages' by it while this one works, :mod:`.ahead`; numba's first compilations
     overlapped, :mod:`.warmup`), its drawing (kept where its data and what it reads are
     unchanged, :func:`.reuse.kept_drawing`; else drawn, whole by one of ``helpers`` processes
-    with nothing to draw, :mod:`.drawing`, or here); then the report's PDF put together from
-    the pages' PDFs (:func:`.assemble.merge_pages`), and the explorer (by the ``ahead``
-    helper after its pages, else here while the drawing helpers finish): the same bytes
-    whatever was kept, and in one process or several."""
+    with nothing to draw, :mod:`.drawing`, or by the data helper once its pages and the
+    explorer are done, or here); then the report's PDF put together from the pages' PDFs
+    (:func:`.assemble.merge_pages`), and the explorer (by the data helper after its pages,
+    else here while the drawing helpers finish): the same bytes whatever was kept,
+    and in one process or several."""
     import matplotlib
     from tqdm.auto import tqdm
 
@@ -233,20 +249,14 @@ def _draw_pages(
     matplotlib.use("Agg", force=False)
     names = [PDF_NAME]
     specs = contents.PAGES
-    ctx = Context(
-        config,
-        __version__,
-        date,
-        contents=tuple((number, spec.contents) for number, spec in enumerate(specs, 1))[1:],
-    )
-
-    early = _data_helper(ctx, specs, (write_explorer, run / EXPLORER_NAME, date)) if ahead else None
+    ctx = Context(config, __version__, date, contents=_contents(specs))
+    explorer = (write_explorer, run / EXPLORER_NAME, date)
+    early = _data_helper(ctx, specs, explorer, spawned) if spawned is not None else None
     pool = drawing.PngHelpers(helpers, dataclasses.replace(ctx, cache={})) if helpers else None
-    bar = (
-        tqdm(total=len(specs), unit="page", desc="report", leave=False, disable=None)
-        if progress
-        else None
-    )
+    drawers = [d for d in (pool, early) if d is not None]  # the data helper draws once idle
+    bar = None
+    if progress:
+        bar = tqdm(total=len(specs), unit="page", desc="report", leave=False, disable=None)
     pdfs: list[bytes] = []
     drawn: list[tuple[str, str | None, set[str], bytes, Path]] = []
 
@@ -276,10 +286,8 @@ def _draw_pages(
                     # to the next page's data); else this process draws it
                     pdfs.append(b"")
                     done = drawn_by_helper(len(pdfs) - 1, slug, digest, png)
-                    if not (
-                        pool is not None
-                        and pool.idle
-                        and pool.submit(spec.draw, data, png, PNG_DPI, done)
+                    if not any(
+                        d.idle and d.submit(spec.draw, data, png, PNG_DPI, done) for d in drawers
                     ):
                         pdfs[-1], reads = _draw_here(spec, data, ctx, png)
                         drawn.append((slug, digest, reads, pdfs[-1], png))
@@ -292,8 +300,8 @@ def _draw_pages(
                     bar.update(1)
         if early is None:  # while the helpers draw their last pages
             reuse.explorer(config, run / EXPLORER_NAME, date=date, write=write_explorer)
-        if pool is not None:
-            pool.finish()
+        for d in drawers:
+            d.finish()
         for slug, digest, reads, pdf, png in drawn:
             reuse.keep_drawing(slug, digest, ctx, reads, pdf, png.read_bytes())
         assemble.merge_pages(pdfs, run / PDF_NAME, _metadata(config))
@@ -301,13 +309,16 @@ def _draw_pages(
             reuse.explorer(config, run / EXPLORER_NAME, date=date, write=write_explorer)
     finally:
         stop(ctx.cache.pop("warm-up", None))
-        if early is not None:
-            early.close()
-        if pool is not None:
-            pool.close()
+        for d in drawers:
+            d.close()
         if bar is not None:
             bar.close()
     return [*names, EXPLORER_NAME]
+
+
+def _contents(specs: list[Any]) -> tuple[tuple[int, str], ...]:
+    """The table of contents: each page's number and entry, the title page's left out."""
+    return tuple((number, spec.contents) for number, spec in enumerate(specs, 1))[1:]
 
 
 def _warm_up(ctx: Context) -> Callable[[], None]:
@@ -342,13 +353,16 @@ def _draw_here(spec: Any, data: Any, ctx: Context, png: Path) -> tuple[bytes, se
     return pdf, set(reads)
 
 
-def _data_helper(ctx: Context, specs: list[Any], explorer: tuple[Any, Path, str]) -> Any:
-    """The process that computes the pages of :data:`.ahead.AHEAD`, in its order, then
-    writes the explorer (``(write_explorer, path, date)``)."""
+def _data_helper(
+    ctx: Context, specs: list[Any], explorer: tuple[Any, Path, str], spawned: Any
+) -> Any:
+    """The process (``spawned``, :func:`.ahead.start`) that computes the pages of
+    :data:`.ahead.AHEAD`, in its order, then writes the explorer (``(write_explorer, path,
+    date)``)."""
     from explodice.present.report.ahead import AHEAD, DataHelper
 
     chosen = sorted((s for s in specs if s.name in AHEAD), key=lambda s: AHEAD.index(s.name))
-    return DataHelper(ctx, [(s.name, s.data) for s in chosen], explorer)
+    return DataHelper(ctx, [(s.name, s.data) for s in chosen], explorer, spawned)
 
 
 def _metadata(config: ReportConfig) -> dict[str, str]:
