@@ -399,6 +399,30 @@ def test_pages_computed_ahead_are_kept_and_counted_as_here(few_pages, tmp_path, 
     assert last_session().computed == [] and _files(tmp_path / "again") == runs[True][0]
 
 
+def test_after_an_edit_pages_kept_are_read_here_and_counted_as_in_one_process(
+    few_pages, tmp_path, monkeypatch
+):
+    # the day's page (AHEAD) is kept: the report reads it itself, the helper is not given it;
+    # the files, the counts and their order are those of one process
+    config = load_config()
+    first, *others = config.builds
+    changed = dataclasses.replace(
+        config,
+        builds=(dataclasses.replace(first, scores=first.scores | {"STR": first.scores["STR"] + 2}),
+                *others),
+    )  # fmt: skip
+    runs = {}
+    for ahead in (False, True):
+        forget()
+        monkeypatch.setenv("EXPLODICE_ANSWER_CACHE", str(tmp_path / f"answers-{ahead}"))
+        write_report(config, tmp_path / f"a-{ahead}", date="2026-12-01", helpers=0, ahead=ahead)
+        write_report(changed, tmp_path / f"b-{ahead}", date="2026-12-01", helpers=0, ahead=ahead)
+        s = last_session()
+        runs[ahead] = (_files(tmp_path / f"b-{ahead}"), s.computed, s.reused, s.ignored)
+    assert runs[True] == runs[False]
+    assert runs[True][2].count("page:day") == 1 and "page:levels-progression" in runs[True][1]
+
+
 def test_a_page_the_data_helper_cannot_compute_is_computed_here(tmp_path):
     from explodice.present.report.ahead import DataHelper
     from explodice.present.report.pages import day

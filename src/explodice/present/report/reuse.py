@@ -45,12 +45,14 @@ from explodice.questions import cache
 from explodice.questions.registry import canonical
 
 __all__ = [
+    "count_kept",
     "dumps",
     "explorer",
     "keep_drawing",
     "keep_files",
     "kept_data",
     "kept_drawing",
+    "kept_only",
     "page_data",
     "recording",
     "report_key",
@@ -177,18 +179,10 @@ def kept_data(
         if s is not None:
             s.computed.append(f"page:{name}")
         return data(ctx), None
-    index_key = cache.key_of("page-index", name)
-    index = cache.load("page-index", index_key, f"page:{name}")
-    if index is not None:
-        with contextlib.suppress(ValueError, TypeError):
-            fields = json.loads(index)
-            key = cache.key_of("page", name, _values(ctx, fields))
-            payload = cache.load("page", key, f"page:{name}")
-            if payload is not None:
-                kept = pickle.loads(payload)  # whole and hashed: the cache's own bytes
-                if isinstance(kept, PageData):
-                    s.reused.append(f"page:{name}")
-                    return kept, hashlib.sha256(payload).hexdigest()
+    got = _kept(name, ctx)
+    if got is not None:
+        s.reused.append(f"page:{name}")
+        return got
     before()
     with recording(ctx) as (copy, reads):
         result = data(copy)
@@ -199,8 +193,45 @@ def kept_data(
         return result, None
     fields = sorted(reads)
     cache.store("page", cache.key_of("page", name, _values(ctx, fields)), payload)
-    cache.store("page-index", index_key, json.dumps(fields).encode())
+    cache.store("page-index", cache.key_of("page-index", name), json.dumps(fields).encode())
     return result, hashlib.sha256(payload).hexdigest()
+
+
+def kept_only(name: str, ctx: Context) -> tuple[PageData, str] | None:
+    """Page ``name``'s data and hash if an earlier run kept them (as :func:`kept_data` reads
+    them), else None; nothing recorded in the session: the caller counts the page reused
+    (:func:`count_kept`) when it reaches it, and a page not kept is looked up again."""
+    s = cache.current()
+    if s is None or s.folder is None:
+        return None
+    mark = len(s.ignored)
+    got = _kept(name, ctx)
+    del s.ignored[mark:]
+    return got
+
+
+def count_kept(name: str) -> None:
+    """Count page ``name``'s data, read by :func:`kept_only`, as reused."""
+    s = cache.current()
+    if s is not None:
+        s.reused.append(f"page:{name}")
+
+
+def _kept(name: str, ctx: Context) -> tuple[PageData, str] | None:
+    """Page ``name``'s data and their hash, kept by an earlier run with the same values of the
+    fields it read then; None if not (an entry not whole counted as ignored)."""
+    index = cache.load("page-index", cache.key_of("page-index", name), f"page:{name}")
+    if index is None:
+        return None
+    with contextlib.suppress(ValueError, TypeError):
+        fields = json.loads(index)
+        key = cache.key_of("page", name, _values(ctx, fields))
+        payload = cache.load("page", key, f"page:{name}")
+        if payload is not None:
+            kept = pickle.loads(payload)  # whole and hashed: the cache's own bytes
+            if isinstance(kept, PageData):
+                return kept, hashlib.sha256(payload).hexdigest()
+    return None
 
 
 def _drawing_key(slug: str, digest: str, ctx: Context, fields: list[str]) -> str:

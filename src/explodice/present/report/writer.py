@@ -50,7 +50,7 @@ from explodice.present.config import ReportConfig, in_language, load_config
 from explodice.present.i18n import Lang, translator
 from explodice.present.labels import rules_text
 from explodice.present.report import drawing, reuse
-from explodice.present.report.kit import Context
+from explodice.present.report.kit import Context, PageData
 from explodice.questions import cache as answer_cache
 
 __all__ = [
@@ -251,7 +251,7 @@ def _draw_pages(
     specs = contents.PAGES
     ctx = Context(config, __version__, date, contents=_contents(specs))
     explorer = (write_explorer, run / EXPLORER_NAME, date)
-    early = _data_helper(ctx, specs, explorer, spawned) if spawned is not None else None
+    early, ready = _data_helper(ctx, specs, explorer, spawned) if spawned else (None, {})
     pool = drawing.PngHelpers(helpers, dataclasses.replace(ctx, cache={})) if helpers else None
     drawers = [d for d in (pool, early) if d is not None]  # the data helper draws once idle
     bar = None
@@ -272,7 +272,11 @@ def _draw_pages(
         with matplotlib.rc_context({"text.parse_math": False}):
             for number, spec in enumerate(specs, 1):
                 slug = f"{number:02d}-{spec.name}"
-                got = early.page(spec.name) if early is not None else None
+                if spec.name in ready:  # kept: read before the helper was given its pages
+                    got: tuple[PageData, str | None] | None = ready.pop(spec.name)
+                    reuse.count_kept(spec.name)
+                else:
+                    got = early.page(spec.name) if early is not None else None
                 if got is None:
                     got = reuse.kept_data(spec.name, spec.data, ctx, before=_warm_up(ctx))
                 data, digest = got
@@ -355,14 +359,18 @@ def _draw_here(spec: Any, data: Any, ctx: Context, png: Path) -> tuple[bytes, se
 
 def _data_helper(
     ctx: Context, specs: list[Any], explorer: tuple[Any, Path, str], spawned: Any
-) -> Any:
+) -> tuple[Any, dict[str, tuple[PageData, str]]]:
     """The process (``spawned``, :func:`.ahead.start`) that computes the pages of
     :data:`.ahead.AHEAD`, in its order, then writes the explorer (``(write_explorer, path,
-    date)``)."""
+    date)``); and the data of those pages an earlier run kept, read here (the helper is not
+    waited for: after an edit its interpreter is still starting when this process reaches the
+    day's pages)."""
     from explodice.present.report.ahead import AHEAD, DataHelper
 
     chosen = sorted((s for s in specs if s.name in AHEAD), key=lambda s: AHEAD.index(s.name))
-    return DataHelper(ctx, [(s.name, s.data) for s in chosen], explorer, spawned)
+    ready = {s.name: got for s in chosen if (got := reuse.kept_only(s.name, ctx)) is not None}
+    sent = [(s.name, s.data) for s in chosen if s.name not in ready]
+    return DataHelper(ctx, sent, explorer, spawned), ready
 
 
 def _metadata(config: ReportConfig) -> dict[str, str]:
