@@ -4,8 +4,12 @@ pages (:data:`AHEAD`) and the explorer while this one computes the other pages a
 Drawing a page needs its data only, and the explorer needs no page: the helper computes
 :data:`AHEAD`'s pages in the report's order (each before this process reaches it: the day
 and the day's policies, pages 7 and 8, first; the readings, the last page, last), then writes
-the explorer, while this process computes every other page and draws and saves every page.
-Nothing is done twice: the questions the explorer shares with pages (the day, the bestiary)
+the explorer, while this process computes every other page and draws and saves the pages;
+then, idle, it draws pages whole as this process hands them over (:meth:`DataHelper.submit`,
+as the PNG helpers of :mod:`.drawing` do: the same bytes), so that neither core waits at the
+end (after an edit its few pages are done long before this process has drawn the pages of
+the builds). The pages an earlier run kept are read by this process, never sent to the
+helper (:func:`.reuse.kept_only`). Nothing is done twice: the questions the explorer shares with pages (the day, the bestiary)
 are those of pages the helper computes, so it reads them from its own memory. Unlike the PNG
 helpers (:mod:`.drawing`, which draw each page a second time) the helper pays even on a busy
 machine: on the default configuration it takes about half of a cold report's CPU time (27 s
@@ -19,8 +23,9 @@ order: the report, its files and what it says are those of a run in one process
 a helper that died, a ``data`` function that cannot be sent) is computed here, where its error,
 if any, is raised as in one process.
 
-A helper is a plain interpreter that imports explodice (as the warm-up, :mod:`.warmup`); it
-starts only when numba's cache holds the day's kernels (a first run compiles them in the
+A helper is a plain interpreter that imports explodice (as the warm-up, :mod:`.warmup`),
+started (:func:`start`) before this process imports the pages, so that both import at once;
+it starts only when numba's cache holds the day's kernels (a first run compiles them in the
 warm-up process instead).
 """
 
