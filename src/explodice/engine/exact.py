@@ -162,17 +162,16 @@ def _law(roll: Roll, rules: Rules, min_sixes: int = 0) -> tuple[np.ndarray, int,
         lo = malus_lo
 
     joint, lo = _trim_rows(joint, lo)
+    kept = pool + 1  # the kept-1s columns: a roll keeps at most `pool` ones (no more built)
     if roll.drains(rules):
         drains = [exploding_sum(c)[0] for c in range(n_ones)]
         width = _trimmed_width(drains, joint.sum(axis=0))
-        pmf = np.zeros((joint.shape[0], width, n_ones))
-        for c in range(n_ones):
+        pmf = np.zeros((joint.shape[0], width, kept))
+        for c in range(kept):
             d = drains[c][:width]
             pmf[:, : d.size, c] = np.outer(joint[:, c], d)
     else:
-        pmf = joint[:, None, :].copy()
-    # Drop the unused kept-1s columns beyond the pool (a roll keeps at most `pool` ones).
-    pmf = np.ascontiguousarray(pmf[:, :, : pool + 1])
+        pmf = np.ascontiguousarray(joint[:, None, :kept])
     omitted = max(0.0, 1.0 - float(pmf.sum())) if min_sixes == 0 else 0.0
     if omitted >= OMITTED_LIMIT:  # pragma: no cover - a guard on the cut's arithmetic
         raise AssertionError(f"exact engine left out {omitted:.3g} >= {OMITTED_LIMIT}")
