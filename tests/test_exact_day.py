@@ -557,3 +557,47 @@ def test_the_numbers_do_not_depend_on_the_threads():
     assert best1.value == best2.value
     with pytest.raises(ex.ExplodiceError, match="`threads`"):
         ex.exact_day(s, threads=0)
+
+
+# -- a character's day played once for every day that reads the same facts -------------------
+def _day_arrays(r):
+    return {k: getattr(r, k) for k in ("first", "succ_t", "drain_t", "by_type", "end", "sums")} | {
+        "lost_sum": r.lost_sum,
+        "omitted": np.array(r.omitted),
+    }
+
+
+def test_a_day_played_from_its_characters_remembered_days_is_the_day_played_anew():
+    # exact_day plays each PC's day once for every day whose facts it reads are the same
+    # (day/exact.py, _played): in any order, every array must be the one a fresh play gives,
+    # to the last bit; each rules moves one character's day, or none, or every one
+    exact_mod = __import__("explodice.day.exact", fromlist=["_PLAYED"])
+    gauges = {"PA": 2, "PM": 1, "PF": 2, "PH": 1}
+    party = [hero(gauges=gauges), hero("Saver", gauges=gauges, policy="cancel")]
+    rolls = [
+        ex.DayRoll("Hero", skill="Athletics", dc=14, repeat=3),
+        ex.DayRoll("Saver", ability="WIS", kind="save", dc=12, repeat=3),
+        ex.DayRoll("Hero", ability="STR", dc=13, disadvantages=1, repeat=2),
+    ]
+    s = ex.Scenario(party, rolls)
+    rules = [
+        ex.Rules(),
+        ex.Rules(overflow="lost"),  # the gauges, every character
+        ex.Rules(rule_of_one_kinds=frozenset({"check"})),  # the saver's rolls only
+        ex.Rules(malus_die="plain"),  # the rolls at disadvantage only
+        ex.Rules(hiding_ties="observer"),  # no roll of the day
+    ]
+    fresh = []
+    for r in rules:
+        exact_mod._PLAYED.clear()
+        fresh.append(_day_arrays(ex.exact_day(s, r)))
+    exact_mod._PLAYED.clear()
+    for order in (rules, rules[::-1]):
+        for r in order:
+            got = _day_arrays(ex.exact_day(s, r))
+            want = fresh[rules.index(r)]
+            for name, value in want.items():
+                assert np.array_equal(got[name], value), (r, name)
+    assert not np.array_equal(fresh[0]["end"], fresh[1]["end"])  # the rules do move them
+    assert not np.array_equal(fresh[0]["by_type"][1], fresh[2]["by_type"][1])
+    assert np.array_equal(fresh[0]["by_type"][0], fresh[2]["by_type"][0])

@@ -118,3 +118,53 @@ def test_a_distribution_does_not_freeze_the_callers_array():
     p[0] = 0.0  # still the caller's to change
     with pytest.raises(ValueError):
         d.pmf[0, 0, 0] = 1.0  # but the result is read-only
+
+
+# -- the cache: rules keyed by what the roll reads of them ---------------------------------
+def _each_switch_moved() -> list[Rules]:
+    """The default rules and each switch moved alone to each of its other values."""
+    from explodice.analysis.sensitivity import variants
+
+    return [Rules()] + [v.rules for v in variants()] + [Rules(rule_of_one_kinds=frozenset())]
+
+
+@pytest.mark.parametrize("advantage", ["normal", "advantage", "disadvantage"])
+def test_a_law_cached_by_what_the_roll_reads_is_the_law_under_the_whole_rules(advantage):
+    # exact() keys its cache by read_by(roll, rules): every switch it leaves at its default
+    # must be one the law does not read, so the cached law is the one computed from scratch
+    # under the whole rules, array for array, for every switch moved
+    rolls = [
+        Roll(0, advantage=advantage, kind=kind, actor=actor, policy=policy, reroll=reroll)
+        for kind, actor, policy in [
+            ("check", "pc", "keep"),
+            ("save", "pc", Best(14, 0.1)),
+            ("ability", "pc", "cancel"),
+            ("attack", "npc", "keep"),
+        ]
+        for reroll in (None, "one")
+    ]
+    for rules in _each_switch_moved():
+        for roll in rolls:
+            d = exact(roll, rules)
+            pmf, lo, omitted = exact_mod._law(roll, rules)
+            assert (d.lo, d.omitted) == (lo, omitted), (roll, rules)
+            assert d.pmf.shape == pmf.shape and np.array_equal(d.pmf, pmf), (roll, rules)
+            fresh = Distribution(pmf, lo)
+            for name in _LO_FREE:  # shared between the law's distributions
+                assert np.array_equal(getattr(d, name), getattr(fresh, name)), name
+
+
+_LO_FREE = ("total_pmf", "drain_pmf", "ones_pmf", "_total_sf", "_mass", "drain_mean", "ones_mean")
+
+
+def test_the_distributions_of_one_law_share_what_does_not_depend_on_the_modifier():
+    roll = Roll(2, advantage="advantage", policy="cancel")
+    d, e = exact(roll, Rules()), exact(roll.replace(modifier=-3), Rules(overflow="lost"))
+    assert d.shared is e.shared  # one law: 3d6x with advantage, whatever the modifier
+    for name in _LO_FREE:
+        assert np.array_equal(getattr(d, name), getattr(Distribution(d.pmf, d.lo), name))
+        assert getattr(e, name) is getattr(d, name)
+    assert d.mean - e.mean == pytest.approx(5.0, abs=1e-12)
+    assert d.p_success(14) == e.p_success(9)
+    with pytest.raises(ValueError):
+        d.total_pmf[0] = 1.0  # read-only: another distribution reads it too

@@ -68,3 +68,19 @@ def test_hide_labels_each_observer_from_its_row_and_states_its_method(capsys):
     assert main(["hide", "-m", "5", "--passive", "12", "--active", "2", "--lang", "fr"]) == 0
     header = capsys.readouterr().out.splitlines()[0]
     assert "exacte (sans tirage)" in header and "exact :" not in header
+
+
+def test_the_spotted_counts_are_the_total_by_total_sum_to_the_last_bit():
+    # hide() adds P(k spot | Stealth total) over the totals at once (np.cumsum): the same
+    # floats as a loop adding them one total after another, with one observer or several
+    from explodice.analysis import hiding as hiding_mod
+    from explodice.analysis.resolutions.group import count_successes
+
+    rng = np.random.default_rng(34)
+    for observers in (1, 1, 2, 3):
+        ps = rng.random(60) * (rng.random(60) > 0.2)
+        h = rng.random((observers, 60)) ** 3 * (rng.random((observers, 60)) > 0.3)
+        want = np.zeros(observers + 1)
+        for i in np.nonzero(ps)[0].tolist():
+            want += ps[i] * count_successes(1.0 - h[:, i])
+        assert hiding_mod._spotted(ps, h).tobytes() == want.tobytes()

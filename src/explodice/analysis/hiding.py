@@ -104,6 +104,22 @@ def _passive_value(who: Any, system: System, i: int) -> tuple[str, int]:
     return f"passive {value}", value
 
 
+def _spotted(ps: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """P(k observers spot the hider), k = 0 .. n: over the Stealth totals ``i`` of
+    ``ps[i] > 0``, ``ps[i]`` times the count's law given ``i`` (``h[j, i]``: P(hidden from
+    ``j``)), added total by total (``np.cumsum`` adds in that order, as a loop would: the
+    same number to the last bit)."""
+    nz = np.nonzero(ps)[0]
+    seen = 1.0 - h[:, nz]  # [j, i]: P(observer j spots the hider | total i)
+    if len(h) == 1:  # one observer: its count's law is [1 - p, p] (count_successes')
+        counts = np.stack([1.0 - seen[0], seen[0]], axis=1)
+    else:
+        counts = np.array([count_successes(seen[:, c]) for c in range(nz.size)])
+    counts = counts.reshape(nz.size, len(h) + 1)
+    terms = np.vstack([np.zeros((1, len(h) + 1)), ps[nz, None] * counts])
+    return np.cumsum(terms, axis=0)[-1]
+
+
 def hide(
     stealth: Any,
     *,
@@ -167,9 +183,7 @@ def hide(
     h = np.array(hidden_from)
     p_hidden = float(ps @ h.prod(axis=0))
     p_each = {lab: float(ps @ row) for lab, row in zip(labels, h)}
-    spotted = np.zeros(len(labels) + 1)
-    for i in np.nonzero(ps)[0].tolist():
-        spotted += ps[i] * count_successes(1.0 - h[:, i])
+    spotted = _spotted(ps, h)
     sim = s.simulated
     return Hiding(
         p_hidden,

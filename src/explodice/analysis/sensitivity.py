@@ -171,6 +171,35 @@ def _moved(rules: Rules, name: str, value: Any) -> Rules:
 
 
 # -- what a part measures: long frames of (part, measure, case, key columns..., value) ------
+class _Columns:
+    """A part's long frame, built block by block (one block: the cells of one measure, with
+    the same keys) and made a DataFrame once: as ``pd.concat`` of one frame per block, with
+    a block's scalar keys repeated on its rows, but without a DataFrame per block."""
+
+    def __init__(self) -> None:
+        self.keys: dict[str, list[Any]] = {}
+        self.values: list[np.ndarray] = []
+
+    def add(self, values: np.ndarray, case: list[str], **keys: Any) -> None:
+        """One block: its ``values``, each cell's ``case`` and its keys (a scalar each)."""
+        n = len(values)
+        self.keys.setdefault("case", []).extend(case)
+        for name, key in keys.items():
+            self.keys.setdefault(name, []).extend([key] * n)
+        self.values.append(np.asarray(values, dtype=float))
+
+    def frame(self, part: str, **tiled: np.ndarray) -> pd.DataFrame:
+        """The frame: ``part``, the measure, the case, the ``tiled`` columns (the same
+        values in every block: repeated block by block), the other keys, then ``value``."""
+        blocks = len(self.values)
+        data: dict[str, Any] = {"part": part, "measure": self.keys.pop("measure")}
+        data["case"] = self.keys.pop("case")
+        data |= {name: np.tile(column, blocks) for name, column in tiled.items()}
+        data |= self.keys
+        data["value"] = np.concatenate(self.values) if self.values else np.zeros(0)
+        return pd.DataFrame(data)
+
+
 @dataclass(frozen=True)
 class _Grid:
     modifiers: tuple[int, ...]
@@ -185,7 +214,7 @@ def _dc_part(rules: Rules, g: _Grid) -> pd.DataFrame:
     """P(success), E[drain] and, under the lutte serrée, P(total == DC) (the share of rolls
     settled by bids of HP) of every cell of the grid: a PC's roll, exact."""
     need = np.array(g.dcs)[None, :] - np.array(g.modifiers)[:, None]  # DC - modifier
-    frames = []
+    cols = _Columns()
     for kind, adv, policy, reroll in itertools.product(
         g.kinds, g.advantages, g.policies, g.rerolls
     ):
@@ -204,28 +233,24 @@ def _dc_part(rules: Rules, g: _Grid) -> pd.DataFrame:
         tie = p - above if rules.close_contest else np.zeros(need.shape)
         label = policy_label(policy)
         lucky = "" if reroll is None else f", {reroll}"
+        case = [
+            f"{m:+d} vs DC {dc}, {adv}, {kind}, {label}{lucky}" for m in g.modifiers for dc in g.dcs
+        ]
         for measure, values in (("p_success", p), ("drain_mean", drain), ("p_tie", tie)):
-            frames.append(
-                pd.DataFrame(
-                    {
-                        "part": "dc_table",
-                        "measure": measure,
-                        "case": [
-                            f"{m:+d} vs DC {dc}, {adv}, {kind}, {label}{lucky}"
-                            for m in g.modifiers
-                            for dc in g.dcs
-                        ],
-                        "modifier": np.repeat(g.modifiers, len(g.dcs)),
-                        "dc": np.tile(g.dcs, len(g.modifiers)),
-                        "advantage": adv,
-                        "kind": kind,
-                        "policy": label,
-                        "reroll": "none" if reroll is None else str(reroll),
-                        "value": values.ravel(),
-                    }
-                )
+            cols.add(
+                values.ravel(),
+                measure=measure,
+                case=case,
+                advantage=adv,
+                kind=kind,
+                policy=label,
+                reroll="none" if reroll is None else str(reroll),
             )
-    return pd.concat(frames, ignore_index=True)
+    return cols.frame(
+        "dc_table",
+        modifier=np.repeat(g.modifiers, len(g.dcs)),
+        dc=np.tile(g.dcs, len(g.modifiers)),
+    )
 
 
 def _party_part(rules: Rules, party: Sequence[Character], g: _Grid) -> pd.DataFrame:
@@ -306,25 +331,21 @@ def _attack_part(rules: Rules, g: _Grid) -> pd.DataFrame:
         for lv in ATTACK_LEVELS
     ]
     vds = [vd for _, vd in targets]
-    frames = []
+    cols = _Columns()
     for adv, policy in itertools.product(g.advantages, g.policies):
         for m in g.modifiers:
             p_hit, p_crit = _attack_odds(m, adv, policy, vds, rules)
+            case = [f"{m:+d} vs {name}, {adv}, {policy}" for name, _ in targets]
             for measure, values in (("p_hit", p_hit), ("p_crit", p_crit)):
-                frames.append(
-                    pd.DataFrame(
-                        {
-                            "part": "attack",
-                            "measure": measure,
-                            "case": [f"{m:+d} vs {name}, {adv}, {policy}" for name, _ in targets],
-                            "modifier": m,
-                            "advantage": adv,
-                            "policy": policy_label(policy),
-                            "value": values,
-                        }
-                    )
+                cols.add(
+                    values,
+                    measure=measure,
+                    case=case,
+                    modifier=m,
+                    advantage=adv,
+                    policy=policy_label(policy),
                 )
-    return pd.concat(frames, ignore_index=True)
+    return cols.frame("attack")
 
 
 # -- the day ----------------------------------------------------------------------------------

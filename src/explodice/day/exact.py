@@ -33,6 +33,7 @@ their means are in ``"gauges"``.
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -102,6 +103,9 @@ class Tally:
     drain_t: np.ndarray
     first: np.ndarray
     lost: float = 0.0
+    #: where the additions to ``succ_t`` and ``drain_t`` are also written, ``(t, success,
+    #: drain)`` in their order (None: nowhere), to add them again into another result
+    log: list[tuple[int, float, float]] | None = None
 
     def account(self, step: RollStep, moments: Any, p_full: float, p_empty: float) -> None:
         """Success and drain of ``step``'s roll type with its hindering gauge above 0 with
@@ -111,8 +115,11 @@ class Tally:
             ps, m1, m2 = moments(e)
             mass = step.share * pe
             self.by_type[step.r, e] += (mass, mass * ps, mass * m1, mass * m2)
-            self.succ_t[step.t] += mass * ps
-            self.drain_t[step.t] += mass * m1
+            success, drain = mass * ps, mass * m1
+            self.succ_t[step.t] += success
+            self.drain_t[step.t] += drain
+            if self.log is not None:
+                self.log.append((step.t, success, drain))
 
     @staticmethod
     def scratch(n_types: int, n_rolls: int) -> Tally:
@@ -228,15 +235,101 @@ def exact_day(
             _idle(day, ch, res)
             continue
         check_states(ch.name, ch.start, ch.slots)
-        chain = LevelChain(ch.start, day.overflow, n_threads)
-        tally = res.tally(ch.index)
-        P = _play(day, ch, chain, deciders.get(ch.name), tally)
-        res.lost_sum[ch.index] += tally.lost
-        res.omitted += max(0.0, 1.0 - float(P.sum()))
-        _ends(res, ch, chain.marginals(P))
+        if ch.name in deciders:
+            chain = LevelChain(ch.start, day.overflow, n_threads)
+            tally = res.tally(ch.index)
+            P = _play(day, ch, chain, deciders[ch.name], tally)
+            res.lost_sum[ch.index] += tally.lost
+            res.omitted += max(0.0, 1.0 - float(P.sum()))
+            _ends(res, ch, chain.marginals(P))
+        else:  # its own policy: its day is played once for every day that reads the same
+            _played(day, ch, n_threads).add_to(res, ch)
         if distributions:
             _distributions(day, ch, deciders.get(ch.name), res, n_bins)
     return res.result(time.perf_counter() - began)
+
+
+# -- a character's day under its own policy, played once ------------------------------------------
+@dataclass(frozen=True, eq=False)
+class _Played:
+    """What one PC's day under its own policy adds to a :class:`_Result`: its roll types'
+    rows of ``by_type`` (in ``roll_types``' order), the additions to ``succ_t`` and
+    ``drain_t`` in their order, its gauges' rows of ``first``, the points it lost, the mass
+    its chain left out and the end-of-day levels (``chain.marginals``)."""
+
+    rows: np.ndarray
+    log: tuple[tuple[int, float, float], ...]
+    first: np.ndarray
+    lost: float
+    omitted: float
+    marginals: np.ndarray
+
+    def add_to(self, res: _Result, ch: CompiledCharacter) -> None:
+        """Into ``res`` as :func:`exact_day` would, playing ``ch``'s day there: the same
+        additions in the same order, so the same numbers to the last bit."""
+        res.by_type[list(ch.roll_types)] = self.rows
+        for t, success, drain in self.log:
+            res.succ_t[t] += success
+            res.drain_t[t] += drain
+        res.first[4 * ch.index : 4 * ch.index + 4] = self.first
+        res.lost_sum[ch.index] += self.lost
+        res.omitted += self.omitted
+        _ends(res, ch, self.marginals)
+
+
+_PLAYED: OrderedDict[tuple[Any, ...], _Played] = OrderedDict()  # the last days played
+_PLAYED_LIMIT = 512  # a few kB each
+
+
+def _played(day: CompiledDay, ch: CompiledCharacter, threads: int) -> _Played:
+    """PC ``ch``'s day under its own policy, played once for every day whose facts it reads
+    are the same (:func:`_facts`): the readings table moves one switch at a time, most of
+    them leave most characters' rolls alone; the fixed policies of the optimal player's
+    comparison share theirs with the day's."""
+    key = _facts(day, ch, threads)
+    if key in _PLAYED:
+        _PLAYED.move_to_end(key)
+        return _PLAYED[key]
+    T = day.n_rolls
+    log: list[tuple[int, float, float]] = []
+    by_type = np.zeros((len(day.roll_types), 2, 4))
+    tally = Tally(by_type, np.zeros(T), np.zeros(T), np.zeros((4, T + 2)), log=log)
+    chain = LevelChain(ch.start, day.overflow, threads)
+    P = _play(day, ch, chain, None, tally)
+    played = _Played(
+        by_type[list(ch.roll_types)], tuple(log), tally.first, tally.lost,
+        max(0.0, 1.0 - float(P.sum())), chain.marginals(P),
+    )  # fmt: skip
+    _PLAYED[key] = played
+    if len(_PLAYED) > _PLAYED_LIMIT:
+        _PLAYED.popitem(last=False)
+    return played
+
+
+def _facts(day: CompiledDay, ch: CompiledCharacter, threads: int) -> tuple[Any, ...]:
+    """Everything :func:`_play` reads of ``day`` for PC ``ch`` under its own policy: the
+    overflow, its gauges and rerolls, its roll types (their gauges and their laws, by value)
+    and their shares at each roll; and the threads (the same numbers for any, but a test
+    compares them)."""
+    local = {r: i for i, r in enumerate(ch.roll_types)}
+    types = tuple(
+        (rt.drained, rt.hindering, *(_laws(v) for v in rt.variants))
+        for rt in (day.roll_types[r] for r in ch.roll_types)
+    )
+    shares = tuple(
+        tuple((local[r], w) for r, w in day.shares_at(t, ch.index).items())
+        for t in range(day.n_rolls)
+    )
+    return (day.overflow, ch.start, ch.slots, ch.unlimited, threads, types, shares)
+
+
+def _laws(variant: Any) -> tuple[Any, ...]:
+    """A roll variant's laws as the exact day reads them: P(success) and the drain laws,
+    with its reroll on failure in hand and without it."""
+    success, law = variant.fixed
+    rr = variant.rerolled
+    held = None if rr is None else (rr.success, rr.kept.ones.tobytes(), rr.used.ones.tobytes())
+    return (success, law.ones.tobytes(), held)
 
 
 def _ends(res: _Result, ch: CompiledCharacter, marg: np.ndarray) -> None:

@@ -157,12 +157,22 @@ class Player:
         self.dice = max([throws[r].dice for r in ch.roll_types], default=0)
         self.V = np.zeros((day.n_rolls + 1, self.chain.n))
         self._empty: dict[int, np.ndarray] = {}
+        #: ``after`` at roll ``t`` along gauge ``g``'s :meth:`line`, kept by the backward
+        #: pass for :meth:`OptimalPolicy.to_frame` (a small slice of what it computes)
+        self.lines: dict[tuple[int, int], np.ndarray] = {}
 
     def empty(self, h: int) -> np.ndarray:
         """The states where gauge ``h`` is at 0 (flat indices)."""
         if h not in self._empty:
             self._empty[h] = np.flatnonzero(self.chain.level(h) == 0)
         return self._empty[h]
+
+    def line(self, g: int) -> np.ndarray:
+        """The states along gauge ``g``'s levels, the other gauges at their start."""
+        ch = self.chain
+        return np.array(
+            [ch.index_of(ch.start[:g] + (lv,) + ch.start[g + 1 :]) for lv in range(ch.sizes[g])]
+        )
 
     def after(self, V: np.ndarray, g: int) -> np.ndarray:
         """``W[c - 1]``: the value of ``V`` after a roll draining gauge ``g`` by c dice."""
@@ -224,6 +234,7 @@ def _backward(day: CompiledDay, pl: Player, values: tuple[float, ...]) -> None:
         np.multiply(V[t + 1], 1.0 - sum(shares.values()), out=cur)
         for g in sorted({day.roll_types[r].drained for r in shares}):
             W = pl.after(V[t + 1], g)
+            pl.lines[t, g] = np.ascontiguousarray(W[:, pl.line(g)])
             for r, w in shares.items():
                 rt = day.roll_types[r]
                 if rt.drained == g:
@@ -334,60 +345,73 @@ def _day_values(result: DayResult, values: Sequence[float]) -> dict[str, float]:
     return out
 
 
+_CHOICE_COLUMNS = ["character", "type", "gauge", "roll", "level", "n1", "n6", "s", "k"]
+
+
 def _choices_frame(policy: OptimalPolicy, day: CompiledDay) -> pd.DataFrame:
     """The ``"choices"`` table: each PC's choices along the levels of each roll's gauge."""
-    rows = []
+    blocks = []
     for name, pl in policy.players.items():
-        ch = pl.chain
         for t in range(day.n_rolls):
             shares = day.shares_at(t, pl.character.index)
             for g in sorted({day.roll_types[r].drained for r in shares}):
-                W = pl.after(pl.V[t + 1], g)
-                line = [
-                    ch.index_of(ch.start[:g] + (lv,) + ch.start[g + 1 :])
-                    for lv in range(ch.sizes[g])
-                ]
+                line = pl.line(g)
                 for r in shares:
                     rt = day.roll_types[r]
                     if rt.drained != g:
                         continue
-                    th = pl.throws[r]
                     variant = pl.variant(rt.hindering)[line]
                     _, _, _, key = pl.decide(
-                        np.ascontiguousarray(W[:, line]), pl.V[t + 1][line], variant, th,
+                        pl.lines[t, g], pl.V[t + 1][line], variant, pl.throws[r],
                         policy.values[r],
                     )  # fmt: skip
-                    for lv in range(len(line)):
-                        for n1, n6, ss, k in th.choices(int(variant[lv]), int(key[lv])):
-                            rows.append(
-                                dict(
-                                    character=name,
-                                    type=rt.label,
-                                    gauge=GAUGES[g],
-                                    roll=t + 1,
-                                    level=lv,
-                                    n1=n1,
-                                    n6=n6,
-                                    s=ss,
-                                    k=k,
-                                )  # fmt: skip
-                            )
-    columns = ["character", "type", "gauge", "roll", "level", "n1", "n6", "s", "k"]
-    return pd.DataFrame(rows, columns=columns)
+                    block = _choice_rows(pl.throws[r], variant, key)
+                    blocks.append(((name, rt.label, GAUGES[g], t + 1), block))
+    return _blocks_frame(blocks)
+
+
+def _choice_rows(th: Throws, variant: np.ndarray, key: np.ndarray) -> np.ndarray:
+    """``(level, n1, n6, s, k)`` of each choice throw at each level of a line (``variant``
+    and choice ``key`` per level), level by level: :meth:`Throws.choices`, by arrays."""
+    radix = th.kmax + 1  # the keys' mixed radix, the first throw of a variant most significant
+    stride = np.ones(radix.size, np.int64)  # the place of each throw's digit in its key
+    for v in (0, 1):
+        first, last = th.first[v], th.last[v]
+        stride[first:last] = np.cumprod(radix[first:last][::-1])[::-1] // radix[first:last]
+    counts = (th.last - th.first)[variant]
+    level = np.repeat(np.arange(variant.size), counts)
+    begins = np.cumsum(counts) - counts  # each level's first row
+    j = th.first[variant][level] + np.arange(level.size) - begins[level]
+    k = key[level] // stride[j] % radix[j]
+    return np.column_stack([level, th.state[j], k]).astype(np.int64)
+
+
+def _blocks_frame(blocks: list[tuple[tuple[str, str, str, int], np.ndarray]]) -> pd.DataFrame:
+    """The ``"choices"`` table from its blocks: each block's rows with its labels."""
+    if not blocks:
+        return pd.DataFrame([], columns=_CHOICE_COLUMNS)
+    sizes = [len(rows) for _, rows in blocks]
+    rows = np.concatenate([rows for _, rows in blocks])
+    data: dict[str, Any] = {
+        column: np.repeat(np.array([labels[i] for labels, _ in blocks], dtype=object), sizes)
+        for i, column in enumerate(_CHOICE_COLUMNS[:3])
+    }
+    data["roll"] = np.repeat([labels[3] for labels, _ in blocks], sizes).astype(np.int64)
+    data |= {column: rows[:, i] for i, column in enumerate(_CHOICE_COLUMNS[4:])}
+    return pd.DataFrame(data, columns=_CHOICE_COLUMNS)
 
 
 def _thresholds(df: pd.DataFrame) -> pd.DataFrame:
     """The ``"thresholds"`` table from the ``"choices"`` one."""
-    out = []
-    keys = ["character", "type", "gauge", "roll", "n1", "n6", "s"]
-    for key_, grp in df.groupby(keys, sort=False):
-        cancels = grp.loc[grp.k > 0, "level"]
-        top = int(cancels.max()) if len(cancels) else None
-        mono = top is None or bool((grp.loc[grp.level <= top, "k"] > 0).all())
-        out.append(dict(zip(keys, key_), cancel_up_to=top, monotone=mono))
-    res = pd.DataFrame(out)
-    if len(res):
-        res["cancel_up_to"] = res["cancel_up_to"].astype("Int64")
+    if df.empty:
+        return pd.DataFrame()
+    by = [df[key] for key in ("character", "type", "gauge", "roll", "n1", "n6", "s")]
+    cancels = df["level"].where(df["k"] > 0).groupby(by, sort=False)  # the levels that cancel
+    top = cancels.transform("max")
+    keeps = ((df["level"] <= top) & (df["k"] <= 0)).groupby(by, sort=False).any()
+    res = keeps.rename("monotone").reset_index()
+    res.insert(len(by), "cancel_up_to", cancels.max().astype("Int64").array)
+    res["monotone"] = ~res["monotone"]  # no level below the top keeps
     return res
 
 

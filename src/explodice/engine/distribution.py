@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -129,6 +129,22 @@ def wilson_interval(successes: np.ndarray | int, n: int, level: float = 0.95) ->
     return lo, hi
 
 
+class _lo_free(cached_property):  # noqa: N801 - a decorator, as cached_property
+    """A cached property that does not depend on ``lo``: kept in the distribution's
+    ``shared`` dict when it has one (read-only there), else as a cached property."""
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        shared = None if instance is None else instance.shared
+        if shared is None:
+            return super().__get__(instance, owner)
+        if self.attrname not in shared:
+            value = self.func(instance)
+            if isinstance(value, np.ndarray):
+                value.setflags(write=False)
+            shared[self.attrname] = value
+        return shared[self.attrname]
+
+
 @dataclass(frozen=True, eq=False, repr=False)
 class Distribution:
     """Joint distribution of one roll's total, drain and kept 1s.
@@ -153,6 +169,10 @@ class Distribution:
     system: System = "3d6x"
     counts: np.ndarray | None = None
     backend: str | None = None
+    #: Where the properties that do not depend on ``lo`` (its marginals, E[drain] ...) are
+    #: kept, read-only, when they are shared: the exact engine passes one per law, for all
+    #: the distributions of that law (every modifier's); None: on this object alone.
+    shared: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.pmf.ndim != 3:
@@ -187,22 +207,22 @@ class Distribution:
         """The totals that index the first axis."""
         return np.arange(self.lo, self.lo + self.pmf.shape[0])
 
-    @cached_property
+    @_lo_free
     def total_pmf(self) -> np.ndarray:
         """P(total = t) for t in :attr:`totals`."""
         return self.pmf.sum(axis=(1, 2))
 
-    @cached_property
+    @_lo_free
     def drain_pmf(self) -> np.ndarray:
         """P(drain = d) for d = 0, 1, ..."""
         return self.pmf.sum(axis=(0, 2))
 
-    @cached_property
+    @_lo_free
     def ones_pmf(self) -> np.ndarray:
         """P(kept 1s = c) for c = 0, 1, ..."""
         return self.pmf.sum(axis=(0, 1))
 
-    @cached_property
+    @_lo_free
     def _total_sf(self) -> np.ndarray:
         """P(total >= lo + i), with a trailing 0 for totals past the array.
 
@@ -214,7 +234,7 @@ class Distribution:
             return np.append(np.cumsum(counts[::-1])[::-1], 0) / self.n
         return np.clip(np.append(np.cumsum(self.total_pmf[::-1])[::-1], 0.0), 0.0, 1.0)
 
-    @cached_property
+    @_lo_free
     def _mass(self) -> float:
         return float(self.pmf.sum())
 
@@ -234,12 +254,12 @@ class Distribution:
             max(self._expect(self.totals.astype(float) ** 2, self.total_pmf) - self.mean**2, 0.0)
         )
 
-    @cached_property
+    @_lo_free
     def drain_mean(self) -> float:
         """E[drain] (0 for NPCs, for kinds outside the rule of 1 and for d20)."""
         return self._expect(np.arange(self.pmf.shape[1]), self.drain_pmf)
 
-    @cached_property
+    @_lo_free
     def ones_mean(self) -> float:
         """E[kept 1s]."""
         return self._expect(np.arange(self.pmf.shape[2]), self.ones_pmf)

@@ -14,7 +14,8 @@ Every step is a convolution of exact PMFs, cut only where (1/6)**17 per die is l
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -27,7 +28,7 @@ from explodice.engine.rule_of_one import STATE_SHAPE, choice_states, kept_dice, 
 from explodice.game.checks import check_roll, check_rules
 from explodice.game.rules import Best, Roll, Rules
 
-__all__ = ["exact", "exact_kept_sixes", "OMITTED_LIMIT"]
+__all__ = ["exact", "exact_kept_sixes", "read_by", "OMITTED_LIMIT"]
 
 OMITTED_LIMIT = 1e-12
 _TRIM = 1e-15  # tail mass dropped from each end of an axis, after the cut
@@ -46,14 +47,73 @@ def exact(roll: Roll, rules: Rules | None = None) -> Distribution:
         return exact_failure_reroll(roll, rules, exact(roll.replace(reroll=None), rules))
     # Only a best(λ) policy depends on the modifier; otherwise shift one cached result.
     base = roll if isinstance(roll.policy, Best) else roll.replace(modifier=0)
-    pmf, lo, omitted = _joint(base, rules)
+    pmf, lo, omitted, shared = _joint(base, read_by(base, rules))
     return Distribution(
-        pmf, lo + roll.modifier, method="exact", omitted=omitted, roll=roll, rules=rules
+        pmf,
+        lo + roll.modifier,
+        method="exact",
+        omitted=omitted,
+        roll=roll,
+        rules=rules,
+        shared=shared,  # its marginals, E[drain] ...: computed once for every modifier
     )
 
 
-@lru_cache(maxsize=512)
-def _joint(roll: Roll, rules: Rules, min_sixes: int = 0) -> tuple[np.ndarray, int, float]:
+def read_by(roll: Roll, rules: Rules) -> Rules:
+    """``rules`` as ``roll``'s law reads them: the switches it does not read at their
+    defaults, so that every rules that differ only there share one cached law (the readings
+    table moves each switch in turn: most leave most rolls alone). :func:`_law` reads only
+    these: the pool (``disadvantage``, at disadvantage), the malus die, Lucky's timing (with
+    Lucky), whether the rule of 1 applies to the roll's kind and, where it does,
+    ``ones_on_explosions``.
+
+    >>> read_by(Roll(0), Rules(malus_die="plain", overflow="lost")) == read_by(Roll(0), Rules())
+    True
+    >>> read_by(Roll(0, advantage="disadvantage"), Rules(malus_die="plain")).malus_die
+    'plain'
+    """
+    applies = roll.rule_of_one_applies(rules)
+    return _reading(
+        rules.disadvantage if roll.advantage == "disadvantage" else None,
+        roll.malus_die(rules),
+        rules.lucky_timing if roll.lucky else None,
+        roll.kind if applies else None,
+        applies and rules.ones_on_explosions,
+    )
+
+
+@cache
+def _reading(
+    disadvantage: str | None,
+    malus_die: str | None,
+    lucky_timing: str | None,
+    kind: str | None,
+    ones_on_explosions: bool,
+) -> Rules:
+    """The rules of :func:`read_by`: these readings, the others at their defaults."""
+    default = Rules()
+    return Rules(
+        disadvantage=disadvantage or default.disadvantage,  # type: ignore[arg-type]
+        malus_die=malus_die or default.malus_die,  # type: ignore[arg-type]
+        lucky_timing=lucky_timing or default.lucky_timing,  # type: ignore[arg-type]
+        rule_of_one_kinds=frozenset() if kind is None else frozenset({kind}),  # type: ignore
+        ones_on_explosions=ones_on_explosions,
+    )
+
+
+@lru_cache(maxsize=512)  # a law takes about 0.5 MB: at most about 250 MB
+def _joint(
+    roll: Roll, rules: Rules, min_sixes: int = 0
+) -> tuple[np.ndarray, int, float, dict[str, Any]]:
+    """:func:`_law`, and the dict where the distributions of that law keep what does not
+    depend on their ``lo`` (:attr:`Distribution.shared`: their marginals, E[drain] ...,
+    computed once for every modifier and every call that reads the same law). Its callers
+    pass :func:`read_by`'s rules: what is read of ``rules`` in :func:`_law` must be read
+    there."""
+    return (*_law(roll, rules, min_sixes), {})
+
+
+def _law(roll: Roll, rules: Rules, min_sixes: int = 0) -> tuple[np.ndarray, int, float]:
     """``(pmf[total, drain, ones], lo, omitted)`` for the roll's dice total (+ modifier).
 
     With ``min_sixes`` > 0, only the rolls that keep that many 6s or more of their initial
@@ -102,17 +162,16 @@ def _joint(roll: Roll, rules: Rules, min_sixes: int = 0) -> tuple[np.ndarray, in
         lo = malus_lo
 
     joint, lo = _trim_rows(joint, lo)
+    kept = pool + 1  # the kept-1s columns: a roll keeps at most `pool` ones (no more built)
     if roll.drains(rules):
         drains = [exploding_sum(c)[0] for c in range(n_ones)]
         width = _trimmed_width(drains, joint.sum(axis=0))
-        pmf = np.zeros((joint.shape[0], width, n_ones))
-        for c in range(n_ones):
+        pmf = np.zeros((joint.shape[0], width, kept))
+        for c in range(kept):
             d = drains[c][:width]
             pmf[:, : d.size, c] = np.outer(joint[:, c], d)
     else:
-        pmf = joint[:, None, :].copy()
-    # Drop the unused kept-1s columns beyond the pool (a roll keeps at most `pool` ones).
-    pmf = np.ascontiguousarray(pmf[:, :, : pool + 1])
+        pmf = np.ascontiguousarray(joint[:, None, :kept])
     omitted = max(0.0, 1.0 - float(pmf.sum())) if min_sixes == 0 else 0.0
     if omitted >= OMITTED_LIMIT:  # pragma: no cover - a guard on the cut's arithmetic
         raise AssertionError(f"exact engine left out {omitted:.3g} >= {OMITTED_LIMIT}")
@@ -139,7 +198,7 @@ def exact_kept_sixes(roll: Roll, rules: Rules | None, min_sixes: int) -> tuple[n
             )
         )
     base = roll if isinstance(roll.policy, Best) else roll.replace(modifier=0)
-    pmf, lo, _ = _joint(base, rules, min_sixes)
+    pmf, lo, _, _ = _joint(base, read_by(base, rules), min_sixes)
     total = pmf.sum(axis=(1, 2))
     nonzero = np.nonzero(total)[0]
     if nonzero.size == 0:  # no roll keeps that many 6s (a pool of 2 and three_sixes)

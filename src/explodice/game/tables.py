@@ -169,6 +169,8 @@ FP_VALUES: tuple[Fraction, ...] = (
     Fraction(1, 2),
     *(Fraction(i) for i in range(1, 31)),
 )
+_FP_SET = frozenset(FP_VALUES)
+_FP_ALLOWED = Phrase("a power factor: 0, 1/8, 1/4, 1/2 or an integer 1..30")
 #: 5e's proficiency bonus by challenge rating: (highest FP of the step, PB), FP 0-4 +2 ... 29-30 +9.
 _FP_PB_STEPS = ((4, 2), (8, 3), (12, 4), (16, 5), (20, 6), (24, 7), (28, 8), (30, 9))
 
@@ -251,7 +253,7 @@ def parse_fp(value: object, field_name: str = "fp") -> Fraction:
     >>> parse_fp("1/4"), parse_fp(0.5), parse_fp(12)
     (Fraction(1, 4), Fraction(1, 2), Fraction(12, 1))
     """
-    allowed = Phrase("a power factor: 0, 1/8, 1/4, 1/2 or an integer 1..30")
+    allowed = _FP_ALLOWED
     fp: Fraction | None = None
     if isinstance(value, bool):
         fp = None
@@ -269,7 +271,7 @@ def parse_fp(value: object, field_name: str = "fp") -> Fraction:
             raise fail(field_name, value, allowed, ExplodiceError) from None
     else:
         raise fail(field_name, value, allowed, ExplodiceError, wrong_type=True)
-    if fp is None or fp not in FP_VALUES:
+    if fp is None or fp not in _FP_SET:  # a set: read on every label of every monster
         raise fail(field_name, value, allowed, ExplodiceError, wrong_type=isinstance(value, bool))
     return fp
 
