@@ -808,3 +808,13 @@ def test_the_charts_colour_every_gauge_apart_and_tick_whole_percents(data):
     assert "'scheme': 'tableau20'" in text
     crit = charts["attack"]["hconcat"][1]["encoding"]["y"]["axis"]
     assert crit["format"] == ".0%"  # "5%", as every other chart, never "5.0%"
+
+
+def test_the_specifications_are_altairs_checked_ones(data):
+    # explorer_specs holds every table aside while Altair builds the charts and leaves out
+    # Altair's check of the schema: its specifications are Altair's own, which it checks
+    from explodice.present.explorer.charts import explorer_charts, explorer_specs
+
+    specs = explorer_specs(data)
+    assert specs == {k: c.to_dict() for k, c in explorer_charts(data).items()}
+    assert specs["roll"]["datasets"]  # the tables are there, under Altair's names

@@ -8,6 +8,7 @@ hand (the formatter, the tightest line by brute force)."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import itertools
 import json
@@ -1380,3 +1381,41 @@ def test_the_roll_classes_question_is_the_hand_made_pmfs_and_the_engines():
             for name in ("best(λ=0.1)", "each character's own"):
                 row = r.loc[("3d6x", state, name, need)]
                 assert (row.p, row.drain) == (d.p_success(need), d.drain_mean), (state, name)
+
+
+def test_roll_classes_best_rows_share_a_distribution_only_where_the_engine_agrees(monkeypatch):
+    # best(λ) rows against needs far apart share one exact distribution where their policy
+    # tables agree: each row must still be the exact engine's own distribution of the roll
+    # at that need (to the bit), and far fewer distributions computed than rows
+    from explodice import Best, Roll, exact
+    from explodice.game.reroll import Reroll
+    from explodice.questions import roll_classes
+    from explodice.questions.roll_classes import PolicyChoice, RollClass, RollClassInputs
+
+    monkeypatch.setattr(roll_classes, "_AT_NEED", {})
+    monkeypatch.setattr(roll_classes, "_BY_TABLE", {})
+    calls: list[Roll] = []
+
+    def counted(roll: Roll, rules: Rules) -> Any:
+        calls.append(roll)
+        return exact(roll, rules)
+
+    monkeypatch.setattr(roll_classes, "exact", counted)
+    states = (("advantage", "advantage", None), ("disadvantage (drop)", "disadvantage", "drop"))
+    # saves outside the rule of 1: their rolls keep every 1 and drain nothing
+    rules = Rules(ones_on_explosions=True, rule_of_one_kinds=frozenset({"check"}))
+    needs = tuple(range(-6, 41))
+    classes = (RollClass("check", own="best(λ=0.2)"), RollClass("save"), RollClass(trigger="one"))
+    for cls in classes:
+        tried = tuple((c.key, c) for c in (PolicyChoice("best", 0.0), PolicyChoice("best", 0.2)))
+        inputs = RollClassInputs(cls, needs, tried, states, rules)
+        t = roll_classes.compute(inputs).tables["roll"]
+        t = t[t.system == "3d6x"].set_index(["state", "policy", "need"])
+        for (state, adv, drop), (key, choice), need in itertools.product(states, tried, needs):
+            roll = Roll(0, advantage=adv, kind=cls.kind, policy=Best(need, choice.weight),
+                        reroll=Reroll("one") if cls.trigger else None)  # fmt: skip
+            d = exact(roll, dataclasses.replace(rules, disadvantage=drop) if drop else rules)
+            row = t.loc[(state, key, need)]
+            assert (row.p, row.drain) == (d.p_success(need), d.drain_mean), (cls, state, need)
+    rows = len(classes) * len(states) * 2 * len(needs)
+    assert len(calls) < rows / 3, (len(calls), rows)

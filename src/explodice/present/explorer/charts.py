@@ -12,6 +12,7 @@ bound to inputs) only filter and redraw those tables.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Callable
@@ -60,8 +61,9 @@ def _vega_percent(field: str, lang: Lang) -> str:
 
 #: A table of at least this many rows is held aside while the charts are built (one row
 #: stands in for it) and put in the specification at the end (:func:`explorer_specs`): Altair
-#: copies a chart's data whole at each step that builds it, and validates every row.
-HOLD_ROWS = 200
+#: copies a chart's data whole at each step that builds it, and validates every row. Every
+#: table with a row (200 rows and more before: the small ones cost 0.07 s of CPU too).
+HOLD_ROWS = 1
 _HELD: list[dict[str, list[dict[str, Any]]]] = []
 
 
@@ -99,12 +101,14 @@ def _fill(spec: Any, held: dict[str, list[dict[str, Any]]], names: dict[str, str
 
 def explorer_specs(data: ExplorerData) -> dict[str, dict[str, Any]]:
     """The explorer's views as Vega-Lite specifications (:func:`explorer_charts`'s charts,
-    ``to_dict``), their large tables held aside while Altair builds and checks them: the same
-    specification, built in a fraction of the time."""
+    ``to_dict``), their tables held aside while Altair builds them: the same specification,
+    built in a fraction of the time. Altair's check of the whole specification against the
+    Vega-Lite schema is left out (0.07 s of CPU): the charts' structure is this module's
+    code (a configuration changes names and numbers), and the tests check it (``to_dict()``)."""
     held: dict[str, list[dict[str, Any]]] = {}
     _HELD.append(held)
     try:
-        specs = {k: c.to_dict() for k, c in explorer_charts(data).items()}
+        specs = {k: c.to_dict(validate=False) for k, c in explorer_charts(data).items()}
     finally:
         _HELD.remove(held)
     names = {dataset_name([{"@held": k}]): dataset_name(v) for k, v in held.items()}
@@ -651,9 +655,11 @@ def _bestiary_chart(data: ExplorerData, _: Callable[[str], str]) -> Any:
             for c, i in zip(f.chance, f["item"])
         ],
     )
+    # a difference of two probabilities: percentage points, signed (each value written once:
+    # a few hundred values in some 3,000 rows)
+    change = functools.lru_cache(maxsize=None)(lambda c: fmt.cell(c, "change"))
     frame = frame.assign(
-        # a difference of two probabilities: percentage points, signed
-        change=lambda f: [fmt.cell(c, "change") for c in f.largest_change],
+        change=lambda f: [change(c) for c in f.largest_change],
         build=lambda f: [_(b) for b in f.worst_build],
     )[["monster", "row", "p_d20", "p_3d6x", "change", "build"]].rename(
         columns={"p_d20": "d20", "p_3d6x": "3d6x"}
