@@ -24,6 +24,7 @@ from explodice.game.tables import D20_SAVE_DC_BASE, DIFFICULTIES
 from explodice.present import i18n
 from explodice.present.i18n import Lang
 from explodice.present.labels import N_, difficulty_label
+from explodice.present.plots.cells import write_cells
 from explodice.present.plots.style import axes_or_current, finish_error_panel, place_legend, share
 
 __all__ = [
@@ -80,18 +81,17 @@ def plot_level_grid(
     data = grid.to_numpy(dtype=float)
     ax.imshow(data, cmap="RdYlGn", vmin=0.0, vmax=1.0, aspect="auto")
     levels = list(grid.columns)
-    for (i, j), v in np.ndenumerate(data):
-        if np.isnan(v):
-            continue
-        ax.text(
-            j,
-            i,
-            share(v, lang).replace("%", "").replace("\xa0", "").replace(" ", ""),
-            ha="center",
-            va="center",
-            fontsize=fontsize,
-            color="black" if 0.2 < v < 0.85 else "white",
-        )
+    rows, cols = np.nonzero(~np.isnan(data))
+    shown = data[rows, cols]
+    write_cells(
+        ax,
+        cols,
+        rows,
+        [share(v, lang).replace("%", "").replace("\xa0", "").replace(" ", "") for v in shown],
+        fontsize=fontsize,
+        colors=["black" if 0.2 < v < 0.85 else "white" for v in shown],
+    )
+    for i, j in zip(rows, cols):
         if not bool(inside.iat[i, j]):
             ax.add_patch(
                 mpatches.Rectangle((j - 0.46, i - 0.44), 0.92, 0.88, fill=False, **OUTSIDE_EDGE)
