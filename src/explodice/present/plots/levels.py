@@ -68,7 +68,7 @@ def plot_level_grid(
     :func:`~explodice.progression`): easiest band on top, each cell written in whole percent
     without its % sign (never a false 0 or 100: ``<1``, ``>99``), a cell outside its band's target range framed in black.
     The image is ``ax.images[0]`` (for a colour bar shared by several grids)."""
-    import matplotlib.patches as mpatches
+    from matplotlib.collections import PolyCollection
 
     ax = axes_or_current(ax)
     _ = i18n.translator(lang)
@@ -91,11 +91,19 @@ def plot_level_grid(
         fontsize=fontsize,
         colors=["black" if 0.2 < v < 0.85 else "white" for v in shown],
     )
-    for i, j in zip(rows, cols):
-        if not bool(inside.iat[i, j]):
-            ax.add_patch(
-                mpatches.Rectangle((j - 0.46, i - 0.44), 0.92, 0.88, fill=False, **OUTSIDE_EDGE)
-            )
+    # the frames of the cells outside their range, one artist (each a Rectangle's path)
+    outside = [(i, j) for i, j in zip(rows, cols) if not bool(inside.iat[i, j])]
+    ax.add_collection(
+        PolyCollection(
+            [[(j - 0.46, i - 0.44), (j + 0.46, i - 0.44), (j + 0.46, i + 0.44),
+              (j - 0.46, i + 0.44)] for i, j in outside],
+            facecolors="none",
+            edgecolors=OUTSIDE_EDGE["edgecolor"],
+            linewidths=OUTSIDE_EDGE["linewidth"],
+            joinstyle="miter",
+        ),
+        autolim=False,
+    )  # fmt: skip
     ax.set_xticks(range(len(levels)), [str(lv) for lv in levels], fontsize=6)
     if band_labels:
         ax.set_yticks(range(len(bands)), [difficulty_label(b, lang) for b in bands], fontsize=6)
