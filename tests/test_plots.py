@@ -13,6 +13,7 @@ from matplotlib.figure import Figure
 
 from explodice import ExplodiceError, Roll, Rules, d20, exact, frontier, simulate, success_table
 from explodice.present import plots
+from explodice.present.plots.cells import CellTexts
 
 
 @pytest.fixture
@@ -82,7 +83,8 @@ def test_success_curves_named_series_and_own_title(ax):
 def test_heatmap_annotates_every_cell_with_a_percentage(ax):
     table = success_table([0, 2, 4], advantages=["normal"])
     _check(ax, plots.plot_heatmap(table, ax=ax))
-    cells = [t.get_text() for t in ax.texts if t.get_text().endswith("%")]
+    written = [t for a in ax.artists if isinstance(a, CellTexts) for t in a.get_texts()]
+    cells = [t for t in written if t.endswith("%")]
     assert len(cells) == 3 * 6
     p = table.query("modifier == 0 and dc == 8").p.iloc[0]
     assert f"{p:.0%}" in cells

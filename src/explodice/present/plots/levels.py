@@ -24,6 +24,7 @@ from explodice.game.tables import D20_SAVE_DC_BASE, DIFFICULTIES
 from explodice.present import i18n
 from explodice.present.i18n import Lang
 from explodice.present.labels import N_, difficulty_label
+from explodice.present.plots.cells import write_cells
 from explodice.present.plots.style import axes_or_current, finish_error_panel, place_legend, share
 
 __all__ = [
@@ -67,7 +68,7 @@ def plot_level_grid(
     :func:`~explodice.progression`): easiest band on top, each cell written in whole percent
     without its % sign (never a false 0 or 100: ``<1``, ``>99``), a cell outside its band's target range framed in black.
     The image is ``ax.images[0]`` (for a colour bar shared by several grids)."""
-    import matplotlib.patches as mpatches
+    from matplotlib.collections import PolyCollection
 
     ax = axes_or_current(ax)
     _ = i18n.translator(lang)
@@ -80,22 +81,29 @@ def plot_level_grid(
     data = grid.to_numpy(dtype=float)
     ax.imshow(data, cmap="RdYlGn", vmin=0.0, vmax=1.0, aspect="auto")
     levels = list(grid.columns)
-    for (i, j), v in np.ndenumerate(data):
-        if np.isnan(v):
-            continue
-        ax.text(
-            j,
-            i,
-            share(v, lang).replace("%", "").replace("\xa0", "").replace(" ", ""),
-            ha="center",
-            va="center",
-            fontsize=fontsize,
-            color="black" if 0.2 < v < 0.85 else "white",
-        )
-        if not bool(inside.iat[i, j]):
-            ax.add_patch(
-                mpatches.Rectangle((j - 0.46, i - 0.44), 0.92, 0.88, fill=False, **OUTSIDE_EDGE)
-            )
+    rows, cols = np.nonzero(~np.isnan(data))
+    shown = data[rows, cols]
+    write_cells(
+        ax,
+        cols,
+        rows,
+        [share(v, lang).replace("%", "").replace("\xa0", "").replace(" ", "") for v in shown],
+        fontsize=fontsize,
+        colors=["black" if 0.2 < v < 0.85 else "white" for v in shown],
+    )
+    # the frames of the cells outside their range, one artist (each a Rectangle's path)
+    outside = [(i, j) for i, j in zip(rows, cols) if not bool(inside.iat[i, j])]
+    ax.add_collection(
+        PolyCollection(
+            [[(j - 0.46, i - 0.44), (j + 0.46, i - 0.44), (j + 0.46, i + 0.44),
+              (j - 0.46, i + 0.44)] for i, j in outside],
+            facecolors="none",
+            edgecolors=OUTSIDE_EDGE["edgecolor"],
+            linewidths=OUTSIDE_EDGE["linewidth"],
+            joinstyle="miter",
+        ),
+        autolim=False,
+    )  # fmt: skip
     ax.set_xticks(range(len(levels)), [str(lv) for lv in levels], fontsize=6)
     if band_labels:
         ax.set_yticks(range(len(bands)), [difficulty_label(b, lang) for b in bands], fontsize=6)

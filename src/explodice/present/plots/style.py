@@ -202,19 +202,38 @@ LEGEND_LOCS = (
 _ROOM_STEPS = (1.15, 1.3, 1.45, 1.6, 1.8, 2.0)
 
 
+def measuring_renderer(fig: Any) -> Any:
+    """The renderer that measures texts and legends on ``fig`` before it is saved: its
+    canvas's, one for the figure's life (a figure made without a canvas that draws, as the
+    report's pages are, would make a new renderer, and measure every text anew, at each
+    measure)."""
+    if not hasattr(fig.canvas, "get_renderer"):
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        FigureCanvasAgg(fig)
+    return fig.canvas.get_renderer()
+
+
 def covered(ax: Any, box: Any) -> int:
     """How many of the Axes' data artists a box in display coordinates covers: lines (and
     their markers), bars, markers of scatter plots and the texts written on the data; the DC
     bands' shading and the legend itself do not count."""
+    return sum(hit(box) for hit in _obstacles(ax))
+
+
+def _obstacles(ax: Any) -> list[Any]:
+    """One test per data artist of ``ax`` (see :func:`covered`): whether a box in display
+    coordinates covers it; the artists measured once, at the Axes' present limits."""
     from matplotlib.collections import PolyCollection
     from matplotlib.lines import Line2D
     from matplotlib.patches import Rectangle
     from matplotlib.text import Text
 
     ax.get_xlim(), ax.get_ylim()  # autoscaling is lazy: the limits settle before measuring
+    renderer = measuring_renderer(ax.get_figure(root=True))
     legend = ax.get_legend()
     inside = ax.bbox  # the Axes' own box, in display coordinates
-    count = 0
+    tests: list[Any] = []
     for artist in ax.get_children():
         if not artist.get_visible() or artist is legend or artist.get_gid() == "band":
             continue
@@ -222,23 +241,29 @@ def covered(ax: Any, box: Any) -> int:
             path = artist.get_transform().transform_path(artist.get_path())
             vertices = np.asarray(path.vertices)
             marked = artist.get_marker() not in (None, "None", "", " ")
-            if len(vertices) and (
-                path.intersects_bbox(box, filled=False) or (marked and box.count_contains(vertices))
-            ):
-                count += 1
+            if len(vertices):
+                tests.append(
+                    lambda box, path=path, vertices=vertices, marked=marked: bool(
+                        path.intersects_bbox(box, filled=False)
+                        or (marked and box.count_contains(vertices))
+                    )
+                )
         elif isinstance(artist, Rectangle):
             if artist.get_width() and artist.get_height() and artist is not ax.patch:
-                count += artist.get_window_extent().overlaps(box)
+                extent = artist.get_window_extent(renderer)
+                tests.append(lambda box, extent=extent: bool(extent.overlaps(box)))
         elif isinstance(artist, PolyCollection):
             continue  # a confidence band: the line it surrounds counts
         elif isinstance(artist, Text) and artist.get_text() and artist.axes is ax:
-            extent = artist.get_window_extent()  # a text on the data, not a title
+            extent = artist.get_window_extent(renderer)  # a text on the data, not a title
             middle = ((extent.x0 + extent.x1) / 2, (extent.y0 + extent.y1) / 2)
-            count += bool(extent.overlaps(box) and inside.contains(*middle))
+            if inside.contains(*middle):
+                tests.append(lambda box, extent=extent: bool(extent.overlaps(box)))
         elif hasattr(artist, "get_offsets") and artist.get_offsets() is not None:
             offsets = artist.get_offset_transform().transform(artist.get_offsets())
-            count += bool(len(offsets) and box.count_contains(offsets))
-    return count
+            if len(offsets):
+                tests.append(lambda box, offsets=offsets: bool(box.count_contains(offsets)))
+    return tests
 
 
 def place_legend(
@@ -255,18 +280,27 @@ def place_legend(
     above the data (up to twice its height, its ticks kept where they were); else, with
     ``outside``, outside the Axes at their right (the page leaves the room); else the place
     where it covers least. ``kw`` goes to ``ax.legend`` (``fontsize``, ``ncol``, ``title``).
+    The legend is made once and moved from place to place; the data are measured once for
+    each height of the y axis.
     """
     from matplotlib.ticker import FixedLocator
 
+    renderer = measuring_renderer(ax.get_figure(root=True))
+    legend = ax.legend(loc=locs[0], **kw)
+
+    def hits(loc: str, tests: list[Any], pad: float = 2) -> int:
+        legend.set_loc(loc)
+        box = legend.get_window_extent(renderer).padded(pad)
+        return sum(hit(box) for hit in tests)
+
     def first_free() -> Any:
+        tests = _obstacles(ax)
         for loc in locs:
-            legend = ax.legend(loc=loc, **kw)
-            if not covered(ax, legend.get_window_extent().padded(2)):
+            if not hits(loc, tests):
                 return legend
         return None
 
-    legend = first_free()
-    if legend is not None:
+    if first_free() is not None:
         return legend
     if room:
         lim, ticks = ax.get_ylim(), ax.get_yticks()
@@ -281,16 +315,17 @@ def place_legend(
                 ax.yaxis.set_major_locator(
                     FixedLocator([t for t in ticks if lim[0] <= t <= lim[1] + 1e-9])
                 )
-            legend = first_free()
-            if legend is not None:
+            if first_free() is not None:
                 return legend
         ax.set_ylim(*lim)
         if not log:
             ax.yaxis.set_major_locator(FixedLocator(list(ticks)))
     if outside:
         return ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, **kw)
-    least = min(locs, key=lambda loc: covered(ax, ax.legend(loc=loc, **kw).get_window_extent()))
-    return ax.legend(loc=least, **kw)
+    tests = _obstacles(ax)
+    least = min(locs, key=lambda loc: hits(loc, tests, pad=0))
+    legend.set_loc(least)
+    return legend
 
 
 def log_ticks(axis: Any) -> None:
@@ -429,17 +464,18 @@ def shade_dc_bands(
 def _fit_band_name(ax: Any, note: Any, lim: tuple[float, float], written: list[Any]) -> None:
     """Keep a band's name above the Axes within their width: one that runs past their right
     end is right-aligned on it, and lifted a row if it then covers a name already written."""
-    extent = note.get_window_extent()
+    renderer = measuring_renderer(ax.get_figure(root=True))
+    extent = note.get_window_extent(renderer)
     if extent.x1 > ax.bbox.x1 + 1:
         row = note.xyann[1]
         note.xy = (lim[1], 1.0)
         note.set_horizontalalignment("right")
         note.xyann = (-1, row)
-        extent = note.get_window_extent()
+        extent = note.get_window_extent(renderer)
         if any(extent.padded(2).overlaps(other) for other in written):
             note.xyann = (-1, row + 16)  # above both rows
             _ABOVE[ax] = max(_ABOVE.get(ax, 0.0), 27.0)
-            extent = note.get_window_extent()
+            extent = note.get_window_extent(renderer)
     written.append(extent)
 
 

@@ -186,27 +186,20 @@ def draw_table(
     (centred, or at ``loc``: ``"upper left"``, say); with ``widths`` (the columns' shares) it
     fills ``rect`` exactly, in ``fontsize``. Every cell keeps a space either side of its text,
     so that a narrow column (a lone ``0``) never touches its borders."""
+    from explodice.present.plots.cells import cell_table  # matplotlib: only where drawn
+
     ax = fig.add_axes(rect)
     ax.axis("off")
-    cells = [[f" {v} " for v in row] for row in table.itertuples(index=False)]
-    fit = {} if widths is None else {"colWidths": list(widths), "bbox": (0, 0, 1, 1)}
-    t = ax.table(
-        cellText=cells,
-        colLabels=[f" {c} " for c in table.columns],
-        loc=loc,
-        cellLoc="center",
-        **fit,
-    )
-    t.auto_set_font_size(False)
     columns = len(table.columns)  # a wide table (the 34 FPs of 5e's ladder) in smaller type
-    t.set_fontsize(fontsize or (7 if columns <= 12 else 6 if columns <= 28 else 5))
-    if widths is None:
-        t.auto_set_column_width(list(range(len(table.columns))))
-        t.scale(1, 1.1)
-    for (r, _), cell in t.get_celld().items():
-        cell.set_linewidth(0.3)
-        if r == 0:
-            cell.set_facecolor("0.9")
+    cell_table(
+        ax,
+        [[f" {v} " for v in row] for row in table.itertuples(index=False)],
+        [f" {c} " for c in table.columns],
+        fontsize=fontsize or (7 if columns <= 12 else 6 if columns <= 28 else 5),
+        loc=loc,
+        widths=widths,
+        bbox=None if widths is None else (0, 0, 1, 1),
+    )
 
 
 def exact_columns(frame: pd.DataFrame) -> pd.DataFrame:

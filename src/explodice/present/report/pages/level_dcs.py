@@ -13,6 +13,7 @@ from explodice.game.build import parse_test
 from explodice.present.builds import first_builds, shown_builds
 from explodice.present.formats import Formatter
 from explodice.present.labels import build_test_label, difficulty_label
+from explodice.present.plots.cells import cell_table
 from explodice.present.report.kit import Context, PageData, page_figure
 from explodice.questions.level_dcs import LevelDCsInputs
 from explodice.questions.registry import ask
@@ -110,22 +111,17 @@ def _draw(fig: Figure, table: pd.DataFrame, rect: tuple, n_levels: int, shade: l
     # the misses' columns hold the French headers too ("écart (par niveau)", "unique")
     widths = [0.11, 0.1, 0.045] + [0.023] * n_levels + [0.086, 0.036, 0.072, 0.045, 0.08]
     total = sum(widths)
-    t = ax.table(
-        cellText=[[str(v) for v in row] for row in table.itertuples(index=False)],
-        colLabels=[str(c) for c in table.columns],
-        colWidths=[w / total for w in widths],
+    cell_table(
+        ax,
+        [[str(v) for v in row] for row in table.itertuples(index=False)],
+        [str(c) for c in table.columns],
+        fontsize=6.5,
         loc="upper center",
-        cellLoc="center",
+        widths=[w / total for w in widths],
+        row_height=1 / (len(table) + 1),
+        faces=["0.94" if s else "w" for s in shade],
+        header_face="0.85",
     )
-    t.auto_set_font_size(False)
-    t.set_fontsize(6.5)
-    for (r, _c), cell in t.get_celld().items():
-        cell.set_linewidth(0.3)
-        cell.set_height(1 / (len(table) + 1))
-        if r == 0:
-            cell.set_facecolor("0.85")
-        elif shade[r - 1]:
-            cell.set_facecolor("0.94")
 
 
 def _kind(part: pd.DataFrame) -> tuple[str, str]:
