@@ -168,3 +168,14 @@ def test_the_distributions_of_one_law_share_what_does_not_depend_on_the_modifier
     assert d.p_success(14) == e.p_success(9)
     with pytest.raises(ValueError):
         d.total_pmf[0] = 1.0  # read-only: another distribution reads it too
+
+
+def test_a_distribution_is_pickled_without_what_other_distributions_fill():
+    import pickle
+
+    d = exact(Roll(1, policy="cancel"), Rules())
+    before = pickle.dumps(d)
+    assert exact(Roll(-2, policy="cancel"), Rules()).drain_mean > 0  # fills the shared dict
+    assert pickle.dumps(d) == before  # the bytes do not depend on what the others read
+    e = pickle.loads(before)
+    assert e.shared is None and e.drain_mean == d.drain_mean and e.p_success(9) == d.p_success(9)

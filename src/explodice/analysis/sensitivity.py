@@ -189,11 +189,11 @@ class _Columns:
         self.values.append(np.asarray(values, dtype=float))
 
     def frame(self, part: str, **tiled: np.ndarray) -> pd.DataFrame:
-        """The frame: ``part``, the measure, the case, the ``tiled`` columns (the same
-        values in every block: repeated block by block), the other keys, then ``value``."""
+        """The frame (once): ``part``, the measure, the case, the ``tiled`` columns (the
+        same values in every block: repeated block by block), the other keys, ``value``."""
         blocks = len(self.values)
-        data: dict[str, Any] = {"part": part, "measure": self.keys.pop("measure")}
-        data["case"] = self.keys.pop("case")
+        data: dict[str, Any] = {"part": part, "measure": self.keys.pop("measure", [])}
+        data["case"] = self.keys.pop("case", [])
         data |= {name: np.tile(column, blocks) for name, column in tiled.items()}
         data |= self.keys
         data["value"] = np.concatenate(self.values) if self.values else np.zeros(0)

@@ -8,6 +8,9 @@ past 0 as ``rules.overflow`` says. In a mix each roll is every roll type at once
 its share; the other characters' types leave the array as it is. The day's facts and the
 rolls' laws come compiled (:func:`~explodice.day.compiled.compile_day`), the chain's moves
 from :mod:`explodice.day.chain` (how they are played, and what they cost, is said there).
+A PC's day under its own policy is played once for every day that reads the same facts of
+it (its gauges, its rolls' laws and shares, the overflow): the readings table and the
+optimal player's comparison play many days that differ in one character, or none.
 
 The roll's laws come from :mod:`explodice.day.rolls` (explosions followed to 40 per die, the
 excess of a drain past every point a character has lumped with its exact mean for the points
@@ -32,6 +35,7 @@ their means are in ``"gauges"``.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -287,9 +291,11 @@ def _played(day: CompiledDay, ch: CompiledCharacter, threads: int) -> _Played:
     them leave most characters' rolls alone; the fixed policies of the optimal player's
     comparison share theirs with the day's."""
     key = _facts(day, ch, threads)
-    if key in _PLAYED:
-        _PLAYED.move_to_end(key)
-        return _PLAYED[key]
+    played = _PLAYED.get(key)
+    if played is not None:
+        with contextlib.suppress(KeyError):  # another thread may have dropped it meanwhile
+            _PLAYED.move_to_end(key)
+        return played
     T = day.n_rolls
     log: list[tuple[int, float, float]] = []
     by_type = np.zeros((len(day.roll_types), 2, 4))

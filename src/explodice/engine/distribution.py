@@ -185,6 +185,14 @@ class Distribution:
                 view.setflags(write=False)
                 object.__setattr__(self, name, view)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (and copied) without :attr:`shared`, which other distributions fill as
+        they are read: the copy computes those properties again, from the same arrays, and
+        the bytes of a page's data do not depend on what other pages read."""
+        state = dict(self.__dict__)
+        state.pop("shared", None)
+        return state
+
     # -- construction helpers ---------------------------------------------------------------
     @classmethod
     def from_total_pmf(cls, p: np.ndarray, lo: int, **kwargs: Any) -> Distribution:
