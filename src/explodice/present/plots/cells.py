@@ -133,9 +133,7 @@ class CellTexts(Artist):
             gc.set_antialiased(self._template._antialiased)
             self._set_gc_clip(gc)
             for s, x, y in texts:
-                renderer.draw_text(
-                    gc, x, height - y if renderer.flipy() else y, s, self._font, 0.0
-                )
+                renderer.draw_text(gc, x, height - y if renderer.flipy() else y, s, self._font, 0.0)
             gc.restore()
         renderer.close_group("texts")
         self.stale = False
@@ -205,8 +203,19 @@ class CellTable(Table):
         )
         self._texts.set_figure(self.get_figure(root=False))
 
+    def _get_grid_bbox(self, renderer: Any) -> Any:
+        """The cells' union in the table's (Axes) coordinates, read from their places (as
+        matplotlib's, which measures each cell's drawn extent and maps it back)."""
+        cells = [cell for (row, col), cell in self._cells.items() if row >= 0 and col >= 0]
+        return Bbox.from_extents(
+            min(c.get_x() for c in cells),
+            min(c.get_y() for c in cells),
+            max(c.get_x() + c.get_width() for c in cells),
+            max(c.get_y() + c.get_height() for c in cells),
+        )
+
     def get_window_extent(self, renderer: Any = None) -> Any:
-        return Bbox.union([cell.get_window_extent(renderer) for cell in self._cells.values()])
+        return self._get_grid_bbox(renderer).transformed(self.get_transform())
 
     def draw(self, renderer: Any) -> None:
         if not self.get_visible():
@@ -249,12 +258,14 @@ def cell_table(
     faces: Sequence[Any] | None = None,
     header_face: Any = "0.9",
     linewidth: float = 0.3,
+    spaced: bool = False,
 ) -> CellTable:
     """A table of ``rows`` (strings) under the column ``labels`` on ``ax`` (Axes
     coordinates), centred text, thin black borders, the header row in ``header_face`` and
     each row in ``faces`` (white if None), laid out as matplotlib's ``ax.table`` would:
     ``loc`` and ``bbox`` as there; ``widths`` the columns' shares (else each column as wide
-    as its widest text and a tenth of it either side); ``row_height`` in Axes units (else
+    as its widest text and a tenth of it either side, and, ``spaced``, a space either side:
+    a narrow column never touches its borders); ``row_height`` in Axes units (else
     matplotlib's, a tenth taller where the widths are measured)."""
     table = CellTable(ax, loc, bbox)
     table.auto_set_font_size(False)
@@ -262,7 +273,11 @@ def cell_table(
     height = row_height or table._approx_text_height() * (1.1 if widths is None else 1.0)
     grid = [list(labels), *(list(r) for r in rows)]
     if widths is None:
-        widths = [_measured_width(ax, [row[c] for row in grid], font) for c in range(len(labels))]
+        pad = " " if spaced else ""  # measured, never drawn: a centred text stands as well
+        widths = [
+            _measured_width(ax, [f"{pad}{row[c]}{pad}" for row in grid], font)
+            for c in range(len(labels))
+        ]
     for r, row in enumerate(grid):
         face = header_face if r == 0 else ("w" if faces is None else faces[r - 1])
         for c, text in enumerate(row):

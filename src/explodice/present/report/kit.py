@@ -193,12 +193,13 @@ def draw_table(
     columns = len(table.columns)  # a wide table (the 34 FPs of 5e's ladder) in smaller type
     cell_table(
         ax,
-        [[f" {v} " for v in row] for row in table.itertuples(index=False)],
-        [f" {c} " for c in table.columns],
+        [[str(v) for v in row] for row in table.itertuples(index=False)],
+        [str(c) for c in table.columns],
         fontsize=fontsize or (7 if columns <= 12 else 6 if columns <= 28 else 5),
         loc=loc,
         widths=widths,
         bbox=None if widths is None else (0, 0, 1, 1),
+        spaced=True,
     )
 
 
