@@ -81,12 +81,17 @@ class CellTexts(Artist):
         return list(self._texts)
 
     def _boxes(self, renderer: Any) -> dict[str, Any]:
-        """Each distinct string's extent from its drawing point, as a Text lays it out."""
+        """Each distinct string's extent from the start of its baseline, as a Text lays out
+        one line: its width, the font's ascent and descent or the string's own where they
+        exceed them (the font's read once, from a Text holding a full stop)."""
+        self._template.set_text(".")
+        line = self._template.get_window_extent(renderer)
+        ascent, descent = line.y1, -line.y0
         boxes = {}
         for s in dict.fromkeys(self._texts):
             if s:
-                self._template.set_text(s)
-                boxes[s] = self._template.get_window_extent(renderer)
+                w, h, d = renderer.get_text_width_height_descent(s, self._font, ismath=False)
+                boxes[s] = Bbox.from_extents(0, -max(d, descent), w, max(h - d, ascent))
         return boxes
 
     def _offsets(self, box: Any) -> tuple[float, float]:
