@@ -185,7 +185,9 @@ def draw_table(
     """Draw a (small, already formatted) DataFrame as a table in ``rect`` of the figure
     (centred, or at ``loc``: ``"upper left"``, say); with ``widths`` (the columns' shares) it
     fills ``rect`` exactly, in ``fontsize``. Every cell keeps a space either side of its text,
-    so that a narrow column (a lone ``0``) never touches its borders."""
+    so that a narrow column (a lone ``0``) never touches its borders. The table is
+    :func:`~explodice.present.plots.cells.cell_table`'s: laid out once, drawn without a
+    matplotlib ``Text`` per cell."""
     from explodice.present.plots.cells import cell_table  # matplotlib: only where drawn
 
     ax = fig.add_axes(rect)
