@@ -1064,7 +1064,11 @@ def test_the_haggling_page_writes_every_minus_the_same_way(config):
     ctx = Context(config, "en", "2026-12-01")
     fig = page.draw(ctx, page.data(ctx))
     ticks = [t.get_text() for ax in fig.axes for t in ax.get_xticklabels()]
-    cells = [t.get_text() for ax in fig.axes for t in ax.texts]
+    from explodice.present.plots.cells import CellTexts  # the heatmap's cells, drawn at once
+
+    cells = [t.get_text() for ax in fig.axes for t in ax.texts] + [
+        s for ax in fig.axes for a in ax.artists if isinstance(a, CellTexts) for s in a.get_texts()
+    ]
     assert any("\u2212" in t for t in ticks) and any("\u2212" in t for t in cells)
     assert not any("-" in t for t in ticks + cells), [t for t in ticks + cells if "-" in t]
 

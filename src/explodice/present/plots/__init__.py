@@ -11,7 +11,9 @@ returns it.
 - :mod:`~explodice.present.plots.readings`: which readings of the rules matter;
 - :mod:`~explodice.present.plots.combat`: attacks against the defence value, critical hits;
 - :mod:`~explodice.present.plots.bestiary`: the SRD's monsters converted to 3d6x;
-- :mod:`~explodice.present.plots.bars`: grouped bars of any tidy table.
+- :mod:`~explodice.present.plots.bars`: grouped bars of any tidy table;
+- :mod:`~explodice.present.plots.cells`: many small texts drawn cheaply (a heatmap's cell
+  numbers, the report's tables); imports no other module here.
 
 A new subject is a module of its own, importing :mod:`.style` and listed here. Every function takes results (a :class:`~explodice.Distribution` or a tidy
 DataFrame from the analysis layer), never computes a probability itself, labels its axes and

@@ -23,7 +23,7 @@ from explodice.analysis.bestiary import CHANCES, DEFAULT_THRESHOLD
 from explodice.present import i18n
 from explodice.present.i18n import Lang
 from explodice.present.labels import N_
-from explodice.present.plots.style import place_legend
+from explodice.present.plots.style import axes_title, place_legend
 
 __all__ = ["CHANCE_COLOURS", "CHANCE_LABELS", "plot_changes_by_fp", "plot_fp_conversion"]
 
@@ -97,7 +97,7 @@ def plot_changes_by_fp(
     ax.grid(alpha=0.3)
     place_legend(ax, room=True, fontsize=6.5)
     if title:
-        ax.set_title(title, fontsize=8.5, pad=4)
+        axes_title(ax, title, fontsize=8.5, pad=4)
     return ax
 
 
@@ -125,5 +125,5 @@ def plot_fp_conversion(
     ax.grid(alpha=0.3)
     place_legend(ax, room=True, fontsize=6.5)
     if title:
-        ax.set_title(title, fontsize=8.5, pad=4)
+        axes_title(ax, title, fontsize=8.5, pad=4)
     return ax

@@ -32,6 +32,7 @@ from matplotlib.table import Cell, Table
 from matplotlib.text import Text
 from matplotlib.textpath import TextToPath
 from matplotlib.transforms import Bbox, IdentityTransform
+from numpy.typing import ArrayLike
 
 __all__ = ["CellTable", "CellTexts", "cell_table", "write_cells"]
 
@@ -81,12 +82,17 @@ class CellTexts(Artist):
         return list(self._texts)
 
     def _boxes(self, renderer: Any) -> dict[str, Any]:
-        """Each distinct string's extent from its drawing point, as a Text lays it out."""
+        """Each distinct string's extent from the start of its baseline, as a Text lays out
+        one line: its width, the font's ascent and descent or the string's own where they
+        exceed them (the font's read once, from a Text holding a full stop)."""
+        self._template.set_text(".")
+        line = self._template.get_window_extent(renderer)
+        ascent, descent = line.y1, -line.y0
         boxes = {}
         for s in dict.fromkeys(self._texts):
             if s:
-                self._template.set_text(s)
-                boxes[s] = self._template.get_window_extent(renderer)
+                w, h, d = renderer.get_text_width_height_descent(s, self._font, ismath=False)
+                boxes[s] = Bbox.from_extents(0, -max(d, descent), w, max(h - d, ascent))
         return boxes
 
     def _offsets(self, box: Any) -> tuple[float, float]:
@@ -112,9 +118,16 @@ class CellTexts(Artist):
                 out.append((i, s, x + dx, y + dy, boxes[s].translated(x + dx, y + dy)))
         return out
 
+    def _clip(self, gc: Any) -> None:
+        """Clip ``gc`` to this artist's box and path, as a Text's is."""
+        on = self.get_clip_on()
+        gc.set_clip_rectangle(self.get_clip_box() if on else None)
+        gc.set_clip_path(self.get_clip_path() if on else None)
+
     def get_window_extent(self, renderer: Any = None) -> Any:
         if renderer is None:
-            renderer = self.get_figure(root=True)._get_renderer()
+            figure: Any = self.get_figure(root=True)
+            renderer = figure._get_renderer()
         extents = [extent for *_, extent in self._placed(renderer)]
         return Bbox.union(extents) if extents else Bbox.null()
 
@@ -130,12 +143,10 @@ class CellTexts(Artist):
             gc = renderer.new_gc()
             gc.set_foreground(rgba, isRGBA=True)
             gc.set_alpha(self.get_alpha())
-            gc.set_antialiased(self._template._antialiased)
-            self._set_gc_clip(gc)
+            gc.set_antialiased(self._template.get_antialiased())
+            self._clip(gc)
             for s, x, y in texts:
-                renderer.draw_text(
-                    gc, x, height - y if renderer.flipy() else y, s, self._font, 0.0
-                )
+                renderer.draw_text(gc, x, height - y if renderer.flipy() else y, s, self._font, 0.0)
             gc.restore()
         renderer.close_group("texts")
         self.stale = False
@@ -143,8 +154,8 @@ class CellTexts(Artist):
 
 def write_cells(
     ax: Any,
-    x: Sequence[float],
-    y: Sequence[float],
+    x: ArrayLike,
+    y: ArrayLike,
     texts: Sequence[str],
     *,
     fontsize: float,
@@ -175,11 +186,12 @@ class CellTable(Table):
     def _lay_out(self) -> None:
         """Place the cells (as matplotlib does at each draw, here once) and make the texts'
         artist from their places."""
-        self._update_positions(None)
-        keys = sorted(self._cells)
+        self._update_positions(None)  # type: ignore[attr-defined]  # matplotlib's own layout
+        cells = self.get_celld()
+        keys = sorted(cells)
         points, texts, rgba, ha = [], [], [], []
         for key in keys:
-            cell = self._cells[key]
+            cell = cells[key]
             text = cell.get_text()
             loc = text.get_horizontalalignment()
             x, y, w, h = cell.get_x(), cell.get_y(), cell.get_width(), cell.get_height()
@@ -193,7 +205,7 @@ class CellTable(Table):
             ha.append(loc)
         if len(set(ha)) > 1:
             raise ValueError(f"a CellTable aligns every cell alike, not {sorted(set(ha))}")
-        first = self._cells[keys[0]].get_text()
+        first = cells[keys[0]].get_text()
         self._texts = CellTexts(
             points,
             texts,
@@ -205,8 +217,19 @@ class CellTable(Table):
         )
         self._texts.set_figure(self.get_figure(root=False))
 
+    def _get_grid_bbox(self, renderer: Any) -> Any:
+        """The cells' union in the table's (Axes) coordinates, read from their places (as
+        matplotlib's, which measures each cell's drawn extent and maps it back)."""
+        cells = [cell for (row, col), cell in self.get_celld().items() if row >= 0 and col >= 0]
+        return Bbox.from_extents(
+            min(c.get_x() for c in cells),
+            min(c.get_y() for c in cells),
+            max(c.get_x() + c.get_width() for c in cells),
+            max(c.get_y() + c.get_height() for c in cells),
+        )
+
     def get_window_extent(self, renderer: Any = None) -> Any:
-        return Bbox.union([cell.get_window_extent(renderer) for cell in self._cells.values()])
+        return self._get_grid_bbox(renderer).transformed(self.get_transform())
 
     def draw(self, renderer: Any) -> None:
         if not self.get_visible():
@@ -214,8 +237,9 @@ class CellTable(Table):
         renderer.open_group("table", gid=self.get_gid())
         transform = self.get_transform()
         by_look: dict[tuple, list[Any]] = {}
-        for key in sorted(self._cells):
-            cell = self._cells[key]
+        celld = self.get_celld()
+        for key in sorted(celld):
+            cell = celld[key]
             look = (cell.get_facecolor(), cell.get_edgecolor(), cell.get_linewidth())
             by_look.setdefault(look, []).append(cell)
         for (face, edge, width), cells in by_look.items():
@@ -249,20 +273,28 @@ def cell_table(
     faces: Sequence[Any] | None = None,
     header_face: Any = "0.9",
     linewidth: float = 0.3,
+    spaced: bool = False,
 ) -> CellTable:
     """A table of ``rows`` (strings) under the column ``labels`` on ``ax`` (Axes
     coordinates), centred text, thin black borders, the header row in ``header_face`` and
     each row in ``faces`` (white if None), laid out as matplotlib's ``ax.table`` would:
     ``loc`` and ``bbox`` as there; ``widths`` the columns' shares (else each column as wide
-    as its widest text and a tenth of it either side); ``row_height`` in Axes units (else
+    as its widest text and a tenth of it either side, and, ``spaced``, a space either side:
+    a narrow column never touches its borders); ``row_height`` in Axes units (else
     matplotlib's, a tenth taller where the widths are measured)."""
-    table = CellTable(ax, loc, bbox)
+    table = CellTable(ax, loc, None if bbox is None else Bbox.from_bounds(*bbox))
     table.auto_set_font_size(False)
     font = FontProperties(size=fontsize)
-    height = row_height or table._approx_text_height() * (1.1 if widths is None else 1.0)
+    # matplotlib's row: its Table's type size (10 points) and a fifth, in Axes units
+    approx = Table.FONTSIZE / 72 * ax.get_figure(root=True).dpi / ax.bbox.height * 1.2
+    height = row_height or approx * (1.1 if widths is None else 1.0)
     grid = [list(labels), *(list(r) for r in rows)]
     if widths is None:
-        widths = [_measured_width(ax, [row[c] for row in grid], font) for c in range(len(labels))]
+        pad = " " if spaced else ""  # measured, never drawn: a centred text stands as well
+        widths = [
+            _measured_width(ax, [f"{pad}{row[c]}{pad}" for row in grid], font)
+            for c in range(len(labels))
+        ]
     for r, row in enumerate(grid):
         face = header_face if r == 0 else ("w" if faces is None else faces[r - 1])
         for c, text in enumerate(row):
@@ -272,7 +304,7 @@ def cell_table(
                 height,
                 text=text,
                 loc="center",
-                fontproperties=font,
+                fontproperties={"size": fontsize},
                 facecolor=face,
             )
             cell.set_linewidth(linewidth)

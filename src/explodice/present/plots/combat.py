@@ -23,7 +23,7 @@ from explodice.game.tables import HIT_MARK_D20
 from explodice.present import i18n
 from explodice.present.i18n import Lang
 from explodice.present.labels import N_
-from explodice.present.plots.style import finish_error_panel, place_legend
+from explodice.present.plots.style import axes_title, finish_error_panel, place_legend
 
 __all__ = [
     "SYSTEM_STYLE",
@@ -60,7 +60,7 @@ def _finish(ax: Any, lang: Lang, title: str | None, *, legend: bool = True) -> A
     if legend:
         place_legend(ax, outside=False, fontsize=6.5)
     if title:
-        ax.set_title(title, fontsize=8.5, pad=4)
+        axes_title(ax, title, fontsize=8.5, pad=4)
     return ax
 
 
@@ -177,7 +177,7 @@ def plot_critical(
     ax.grid(alpha=0.3, axis="y")
     place_legend(ax, room=True, fontsize=6)
     if title:
-        ax.set_title(title, fontsize=8.5, pad=4)
+        axes_title(ax, title, fontsize=8.5, pad=4)
     return ax
 
 

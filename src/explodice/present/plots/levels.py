@@ -25,7 +25,13 @@ from explodice.present import i18n
 from explodice.present.i18n import Lang
 from explodice.present.labels import N_, difficulty_label
 from explodice.present.plots.cells import write_cells
-from explodice.present.plots.style import axes_or_current, finish_error_panel, place_legend, share
+from explodice.present.plots.style import (
+    axes_or_current,
+    axes_title,
+    finish_error_panel,
+    place_legend,
+    share,
+)
 
 __all__ = [
     "GAUGE_COLOURS",
@@ -92,7 +98,7 @@ def plot_level_grid(
         colors=["black" if 0.2 < v < 0.85 else "white" for v in shown],
     )
     # the frames of the cells outside their range, one artist (each a Rectangle's path)
-    outside = [(i, j) for i, j in zip(rows, cols) if not bool(inside.iat[i, j])]
+    outside = [(i, j) for i, j in zip(rows, cols) if not bool(inside.iat[int(i), int(j)])]
     ax.add_collection(
         PolyCollection(
             [[(j - 0.46, i - 0.44), (j + 0.46, i - 0.44), (j + 0.46, i + 0.44),
@@ -112,7 +118,7 @@ def plot_level_grid(
     ax.tick_params(length=0)
     ax.set_xlabel(_("level"), fontsize=7, labelpad=1)
     if title:
-        ax.set_title(title, fontsize=7.5, pad=3)
+        axes_title(ax, title, fontsize=7.5, pad=3)
     return ax
 
 
@@ -161,7 +167,7 @@ def plot_gauge_needs(
     if lang != "en":
         ax.yaxis.set_major_formatter(i18n.number_formatter(lang))
     if title:
-        ax.set_title(title, fontsize=8, pad=3)
+        axes_title(ax, title, fontsize=8, pad=3)
     return ax
 
 
@@ -194,7 +200,7 @@ def plot_save_dc_fit(
     ax.grid(alpha=0.3)
     place_legend(ax, room=True, fontsize=6.5, markerscale=0.5)
     if title:
-        ax.set_title(title, fontsize=8.5, pad=4)
+        axes_title(ax, title, fontsize=8.5, pad=4)
     return ax
 
 

@@ -13,6 +13,7 @@ import pandas as pd
 
 from explodice.present import i18n
 from explodice.present.i18n import Lang
+from explodice.present.plots.style import axes_title
 from explodice.present.readings import PART_NAMES
 
 __all__ = ["plot_readings"]
@@ -75,7 +76,7 @@ def plot_readings(
             title_fontsize=7,
         )
     if title:
-        ax.set_title(title, fontsize=10, loc="left")
+        axes_title(ax, title, fontsize=10, loc="left")
     return ax
 
 

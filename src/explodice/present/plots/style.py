@@ -36,6 +36,7 @@ __all__ = [
     "NOTE_SIZE",
     "advantage_style",
     "axes_or_current",
+    "axes_title",
     "colour_map",
     "common_note",
     "covered",
@@ -175,7 +176,14 @@ def titled(ax: Any, title: str, note: str = "", lang: Lang = "en") -> None:
             color="0.35",
             annotation_clip=False,
         )
-    ax.set_title(title, pad=6 + above + 8.5 * len(lines))
+    axes_title(ax, title, pad=6 + above + 8.5 * len(lines))
+
+
+def axes_title(ax: Any, title: str, **kw: Any) -> Any:
+    """``ax.set_title(title, **kw)`` at the top of the Axes, placed once: where matplotlib
+    places it when no tick label stands above the Axes (none of the report's does), without
+    measuring every y tick label again at each save to find out (``y=1.0``)."""
+    return ax.set_title(title, y=1.0, **kw)
 
 
 def _note_width(ax: Any) -> int:
@@ -537,5 +545,5 @@ def finish_error_panel(ax: Any, xlabel: str, ylabel: str, lang: Lang, title: str
     ax.grid(alpha=0.3)
     place_legend(ax, room=True, outside=False, fontsize=6.5)
     if title:
-        ax.set_title(title, fontsize=8.5, pad=4)
+        axes_title(ax, title, fontsize=8.5, pad=4)
     return ax

@@ -7,10 +7,14 @@ one PDF with the report's metadata (pypdf: pure Python, it copies each page's ob
 are, then keeps the objects the pages share, their fonts' glyphs, once). The bytes of the report's PDF depend only on the pages' bytes, the metadata and the
 date (``SOURCE_DATE_EPOCH`` if set, as matplotlib reads it), never on which pages were kept.
 
+Its PNG (:func:`page_png`) is compressed at a lighter level than Pillow's default.
+
 >>> from matplotlib.figure import Figure
 >>> fig = Figure(figsize=(2, 1)); _ = fig.text(0.1, 0.5, "one page")
 >>> page_pdf(fig) == page_pdf(fig), page_pdf(fig)[:5]
 (True, b'%PDF-')
+>>> png = io.BytesIO(); page_png(fig, png, 50); png.getvalue()[1:4]
+b'PNG'
 """
 
 from __future__ import annotations
@@ -22,7 +26,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["creation_date", "merge_pages", "page_pdf"]
+__all__ = ["PNG_COMPRESSION", "creation_date", "merge_pages", "page_pdf", "page_png"]
+
+#: zlib's level for the pages' PNGs: 3 writes a page in about two thirds of the CPU time of
+#: Pillow's default 6, and no bigger (a page of the default report: 34 ms against 52 ms,
+#: 363 KiB against 370 KiB); 9 takes five times as long for 2% less.
+PNG_COMPRESSION = 3
 
 
 def page_pdf(figure: Any) -> bytes:
@@ -33,6 +42,12 @@ def page_pdf(figure: Any) -> bytes:
         out, format="pdf", metadata={"CreationDate": None, "Producer": None, "Creator": None}
     )
     return out.getvalue()
+
+
+def page_png(figure: Any, path: Any, dpi: float) -> None:
+    """Save ``figure`` as a PNG at ``dpi`` to ``path`` (a file name or a binary file),
+    compressed at :data:`PNG_COMPRESSION` (the same figure, the same bytes)."""
+    figure.savefig(path, format="png", dpi=dpi, pil_kwargs={"compress_level": PNG_COMPRESSION})
 
 
 def creation_date() -> str:

@@ -185,7 +185,9 @@ def draw_table(
     """Draw a (small, already formatted) DataFrame as a table in ``rect`` of the figure
     (centred, or at ``loc``: ``"upper left"``, say); with ``widths`` (the columns' shares) it
     fills ``rect`` exactly, in ``fontsize``. Every cell keeps a space either side of its text,
-    so that a narrow column (a lone ``0``) never touches its borders."""
+    so that a narrow column (a lone ``0``) never touches its borders. The table is
+    :func:`~explodice.present.plots.cells.cell_table`'s: laid out once, drawn without a
+    matplotlib ``Text`` per cell."""
     from explodice.present.plots.cells import cell_table  # matplotlib: only where drawn
 
     ax = fig.add_axes(rect)
@@ -193,12 +195,13 @@ def draw_table(
     columns = len(table.columns)  # a wide table (the 34 FPs of 5e's ladder) in smaller type
     cell_table(
         ax,
-        [[f" {v} " for v in row] for row in table.itertuples(index=False)],
-        [f" {c} " for c in table.columns],
+        [[str(v) for v in row] for row in table.itertuples(index=False)],
+        [str(c) for c in table.columns],
         fontsize=fontsize or (7 if columns <= 12 else 6 if columns <= 28 else 5),
         loc=loc,
         widths=widths,
         bbox=None if widths is None else (0, 0, 1, 1),
+        spaced=True,
     )
 
 

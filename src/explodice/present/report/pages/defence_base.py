@@ -14,6 +14,7 @@ from explodice.present.builds import shown_builds
 from explodice.present.formats import Formatter
 from explodice.present.labels import switch_value
 from explodice.present.plots.combat import WHO, plot_defence_bases
+from explodice.present.plots.style import axes_title
 from explodice.present.report.kit import Context, PageData, page_figure
 from explodice.present.report.pages.bestiary import below_caption, draw_attribution
 from explodice.questions.combat import DefenceBaseInputs
@@ -93,7 +94,7 @@ def draw(ctx: Context, data: PageData) -> Figure:
     b.tick_params(labelsize=6.5)
     b.grid(alpha=0.3)
     b.legend(fontsize=6.5, loc="lower right")
-    b.set_title(_("The error of each case at base {base}").format(base=fit.base), fontsize=8.5)
+    axes_title(b, _("The error of each case at base {base}").format(base=fit.base), fontsize=8.5)
     return fig
 
 

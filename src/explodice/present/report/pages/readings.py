@@ -14,6 +14,7 @@ from explodice.game.rules import switches as rule_switches
 from explodice.present import i18n
 from explodice.present.answers import readings_inputs
 from explodice.present.plots.readings import plot_readings
+from explodice.present.plots.style import axes_title
 from explodice.present.readings import (
     SUMMARIES,
     readings_csv,
@@ -85,7 +86,8 @@ def draw(ctx: Context, data: PageData) -> Figure:
     title = _("Which readings matter: the open readings of the seeds, ranked")
     fig, (ax,) = page_figure(ctx, title, caption, left=0.17, right=0.535, bottom=0.09)
     plot_readings(shown, ax=ax, lang=lang, width=48)
-    ax.set_title(
+    axes_title(
+        ax,
         _("{n} readings; single rolls exact; {day}").format(n=len(shown), day=short),
         fontsize=7,
         loc="left",
