@@ -348,7 +348,7 @@ def test_pages_drawn_by_the_idle_data_helper_are_the_serial_bytes(few_pages, tmp
 
 def test_the_data_helper_draws_a_page_once_idle(tmp_path):
     from explodice.present.report.ahead import DataHelper
-    from explodice.present.report.assemble import page_pdf
+    from explodice.present.report.assemble import page_pdf, page_png
     from explodice.present.report.pages import day, title
 
     ctx = Context(load_config(), "test", "2026-12-01")
@@ -368,7 +368,7 @@ def test_the_data_helper_draws_a_page_once_idle(tmp_path):
     with matplotlib.rc_context({"text.parse_math": False}):
         figure = title.draw(ctx, data)
         pdf = page_pdf(figure)
-        figure.savefig(tmp_path / "here.png", dpi=40)
+        page_png(figure, tmp_path / "here.png", 40)
     assert [d[0] for d in drawn] == [pdf]  # the bytes drawn here, and only one page sent
     assert (tmp_path / "a.png").read_bytes() == (tmp_path / "here.png").read_bytes()
     assert not (tmp_path / "b.png").exists()

@@ -248,7 +248,7 @@ def draw_pages(ctx: Any, stdin: IO[bytes], answer: Callable[[tuple[str, Any]], N
     data helper's last task, once its pages and the explorer are done (:mod:`.ahead`)."""
     import matplotlib
 
-    from explodice.present.report.assemble import page_pdf
+    from explodice.present.report.assemble import page_pdf, page_png
     from explodice.present.report.reuse import recording
 
     matplotlib.use("Agg")
@@ -262,7 +262,7 @@ def draw_pages(ctx: Any, stdin: IO[bytes], answer: Callable[[tuple[str, Any]], N
                 with recording(ctx) as (copy, reads):  # as the report's process draws a page
                     figure = draw(copy, data)
                 pdf = page_pdf(figure)  # its PDF, then its PNG
-                figure.savefig(path, dpi=dpi)
+                page_png(figure, path, dpi)
             figure.clear()
             answer(("ok", (pdf, set(reads))))
         except OSError as err:

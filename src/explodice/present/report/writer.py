@@ -352,7 +352,7 @@ def _draw_here(spec: Any, data: Any, ctx: Context, png: Path) -> tuple[bytes, se
     with reuse.recording(ctx) as (copy, reads):
         figure = spec.draw(copy, data)
     pdf = assemble.page_pdf(figure)
-    figure.savefig(png, dpi=PNG_DPI)
+    assemble.page_png(figure, png, PNG_DPI)
     figure.clear()
     return pdf, set(reads)
 
