@@ -61,8 +61,9 @@ def test_cell_texts_are_clipped_to_their_axes_and_measured():
     alone = Figure(figsize=(4, 3), dpi=110)
     a = alone.add_subplot()
     a.imshow(np.linspace(0, 1, 14).reshape(2, 7), cmap="RdYlGn", aspect="auto")
-    t1, t2 = a.text(0, 0, "in", fontsize=7, ha="center", va="center"), a.text(
-        40, 0, "far out", fontsize=7, ha="center", va="center"
+    t1, t2 = (
+        a.text(0, 0, "in", fontsize=7, ha="center", va="center"),
+        a.text(40, 0, "far out", fontsize=7, ha="center", va="center"),
     )
     r2 = FigureCanvasAgg(alone).get_renderer()
     union = Bbox.union([t1.get_window_extent(r2), t2.get_window_extent(r2)])

@@ -133,9 +133,7 @@ class CellTexts(Artist):
             gc.set_antialiased(self._template._antialiased)
             self._set_gc_clip(gc)
             for s, x, y in texts:
-                renderer.draw_text(
-                    gc, x, height - y if renderer.flipy() else y, s, self._font, 0.0
-                )
+                renderer.draw_text(gc, x, height - y if renderer.flipy() else y, s, self._font, 0.0)
             gc.restore()
         renderer.close_group("texts")
         self.stale = False
