@@ -410,7 +410,7 @@ def _thresholds(df: pd.DataFrame) -> pd.DataFrame:
     top = cancels.transform("max")
     keeps = ((df["level"] <= top) & (df["k"] <= 0)).groupby(by, sort=False).any()
     res = keeps.rename("monotone").reset_index()
-    res.insert(len(by), "cancel_up_to", cancels.max().astype("Int64").array)
+    res.insert(len(by), "cancel_up_to", cancels.max().astype("Int64").reset_index(drop=True))
     res["monotone"] = ~res["monotone"]  # no level below the top keeps
     return res
 

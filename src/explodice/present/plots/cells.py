@@ -114,7 +114,8 @@ class CellTexts(Artist):
 
     def get_window_extent(self, renderer: Any = None) -> Any:
         if renderer is None:
-            renderer = self.get_figure(root=True)._get_renderer()
+            figure: Any = self.get_figure(root=True)
+            renderer = figure._get_renderer()
         extents = [extent for *_, extent in self._placed(renderer)]
         return Bbox.union(extents) if extents else Bbox.null()
 
@@ -130,8 +131,8 @@ class CellTexts(Artist):
             gc = renderer.new_gc()
             gc.set_foreground(rgba, isRGBA=True)
             gc.set_alpha(self.get_alpha())
-            gc.set_antialiased(self._template._antialiased)
-            self._set_gc_clip(gc)
+            gc.set_antialiased(self._template.get_antialiased())
+            self._set_gc_clip(gc)  # type: ignore[attr-defined]  # Artist's, as a Text clips
             for s, x, y in texts:
                 renderer.draw_text(gc, x, height - y if renderer.flipy() else y, s, self._font, 0.0)
             gc.restore()
@@ -141,8 +142,8 @@ class CellTexts(Artist):
 
 def write_cells(
     ax: Any,
-    x: Sequence[float],
-    y: Sequence[float],
+    x: Sequence[float] | np.ndarray,
+    y: Sequence[float] | np.ndarray,
     texts: Sequence[str],
     *,
     fontsize: float,
@@ -170,10 +171,12 @@ class CellTable(Table):
     out once when made and drawn in two passes: every cell's rectangle, one graphics context
     per colour, then every text (:class:`CellTexts`)."""
 
+    _cells: dict[tuple[int, int], Cell]  # Table's own (its stubs leave its private parts out)
+
     def _lay_out(self) -> None:
         """Place the cells (as matplotlib does at each draw, here once) and make the texts'
         artist from their places."""
-        self._update_positions(None)
+        self._update_positions(None)  # type: ignore[attr-defined]  # Table's, at each draw
         keys = sorted(self._cells)
         points, texts, rgba, ha = [], [], [], []
         for key in keys:
@@ -254,10 +257,11 @@ def cell_table(
     ``loc`` and ``bbox`` as there; ``widths`` the columns' shares (else each column as wide
     as its widest text and a tenth of it either side); ``row_height`` in Axes units (else
     matplotlib's, a tenth taller where the widths are measured)."""
-    table = CellTable(ax, loc, bbox)
+    table = CellTable(ax, loc, None if bbox is None else Bbox.from_bounds(*bbox))
     table.auto_set_font_size(False)
     font = FontProperties(size=fontsize)
-    height = row_height or table._approx_text_height() * (1.1 if widths is None else 1.0)
+    approx: Any = table._approx_text_height  # type: ignore[attr-defined]  # Table's own
+    height = row_height or approx() * (1.1 if widths is None else 1.0)
     grid = [list(labels), *(list(r) for r in rows)]
     if widths is None:
         widths = [_measured_width(ax, [row[c] for row in grid], font) for c in range(len(labels))]
@@ -270,7 +274,7 @@ def cell_table(
                 height,
                 text=text,
                 loc="center",
-                fontproperties=font,
+                fontproperties=font,  # type: ignore[arg-type]  # a Text's: any FontProperties
                 facecolor=face,
             )
             cell.set_linewidth(linewidth)

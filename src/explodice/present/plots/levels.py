@@ -92,7 +92,7 @@ def plot_level_grid(
         colors=["black" if 0.2 < v < 0.85 else "white" for v in shown],
     )
     # the frames of the cells outside their range, one artist (each a Rectangle's path)
-    outside = [(i, j) for i, j in zip(rows, cols) if not bool(inside.iat[i, j])]
+    outside = [(i, j) for i, j in zip(rows.tolist(), cols.tolist()) if not inside.iat[i, j]]
     ax.add_collection(
         PolyCollection(
             [[(j - 0.46, i - 0.44), (j + 0.46, i - 0.44), (j + 0.46, i + 0.44),
