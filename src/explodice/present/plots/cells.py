@@ -20,7 +20,7 @@ written as it is.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -33,7 +33,7 @@ from matplotlib.text import Text
 from matplotlib.textpath import TextToPath
 from matplotlib.transforms import Bbox, IdentityTransform
 
-__all__ = ["CellTable", "CellTexts", "cell_table", "write_cells"]
+__all__ = ["CellTable", "CellTexts", "cell_table", "write_cells", "write_grid"]
 
 #: What measures a table's texts when it is made: the fonts' own widths, in points.
 _MEASURE = TextToPath()
@@ -164,6 +164,29 @@ def write_cells(
     )
     ax.add_artist(cells)  # clipped to the Axes' box, as ax.text
     return cells
+
+
+def write_grid(
+    ax: Any,
+    data: np.ndarray,
+    text: Callable[[float], str],
+    *,
+    fontsize: float,
+    light: tuple[float, float],
+) -> CellTexts:
+    """Write ``text(v)`` in each cell of a heatmap's ``data`` (rows x columns, as
+    ``ax.imshow`` shows them) that is not NaN: black where ``light[0] < v < light[1]`` (a
+    light colour under it), else white."""
+    rows, cols = np.nonzero(~np.isnan(data))
+    shown = data[rows, cols]
+    return write_cells(
+        ax,
+        cols,
+        rows,
+        [text(v) for v in shown],
+        fontsize=fontsize,
+        colors=["black" if light[0] < v < light[1] else "white" for v in shown],
+    )
 
 
 class CellTable(Table):
