@@ -378,6 +378,36 @@ def _keep(drawn: list) -> Any:
     return lambda pdf, reads: drawn.append((pdf, reads))
 
 
+class _ExitWhenRead:
+    """Data that end the process that unpickles them: a helper dying mid-draw."""
+
+    def __reduce__(self) -> Any:
+        return (os._exit, (7,))
+
+
+def test_the_data_helpers_drawing_errors_and_death_reach_the_report(tmp_path):
+    # an error of a page it draws is raised here by finish(); a helper that dies while it
+    # draws a page makes finish() raise (never wait for ever), and it takes no more pages
+    from explodice.present.report.ahead import DataHelper
+    from explodice.present.report.pages import title
+
+    ctx = Context(load_config(), "test", "2026-12-01")
+    drawn: list[tuple[bytes, set[str]]] = []
+    for data, error in ((None, "nothing drawn here"), (_ExitWhenRead(), "stopped while drawing")):
+        helper = DataHelper(ctx, [("title", title.data)], None)
+        try:
+            assert helper.page("title") is not None and helper.idle
+            assert helper.submit(_broken_draw, data, tmp_path / "a.png", 40, _keep(drawn))
+            with pytest.raises(RuntimeError, match=error):
+                helper.finish()
+            dead = data is not None
+            assert helper.idle is not dead  # a page's error leaves the helper as it was
+            assert helper.submit(title.draw, None, tmp_path / "b.png", 40, _keep([])) is not dead
+        finally:
+            helper.close()
+    assert drawn == []
+
+
 def test_pages_computed_ahead_are_kept_and_counted_as_here(few_pages, tmp_path, monkeypatch):
     # the data helper computes the day's page (AHEAD) in its own session of the cache: the
     # same files, the same answers and pages counted in the same order, the same entries kept

@@ -585,6 +585,9 @@ def test_a_day_played_from_its_characters_remembered_days_is_the_day_played_anew
         ex.Rules(overflow="lost"),  # the gauges, every character
         ex.Rules(rule_of_one_kinds=frozenset({"check"})),  # the saver's rolls only
         ex.Rules(malus_die="plain"),  # the rolls at disadvantage only
+        ex.Rules(disadvantage="drop"),
+        # with "drop", P(success) to the last bit as under "drop" alone, the drain laws not
+        ex.Rules(disadvantage="drop", ones_on_explosions=True),
         ex.Rules(hiding_ties="observer"),  # no roll of the day
     ]
     fresh = []
@@ -601,3 +604,4 @@ def test_a_day_played_from_its_characters_remembered_days_is_the_day_played_anew
     assert not np.array_equal(fresh[0]["end"], fresh[1]["end"])  # the rules do move them
     assert not np.array_equal(fresh[0]["by_type"][1], fresh[2]["by_type"][1])
     assert np.array_equal(fresh[0]["by_type"][0], fresh[2]["by_type"][0])
+    assert not np.array_equal(fresh[4]["drain_t"], fresh[5]["drain_t"])

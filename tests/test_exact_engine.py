@@ -179,3 +179,21 @@ def test_a_distribution_is_pickled_without_what_other_distributions_fill():
     assert pickle.dumps(d) == before  # the bytes do not depend on what the others read
     e = pickle.loads(before)
     assert e.shared is None and e.drain_mean == d.drain_mean and e.p_success(9) == d.p_success(9)
+
+
+@pytest.mark.parametrize("min_sixes", [2, 3])
+def test_a_kept_sixes_law_cached_by_what_the_roll_reads_is_the_law_under_the_whole_rules(
+    min_sixes,
+):
+    # exact_kept_sixes (a critical hit's count of 6s) reads the same cache, keyed the same way
+    rolls = [
+        Roll(0, advantage=adv, kind="attack", actor=actor, policy=policy, reroll=reroll)
+        for adv in ("normal", "advantage", "disadvantage")
+        for actor, policy in [("pc", Best(16, 0.1)), ("npc", "keep")]
+        for reroll in (None, "one")
+    ]
+    for rules in _each_switch_moved():
+        for roll in rolls:
+            pmf, lo, _, _ = exact_mod._joint(roll, exact_mod.read_by(roll, rules), min_sixes)
+            want, want_lo, _ = exact_mod._law(roll, rules, min_sixes)
+            assert lo == want_lo and np.array_equal(pmf, want), (roll, rules)

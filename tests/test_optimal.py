@@ -297,3 +297,29 @@ def test_the_optimal_player_refuses_a_reroll_on_failure():
     assert ex.exact_day(s2, policy=best).by_type[[0, 2], :, 1].sum() == pytest.approx(
         best.value["Hero2"], abs=1e-10
     )
+
+
+def test_the_choices_table_decodes_each_key_as_the_throws_do():
+    # to_frame("choices") decodes the choice keys of a whole line of levels at once
+    # (optimal.py, _choice_rows): every row must be Throws.choices' own, throw by throw, for
+    # keys that use every digit of the mixed radix (the first throw most significant)
+    from explodice.day.optimal import _choice_rows
+
+    rng = np.random.default_rng(34)
+    policy = ex.optimal_policy(ex.Scenario(PARTY, ROLLS))
+    tried = 0
+    for pl in policy.players.values():
+        for th in pl.throws:
+            sizes = [int(np.prod(th.kmax[th.first[v] : th.last[v]] + 1)) for v in (0, 1)]
+            if max(sizes) <= 1:
+                continue
+            variant = rng.integers(0, 2, 12)
+            key = np.array([rng.integers(0, sizes[v]) for v in variant])
+            want = [
+                (lv, *row)
+                for lv, (v, k) in enumerate(zip(variant.tolist(), key.tolist()))
+                for row in th.choices(v, k)
+            ]
+            assert _choice_rows(th, variant, key).tolist() == [list(w) for w in want]
+            tried += 1
+    assert tried >= 2

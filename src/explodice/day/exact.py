@@ -35,7 +35,7 @@ their means are in ``"gauges"``.
 
 from __future__ import annotations
 
-import contextlib
+import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -283,6 +283,7 @@ class _Played:
 
 _PLAYED: OrderedDict[tuple[Any, ...], _Played] = OrderedDict()  # the last days played
 _PLAYED_LIMIT = 512  # a few kB each
+_PLAYED_LOCK = threading.Lock()  # its look-up and its eviction, one thread at a time
 
 
 def _played(day: CompiledDay, ch: CompiledCharacter, threads: int) -> _Played:
@@ -291,11 +292,11 @@ def _played(day: CompiledDay, ch: CompiledCharacter, threads: int) -> _Played:
     them leave most characters' rolls alone; the fixed policies of the optimal player's
     comparison share theirs with the day's."""
     key = _facts(day, ch, threads)
-    played = _PLAYED.get(key)
-    if played is not None:
-        with contextlib.suppress(KeyError):  # another thread may have dropped it meanwhile
+    with _PLAYED_LOCK:  # a sweep may play days on several threads
+        played = _PLAYED.get(key)
+        if played is not None:
             _PLAYED.move_to_end(key)
-        return played
+            return played
     T = day.n_rolls
     log: list[tuple[int, float, float]] = []
     by_type = np.zeros((len(day.roll_types), 2, 4))
@@ -306,9 +307,10 @@ def _played(day: CompiledDay, ch: CompiledCharacter, threads: int) -> _Played:
         by_type[list(ch.roll_types)], tuple(log), tally.first, tally.lost,
         max(0.0, 1.0 - float(P.sum())), chain.marginals(P),
     )  # fmt: skip
-    _PLAYED[key] = played
-    if len(_PLAYED) > _PLAYED_LIMIT:
-        _PLAYED.popitem(last=False)
+    with _PLAYED_LOCK:
+        _PLAYED[key] = played
+        while len(_PLAYED) > _PLAYED_LIMIT:
+            _PLAYED.popitem(last=False)
     return played
 
 

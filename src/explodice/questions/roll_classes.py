@@ -191,11 +191,12 @@ def _at_need(base: RollClass, roll: Roll, need: int, rules: Rules) -> _PDrain:
         d = exact(roll, rules)
         return d.p_success(need), d.drain_mean
     key = (base, roll.advantage, rules, policy_table(roll, rules).tobytes())
-    if key not in _BY_TABLE:
+    got = _BY_TABLE.get(key)  # read once: another thread may empty the dict meanwhile
+    if got is None:
         d = exact(roll, rules)
         totals = np.append(d.totals, d.totals[-1] + 1)  # P(total >= one past the last) = 0
-        _BY_TABLE[key] = (int(d.totals[0]), d.p_success(totals), d.drain_mean)
-    lo, p, drain = _BY_TABLE[key]
+        got = _BY_TABLE[key] = (int(d.totals[0]), d.p_success(totals), d.drain_mean)
+    lo, p, drain = got
     return float(p[min(max(need - lo, 0), p.size - 1)]), drain
 
 

@@ -20,7 +20,7 @@ written as it is.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -34,7 +34,7 @@ from matplotlib.textpath import TextToPath
 from matplotlib.transforms import Bbox, IdentityTransform
 from numpy.typing import ArrayLike
 
-__all__ = ["CellTable", "CellTexts", "cell_table", "write_cells"]
+__all__ = ["CellTable", "CellTexts", "cell_table", "write_cells", "write_grid"]
 
 #: What measures a table's texts when it is made: the fonts' own widths, in points.
 _MEASURE = TextToPath()
@@ -178,10 +178,35 @@ def write_cells(
     return cells
 
 
+def write_grid(
+    ax: Any,
+    data: np.ndarray,
+    text: Callable[[float], str],
+    *,
+    fontsize: float,
+    light: tuple[float, float],
+) -> CellTexts:
+    """Write ``text(v)`` in each cell of a heatmap's ``data`` (rows x columns, as
+    ``ax.imshow`` shows them) that is not NaN: black where ``light[0] < v < light[1]`` (a
+    light colour under it), else white."""
+    rows, cols = np.nonzero(~np.isnan(data))
+    shown = data[rows, cols]
+    return write_cells(
+        ax,
+        cols,
+        rows,
+        [text(v) for v in shown],
+        fontsize=fontsize,
+        colors=["black" if light[0] < v < light[1] else "white" for v in shown],
+    )
+
+
 class CellTable(Table):
     """A :class:`~matplotlib.table.Table` (its cells, ``get_celld()``, as matplotlib's) laid
     out once when made and drawn in two passes: every cell's rectangle, one graphics context
     per colour, then every text (:class:`CellTexts`)."""
+
+    _cells: dict[tuple[int, int], Cell]  # Table's own (its stubs leave its private parts out)
 
     def _lay_out(self) -> None:
         """Place the cells (as matplotlib does at each draw, here once) and make the texts'

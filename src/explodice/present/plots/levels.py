@@ -24,7 +24,7 @@ from explodice.game.tables import D20_SAVE_DC_BASE, DIFFICULTIES
 from explodice.present import i18n
 from explodice.present.i18n import Lang
 from explodice.present.labels import N_, difficulty_label
-from explodice.present.plots.cells import write_cells
+from explodice.present.plots.cells import write_grid
 from explodice.present.plots.style import (
     axes_or_current,
     axes_title,
@@ -87,18 +87,16 @@ def plot_level_grid(
     data = grid.to_numpy(dtype=float)
     ax.imshow(data, cmap="RdYlGn", vmin=0.0, vmax=1.0, aspect="auto")
     levels = list(grid.columns)
-    rows, cols = np.nonzero(~np.isnan(data))
-    shown = data[rows, cols]
-    write_cells(
+    write_grid(
         ax,
-        cols,
-        rows,
-        [share(v, lang).replace("%", "").replace("\xa0", "").replace(" ", "") for v in shown],
+        data,
+        lambda v: share(v, lang).replace("%", "").replace("\xa0", "").replace(" ", ""),
         fontsize=fontsize,
-        colors=["black" if 0.2 < v < 0.85 else "white" for v in shown],
+        light=(0.2, 0.85),
     )
     # the frames of the cells outside their range, one artist (each a Rectangle's path)
-    outside = [(i, j) for i, j in zip(rows, cols) if not bool(inside.iat[int(i), int(j)])]
+    rows, cols = np.nonzero(~np.isnan(data))
+    outside = [(i, j) for i, j in zip(rows.tolist(), cols.tolist()) if not inside.iat[i, j]]
     ax.add_collection(
         PolyCollection(
             [[(j - 0.46, i - 0.44), (j + 0.46, i - 0.44), (j + 0.46, i + 0.44),

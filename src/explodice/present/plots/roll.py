@@ -25,7 +25,7 @@ from explodice.engine.distribution import Distribution
 from explodice.present import i18n
 from explodice.present.formats import Formatter
 from explodice.present.i18n import Lang
-from explodice.present.plots.cells import write_cells
+from explodice.present.plots.cells import write_grid
 from explodice.present.plots.style import (
     DC_BANDS_3D6X,
     advantage_style,
@@ -285,18 +285,12 @@ def plot_heatmap(
     ax.set_xlabel(_(col) if col != "dc" else _("DC"))
     ax.set_ylabel(_(row))
     size = 7 if data.size <= 120 else 5
-    rows, cols = np.nonzero(~np.isnan(data))
-    shown = data[rows, cols]
-    write_cells(
+    write_grid(
         ax,
-        cols,
-        rows,
-        [
-            share(v, lang) if fmt == "{:.0%}" else fmt(v) if callable(fmt) else fmt.format(v)
-            for v in shown
-        ],
+        data,
+        lambda v: share(v, lang) if fmt == "{:.0%}" else fmt(v) if callable(fmt) else fmt.format(v),
         fontsize=size,
-        colors=["black" if light[0] < v < light[1] else "white" for v in shown],
+        light=light,
     )
     bar = ax.figure.colorbar(
         image,

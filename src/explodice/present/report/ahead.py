@@ -9,11 +9,12 @@ then, idle, it draws pages whole as this process hands them over (:meth:`DataHel
 as the PNG helpers of :mod:`.drawing` do: the same bytes), so that neither core waits at the
 end (after an edit its few pages are done long before this process has drawn the pages of
 the builds). The pages an earlier run kept are read by this process, never sent to the
-helper (:func:`.reuse.kept_only`). Nothing is done twice: the questions the explorer shares with pages (the day, the bestiary)
-are those of pages the helper computes, so it reads them from its own memory. Unlike the PNG
-helpers (:mod:`.drawing`, which draw each page a second time) the helper pays even on a busy
-machine: on the default configuration it takes about half of a cold report's CPU time (27 s
-of 55 s, measured under load) off this process.
+helper (:func:`.reuse.kept_only`). Nothing is done twice: the questions the explorer
+shares with pages (the day, the bestiary) are those of pages the helper computes, so it
+reads them from its own memory. Unlike the PNG helpers (:mod:`.drawing`, which draw each
+page a second time) the helper pays even on a busy machine: on the default configuration
+it takes about half of a cold report's CPU time (27 s of 55 s, measured under load) off this
+process.
 
 Each page's data come back pickled (:func:`.reuse.dumps`) with the hash :func:`.reuse.kept_data`
 keys its drawing by, what the helper's session of the cache reused and computed, and the

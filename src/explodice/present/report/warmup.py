@@ -135,10 +135,9 @@ def wait_for(ctx: Any) -> None:
 
 
 def stop(proc: Any) -> None:
-    if proc is not None and proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            proc.kill()
-            proc.wait()
+    """End the warm-up process, if any (:func:`.drawing.stop`: terminated, killed if it
+    lingers; harmless on one already ended)."""
+    if proc is not None:
+        from explodice.present.report.drawing import stop as stop_helper
+
+        stop_helper(proc)
