@@ -453,6 +453,31 @@ def test_after_an_edit_pages_kept_are_read_here_and_counted_as_in_one_process(
     assert runs[True][2].count("page:day") == 1 and "page:levels-progression" in runs[True][1]
 
 
+@pytest.mark.parametrize(
+    ("helper", "compiled", "started"),
+    [
+        (False, False, ["warm-up", "roll"]),  # the day's kernels compile in a warm-up process
+        (True, False, ["roll"]),  # the data helper compiles them as it computes the day
+        (True, True, []),  # numba's cache holds them: nothing to warm up
+    ],
+)
+def test_a_first_run_compiles_the_day_in_the_helper_or_a_warm_up(
+    helper, compiled, started, monkeypatch
+):
+    from explodice.present.report import warmup, writer
+
+    calls: list[str] = []
+    monkeypatch.setattr(warmup, "compiled", lambda *a: compiled)
+    monkeypatch.setattr(warmup, "warm_roll_kernel", lambda: calls.append("roll"))
+    monkeypatch.setattr(
+        warmup, "start_day_warm_up", lambda *a, **k: calls.append("warm-up") or "a process"
+    )
+    start = writer._warm_up(Context(load_config(), "test", "2026-12-01"), helper)
+    start()
+    start()  # once
+    assert calls == started
+
+
 def test_a_page_the_data_helper_cannot_compute_is_computed_here(tmp_path):
     from explodice.present.report.ahead import DataHelper
     from explodice.present.report.pages import day

@@ -25,9 +25,8 @@ a helper that died, a ``data`` function that cannot be sent) is computed here, w
 if any, is raised as in one process.
 
 A helper is a plain interpreter that imports explodice (as the warm-up, :mod:`.warmup`),
-started (:func:`start`) before this process imports the pages, so that both import at once;
-it starts only when numba's cache holds the day's kernels (a first run compiles them in the
-warm-up process instead).
+started (:func:`start`) before this process imports the pages, so that both import at once.
+On a first run it compiles the day's kernels itself (no warm-up process then).
 """
 
 from __future__ import annotations
@@ -83,17 +82,18 @@ def start() -> subprocess.Popen[bytes] | None:
 
 def wanted() -> bool:
     """Whether a report computes pages on a second core: ``EXPLODICE_DATA_HELPER`` ``1``
-    (yes) or ``0`` (no); else on two cores or more, when numba's cache holds the day's
-    kernels. Not gated on the load average: on the shared machine it read 3-4 while a report
-    with the helper took 27.4 s against 53.7 s without (CPU 48.7 s against 48.0 s); where the
-    cores are truly busy, the helper costs its start and the caches both processes fill
-    (about 2-5 s of CPU: measured once 52.9 s against 48.3 s)."""
-    from explodice.present.report.warmup import compiled
-
+    (yes) or ``0`` (no); else on two cores or more. Not gated on the load average: on the
+    shared machine it read 3-4 while a report with the helper took 27.4 s against 53.7 s
+    without (CPU 48.7 s against 48.0 s); where the cores are truly busy, the helper costs its
+    start and the caches both processes fill (about 2-5 s of CPU: measured once 52.9 s
+    against 48.3 s). On a first run too (numba's cache empty): the helper compiles the day's
+    kernels as it computes the day's pages, in place of the warm-up process, while the report's
+    process compiles the roll kernel (measured under load: the report's process 33 s of CPU
+    and the helper 37 s, against 57 s and the warm-up's 13 s)."""
     chosen = os.environ.get("EXPLODICE_DATA_HELPER", "").strip()
     if chosen in ("0", "1"):
         return chosen == "1"
-    return (os.cpu_count() or 1) >= 2 and compiled()
+    return (os.cpu_count() or 1) >= 2
 
 
 class DataHelper:

@@ -4,7 +4,8 @@ The report's day is exact: its kernels are the exact day's chain (``day/_chain_k
 and the optimal player's (``day/_optimal_kernel.py``), not the simulated day's. They compile
 in a second process while this one compiles the roll kernel and draws the first pages, so the
 compilations overlap on two cores; the pages that need them wait for that process
-(:func:`wait_for`). A report whose pages are all kept (:mod:`.reuse`) starts none. That process is a plain
+(:func:`wait_for`). A report with its data helper (:mod:`.ahead`) starts no warm-up: the
+helper computes the day's pages, compiling their kernels as it goes. A report whose pages are all kept (:mod:`.reuse`) starts none. That process is a plain
 interpreter that imports explodice alone: a multiprocessing child would import the caller's
 main script again (a script that writes a report without ``if __name__ == "__main__":`` ran
 twice, its warm-up child failing with multiprocessing's "bootstrapping phase" traceback).

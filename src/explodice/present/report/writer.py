@@ -254,6 +254,7 @@ def _draw_pages(
     early, ready = _data_helper(ctx, specs, explorer, spawned) if spawned else (None, {})
     pool = drawing.PngHelpers(helpers, dataclasses.replace(ctx, cache={})) if helpers else None
     drawers = [d for d in (pool, early) if d is not None]  # the data helper draws once idle
+    warm = _warm_up(ctx, early is not None)
     bar = None
     if progress:
         bar = tqdm(total=len(specs), unit="page", desc="report", leave=False, disable=None)
@@ -278,7 +279,7 @@ def _draw_pages(
                 else:
                     got = early.page(spec.name) if early is not None else None
                 if got is None:
-                    got = reuse.kept_data(spec.name, spec.data, ctx, before=_warm_up(ctx))
+                    got = reuse.kept_data(spec.name, spec.data, ctx, before=warm)
                 data, digest = got
                 png = run / f"{slug}.png"
                 kept = reuse.kept_drawing(slug, digest, ctx)
@@ -325,21 +326,25 @@ def _contents(specs: list[Any]) -> tuple[tuple[int, str], ...]:
     return tuple((number, spec.contents) for number, spec in enumerate(specs, 1))[1:]
 
 
-def _warm_up(ctx: Context) -> Callable[[], None]:
-    """What to run before the first page computed (none if every page is kept): the day's
-    kernels compiled in a warm-up process where numba's cache lacks them, while the roll
-    kernel compiles here (:mod:`.warmup`); once."""
+def _warm_up(ctx: Context, helper: bool) -> Callable[[], None]:
+    """What to run before the first page computed (none if every page is kept), once: where
+    numba's cache lacks the day's kernels, the roll kernel compiled here while they compile
+    in the data helper (``helper``: it computes the day's pages) or else in a warm-up
+    process (:mod:`.warmup`)."""
 
     def start() -> None:
-        from explodice.present.report.warmup import start_day_warm_up, warm_roll_kernel
+        from explodice.present.report.warmup import compiled, start_day_warm_up, warm_roll_kernel
 
-        if "warm-up" not in ctx.cache:
-            config = ctx.config
+        if "warm-up" in ctx.cache:
+            return
+        config = ctx.config
+        ctx.cache["warm-up"] = None
+        if not helper:
             ctx.cache["warm-up"] = start_day_warm_up(
                 config.day, config.rules, simulated=config.day_method == "simulate"
             )
-            if ctx.cache["warm-up"] is not None:  # numba's cache lacks the day's kernels
-                warm_roll_kernel()  # compiles here while the day kernels compile there
+        if ctx.cache["warm-up"] is not None or (helper and not compiled()):
+            warm_roll_kernel()  # compiles here while the day kernels compile there
 
     return start
 
