@@ -13,7 +13,8 @@ all: test
 # numba-cuda's simulator, nbclient, pypdf). Each stamp is rebuilt when pyproject.toml changes.
 # A fresh clone's first `make report` is mostly this venv (issue 34, benchmarks/README.md):
 # - the pip that `python -m venv` brings is used as it is (any pip of Python 3.11+ installs a
-#   pyproject package editable); upgrading it cost about 3 s;
+#   pyproject package editable); upgrading it cost about 3 s, and it does not ask PyPI
+#   whether a newer pip exists (--disable-pip-version-check);
 # - pip byte-compiles every module it installs, one at a time, the packages' own test suites
 #   (a third of the source) included: instead $(COMPILE) compiles them on every core, their
 #   tests left out (measured under load 8-9: 47-98 s against 67-160 s for this target). The
@@ -24,12 +25,12 @@ COMPILE = $(BIN)/python -m compileall -q -j0 -x 'site-packages/.*/tests?/' $(VEN
 	|| true
 $(CORE): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --no-compile -e .
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile -e .
 	$(COMPILE)
 	touch $(CORE)
 
 $(DEV): $(CORE)
-	$(BIN)/python -m pip install --quiet --no-compile -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile -e '.[dev]'
 	$(COMPILE)
 	touch $(DEV)
 
