@@ -44,7 +44,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from explodice.present.report.drawing import draw_pages, outcome, receive, send, spawn, stop
+from explodice.present.report.drawing import (
+    Done,
+    Draw,
+    draw_pages,
+    outcome,
+    page_task,
+    receive,
+    send,
+    spawn,
+    stop,
+)
 from explodice.present.report.kit import Context, PageData
 from explodice.present.report.reuse import dumps
 from explodice.questions import cache as answer_cache
@@ -109,7 +119,7 @@ class DataHelper:
     ) -> None:
         self._results: dict[str, Result] = {}
         self._arrived: set[str] = set()  # every result received, taken or not
-        self._drawing: list[Callable[[bytes, set[str]], None]] = []  # pages sent to draw
+        self._drawing: list[Done] = []  # pages sent to draw
         self._errors: list[Exception] = []  # the drawing's
         self._done = threading.Condition()
         self._open = True
@@ -168,21 +178,13 @@ class DataHelper:
         with self._done:
             return self._open and self._expected <= self._arrived and not self._drawing
 
-    def submit(
-        self,
-        draw: Callable[[Any, Any], Any],
-        data: Any,
-        path: Path,
-        dpi: int,
-        done: Callable[[bytes, set[str]], None],
-    ) -> bool:
+    def submit(self, draw: Draw, data: Any, path: Path, dpi: int, done: Done) -> bool:
         """Have the helper, once :attr:`idle`, draw a page whole (as
         :meth:`.drawing.PngHelpers.submit`); False if it cannot (this process draws it)."""
         if self._proc is None or self._proc.stdin is None or not self.idle:
             return False
-        try:
-            task = dumps((draw, data, str(path), dpi))
-        except Exception:  # noqa: BLE001 - this process draws it
+        task = page_task(draw, data, path, dpi)
+        if task is None:
             return False
         with self._done:
             self._drawing.append(done)

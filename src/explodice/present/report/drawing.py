@@ -38,10 +38,13 @@ from typing import IO, Any
 from explodice.present.report.reuse import dumps
 
 __all__ = [
+    "Done",
+    "Draw",
     "PngHelpers",
     "default_helpers",
     "draw_pages",
     "outcome",
+    "page_task",
     "receive",
     "send",
     "serve",
@@ -50,6 +53,11 @@ __all__ = [
 ]
 
 _SERVE = "from explodice.present.report.drawing import serve; serve()"
+
+#: A page's drawing function (``draw(context, data)``, sent by name) and what is called with
+#: the page drawn by a helper (``done(pdf, fields)``: its PDF's bytes and the fields it read).
+Draw = Callable[[Any, Any], Any]
+Done = Callable[[bytes, set[str]], None]
 
 
 def default_helpers() -> int:
@@ -115,24 +123,14 @@ class PngHelpers:
         with self._lock:
             return self._busy < len(self._procs)
 
-    def submit(
-        self,
-        draw: Callable[[Any, Any], Any],
-        data: Any,
-        path: Path,
-        dpi: int,
-        done: Callable[[bytes, set[str]], None],
-    ) -> bool:
+    def submit(self, draw: Draw, data: Any, path: Path, dpi: int, done: Done) -> bool:
         """Have a helper draw a page whole with ``draw(context, data)`` (a page's ``draw``
         function, sent by name): its PNG saved to ``path``, its one-page PDF sent back, and
         ``done(pdf, fields)`` called (in a thread of this process) with the PDF's bytes and
         the configuration's fields the drawing read. False if it cannot (no helper, ``draw``
         or ``data`` not picklable: this process draws it)."""
-        if not self._procs:
-            return False
-        try:
-            task = dumps((draw, data, str(path), dpi))
-        except Exception:  # noqa: BLE001 - this process draws it
+        task = page_task(draw, data, path, dpi) if self._procs else None
+        if task is None:
             return False
         with self._lock:
             self._busy += 1
@@ -216,7 +214,16 @@ def stop(proc: subprocess.Popen[bytes], *, wait: float = 0.0) -> None:
         proc.stdout.close()
 
 
-def outcome(answer: tuple[str, Any], done: Callable[[bytes, set[str]], None]) -> Exception | None:
+def page_task(draw: Draw, data: Any, path: Path, dpi: int) -> bytes | None:
+    """A page to draw whole, pickled for a helper (:func:`draw_pages`); None if it cannot be
+    sent (``draw`` or ``data`` not picklable: this process draws it)."""
+    try:
+        return dumps((draw, data, str(path), dpi))
+    except Exception:  # noqa: BLE001 - this process draws it
+        return None
+
+
+def outcome(answer: tuple[str, Any], done: Done) -> Exception | None:
     """A helper's answer to a page (:func:`draw_pages`): ``done(pdf, fields)`` called with the
     page drawn, or the helper's error returned (to be raised in this process)."""
     status, detail = answer
