@@ -210,3 +210,32 @@ def test_a_grid_without_a_name_is_one_line(grid, capsys):
     assert main(["sweep", grid]) == 2  # was PosixPath('.') has an empty name (a traceback)
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "GRID" in err
+
+
+@pytest.mark.parametrize("unguarded", [True, False])
+def test_a_pool_broken_before_a_batch_is_submitted_names_the_missing_guard(unguarded, monkeypatch):
+    # the workers of an unguarded script may end before the second batch is submitted: the
+    # pool is then seen broken by submit, not by a batch's result (a fresh clone's CI run
+    # said "36 of 36 cases did not run (BrokenProcessPool ...)" without naming the guard)
+    import types
+
+    import numpy as np
+
+    from explodice.sweeps import run
+    from explodice.sweeps.tasks import SweepError, SweepIncomplete
+
+    def broken(*args, **kwargs):
+        raise concurrent.futures.process.BrokenProcessPool("a child process terminated")
+
+    pool = types.SimpleNamespace(executor=types.SimpleNamespace(submit=broken), slots=2, dask=None)
+    monkeypatch.setattr(run, "_unguarded_script", lambda: unguarded)
+    runner = run._Runner(
+        pool, None, {}, [{"x": 1}, {"x": 2}], [0.1, 0.1], np.random.SeedSequence(1), 2.0
+    )
+    if unguarded:
+        with pytest.raises(SweepError, match="__main__") as caught:
+            runner._fill()
+        assert not isinstance(caught.value, SweepIncomplete)
+    else:
+        runner._fill()  # a pool broken otherwise: the cases are lost, the sweep says so
+        assert runner.lost is not None and "BrokenProcessPool" in runner.lost

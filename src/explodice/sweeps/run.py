@@ -461,23 +461,31 @@ class _Runner:
                     tuple(self.root.spawn_key),
                 )
             except Exception as err:  # noqa: BLE001 - e.g. a broken pool: these cases are lost
+                self._stop_if_unguarded(err)
                 self.lost = self.lost or self._why(err)
                 return
             self.inflight[future] = batch
             self.n_batches += 1
 
+    def _stop_if_unguarded(self, err: Exception) -> None:
+        """Raise the error that names the missing ``if __name__ == "__main__":`` when the pool
+        broke before any batch ran in a script without it (its workers ran the script again
+        and ended as they started); the pool is seen broken when a batch is collected or, as
+        the workers may end sooner, when the next is submitted."""
+        if isinstance(err, BrokenProcessPool) and not self.ratios and _unguarded_script():
+            raise SweepError(  # no batch ever ran: the workers ended as they started
+                Phrase(
+                    "the sweep's worker processes ended as they started, before any case "
+                    "ran (their errors are above): {MAIN_GUARD}.",
+                    MAIN_GUARD=MAIN_GUARD,
+                )
+            ) from None
+
     def _collect(self, future: concurrent.futures.Future[Any], batch: list[int]) -> None:
         try:
             out, seconds = future.result()
         except Exception as err:  # noqa: BLE001 - the whole batch was lost (a worker died...)
-            if isinstance(err, BrokenProcessPool) and not self.ratios and _unguarded_script():
-                raise SweepError(  # no batch ever ran: the workers ended as they started
-                    Phrase(
-                        "the sweep's worker processes ended as they started, before any case "
-                        "ran (their errors are above): {MAIN_GUARD}.",
-                        MAIN_GUARD=MAIN_GUARD,
-                    )
-                ) from None
+            self._stop_if_unguarded(err)
             self.lost = self.lost or self._why(err)  # the batch did not run: the sweep stops
             return
         for index, rows, error in out:
