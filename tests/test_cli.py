@@ -575,3 +575,14 @@ def test_the_readmes_exact_drain_line_runs(monkeypatch):
         code, out, err = _main(*argv[1:])
         assert code == 0, err
         assert re.search(r"^ *character +gauge +drain +p +clamped$", out, re.M)  # its header
+
+
+def test_the_day_commands_roll_is_written_in_the_users_language():
+    # newcomer's walk: under --lang fr the header wrote "3d6x+2, advantage, check, pc, best(...)"
+    argv = ["day", "--gauge", "20", "-m", "2", "--dc", "16", "--policy", "best:0.05"]
+    code, out, err = _main(*argv, "--advantage", "advantage", "--lang", "fr")
+    assert code == 0, err
+    first = out.splitlines()[0]
+    assert "3d6x+2, avantage, test, PJ, meilleur(DD 16, λ=0,05)" in first, first
+    code, out, err = _main(*argv, "--advantage", "advantage")
+    assert code == 0 and "3d6x+2, advantage, check, pc, best(dc=16, λ=0.05)" in out, err

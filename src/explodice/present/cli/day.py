@@ -50,7 +50,7 @@ from explodice.present.cli.options import (
 from explodice.present.cli.output import emit, percent
 from explodice.present.formats import Formatter
 from explodice.present.i18n import Lang
-from explodice.present.labels import rules_text
+from explodice.present.labels import roll_label, rules_text
 from explodice.questions.answer import METHODS, Method
 from explodice.questions.day import DayInputs
 from explodice.questions.registry import ask
@@ -375,7 +375,10 @@ def _rolls_to_empty(args: argparse.Namespace) -> int:
     header = (
         "# "
         + _("rolls until a gauge of {gauge} points is empty: {roll}, DC {dc}; {method}").format(
-            gauge=args.gauge, roll=result.roll.describe(), dc=args.dc, method=_(result.method)
+            gauge=args.gauge,
+            roll=roll_label(result.roll, lang),
+            dc=args.dc,
+            method=_(result.method),
         )
         + _sampled(result, lang)
     )
